@@ -4,8 +4,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+PORT   ?= 8000
 
-.PHONY: test lint format bench bench-rules clean
+.PHONY: run test lint format migrations-check bench bench-rules clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else "Poolside needs Python 3.12 or newer; set PYTHON=/path/to/python3.12")'
@@ -13,6 +14,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	@touch $(STAMP)
+
+# Migrate, load the demo data (idempotent), collect static files for WhiteNoise, serve over ASGI.
+run: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py demo
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port $(PORT)
 
 test: $(STAMP)
 	$(BIN)/pytest
@@ -24,6 +32,9 @@ lint: $(STAMP)
 format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+
+migrations-check: $(STAMP)
+	$(BIN)/python manage.py makemigrations --check --dry-run
 
 bench: bench-rules
 

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class SheetsConfig(AppConfig):
+    name = "sheets"
+    verbose_name = "Campaigns and character sheets"

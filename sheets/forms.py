@@ -1,0 +1,438 @@
+"""Forms for accounts, campaigns, invites and every sheet part.
+
+Range checks come from the model fields' validators (so the message appears beside the field);
+cross-field and cross-row rules that a check constraint cannot see are validated here.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
+from django.utils import timezone
+
+from sheets import ranges
+from sheets.catalog import cold_stars_catalog
+from sheets.models import (
+    COGENT_COMBAT_SKILLS,
+    Campaign,
+    CampaignSkill,
+    Character,
+    CogentSheet,
+    CogentSkill,
+    CogentSubSkill,
+    CogentVocation,
+    ColdStarsDomain,
+    ColdStarsSheet,
+    ColdStarsSkill,
+    Dad6Sheet,
+    Dad6Skill,
+    Invite,
+    SubSkillKind,
+)
+
+
+class SignupForm(UserCreationForm):
+    email = forms.EmailField(help_text="Used only to reset a forgotten password.")
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username", "email")
+
+
+# ---------------------------------------------------------------------------------------------
+# Campaigns and invites
+# ---------------------------------------------------------------------------------------------
+
+
+class CampaignForm(forms.ModelForm):
+    class Meta:
+        model = Campaign
+        fields = ("name", "description", "system")
+        widgets = {"description": forms.Textarea(attrs={"rows": 4})}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.system_locked():
+            # A disabled field ignores posted data, so a crafted POST cannot change it either.
+            self.fields["system"].disabled = True
+            self.fields["system"].help_text = "Fixed: the campaign already has characters."
+
+
+EXPIRY_CHOICES = [
+    ("", "Never"),
+    ("1", "In 1 day"),
+    ("7", "In 7 days"),
+    ("30", "In 30 days"),
+]
+
+
+class InviteForm(forms.ModelForm):
+    expires_in = forms.TypedChoiceField(
+        label="Expires",
+        choices=EXPIRY_CHOICES,
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
+
+    class Meta:
+        model = Invite
+        fields = ("role", "max_uses")
+        labels = {"max_uses": "Use limit"}
+        help_texts = {"max_uses": "Leave empty for unlimited uses."}
+
+    def save(self, commit: bool = True) -> Invite:
+        days = self.cleaned_data.get("expires_in")
+        if days:
+            self.instance.expires_at = timezone.now() + timedelta(days=days)
+        return super().save(commit=commit)
+
+
+# ---------------------------------------------------------------------------------------------
+# Characters
+# ---------------------------------------------------------------------------------------------
+
+
+class CharacterCreateForm(forms.ModelForm):
+    class Meta:
+        model = Character
+        fields = ("name", "hidden_from_players")
+
+    def __init__(self, *args: Any, gm: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not gm:
+            # Only the GM makes NPCs, and only NPCs can be hidden.
+            del self.fields["hidden_from_players"]
+
+
+class CharacterBasicsForm(forms.ModelForm):
+    class Meta:
+        model = Character
+        fields = ("name", "notes", "hidden_from_players")
+        widgets = {"notes": forms.Textarea(attrs={"rows": 5})}
+
+    def __init__(self, *args: Any, gm: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not (gm and self.instance.is_npc):
+            del self.fields["hidden_from_players"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Cogent
+# ---------------------------------------------------------------------------------------------
+
+
+class CogentSheetForm(forms.ModelForm):
+    class Meta:
+        model = CogentSheet
+        fields = (
+            "strength",
+            "reflex",
+            "intelligence",
+            "destiny_points",
+            "injury_dice",
+            "penalty_dice",
+        )
+
+
+class CogentSkillForm(forms.ModelForm):
+    class Meta:
+        model = CogentSkill
+        fields = ("rating",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["rating"].label = f"{self.instance.name} rating"
+
+
+class CogentVocationForm(forms.ModelForm):
+    class Meta:
+        model = CogentVocation
+        fields = ("name", "attribute", "rating")
+
+    def __init__(self, *args: Any, sheet: CogentSheet, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.instance.sheet = sheet
+        if self.instance.pk:
+            self.fields["rating"].label = f"{self.instance.name} rating"
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        clash = CogentVocation.objects.filter(sheet=self.instance.sheet, name__iexact=name)
+        if clash.exclude(pk=self.instance.pk).exists():
+            raise forms.ValidationError("This character already has a vocation of that name.")
+        return name
+
+    def clean_rating(self) -> int:
+        rating = self.cleaned_data["rating"]
+        if self.instance.pk:
+            highest = max((s.rating for s in self.instance.subskills.all()), default=0)
+            if rating < highest:
+                raise forms.ValidationError(
+                    f"A sub-skill is rated {highest}; a vocation cannot be lower than its "
+                    "sub-skills. Lower the sub-skill first."
+                )
+        return rating
+
+
+COMBAT_CHOICES = [("", "—"), *((name, name) for name in COGENT_COMBAT_SKILLS)]
+
+
+class CogentSubSkillForm(forms.ModelForm):
+    """Adds a sub-skill: a vocational skill (own name and attribute) or a combat skill."""
+
+    combat_skill = forms.ChoiceField(choices=COMBAT_CHOICES, required=False)
+    name = forms.CharField(
+        label="Vocational skill name", max_length=ranges.NAME_MAX_LENGTH, required=False
+    )
+
+    class Meta:
+        model = CogentSubSkill
+        fields = ("kind", "name", "attribute", "rating")
+
+    def __init__(self, *args: Any, vocation: CogentVocation, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.instance.vocation = vocation
+        self.fields["kind"].widget = forms.RadioSelect(choices=SubSkillKind.choices)
+        self.fields["kind"].initial = SubSkillKind.VOCATIONAL
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        vocation = self.instance.vocation
+        kind = data.get("kind")
+        if kind == SubSkillKind.COMBAT:
+            if not data.get("combat_skill"):
+                self.add_error("combat_skill", "Choose a combat skill from the list.")
+            data["name"] = data.get("combat_skill", "")
+            data["attribute"] = ""
+        elif kind == SubSkillKind.VOCATIONAL:
+            data["name"] = (data.get("name") or "").strip()
+            if not data["name"]:
+                self.add_error("name", "A vocational skill needs a name.")
+            if not data.get("attribute"):
+                self.add_error("attribute", "A vocational skill needs a governing attribute.")
+        name = data.get("name")
+        if name and vocation.subskills.filter(name__iexact=name).exists():
+            self.add_error(
+                "combat_skill" if kind == SubSkillKind.COMBAT else "name",
+                "This vocation already has that sub-skill.",
+            )
+        rating = data.get("rating")
+        if rating is not None and rating > vocation.rating:
+            self.add_error(
+                "rating", f"A sub-skill cannot be above its vocation ({vocation.rating})."
+            )
+        slot = vocation.free_slot()
+        if slot is None:
+            raise forms.ValidationError(
+                f"A vocation holds at most {ranges.COGENT_SUBSKILLS_PER_VOCATION} sub-skills."
+            )
+        self.instance.slot = slot
+        return data
+
+
+class CogentSubSkillRatingForm(forms.ModelForm):
+    class Meta:
+        model = CogentSubSkill
+        fields = ("rating",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["rating"].label = f"{self.instance.name} rating"
+
+    def clean_rating(self) -> int:
+        rating = self.cleaned_data["rating"]
+        limit = self.instance.vocation.rating
+        if rating > limit:
+            raise forms.ValidationError(f"A sub-skill cannot be above its vocation ({limit}).")
+        return rating
+
+
+# ---------------------------------------------------------------------------------------------
+# DAD6
+# ---------------------------------------------------------------------------------------------
+
+
+class Dad6SheetForm(forms.ModelForm):
+    class Meta:
+        model = Dad6Sheet
+        fields = ("class_name", "level")
+
+
+class Dad6SkillForm(forms.ModelForm):
+    class Meta:
+        model = Dad6Skill
+        fields = ("name", "is_class_skill", "competence")
+        help_texts = {"competence": "Class skills take their competence from the class level."}
+
+    def __init__(self, *args: Any, sheet: Dad6Sheet, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.instance.sheet = sheet
+        self.fields["competence"].required = False
+        if self.instance.pk:
+            self.fields["competence"].label = f"{self.instance.name} competence"
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise forms.ValidationError("A skill needs a name.")
+        clash = Dad6Skill.objects.filter(sheet=self.instance.sheet, name__iexact=name)
+        if clash.exclude(pk=self.instance.pk).exists():
+            raise forms.ValidationError("This character already has a skill of that name.")
+        return name
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("is_class_skill"):
+            data["competence"] = ""
+        elif not data.get("competence"):
+            self.add_error("competence", "Choose a competence for a skill outside the class.")
+        return data
+
+
+# ---------------------------------------------------------------------------------------------
+# Cold Stars
+# ---------------------------------------------------------------------------------------------
+
+COLD_STARS_ABILITY_FIELDS = ("strength", "agility", "intellect", "presence", "perception", "will")
+
+
+class ColdStarsSheetForm(forms.ModelForm):
+    """Abilities and resources; only the GM edits the resource maximums (RULES.md §3)."""
+
+    class Meta:
+        model = ColdStarsSheet
+        fields = (
+            *COLD_STARS_ABILITY_FIELDS,
+            "momentum",
+            "momentum_max",
+            "willpower",
+            "willpower_max",
+        )
+
+    def __init__(self, *args: Any, gm: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not gm:
+            del self.fields["momentum_max"]
+            del self.fields["willpower_max"]
+
+
+class ColdStarsSkillForm(forms.ModelForm):
+    class Meta:
+        model = ColdStarsSkill
+        fields = ("trained", "rating")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["trained"].label = f"{self.instance.name} trained"
+        self.fields["rating"].label = f"{self.instance.name} rating"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        trained, rating = data.get("trained"), data.get("rating")
+        if rating is None:
+            return data
+        if not trained and rating != 0:
+            self.add_error("rating", "An untrained skill has no rating: tick Trained, or set 0.")
+        skill = self.instance
+        if (
+            skill.is_domain
+            and trained
+            and rating >= ranges.COLD_STARS_DOMAIN_REQUIRED_FROM
+            and not skill.domains.exists()
+        ):
+            self.add_error(
+                "rating",
+                f"A domain skill rated {ranges.COLD_STARS_DOMAIN_REQUIRED_FROM} or more needs "
+                "at least one domain: add a domain first.",
+            )
+        return data
+
+
+class ColdStarsDomainForm(forms.ModelForm):
+    class Meta:
+        model = ColdStarsDomain
+        fields = ("name",)
+        labels = {"name": "New domain"}
+
+    def __init__(self, *args: Any, skill: ColdStarsSkill, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.instance.skill = skill
+        self.fields["name"].label = f"New {skill.name} domain"
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise forms.ValidationError("A domain needs a name.")
+        if self.instance.skill.domains.filter(name__iexact=name).exists():
+            raise forms.ValidationError("That domain is already on the sheet.")
+        return name
+
+
+class CampaignSkillForm(forms.ModelForm):
+    example_domains = forms.CharField(
+        required=False,
+        max_length=300,
+        help_text="Domain skills only: comma-separated examples, e.g. “Small Craft, Racing Skiffs”",
+    )
+
+    class Meta:
+        model = CampaignSkill
+        fields = ("name", "group", "ability", "is_domain", "example_domains")
+
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.instance.campaign = campaign
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise forms.ValidationError("A skill needs a name.")
+        if any(skill.name.lower() == name.lower() for skill in cold_stars_catalog()):
+            raise forms.ValidationError("The default catalog already has a skill of that name.")
+        if CampaignSkill.objects.filter(
+            campaign=self.instance.campaign, name__iexact=name
+        ).exists():
+            raise forms.ValidationError("This campaign already has a skill of that name.")
+        return name
+
+
+# ---------------------------------------------------------------------------------------------
+# Import
+# ---------------------------------------------------------------------------------------------
+
+
+class CharacterImportForm(forms.Form):
+    file = forms.FileField(
+        label="JSON file", required=False, help_text="A file exported from Poolside."
+    )
+    text = forms.CharField(
+        label="…or paste the JSON",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+    )
+
+    MAX_BYTES = 256 * 1024
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        upload, text = data.get("file"), data.get("text", "").strip()
+        if upload and text:
+            raise forms.ValidationError("Give a file or pasted JSON, not both.")
+        if upload:
+            if upload.size > self.MAX_BYTES:
+                self.add_error("file", "That file is too large for a character (256 KiB max).")
+                return data
+            try:
+                data["raw"] = upload.read().decode("utf-8")
+            except UnicodeDecodeError:
+                self.add_error("file", "That file is not UTF-8 text.")
+        elif text:
+            data["raw"] = text
+        else:
+            raise forms.ValidationError("Choose a file or paste the exported JSON.")
+        return data

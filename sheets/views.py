@@ -1,0 +1,910 @@
+"""Views for accounts, campaigns, invites and character sheets.
+
+Permission helpers (`_campaign_for_member`, `_campaign_for_gm`, `_character_for_reader`,
+`_character_for_editor`) are the only way views load a campaign or character: a non-member always
+gets a 404 (no existence leak), a member without the right role a 403.
+Every HTMX action is a plain form too: HTMX requests get the named partial, plain POSTs a redirect.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.db.models import Prefetch
+from django.forms import Form
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from sheets import ranges
+from sheets.catalog import cold_stars_catalog, cold_stars_groups
+from sheets.character_json import CharacterImportError, export_json, import_character
+from sheets.forms import (
+    CampaignForm,
+    CampaignSkillForm,
+    CharacterBasicsForm,
+    CharacterCreateForm,
+    CharacterImportForm,
+    CogentSheetForm,
+    CogentSkillForm,
+    CogentSubSkillForm,
+    CogentSubSkillRatingForm,
+    CogentVocationForm,
+    ColdStarsDomainForm,
+    ColdStarsSheetForm,
+    ColdStarsSkillForm,
+    Dad6SheetForm,
+    Dad6SkillForm,
+    InviteForm,
+    SignupForm,
+)
+from sheets.models import (
+    Campaign,
+    CampaignSkill,
+    Character,
+    CogentSkill,
+    CogentSubSkill,
+    CogentVocation,
+    ColdStarsDomain,
+    ColdStarsSkill,
+    Dad6Skill,
+    Invite,
+    InviteError,
+    Membership,
+    System,
+)
+
+# ---------------------------------------------------------------------------------------------
+# Permission helpers
+# ---------------------------------------------------------------------------------------------
+
+
+def _campaign_for_member(request: HttpRequest, pk: int) -> tuple[Campaign, Membership]:
+    """The campaign and the user's membership; 404 for non-members and unknown campaigns alike."""
+    membership = (
+        Membership.objects.select_related("campaign")
+        .filter(campaign_id=pk, user_id=request.user.pk)
+        .first()
+    )
+    if membership is None:
+        raise Http404("No such campaign.")
+    return membership.campaign, membership
+
+
+def _campaign_for_gm(request: HttpRequest, pk: int) -> tuple[Campaign, Membership]:
+    campaign, membership = _campaign_for_member(request, pk)
+    if not membership.is_gm:
+        raise PermissionDenied("Only the GM can do that.")
+    return campaign, membership
+
+
+def _campaign_for_creator(request: HttpRequest, pk: int) -> tuple[Campaign, Membership]:
+    """GM or player: observers only read."""
+    campaign, membership = _campaign_for_member(request, pk)
+    if not membership.can_create_characters():
+        raise PermissionDenied("Observers cannot create characters.")
+    return campaign, membership
+
+
+def _character_for_reader(request: HttpRequest, pk: int) -> tuple[Character, Membership]:
+    """The character if the user may read it; hidden NPCs are a 404 for everyone but the GM."""
+    character = get_object_or_404(Character.objects.select_related("campaign", "owner"), pk=pk)
+    membership = (
+        Membership.objects.filter(campaign_id=character.campaign_id, user_id=request.user.pk)
+        .select_related("campaign")
+        .first()
+    )
+    if not character.can_read(membership):
+        raise Http404("No such character.")
+    return character, membership
+
+
+def _character_for_editor(request: HttpRequest, pk: int) -> tuple[Character, Membership]:
+    character, membership = _character_for_reader(request, pk)
+    if not character.can_edit(membership):
+        raise PermissionDenied("You can read this character but not edit it.")
+    return character, membership
+
+
+# ---------------------------------------------------------------------------------------------
+# Home and accounts
+# ---------------------------------------------------------------------------------------------
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    campaigns = Campaign.objects.for_home(request.user) if request.user.is_authenticated else []
+    return render(request, "sheets/home.html", {"campaigns": campaigns})
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome to Poolside, {user.username}.")
+        next_url = request.POST.get("next", "")
+        if next_url.startswith("/invite/"):
+            return redirect(next_url)
+        return redirect("home")
+    status = 400 if request.method == "POST" else 200
+    return render(
+        request,
+        "registration/signup.html",
+        {"form": form, "next": request.GET.get("next", request.POST.get("next", ""))},
+        status=status,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Campaigns
+# ---------------------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_create(request: HttpRequest) -> HttpResponse:
+    form = CampaignForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        campaign = form.save(commit=False)
+        campaign.start(gm=request.user)
+        messages.success(request, f"Campaign “{campaign.name}” created. You are its GM.")
+        return redirect(campaign)
+    return render(
+        request,
+        "sheets/campaign_form.html",
+        {"form": form, "campaign": None},
+        status=400 if form.is_bound else 200,
+    )
+
+
+@login_required
+@require_GET
+def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign, membership = _campaign_for_member(request, pk)
+    return render(request, "sheets/campaign_detail.html", _campaign_context(campaign, membership))
+
+
+def _campaign_context(
+    campaign: Campaign, membership: Membership, invite_form: InviteForm | None = None
+) -> dict[str, Any]:
+    characters = (
+        Character.objects.visible_to(membership).select_related("owner").order_by("is_npc", "name")
+    )
+    context: dict[str, Any] = {
+        "campaign": campaign,
+        "membership": membership,
+        "members": campaign.memberships.select_related("user").order_by("role", "user__username"),
+        "characters": characters,
+    }
+    if membership.is_gm:
+        context["invites"] = campaign.invites.all()
+        context["invite_form"] = invite_form or InviteForm()
+    return context
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign, _ = _campaign_for_gm(request, pk)
+    form = CampaignForm(request.POST or None, instance=campaign)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Campaign saved.")
+        return redirect(campaign)
+    return render(
+        request,
+        "sheets/campaign_form.html",
+        {"form": form, "campaign": campaign},
+        status=400 if form.is_bound else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def member_remove(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse:
+    campaign, gm = _campaign_for_gm(request, pk)
+    member = get_object_or_404(campaign.memberships.select_related("user"), pk=member_pk)
+    if member.pk == gm.pk:
+        raise PermissionDenied("Hand the GM role to someone else before leaving.")
+    if request.method == "POST":
+        member.delete()
+        messages.success(request, f"{member.user.username} was removed from the campaign.")
+        return redirect(campaign)
+    return render(
+        request,
+        "sheets/confirm.html",
+        {
+            "campaign": campaign,
+            "title": f"Remove {member.user.username}?",
+            "body": (
+                f"{member.user.username} will lose access to “{campaign.name}”. Their characters "
+                "stay in the campaign, editable by you."
+            ),
+            "action": reverse("member_remove", args=[campaign.pk, member.pk]),
+            "button": "Remove member",
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def member_make_gm(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse:
+    campaign, gm = _campaign_for_gm(request, pk)
+    member = get_object_or_404(campaign.memberships.select_related("user"), pk=member_pk)
+    if member.pk == gm.pk:
+        return redirect(campaign)
+    if request.method == "POST":
+        campaign.hand_gm_to(member)
+        messages.success(request, f"{member.user.username} is now the GM. You stay on as a player.")
+        return redirect(campaign)
+    return render(
+        request,
+        "sheets/confirm.html",
+        {
+            "campaign": campaign,
+            "title": f"Make {member.user.username} the GM?",
+            "body": (
+                f"{member.user.username} becomes the GM of “{campaign.name}” and takes over the "
+                "NPCs. You become a player and can no longer edit other players' characters."
+            ),
+            "action": reverse("member_make_gm", args=[campaign.pk, member.pk]),
+            "button": "Hand over the GM role",
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_leave(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign, membership = _campaign_for_member(request, pk)
+    if membership.is_gm:
+        raise PermissionDenied("The GM cannot leave; hand the GM role to another member first.")
+    if request.method == "POST":
+        membership.delete()
+        messages.success(request, f"You left “{campaign.name}”.")
+        return redirect("home")
+    return render(
+        request,
+        "sheets/confirm.html",
+        {
+            "campaign": campaign,
+            "title": f"Leave “{campaign.name}”?",
+            "body": "You will need a new invite link to come back.",
+            "action": reverse("campaign_leave", args=[campaign.pk]),
+            "button": "Leave campaign",
+        },
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Invites
+# ---------------------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def invite_create(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign, membership = _campaign_for_gm(request, pk)
+    form = InviteForm(request.POST)
+    if form.is_valid():
+        invite = form.save(commit=False)
+        invite.campaign = campaign
+        invite.created_by = request.user
+        invite.save()
+        if not request.htmx:
+            messages.success(request, "Invite link created.")
+            return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#invites")
+        form = None
+    context = _campaign_context(campaign, membership, invite_form=form)
+    if request.htmx:
+        return render(request, "sheets/campaign_detail.html#invites", context)
+    return render(request, "sheets/campaign_detail.html", context, status=400)
+
+
+@login_required
+@require_POST
+def invite_revoke(request: HttpRequest, pk: int, invite_pk: int) -> HttpResponse:
+    campaign, membership = _campaign_for_gm(request, pk)
+    invite = get_object_or_404(campaign.invites, pk=invite_pk)
+    invite.revoke()
+    if request.htmx:
+        return render(
+            request, "sheets/campaign_detail.html#invites", _campaign_context(campaign, membership)
+        )
+    messages.success(request, "Invite link revoked.")
+    return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#invites")
+
+
+@require_http_methods(["GET", "POST"])
+def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
+    invite = get_object_or_404(Invite.objects.select_related("campaign"), token=token)
+    campaign = invite.campaign
+    member = campaign.membership_for(request.user)
+    if member is not None:
+        messages.info(request, "You are already a member of this campaign.")
+        return redirect(campaign)
+    problem = invite.problem()
+    if problem:
+        # 410 Gone: the link existed but can no longer be used.
+        return render(
+            request, "sheets/invite.html", {"invite": invite, "problem": problem}, status=410
+        )
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"{reverse('login')}?next={invite.get_absolute_url()}")
+        try:
+            invite.redeem(request.user)
+        except InviteError as exc:
+            return render(
+                request, "sheets/invite.html", {"invite": invite, "problem": str(exc)}, status=410
+            )
+        messages.success(
+            request, f"You joined “{campaign.name}” as {invite.get_role_display().lower()}."
+        )
+        return redirect(campaign)
+    return render(request, "sheets/invite.html", {"invite": invite, "problem": None})
+
+
+# ---------------------------------------------------------------------------------------------
+# Characters
+# ---------------------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_create(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign, membership = _campaign_for_creator(request, pk)
+    form = CharacterCreateForm(request.POST or None, gm=membership.is_gm)
+    if request.method == "POST" and form.is_valid():
+        character = campaign.new_character(
+            owner=request.user,
+            name=form.cleaned_data["name"],
+            # The GM's characters are NPCs; players' are player characters.
+            is_npc=membership.is_gm,
+            hidden_from_players=form.cleaned_data.get("hidden_from_players", False),
+        )
+        messages.success(request, f"{character.name} created. Fill in the sheet below.")
+        return redirect(character)
+    return render(
+        request,
+        "sheets/character_form.html",
+        {"form": form, "campaign": campaign, "membership": membership},
+        status=400 if form.is_bound else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_import(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign, membership = _campaign_for_creator(request, pk)
+    form = CharacterImportForm(request.POST or None, request.FILES or None)
+    import_errors: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            character = import_character(
+                form.cleaned_data["raw"],
+                campaign=campaign,
+                owner=request.user,
+                is_npc=membership.is_gm,
+            )
+        except CharacterImportError as exc:
+            import_errors = exc.errors
+        else:
+            messages.success(request, f"{character.name} imported.")
+            return redirect(character)
+    return render(
+        request,
+        "sheets/character_import.html",
+        {"form": form, "campaign": campaign, "import_errors": import_errors},
+        status=400 if form.is_bound else 200,
+    )
+
+
+@login_required
+@require_GET
+def character_export(request: HttpRequest, pk: int) -> HttpResponse:
+    character, _ = _character_for_reader(request, pk)
+    response = HttpResponse(export_json(character), content_type="application/json")
+    filename = "".join(ch if ch.isalnum() else "-" for ch in character.name).strip("-") or "sheet"
+    response["Content-Disposition"] = f'attachment; filename="{filename}.poolside.json"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    character, _ = _character_for_editor(request, pk)
+    campaign = character.campaign
+    if request.method == "POST":
+        character.delete()
+        messages.success(request, f"{character.name} was deleted.")
+        return redirect(campaign)
+    return render(
+        request,
+        "sheets/confirm.html",
+        {
+            "campaign": campaign,
+            "title": f"Delete {character.name}?",
+            "body": "The whole sheet is deleted. Export it first if you may want it back.",
+            "action": reverse("character_delete", args=[character.pk]),
+            "button": "Delete character",
+        },
+    )
+
+
+@login_required
+@require_GET
+def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    character, membership = _character_for_reader(request, pk)
+    return _render_sheet(request, character, membership)
+
+
+# ---------------------------------------------------------------------------------------------
+# Sheet rendering and saving
+# ---------------------------------------------------------------------------------------------
+
+
+def _sheet_context(
+    character: Character, membership: Membership, bound: dict[str, Form]
+) -> dict[str, Any]:
+    """Everything the sheet partial shows: each row with its engine pool and (if editable) form.
+
+    `bound` holds a submitted form with errors by its key, so the message appears beside its field.
+    """
+    can_edit = character.can_edit(membership)
+    gm = membership.is_gm
+
+    def form(key: str, factory: Any) -> Form | None:
+        if not can_edit:
+            return None
+        return bound.get(key) or factory()
+
+    context: dict[str, Any] = {
+        "character": character,
+        "campaign": character.campaign,
+        "membership": membership,
+        "can_edit": can_edit,
+        "basics_form": form(
+            "basics", lambda: CharacterBasicsForm(instance=character, gm=gm, prefix="basics")
+        ),
+    }
+    system = character.campaign.system
+    if system == System.COGENT:
+        sheet = character.cogent
+        skills = list(sheet.skills.all())
+        vocations = list(
+            sheet.vocations.prefetch_related(
+                Prefetch("subskills", queryset=CogentSubSkill.objects.order_by("slot"))
+            )
+        )
+        context |= {
+            "sheet": sheet,
+            "sheet_form": form("sheet", lambda: CogentSheetForm(instance=sheet, prefix="sheet")),
+            "skill_groups": [
+                (
+                    label,
+                    sheet.attribute_value(attribute),
+                    [
+                        (
+                            s,
+                            form(
+                                f"skill-{s.pk}",
+                                lambda s=s: CogentSkillForm(instance=s, prefix=f"skill-{s.pk}"),
+                            ),
+                        )
+                        for s in skills
+                        if s.attribute == attribute
+                    ],
+                )
+                for attribute, label in [
+                    ("strength", "Strength"),
+                    ("reflex", "Reflex"),
+                    ("intelligence", "Intelligence"),
+                ]
+            ],
+            "vocations": [
+                {
+                    "vocation": v,
+                    "form": form(
+                        f"vocation-{v.pk}",
+                        lambda v=v: CogentVocationForm(
+                            instance=v, sheet=sheet, prefix=f"vocation-{v.pk}"
+                        ),
+                    ),
+                    "subskills": [
+                        (
+                            sub,
+                            form(
+                                f"subskill-{sub.pk}",
+                                lambda sub=sub: CogentSubSkillRatingForm(
+                                    instance=sub, prefix=f"subskill-{sub.pk}"
+                                ),
+                            ),
+                        )
+                        for sub in v.subskills.all()
+                    ],
+                    "add_form": form(
+                        f"add-subskill-{v.pk}",
+                        lambda v=v: CogentSubSkillForm(vocation=v, prefix=f"add-subskill-{v.pk}"),
+                    )
+                    if len(v.subskills.all()) < ranges.COGENT_SUBSKILLS_PER_VOCATION
+                    else None,
+                }
+                for v in vocations
+            ],
+            "add_vocation_form": form(
+                "add-vocation", lambda: CogentVocationForm(sheet=sheet, prefix="add-vocation")
+            ),
+        }
+    elif system == System.DAD6:
+        sheet = character.dad6
+        skills = list(sheet.skills.all())
+        context |= {
+            "sheet": sheet,
+            "sheet_form": form("sheet", lambda: Dad6SheetForm(instance=sheet, prefix="sheet")),
+            "skills": [
+                (
+                    s,
+                    form(
+                        f"skill-{s.pk}",
+                        lambda s=s: Dad6SkillForm(instance=s, sheet=sheet, prefix=f"skill-{s.pk}"),
+                    ),
+                )
+                for s in skills
+            ],
+            "add_skill_form": form(
+                "add-skill", lambda: Dad6SkillForm(sheet=sheet, prefix="add-skill")
+            ),
+        }
+    elif system == System.COLD_STARS:
+        sheet = character.cold_stars
+        skills = list(sheet.skills.select_related("campaign_skill").prefetch_related("domains"))
+        groups: dict[str, list] = {name: [] for name in cold_stars_groups()}
+        for s in skills:
+            groups.setdefault(s.group, []).append(
+                {
+                    "skill": s,
+                    "form": form(
+                        f"skill-{s.pk}",
+                        lambda s=s: ColdStarsSkillForm(instance=s, prefix=f"skill-{s.pk}"),
+                    ),
+                    "domain_form": form(
+                        f"domain-{s.pk}",
+                        lambda s=s: ColdStarsDomainForm(skill=s, prefix=f"domain-{s.pk}"),
+                    )
+                    if s.is_domain
+                    else None,
+                }
+            )
+        context |= {
+            "sheet": sheet,
+            "sheet_form": form(
+                "sheet", lambda: ColdStarsSheetForm(instance=sheet, gm=gm, prefix="sheet")
+            ),
+            "skill_groups": [(name, rows) for name, rows in groups.items() if rows],
+        }
+    return context
+
+
+def _sheet_queryset_character(character: Character) -> Character:
+    """Reload with the one-to-one sheet joined so the page has a fixed number of queries."""
+    related = {
+        System.COGENT: "cogent",
+        System.DAD6: "dad6",
+        System.COLD_STARS: "cold_stars",
+    }[System(character.campaign.system)]
+    return Character.objects.select_related("campaign", "owner", related).get(pk=character.pk)
+
+
+def _render_sheet(
+    request: HttpRequest,
+    character: Character,
+    membership: Membership,
+    *,
+    bound: dict[str, Form] | None = None,
+    status: int = 200,
+    saved: str = "",
+) -> HttpResponse:
+    character = _sheet_queryset_character(character)
+    context = _sheet_context(character, membership, bound or {})
+    context["saved"] = saved
+    template = "sheets/character_detail.html"
+    if request.htmx:
+        # htmx swaps only 2xx responses by default; validation errors are part of the sheet.
+        return render(request, template + "#sheet", context)
+    return render(request, template, context, status=status)
+
+
+def _save(
+    request: HttpRequest,
+    character: Character,
+    membership: Membership,
+    form: Form,
+    key: str,
+    saved: str,
+    anchor: str = "",
+) -> HttpResponse:
+    """Validate and save one sheet form: partial for HTMX, redirect (or page + errors) otherwise."""
+    if form.is_valid():
+        try:
+            with transaction.atomic():
+                form.save()
+        except IntegrityError:
+            # A concurrent edit beat this one to a unique name or slot: show it, don't 500.
+            form.add_error(None, "That change clashed with another edit; reload and try again.")
+        else:
+            if request.htmx:
+                return _render_sheet(request, character, membership, saved=saved)
+            messages.success(request, saved)
+            return redirect(character.get_absolute_url() + (f"#{anchor}" if anchor else ""))
+    return _render_sheet(request, character, membership, bound={key: form}, status=400)
+
+
+@login_required
+@require_POST
+def character_basics(request: HttpRequest, pk: int) -> HttpResponse:
+    character, membership = _character_for_editor(request, pk)
+    form = CharacterBasicsForm(
+        request.POST, instance=character, gm=membership.is_gm, prefix="basics"
+    )
+    return _save(request, character, membership, form, "basics", "Saved the character.", "basics")
+
+
+def _sheet_form_class(system: str) -> Any:
+    return {
+        System.COGENT: CogentSheetForm,
+        System.DAD6: Dad6SheetForm,
+        System.COLD_STARS: ColdStarsSheetForm,
+    }[System(system)]
+
+
+@login_required
+@require_POST
+def sheet_update(request: HttpRequest, pk: int) -> HttpResponse:
+    character, membership = _character_for_editor(request, pk)
+    system = character.campaign.system
+    # The one-to-one sheet's related name is the system's value (cogent, dad6, cold_stars).
+    sheet = getattr(character, system)
+    kwargs: dict[str, Any] = {"gm": membership.is_gm} if system == System.COLD_STARS else {}
+    form = _sheet_form_class(system)(request.POST, instance=sheet, prefix="sheet", **kwargs)
+    return _save(request, character, membership, form, "sheet", "Saved the sheet.", "sheet-top")
+
+
+# Cogent ----------------------------------------------------------------------------------------
+
+
+def _require_system(character: Character, system: str) -> None:
+    if character.campaign.system != system:
+        raise Http404("This character plays another system.")
+
+
+@login_required
+@require_POST
+def cogent_skill_update(request: HttpRequest, pk: int, skill_pk: int) -> HttpResponse:
+    character, membership = _character_for_editor(request, pk)
+    _require_system(character, System.COGENT)
+    skill = get_object_or_404(CogentSkill, pk=skill_pk, sheet_id=character.pk)
+    form = CogentSkillForm(request.POST, instance=skill, prefix=f"skill-{skill.pk}")
+    return _save(
+        request,
+        character,
+        membership,
+        form,
+        f"skill-{skill.pk}",
+        f"Saved {skill.name}.",
+        f"skill-{skill.pk}",
+    )
+
+
+@login_required
+@require_POST
+def cogent_vocation_add(request: HttpRequest, pk: int) -> HttpResponse:
+    character, membership = _character_for_editor(request, pk)
+    _require_system(character, System.COGENT)
+    form = CogentVocationForm(request.POST, sheet=character.cogent, prefix="add-vocation")
+    return _save(
+        request, character, membership, form, "add-vocation", "Added the vocation.", "vocations"
+    )
+
+
+@login_required
+@require_POST
+def cogent_vocation_update(request: HttpRequest, pk: int, vocation_pk: int) -> HttpResponse:
+    character, membership = _character_for_editor(request, pk)
+    _require_system(character, System.COGENT)
+    vocation = get_object_or_404(CogentVocation, pk=vocation_pk, sheet_id=character.pk)
+    key = f"vocation-{vocation.pk}"
+    form = CogentVocationForm(request.POST, instance=vocation, sheet=character.cogent, prefix=key)
+    return _save(request, character, membership, form, key, f"Saved {vocation.name}.", key)
+
+
+@login_required
+@require_POST
+def cogent_vocation_delete(request: HttpRequest, pk: int, vocation_pk: int) -> HttpResponse:
+    character, membership = _character_for_editor(request, pk)
+    _require_system(character, System.COGENT)
+    vocation = get_object_or_404(CogentVocation, pk=vocation_pk, sheet_id=character.pk)
+    vocation.delete()
+    return _after_delete(request, character, membership, f"Removed {vocation.name}.", "vocations")
+
+
+@login_required
+@require_POST
+def cogent_subskill_add(request: HttpRequest, pk: int, vocation_pk: int) -> HttpResponse:
+    character, membership = _character_for_editor(request, pk)
+    _require_system(character, System.COGENT)
+    vocation = get_object_or_404(CogentVocation, pk=vocation_pk, sheet_id=character.pk)
+    key = f"add-subskill-{vocation.pk}"
+    form = CogentSubSkillForm(request.POST, vocation=vocation, prefix=key)
+    return _save(
+        request, character, membership, form, key, "Added the sub-skill.", f"vocation-{vocation.pk}"
+    )
+
+
+@login_required
+@require_POST
+def cogent_subskill_update(request: HttpRequest, pk: int, subskill_pk: int) -> HttpResponse:
+    character, membership = _character_for_editor(request, pk)
+    _require_system(character, System.COGENT)
+    sub = get_object_or_404(
+        CogentSubSkill.objects.select_related("vocation"),
+        pk=subskill_pk,
+        vocation__sheet_id=character.pk,
+    )
+    key = f"subskill-{sub.pk}"
+    form = CogentSubSkillRatingForm(request.POST, instance=sub, prefix=key)
+    return _save(request, character, membership, form, key, f"Saved {sub.name}.", key)
+
+
+@login_required
+@require_POST
+def cogent_subskill_delete(request: HttpRequest, pk: int, subskill_pk: int) -> HttpResponse:
+    character, membership = _character_for_editor(request, pk)
+    _require_system(character, System.COGENT)
+    sub = get_object_or_404(CogentSubSkill, pk=subskill_pk, vocation__sheet_id=character.pk)
+    sub.delete()
+    return _after_delete(
+        request, character, membership, f"Removed {sub.name}.", f"vocation-{sub.vocation_id}"
+    )
+
+
+def _after_delete(
+    request: HttpRequest, character: Character, membership: Membership, saved: str, anchor: str
+) -> HttpResponse:
+    if request.htmx:
+        return _render_sheet(request, character, membership, saved=saved)
+    messages.success(request, saved)
+    return redirect(character.get_absolute_url() + f"#{anchor}")
+
+
+# DAD6 ------------------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def dad6_skill_add(request: HttpRequest, pk: int) -> HttpResponse:
+    character, membership = _character_for_editor(request, pk)
+    _require_system(character, System.DAD6)
+    form = Dad6SkillForm(request.POST, sheet=character.dad6, prefix="add-skill")
+    return _save(request, character, membership, form, "add-skill", "Added the skill.", "skills")
+
+
+@login_required
+@require_POST
+def dad6_skill_update(request: HttpRequest, pk: int, skill_pk: int) -> HttpResponse:
+    character, membership = _character_for_editor(request, pk)
+    _require_system(character, System.DAD6)
+    skill = get_object_or_404(Dad6Skill, pk=skill_pk, sheet_id=character.pk)
+    key = f"skill-{skill.pk}"
+    form = Dad6SkillForm(request.POST, instance=skill, sheet=character.dad6, prefix=key)
+    return _save(request, character, membership, form, key, f"Saved {skill.name}.", key)
+
+
+@login_required
+@require_POST
+def dad6_skill_delete(request: HttpRequest, pk: int, skill_pk: int) -> HttpResponse:
+    character, membership = _character_for_editor(request, pk)
+    _require_system(character, System.DAD6)
+    skill = get_object_or_404(Dad6Skill, pk=skill_pk, sheet_id=character.pk)
+    skill.delete()
+    return _after_delete(request, character, membership, f"Removed {skill.name}.", "skills")
+
+
+# Cold Stars ------------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def cold_stars_skill_update(request: HttpRequest, pk: int, skill_pk: int) -> HttpResponse:
+    character, membership = _character_for_editor(request, pk)
+    _require_system(character, System.COLD_STARS)
+    skill = get_object_or_404(ColdStarsSkill, pk=skill_pk, sheet_id=character.pk)
+    key = f"skill-{skill.pk}"
+    form = ColdStarsSkillForm(request.POST, instance=skill, prefix=key)
+    return _save(request, character, membership, form, key, f"Saved {skill.name}.", key)
+
+
+@login_required
+@require_POST
+def cold_stars_domain_add(request: HttpRequest, pk: int, skill_pk: int) -> HttpResponse:
+    character, membership = _character_for_editor(request, pk)
+    _require_system(character, System.COLD_STARS)
+    skill = get_object_or_404(ColdStarsSkill, pk=skill_pk, sheet_id=character.pk, is_domain=True)
+    key = f"domain-{skill.pk}"
+    form = ColdStarsDomainForm(request.POST, skill=skill, prefix=key)
+    return _save(
+        request,
+        character,
+        membership,
+        form,
+        key,
+        f"Added a {skill.name} domain.",
+        f"skill-{skill.pk}",
+    )
+
+
+@login_required
+@require_POST
+def cold_stars_domain_delete(request: HttpRequest, pk: int, domain_pk: int) -> HttpResponse:
+    character, membership = _character_for_editor(request, pk)
+    _require_system(character, System.COLD_STARS)
+    domain = get_object_or_404(
+        ColdStarsDomain.objects.select_related("skill"), pk=domain_pk, skill__sheet_id=character.pk
+    )
+    skill = domain.skill
+    if skill.needs_domain and skill.domains.count() == 1:
+        # Deleting it would leave a rank 3+ domain skill without a domain (RULES.md §3).
+        message = (
+            f"{skill.name} is rated {skill.rating}, so it needs at least one domain: "
+            "add another domain or lower the rating first."
+        )
+        if request.htmx:
+            return _render_sheet(request, character, membership, saved=message)
+        messages.error(request, message)
+        return redirect(character.get_absolute_url() + f"#skill-{skill.pk}")
+    domain.delete()
+    return _after_delete(
+        request, character, membership, f"Removed the domain {domain.name}.", f"skill-{skill.pk}"
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_skills(request: HttpRequest, pk: int) -> HttpResponse:
+    """Cold Stars: the GM's custom skills beside the default catalog."""
+    campaign, membership = _campaign_for_member(request, pk)
+    if campaign.system != System.COLD_STARS:
+        raise Http404("Custom skills exist only in Cold Stars campaigns.")
+    form = None
+    if membership.is_gm:
+        form = CampaignSkillForm(request.POST or None, campaign=campaign)
+    elif request.method == "POST":
+        raise PermissionDenied("Only the GM adds skills.")
+    if request.method == "POST" and form is not None and form.is_valid():
+        with transaction.atomic():
+            skill = form.save()
+            skill.add_to_sheets()
+        messages.success(request, f"Added {skill.name} to every sheet in the campaign.")
+        return redirect("campaign_skills", pk=campaign.pk)
+    return render(
+        request,
+        "sheets/campaign_skills.html",
+        {
+            "campaign": campaign,
+            "membership": membership,
+            "form": form,
+            "custom_skills": CampaignSkill.objects.filter(campaign=campaign),
+            "catalog": cold_stars_catalog(),
+        },
+        status=400 if form is not None and form.is_bound else 200,
+    )
