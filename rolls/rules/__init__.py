@@ -1,0 +1,20 @@
+"""The Poolside rules engine: pure Python, no Django, one module per system.
+
+Every function is deterministic except ``roll``, which takes its randomness as an argument; the
+product passes :func:`system_rng` so rolls come from the operating system's CSPRNG.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from . import cogent, cold_stars, dad6
+
+SYSTEMS = {"cogent": cogent, "dad6": dad6, "cold_stars": cold_stars}
+
+__all__ = ["SYSTEMS", "cogent", "cold_stars", "dad6", "system_rng"]
+
+
+def system_rng() -> secrets.SystemRandom:
+    """The production source of randomness."""
+    return secrets.SystemRandom()

@@ -1,0 +1,77 @@
+"""Helpers shared by the three systems: input checks with GM-readable messages, and dice arithmetic.
+
+Odds are computed with integer weights over a common denominator and turned into one
+``Fraction`` at the end, because ``Fraction`` arithmetic inside the inner loops is what
+would make odds expensive (the UI recomputes them on every option change).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from math import comb
+from typing import Protocol
+
+
+class RandomSource(Protocol):
+    """What ``roll`` needs from its ``rng``: ``random.Random`` and ``secrets.SystemRandom`` fit."""
+
+    def randint(self, a: int, b: int) -> int: ...
+
+
+def check_int(value: object, *, name: str, low: int | None = None, high: int | None = None) -> int:
+    """Return ``value`` if it is a whole number within ``[low, high]``; raise ``ValueError`` if not."""
+    # bool is an int subclass; True as a rating is always a caller's mistake.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be a whole number, not {value!r}.")
+    if low is not None and high is not None and not low <= value <= high:
+        raise ValueError(f"{name} must be from {low} to {high}; {value} is out of range.")
+    if low is not None and value < low:
+        raise ValueError(f"{name} must be at least {low}; {value} is too low.")
+    if high is not None and value > high:
+        raise ValueError(f"{name} must be at most {high}; {value} is too high.")
+    return value
+
+
+def check_bool(value: object, *, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be true or false, not {value!r}.")
+    return value
+
+
+def check_choice(value: object, *, name: str, choices: Sequence[str]) -> str:
+    if value not in choices:
+        allowed = ", ".join(choices)
+        raise ValueError(f"{name} must be one of {allowed}; {value!r} is not.")
+    return value  # type: ignore[return-value]
+
+
+def check_faces(faces: Iterable[object], *, sides: int, name: str = "die") -> tuple[int, ...]:
+    """Turn rolled faces into a tuple, refusing anything a real d``sides`` cannot show."""
+    if isinstance(faces, str | bytes):
+        raise ValueError(f"Faces must be a list of numbers, not {faces!r}.")
+    try:
+        items = tuple(faces)
+    except TypeError:
+        raise ValueError(f"Faces must be a list of numbers, not {faces!r}.") from None
+    for face in items:
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= sides:
+            raise ValueError(f"A d{sides} {name} shows 1 to {sides}; {face!r} is not a face.")
+    return items
+
+
+def binomial_weights(n: int, hit_faces: int, sides: int) -> list[int]:
+    """Integer weights of 0..n hits on n dice where ``hit_faces`` of ``sides`` faces hit.
+
+    ``weights[k] / sides**n`` is the chance of exactly k hits.
+    """
+    miss_faces = sides - hit_faces
+    return [comb(n, k) * hit_faces**k * miss_faces ** (n - k) for k in range(n + 1)]
+
+
+def to_fractions(weights: dict[str, int], denominator: int) -> dict[str, Fraction]:
+    return {key: Fraction(weight, denominator) for key, weight in weights.items()}
+
+
+def roll_dice(count: int, sides: int, rng: RandomSource) -> tuple[int, ...]:
+    return tuple(rng.randint(1, sides) for _ in range(count))

@@ -1,0 +1,353 @@
+"""Cogent Roleplay: pools of d6, each 4–6 is a win, wins are counted against a Challenge Level.
+
+Sources are marked as in RULES.md: Seed (the seed text), Book (Cogent Roleplay Community Edition),
+Decision (ours; one constant each so a GM's request to change it touches one line).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ._common import (
+    RandomSource,
+    binomial_weights,
+    check_bool,
+    check_faces,
+    check_int,
+    roll_dice,
+    to_fractions,
+)
+
+SIDES = 6
+BASE_DICE = 3  # Seed: "base three"
+WIN_FACE = 4  # Book: 4–6 is a win
+DESTINY_WIN_FACE = 3  # Book: destiny spent before the roll makes 3–6 wins
+
+SKILL_MIN, SKILL_MAX = -1, 4  # Book: core skills −1..4; vocations and sub-skills use 0..4
+VOCATION_MIN, VOCATION_MAX = 0, 4  # Book
+MAX_SUB_SKILLS = 4  # Book: up to four sub-skills per vocation
+# Book: 0 average, 1 professional, 2 world-class; the sheet's one "negative box" allows −1, and some
+# settings allow more than 2. Decision: −1..4, the same ceiling as skills.
+ATTRIBUTE_MIN, ATTRIBUTE_MAX = -1, 4
+DESTINY_MAX = 3  # Book: destiny points 0..3, start at 3
+DESTINY_COST = 1  # destiny points spent per use, before or after the roll
+# Decision: the largest pool the engine rolls or prices. Far above any sheet (3 + 4 + 3×4 + weapon),
+# it only guards the server against absurd requests.
+MAX_POOL = 100
+
+CL_MIN, CL_MAX = 1, 8
+CHALLENGE_LEVELS: dict[int, str] = {  # Book
+    1: "Common",
+    2: "Uncommon",
+    3: "Specialized",
+    4: "Difficult",
+    5: "Extremely Difficult",
+    6: "Unrealistic",
+    7: "Virtually Impossible",
+    8: "Inconceivable",
+}
+
+SPECIALITY_MIN_POOL = 8  # Book: skill speciality needs 8+ dice …
+SPECIALITY_MAX_CL = 3  # … against CL 3 or less
+ASSIST_MIN_CL = 3  # Book: the CL of an assist starts at three and is never lower
+
+ATTRIBUTES = ("Strength", "Reflex", "Intelligence")  # Book
+CORE_SKILLS: dict[str, str] = {  # Book: the 15 core skills and their governing attribute
+    "Endurance": "Strength",
+    "Athletics": "Strength",
+    "Grip": "Strength",
+    "Swim": "Strength",
+    "Throw": "Strength",
+    "Perception": "Reflex",
+    "Acrobatics": "Reflex",
+    "Ride/Pilot": "Reflex",
+    "Sleight of Hand": "Reflex",
+    "Stealth": "Reflex",
+    "General Knowledge": "Intelligence",
+    "Deception": "Intelligence",
+    "Infiltration": "Intelligence",
+    "Persuasion": "Intelligence",
+    "Survival": "Intelligence",
+}
+COMBAT_SKILLS = (  # Book: the fixed list of combat sub-skills
+    "Unarmed",
+    "Small",
+    "Medium",
+    "Large",
+    "Reach",
+    "Short Stringed",
+    "Long Stringed",
+    "Hand Ballistic",
+    "Shoulder Stocked Ballistic",
+    "Heavy Ballistic",
+)
+WEAPON_BONUSES: dict[str, int] = {  # Book: melee weapon bonus dice; ranged modifiers are free-form
+    "Unarmed (ungloved)": -1,
+    "Unarmed (gloved)": 0,
+    "Small": 0,
+    "Medium": 1,
+    "Large": 2,
+    "Reach": 3,
+}
+DEATHBLOW_VICTORY_LEVELS = 5  # Book: victory levels run from 1 (minor injury) to 5 (deathblow)
+
+
+def _check_pool(pool: object) -> int:
+    return check_int(pool, name="Dice pool", low=0, high=MAX_POOL)
+
+
+def _check_cl(challenge_level: object, *, low: int = CL_MIN) -> int:
+    return check_int(challenge_level, name="Challenge Level", low=low, high=CL_MAX)
+
+
+def _check_destiny(destiny_before: object, destiny_after: object) -> tuple[bool, int]:
+    before = check_bool(destiny_before, name="Destiny before the roll")
+    after = check_int(destiny_after, name="Destiny points spent after the roll", low=0)
+    if int(before) + after > DESTINY_MAX:
+        raise ValueError(
+            f"A character holds at most {DESTINY_MAX} destiny points, so one roll can't use "
+            f"{int(before) + after}."
+        )
+    return before, after
+
+
+def _check_modifier(modifier: object) -> int:
+    # Seed step 4: modifiers only ever remove dice (injuries, characteristics, situations).
+    return check_int(modifier, name="Penalty modifier", low=-MAX_POOL, high=0)
+
+
+def pool_size(*, skill: int, attribute: int, modifier: int = 0) -> int:
+    """Seed: base three + skill points + governing attribute points − penalties, never below 0."""
+    check_int(skill, name="Skill", low=SKILL_MIN, high=SKILL_MAX)
+    check_int(attribute, name="Attribute", low=ATTRIBUTE_MIN, high=ATTRIBUTE_MAX)
+    _check_modifier(modifier)
+    return max(0, BASE_DICE + skill + attribute + modifier)
+
+
+def combat_pool_size(
+    *, combat_skill: int, attributes: Iterable[int], weapon_bonus: int = 0, modifier: int = 0
+) -> int:
+    """Seed/Book: combat pools add *all* attribute points, the combat skill and the weapon bonus."""
+    check_int(combat_skill, name="Combat skill", low=VOCATION_MIN, high=VOCATION_MAX)
+    try:
+        ratings = tuple(attributes)
+    except TypeError:
+        raise ValueError(f"Attributes must be a list of ratings, not {attributes!r}.") from None
+    if len(ratings) > len(ATTRIBUTES):
+        raise ValueError(
+            f"A Cogent character has {len(ATTRIBUTES)} attributes, not {len(ratings)}."
+        )
+    for rating in ratings:
+        check_int(rating, name="Attribute", low=ATTRIBUTE_MIN, high=ATTRIBUTE_MAX)
+    check_int(weapon_bonus, name="Weapon bonus", low=-MAX_POOL, high=MAX_POOL)
+    _check_modifier(modifier)
+    return max(0, BASE_DICE + combat_skill + sum(ratings) + weapon_bonus + modifier)
+
+
+def auto_success(
+    pool: int,
+    *,
+    challenge_level: int,
+    duress: bool = False,
+    contested: bool = False,
+    reflexive: bool = False,
+) -> bool:
+    """Book, skill speciality: 8+ dice against CL ≤ 3 pass without rolling, unless the roll is
+    under duress, contested or reflexive."""
+    _check_pool(pool)
+    _check_cl(challenge_level)
+    flags = [
+        check_bool(duress, name="Duress"),
+        check_bool(contested, name="Contested"),
+        check_bool(reflexive, name="Reflexive"),
+    ]
+    return pool >= SPECIALITY_MIN_POOL and challenge_level <= SPECIALITY_MAX_CL and not any(flags)
+
+
+def _count_wins(faces: tuple[int, ...], destiny_before: bool) -> int:
+    threshold = DESTINY_WIN_FACE if destiny_before else WIN_FACE
+    return sum(1 for face in faces if face >= threshold)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionResult:
+    """An unopposed action read against its Challenge Level."""
+
+    faces: tuple[int, ...]
+    challenge_level: int
+    rolled_wins: int  # wins on the dice alone
+    destiny_before: bool
+    destiny_after: int
+    assist: int
+    wins: int  # final: rolled wins + destiny after + assist, never below 0
+    success: bool
+    critical_failure: bool  # Book: no wins at all; Decision: judged on the final count
+    margin: int  # wins − CL; above 0 rewards scaling checks, below 0 is the shortfall
+
+    @property
+    def injury_level(self) -> int:
+        """Book: a failed reflexive action inflicts an injury of level CL − wins (0 on success)."""
+        return 0 if self.success else self.challenge_level - self.wins
+
+    @property
+    def challenge_name(self) -> str:
+        return CHALLENGE_LEVELS[self.challenge_level]
+
+
+def _check_assist(assist: object) -> int:
+    return check_int(assist, name="Assist", low=-CL_MAX, high=CL_MAX)
+
+
+def resolve(
+    faces: Iterable[int],
+    *,
+    challenge_level: int = 1,
+    destiny_before: bool = False,
+    destiny_after: int = 0,
+    assist: int = 0,
+) -> ActionResult:
+    """Read a rolled pool. ``assist`` is the signed result of :func:`assist` (Book)."""
+    rolled = check_faces(faces, sides=SIDES)
+    if len(rolled) > MAX_POOL:
+        raise ValueError(f"A pool has at most {MAX_POOL} dice; {len(rolled)} were given.")
+    _check_cl(challenge_level)
+    before, after = _check_destiny(destiny_before, destiny_after)
+    _check_assist(assist)
+    rolled_wins = _count_wins(rolled, before)
+    wins = max(0, rolled_wins + after + assist)
+    return ActionResult(
+        faces=rolled,
+        challenge_level=challenge_level,
+        rolled_wins=rolled_wins,
+        destiny_before=before,
+        destiny_after=after,
+        assist=assist,
+        wins=wins,
+        success=wins >= challenge_level,
+        critical_failure=wins == 0,
+        margin=wins - challenge_level,
+    )
+
+
+def assist(
+    faces: Iterable[int], *, challenge_level: int = ASSIST_MIN_CL, destiny_before: bool = False
+) -> int:
+    """Book: an assist roll against CL ≥ 3 adds its wins above the CL to the main roll, or
+    subtracts its shortfall; either way never more than the assist's CL."""
+    rolled = check_faces(faces, sides=SIDES)
+    _check_cl(challenge_level, low=ASSIST_MIN_CL)
+    before = check_bool(destiny_before, name="Destiny before the roll")
+    difference = _count_wins(rolled, before) - challenge_level
+    return max(-challenge_level, min(challenge_level, difference))
+
+
+@dataclass(frozen=True, slots=True)
+class ConflictResult:
+    faces_a: tuple[int, ...]
+    faces_b: tuple[int, ...]
+    wins_a: int
+    wins_b: int
+    winner: str | None  # "a", "b", or None: a tie between aware, active sides is re-rolled
+    victory_levels: int  # Book: each win above the opponent's is one victory level
+
+    @property
+    def tie(self) -> bool:
+        return self.winner is None
+
+    @property
+    def deathblow(self) -> bool:
+        return self.victory_levels >= DEATHBLOW_VICTORY_LEVELS
+
+
+def conflict(
+    faces_a: Iterable[int],
+    faces_b: Iterable[int],
+    *,
+    destiny_before_a: bool = False,
+    destiny_before_b: bool = False,
+) -> ConflictResult:
+    """Book: both sides roll; more wins wins; a tie is re-rolled (``winner`` is None)."""
+    rolled_a = check_faces(faces_a, sides=SIDES)
+    rolled_b = check_faces(faces_b, sides=SIDES)
+    wins_a = _count_wins(
+        rolled_a, check_bool(destiny_before_a, name="Side A's destiny before the roll")
+    )
+    wins_b = _count_wins(
+        rolled_b, check_bool(destiny_before_b, name="Side B's destiny before the roll")
+    )
+    winner = "a" if wins_a > wins_b else "b" if wins_b > wins_a else None
+    return ConflictResult(
+        faces_a=rolled_a,
+        faces_b=rolled_b,
+        wins_a=wins_a,
+        wins_b=wins_b,
+        winner=winner,
+        victory_levels=abs(wins_a - wins_b),
+    )
+
+
+def _win_weights(pool: int, destiny_before: bool) -> list[int]:
+    hit_faces = SIDES - (DESTINY_WIN_FACE if destiny_before else WIN_FACE) + 1
+    return binomial_weights(pool, hit_faces, SIDES)
+
+
+def odds(
+    pool: int,
+    *,
+    challenge_level: int = 1,
+    destiny_before: bool = False,
+    destiny_after: int = 0,
+    assist: int = 0,
+) -> dict[str, Fraction]:
+    """Exact chances of ``"success"``, ``"failure"`` and ``"critical_failure"`` (failure excludes
+    critical failure), for the same arguments :func:`resolve` takes."""
+    _check_pool(pool)
+    _check_cl(challenge_level)
+    before, after = _check_destiny(destiny_before, destiny_after)
+    _check_assist(assist)
+    totals = {"success": 0, "failure": 0, "critical_failure": 0}
+    for rolled_wins, weight in enumerate(_win_weights(pool, before)):
+        wins = max(0, rolled_wins + after + assist)
+        band = (
+            "success" if wins >= challenge_level else "critical_failure" if wins == 0 else "failure"
+        )
+        totals[band] += weight
+    return to_fractions(totals, SIDES**pool)
+
+
+def conflict_odds(
+    pool_a: int,
+    pool_b: int,
+    *,
+    destiny_before_a: bool = False,
+    destiny_before_b: bool = False,
+) -> dict[str, Fraction]:
+    """Exact chances that side ``"a"`` or ``"b"`` wins one exchange of a conflict, or that it is a
+    ``"tie"`` to re-roll. Over the re-rolls, a's overall chance is ``a / (a + b)``."""
+    _check_pool(pool_a)
+    _check_pool(pool_b)
+    weights_a = _win_weights(
+        pool_a, check_bool(destiny_before_a, name="Side A's destiny before the roll")
+    )
+    weights_b = _win_weights(
+        pool_b, check_bool(destiny_before_b, name="Side B's destiny before the roll")
+    )
+    # below[k] = total weight of b scoring fewer than k wins.
+    below = [0]
+    for weight in weights_b:
+        below.append(below[-1] + weight)
+    a_wins = tie = 0
+    for wins, weight in enumerate(weights_a):
+        less = below[min(wins, len(weights_b))]
+        equal = weights_b[wins] if wins < len(weights_b) else 0
+        a_wins += weight * less
+        tie += weight * equal
+    denominator = SIDES ** (pool_a + pool_b)
+    return to_fractions({"a": a_wins, "b": denominator - a_wins - tie, "tie": tie}, denominator)
+
+
+def roll(pool: int, rng: RandomSource) -> tuple[int, ...]:
+    """Roll ``pool`` d6 with the injected ``rng`` (production: ``secrets.SystemRandom()``)."""
+    return roll_dice(_check_pool(pool), SIDES, rng)

@@ -1,0 +1,196 @@
+"""DAD6 Skills: pools of d6 where each die gets competence + task modifiers; a modified 6+ is a boon.
+
+Sources are marked as in RULES.md: Seed (the DAD6 Skills basics page), Book (the DAD6 core framework),
+Decision (ours; one constant each).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ._common import (
+    RandomSource,
+    binomial_weights,
+    check_choice,
+    check_faces,
+    check_int,
+    roll_dice,
+    to_fractions,
+)
+
+SIDES = 6
+BOON_TARGET = 6  # Book: "the target number is always six"; a modified 7+ counts too
+
+COMPETENCES = ("unfamiliar", "familiar", "trained", "expert", "master")  # Seed
+COMPETENCE_BONUS: dict[str, int] = {  # Seed: bonus added to each die
+    "unfamiliar": 0,
+    "familiar": 0,
+    "trained": 1,
+    "expert": 2,
+    "master": 3,
+}
+TASKS = ("mundane", "specialized", "expert")  # Seed
+TASK_MODIFIER: dict[str, int] = {"mundane": 0, "specialized": -1, "expert": -2}  # Seed
+
+# Seed: class skills are Trained at levels 1–3, Expert from level 4, Master from level 8.
+EXPERT_FROM_LEVEL = 4
+MASTER_FROM_LEVEL = 8
+# Decision: the seed sets no top level; 20 covers any campaign and bounds the pool.
+LEVEL_MIN, LEVEL_MAX = 1, 20
+# Decision: extra dice (tools, helpers, advantages, doubled time) are counted one by one; 30 is a
+# generous ceiling that keeps requests sane.
+EXTRA_DICE_MAX = 30
+UNFAMILIAR_MIN_DICE = 1  # Decision: halving rounds down, but never below one die
+DICE_PER_TRADED_BOON = 8  # Book: every eight dice may be traded for one automatic boon
+MAX_POOL = LEVEL_MAX + EXTRA_DICE_MAX
+# Decision: difficulty is boons required, default 1, +1 per significant obstacle; 10 is far beyond
+# any obstacle count a referee would stack.
+DIFFICULTY_MIN, DIFFICULTY_MAX = 1, 10
+
+# Book: failure scope by margin (6 − the closest modified die); 5 or more is "DUCK!".
+SEVERITY: dict[int, str] = {1: "Almost!", 2: "Close!", 3: "A miss!", 4: "Lookout!", 5: "DUCK!"}
+# Decision: when every rolled die scored a boon (or none was rolled, all traded) and the roll still
+# failed for want of boons, the miss is as close as it gets.
+NO_MISSING_DIE_MARGIN = 1
+
+
+def _check_competence(competence: object) -> str:
+    return check_choice(competence, name="Competence", choices=COMPETENCES)
+
+
+def _check_task(task: object) -> str:
+    return check_choice(task, name="Task", choices=TASKS)
+
+
+def _check_level(level: object) -> int:
+    return check_int(level, name="Class level", low=LEVEL_MIN, high=LEVEL_MAX)
+
+
+def class_skill_competence(level: int) -> str:
+    """Seed: the competence a class skill has at this class level."""
+    _check_level(level)
+    if level >= MASTER_FROM_LEVEL:
+        return "master"
+    if level >= EXPERT_FROM_LEVEL:
+        return "expert"
+    return "trained"
+
+
+def pool_size(*, level: int, competence: str, extra_dice: int = 0) -> int:
+    """Seed: class level + extra dice; Unfamiliar halves the final pool (rounded down, at least 1)."""
+    _check_level(level)
+    _check_competence(competence)
+    check_int(extra_dice, name="Extra dice", low=0, high=EXTRA_DICE_MAX)
+    dice = level + extra_dice
+    if competence == "unfamiliar":
+        dice = max(UNFAMILIAR_MIN_DICE, dice // 2)
+    return dice
+
+
+def die_modifier(*, competence: str, task: str = "mundane") -> int:
+    """What is added to every die: the competence bonus plus the task modifier."""
+    return COMPETENCE_BONUS[_check_competence(competence)] + TASK_MODIFIER[_check_task(task)]
+
+
+def max_traded_boons(pool: int) -> int:
+    return pool // DICE_PER_TRADED_BOON
+
+
+def dice_rolled(pool: int, *, traded_boons: int = 0) -> int:
+    """How many dice are left to roll after trading ``traded_boons`` × 8 dice for boons."""
+    check_int(pool, name="Dice pool", low=0, high=MAX_POOL)
+    check_int(traded_boons, name="Traded boons", low=0)
+    if traded_boons > max_traded_boons(pool):
+        raise ValueError(
+            f"Trading a boon costs {DICE_PER_TRADED_BOON} dice; a pool of {pool} can trade at most "
+            f"{max_traded_boons(pool)}, not {traded_boons}."
+        )
+    return pool - traded_boons * DICE_PER_TRADED_BOON
+
+
+def severity(margin_of_failure: int) -> str:
+    """Book: the failure-scope label for a margin of failure (1 or more)."""
+    check_int(margin_of_failure, name="Margin of failure", low=1)
+    return SEVERITY[min(margin_of_failure, max(SEVERITY))]
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    faces: tuple[int, ...]
+    modified: tuple[int, ...]  # each face + competence bonus + task modifier
+    competence: str
+    task: str
+    difficulty: int
+    traded_boons: int
+    boons: int  # rolled boons + traded ones
+    success: bool
+    margin_of_failure: int | None  # None on success
+    severity: str | None  # None on success
+
+
+def resolve(
+    faces: Iterable[int],
+    *,
+    competence: str,
+    task: str = "mundane",
+    difficulty: int = 1,
+    traded_boons: int = 0,
+) -> Result:
+    """Read the dice actually rolled (after any trade) against a difficulty in boons."""
+    rolled = check_faces(faces, sides=SIDES)
+    if len(rolled) > MAX_POOL:
+        raise ValueError(f"A pool has at most {MAX_POOL} dice; {len(rolled)} were given.")
+    modifier = die_modifier(competence=competence, task=task)
+    check_int(difficulty, name="Difficulty", low=DIFFICULTY_MIN, high=DIFFICULTY_MAX)
+    check_int(traded_boons, name="Traded boons", low=0, high=MAX_POOL // DICE_PER_TRADED_BOON)
+    modified = tuple(face + modifier for face in rolled)
+    boons = traded_boons + sum(1 for value in modified if value >= BOON_TARGET)
+    success = boons >= difficulty
+    margin = None
+    if not success:
+        # Book: "use the closest roll" — the best die that did not already score a boon.
+        misses = [value for value in modified if value < BOON_TARGET]
+        margin = BOON_TARGET - max(misses) if misses else NO_MISSING_DIE_MARGIN
+    return Result(
+        faces=rolled,
+        modified=modified,
+        competence=competence,
+        task=task,
+        difficulty=difficulty,
+        traded_boons=traded_boons,
+        boons=boons,
+        success=success,
+        margin_of_failure=margin,
+        severity=None if margin is None else severity(margin),
+    )
+
+
+def _boon_faces(modifier: int) -> int:
+    """How many of a d6's faces reach the target after ``modifier``."""
+    return max(0, min(SIDES, SIDES - (BOON_TARGET - modifier) + 1))
+
+
+def odds(
+    pool: int,
+    *,
+    competence: str,
+    task: str = "mundane",
+    difficulty: int = 1,
+    traded_boons: int = 0,
+) -> dict[str, Fraction]:
+    """Exact chances of ``"success"`` and ``"failure"``. ``pool`` is the size before trading."""
+    rolled = dice_rolled(pool, traded_boons=traded_boons)
+    modifier = die_modifier(competence=competence, task=task)
+    check_int(difficulty, name="Difficulty", low=DIFFICULTY_MIN, high=DIFFICULTY_MAX)
+    needed = difficulty - traded_boons
+    weights = binomial_weights(rolled, _boon_faces(modifier), SIDES)
+    success = sum(weights[max(0, needed) :])
+    denominator = SIDES**rolled
+    return to_fractions({"success": success, "failure": denominator - success}, denominator)
+
+
+def roll(pool: int, rng: RandomSource, *, traded_boons: int = 0) -> tuple[int, ...]:
+    """Roll the pool with the injected ``rng``, leaving out 8 dice per traded boon."""
+    return roll_dice(dice_rolled(pool, traded_boons=traded_boons), SIDES, rng)

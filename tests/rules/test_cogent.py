@@ -1,0 +1,181 @@
+from fractions import Fraction
+
+import pytest
+
+from rolls.rules import cogent
+
+
+def test_robs_athletics_pool_is_six_dice():
+    # Seed example: base three + Athletics 2 + Strength 1.
+    assert cogent.pool_size(skill=2, attribute=1) == 6
+
+
+def test_lock_pick_against_cl_3():
+    # Book example: Sleight of Hand 2 + Reflex 1 = 6d6 vs CL 3; four wins open the lock.
+    pool = cogent.pool_size(skill=2, attribute=1)
+    result = cogent.resolve((6, 5, 4, 4, 1, 2), challenge_level=3)
+    assert pool == 6
+    assert (result.wins, result.success, result.margin, result.critical_failure) == (
+        4,
+        True,
+        1,
+        False,
+    )
+    assert result.challenge_name == "Specialized"
+    # At least 3 of 6 fair coin flips: 42/64.
+    assert cogent.odds(pool, challenge_level=3)["success"] == Fraction(21, 32)
+
+
+def test_negative_points_subtract_and_pool_never_goes_below_zero():
+    assert cogent.pool_size(skill=-1, attribute=-1) == 1
+    assert cogent.pool_size(skill=0, attribute=0, modifier=-2) == 1
+    assert cogent.pool_size(skill=-1, attribute=-1, modifier=-5) == 0
+
+
+def test_combat_pool_uses_all_attributes_combat_skill_and_weapon():
+    assert cogent.combat_pool_size(combat_skill=2, attributes=[1, 1, 0], weapon_bonus=1) == 8
+    unarmed = cogent.WEAPON_BONUSES["Unarmed (ungloved)"]
+    assert cogent.combat_pool_size(combat_skill=0, attributes=(0, 0, 0), weapon_bonus=unarmed) == 2
+    assert cogent.combat_pool_size(combat_skill=1, attributes=[2, 0, 0], modifier=-9) == 0
+
+
+def test_a_zero_pool_rolls_nothing_and_scores_nothing():
+    assert cogent.roll(0, None) == ()
+    result = cogent.resolve(())
+    assert (result.wins, result.success, result.critical_failure) == (0, False, True)
+    assert cogent.odds(0) == {"success": 0, "failure": 0, "critical_failure": 1}
+
+
+def test_four_to_six_win():
+    assert cogent.resolve((1, 2, 3, 4, 5, 6)).wins == 3
+
+
+def test_critical_failure_is_no_wins_and_there_is_no_critical_success():
+    assert cogent.resolve((1, 2, 3), challenge_level=1).critical_failure
+    result = cogent.resolve((6, 6, 6, 6, 6, 6, 6, 6), challenge_level=1)
+    assert result.margin == 7
+    assert not hasattr(result, "critical_success")
+
+
+def test_destiny_before_makes_threes_win():
+    assert cogent.resolve((1, 2, 3, 4), destiny_before=True).wins == 2
+
+
+def test_destiny_after_adds_a_win_each_and_rescues_a_critical_failure():
+    result = cogent.resolve((1, 2, 3), challenge_level=2, destiny_after=2)
+    assert (result.rolled_wins, result.wins, result.success, result.critical_failure) == (
+        0,
+        2,
+        True,
+        False,
+    )
+
+
+def test_reflexive_injury_level_is_the_shortfall():
+    # Book examples: 6d6 vs CL 4 with 3 wins → level 1; 7d6 vs CL 6 with 3 wins → level 3.
+    assert cogent.resolve((4, 5, 6, 1, 1, 1), challenge_level=4).injury_level == 1
+    assert cogent.resolve((4, 5, 6, 1, 1, 1, 2), challenge_level=6).injury_level == 3
+    assert cogent.resolve((4, 5, 6, 1), challenge_level=3).injury_level == 0
+
+
+@pytest.mark.parametrize(
+    ("pool", "cl", "flags", "expected"),
+    [
+        (8, 3, {}, True),
+        (12, 1, {}, True),
+        (7, 3, {}, False),
+        (8, 4, {}, False),
+        (8, 3, {"duress": True}, False),
+        (8, 3, {"contested": True}, False),
+        (8, 3, {"reflexive": True}, False),
+    ],
+)
+def test_skill_speciality(pool, cl, flags, expected):
+    assert cogent.auto_success(pool, challenge_level=cl, **flags) is expected
+
+
+def test_conflict_more_wins_wins_with_victory_levels():
+    result = cogent.conflict((6, 6, 5, 1), (4, 1, 1))
+    assert (result.wins_a, result.wins_b, result.winner, result.victory_levels) == (3, 1, "a", 2)
+    assert cogent.conflict((1,), (6, 6)).winner == "b"
+
+
+def test_conflict_tie_is_rerolled():
+    result = cogent.conflict((6, 1), (1, 5))
+    assert result.winner is None and result.tie and result.victory_levels == 0
+
+
+def test_conflict_destiny_before_and_deathblow():
+    result = cogent.conflict((3, 3, 3, 3, 3), (1,), destiny_before_a=True)
+    assert result.winner == "a" and result.victory_levels == 5 and result.deathblow
+
+
+@pytest.mark.parametrize(
+    ("faces", "cl", "expected"),
+    [
+        ((4, 4, 4, 1, 1), 3, 0),  # 3 wins vs CL 3 does nothing
+        ((4, 4, 4, 4, 1), 3, 1),  # 4 wins: +1
+        ((4, 1, 1, 1, 1), 3, -2),  # 1 win: −2
+        ((6,) * 8, 3, 3),  # never more than the assist's CL
+        ((1,) * 5, 3, -3),
+        ((6,) * 8, 4, 4),
+    ],
+)
+def test_assist(faces, cl, expected):
+    assert cogent.assist(faces, challenge_level=cl) == expected
+
+
+def test_assist_example_from_the_book():
+    # Martial Artist 7d6 assist at CL 3 scores 5 wins (+2); acrobatics 5d6 scores 4 vs CL 4 → 6 wins.
+    bonus = cogent.assist((6, 5, 4, 4, 4, 1, 1), challenge_level=3)
+    result = cogent.resolve((4, 4, 5, 6, 1), challenge_level=4, assist=bonus)
+    assert (bonus, result.wins, result.success) == (2, 6, True)
+    # A negative assist can drive the total down to (but not below) zero.
+    assert cogent.resolve((4,), assist=-3).wins == 0
+
+
+def test_exact_odds_small_pools():
+    assert cogent.odds(1) == {
+        "success": Fraction(1, 2),
+        "failure": 0,
+        "critical_failure": Fraction(1, 2),
+    }
+    assert cogent.odds(3, challenge_level=2) == {
+        "success": Fraction(1, 2),
+        "failure": Fraction(3, 8),
+        "critical_failure": Fraction(1, 8),
+    }
+    assert cogent.odds(2, destiny_before=True)["critical_failure"] == Fraction(1, 9)
+    assert cogent.odds(2, challenge_level=3, destiny_after=1)["success"] == Fraction(1, 4)
+
+
+def test_conflict_odds():
+    assert cogent.conflict_odds(1, 1) == {
+        "a": Fraction(1, 4),
+        "b": Fraction(1, 4),
+        "tie": Fraction(1, 2),
+    }
+    assert cogent.conflict_odds(0, 0) == {"a": 0, "b": 0, "tie": 1}
+    odds = cogent.conflict_odds(5, 2, destiny_before_b=True)
+    assert sum(odds.values()) == 1 and odds["a"] > odds["b"]
+
+
+def test_roll_uses_injected_rng():
+    class Script:
+        def __init__(self):
+            self.calls = []
+
+        def randint(self, a, b):
+            self.calls.append((a, b))
+            return 4
+
+    rng = Script()
+    assert cogent.roll(3, rng) == (4, 4, 4)
+    assert rng.calls == [(1, 6)] * 3
+
+
+def test_reference_tables():
+    assert len(cogent.CORE_SKILLS) == 15
+    assert set(cogent.CORE_SKILLS.values()) == set(cogent.ATTRIBUTES)
+    assert len(cogent.COMBAT_SKILLS) == 10
+    assert cogent.CHALLENGE_LEVELS[8] == "Inconceivable"

@@ -1,0 +1,121 @@
+from fractions import Fraction
+
+import pytest
+
+from rolls.rules import dad6
+
+
+@pytest.mark.parametrize(
+    ("level", "competence"),
+    [(1, "trained"), (3, "trained"), (4, "expert"), (7, "expert"), (8, "master"), (20, "master")],
+)
+def test_class_skill_competence_by_level(level, competence):
+    assert dad6.class_skill_competence(level) == competence
+
+
+def test_pool_is_level_plus_extra_dice():
+    assert dad6.pool_size(level=3, competence="familiar") == 3
+    assert dad6.pool_size(level=3, competence="trained", extra_dice=2) == 5
+
+
+@pytest.mark.parametrize(
+    ("level", "extra", "expected"), [(5, 0, 2), (4, 1, 2), (1, 0, 1), (3, 0, 1), (6, 2, 4)]
+)
+def test_unfamiliar_halves_the_final_pool_rounding_down_to_at_least_one(level, extra, expected):
+    assert dad6.pool_size(level=level, competence="unfamiliar", extra_dice=extra) == expected
+
+
+def test_book_check_figures_for_three_plain_dice():
+    # Book: "roughly 42%" at Difficulty 1 and about 7.5% at Difficulty 2.
+    one = dad6.odds(3, competence="familiar", difficulty=1)["success"]
+    two = dad6.odds(3, competence="familiar", difficulty=2)["success"]
+    assert one == Fraction(91, 216) and round(float(one) * 100) == 42
+    assert two == Fraction(16, 216) and abs(float(two) - 0.075) < 0.002
+
+
+def test_competence_and_task_modify_every_die_and_seven_plus_is_a_boon():
+    trained = dad6.resolve((5, 4, 1), competence="trained")
+    assert trained.modified == (6, 5, 2) and trained.boons == 1 and trained.success
+    master = dad6.resolve((6, 4), competence="master")
+    assert master.modified == (9, 7) and master.boons == 2
+    expert_task = dad6.resolve((6, 6), competence="familiar", task="expert")
+    assert expert_task.boons == 0 and not expert_task.success
+
+
+def test_a_familiar_character_cannot_pass_an_expert_task_without_trading():
+    assert dad6.odds(10, competence="familiar", task="expert")["success"] == 0
+    assert dad6.odds(10, competence="familiar", task="expert", traded_boons=1)["success"] == 1
+
+
+@pytest.mark.parametrize(
+    ("faces", "margin", "label"),
+    [
+        ((1, 2, 5), 1, "Almost!"),
+        ((4,), 2, "Close!"),
+        ((3, 1), 3, "A miss!"),
+        ((2,), 4, "Lookout!"),
+        ((1,), 5, "DUCK!"),
+    ],
+)
+def test_failure_scope_uses_the_closest_die(faces, margin, label):
+    result = dad6.resolve(faces, competence="familiar")
+    assert (result.success, result.margin_of_failure, result.severity) == (False, margin, label)
+
+
+def test_margin_of_five_or_more_is_duck():
+    result = dad6.resolve((1,), competence="familiar", task="expert")
+    assert result.modified == (-1,) and result.margin_of_failure == 7 and result.severity == "DUCK!"
+
+
+def test_success_has_no_margin_of_failure():
+    result = dad6.resolve((6,), competence="familiar")
+    assert result.margin_of_failure is None and result.severity is None
+
+
+def test_difficulty_counts_boons_and_the_closest_missing_die_sets_the_scope():
+    result = dad6.resolve((6, 5, 1), competence="familiar", difficulty=2)
+    assert (result.boons, result.success, result.margin_of_failure, result.severity) == (
+        1,
+        False,
+        1,
+        "Almost!",
+    )
+    assert dad6.resolve((6, 6, 1), competence="familiar", difficulty=2).success
+
+
+def test_trading_eight_dice_for_a_boon():
+    assert dad6.dice_rolled(17, traded_boons=2) == 1
+    assert dad6.max_traded_boons(17) == 2
+    result = dad6.resolve((2,), competence="familiar", difficulty=2, traded_boons=2)
+    assert result.boons == 2 and result.success
+    assert dad6.odds(9, competence="familiar", traded_boons=1)["success"] == 1
+    assert dad6.odds(9, competence="familiar", difficulty=2, traded_boons=1)["success"] == Fraction(
+        1, 6
+    )
+
+
+def test_everything_traded_and_still_short_is_almost():
+    result = dad6.resolve((), competence="familiar", difficulty=3, traded_boons=2)
+    assert (result.success, result.margin_of_failure, result.severity) == (False, 1, "Almost!")
+    assert dad6.odds(16, competence="trained", difficulty=3, traded_boons=2)["success"] == 0
+
+
+def test_roll_leaves_out_traded_dice():
+    class Sixes:
+        def randint(self, a, b):
+            assert (a, b) == (1, 6)
+            return 6
+
+    assert dad6.roll(10, Sixes(), traded_boons=1) == (6, 6)
+    assert dad6.roll(3, Sixes()) == (6, 6, 6)
+
+
+def test_severity_labels():
+    assert [dad6.severity(m) for m in (1, 2, 3, 4, 5, 9)] == [
+        "Almost!",
+        "Close!",
+        "A miss!",
+        "Lookout!",
+        "DUCK!",
+        "DUCK!",
+    ]
