@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from rolls.rules import cogent, cold_stars, dad6
 from sheets import ranges
-from sheets.catalog import cold_stars_catalog
+from sheets.catalog import cold_stars_catalog, cold_stars_catalog_by_key
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -383,38 +383,11 @@ class CogentAttribute(models.TextChoices):
     INTELLIGENCE = "intelligence", "Intelligence"
 
 
-# RULES.md §1: the 15 core skills, each with its governing attribute, in rulebook order.
-COGENT_CORE_SKILLS: tuple[tuple[str, str], ...] = (
-    ("Endurance", CogentAttribute.STRENGTH),
-    ("Athletics", CogentAttribute.STRENGTH),
-    ("Grip", CogentAttribute.STRENGTH),
-    ("Swim", CogentAttribute.STRENGTH),
-    ("Throw", CogentAttribute.STRENGTH),
-    ("Perception", CogentAttribute.REFLEX),
-    ("Acrobatics", CogentAttribute.REFLEX),
-    ("Ride/Pilot", CogentAttribute.REFLEX),
-    ("Sleight of Hand", CogentAttribute.REFLEX),
-    ("Stealth", CogentAttribute.REFLEX),
-    ("General Knowledge", CogentAttribute.INTELLIGENCE),
-    ("Deception", CogentAttribute.INTELLIGENCE),
-    ("Infiltration", CogentAttribute.INTELLIGENCE),
-    ("Persuasion", CogentAttribute.INTELLIGENCE),
-    ("Survival", CogentAttribute.INTELLIGENCE),
+# The 15 core skills with their governing attribute, and the fixed combat skills: from the engine.
+COGENT_CORE_SKILLS: tuple[tuple[str, str], ...] = tuple(
+    (name, attribute.lower()) for name, attribute in cogent.CORE_SKILLS.items()
 )
-
-# RULES.md §1: the fixed list of combat skills a vocation may hold.
-COGENT_COMBAT_SKILLS: tuple[str, ...] = (
-    "Unarmed",
-    "Small",
-    "Medium",
-    "Large",
-    "Reach",
-    "Short Stringed",
-    "Long Stringed",
-    "Hand Ballistic",
-    "Shoulder Stocked Ballistic",
-    "Heavy Ballistic",
-)
+COGENT_COMBAT_SKILLS: tuple[str, ...] = tuple(cogent.COMBAT_SKILLS)
 
 
 class CogentSheet(models.Model):
@@ -698,6 +671,11 @@ class Dad6Skill(models.Model):
     def pool(self) -> int:
         return dad6.pool_size(level=self.sheet.level, competence=self.effective_competence)
 
+    @property
+    def die_bonus(self) -> int:
+        """What a mundane task adds to each die at this competence (engine)."""
+        return dad6.die_modifier(competence=self.effective_competence)
+
 
 # ---------------------------------------------------------------------------------------------
 # Cold Stars
@@ -904,7 +882,7 @@ class ColdStarsSkill(models.Model):
         # The suggested Ability is the roll's default (the GM may pick another when rolling).
         return cold_stars.build_pool(
             ability=self.sheet.ability_value(self.ability),
-            skill=self.rating if self.trained else 0,
+            skill=self.rating,
             risk=0,
             trained=self.trained,
             domain_skill=self.is_domain,
@@ -916,8 +894,6 @@ class ColdStarsSkill(models.Model):
         if self.campaign_skill_id:
             raw = self.campaign_skill.example_domains
             return tuple(part.strip() for part in raw.split(",") if part.strip())
-        from sheets.catalog import cold_stars_catalog_by_key
-
         entry = cold_stars_catalog_by_key().get(self.catalog_key)
         return entry.example_domains if entry else ()
 

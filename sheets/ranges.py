@@ -1,40 +1,44 @@
 """Sheet-side ranges: the limits a stored sheet value must respect.
 
-They live here once; models (validators and check constraints), forms and the JSON importer all
-read them. Ranges stated by RULES.md are marked so; the rest are the project's own sheet decisions
-(see docs/sheets.md) — the rules engine does not export sheet limits.
+Models (validators and check constraints), forms and the JSON importer read them from here. Where the
+rules engine exports a limit, it is taken from the engine so the two can never disagree; the few
+limits only a sheet needs (penalty dice, resource maximums) are the project's own decisions,
+documented in docs/sheets.md.
 """
 
 from typing import Final
 
-# Cogent Roleplay
-COGENT_ATTRIBUTE_MIN: Final = -3  # Decision: 0 average, 2 world-class; negatives via disabilities.
-COGENT_ATTRIBUTE_MAX: Final = 3  # Decision: one step of headroom above world-class.
-COGENT_SKILL_MIN: Final = -1  # RULES.md §1
-COGENT_SKILL_MAX: Final = 4  # RULES.md §1
-COGENT_VOCATION_MIN: Final = 0  # RULES.md §1
-COGENT_VOCATION_MAX: Final = 4  # RULES.md §1
-COGENT_SUBSKILL_MIN: Final = 0  # RULES.md §1
-COGENT_SUBSKILL_MAX: Final = 4  # RULES.md §1 (and never above its vocation)
-COGENT_SUBSKILLS_PER_VOCATION: Final = 4  # RULES.md §1
-COGENT_DESTINY_MIN: Final = 0  # RULES.md §1
-COGENT_DESTINY_MAX: Final = 3  # RULES.md §1
-COGENT_DESTINY_START: Final = 3  # RULES.md §1
-COGENT_PENALTY_MAX: Final = 20  # Decision: dice removed by injuries / situations.
+from rolls.rules import cogent, cold_stars, dad6
 
-# DAD6
-DAD6_LEVEL_MIN: Final = 1  # RULES.md §2
-DAD6_LEVEL_MAX: Final = 99  # Decision: "1+" in the book; a cap keeps typos out.
+# Cogent Roleplay (engine)
+COGENT_ATTRIBUTE_MIN: Final = cogent.ATTRIBUTE_MIN
+COGENT_ATTRIBUTE_MAX: Final = cogent.ATTRIBUTE_MAX
+COGENT_SKILL_MIN: Final = cogent.SKILL_MIN
+COGENT_SKILL_MAX: Final = cogent.SKILL_MAX
+COGENT_VOCATION_MIN: Final = cogent.VOCATION_MIN
+COGENT_VOCATION_MAX: Final = cogent.VOCATION_MAX
+# Sub-skills share the vocation range (RULES.md §1: 0..4, never above their vocation).
+COGENT_SUBSKILL_MIN: Final = cogent.VOCATION_MIN
+COGENT_SUBSKILL_MAX: Final = cogent.VOCATION_MAX
+COGENT_SUBSKILLS_PER_VOCATION: Final = cogent.MAX_SUB_SKILLS
+COGENT_DESTINY_MIN: Final = 0
+COGENT_DESTINY_MAX: Final = cogent.DESTINY_MAX
+COGENT_DESTINY_START: Final = cogent.DESTINY_MAX  # RULES.md §1: destiny points start at 3
+# Decision (sheet): dice removed by injuries and by the situation, each 0..20.
+COGENT_PENALTY_MAX: Final = 20
 
-# Cold Stars
-COLD_STARS_ABILITY_MIN: Final = 1  # RULES.md §3
-COLD_STARS_ABILITY_MAX: Final = 5  # RULES.md §3
-COLD_STARS_SKILL_MIN: Final = 0  # RULES.md §3
-COLD_STARS_SKILL_MAX: Final = 5  # RULES.md §3
-COLD_STARS_DOMAIN_REQUIRED_FROM: Final = 3  # RULES.md §3
-COLD_STARS_RESOURCE_MAX: Final = (
-    99  # Decision: Momentum/Willpower never below 0; cap keeps typos out.
-)
+# DAD6 (engine)
+DAD6_LEVEL_MIN: Final = dad6.LEVEL_MIN
+DAD6_LEVEL_MAX: Final = dad6.LEVEL_MAX
+
+# Cold Stars (engine)
+COLD_STARS_ABILITY_MIN: Final = cold_stars.ABILITY_MIN
+COLD_STARS_ABILITY_MAX: Final = cold_stars.ABILITY_MAX
+COLD_STARS_SKILL_MIN: Final = cold_stars.SKILL_MIN
+COLD_STARS_SKILL_MAX: Final = cold_stars.SKILL_MAX
+COLD_STARS_DOMAIN_REQUIRED_FROM: Final = cold_stars.DOMAIN_FROM_RANK
+# Decision (sheet): Momentum and Willpower never below 0 (RULES.md §3); 20 keeps typos out.
+COLD_STARS_RESOURCE_MAX: Final = 20
 
 # Everything that names something
 NAME_MAX_LENGTH: Final = 100

@@ -1,0 +1,207 @@
+"""factory-boy factories for every model. Characters get their system's blank sheet, as in the app."""
+
+import factory
+from django.contrib.auth import get_user_model
+
+from sheets.models import (
+    Campaign,
+    CampaignSkill,
+    Character,
+    CogentSheet,
+    CogentSkill,
+    CogentSubSkill,
+    CogentVocation,
+    ColdStarsDomain,
+    ColdStarsSheet,
+    ColdStarsSkill,
+    Dad6Sheet,
+    Dad6Skill,
+    Invite,
+    Membership,
+    Role,
+    System,
+)
+
+PASSWORD = "pw"
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    email = factory.LazyAttribute(lambda u: f"{u.username}@example.com")
+    password = factory.PostGenerationMethodCall("set_password", PASSWORD)
+
+    @factory.post_generation
+    def _save(obj, create, extracted, **kwargs):
+        if create:
+            obj.save()
+
+
+class CampaignFactory(factory.django.DjangoModelFactory):
+    """A campaign with its GM (`gm=` to choose one)."""
+
+    class Meta:
+        model = Campaign
+        skip_postgeneration_save = True
+
+    name = factory.Sequence(lambda n: f"Campaign {n}")
+    description = "A test campaign."
+    system = System.COGENT
+
+    @factory.post_generation
+    def gm(obj, create, extracted, **kwargs):
+        if create:
+            Membership.objects.create(
+                campaign=obj, user=extracted or UserFactory(), role=Role.GM
+            )
+
+
+class MembershipFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Membership
+
+    campaign = factory.SubFactory(CampaignFactory)
+    user = factory.SubFactory(UserFactory)
+    role = Role.PLAYER
+
+
+class InviteFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Invite
+
+    campaign = factory.SubFactory(CampaignFactory)
+    role = Role.PLAYER
+    created_by = factory.LazyAttribute(lambda i: i.campaign.memberships.get(role=Role.GM).user)
+
+
+class CharacterFactory(factory.django.DjangoModelFactory):
+    """A character with the blank sheet of its campaign's system."""
+
+    class Meta:
+        model = Character
+        skip_postgeneration_save = True
+
+    campaign = factory.SubFactory(CampaignFactory)
+    owner = factory.SubFactory(UserFactory)
+    name = factory.Sequence(lambda n: f"Hero {n}")
+    notes = ""
+
+    @factory.post_generation
+    def sheet(obj, create, extracted, **kwargs):
+        # `sheet=False` leaves the character without a sheet (for the sheet factories below).
+        if create and extracted is not False:
+            obj.create_sheet()
+
+
+def _bare_character(system: str) -> factory.SubFactory:
+    return factory.SubFactory(CharacterFactory, campaign__system=system, sheet=False)
+
+
+# The sheet factories build the one-to-one sheet row alone, without the default skill rows.
+class CogentSheetFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = CogentSheet
+
+    character = _bare_character(System.COGENT)
+
+
+class CogentSkillFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = CogentSkill
+
+    sheet = factory.LazyFunction(lambda: CharacterFactory(campaign__system=System.COGENT).cogent)
+    name = factory.Sequence(lambda n: f"Extra skill {n}")
+    attribute = "strength"
+    rating = 0
+
+
+class CogentVocationFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = CogentVocation
+
+    sheet = factory.LazyFunction(lambda: CharacterFactory(campaign__system=System.COGENT).cogent)
+    name = factory.Sequence(lambda n: f"Vocation {n}")
+    attribute = "intelligence"
+    rating = 2
+
+
+class CogentSubSkillFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = CogentSubSkill
+
+    vocation = factory.SubFactory(CogentVocationFactory)
+    slot = factory.LazyAttribute(lambda s: s.vocation.free_slot())
+    kind = "vocational"
+    name = factory.Sequence(lambda n: f"Sub-skill {n}")
+    attribute = "reflex"
+    rating = 1
+
+
+class Dad6SheetFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Dad6Sheet
+
+    character = _bare_character(System.DAD6)
+    class_name = "Ranger"
+    level = 1
+
+
+class Dad6SkillFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Dad6Skill
+
+    sheet = factory.LazyFunction(lambda: CharacterFactory(campaign__system=System.DAD6).dad6)
+    name = factory.Sequence(lambda n: f"Skill {n}")
+    is_class_skill = False
+    competence = "familiar"
+
+
+class ColdStarsSheetFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ColdStarsSheet
+
+    character = _bare_character(System.COLD_STARS)
+
+
+class CampaignSkillFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = CampaignSkill
+
+    campaign = factory.SubFactory(CampaignFactory, system=System.COLD_STARS)
+    name = factory.Sequence(lambda n: f"Custom skill {n}")
+    group = "Campaign"
+    ability = "will"
+    is_domain = False
+
+
+class ColdStarsSkillFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ColdStarsSkill
+
+    sheet = factory.LazyFunction(
+        lambda: CharacterFactory(campaign__system=System.COLD_STARS).cold_stars
+    )
+    campaign_skill = factory.LazyAttribute(
+        lambda s: CampaignSkillFactory(campaign=s.sheet.character.campaign)
+    )
+    name = factory.LazyAttribute(lambda s: s.campaign_skill.name)
+    group = "Campaign"
+    ability = "will"
+    trained = True
+    rating = 1
+
+
+class ColdStarsDomainFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ColdStarsDomain
+
+    skill = factory.LazyFunction(
+        lambda: CharacterFactory(campaign__system=System.COLD_STARS)
+        .cold_stars.skills.filter(is_domain=True)
+        .first()
+    )
+    name = factory.Sequence(lambda n: f"Domain {n}")
