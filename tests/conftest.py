@@ -4,9 +4,7 @@ import pytest
 @pytest.fixture(autouse=True)
 def _fast_and_self_contained(settings):
     # MD5 hashing keeps the suite fast on 2 cores; tests never need real password strength.
-    settings.PASSWORD_HASHERS = [
-        "django.contrib.auth.hashers.MD5PasswordHasher"
-    ]
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # The manifest storage needs `collectstatic`; tests render templates without it.
     settings.STORAGES = {
         **settings.STORAGES,

@@ -55,9 +55,7 @@ class CampaignFactory(factory.django.DjangoModelFactory):
     @factory.post_generation
     def gm(obj, create, extracted, **kwargs):
         if create:
-            Membership.objects.create(
-                campaign=obj, user=extracted or UserFactory(), role=Role.GM
-            )
+            Membership.objects.create(campaign=obj, user=extracted or UserFactory(), role=Role.GM)
 
 
 class MembershipFactory(factory.django.DjangoModelFactory):
@@ -89,6 +87,14 @@ class CharacterFactory(factory.django.DjangoModelFactory):
     owner = factory.SubFactory(UserFactory)
     name = factory.Sequence(lambda n: f"Hero {n}")
     notes = ""
+
+    @factory.post_generation
+    def membership(obj, create, extracted, **kwargs):
+        # A character's owner is a member of its campaign (a player unless already something).
+        if create:
+            Membership.objects.get_or_create(
+                campaign=obj.campaign, user=obj.owner, defaults={"role": Role.PLAYER}
+            )
 
     @factory.post_generation
     def sheet(obj, create, extracted, **kwargs):
@@ -200,8 +206,10 @@ class ColdStarsDomainFactory(factory.django.DjangoModelFactory):
         model = ColdStarsDomain
 
     skill = factory.LazyFunction(
-        lambda: CharacterFactory(campaign__system=System.COLD_STARS)
-        .cold_stars.skills.filter(is_domain=True)
-        .first()
+        lambda: (
+            CharacterFactory(campaign__system=System.COLD_STARS)
+            .cold_stars.skills.filter(is_domain=True)
+            .first()
+        )
     )
     name = factory.Sequence(lambda n: f"Domain {n}")

@@ -1,0 +1,373 @@
+"""Permission matrix over every view: anonymous, non-member, observer, player (own and another's
+character), GM. Non-members get 404 for anything inside a campaign; members without the right role 403.
+"""
+
+import pytest
+from django.urls import reverse
+
+from sheets.models import Membership, Role, System
+from tests.factories import (
+    CampaignFactory,
+    CampaignSkillFactory,
+    CharacterFactory,
+    InviteFactory,
+    MembershipFactory,
+    UserFactory,
+)
+
+pytestmark = pytest.mark.django_db
+
+ACTORS = ["anonymous", "nonmember", "observer", "player", "other_player", "gm"]
+
+
+@pytest.fixture
+def world():
+    """One campaign per system; `player` owns `pc`, `other_player` is a second player."""
+    gm = UserFactory(username="gm")
+    users = {
+        "gm": gm,
+        "player": UserFactory(username="player"),
+        "other_player": UserFactory(username="other"),
+        "observer": UserFactory(username="observer"),
+        "nonmember": UserFactory(username="stranger"),
+    }
+    campaigns = {}
+    for system in System.values:
+        campaign = CampaignFactory(system=system, gm=gm)
+        MembershipFactory(campaign=campaign, user=users["player"], role=Role.PLAYER)
+        MembershipFactory(campaign=campaign, user=users["other_player"], role=Role.PLAYER)
+        MembershipFactory(campaign=campaign, user=users["observer"], role=Role.OBSERVER)
+        pc = CharacterFactory(campaign=campaign, owner=users["player"], name="PC")
+        npc = campaign.new_character(owner=gm, name="Hidden", is_npc=True, hidden_from_players=True)
+        campaigns[system] = {"campaign": campaign, "pc": pc, "npc": npc}
+    return users, campaigns
+
+
+def client_for(client, users, actor):
+    if actor != "anonymous":
+        client.force_login(users[actor])
+    return client
+
+
+def check(response, expected):
+    if expected == "login":
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login"))
+    else:
+        assert response.status_code == expected, response.content[:500]
+
+
+# Expected status per actor. "ok" views answer 200 on GET; POST-only views are probed with a POST
+# whose body is empty (invalid), so an allowed actor gets a 400 form error, never a change.
+CAMPAIGN_READ = {
+    "anonymous": "login",
+    "nonmember": 404,
+    "observer": 200,
+    "player": 200,
+    "other_player": 200,
+    "gm": 200,
+}
+CAMPAIGN_GM_ONLY = {
+    "anonymous": "login",
+    "nonmember": 404,
+    "observer": 403,
+    "player": 403,
+    "other_player": 403,
+    "gm": 200,
+}
+CAMPAIGN_CREATORS = {
+    "anonymous": "login",
+    "nonmember": 404,
+    "observer": 403,
+    "player": 200,
+    "other_player": 200,
+    "gm": 200,
+}
+
+
+@pytest.mark.parametrize("actor", ACTORS)
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("campaign_detail", CAMPAIGN_READ),
+        ("campaign_edit", CAMPAIGN_GM_ONLY),
+        ("character_create", CAMPAIGN_CREATORS),
+        ("character_import", CAMPAIGN_CREATORS),
+    ],
+)
+def test_campaign_pages(client, world, actor, name, expected):
+    users, campaigns = world
+    campaign = campaigns[System.COGENT]["campaign"]
+    response = client_for(client, users, actor).get(reverse(name, args=[campaign.pk]))
+    check(response, expected[actor])
+
+
+@pytest.mark.parametrize("actor", ACTORS)
+def test_campaign_skills_page(client, world, actor):
+    users, campaigns = world
+    campaign = campaigns[System.COLD_STARS]["campaign"]
+    response = client_for(client, users, actor).get(reverse("campaign_skills", args=[campaign.pk]))
+    check(response, CAMPAIGN_READ[actor])
+
+
+@pytest.mark.parametrize("actor", ACTORS)
+def test_campaign_skill_add_is_gm_only(client, world, actor):
+    users, campaigns = world
+    campaign = campaigns[System.COLD_STARS]["campaign"]
+    data = {"name": "Xenolinguistics", "group": "Knowledge", "ability": "intellect"}
+    response = client_for(client, users, actor).post(
+        reverse("campaign_skills", args=[campaign.pk]), data
+    )
+    check(response, {**CAMPAIGN_GM_ONLY, "gm": 302}[actor])
+    assert campaign.custom_skills.exists() == (actor == "gm")
+
+
+@pytest.mark.parametrize("actor", ACTORS)
+@pytest.mark.parametrize("name", ["member_remove", "member_make_gm"])
+def test_member_management_is_gm_only(client, world, actor, name):
+    users, campaigns = world
+    campaign = campaigns[System.DAD6]["campaign"]
+    target = Membership.objects.get(campaign=campaign, user=users["other_player"])
+    url = reverse(name, args=[campaign.pk, target.pk])
+    c = client_for(client, users, actor)
+    check(c.get(url), CAMPAIGN_GM_ONLY[actor])
+    response = c.post(url)
+    check(response, {**CAMPAIGN_GM_ONLY, "gm": 302}[actor])
+    target_role = Membership.objects.filter(pk=target.pk).values_list("role", flat=True).first()
+    if actor != "gm":
+        assert target_role == Role.PLAYER
+    elif name == "member_remove":
+        assert target_role is None
+    else:
+        assert target_role == Role.GM
+
+
+@pytest.mark.parametrize("actor", ACTORS)
+def test_invite_create_and_revoke_are_gm_only(client, world, actor):
+    users, campaigns = world
+    campaign = campaigns[System.COGENT]["campaign"]
+    invite = InviteFactory(campaign=campaign)
+    c = client_for(client, users, actor)
+    check(
+        c.post(reverse("invite_create", args=[campaign.pk]), {"role": "player"}),
+        {**CAMPAIGN_GM_ONLY, "gm": 302}[actor],
+    )
+    check(
+        c.post(reverse("invite_revoke", args=[campaign.pk, invite.pk])),
+        {**CAMPAIGN_GM_ONLY, "gm": 302}[actor],
+    )
+    invite.refresh_from_db()
+    assert (invite.revoked_at is not None) == (actor == "gm")
+    assert campaign.invites.count() == (2 if actor == "gm" else 1)
+
+
+@pytest.mark.parametrize("actor", ACTORS)
+def test_leave(client, world, actor):
+    users, campaigns = world
+    campaign = campaigns[System.COGENT]["campaign"]
+    expected = {**CAMPAIGN_READ, "gm": 403}
+    check(
+        client_for(client, users, actor).get(reverse("campaign_leave", args=[campaign.pk])),
+        expected[actor],
+    )
+
+
+# Character pages -------------------------------------------------------------------------------
+
+PC_READ = CAMPAIGN_READ
+PC_EDIT = {
+    "anonymous": "login",
+    "nonmember": 404,
+    "observer": 403,
+    "player": 200,
+    "other_player": 403,
+    "gm": 200,
+}
+HIDDEN_NPC_READ = {
+    "anonymous": "login",
+    "nonmember": 404,
+    "observer": 404,
+    "player": 404,
+    "other_player": 404,
+    "gm": 200,
+}
+
+
+@pytest.mark.parametrize("actor", ACTORS)
+@pytest.mark.parametrize("system", System.values)
+@pytest.mark.parametrize("name", ["character_detail", "character_export"])
+def test_character_read(client, world, actor, system, name):
+    users, campaigns = world
+    c = client_for(client, users, actor)
+    check(c.get(reverse(name, args=[campaigns[system]["pc"].pk])), PC_READ[actor])
+    check(c.get(reverse(name, args=[campaigns[system]["npc"].pk])), HIDDEN_NPC_READ[actor])
+
+
+@pytest.mark.parametrize("actor", ACTORS)
+def test_character_delete_page(client, world, actor):
+    users, campaigns = world
+    pc = campaigns[System.COGENT]["pc"]
+    check(
+        client_for(client, users, actor).get(reverse("character_delete", args=[pc.pk])),
+        PC_EDIT[actor],
+    )
+
+
+def _edit_urls(campaigns):
+    """Every editing endpoint, each on the player's PC, with a valid body."""
+    cogent = campaigns[System.COGENT]["pc"]
+    dad6 = campaigns[System.DAD6]["pc"]
+    cold = campaigns[System.COLD_STARS]["pc"]
+    vocation = cogent.cogent.vocations.create(name="Surgeon", attribute="intelligence", rating=2)
+    sub = vocation.subskills.create(slot=1, kind="combat", name="Small", rating=1)
+    skill = cogent.cogent.skills.get(name="Athletics")
+    dskill = dad6.dad6.skills.create(name="Tracking", is_class_skill=True)
+    cskill = cold.cold_stars.skills.get(name="Piloting")
+    domain = cskill.domains.create(name="Small Craft")
+    return [
+        (reverse("character_basics", args=[cogent.pk]), {"basics-name": "Renamed"}),
+        (
+            reverse("sheet_update", args=[cogent.pk]),
+            {
+                "sheet-strength": 1,
+                "sheet-reflex": 0,
+                "sheet-intelligence": 0,
+                "sheet-destiny_points": 3,
+                "sheet-injury_dice": 0,
+                "sheet-penalty_dice": 0,
+            },
+        ),
+        (
+            reverse("cogent_skill_update", args=[cogent.pk, skill.pk]),
+            {f"skill-{skill.pk}-rating": 3},
+        ),
+        (
+            reverse("cogent_vocation_add", args=[cogent.pk]),
+            {
+                "add-vocation-name": "Pilot",
+                "add-vocation-attribute": "reflex",
+                "add-vocation-rating": 1,
+            },
+        ),
+        (
+            reverse("cogent_vocation_update", args=[cogent.pk, vocation.pk]),
+            {
+                f"vocation-{vocation.pk}-name": "Surgeon",
+                f"vocation-{vocation.pk}-attribute": "intelligence",
+                f"vocation-{vocation.pk}-rating": 3,
+            },
+        ),
+        (
+            reverse("cogent_subskill_add", args=[cogent.pk, vocation.pk]),
+            {
+                f"add-subskill-{vocation.pk}-kind": "combat",
+                f"add-subskill-{vocation.pk}-combat_skill": "Medium",
+                f"add-subskill-{vocation.pk}-rating": 1,
+            },
+        ),
+        (
+            reverse("cogent_subskill_update", args=[cogent.pk, sub.pk]),
+            {f"subskill-{sub.pk}-rating": 2},
+        ),
+        (reverse("cogent_subskill_delete", args=[cogent.pk, sub.pk]), {}),
+        (reverse("cogent_vocation_delete", args=[cogent.pk, vocation.pk]), {}),
+        (reverse("sheet_update", args=[dad6.pk]), {"sheet-class_name": "Ranger", "sheet-level": 2}),
+        (
+            reverse("dad6_skill_add", args=[dad6.pk]),
+            {"add-skill-name": "Cooking", "add-skill-competence": "familiar"},
+        ),
+        (
+            reverse("dad6_skill_update", args=[dad6.pk, dskill.pk]),
+            {f"skill-{dskill.pk}-name": "Tracking", f"skill-{dskill.pk}-is_class_skill": "on"},
+        ),
+        (reverse("dad6_skill_delete", args=[dad6.pk, dskill.pk]), {}),
+        (
+            reverse("cold_stars_skill_update", args=[cold.pk, cskill.pk]),
+            {f"skill-{cskill.pk}-trained": "on", f"skill-{cskill.pk}-rating": 3},
+        ),
+        (
+            reverse("cold_stars_domain_add", args=[cold.pk, cskill.pk]),
+            {f"domain-{cskill.pk}-name": "Racing Skiffs"},
+        ),
+        (reverse("cold_stars_domain_delete", args=[cold.pk, domain.pk]), {}),
+    ]
+
+
+@pytest.mark.parametrize("actor", ACTORS)
+def test_every_edit_endpoint_on_the_players_character(client, world, actor):
+    users, campaigns = world
+    c = client_for(client, users, actor)
+    expected = {**PC_EDIT, "player": 302, "gm": 302}[actor]
+    for url, data in _edit_urls(campaigns):
+        response = c.post(url, data)
+        check(response, expected)
+        assert response.status_code != 500, url
+
+
+@pytest.mark.parametrize("actor", ["observer", "player", "other_player"])
+def test_nobody_but_the_gm_edits_a_hidden_npc(client, world, actor):
+    users, campaigns = world
+    npc = campaigns[System.COGENT]["npc"]
+    response = client_for(client, users, actor).post(
+        reverse("character_basics", args=[npc.pk]), {"basics-name": "Pwned"}
+    )
+    assert response.status_code == 404
+    npc.refresh_from_db()
+    assert npc.name == "Hidden"
+
+
+def test_visible_npc_is_readable_but_not_editable_by_players(client, world):
+    users, campaigns = world
+    campaign = campaigns[System.COGENT]["campaign"]
+    npc = campaign.new_character(owner=users["gm"], name="Innkeeper", is_npc=True)
+    client.force_login(users["player"])
+    assert client.get(npc.get_absolute_url()).status_code == 200
+    response = client.post(reverse("character_basics", args=[npc.pk]), {"basics-name": "X"})
+    assert response.status_code == 403
+
+
+def test_player_cannot_reach_another_campaigns_rows_through_their_own_character(client, world):
+    """Row ids are scoped to the character in the URL: no editing someone else's skill by id."""
+    users, campaigns = world
+    other = CharacterFactory(campaign=campaigns[System.COGENT]["campaign"], owner=users["gm"])
+    foreign_skill = other.cogent.skills.first()
+    own = campaigns[System.COGENT]["pc"]
+    client.force_login(users["player"])
+    response = client.post(
+        reverse("cogent_skill_update", args=[own.pk, foreign_skill.pk]),
+        {f"skill-{foreign_skill.pk}-rating": 4},
+    )
+    assert response.status_code == 404
+    foreign_skill.refresh_from_db()
+    assert foreign_skill.rating == 0
+
+
+def test_system_mismatch_is_404(client, world):
+    users, campaigns = world
+    dad6 = campaigns[System.DAD6]["pc"]
+    client.force_login(users["player"])
+    assert client.post(reverse("cogent_vocation_add", args=[dad6.pk]), {}).status_code == 404
+
+
+def test_unknown_ids_are_404_for_members(client, world):
+    users, _ = world
+    client.force_login(users["gm"])
+    assert client.get(reverse("campaign_detail", args=[999999])).status_code == 404
+    assert client.get(reverse("character_detail", args=[999999])).status_code == 404
+
+
+def test_home_lists_only_my_campaigns(client, world):
+    users, campaigns = world
+    CampaignSkillFactory()  # a campaign the user is not in
+    client.force_login(users["observer"])
+    response = client.get(reverse("home"))
+    assert response.status_code == 200
+    listed = list(response.context["campaigns"])
+    assert {c.pk for c in listed} == {v["campaign"].pk for v in campaigns.values()}
+    assert {c.my_role for c in listed} == {"observer"}
+
+
+def test_home_for_anonymous_is_the_welcome_page(client):
+    response = client.get(reverse("home"))
+    assert response.status_code == 200
+    assert b"Sign up" in response.content
