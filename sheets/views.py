@@ -112,6 +112,11 @@ def _character_for_editor(request: HttpRequest, pk: int) -> tuple[Character, Mem
     return character, membership
 
 
+def _data(request: HttpRequest) -> Any:
+    """Form data for a POST, even an empty one (`request.POST or None` would treat it as a GET)."""
+    return request.POST if request.method == "POST" else None
+
+
 # ---------------------------------------------------------------------------------------------
 # Home and accounts
 # ---------------------------------------------------------------------------------------------
@@ -127,7 +132,7 @@ def home(request: HttpRequest) -> HttpResponse:
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
-    form = SignupForm(request.POST or None)
+    form = SignupForm(_data(request))
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -153,7 +158,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_create(request: HttpRequest) -> HttpResponse:
-    form = CampaignForm(request.POST or None)
+    form = CampaignForm(_data(request))
     if request.method == "POST" and form.is_valid():
         campaign = form.save(commit=False)
         campaign.start(gm=request.user)
@@ -196,7 +201,7 @@ def _campaign_context(
 @require_http_methods(["GET", "POST"])
 def campaign_edit(request: HttpRequest, pk: int) -> HttpResponse:
     campaign, _ = _campaign_for_gm(request, pk)
-    form = CampaignForm(request.POST or None, instance=campaign)
+    form = CampaignForm(_data(request), instance=campaign)
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, "Campaign saved.")
@@ -364,7 +369,7 @@ def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def character_create(request: HttpRequest, pk: int) -> HttpResponse:
     campaign, membership = _campaign_for_creator(request, pk)
-    form = CharacterCreateForm(request.POST or None, gm=membership.is_gm)
+    form = CharacterCreateForm(_data(request), gm=membership.is_gm)
     if request.method == "POST" and form.is_valid():
         character = campaign.new_character(
             owner=request.user,
@@ -387,7 +392,7 @@ def character_create(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def character_import(request: HttpRequest, pk: int) -> HttpResponse:
     campaign, membership = _campaign_for_creator(request, pk)
-    form = CharacterImportForm(request.POST or None, request.FILES or None)
+    form = CharacterImportForm(_data(request), request.FILES if request.method == "POST" else None)
     import_errors: list[str] = []
     if request.method == "POST" and form.is_valid():
         try:
@@ -887,7 +892,7 @@ def campaign_skills(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("Custom skills exist only in Cold Stars campaigns.")
     form = None
     if membership.is_gm:
-        form = CampaignSkillForm(request.POST or None, campaign=campaign)
+        form = CampaignSkillForm(_data(request), campaign=campaign)
     elif request.method == "POST":
         raise PermissionDenied("Only the GM adds skills.")
     if request.method == "POST" and form is not None and form.is_valid():

@@ -1,0 +1,187 @@
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from sheets.character_json import (
+    CharacterImportError,
+    export_character,
+    export_json,
+    import_character,
+)
+from sheets.models import Character, System
+from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def rich_character(system):
+    character = CharacterFactory(campaign__system=system, name="Exported", notes="Line one")
+    if system == System.COGENT:
+        sheet = character.cogent
+        sheet.strength = 1
+        sheet.save()
+        sheet.skills.filter(name="Athletics").update(rating=2)
+        vocation = sheet.vocations.create(name="Surgeon", attribute="intelligence", rating=3)
+        vocation.subskills.create(
+            slot=1, kind="vocational", name="Suture", attribute="reflex", rating=2
+        )
+        vocation.subskills.create(slot=2, kind="combat", name="Small", rating=1)
+    elif system == System.DAD6:
+        sheet = character.dad6
+        sheet.class_name, sheet.level = "Ranger", 5
+        sheet.save()
+        sheet.skills.create(name="Tracking", is_class_skill=True)
+        sheet.skills.create(name="Cooking", competence="familiar")
+    else:
+        sheet = character.cold_stars
+        sheet.agility, sheet.momentum_max, sheet.momentum = 4, 5, 2
+        sheet.save()
+        piloting = sheet.skills.get(name="Piloting")
+        piloting.domains.create(name="Small Craft")
+        piloting.trained, piloting.rating = True, 3
+        piloting.save()
+    return character
+
+
+def strip(data):
+    """The export minus identity, for comparing two characters' sheets."""
+    return {k: v for k, v in data.items() if k != "character"} | {
+        "character": {"notes": data["character"]["notes"]}
+    }
+
+
+@pytest.mark.parametrize("system", System.values)
+def test_round_trip_into_another_campaign_of_the_same_system(system):
+    original = rich_character(system)
+    target = CampaignFactory(system=system)
+    owner = MembershipFactory(campaign=target).user
+    copy = import_character(export_json(original), campaign=target, owner=owner)
+    assert copy.campaign == target and copy.owner == owner and copy.name == "Exported"
+    assert strip(export_character(copy)) == strip(export_character(original))
+
+
+def test_rob_exports_with_versioned_schema():
+    data = export_character(rich_character(System.COGENT))
+    assert (data["format"], data["version"], data["system"]) == ("poolside-character", 1, "cogent")
+    athletics = next(s for s in data["sheet"]["skills"] if s["name"] == "Athletics")
+    assert athletics == {"name": "Athletics", "rating": 2}
+
+
+def errors_for(raw, system=System.COGENT):
+    campaign = CampaignFactory(system=system)
+    owner = MembershipFactory(campaign=campaign).user
+    before = Character.objects.count()
+    with pytest.raises(CharacterImportError) as exc:
+        import_character(raw, campaign=campaign, owner=owner)
+    # Never a half-imported character.
+    assert Character.objects.count() == before
+    return exc.value.errors
+
+
+def valid(system=System.COGENT):
+    return export_character(rich_character(system))
+
+
+def test_not_json():
+    assert "not valid JSON" in errors_for("{oops")[0]
+
+
+def test_not_a_poolside_export():
+    assert "not a Poolside character export" in errors_for('{"name": "x"}')[0]
+    assert "not a Poolside character export" in errors_for("[1, 2]")[0]
+
+
+def test_unsupported_version():
+    assert "version 2 is not supported" in errors_for(json.dumps(valid() | {"version": 2}))[0]
+
+
+def test_other_system():
+    message = errors_for(json.dumps(valid(System.DAD6)))[0]
+    assert "DAD6 Skills character" in message and "Cogent Roleplay" in message
+
+
+def test_wrong_shapes():
+    assert "sheet: expected an object" in errors_for(json.dumps(valid() | {"sheet": []}))[0]
+    data = valid()
+    data["sheet"]["skills"] = "Athletics"
+    assert errors_for(json.dumps(data)) == ["sheet.skills: expected a list ([…])."]
+
+
+def test_every_bad_value_is_reported_with_its_path_and_nothing_is_created():
+    data = valid()
+    data["character"]["name"] = ""
+    assert errors_for(json.dumps(data))[0].startswith("character.name:")
+    data = valid()
+    data["sheet"]["strength"] = 9
+    data["sheet"]["skills"][1]["rating"] = 7
+    data["sheet"]["skills"].append({"name": "Hacking", "rating": 1})
+    data["sheet"]["vocations"][0]["subskills"][0]["rating"] = 4  # above the vocation's 3
+    errors = errors_for(json.dumps(data))
+    assert any(e.startswith("sheet.strength:") for e in errors)
+    assert any(e.startswith("sheet.skills[1].rating:") for e in errors)
+    assert any("“Hacking” is not one of the 15 Cogent core skills" in e for e in errors)
+    assert any(
+        e.startswith("sheet.vocations[0].subskills[0].rating:") and "above its vocation" in e
+        for e in errors
+    )
+
+
+def test_dad6_errors():
+    data = valid(System.DAD6)
+    data["sheet"]["level"] = 0
+    data["sheet"]["skills"].append({"name": "Lore", "is_class_skill": False})
+    errors = errors_for(json.dumps(data), System.DAD6)
+    assert any(e.startswith("sheet.level:") for e in errors)
+    assert any(e.startswith("sheet.skills[2].competence:") for e in errors)
+
+
+def test_cold_stars_errors():
+    data = valid(System.COLD_STARS)
+    data["sheet"]["skills"][0]["domains"] = []  # Piloting 3 without a domain
+    data["sheet"]["skills"].append({"name": "Necromancy", "trained": True, "rating": 1})
+    errors = errors_for(json.dumps(data), System.COLD_STARS)
+    assert any("needs at least one domain" in e for e in errors)
+    assert any("“Necromancy” is not a skill in this campaign" in e for e in errors)
+
+
+def test_import_view_accepts_a_file_and_reports_errors_beside_the_form(client):
+    original = rich_character(System.COGENT)
+    target = CampaignFactory(system=System.COGENT)
+    client.force_login(MembershipFactory(campaign=target).user)
+    url = reverse("character_import", args=[target.pk])
+    upload = SimpleUploadedFile("rob.json", export_json(original).encode(), "application/json")
+    response = client.post(url, {"file": upload})
+    assert response.status_code == 302
+    created = target.characters.get()
+    assert response["Location"] == created.get_absolute_url()
+    assert not created.is_npc
+
+    response = client.post(url, {"text": "{broken"})
+    assert response.status_code == 400
+    assert "not valid JSON" in response.content.decode()
+    response = client.post(url, {})
+    assert response.status_code == 400
+    assert "Choose a file or paste" in response.content.decode()
+    assert target.characters.count() == 1
+
+
+def test_gm_imports_an_npc(client):
+    original = rich_character(System.DAD6)
+    target = CampaignFactory(system=System.DAD6)
+    client.force_login(target.memberships.get().user)
+    response = client.post(
+        reverse("character_import", args=[target.pk]), {"text": export_json(original)}
+    )
+    assert response.status_code == 302
+    assert target.characters.get().is_npc
+
+
+def test_export_view_downloads_json(client):
+    character = rich_character(System.COLD_STARS)
+    client.force_login(character.owner)
+    response = client.get(reverse("character_export", args=[character.pk]))
+    assert response["Content-Type"] == "application/json"
+    assert "attachment" in response["Content-Disposition"]
+    assert json.loads(response.content)["system"] == "cold_stars"
