@@ -1,0 +1,77 @@
+"""Pinned query counts: pages must not grow a query per row (skills, characters, campaigns)."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from sheets.models import Role, System
+from tests.factories import CampaignFactory, CharacterFactory, InviteFactory, MembershipFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def count(client, url):
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200
+    return len(ctx.captured_queries)
+
+
+def test_home(client):
+    member = MembershipFactory()
+    client.force_login(member.user)
+    small = count(client, "/")
+    for _ in range(5):
+        CharacterFactory(campaign=MembershipFactory(user=member.user).campaign)
+    # session, user, campaigns (with role, GM, head counts in one query)
+    assert count(client, "/") == small == 3
+
+
+def test_campaign_page(client):
+    campaign = CampaignFactory()
+    gm = campaign.memberships.get(role=Role.GM).user
+    client.force_login(gm)
+    small = count(client, campaign.get_absolute_url())
+    for _ in range(5):
+        CharacterFactory(campaign=campaign)
+        InviteFactory(campaign=campaign)
+    # session, user, membership+campaign, characters, members, invites
+    assert count(client, campaign.get_absolute_url()) == small == 6
+
+
+def add_rows(character, n):
+    system = character.campaign.system
+    if system == System.COGENT:
+        for _ in range(n):
+            i = character.cogent.vocations.count()
+            vocation = character.cogent.vocations.create(name=f"V{i}", attribute="reflex", rating=2)
+            vocation.subskills.create(slot=1, kind="combat", name="Small", rating=1)
+            vocation.subskills.create(slot=2, kind="vocational", name="X", attribute="reflex")
+    elif system == System.DAD6:
+        for _ in range(n):
+            character.dad6.skills.create(
+                name=f"S{character.dad6.skills.count()}", competence="expert"
+            )
+    else:
+        for skill in character.cold_stars.skills.filter(is_domain=True, domains=None)[:n]:
+            skill.domains.create(name="Somewhere")
+
+
+@pytest.mark.parametrize(
+    ("system", "expected"), [(System.COGENT, 8), (System.DAD6, 6), (System.COLD_STARS, 7)]
+)
+def test_sheet_page(client, system, expected):
+    # session, user, character, membership, sheet reload, then one query per row table
+    character = CharacterFactory(campaign__system=system)
+    client.force_login(character.owner)
+    add_rows(character, 1)
+    one = count(client, character.get_absolute_url())
+    add_rows(character, 3)
+    assert count(client, character.get_absolute_url()) == one == expected
+
+
+def test_sheet_page_for_the_gm_of_a_big_campaign(client):
+    campaign = CampaignFactory(system=System.COGENT)
+    characters = [CharacterFactory(campaign=campaign) for _ in range(4)]
+    client.force_login(campaign.memberships.get(role=Role.GM).user)
+    assert count(client, characters[0].get_absolute_url()) == 7  # no vocations: no prefetch

@@ -1,0 +1,42 @@
+import pytest
+
+from config import settings as cfg
+
+
+def test_env_bool(monkeypatch):
+    monkeypatch.setenv("X_FLAG", "yes")
+    assert cfg.env_bool("X_FLAG") is True
+    monkeypatch.setenv("X_FLAG", "0")
+    assert cfg.env_bool("X_FLAG", default=True) is False
+    monkeypatch.setenv("X_FLAG", "")
+    assert cfg.env_bool("X_FLAG", default=True) is True
+    monkeypatch.setenv("X_FLAG", "maybe")
+    with pytest.raises(ValueError, match="not a boolean"):
+        cfg.env_bool("X_FLAG")
+
+
+def test_env_list_and_int(monkeypatch):
+    monkeypatch.setenv("X_LIST", " a.example, b.example ,")
+    assert cfg.env_list("X_LIST", []) == ["a.example", "b.example"]
+    monkeypatch.delenv("X_LIST")
+    assert cfg.env_list("X_LIST", ["d"]) == ["d"]
+    monkeypatch.setenv("X_INT", "25")
+    assert cfg.env_int("X_INT", 1) == 25
+    monkeypatch.setenv("X_INT", "lots")
+    with pytest.raises(ValueError, match="not a whole number"):
+        cfg.env_int("X_INT", 1)
+
+
+def test_development_secret_key_is_generated_once(tmp_path):
+    path = tmp_path / ".secret_key"
+    first = cfg._development_secret_key(path)
+    assert len(first) > 40
+    assert cfg._development_secret_key(path) == first
+    assert oct(path.stat().st_mode & 0o777) == "0o600"
+
+
+def test_debug_is_off_unless_set():
+    import os
+
+    if "DEBUG" not in os.environ:
+        assert cfg.DEBUG is False
