@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 # Migrate, load the demo data (idempotent), collect static files for WhiteNoise, serve over ASGI.
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py demo
+	PORT=$(PORT) $(BIN)/python manage.py demo
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port $(PORT)
 

@@ -10,3 +10,5 @@ def _fast_and_self_contained(settings):
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+    # WhiteNoise warns about a missing STATIC_ROOT on a fresh clone; the sources stand in for it.
+    settings.STATIC_ROOT = settings.BASE_DIR / "static"

@@ -3,6 +3,7 @@
 Never run from a migration: demo users must not appear in a production database.
 """
 
+import os
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -163,7 +164,9 @@ class Command(BaseCommand):
                 if not campaign.characters.filter(owner=owner, name=char_name).exists():
                     fill(campaign.new_character(owner=owner, name=char_name))
 
-        self.stdout.write("Demo data ready. Log in at http://127.0.0.1:8000/accounts/login/ as:")
+        # `make run PORT=…` passes the port through, so the printed address is the served one.
+        port = os.environ.get("PORT") or "8000"
+        self.stdout.write(f"Demo data ready. Log in at http://127.0.0.1:{port}/accounts/login/ as:")
         for username in USERS:
             role = "GM of every demo campaign" if username == "gm" else "player"
             self.stdout.write(f"  {username:6} / {PASSWORD}   ({role})")
