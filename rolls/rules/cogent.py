@@ -166,6 +166,13 @@ def auto_success(
     return pool >= SPECIALITY_MIN_POOL and challenge_level <= SPECIALITY_MAX_CL and not any(flags)
 
 
+def is_win(face: int, *, destiny_before: bool = False) -> bool:
+    """Book: whether one d6 face is a win (4–6, or 3–6 with destiny spent before the roll)."""
+    check_faces((face,), sides=SIDES)
+    threshold = DESTINY_WIN_FACE if check_bool(destiny_before, name="Destiny before") else WIN_FACE
+    return face >= threshold
+
+
 def _count_wins(faces: tuple[int, ...], destiny_before: bool) -> int:
     threshold = DESTINY_WIN_FACE if destiny_before else WIN_FACE
     return sum(1 for face in faces if face >= threshold)
@@ -194,6 +201,14 @@ class ActionResult:
     @property
     def challenge_name(self) -> str:
         return CHALLENGE_LEVELS[self.challenge_level]
+
+    @property
+    def outcome(self) -> str:
+        """The :func:`odds` band this result falls in: ``"success"``, ``"failure"`` or
+        ``"critical_failure"``."""
+        if self.success:
+            return "success"
+        return "critical_failure" if self.critical_failure else "failure"
 
 
 def _check_assist(assist: object) -> int:

@@ -7,7 +7,7 @@ Decision (ours; one constant each).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ._common import (
@@ -51,6 +51,9 @@ DIFFICULTY_MIN, DIFFICULTY_MAX = 1, 10
 
 # Book: failure scope by margin (6 − the closest modified die); 5 or more is "DUCK!".
 SEVERITY: dict[int, str] = {1: "Almost!", 2: "Close!", 3: "A miss!", 4: "Lookout!", 5: "DUCK!"}
+# Decision: a failed roll may buy one boon by accepting a bane (Book: "buy" a boon), once per roll.
+BOUGHT_BOONS_PER_BANE = 1
+
 # Decision: when every rolled die scored a boon (or none was rolled, all traded) and the roll still
 # failed for want of boons, the miss is as close as it gets.
 NO_MISSING_DIE_MARGIN = 1
@@ -128,6 +131,17 @@ class Result:
     success: bool
     margin_of_failure: int | None  # None on success
     severity: str | None  # None on success
+    bought_boons: int = 0  # boons bought by accepting a bane (see buy_boon)
+
+    @property
+    def outcome(self) -> str:
+        """The :func:`odds` band: ``"success"`` or ``"failure"``."""
+        return "success" if self.success else "failure"
+
+    @property
+    def boon_dice(self) -> tuple[bool, ...]:
+        """Per rolled die, whether its modified result scored a boon."""
+        return tuple(value >= BOON_TARGET for value in self.modified)
 
 
 def resolve(
@@ -164,6 +178,27 @@ def resolve(
         success=success,
         margin_of_failure=margin,
         severity=None if margin is None else severity(margin),
+    )
+
+
+def buy_boon(result: Result) -> Result:
+    """Book: a failed Character may buy a boon by accepting a bane. Decision: one boon, once per
+    roll; the roll is read again with it (a success if that reaches the difficulty)."""
+    if not isinstance(result, Result):
+        raise ValueError(f"buy_boon takes a Result, not {result!r}.")
+    if result.success:
+        raise ValueError("Only a failed roll can buy a boon with a bane.")
+    if result.bought_boons:
+        raise ValueError("This roll already bought its boon.")
+    boons = result.boons + BOUGHT_BOONS_PER_BANE
+    success = boons >= result.difficulty
+    return replace(
+        result,
+        boons=boons,
+        success=success,
+        margin_of_failure=None if success else result.margin_of_failure,
+        severity=None if success else result.severity,
+        bought_boons=BOUGHT_BOONS_PER_BANE,
     )
 
 

@@ -179,3 +179,20 @@ def test_reference_tables():
     assert set(cogent.CORE_SKILLS.values()) == set(cogent.ATTRIBUTES)
     assert len(cogent.COMBAT_SKILLS) == 10
     assert cogent.CHALLENGE_LEVELS[8] == "Inconceivable"
+
+
+def test_is_win_per_face():
+    assert [cogent.is_win(f) for f in range(1, 7)] == [False] * 3 + [True] * 3
+    assert [cogent.is_win(f, destiny_before=True) for f in range(1, 7)] == [False] * 2 + [True] * 4
+    with pytest.raises(ValueError, match="1 to 6"):
+        cogent.is_win(7)
+
+
+@pytest.mark.parametrize(
+    ("faces", "cl", "expected"),
+    [((4, 5, 6), 3, "success"), ((4, 1), 2, "failure"), ((1, 2, 3), 1, "critical_failure")],
+)
+def test_outcome_names_the_odds_band(faces, cl, expected):
+    result = cogent.resolve(faces, challenge_level=cl)
+    assert result.outcome == expected
+    assert expected in cogent.odds(len(faces), challenge_level=cl)

@@ -119,3 +119,34 @@ def test_severity_labels():
         "DUCK!",
         "DUCK!",
     ]
+
+
+def test_outcome_and_boon_dice_follow_the_modified_faces():
+    result = dad6.resolve((5, 2, 6), competence="trained")
+    assert result.boon_dice == (True, False, True)
+    assert result.outcome == "success"
+    assert dad6.resolve((1, 2), competence="familiar").outcome == "failure"
+
+
+def test_buying_a_boon_with_a_bane():
+    failed = dad6.resolve((1, 2, 5), competence="familiar")
+    bought = dad6.buy_boon(failed)
+    assert (bought.boons, bought.success, bought.outcome) == (1, True, "success")
+    assert (bought.margin_of_failure, bought.severity, bought.bought_boons) == (None, None, 1)
+    assert bought.faces == failed.faces
+
+
+def test_a_bought_boon_can_still_fall_short():
+    failed = dad6.resolve((1, 2, 5), competence="familiar", difficulty=3)
+    bought = dad6.buy_boon(failed)
+    assert (bought.boons, bought.success, bought.severity) == (1, False, "Almost!")
+
+
+def test_buying_a_boon_is_for_failures_and_once():
+    with pytest.raises(ValueError, match="Only a failed roll"):
+        dad6.buy_boon(dad6.resolve((6,), competence="familiar"))
+    bought = dad6.buy_boon(dad6.resolve((1,), competence="familiar", difficulty=3))
+    with pytest.raises(ValueError, match="already bought"):
+        dad6.buy_boon(bought)
+    with pytest.raises(ValueError, match="takes a Result"):
+        dad6.buy_boon("failure")
