@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "sheets",
+    "rolls",
 ]
 
 MIDDLEWARE = [
@@ -124,6 +125,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Rolls use the OS CSPRNG (rolls.rules.system_rng). Tests, and only tests, set a seed here to get
+# repeatable dice; it is deliberately not read from the environment.
+ROLLS_RNG_SEED: int | None = None
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

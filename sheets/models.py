@@ -351,6 +351,14 @@ class Character(models.Model):
             return True
         return membership.is_player and self.owner_id == membership.user_id and not self.is_npc
 
+    def can_roll(self, membership: Membership | None) -> bool:
+        """The GM rolls for everyone; a player rolls only the characters they own; observers never."""
+        if membership is None or membership.campaign_id != self.campaign_id:
+            return False
+        if membership.is_gm:
+            return True
+        return membership.is_player and self.owner_id == membership.user_id
+
     def can_read(self, membership: Membership | None) -> bool:
         if membership is None or membership.campaign_id != self.campaign_id:
             return False

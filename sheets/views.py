@@ -22,6 +22,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from rolls.models import RollEntry
 from sheets import ranges
 from sheets.catalog import cold_stars_catalog, cold_stars_groups
 from sheets.character_json import CharacterImportError, export_json, import_character
@@ -59,6 +60,8 @@ from sheets.models import (
     Membership,
     System,
 )
+
+RECENT_ROLLS = 5  # entries shown on a sheet; the campaign log has the rest
 
 # ---------------------------------------------------------------------------------------------
 # Permission helpers
@@ -623,6 +626,8 @@ def _render_sheet(
     character = _sheet_queryset_character(character)
     context = _sheet_context(character, membership, bound or {})
     context["saved"] = saved
+    context["can_roll"] = character.can_roll(membership)
+    context["recent_rolls"] = RollEntry.objects.recent_for(character, RECENT_ROLLS)
     template = "sheets/character_detail.html"
     if request.htmx:
         # htmx swaps only 2xx responses by default; validation errors are part of the sheet.

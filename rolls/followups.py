@@ -1,0 +1,205 @@
+"""Follow-ups: new, linked entries after a roll. Destiny after a Cogent roll, Correct and the
+player's choice in Cold Stars, a boon bought with a bane in DAD6.
+
+Each follow-up names the entry it follows; the log's one-follow-up-per-entry constraint keeps
+chains linear, so "Correct once", "one choice" and "one bought boon" hold even for two clicks at
+once. Rules come from the engine; resources are checked and spent on the locked sheet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rolls.forms import (
+    CERTAIN,
+    Outcome,
+    Refused,
+    apply_cold_stars_change,
+    cogent_detail,
+    cogent_result,
+    cold_stars_detail,
+    cold_stars_faces,
+    dad6_detail,
+    dad6_result,
+)
+from rolls.models import OUTCOME_LABELS, Kind, RollEntry
+from rolls.rules import cogent, cold_stars, dad6
+from sheets.models import System
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    name: str  # URL part: "destiny", "correct", "choice", "buy_boon"
+    label: str
+    value: str = ""  # for "choice": the outcome picked
+    problem: str = ""  # why it can't be done now (shown beside a disabled button)
+
+
+def available(entry: RollEntry, sheet: Any, *, has_follow_up: bool) -> list[FollowUp]:
+    """The follow-ups to offer under ``entry`` (for someone allowed to roll its character)."""
+    if has_follow_up or entry.character_id is None:
+        return []
+    if entry.system == System.COGENT and entry.kind in (Kind.ROLL, Kind.DESTINY):
+        used = int(entry.options["destiny_before"]) + entry.result.get("destiny_after", 0)
+        if used >= cogent.DESTINY_MAX:
+            return [
+                FollowUp(
+                    "destiny",
+                    "Spend destiny: +1 win",
+                    problem=f"This roll already used {cogent.DESTINY_MAX} destiny points.",
+                )
+            ]
+        problem = (
+            ""
+            if sheet.destiny_points >= cogent.DESTINY_COST
+            else "You have no destiny points left."
+        )
+        return [FollowUp("destiny", "Spend destiny: +1 win", problem=problem)]
+    if entry.system == System.COLD_STARS:
+        offers = []
+        if entry.kind == Kind.ROLL:
+            momentum = -cold_stars.CORRECT_COST.momentum
+            problem = (
+                ""
+                if sheet.momentum >= momentum
+                else f"Correct needs {momentum} Momentum; you have {sheet.momentum}."
+            )
+            offers.append(
+                FollowUp(
+                    "correct", f"Correct: re-roll the pool ({momentum} Momentum)", problem=problem
+                )
+            )
+        if entry.kind in (Kind.ROLL, Kind.CORRECT) and entry.outcome == "choice":
+            offers += [
+                FollowUp("choice", "Take a Costly Success", value="costly_success"),
+                FollowUp("choice", "Take a Failure", value="failure"),
+            ]
+        return offers
+    if entry.system == System.DAD6 and entry.kind == Kind.ROLL and entry.outcome == "failure":
+        return [FollowUp("buy_boon", "Buy a boon with a bane")]
+    return []
+
+
+def _refuse_unless_offered(entry: RollEntry, sheet: Any, name: str, value: str = "") -> None:
+    offers = [
+        o
+        for o in available(entry, sheet, has_follow_up=entry.follow_ups.exists())
+        if o.name == name and (not value or o.value == value)
+    ]
+    if not offers:
+        raise Refused(_not_offered(entry, name))
+    if offers[0].problem:
+        raise Refused(offers[0].problem)
+
+
+def _not_offered(entry: RollEntry, name: str) -> str:
+    if entry.follow_ups.exists():
+        return f"Entry #{entry.seq} already has a follow-up; act on the latest entry instead."
+    return {
+        "destiny": "Destiny after the roll applies to Cogent rolls.",
+        "correct": "Correct re-rolls a Cold Stars roll, once.",
+        "choice": "Only an all-blank Ability + Skill result lets the player choose.",
+        "buy_boon": "Only a failed DAD6 roll can buy a boon with a bane.",
+    }.get(name, "That follow-up doesn't exist.")
+
+
+def perform(name: str, entry: RollEntry, sheet: Any, rng: Any, value: str = "") -> Outcome:
+    """Check and carry out a follow-up on the *locked* ``sheet``; :class:`Refused` if not allowed."""
+    _refuse_unless_offered(entry, sheet, name, value)
+    if name == "destiny":
+        return _destiny(entry, sheet)
+    if name == "correct":
+        return _correct(entry, sheet, rng)
+    if name == "choice":
+        return _choice(entry, value)
+    return _buy_boon(entry)
+
+
+def _destiny(entry: RollEntry, sheet: Any) -> Outcome:
+    o = entry.options
+    after = entry.result.get("destiny_after", 0) + cogent.DESTINY_COST
+    try:
+        result = cogent.resolve(
+            [die["face"] for die in entry.faces],
+            challenge_level=o["challenge_level"],
+            destiny_before=o["destiny_before"],
+            destiny_after=after,
+        )
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    sheet.destiny_points -= cogent.DESTINY_COST
+    sheet.save(update_fields=["destiny_points"])
+    return Outcome(
+        kind=Kind.DESTINY,
+        options=o,
+        pool=entry.pool,
+        breakdown=entry.breakdown,
+        faces=entry.faces,  # the same dice, read again with one more win
+        outcome=result.outcome,
+        detail=cogent_detail(result, reflexive=o["reflexive"]),
+        result=cogent_result(result, reflexive=o["reflexive"]),
+        odds=CERTAIN,
+        resource_changes={"destiny": -cogent.DESTINY_COST},
+    )
+
+
+def _correct(entry: RollEntry, sheet: Any, rng: Any) -> Outcome:
+    changes = apply_cold_stars_change(sheet, cold_stars.CORRECT_COST)
+    pool = cold_stars.Pool(entry.pool["ability"], entry.pool["skill"], entry.pool["risk"])
+    faces = cold_stars.roll(pool, rng)
+    outcome = cold_stars.resolve(faces)
+    return Outcome(
+        kind=Kind.CORRECT,
+        options=entry.options,
+        pool=entry.pool,
+        breakdown=entry.breakdown,
+        faces=cold_stars_faces(faces),
+        outcome=outcome,
+        detail=cold_stars_detail(faces, outcome),
+        result={},
+        odds=cold_stars.odds(pool)[outcome],
+        resource_changes=changes,
+    )
+
+
+def _choice(entry: RollEntry, value: str) -> Outcome:
+    return Outcome(
+        kind=Kind.CHOICE,
+        options=entry.options | {"choice": value},
+        pool=entry.pool,
+        breakdown=entry.breakdown,
+        faces=[],
+        outcome=value,
+        detail=f"The player took a {OUTCOME_LABELS[value]} for the all-blank roll #{entry.seq}.",
+        result={},
+        odds=CERTAIN,
+        resource_changes={},
+    )
+
+
+def _buy_boon(entry: RollEntry) -> Outcome:
+    o = entry.options
+    rolled = dad6.resolve(
+        [die["face"] for die in entry.faces],
+        competence=o["competence"],
+        task=o["task"],
+        difficulty=o["difficulty"],
+        traded_boons=o["traded_boons"],
+    )
+    try:
+        result = dad6.buy_boon(rolled)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    return Outcome(
+        kind=Kind.BUY_BOON,
+        options=o,
+        pool=entry.pool,
+        breakdown=entry.breakdown,
+        faces=[],
+        outcome=result.outcome,
+        detail=dad6_detail(result),
+        result=dad6_result(result),
+        odds=CERTAIN,
+        resource_changes={"banes": 1},
+    )

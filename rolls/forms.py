@@ -1,0 +1,902 @@
+"""Roll panels: one form per system that validates the options, asks the engine for the pool and
+the odds, and turns an engine roll into the fields of a log entry.
+
+No rule lives here. Every pool, reading and chance comes from ``rolls.rules``; this module only
+words it (the breakdown "3 base + 2 Athletics + 1 Strength = 6d6 vs CL 3") and accounts for the
+resources the engine says a choice costs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from django import forms
+
+from rolls.models import OUTCOME_LABELS, Kind
+from rolls.rules import cogent, cold_stars, dad6
+from rolls.targets import Target
+from sheets import ranges
+from sheets.models import ColdStarsAbility, System
+
+# Display order of the odds bands, best first.
+BAND_ORDER = (
+    "critical_success",
+    "success",
+    "costly_success",
+    "choice",
+    "failure",
+    "critical_failure",
+)
+CERTAIN = Fraction(1)
+# Sheet decision: a custom (ranged) weapon bonus on the panel; the engine accepts any integer.
+WEAPON_BONUS_MIN, WEAPON_BONUS_MAX = -10, 10
+CUSTOM_WEAPON = "custom"
+
+
+class Refused(Exception):
+    """A roll or follow-up the rules or the character's resources do not allow; nothing is written.
+    The message is shown to the player as is."""
+
+
+def percent(chance: Fraction) -> str:
+    """A chance for people: one decimal, never "0.0%" for a possible outcome nor "100.0%" for an
+    uncertain one."""
+    if chance == 0:
+        return "0%"
+    if chance == 1:
+        return "100%"
+    value = chance * 100
+    if value < Fraction(1, 10):
+        return "<0.1%"
+    if value > Fraction(999, 10):
+        return ">99.9%"
+    return f"{float(value):.1f}%"
+
+
+def fraction_text(chance: Fraction) -> str:
+    return f"{chance.numerator}/{chance.denominator}"
+
+
+@dataclass(frozen=True)
+class Band:
+    code: str
+    label: str
+    chance: Fraction
+    x: int  # left edge on a 0–1000 scale, for the SVG bar
+    width: int
+
+    @property
+    def percent(self) -> str:
+        return percent(self.chance)
+
+    @property
+    def exact(self) -> str:
+        return fraction_text(self.chance)
+
+
+def bands(odds: dict[str, Fraction]) -> list[Band]:
+    """The engine's odds as ordered bands with bar geometry. Edges are rounded cumulatively, so
+    the widths always add up to the full bar."""
+    result, cumulative = [], Fraction(0)
+    for code in BAND_ORDER:
+        chance = odds.get(code, Fraction(0))
+        if not chance:
+            continue
+        left = round(cumulative * 1000)
+        cumulative += chance
+        result.append(
+            Band(code, OUTCOME_LABELS[code], chance, left, round(cumulative * 1000) - left)
+        )
+    return result
+
+
+@dataclass(frozen=True)
+class Action:
+    name: str  # "roll", "auto_pass", "skip": the value of the submit button
+    label: str
+    primary: bool = True
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One Cold Stars step-4 option in the side-by-side comparison."""
+
+    value: str
+    label: str
+    cost: str
+    pool: str
+    bands: list[Band]
+    problem: str  # why it can't be chosen now; empty when it can
+
+
+@dataclass
+class Plan:
+    """What the panel shows before the roll, and everything the entry will record."""
+
+    options: dict[str, Any]
+    pool: dict[str, Any]
+    breakdown: str
+    bands: list[Band]
+    actions: list[Action]
+    notes: list[str] = field(default_factory=list)
+    choices: list[Choice] = field(default_factory=list)
+
+
+@dataclass
+class Outcome:
+    """The fields of one new log entry, apart from campaign, character, user and chain."""
+
+    kind: str
+    options: dict[str, Any]
+    pool: dict[str, Any]
+    breakdown: str
+    faces: list[dict[str, Any]]
+    outcome: str
+    detail: str
+    result: dict[str, Any]
+    odds: Fraction
+    resource_changes: dict[str, int]
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "options": self.options,
+            "pool": self.pool,
+            "breakdown": self.breakdown,
+            "faces": self.faces,
+            "outcome": self.outcome,
+            "outcome_label": OUTCOME_LABELS[self.outcome],
+            "detail": self.detail,
+            "result": self.result,
+            "odds": fraction_text(self.odds),
+            "odds_display": percent(self.odds),
+            "resource_changes": {k: v for k, v in self.resource_changes.items() if v},
+        }
+
+
+def _terms(parts: list[tuple[int, str]]) -> str:
+    """[(3, "base"), (2, "Athletics"), (-1, "injury")] → "3 base + 2 Athletics − 1 injury"."""
+    words = ""
+    for i, (value, name) in enumerate(parts):
+        if i and not value:
+            continue
+        sign = "−" if value < 0 else "+"
+        words += f"{value} {name}" if not i else f" {sign} {abs(value)} {name}"
+    return words
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+class RollForm(forms.Form):
+    """Shared by the three panels. ``target`` is the sheet row, ``sheet`` its sheet as loaded."""
+
+    system: str = ""
+
+    def __init__(self, data: Any = None, *, target: Target, sheet: Any) -> None:
+        super().__init__(data, auto_id="roll_%s")
+        self.target = target
+        self.sheet = sheet
+        self.plan: Plan | None = None
+        self.choices: list[Choice] = []  # Cold Stars: every step-4 option, side by side
+        self.setup()
+
+    def setup(self) -> None:
+        """Adjust fields to the target and sheet (initial values, disabled options)."""
+
+    def full_clean(self) -> None:
+        super().full_clean()
+        if self.is_bound and not self._errors:
+            try:
+                self.plan = self.make_plan()
+            except ValueError as exc:  # the engine refused the combination, in GM words
+                self.add_error(None, str(exc))
+                self.plan = None
+
+    @classmethod
+    def with_defaults(cls, *, target: Target, sheet: Any) -> RollForm:
+        """The panel as first opened: bound to its initial values, so the odds show at once."""
+        blank = cls(target=target, sheet=sheet)
+        data = {}
+        for name, bound in blank.fields.items():
+            value = blank.get_initial_for_field(bound, name)
+            if value is not None and value is not False and value != "":
+                data[name] = value
+        return cls(data, target=target, sheet=sheet)
+
+    def make_plan(self) -> Plan:
+        raise NotImplementedError
+
+    def roll(self, action: str, sheet: Any, rng: Any) -> Outcome:
+        """Carry out ``action`` against the *locked* ``sheet``; raise :class:`Refused` when the
+        resources don't allow it (the caller's transaction then writes nothing)."""
+        raise NotImplementedError
+
+    def _base_options(self) -> dict[str, Any]:
+        return {"target": self.target.kind, "target_id": self.target.obj.pk}
+
+
+# ---------------------------------------------------------------------------------------------
+# Cogent Roleplay
+# ---------------------------------------------------------------------------------------------
+
+
+class CogentRollForm(RollForm):
+    system = System.COGENT
+
+    challenge_level = forms.TypedChoiceField(
+        label="Challenge Level",
+        coerce=int,
+        choices=[(cl, f"{cl} — {name}") for cl, name in cogent.CHALLENGE_LEVELS.items()],
+        initial=cogent.CL_MIN,
+    )
+    extra_penalty = forms.IntegerField(
+        label="Extra penalty dice",
+        min_value=0,
+        max_value=ranges.COGENT_PENALTY_MAX,
+        initial=0,
+        help_text="Dice removed for this roll only.",
+    )
+    weapon = forms.ChoiceField(
+        label="Weapon",
+        choices=[(name, f"{name} ({bonus:+d})") for name, bonus in cogent.WEAPON_BONUSES.items()]
+        + [(CUSTOM_WEAPON, "Other (enter the bonus)")],
+        required=False,
+    )
+    weapon_bonus = forms.IntegerField(
+        label="Other weapon bonus",
+        min_value=WEAPON_BONUS_MIN,
+        max_value=WEAPON_BONUS_MAX,
+        required=False,
+        help_text="Ranged weapons and the like.",
+    )
+    destiny_before = forms.BooleanField(
+        label=f"Spend a destiny point first ({cogent.DESTINY_WIN_FACE}–6 win)", required=False
+    )
+    duress = forms.BooleanField(label="Under duress", required=False)
+    contested = forms.BooleanField(label="Contested", required=False)
+    reflexive = forms.BooleanField(label="Reflexive (a failure injures)", required=False)
+
+    def setup(self) -> None:
+        if self.target.is_combat:
+            self.fields["weapon"].required = True
+            self.fields["weapon"].initial = next(iter(cogent.WEAPON_BONUSES))
+        else:
+            del self.fields["weapon"], self.fields["weapon_bonus"]
+        if self.sheet.destiny_points < cogent.DESTINY_COST:
+            self.fields["destiny_before"].disabled = True
+            self.fields["destiny_before"].help_text = "You have no destiny points left."
+        else:
+            self.fields[
+                "destiny_before"
+            ].help_text = f"You have {self.sheet.destiny_points} of {cogent.DESTINY_MAX}."
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("weapon") == CUSTOM_WEAPON and data.get("weapon_bonus") is None:
+            self.add_error("weapon_bonus", "Enter the weapon's bonus dice.")
+        return data
+
+    def _weapon(self) -> tuple[str, int]:
+        name = self.cleaned_data.get("weapon") or ""
+        if not self.target.is_combat:
+            return "", 0
+        if name == CUSTOM_WEAPON:
+            return "weapon", self.cleaned_data["weapon_bonus"]
+        return name, cogent.WEAPON_BONUSES[name]
+
+    def make_plan(self) -> Plan:
+        d, sheet, row = self.cleaned_data, self.sheet, self.target.obj
+        cl, extra = d["challenge_level"], d["extra_penalty"]
+        modifier = sheet.negative_modifier - extra
+        weapon, bonus = self._weapon()
+        terms = [(cogent.BASE_DICE, "base"), (row.rating, row.name)]
+        if self.target.is_combat:
+            attributes = [sheet.strength, sheet.reflex, sheet.intelligence]
+            pool = cogent.combat_pool_size(
+                combat_skill=row.rating,
+                attributes=attributes,
+                weapon_bonus=bonus,
+                modifier=modifier,
+            )
+            terms += list(zip(attributes, cogent.ATTRIBUTES, strict=True))
+            terms.append((bonus, weapon))
+        else:
+            pool = cogent.pool_size(
+                skill=row.rating, attribute=sheet.attribute_value(row.attribute), modifier=modifier
+            )
+            terms.append((sheet.attribute_value(row.attribute), row.get_attribute_display()))
+        terms += [
+            (-sheet.injury_dice, "injury"),
+            (-sheet.penalty_dice, "situational"),
+            (-extra, "extra penalty"),
+        ]
+        breakdown = f"{_terms(terms)} = {pool}d6"
+        if sum(value for value, _ in terms) < pool:
+            breakdown += " (a pool is never below 0)"
+        breakdown += f" vs CL {cl} ({cogent.CHALLENGE_LEVELS[cl]})"
+        flags = [name for name in ("duress", "contested", "reflexive") if d[name]]
+        if d["destiny_before"]:
+            breakdown += f", destiny spent first ({cogent.DESTINY_WIN_FACE}–6 win)"
+        if flags:
+            breakdown += ", " + ", ".join(
+                self.fields[f].label.split(" (")[0].lower() for f in flags
+            )
+        odds = cogent.odds(pool, challenge_level=cl, destiny_before=d["destiny_before"])
+        auto = cogent.auto_success(
+            pool,
+            challenge_level=cl,
+            duress=d["duress"],
+            contested=d["contested"],
+            reflexive=d["reflexive"],
+        )
+        actions = (
+            [Action("auto_pass", "Take the automatic pass"), Action("roll", "Roll anyway", False)]
+            if auto
+            else [Action("roll", f"Roll {pool}d6")]
+        )
+        notes = []
+        if auto:
+            notes.append(
+                f"Skill speciality: {pool} dice against CL {cl} pass without rolling "
+                "(unless you choose to roll)."
+            )
+        options = self._base_options() | {
+            "challenge_level": cl,
+            "injury_dice": sheet.injury_dice,
+            "penalty_dice": sheet.penalty_dice,
+            "extra_penalty": extra,
+            "destiny_before": d["destiny_before"],
+            "duress": d["duress"],
+            "contested": d["contested"],
+            "reflexive": d["reflexive"],
+            "rating": row.rating,
+        }
+        if self.target.is_combat:
+            options |= {"weapon": weapon, "weapon_bonus": bonus}
+        else:
+            options["attribute"] = row.attribute
+        return Plan(options, {"dice": pool}, breakdown, bands(odds), actions, notes)
+
+    def roll(self, action: str, sheet: Any, rng: Any) -> Outcome:
+        plan = self.plan
+        assert plan is not None
+        options, pool = dict(plan.options), plan.pool["dice"]
+        cl = options["challenge_level"]
+        if action == "auto_pass":
+            if not any(a.name == "auto_pass" for a in plan.actions):
+                raise Refused("This roll doesn't pass automatically; roll the dice.")
+            options["destiny_before"] = False  # nothing is rolled, so nothing is spent
+            return Outcome(
+                kind=Kind.AUTO_PASS,
+                options=options,
+                pool=plan.pool,
+                breakdown=plan.breakdown,
+                faces=[],
+                outcome="success",
+                detail=f"Skill speciality: {pool} dice against CL {cl} pass without rolling.",
+                result={},
+                odds=CERTAIN,
+                resource_changes={},
+            )
+        changes = {}
+        if options["destiny_before"]:
+            if sheet.destiny_points < cogent.DESTINY_COST:
+                raise Refused("You have no destiny points left to spend before the roll.")
+            sheet.destiny_points -= cogent.DESTINY_COST
+            sheet.save(update_fields=["destiny_points"])
+            changes["destiny"] = -cogent.DESTINY_COST
+        faces = cogent.roll(pool, rng)
+        result = cogent.resolve(faces, challenge_level=cl, destiny_before=options["destiny_before"])
+        odds = cogent.odds(pool, challenge_level=cl, destiny_before=options["destiny_before"])
+        return Outcome(
+            kind=Kind.ROLL,
+            options=options,
+            pool=plan.pool,
+            breakdown=plan.breakdown,
+            faces=cogent_faces(result),
+            outcome=result.outcome,
+            detail=cogent_detail(result, reflexive=options["reflexive"]),
+            result=cogent_result(result, reflexive=options["reflexive"]),
+            odds=odds[result.outcome],
+            resource_changes=changes,
+        )
+
+
+def cogent_faces(result: cogent.ActionResult) -> list[dict[str, Any]]:
+    return [
+        {
+            "kind": "d6",
+            "face": face,
+            "reading": "win"
+            if cogent.is_win(face, destiny_before=result.destiny_before)
+            else "loss",
+        }
+        for face in result.faces
+    ]
+
+
+def cogent_detail(result: cogent.ActionResult, *, reflexive: bool) -> str:
+    wins = _plural(result.wins, "win")
+    if result.destiny_after:
+        wins += f" ({result.rolled_wins} rolled + {result.destiny_after} destiny)"
+    words = f"{wins} vs CL {result.challenge_level}"
+    if result.success:
+        words += f": success, margin {result.margin}"
+    elif result.critical_failure:
+        words += ": critical failure, no wins"
+    else:
+        words += f": failure, short by {-result.margin}"
+    if reflexive and not result.success:
+        words += f". Injury level {result.injury_level}"
+    return words
+
+
+def cogent_result(result: cogent.ActionResult, *, reflexive: bool) -> dict[str, Any]:
+    figures = {
+        "wins": result.wins,
+        "rolled_wins": result.rolled_wins,
+        "destiny_after": result.destiny_after,
+        "margin": result.margin,
+    }
+    if reflexive and not result.success:
+        figures["injury_level"] = result.injury_level
+    return figures
+
+
+# ---------------------------------------------------------------------------------------------
+# DAD6
+# ---------------------------------------------------------------------------------------------
+
+EXTRA_DICE_FIELDS = (  # (field, singular reason, plural reason)
+    ("tools", "tool", "tools"),
+    ("helpers", "helper", "helpers"),
+    ("advantages", "advantage", "advantages"),
+    ("time", "doubled time", "doublings of time"),
+)
+
+
+def _extra_field(label: str, help_text: str) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label, min_value=0, max_value=dad6.EXTRA_DICE_MAX, initial=0, help_text=help_text
+    )
+
+
+class Dad6RollForm(RollForm):
+    system = System.DAD6
+
+    difficulty = forms.IntegerField(
+        label="Difficulty (boons needed)",
+        min_value=dad6.DIFFICULTY_MIN,
+        max_value=dad6.DIFFICULTY_MAX,
+        initial=dad6.DIFFICULTY_MIN,
+        help_text="1, plus 1 per significant obstacle.",
+    )
+    task = forms.ChoiceField(
+        label="Task",
+        choices=[
+            (task, f"{task.capitalize()} ({dad6.TASK_MODIFIER[task]:+d} per die)")
+            for task in dad6.TASKS
+        ],
+        initial=dad6.TASKS[0],
+    )
+    tools = _extra_field("Tools", "+1 die per useful tool.")
+    helpers = _extra_field("Helpers", "+1 die per helper.")
+    advantages = _extra_field("Advantages", "+1 die per environmental advantage.")
+    time = _extra_field("Time doublings", "+1 die each time the time spent doubles.")
+    traded_boons = forms.IntegerField(
+        label="Boons bought with dice",
+        min_value=0,
+        initial=0,
+        help_text=f"Trade {dad6.DICE_PER_TRADED_BOON} dice for 1 automatic boon.",
+    )
+
+    @property
+    def competence(self) -> str:
+        return self.target.obj.effective_competence
+
+    def make_plan(self) -> Plan:
+        d, sheet, row = self.cleaned_data, self.sheet, self.target.obj
+        extra = sum(d[name] for name, _, _ in EXTRA_DICE_FIELDS)
+        pool = dad6.pool_size(level=sheet.level, competence=self.competence, extra_dice=extra)
+        traded, difficulty, task = d["traded_boons"], d["difficulty"], d["task"]
+        rolled = dad6.dice_rolled(pool, traded_boons=traded)
+        per_die = dad6.die_modifier(competence=self.competence, task=task)
+        terms = [(sheet.level, "level")] + [
+            (d[name], one if d[name] == 1 else many) for name, one, many in EXTRA_DICE_FIELDS
+        ]
+        breakdown = f"{_terms(terms)}"
+        if self.competence == "unfamiliar":
+            breakdown += ", halved for Unfamiliar"
+        breakdown += f" = {pool}d6"
+        if traded:
+            spent = traded * dad6.DICE_PER_TRADED_BOON
+            breakdown += f"; {_plural(traded, 'boon')} bought with {spent} dice, {rolled}d6 rolled"
+        breakdown += (
+            f"; {self.competence.capitalize()} {task} task: {per_die:+d} per die"
+            f" vs Difficulty {difficulty}"
+        )
+        odds = dad6.odds(
+            pool, competence=self.competence, task=task, difficulty=difficulty, traded_boons=traded
+        )
+        options = self._base_options() | {
+            "level": sheet.level,
+            "competence": self.competence,
+            "class_skill": row.is_class_skill,
+            "difficulty": difficulty,
+            "task": task,
+            **{name: d[name] for name, _, _ in EXTRA_DICE_FIELDS},
+            "traded_boons": traded,
+        }
+        notes = [
+            f"{row.name}: {self.competence.capitalize()}"
+            + (" (class skill, from the level)" if row.is_class_skill else "")
+            + f"; up to {dad6.max_traded_boons(pool)} boons can be bought with these dice."
+        ]
+        return Plan(
+            options,
+            {"dice": pool, "rolled": rolled, "traded_boons": traded, "die_modifier": per_die},
+            breakdown,
+            bands(odds),
+            [Action("roll", f"Roll {rolled}d6")],
+            notes,
+        )
+
+    def roll(self, action: str, sheet: Any, rng: Any) -> Outcome:
+        plan = self.plan
+        assert plan is not None
+        if action != "roll":
+            raise Refused("DAD6 rolls are always rolled.")
+        o = plan.options
+        faces = dad6.roll(plan.pool["dice"], rng, traded_boons=o["traded_boons"])
+        result = dad6.resolve(
+            faces,
+            competence=o["competence"],
+            task=o["task"],
+            difficulty=o["difficulty"],
+            traded_boons=o["traded_boons"],
+        )
+        odds = dad6.odds(
+            plan.pool["dice"],
+            competence=o["competence"],
+            task=o["task"],
+            difficulty=o["difficulty"],
+            traded_boons=o["traded_boons"],
+        )
+        return Outcome(
+            kind=Kind.ROLL,
+            options=o,
+            pool=plan.pool,
+            breakdown=plan.breakdown,
+            faces=dad6_faces(result),
+            outcome=result.outcome,
+            detail=dad6_detail(result),
+            result=dad6_result(result),
+            odds=odds[result.outcome],
+            resource_changes={},
+        )
+
+
+def dad6_faces(result: dad6.Result) -> list[dict[str, Any]]:
+    return [
+        {"kind": "d6", "face": face, "value": value, "reading": "boon" if boon else "no_boon"}
+        for face, value, boon in zip(result.faces, result.modified, result.boon_dice, strict=True)
+    ]
+
+
+def dad6_detail(result: dad6.Result) -> str:
+    words = f"{_plural(result.boons, 'boon')} of {result.difficulty} needed"
+    extras = []
+    if result.traded_boons:
+        extras.append(f"{result.traded_boons} bought with dice")
+    if result.bought_boons:
+        extras.append(f"{result.bought_boons} bought with a bane")
+    if extras:
+        words += f" ({', '.join(extras)})"
+    if result.success:
+        return words + ": success"
+    return words + f": failure, {result.severity} (missed by {result.margin_of_failure})"
+
+
+def dad6_result(result: dad6.Result) -> dict[str, Any]:
+    return {
+        "boons": result.boons,
+        "margin_of_failure": result.margin_of_failure,
+        "severity": result.severity,
+        "bought_boons": result.bought_boons,
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Cold Stars
+# ---------------------------------------------------------------------------------------------
+
+OUTSIDE_DOMAINS = "__outside__"
+
+
+def cold_stars_modification(value: str) -> dict[str, Any]:
+    """A step-4 radio value → ``modify`` keyword arguments ("willpower-2" → willpower=2)."""
+    if value == "press":
+        return {"press": True}
+    if value == "brace":
+        return {"brace": True}
+    if value.startswith("willpower-"):
+        return {"willpower": int(value.removeprefix("willpower-"))}
+    return {}
+
+
+def _modification_label(value: str) -> str:
+    if value.startswith("willpower-"):
+        n = int(value.removeprefix("willpower-"))
+        return f"Willpower: upgrade {_plural(n, 'Ability die')}"
+    return {"none": "No modification", "press": "Press", "brace": "Brace"}[value]
+
+
+def _cost_words(change: cold_stars.ResourceChange) -> str:
+    parts = [
+        f"{amount:+d} {name}"
+        for amount, name in ((change.momentum, "Momentum"), (change.willpower, "Willpower"))
+        if amount
+    ]
+    return ", ".join(parts).replace("-", "−") or "free"
+
+
+MODIFICATIONS = ["none", "press", "brace"] + [
+    f"willpower-{n}" for n in range(1, cold_stars.POOL_MAX_ABILITY + 1)
+]
+
+
+class ColdStarsRollForm(RollForm):
+    system = System.COLD_STARS
+
+    ability = forms.ChoiceField(label="Ability")
+    risk = forms.IntegerField(
+        label="Risk",
+        min_value=cold_stars.RISK_MIN,
+        max_value=cold_stars.RISK_MAX,
+        initial=cold_stars.RISK_MIN,
+        help_text="Set by the GM.",
+    )
+    domain = forms.ChoiceField(label="Domain", required=False)
+    modification = forms.ChoiceField(
+        label="Before the roll (choose one)",
+        choices=[(value, value) for value in MODIFICATIONS],
+        initial="none",
+        widget=forms.RadioSelect,
+    )
+
+    def setup(self) -> None:
+        sheet, skill = self.sheet, self.target.obj
+        self.fields["ability"].choices = [
+            (a.value, f"{a.label} ({sheet.ability_value(a.value)})") for a in ColdStarsAbility
+        ]
+        self.fields["ability"].initial = skill.ability
+        self.fields["ability"].help_text = f"Suggested: {skill.get_ability_display()}."
+        if skill.needs_domain:
+            domains = [d.name for d in skill.domains.all()]
+            self.fields["domain"].choices = [(name, f"In domain: {name}") for name in domains] + [
+                (OUTSIDE_DOMAINS, "Outside every domain")
+            ]
+            self.fields["domain"].initial = domains[0] if domains else OUTSIDE_DOMAINS
+            self.fields["domain"].required = True
+        else:
+            del self.fields["domain"]
+
+    def _built(self) -> cold_stars.Pool:
+        d, skill = self.cleaned_data, self.target.obj
+        in_domain = d.get("domain", "") != OUTSIDE_DOMAINS
+        return cold_stars.build_pool(
+            ability=self.sheet.ability_value(d["ability"]),
+            skill=skill.rating,
+            risk=d["risk"],
+            trained=skill.trained,
+            domain_skill=skill.is_domain,
+            in_domain=in_domain,
+        )
+
+    def _choices(self, built: cold_stars.Pool) -> list[Choice]:
+        sheet, result = self.sheet, []
+        for value in MODIFICATIONS:
+            kwargs = cold_stars_modification(value)
+            if kwargs.get("willpower", 0) > built.ability:
+                continue  # more upgrades than Ability dice: not offered at all
+            change = cold_stars.modification_cost(**kwargs)
+            try:
+                pool = cold_stars.modify(built, **kwargs)
+            except ValueError as exc:
+                result.append(
+                    Choice(value, _modification_label(value), _cost_words(change), "", [], str(exc))
+                )
+                continue
+            problem = ""
+            if sheet.momentum < -change.momentum:
+                problem = f"{_modification_label(value)} needs {-change.momentum} Momentum; you have {sheet.momentum}."
+            elif sheet.willpower < -change.willpower:
+                problem = f"This needs {-change.willpower} Willpower; you have {sheet.willpower}."
+            cost = _cost_words(change)
+            if change.momentum > 0 and sheet.momentum >= sheet.momentum_max:
+                cost += f" (Momentum is at its maximum, {sheet.momentum_max})"
+            result.append(
+                Choice(
+                    value,
+                    _modification_label(value),
+                    cost,
+                    pool.describe(),
+                    bands(cold_stars.odds(pool)),
+                    problem,
+                )
+            )
+        return result
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors or "modification" not in data:
+            return data
+        try:
+            built = self._built()
+        except ValueError as exc:
+            raise forms.ValidationError(str(exc)) from None
+        self.choices = self._choices(built)
+        chosen = next((c for c in self.choices if c.value == data["modification"]), None)
+        if chosen is None:
+            self.add_error("modification", "This pool has fewer Ability dice to upgrade.")
+        elif chosen.problem:
+            self.add_error("modification", chosen.problem)
+        return data
+
+    def make_plan(self) -> Plan:
+        d, skill = self.cleaned_data, self.target.obj
+        built = self._built()
+        kwargs = cold_stars_modification(d["modification"])
+        pool = cold_stars.modify(built, **kwargs)
+        ability_label = ColdStarsAbility(d["ability"]).label
+        training = (
+            f"trained {skill.rating}"
+            if skill.trained
+            else f"untrained (+{cold_stars.UNTRAINED_RISK} Risk)"
+        )
+        breakdown = (
+            f"{self.sheet.ability_value(d['ability'])} {ability_label} + {skill.name} {training}"
+        )
+        if d.get("domain") == OUTSIDE_DOMAINS:
+            breakdown += (
+                f", outside every domain (counts as at most {cold_stars.OUTSIDE_DOMAIN_SKILL_CAP})"
+            )
+        elif d.get("domain"):
+            breakdown += f", in domain {d['domain']}"
+        breakdown += f", Risk {d['risk']} = {built.describe()}"
+        if kwargs:
+            breakdown += f"; {_modification_label(d['modification'])}: {pool.describe()}"
+        actions = [Action("roll", f"Roll {pool.describe()}")]
+        notes = []
+        if cold_stars.can_skip(pool):
+            skipped = cold_stars.skip(pool)
+            actions.append(Action("skip", f"Skip the roll: {OUTCOME_LABELS[skipped]}", False))
+        else:
+            notes.append(
+                f"Skipping needs {cold_stars.SKIP_MAX_RISK} or fewer Risk dice; this pool has {pool.risk}."
+            )
+        options = self._base_options() | {
+            "ability": d["ability"],
+            "ability_rating": self.sheet.ability_value(d["ability"]),
+            "skill_rating": skill.rating,
+            "trained": skill.trained,
+            "domain_skill": skill.is_domain,
+            "domain": d.get("domain", ""),
+            "risk": d["risk"],
+            "modification": d["modification"],
+        }
+        pool_json = {"ability": pool.ability, "skill": pool.skill, "risk": pool.risk}
+        pool_json["built"] = {"ability": built.ability, "skill": built.skill, "risk": built.risk}
+        return Plan(
+            options,
+            pool_json,
+            breakdown,
+            bands(cold_stars.odds(pool)),
+            actions,
+            notes,
+            self.choices,
+        )
+
+    def roll(self, action: str, sheet: Any, rng: Any) -> Outcome:
+        plan = self.plan
+        assert plan is not None
+        kwargs = cold_stars_modification(plan.options["modification"])
+        change = cold_stars.modification_cost(**kwargs)
+        changes = apply_cold_stars_change(sheet, change)
+        pool = cold_stars.Pool(plan.pool["ability"], plan.pool["skill"], plan.pool["risk"])
+        if action == "skip":
+            try:
+                outcome = cold_stars.skip(pool)
+            except ValueError as exc:
+                raise Refused(str(exc)) from None
+            return Outcome(
+                Kind.SKIP,
+                plan.options,
+                plan.pool,
+                plan.breakdown,
+                [],
+                outcome,
+                f"Skipped with {_plural(pool.risk, 'Risk die')} left.",
+                {},
+                CERTAIN,
+                changes,
+            )
+        faces = cold_stars.roll(pool, rng)
+        outcome = cold_stars.resolve(faces)
+        return Outcome(
+            Kind.ROLL,
+            plan.options,
+            plan.pool,
+            plan.breakdown,
+            cold_stars_faces(faces),
+            outcome,
+            cold_stars_detail(faces, outcome),
+            {},
+            cold_stars.odds(pool)[outcome],
+            changes,
+        )
+
+
+def apply_cold_stars_change(sheet: Any, change: cold_stars.ResourceChange) -> dict[str, int]:
+    """Spend or gain Momentum and Willpower on the locked sheet; refuse what isn't there.
+    A gain stops at the GM's maximum (the sheet never holds more)."""
+    if sheet.momentum < -change.momentum:
+        raise Refused(f"That needs {-change.momentum} Momentum; you have {sheet.momentum}.")
+    if sheet.willpower < -change.willpower:
+        raise Refused(f"That needs {-change.willpower} Willpower; you have {sheet.willpower}.")
+    momentum = min(sheet.momentum_max, sheet.momentum + change.momentum)
+    willpower = sheet.willpower + change.willpower
+    changes = {"momentum": momentum - sheet.momentum, "willpower": willpower - sheet.willpower}
+    if any(changes.values()):
+        sheet.momentum, sheet.willpower = momentum, willpower
+        sheet.save(update_fields=["momentum", "willpower"])
+    return changes
+
+
+def cold_stars_faces(faces: cold_stars.Faces) -> list[dict[str, Any]]:
+    symbols = faces.symbols()
+    return [
+        {"kind": kind, "face": face, "reading": symbol}
+        for kind in ("ability", "skill", "risk")
+        for face, symbol in zip(getattr(faces, kind), symbols[kind], strict=True)
+    ]
+
+
+def cold_stars_detail(faces: cold_stars.Faces, outcome: str) -> str:
+    symbols = faces.symbols()
+    shown = symbols["ability"] + symbols["skill"] + symbols["risk"]
+    counts = [
+        _plural(shown.count(s), name)
+        for s, name in (
+            ("critical_success", "critical success"),
+            ("success", "success"),
+            ("failure", "failure"),
+            ("critical_failure", "critical failure"),
+            ("blank", "blank"),
+        )
+        if shown.count(s)
+    ]
+    words = ", ".join(counts).replace("successs", "successes")
+    if outcome == "choice":
+        words += ": choose a Costly Success or a Failure"
+    return words
+
+
+FORMS: dict[str, type[RollForm]] = {
+    System.COGENT: CogentRollForm,
+    System.DAD6: Dad6RollForm,
+    System.COLD_STARS: ColdStarsRollForm,
+}
+
+
+def default_bands(kind: str, obj: Any) -> list[Band]:
+    """Odds beside a sheet row's Roll button, at the panel's default options."""
+    if kind.startswith("cogent"):
+        return bands(cogent.odds(obj.pool))
+    if kind == "dad6-skill":
+        return bands(dad6.odds(obj.pool, competence=obj.effective_competence))
+    return bands(cold_stars.odds(obj.pool))

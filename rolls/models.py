@@ -1,0 +1,309 @@
+"""The campaign roll log: append-only entries, each hashed and chained to the one before it.
+
+An entry is written once, by :meth:`RollEntryQuerySet.append`, inside the transaction that also
+spends or gains the resources it records. Nothing updates or deletes it afterwards: ``save`` on a
+stored row, ``delete``, and the QuerySet's ``update``/``delete``/``bulk_*`` all raise
+:class:`AppendOnlyError`. A correction is a new entry that ``follows`` the old one.
+
+The canonical form hashed into ``hash`` is documented in docs/roll-log.md; keep the two in step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import UTC
+from fractions import Fraction
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, models, transaction
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from sheets.models import Campaign, Character, System
+
+GENESIS_HASH = "0" * 64
+# Bumped whenever the canonical form changes, so a verifier knows which rules an entry follows.
+HASH_VERSION = 1
+# Lost races for the next seq (SQLite has no row lock) are retried this often before giving up.
+APPEND_ATTEMPTS = 5
+
+
+class AppendOnlyError(Exception):
+    """Roll log entries are never changed or deleted; corrections are new entries."""
+
+    def __init__(self, what: str = "changed") -> None:
+        super().__init__(
+            f"Roll log entries can't be {what}: the log is append-only. Record a new entry instead."
+        )
+
+
+class Kind(models.TextChoices):
+    ROLL = "roll", "Roll"
+    AUTO_PASS = "auto_pass", "Automatic pass"
+    SKIP = "skip", "Skipped roll"
+    DESTINY = "destiny", "Destiny after the roll"
+    CORRECT = "correct", "Correct (re-roll)"
+    CHOICE = "choice", "Choice"
+    BUY_BOON = "buy_boon", "Boon bought with a bane"
+
+
+# Display names of outcome codes (the engine's odds bands and Cold Stars results).
+OUTCOME_LABELS: dict[str, str] = {
+    "critical_success": "Critical success",
+    "success": "Success",
+    "costly_success": "Costly success",
+    "choice": "Your choice: costly success or failure",
+    "failure": "Failure",
+    "critical_failure": "Critical failure",
+}
+
+
+class RollEntryQuerySet(models.QuerySet):
+    # --- append-only -----------------------------------------------------------------------
+    def update(self, **kwargs: Any) -> int:
+        raise AppendOnlyError("changed")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("deleted")
+
+    def bulk_update(self, *args: Any, **kwargs: Any) -> int:
+        raise AppendOnlyError("changed")
+
+    def bulk_create(self, *args: Any, **kwargs: Any) -> list:
+        # bulk_create would skip the hash chain; entries are appended one by one.
+        raise AppendOnlyError("bulk-created")
+
+    # --- reading ---------------------------------------------------------------------------
+    def for_cards(self) -> RollEntryQuerySet:
+        """Everything an entry card shows, in this one query."""
+        return self.select_related("follows")
+
+    def page(self, campaign: Campaign, *, before: int | None, size: int) -> list[RollEntry]:
+        """Keyset page, newest first: entries with id < ``before`` (never OFFSET). One query;
+        one extra row tells whether an older page exists."""
+        qs = self.filter(campaign=campaign)
+        if before is not None:
+            qs = qs.filter(pk__lt=before)
+        return list(qs.for_cards().order_by("-pk")[: size + 1])
+
+    def recent_for(self, character: Character, size: int) -> list[RollEntry]:
+        return list(self.filter(character=character).for_cards().order_by("-pk")[:size])
+
+    # --- writing ---------------------------------------------------------------------------
+    def append(self, *, campaign: Campaign, **fields: Any) -> RollEntry:
+        """Append one entry to the campaign's chain and return it.
+
+        Runs inside the caller's transaction when there is one (so resource changes and the entry
+        commit together). The campaign row is locked (``SELECT … FOR UPDATE`` on PostgreSQL), so
+        concurrent appends take turns and each links to the true previous entry; the unique
+        (campaign, seq) constraint backs that up where there is no row lock (SQLite), and a lost
+        race is retried.
+        """
+        for attempt in range(APPEND_ATTEMPTS):
+            try:
+                with transaction.atomic():
+                    Campaign.objects.select_for_update().filter(pk=campaign.pk).values("pk").get()
+                    head = (
+                        self.filter(campaign=campaign)
+                        .order_by("-seq")
+                        .values_list("seq", "hash")
+                        .first()
+                    )
+                    seq, prev_hash = (head[0] + 1, head[1]) if head else (1, GENESIS_HASH)
+                    entry = self.model(campaign=campaign, seq=seq, prev_hash=prev_hash, **fields)
+                    entry.created_at = timezone.now()
+                    entry.hash = entry.compute_hash()
+                    entry.save()
+                    return entry
+            except IntegrityError:
+                # Only a lost race for the seq is retried; any other clash (a second follow-up
+                # of the same entry) is the caller's to report.
+                lost_race = self.filter(campaign=campaign, seq=seq).exists()
+                if not lost_race or attempt == APPEND_ATTEMPTS - 1:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die of an entry, ready for display: its face and a sentence for screen readers."""
+
+    face: int
+    kind: str  # "d6", "ability", "skill", "risk"
+    reading: str  # e.g. "win", "boon", "success", "blank", "critical_failure"
+    label: str
+
+
+DIE_NAMES = {
+    "d6": "d6",
+    "ability": "d10 Ability die",
+    "skill": "d10 Skill die",
+    "risk": "d10 Risk die",
+}
+READING_WORDS = {
+    "win": "win",
+    "loss": "no win",
+    "boon": "boon",
+    "no_boon": "no boon",
+    "blank": "blank",
+    "success": "success",
+    "critical_success": "critical success",
+    "failure": "failure",
+    "critical_failure": "critical failure",
+}
+
+
+class RollEntry(models.Model):
+    """One roll or follow-up in a campaign's log. Field meanings: docs/roll-log.md."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.PROTECT, related_name="roll_entries")
+    seq = models.PositiveIntegerField(help_text="Position in the campaign's chain, from 1.")
+    # Navigation links. The log keeps an entry when its character or user is deleted, so these
+    # are nulled then; the names below are what the entry (and its hash) recorded.
+    character = models.ForeignKey(
+        Character, on_delete=models.SET_NULL, null=True, related_name="roll_entries"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    character_name = models.CharField(max_length=200)
+    username = models.CharField(max_length=150)
+    system = models.CharField(max_length=16, choices=System.choices)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    follows = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="follow_ups"
+    )
+    label = models.CharField(max_length=200, help_text="What was rolled: skill, ability, …")
+    options = models.JSONField(default=dict, help_text="Every option the roll was made with.")
+    pool = models.JSONField(default=dict)
+    breakdown = models.TextField(help_text="The pool in words.")
+    faces = models.JSONField(default=list, help_text="Every die: kind, face, reading.")
+    outcome = models.CharField(max_length=32)
+    outcome_label = models.CharField(max_length=100)
+    detail = models.TextField(blank=True, help_text="The outcome in words (wins, boons, …).")
+    result = models.JSONField(default=dict, help_text="The outcome's figures.")
+    odds = models.CharField(
+        max_length=400,
+        help_text="Exact chance of this outcome when rolled, as numerator/denominator.",
+    )
+    odds_display = models.CharField(max_length=16)
+    resource_changes = models.JSONField(default=dict)
+    created_at = models.DateTimeField()
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64, unique=True)
+
+    objects = RollEntryQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-pk"]
+        verbose_name_plural = "roll entries"
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "seq"], name="roll_entry_unique_seq"),
+            # One follow-up per entry: chains are linear, so "Correct only once", "one choice",
+            # "one bought boon" and "destiny one at a time" hold even under concurrent clicks.
+            models.UniqueConstraint(fields=["follows"], name="roll_entry_one_follow_up"),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="roll_entry_seq_positive"),
+            models.CheckConstraint(condition=Q(kind__in=Kind.values), name="roll_entry_kind_valid"),
+            models.CheckConstraint(
+                condition=Q(kind__in=[Kind.ROLL, Kind.AUTO_PASS, Kind.SKIP], follows__isnull=True)
+                | (~Q(kind__in=[Kind.ROLL, Kind.AUTO_PASS, Kind.SKIP]) & Q(follows__isnull=False)),
+                name="roll_entry_follow_ups_follow",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["campaign", "-id"], name="roll_entry_campaign_page"),
+            models.Index(fields=["character", "-id"], name="roll_entry_character_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.character_name}: {self.label} — {self.outcome_label}"
+
+    # --- append-only -----------------------------------------------------------------------
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError("changed")
+        kwargs["force_insert"] = True
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("deleted")
+
+    def get_absolute_url(self) -> str:
+        return reverse("roll_entry", args=[self.pk])
+
+    # --- hash chain ------------------------------------------------------------------------
+    def content(self) -> dict[str, Any]:
+        """The hashed fields, exactly as docs/roll-log.md lists them."""
+        return {
+            "v": HASH_VERSION,
+            "campaign": self.campaign_id,
+            "seq": self.seq,
+            "prev_hash": self.prev_hash,
+            "created_at": self.created_at.astimezone(UTC).isoformat(timespec="microseconds"),
+            "system": self.system,
+            "kind": self.kind,
+            "follows": self.follows.seq if self.follows_id else None,
+            "character": self.character_name,
+            "user": self.username,
+            "label": self.label,
+            "options": self.options,
+            "pool": self.pool,
+            "breakdown": self.breakdown,
+            "faces": self.faces,
+            "outcome": self.outcome,
+            "outcome_label": self.outcome_label,
+            "detail": self.detail,
+            "result": self.result,
+            "odds": self.odds,
+            "resource_changes": self.resource_changes,
+        }
+
+    def compute_hash(self) -> str:
+        return hashlib.sha256(canonical_json(self.content())).hexdigest()
+
+    # --- display ---------------------------------------------------------------------------
+    @property
+    def odds_fraction(self) -> Fraction:
+        return Fraction(self.odds)
+
+    @property
+    def dice(self) -> list[Die]:
+        dice = []
+        for die in self.faces:
+            name = DIE_NAMES.get(die["kind"], die["kind"])
+            words = READING_WORDS.get(die["reading"], die["reading"].replace("_", " "))
+            shown = f"{die['face']}"
+            if "value" in die and die["value"] != die["face"]:
+                shown += f" (modified {die['value']})"
+            dice.append(Die(die["face"], die["kind"], die["reading"], f"{name}: {shown}, {words}"))
+        return dice
+
+    @property
+    def resource_list(self) -> list[str]:
+        """E.g. ["−1 Destiny", "+1 Momentum"], for the card."""
+        names = {
+            "destiny": "Destiny",
+            "momentum": "Momentum",
+            "willpower": "Willpower",
+            "banes": "Bane",
+        }
+        return [
+            f"{'+' if change > 0 else '−'}{abs(change)} {names.get(key, key)}"
+            for key, change in sorted(self.resource_changes.items())
+            if change
+        ]
+
+    @property
+    def is_follow_up(self) -> bool:
+        return self.follows_id is not None
+
+
+def canonical_json(content: dict[str, Any]) -> bytes:
+    """Keys sorted, no whitespace, UTF-8 (not \\u-escaped). No floats ever enter the content."""
+    return json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode(
+        "utf-8"
+    )

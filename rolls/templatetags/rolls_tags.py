@@ -1,0 +1,26 @@
+"""The Roll button and its odds beside every rollable sheet row."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.urls import reverse
+
+from rolls.forms import default_bands, percent
+
+register = template.Library()
+
+
+@register.inclusion_tag("rolls/_roll_cell.html")
+def roll_cell(character: Any, kind: str, obj: Any, can_roll: bool, label: str) -> dict[str, Any]:
+    bands = default_bands(kind, obj)
+    # Headline: the chance of succeeding in any way (critical, plain or costly).
+    succeed = sum((b.chance for b in bands if b.code.endswith("success")), start=0)
+    return {
+        "url": reverse("roll_panel", args=[character.pk, kind, obj.pk]),
+        "bands": bands,
+        "headline": f"{percent(succeed)} success",
+        "can_roll": can_roll,
+        "label": label,
+    }

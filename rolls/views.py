@@ -1,0 +1,291 @@
+"""Roll panels, rolls and follow-ups, the campaign roll log and entry permalinks.
+
+One view serves HTMX and plain requests: HTMX gets a named partial, a plain POST a redirect (to the
+new entry's permalink) or the page with the message. Refusals are never a 500 and write nothing:
+HTMX gets the panel with the message (htmx swaps only 2xx), plain requests a 4xx page.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import trigger_client_event
+
+from rolls import followups
+from rolls.forms import FORMS, Outcome, Refused, RollForm
+from rolls.models import RollEntry
+from rolls.rules import system_rng
+from rolls.targets import SHEET_MODELS, Target, load_target, lock_sheet
+from sheets.models import Character, Membership
+from sheets.views import _campaign_for_member, _character_for_reader
+
+LOG_PAGE_SIZE = 25
+ROLL_EVENT = "rollLogged"  # HX-Trigger after every new entry: the sheet refreshes its resources
+
+
+def _rng() -> Any:
+    """Production: the OS CSPRNG. Tests set ROLLS_RNG_SEED (never from the environment)."""
+    seed = getattr(settings, "ROLLS_RNG_SEED", None)
+    return system_rng() if seed is None else random.Random(seed)
+
+
+def _character_for_roller(request: HttpRequest, pk: int) -> tuple[Character, Membership]:
+    character, membership = _character_for_reader(request, pk)
+    if not character.can_roll(membership):
+        raise PermissionDenied("Only the character's player or the GM can roll for it.")
+    return character, membership
+
+
+def _entry_for_member(request: HttpRequest, pk: int) -> tuple[RollEntry, Membership]:
+    """Any member reads any entry of their campaign; non-members get a 404 (no existence leak)."""
+    entry = get_object_or_404(
+        RollEntry.objects.select_related("campaign", "follows", "character"), pk=pk
+    )
+    membership = Membership.objects.filter(
+        campaign_id=entry.campaign_id, user_id=request.user.pk
+    ).first()
+    if membership is None:
+        raise Http404("No such roll.")
+    return entry, membership
+
+
+# ---------------------------------------------------------------------------------------------
+# The roll panel
+# ---------------------------------------------------------------------------------------------
+
+
+def _panel_urls(target: Target) -> dict[str, str]:
+    args = [target.character.pk, target.kind, target.obj.pk]
+    return {
+        "panel_url": reverse("roll_panel", args=args),
+        "odds_url": reverse("roll_odds", args=args),
+        "roll_url": reverse("roll_create", args=args),
+    }
+
+
+def _panel_context(
+    target: Target, form: RollForm, *, entry: RollEntry | None = None, refusal: str = ""
+) -> dict[str, Any]:
+    context = {
+        "character": target.character,
+        "campaign": target.character.campaign,
+        "target": target,
+        "form": form,
+        "plan": form.plan,
+        "entry": entry,
+        "refusal": refusal,
+        **_panel_urls(target),
+    }
+    if entry is not None:
+        context |= _result_context(entry, form.sheet, has_follow_up=False, can_roll=True)
+        context["announce"] = True
+    return context
+
+
+def _form(data: Any, target: Target, sheet: Any | None = None) -> RollForm:
+    """The system's panel form, bound to ``data`` or, when there is none, to its defaults."""
+    form_class, sheet = FORMS[target.system], sheet or target.sheet
+    if not data:
+        form = form_class.with_defaults(target=target, sheet=sheet)
+    else:
+        form = form_class(data, target=target, sheet=sheet)
+    form.is_valid()
+    return form
+
+
+@login_required
+@require_GET
+def roll_panel(request: HttpRequest, pk: int, kind: str, target_pk: int) -> HttpResponse:
+    character, _ = _character_for_roller(request, pk)
+    if request.htmx and request.GET.get("close"):
+        return HttpResponse("")
+    target = load_target(character, kind, target_pk)
+    form = _form(request.GET, target)
+    template = "rolls/panel.html#panel" if request.htmx else "rolls/panel.html"
+    return render(request, template, _panel_context(target, form))
+
+
+@login_required
+@require_GET
+def roll_odds(request: HttpRequest, pk: int, kind: str, target_pk: int) -> HttpResponse:
+    character, _ = _character_for_roller(request, pk)
+    target = load_target(character, kind, target_pk)
+    form = _form(request.GET, target)
+    return render(request, "rolls/panel.html#odds", _panel_context(target, form))
+
+
+@login_required
+@require_POST
+def roll_create(request: HttpRequest, pk: int, kind: str, target_pk: int) -> HttpResponse:
+    character, _ = _character_for_roller(request, pk)
+    target = load_target(character, kind, target_pk)
+    action = request.POST.get("action", "roll")
+    form = _form(request.POST, target)
+    refusal = ""
+    entry = None
+    if form.is_valid():
+        try:
+            with transaction.atomic():
+                sheet = lock_sheet(character.pk, target.system)
+                outcome = form.roll(action, sheet, _rng())
+                entry = _append(request, character, outcome, label=target.label)
+        except Refused as exc:
+            refusal = str(exc)
+        else:
+            if not request.htmx:
+                return redirect(entry)
+            # Re-read the sheet: the panel shows the resources as they now are.
+            form = _form(request.POST, target, sheet=_sheet_now(character.pk, target.system))
+    if request.htmx:
+        response = render(
+            request,
+            "rolls/panel.html#panel",
+            _panel_context(target, form, entry=entry, refusal=refusal),
+        )
+        return trigger_client_event(response, ROLL_EVENT) if entry else response
+    status = 409 if refusal else 400
+    return render(
+        request, "rolls/panel.html", _panel_context(target, form, refusal=refusal), status=status
+    )
+
+
+def _sheet_now(character_pk: int, system: str) -> Any:
+    """The sheet as it is after the roll's transaction (committed or rolled back)."""
+    return SHEET_MODELS[system].objects.get(pk=character_pk)
+
+
+def _append(
+    request: HttpRequest,
+    character: Character,
+    outcome: Outcome,
+    *,
+    label: str,
+    follows: RollEntry | None = None,
+) -> RollEntry:
+    return RollEntry.objects.append(
+        campaign=character.campaign,
+        character=character,
+        user=request.user,
+        character_name=character.name,
+        username=request.user.get_username(),
+        system=character.campaign.system,
+        follows=follows,
+        label=label,
+        **outcome.fields(),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Follow-ups
+# ---------------------------------------------------------------------------------------------
+
+
+def _result_context(
+    entry: RollEntry, sheet: Any, *, has_follow_up: bool, can_roll: bool
+) -> dict[str, Any]:
+    offers = followups.available(entry, sheet, has_follow_up=has_follow_up) if can_roll else []
+    return {"entry": entry, "follow_ups": offers}
+
+
+@login_required
+@require_POST
+def roll_follow_up(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    entry, membership = _entry_for_member(request, pk)
+    character = entry.character
+    if character is None or not character.can_read(membership):
+        raise Http404("No such roll.")
+    if not character.can_roll(membership):
+        raise PermissionDenied("Only the character's player or the GM can follow up this roll.")
+    if action not in ("destiny", "correct", "choice", "buy_boon"):
+        raise Http404("No such follow-up.")
+    value = request.POST.get("value", "")
+    new_entry, refusal = None, ""
+    try:
+        with transaction.atomic():
+            sheet = lock_sheet(character.pk, entry.system)
+            outcome = followups.perform(action, entry, sheet, _rng(), value)
+            new_entry = _append(request, character, outcome, label=entry.label, follows=entry)
+    except Refused as exc:
+        refusal = str(exc)
+    except IntegrityError:
+        # Someone followed this entry up a moment earlier: the one-follow-up constraint held.
+        refusal = f"Entry #{entry.seq} already has a follow-up."
+    sheet = _sheet_now(character.pk, entry.system)
+    if new_entry is not None:
+        if not request.htmx:
+            return redirect(new_entry)
+        context = _result_context(new_entry, sheet, has_follow_up=False, can_roll=True)
+        context["announce"] = True
+        response = render(request, "rolls/entry_detail.html#result", context)
+        return trigger_client_event(response, ROLL_EVENT)
+    context = _result_context(
+        entry, sheet, has_follow_up=entry.follow_ups.exists(), can_roll=True
+    ) | {"refusal": refusal}
+    if request.htmx:
+        return render(request, "rolls/entry_detail.html#result", context)
+    return render(
+        request, "rolls/entry_detail.html", context | _detail_context(entry, membership), status=409
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Permalink and log
+# ---------------------------------------------------------------------------------------------
+
+
+def _detail_context(entry: RollEntry, membership: Membership) -> dict[str, Any]:
+    return {
+        "campaign": entry.campaign,
+        "membership": membership,
+        "follow_up_entry": entry.follow_ups.first(),
+    }
+
+
+@login_required
+@require_GET
+def roll_entry(request: HttpRequest, pk: int) -> HttpResponse:
+    entry, membership = _entry_for_member(request, pk)
+    context = _detail_context(entry, membership)
+    character = entry.character
+    can_roll = character is not None and character.can_roll(membership)
+    sheet = getattr(character, entry.system) if can_roll else None
+    context |= _result_context(
+        entry, sheet, has_follow_up=context["follow_up_entry"] is not None, can_roll=can_roll
+    )
+    context["can_roll_again"] = can_roll and entry.kind in ("roll", "auto_pass", "skip")
+    return render(request, "rolls/entry_detail.html", context)
+
+
+@login_required
+@require_GET
+def campaign_log(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign, membership = _campaign_for_member(request, pk)
+    before = request.GET.get("before")
+    if before is not None and not before.isdigit():
+        return HttpResponse(
+            "“before” must be an entry number.", status=400, content_type="text/plain"
+        )
+    rows = RollEntry.objects.page(
+        campaign, before=int(before) if before else None, size=LOG_PAGE_SIZE
+    )
+    entries, more = rows[:LOG_PAGE_SIZE], len(rows) > LOG_PAGE_SIZE
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "entries": entries,
+        "older_url": f"{reverse('campaign_log', args=[campaign.pk])}?before={entries[-1].pk}"
+        if more
+        else "",
+        "before": before,
+    }
+    template = "rolls/log.html#entries" if request.htmx else "rolls/log.html"
+    return render(request, template, context)

@@ -1,0 +1,37 @@
+"""Shared helpers for the roll tests: URLs, seeded dice, and finding a seed for a wanted outcome."""
+
+import random
+
+from django.urls import reverse
+
+from rolls.models import RollEntry
+
+SEED = 20261129
+
+
+def panel_url(character, kind, obj):
+    return reverse("roll_panel", args=[character.pk, kind, obj.pk])
+
+
+def odds_url(character, kind, obj):
+    return reverse("roll_odds", args=[character.pk, kind, obj.pk])
+
+
+def roll_url(character, kind, obj):
+    return reverse("roll_create", args=[character.pk, kind, obj.pk])
+
+
+def follow_url(entry, action):
+    return reverse("roll_follow_up", args=[entry.pk, action])
+
+
+def seed_where(predicate, roll):
+    """The first seed whose dice satisfy ``predicate``; ``roll(rng)`` rolls them with the engine."""
+    for seed in range(10_000):
+        if predicate(roll(random.Random(seed))):
+            return seed
+    raise AssertionError("no seed found")  # pragma: no cover
+
+
+def latest():
+    return RollEntry.objects.order_by("-pk").first()

@@ -1,0 +1,117 @@
+"""DAD6 end to end: panel, odds, extra dice with reasons, trading dice for boons, severity, and
+buying a boon with a bane as a linked entry (once)."""
+
+import random
+
+import pytest
+
+from rolls.models import Kind, RollEntry
+from rolls.rules import dad6
+from sheets.models import System
+from tests.factories import CharacterFactory
+from tests.rolls.helpers import follow_url, latest, odds_url, panel_url, roll_url, seed_where
+
+pytestmark = pytest.mark.django_db
+
+DEFAULTS = {
+    "difficulty": 1,
+    "task": "mundane",
+    "tools": 0,
+    "helpers": 0,
+    "advantages": 0,
+    "time": 0,
+    "traded_boons": 0,
+}
+
+
+@pytest.fixture
+def tracker(client):
+    character = CharacterFactory(campaign__system=System.DAD6)
+    character.dad6.level = 3
+    character.dad6.save()
+    skill = character.dad6.skills.create(name="Cooking", competence="familiar")
+    client.force_login(character.owner)
+    return character, skill
+
+
+def test_panel_and_odds_match_the_book(client, tracker):
+    character, skill = tracker
+    page = client.get(panel_url(character, "dad6-skill", skill)).content.decode()
+    assert "3 level = 3d6" in page and "42.1%" in page and "91/216" in page
+    odds = client.get(
+        odds_url(character, "dad6-skill", skill), DEFAULTS | {"difficulty": 2}
+    ).content.decode()
+    assert "7.4%" in odds and "2/27" in odds
+
+
+def test_roll_with_extra_dice_and_a_traded_boon(client, tracker, settings):
+    character, skill = tracker
+    settings.ROLLS_RNG_SEED = 5
+    data = DEFAULTS | {
+        "difficulty": 2,
+        "tools": 3,
+        "helpers": 2,
+        "time": 1,
+        "traded_boons": 1,
+        "task": "specialized",
+    }
+    response = client.post(roll_url(character, "dad6-skill", skill), data)
+    entry = latest()
+    assert response.status_code == 302
+    faces = dad6.roll(9, random.Random(5), traded_boons=1)
+    result = dad6.resolve(
+        faces, competence="familiar", task="specialized", difficulty=2, traded_boons=1
+    )
+    assert [d["face"] for d in entry.faces] == list(faces)
+    assert [d["value"] for d in entry.faces] == list(result.modified)
+    assert entry.outcome == result.outcome and entry.result["boons"] == result.boons
+    assert entry.breakdown.startswith(
+        "3 level + 3 tools + 2 helpers + 1 doubled time = 9d6; 1 boon bought with 8 dice, 1d6 rolled"
+    )
+    assert (
+        entry.odds_fraction
+        == dad6.odds(9, competence="familiar", task="specialized", difficulty=2, traded_boons=1)[
+            result.outcome
+        ]
+    )
+
+
+def test_trading_more_boons_than_the_dice_allow_is_refused(client, tracker):
+    character, skill = tracker
+    response = client.post(roll_url(character, "dad6-skill", skill), DEFAULTS | {"traded_boons": 1})
+    assert response.status_code == 400
+    assert "can trade at most 0" in response.content.decode()
+    assert not RollEntry.objects.exists()
+
+
+def test_failure_shows_severity_and_buys_one_boon_with_a_bane(client, tracker, settings):
+    character, skill = tracker
+    settings.ROLLS_RNG_SEED = seed_where(
+        lambda faces: not dad6.resolve(faces, competence="familiar").success,
+        lambda rng: dad6.roll(3, rng),
+    )
+    client.post(roll_url(character, "dad6-skill", skill), DEFAULTS)
+    roll = latest()
+    assert roll.outcome == "failure" and roll.result["severity"] in roll.detail
+    page = client.get(roll.get_absolute_url()).content.decode()
+    assert "Buy a boon with a bane" in page
+    response = client.post(follow_url(roll, "buy_boon"))
+    bought = latest()
+    assert response.status_code == 302 and response["Location"] == bought.get_absolute_url()
+    assert (bought.kind, bought.follows, bought.outcome) == (Kind.BUY_BOON, roll, "success")
+    assert bought.result["boons"] == 1 and bought.resource_changes == {"banes": 1}
+    again = client.post(follow_url(roll, "buy_boon"))
+    assert again.status_code == 409 and RollEntry.objects.count() == 2
+    chained = client.post(follow_url(bought, "buy_boon"))
+    assert chained.status_code == 409 and "Only a failed DAD6 roll" in chained.content.decode()
+
+
+def test_a_success_cannot_buy_a_boon(client, tracker, settings):
+    character, skill = tracker
+    settings.ROLLS_RNG_SEED = seed_where(
+        lambda faces: dad6.resolve(faces, competence="familiar").success,
+        lambda rng: dad6.roll(3, rng),
+    )
+    client.post(roll_url(character, "dad6-skill", skill), DEFAULTS)
+    refused = client.post(follow_url(latest(), "buy_boon"))
+    assert refused.status_code == 409 and RollEntry.objects.count() == 1
