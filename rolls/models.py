@@ -229,11 +229,11 @@ class RollEntry(models.Model):
         kwargs["force_insert"] = True
         super().save(*args, **kwargs)
 
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise AppendOnlyError("deleted")
-
     def get_absolute_url(self) -> str:
         return reverse("roll_entry", args=[self.pk])
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("deleted")
 
     # --- hash chain ------------------------------------------------------------------------
     def content(self) -> dict[str, Any]:
