@@ -41,7 +41,7 @@ def available(entry: RollEntry, sheet: Any, *, has_follow_up: bool) -> list[Foll
     if has_follow_up or entry.character_id is None:
         return []
     if entry.system == System.COGENT and entry.kind in (Kind.ROLL, Kind.DESTINY):
-        used = int(entry.options["destiny_before"]) + entry.result.get("destiny_after", 0)
+        used = int(bool(entry.options.get("destiny_before"))) + entry.result.get("destiny_after", 0)
         if used >= cogent.DESTINY_MAX:
             return [
                 FollowUp(

@@ -261,7 +261,9 @@ def roll_entry(request: HttpRequest, pk: int) -> HttpResponse:
     context |= _result_context(
         entry, sheet, has_follow_up=context["follow_up_entry"] is not None, can_roll=can_roll
     )
-    context["can_roll_again"] = can_roll and entry.kind in ("roll", "auto_pass", "skip")
+    context["can_roll_again"] = (
+        can_roll and entry.kind in ("roll", "auto_pass", "skip") and "target" in entry.options
+    )
     return render(request, "rolls/entry_detail.html", context)
 
 

@@ -58,10 +58,10 @@ def add_rows(character, n):
 
 
 @pytest.mark.parametrize(
-    ("system", "expected"), [(System.COGENT, 8), (System.DAD6, 6), (System.COLD_STARS, 7)]
+    ("system", "expected"), [(System.COGENT, 9), (System.DAD6, 7), (System.COLD_STARS, 8)]
 )
 def test_sheet_page(client, system, expected):
-    # session, user, character, membership, sheet reload, then one query per row table
+    # session, user, character, membership, sheet reload, recent rolls, then one query per row table
     character = CharacterFactory(campaign__system=system)
     client.force_login(character.owner)
     add_rows(character, 1)
@@ -74,4 +74,4 @@ def test_sheet_page_for_the_gm_of_a_big_campaign(client):
     campaign = CampaignFactory(system=System.COGENT)
     characters = [CharacterFactory(campaign=campaign) for _ in range(4)]
     client.force_login(campaign.memberships.get(role=Role.GM).user)
-    assert count(client, characters[0].get_absolute_url()) == 7  # no vocations: no prefetch
+    assert count(client, characters[0].get_absolute_url()) == 8  # no vocations: no prefetch

@@ -1,0 +1,142 @@
+"""Only the character's owner or the GM rolls or follows up; every member reads the log and the
+permalinks; observers never roll; non-members get 404 everywhere, hidden NPCs stay hidden."""
+
+import pytest
+from django.urls import reverse
+
+from rolls.models import RollEntry
+from sheets.models import Role, System
+from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, UserFactory
+from tests.rolls.helpers import follow_url, panel_url, roll_url
+
+pytestmark = pytest.mark.django_db
+
+ROLLERS = {
+    "anonymous": "login",
+    "nonmember": 404,
+    "observer": 403,
+    "other_player": 403,
+    "player": "ok",
+    "gm": "ok",
+}
+READERS = {
+    "anonymous": "login",
+    "nonmember": 404,
+    "observer": 200,
+    "other_player": 200,
+    "player": 200,
+    "gm": 200,
+}
+
+
+@pytest.fixture
+def world(seeded):
+    gm = UserFactory(username="gm")
+    campaign = CampaignFactory(system=System.COGENT, gm=gm)
+    users = {"gm": gm, "nonmember": UserFactory(username="stranger")}
+    for name, role in (
+        ("player", Role.PLAYER),
+        ("other_player", Role.PLAYER),
+        ("observer", Role.OBSERVER),
+    ):
+        users[name] = UserFactory(username=name)
+        MembershipFactory(campaign=campaign, user=users[name], role=role)
+    pc = CharacterFactory(campaign=campaign, owner=users["player"])
+    skill = pc.cogent.skills.get(name="Athletics")
+    npc = campaign.new_character(owner=gm, name="Hidden", is_npc=True, hidden_from_players=True)
+    return users, pc, skill, npc
+
+
+def login(client, users, actor):
+    if actor != "anonymous":
+        client.force_login(users[actor])
+
+
+def expect(response, expected, ok_status):
+    if expected == "login":
+        assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    else:
+        assert response.status_code == (ok_status if expected == "ok" else expected)
+
+
+@pytest.mark.parametrize("actor", ROLLERS)
+def test_panel_odds_and_roll(client, world, actor):
+    users, pc, skill, _ = world
+    login(client, users, actor)
+    expect(client.get(panel_url(pc, "cogent-skill", skill)), ROLLERS[actor], 200)
+    expect(
+        client.get(reverse("roll_odds", args=[pc.pk, "cogent-skill", skill.pk])),
+        ROLLERS[actor],
+        200,
+    )
+    before = RollEntry.objects.count()
+    response = client.post(
+        roll_url(pc, "cogent-skill", skill), {"challenge_level": 1, "extra_penalty": 0}
+    )
+    expect(response, ROLLERS[actor], 302)
+    assert RollEntry.objects.count() == before + (1 if ROLLERS[actor] == "ok" else 0)
+
+
+@pytest.mark.parametrize("actor", ROLLERS)
+def test_follow_up(client, world, actor):
+    users, pc, skill, _ = world
+    client.force_login(users["player"])
+    client.post(roll_url(pc, "cogent-skill", skill), {"challenge_level": 1, "extra_penalty": 0})
+    entry = RollEntry.objects.get()
+    client.logout()
+    login(client, users, actor)
+    expect(client.post(follow_url(entry, "destiny")), ROLLERS[actor], 302)
+
+
+@pytest.mark.parametrize("actor", READERS)
+def test_log_and_permalink(client, world, actor):
+    users, pc, skill, _ = world
+    client.force_login(users["player"])
+    client.post(roll_url(pc, "cogent-skill", skill), {"challenge_level": 1, "extra_penalty": 0})
+    entry = RollEntry.objects.get()
+    client.logout()
+    login(client, users, actor)
+    expect(client.get(reverse("campaign_log", args=[pc.campaign_id])), READERS[actor], 200)
+    expect(client.get(entry.get_absolute_url()), READERS[actor], 200)
+
+
+def test_roll_buttons_only_for_those_who_may_roll(client, world):
+    users, pc, _, _ = world
+    for actor, shown in (
+        ("player", True),
+        ("gm", True),
+        ("other_player", False),
+        ("observer", False),
+    ):
+        client.force_login(users[actor])
+        page = client.get(pc.get_absolute_url()).content.decode()
+        assert ('class="button roll-button"' in page) is shown, actor
+        assert "success" in page  # the odds show for everyone who reads the sheet
+
+
+def test_hidden_npc_rolls_only_for_the_gm(client, world):
+    users, _, _, npc = world
+    skill = npc.cogent.skills.first()
+    client.force_login(users["player"])
+    assert client.get(panel_url(npc, "cogent-skill", skill)).status_code == 404
+    client.force_login(users["gm"])
+    assert client.get(panel_url(npc, "cogent-skill", skill)).status_code == 200
+
+
+def test_a_row_of_another_character_is_a_404(client, world):
+    users, pc, _, npc = world
+    client.force_login(users["gm"])
+    foreign = npc.cogent.skills.first()
+    assert client.get(panel_url(pc, "cogent-skill", foreign)).status_code == 404
+    assert (
+        client.get(reverse("roll_panel", args=[pc.pk, "dad6-skill", foreign.pk])).status_code == 404
+    )
+    assert client.get(reverse("roll_panel", args=[pc.pk, "nonsense", 1])).status_code == 404
+    assert client.post(reverse("roll_follow_up", args=[1, "nonsense"])).status_code == 404
+
+
+def test_unknown_follow_up_is_a_404(client, world):
+    users, pc, skill, _ = world
+    client.force_login(users["player"])
+    client.post(roll_url(pc, "cogent-skill", skill), {"challenge_level": 1, "extra_penalty": 0})
+    assert client.post(follow_url(RollEntry.objects.get(), "explode")).status_code == 404

@@ -1,0 +1,106 @@
+"""Pinned query counts: the roll request, the log page (the same for 1 entry and for many) and the
+sheet with its recent rolls. A new query per entry or per die fails here."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from sheets.models import System
+from tests.factories import CharacterFactory
+from tests.rolls.helpers import roll_url
+
+pytestmark = pytest.mark.django_db
+
+ROLLS = {
+    System.COGENT: ("cogent-skill", {"challenge_level": 2, "extra_penalty": 0}),
+    System.DAD6: (
+        "dad6-skill",
+        {
+            "difficulty": 1,
+            "task": "mundane",
+            "tools": 1,
+            "helpers": 0,
+            "advantages": 0,
+            "time": 0,
+            "traded_boons": 0,
+        },
+    ),
+    System.COLD_STARS: (
+        "cold-stars-skill",
+        {"ability": "agility", "risk": 1, "modification": "none"},
+    ),
+}
+
+
+def target(character):
+    if character.campaign.system == System.DAD6:
+        return character.dad6.skills.create(name="Cooking", competence="trained")
+    sheet = getattr(character, character.campaign.system)
+    return (
+        sheet.skills.get(name="Athletics")
+        if character.campaign.system == System.COGENT
+        else sheet.skills.get(name="Stealth")
+    )
+
+
+@pytest.mark.parametrize("system", list(ROLLS))
+def test_roll_post(client, seeded, django_assert_num_queries, system):
+    character = CharacterFactory(campaign__system=system)
+    row = target(character)
+    kind, data = ROLLS[system]
+    client.force_login(character.owner)
+    client.post(roll_url(character, kind, row), data)  # warm up: the first entry has no head
+    # session, user, character, membership, row (+ its domains for Cold Stars), SAVEPOINT, sheet
+    # lock, SAVEPOINT, campaign lock, chain head, insert, RELEASE ×2
+    expected = {System.COGENT: 13, System.DAD6: 13, System.COLD_STARS: 14}[system]
+    with django_assert_num_queries(expected):
+        response = client.post(roll_url(character, kind, row), data)
+    assert response.status_code == 302
+
+
+def test_roll_post_htmx(client, seeded, django_assert_num_queries):
+    character = CharacterFactory(campaign__system=System.COGENT)
+    row = target(character)
+    client.force_login(character.owner)
+    # … plus the sheet re-read for the fresh panel.
+    kind, data = ROLLS[System.COGENT]
+    with django_assert_num_queries(14):
+        response = client.post(roll_url(character, kind, row), data, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+
+
+def count(client, url):
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(url).status_code == 200
+    return len(ctx.captured_queries)
+
+
+def test_log_page_same_for_one_and_many(client, seeded):
+    character = CharacterFactory(campaign__system=System.COGENT)
+    row = target(character)
+    client.force_login(character.owner)
+    client.post(roll_url(character, "cogent-skill", row), ROLLS[System.COGENT][1])
+    url = reverse("campaign_log", args=[character.campaign_id])
+    one = count(client, url)
+    for _ in range(30):
+        entry_url = roll_url(character, "cogent-skill", row)
+        client.post(entry_url, ROLLS[System.COGENT][1])
+    # session, user, membership+campaign, entries (with what they follow)
+    assert count(client, url) == one == 4
+
+
+@pytest.mark.parametrize(
+    ("system", "expected"), [(System.COGENT, 8), (System.DAD6, 7), (System.COLD_STARS, 8)]
+)
+def test_sheet_with_recent_rolls(client, seeded, system, expected):
+    character = CharacterFactory(campaign__system=system)
+    row = target(character)
+    kind, data = ROLLS[system]
+    client.force_login(character.owner)
+    client.post(roll_url(character, kind, row), data)
+    one = count(client, character.get_absolute_url())
+    for _ in range(6):
+        client.post(roll_url(character, kind, row), data)
+    # session, user, character, membership, sheet reload, recent rolls, one per row table
+    assert count(client, character.get_absolute_url()) == one == expected
