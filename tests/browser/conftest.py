@@ -1,0 +1,71 @@
+"""Playwright driving Debian's Chromium (never a downloaded browser) against pytest-django's live
+server. Without Chromium these tests skip with a message, except under CI=true where they fail."""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def chromium_path() -> str | None:
+    found = shutil.which("chromium")
+    if found:
+        return found
+    return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+
+
+@pytest.fixture(scope="session")
+def browser():
+    path = chromium_path()
+    if path is None:
+        message = "No Chromium found (Debian: apt-get install -y chromium); browser tests need it."
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{message} It is mandatory under CI=true.")
+        pytest.skip(f"{message} Skipped.")
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in the main thread; the tests still create their
+    # data through the ORM there, which Django would otherwise refuse as "async-unsafe".
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            launched = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+            yield launched
+            launched.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture
+def page(browser, live_server):
+    context = browser.new_context(base_url=live_server.url)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def log_in(page):
+    def log_in(user, password="pw"):
+        page.goto("/accounts/login/")
+        page.fill("#id_username", user.username)
+        page.fill("#id_password", password)
+        page.click("main button[type=submit]")
+        page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+    return log_in
