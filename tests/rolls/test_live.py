@@ -1,0 +1,112 @@
+"""The live-event hub: committed changes reach the streams of their campaign, and only those.
+
+The same tests run on SQLite (in-memory hub fed by on_commit) and on PostgreSQL (NOTIFY/LISTEN over
+a real second connection), whichever DATABASE_URL the suite runs with.
+"""
+
+import asyncio
+import threading
+
+import pytest
+from django.db import transaction
+
+from rolls import live
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def in_thread(function) -> None:
+    """Run blocking ORM work the way a sync view does: on another thread, with its own connection."""
+    errors = []
+
+    def target():
+        try:
+            function()
+        except Exception as error:  # surfaced to the test below
+            errors.append(error)
+        finally:
+            from django.db import connections
+
+            connections.close_all()
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]
+
+
+def commit_event(campaign, kind, id):
+    with transaction.atomic():
+        live.publish(campaign, kind, id)
+
+
+def test_a_committed_event_reaches_its_campaign_only():
+    async def scenario():
+        async with live.hub.subscribe(1) as mine, live.hub.subscribe(2) as other:
+            await asyncio.to_thread(in_thread, lambda: commit_event(1, "entry", 42))
+            assert await mine.get(timeout=5) == live.Event(campaign=1, kind="entry", id=42)
+            assert await other.get(timeout=0.3) is None
+
+    asyncio.run(scenario())
+
+
+def test_a_rolled_back_event_is_never_delivered():
+    class Abort(Exception):
+        pass
+
+    def publish_then_fail():
+        with transaction.atomic():
+            live.publish(1, "entry", 7)
+            raise Abort
+
+    def roll_back():
+        with pytest.raises(Abort):
+            publish_then_fail()
+
+    async def scenario():
+        async with live.hub.subscribe(1) as subscription:
+            await asyncio.to_thread(in_thread, roll_back)
+            await asyncio.to_thread(in_thread, lambda: commit_event(1, "entry", 8))
+            # The committed event arrives; the rolled-back one never did.
+            assert await subscription.get(timeout=5) == live.Event(1, "entry", 8)
+            assert await subscription.get(timeout=0.3) is None
+
+    asyncio.run(scenario())
+
+
+def test_every_subscriber_hears_every_event_in_order():
+    async def scenario():
+        async with live.hub.subscribe(3) as a, live.hub.subscribe(3) as b:
+            for n in range(1, 4):
+                await asyncio.to_thread(in_thread, lambda n=n: commit_event(3, "entry", n))
+            for subscription in (a, b):
+                got = [await subscription.get(timeout=5) for _ in range(3)]
+                assert [e.id for e in got] == [1, 2, 3]
+
+    asyncio.run(scenario())
+
+
+def test_subscriptions_end_with_their_stream():
+    async def scenario():
+        async with live.hub.subscribe(4):
+            assert live.hub.subscriber_count == 1
+        assert live.hub.subscriber_count == 0
+
+    asyncio.run(scenario())
+
+
+def test_a_stream_that_falls_behind_is_told_to_resync():
+    async def scenario():
+        async with live.hub.subscribe(5) as subscription:
+            for n in range(live.QUEUE_SIZE + 1):
+                subscription.deliver(live.Event(5, "entry", n))
+            assert await subscription.get(timeout=1) is live.RESYNC
+            assert await subscription.get(timeout=0.1) is None
+
+    asyncio.run(scenario())
+
+
+def test_events_round_trip_through_json():
+    event = live.Event(campaign=9, kind="entry", id=123)
+    assert live.Event.from_json(event.to_json()) == event
