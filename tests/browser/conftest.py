@@ -24,7 +24,9 @@ def chromium_path() -> str | None:
     return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
 
 
-@pytest.fixture(scope="session")
+# Module scope: Playwright's sync API keeps an event loop running in the main thread while it is
+# open, which would break later tests that run their own loop (asyncio.run in tests/rolls).
+@pytest.fixture(scope="module")
 def browser():
     path = chromium_path()
     if path is None:
