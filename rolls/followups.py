@@ -21,6 +21,7 @@ from rolls.forms import (
     cold_stars_detail,
     cold_stars_faces,
     dad6_detail,
+    dad6_reading,
     dad6_result,
 )
 from rolls.models import OUTCOME_LABELS, Kind, RollEntry
@@ -180,13 +181,7 @@ def _choice(entry: RollEntry, value: str) -> Outcome:
 
 def _buy_boon(entry: RollEntry) -> Outcome:
     o = entry.options
-    rolled = dad6.resolve(
-        [die["face"] for die in entry.faces],
-        competence=o["competence"],
-        task=o["task"],
-        difficulty=o["difficulty"],
-        traded_boons=o["traded_boons"],
-    )
+    rolled = dad6.resolve([die["face"] for die in entry.faces], **dad6_reading(entry.options))
     try:
         result = dad6.buy_boon(rolled)
     except ValueError as exc:

@@ -552,20 +552,8 @@ class Dad6RollForm(RollForm):
             raise Refused("DAD6 rolls are always rolled.")
         o = plan.options
         faces = dad6.roll(plan.pool["dice"], rng, traded_boons=o["traded_boons"])
-        result = dad6.resolve(
-            faces,
-            competence=o["competence"],
-            task=o["task"],
-            difficulty=o["difficulty"],
-            traded_boons=o["traded_boons"],
-        )
-        odds = dad6.odds(
-            plan.pool["dice"],
-            competence=o["competence"],
-            task=o["task"],
-            difficulty=o["difficulty"],
-            traded_boons=o["traded_boons"],
-        )
+        result = dad6.resolve(faces, **dad6_reading(o))
+        odds = dad6.odds(plan.pool["dice"], **dad6_reading(o))
         return Outcome(
             kind=Kind.ROLL,
             options=o,
@@ -578,6 +566,11 @@ class Dad6RollForm(RollForm):
             odds=odds[result.outcome],
             resource_changes={},
         )
+
+
+def dad6_reading(options: dict[str, Any]) -> dict[str, Any]:
+    """The options a DAD6 roll is read with, as ``resolve`` and ``odds`` take them."""
+    return {key: options[key] for key in ("competence", "task", "difficulty", "traded_boons")}
 
 
 def dad6_faces(result: dad6.Result) -> list[dict[str, Any]]:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import models
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from sheets.models import (
@@ -75,8 +76,6 @@ class Target:
 
 def load_target(character: Character, kind: str, pk: int) -> Target:
     """The row ``pk`` of ``kind`` on this character's sheet; 404 for anything else."""
-    from django.http import Http404
-
     if kind not in KINDS or KINDS[kind][0] != character.campaign.system:
         raise Http404("Nothing to roll there.")
     _, model, lookup, related = KINDS[kind]

@@ -77,24 +77,26 @@ def test_panel_odds_and_roll(client, world, actor):
     assert RollEntry.objects.count() == before + (1 if ROLLERS[actor] == "ok" else 0)
 
 
-@pytest.mark.parametrize("actor", ROLLERS)
-def test_follow_up(client, world, actor):
+@pytest.fixture
+def rolled(client, world):
+    """The player has rolled their character once; the client is logged out again."""
     users, pc, skill, _ = world
     client.force_login(users["player"])
     client.post(roll_url(pc, "cogent-skill", skill), {"challenge_level": 1, "extra_penalty": 0})
-    entry = RollEntry.objects.get()
     client.logout()
-    login(client, users, actor)
-    expect(client.post(follow_url(entry, "destiny")), ROLLERS[actor], 302)
+    return RollEntry.objects.get()
+
+
+@pytest.mark.parametrize("actor", ROLLERS)
+def test_follow_up(client, world, rolled, actor):
+    login(client, world[0], actor)
+    expect(client.post(follow_url(rolled, "destiny")), ROLLERS[actor], 302)
 
 
 @pytest.mark.parametrize("actor", READERS)
-def test_log_and_permalink(client, world, actor):
-    users, pc, skill, _ = world
-    client.force_login(users["player"])
-    client.post(roll_url(pc, "cogent-skill", skill), {"challenge_level": 1, "extra_penalty": 0})
-    entry = RollEntry.objects.get()
-    client.logout()
+def test_log_and_permalink(client, world, rolled, actor):
+    users, pc, _, _ = world
+    entry = rolled
     login(client, users, actor)
     expect(client.get(reverse("campaign_log", args=[pc.campaign_id])), READERS[actor], 200)
     expect(client.get(entry.get_absolute_url()), READERS[actor], 200)
