@@ -6,6 +6,7 @@ SQLite, DEBUG off, a secret key generated once into the untracked file `.secret_
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -73,6 +74,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
     "sheets",
     "rolls",
 ]
@@ -87,6 +89,14 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its 429 response.
+    "axes.middleware.AxesMiddleware",
+]
+
+# django-axes first, so a locked-out username/address pair is refused before any password check.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -165,9 +175,33 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
+# HTTPS hardening: all off by default (development is plain HTTP); README "Production" lists the
+# values under which `manage.py check --deploy --fail-level WARNING` is clean (a test holds it so).
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=False)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=False)
+if env_bool("BEHIND_HTTPS_PROXY", default=False):
+    # Only behind a proxy that sets X-Forwarded-Proto itself and strips any a client sent.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
+
+# Login throttling (django-axes): after LOGIN_FAILURE_LIMIT wrong passwords for one username from one
+# address, that pair is locked out for LOGIN_COOLOFF_MINUTES; a success resets the count. Locking the
+# pair rather than the username stops guessing without letting a stranger lock a player out.
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"
+# How many reverse proxies in front of the app append to X-Forwarded-For (0: use REMOTE_ADDR).
+PROXY_COUNT = env_int("PROXY_COUNT", 0)
 
 LOGGING = {
     "version": 1,

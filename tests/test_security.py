@@ -1,0 +1,105 @@
+"""Deployment settings and login throttling."""
+
+import os
+import secrets
+import subprocess
+import sys
+
+import pytest
+from django.test import RequestFactory, override_settings
+
+from config.security import client_ip
+from tests.factories import PASSWORD, UserFactory
+
+# The production environment README.md ("Production") documents.
+PRODUCTION_ENV = {
+    "DEBUG": "0",
+    "SECRET_KEY": secrets.token_urlsafe(50),
+    "ALLOWED_HOSTS": "poolside.example",
+    "CSRF_TRUSTED_ORIGINS": "https://poolside.example",
+    "SECURE_COOKIES": "1",
+    "SECURE_SSL_REDIRECT": "1",
+    "SECURE_HSTS_SECONDS": "31536000",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS": "1",
+    "SECURE_HSTS_PRELOAD": "1",
+    "EMAIL_HOST": "smtp.poolside.example",
+}
+
+
+def deploy_check(env):
+    clean = {k: v for k, v in os.environ.items() if k not in PRODUCTION_ENV}
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        env=clean | env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_deploy_check_is_clean_under_the_documented_production_settings():
+    result = deploy_check(PRODUCTION_ENV)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_deploy_check_fails_without_them():
+    # The same check on development defaults must complain, or the test above proves nothing.
+    result = deploy_check({"SECRET_KEY": secrets.token_urlsafe(50)})
+    assert result.returncode != 0
+    assert "SECURE_HSTS_SECONDS" in result.stdout + result.stderr
+
+
+@pytest.mark.django_db
+class TestLoginThrottling:
+    def login(self, client, username, password):
+        return client.post("/accounts/login/", {"username": username, "password": password})
+
+    def test_repeated_wrong_passwords_lock_the_pair_out_with_a_readable_429(self, client):
+        user = UserFactory(username="alice")
+        for _ in range(4):
+            response = self.login(client, "alice", "wrong")
+            assert response.status_code == 200  # the form again, with its error
+        locked = self.login(client, "alice", "wrong")
+        assert locked.status_code == 429
+        assert "Too many login attempts" in locked.content.decode()
+        # Even the right password is refused while locked out.
+        again = self.login(client, "alice", PASSWORD)
+        assert again.status_code == 429
+        assert "_auth_user_id" not in client.session
+        assert user.is_active
+
+    def test_another_username_and_another_address_are_not_locked(self, client):
+        UserFactory(username="alice")
+        UserFactory(username="bob")
+        for _ in range(5):
+            self.login(client, "alice", "wrong")
+        assert self.login(client, "bob", PASSWORD).status_code == 302
+        client.logout()
+        elsewhere = client.post(
+            "/accounts/login/",
+            {"username": "alice", "password": PASSWORD},
+            REMOTE_ADDR="203.0.113.9",
+        )
+        assert elsewhere.status_code == 302
+
+    def test_a_success_resets_the_count(self, client):
+        UserFactory(username="alice")
+        for _ in range(4):
+            self.login(client, "alice", "wrong")
+        assert self.login(client, "alice", PASSWORD).status_code == 302
+        client.logout()
+        for _ in range(4):
+            assert self.login(client, "alice", "wrong").status_code == 200
+
+
+def test_client_ip_trusts_only_the_configured_proxies():
+    request = RequestFactory().get(
+        "/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="6.6.6.6, 198.51.100.7"
+    )
+    with override_settings(PROXY_COUNT=0):
+        assert client_ip(request) == "10.0.0.1"
+    with override_settings(PROXY_COUNT=1):
+        assert client_ip(request) == "198.51.100.7"  # the client can't forge the proxy's hop
+    with override_settings(PROXY_COUNT=3):
+        assert client_ip(request) == "10.0.0.1"  # fewer hops than proxies: fall back
