@@ -20,7 +20,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
-from django.db.models import BooleanField, ExpressionWrapper, Q, Value
+from django.db.models import BooleanField, ExpressionWrapper, F, Q, Value
 from django.urls import reverse
 from django.utils import timezone
 
@@ -144,6 +144,28 @@ class RollEntryQuerySet(models.QuerySet):
         qs = self.filter(campaign_id=membership.campaign_id)
         return qs if membership.is_gm else qs.filter(self._readable(membership))
 
+    # --- integrity ---------------------------------------------------------------------------
+    def verify_chain(self, campaign_id: int) -> ChainReport:
+        """Recompute one campaign's chain in ``seq`` order and report the first broken entry:
+        a gap in ``seq``, a ``prev_hash`` that isn't the previous ``hash``, or a ``hash`` that
+        doesn't match the entry's canonical content (docs/roll-log.md)."""
+        rows = (
+            self.filter(campaign_id=campaign_id)
+            .annotate(follows_seq=F("follows__seq"), reveals_seq=F("reveals__seq"))
+            .order_by("seq")
+        )
+        previous, count = GENESIS_HASH, 0
+        for entry in rows.iterator(chunk_size=2000):
+            count += 1
+            if entry.seq != count:
+                return ChainReport(count - 1, entry, f"expected #{count}, found #{entry.seq}")
+            if entry.prev_hash != previous:
+                return ChainReport(count - 1, entry, "not chained to the entry before it")
+            if entry.compute_hash() != entry.hash:
+                return ChainReport(count - 1, entry, "its content no longer matches its hash")
+            previous = entry.hash
+        return ChainReport(count, None, "")
+
     # --- writing ---------------------------------------------------------------------------
     def append(self, *, campaign: Campaign, **fields: Any) -> RollEntry:
         """Append one entry to the campaign's chain and return it.
@@ -189,6 +211,17 @@ class RollEntryQuerySet(models.QuerySet):
                 if not lost_race or attempt == APPEND_ATTEMPTS - 1:
                     raise
         raise AssertionError("unreachable")  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class ChainReport:
+    verified: int  # entries checked and found intact before the break (all of them when intact)
+    broken: RollEntry | None  # the first broken entry, or None
+    reason: str
+
+    @property
+    def intact(self) -> bool:
+        return self.broken is None
 
 
 @dataclass(frozen=True)
@@ -414,9 +447,9 @@ class RollEntry(models.Model):
             "created_at": self.created_at.astimezone(UTC).isoformat(timespec="microseconds"),
             "system": self.system,
             "kind": self.kind,
-            "follows": self.follows.seq if self.follows_id else None,
+            "follows": self._seq_of("follows"),
             "visibility": self.visibility,
-            "reveals": self.reveals.seq if self.reveals_id else None,
+            "reveals": self._seq_of("reveals"),
             "character": self.character_name,
             "user": self.username,
             "label": self.label,
@@ -432,6 +465,14 @@ class RollEntry(models.Model):
             "odds_table": self.odds_table,
             "resource_changes": self.resource_changes,
         }
+
+    def _seq_of(self, link: str) -> int | None:
+        """The ``seq`` of a linked entry. ``verify_chain`` annotates ``<link>_seq`` so checking a
+        million entries doesn't cost a query per link."""
+        if getattr(self, f"{link}_id") is None:
+            return None
+        annotated = getattr(self, f"{link}_seq", None)
+        return annotated if annotated is not None else getattr(self, link).seq
 
     def compute_hash(self) -> str:
         return hashlib.sha256(canonical_json(self.content())).hexdigest()

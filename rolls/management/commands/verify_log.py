@@ -1,0 +1,41 @@
+"""manage.py verify_log [campaign]: recompute roll log hash chains and name the first broken entry."""
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from rolls.models import RollEntry
+from sheets.models import Campaign
+
+
+class Command(BaseCommand):
+    help = (
+        "Recompute every campaign's roll log hash chain (or one campaign's) as docs/roll-log.md "
+        "defines it. Exits with status 1 and names the first broken entry when a chain is broken."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("campaign", nargs="?", type=int, help="Only this campaign id.")
+
+    def handle(self, *args: Any, campaign: int | None = None, **options: Any) -> None:
+        campaigns = Campaign.objects.order_by("pk")
+        if campaign is not None:
+            campaigns = campaigns.filter(pk=campaign)
+            if not campaigns.exists():
+                raise CommandError(f"There is no campaign with id {campaign}.")
+        broken = 0
+        for each in campaigns.iterator():
+            report = RollEntry.objects.verify_chain(each.pk)
+            if report.intact:
+                self.stdout.write(
+                    f"Campaign {each.pk} ({each.name}): {report.verified} entries, chain intact."
+                )
+                continue
+            broken += 1
+            entry = report.broken
+            self.stderr.write(
+                f"Campaign {each.pk} ({each.name}): BROKEN at entry #{entry.seq} (id {entry.pk}): "
+                f"{report.reason}. {report.verified} entries before it are intact."
+            )
+        if broken:
+            raise CommandError(f"{broken} broken chain(s).", returncode=1)
