@@ -23,6 +23,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from rolls import live
 from sheets.models import Campaign, Character, System
 
 GENESIS_HASH = "0" * 64
@@ -118,6 +119,9 @@ class RollEntryQuerySet(models.QuerySet):
                     entry.created_at = timezone.now()
                     entry.hash = entry.compute_hash()
                     entry.save()
+                    # In the same savepoint: open streams hear of the entry when (and only if)
+                    # the caller's transaction commits.
+                    live.publish(campaign.pk, "entry", entry.pk)
                     return entry
             except IntegrityError:
                 # Only a lost race for the seq is retried; any other clash (a second follow-up

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from rolls import views
+from rolls import live_views, views
 
 urlpatterns = [
     path(
@@ -21,4 +21,6 @@ urlpatterns = [
     path("rolls/<int:pk>/", views.roll_entry, name="roll_entry"),
     path("rolls/<int:pk>/<slug:action>/", views.roll_follow_up, name="roll_follow_up"),
     path("campaigns/<int:pk>/log/", views.campaign_log, name="campaign_log"),
+    # L — live updates
+    path("campaigns/<int:pk>/events/", live_views.campaign_events, name="campaign_events"),
 ]

@@ -22,6 +22,7 @@ from django_htmx.http import trigger_client_event
 
 from rolls import followups
 from rolls.forms import FORMS, Outcome, Refused, RollForm
+from rolls.live_views import live_context
 from rolls.models import RollEntry
 from rolls.rules import system_rng
 from rolls.targets import SHEET_MODELS, Target, load_target, lock_sheet
@@ -289,5 +290,8 @@ def campaign_log(request: HttpRequest, pk: int) -> HttpResponse:
         else "",
         "before": before,
     }
+    if before is None and not request.htmx:
+        # The newest page takes new entries live, starting after the newest one it shows.
+        context |= live_context(campaign, last_id=entries[0].pk if entries else 0)
     template = "rolls/log.html#entries" if request.htmx else "rolls/log.html"
     return render(request, template, context)
