@@ -79,19 +79,6 @@ def _head(campaign_id: int) -> int:
     return RollEntry.objects.filter(campaign_id=campaign_id).aggregate(top=Max("pk"))["top"] or 0
 
 
-def _visible(membership: Membership) -> Any:
-    """Entries the member may know exist."""
-    return RollEntry.objects.filter(campaign_id=membership.campaign_id)
-
-
-def _may_know(entry: RollEntry, membership: Membership) -> bool:
-    return entry.campaign_id == membership.campaign_id
-
-
-def _card(entry: RollEntry, membership: Membership) -> Any:
-    return entry
-
-
 def render_item(card: Any) -> str:
     """The log's list item for one card — exactly what the log page's list holds."""
     return render_to_string("rolls/log.html#log_item", {"entry": card})
@@ -99,24 +86,28 @@ def render_item(card: Any) -> str:
 
 def _replay(membership: Membership, after: int, character_id: int | None) -> list[tuple[int, str]]:
     """Up to REPLAY_BATCH entries after ``after`` the member may know exist, oldest first."""
-    qs = _visible(membership).filter(pk__gt=after)
+    qs = RollEntry.objects.visible_to(membership).filter(pk__gt=after)
     if character_id is not None:
         qs = qs.filter(character_id=character_id)
     return [
-        (entry.pk, render_item(_card(entry, membership)))
+        (entry.pk, render_item(entry.card_for(membership)))
         for entry in qs.for_cards().order_by("pk")[:REPLAY_BATCH]
     ]
 
 
 def _load_entry(pk: int) -> RollEntry | None:
-    return RollEntry.objects.for_cards().filter(pk=pk).first()
+    """One entry with everything visibility and the card need, shared by every audience."""
+    entry = RollEntry.objects.for_cards().select_related("character").filter(pk=pk).first()
+    if entry is not None:
+        entry.is_revealed  # noqa: B018 — computed here once, not once per audience
+    return entry
 
 
 def _render_for(entry: RollEntry, membership: Membership) -> str | None:
     """The item for this member's audience, or None when they may not know the entry exists."""
-    if not _may_know(entry, membership):
+    if not entry.is_known_to(membership):
         return None
-    return render_item(_card(entry, membership))
+    return render_item(entry.card_for(membership))
 
 
 def _load_character(pk: int) -> Character | None:
@@ -124,10 +115,11 @@ def _load_character(pk: int) -> Character | None:
 
 
 def audience(entry: RollEntry, membership: Membership) -> str:
-    """Members who see an entry the same way: the GM, its roller, everyone else."""
+    """Members who see an entry the same way (docs/permissions.md): the GM, the roller (who
+    alone reads their GM-only roll and sees their blind roll's placeholder), everyone else."""
     if membership.is_gm:
         return "gm"
-    if entry.user_id is not None and entry.user_id == membership.user_id:
+    if entry.roller_id is not None and entry.roller_id == membership.user_id:
         return "roller"
     return "member"
 
