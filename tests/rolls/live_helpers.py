@@ -101,6 +101,9 @@ class Reader:
     async def close(self) -> None:
         if self in OPEN:
             OPEN.remove(self)
+        # Innermost first — the view's own generator, which leaves the hub — as a disconnect
+        # would; closing only the outer wrappers leaves it to the loop's shutdown, out of order.
+        await self.response._iterator.aclose()
         await self.content.aclose()
 
 
