@@ -47,8 +47,8 @@
       status.hidden = false;
     });
   }
-  document.addEventListener("htmx:sseOpen", function () { setStatus(" · updates live"); });
-  document.addEventListener("htmx:sseError", function () { setStatus(" · reconnecting…"); });
+  document.addEventListener("htmx:sseOpen", function () { setStatus("Live: new rolls appear as they happen."); });
+  document.addEventListener("htmx:sseError", function () { setStatus("Live updates interrupted; reconnecting…"); });
 
   function editing(region) {
     var active = document.activeElement;
