@@ -29,6 +29,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.contrib.auth.decorators import login_required
+from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
@@ -312,6 +313,14 @@ async def campaign_events(request: HttpRequest, pk: int) -> HttpResponse:
         if found is None or not found.can_read(membership):
             raise Http404("No such character.")
         character_id = found.pk
+    if not isinstance(request, ASGIRequest):
+        # Under WSGI a never-ending response would pin a worker thread (and its database
+        # connection) for good; pages still work, they just don't update live.
+        return HttpResponse(
+            "Live updates need the ASGI server: uvicorn config.asgi:application.",
+            status=501,
+            content_type="text/plain",
+        )
     response = StreamingHttpResponse(
         Stream(membership, last_id, character_id), content_type="text/event-stream"
     )

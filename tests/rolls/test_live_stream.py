@@ -97,6 +97,13 @@ def test_the_character_filter_takes_only_readable_characters_of_the_campaign(cli
     assert client.get(events_url(campaign, character=npc.pk)).status_code == 404
 
 
+def test_under_wsgi_the_stream_says_it_needs_asgi(client, table):
+    campaign, users, *_ = table
+    client.force_login(users["player"])  # the sync client goes through the WSGI handler
+    response = client.get(events_url(campaign))
+    assert response.status_code == 501 and b"ASGI" in response.content
+
+
 def test_only_get(client, table):
     campaign, users, *_ = table
     client.force_login(users["player"])
