@@ -5,33 +5,12 @@ import pytest
 from django.test import Client
 
 from rolls.models import Kind, RollEntry
-from sheets.models import Role, System
-from tests.factories import CharacterFactory, MembershipFactory
 from tests.rolls.live_helpers import off_loop, open_stream, post_roll, run
 from tests.rolls.test_live_stream import client_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 WATCHERS = ("gm", "alice", "bob", "observer")
-
-
-@pytest.fixture
-def table(seeded):
-    rob = CharacterFactory(campaign__system=System.COGENT, name="Rob")
-    campaign = rob.campaign
-    rob.cogent.strength = 1
-    rob.cogent.save()
-    rob.cogent.skills.filter(name="Athletics").update(rating=2)
-    jack = CharacterFactory(campaign=campaign, name="Jack")
-    return {
-        "campaign": campaign,
-        "rob": rob,
-        "athletics": rob.cogent.skills.get(name="Athletics"),
-        "gm": campaign.memberships.get(role=Role.GM).user,
-        "alice": rob.owner,
-        "bob": jack.owner,
-        "observer": MembershipFactory(campaign=campaign, role=Role.OBSERVER).user,
-    }
 
 
 def roll(table, user, visibility):
