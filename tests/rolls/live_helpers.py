@@ -4,6 +4,7 @@ import asyncio
 import threading
 from dataclasses import dataclass, field
 
+from asgiref.sync import sync_to_async
 from django.db import connections
 from django.test import Client
 from django.urls import reverse
@@ -51,6 +52,9 @@ def run(scenario) -> None:
         finally:
             while OPEN:
                 await OPEN.pop().close()
+            # The async ORM calls of the views (session, user) ran on asgiref's shared thread:
+            # give its connection back, or the test database can't be dropped at the end.
+            await sync_to_async(connections.close_all)()
 
     asyncio.run(main())
 
