@@ -14,7 +14,7 @@ from typing import Any
 
 from django import forms
 
-from rolls.models import OUTCOME_LABELS, Kind
+from rolls.models import OUTCOME_LABELS, Kind, Visibility
 from rolls.rules import cogent, cold_stars, dad6
 from rolls.targets import Target
 from sheets import ranges
@@ -138,8 +138,11 @@ class Outcome:
     result: dict[str, Any]
     odds: Fraction
     resource_changes: dict[str, int]
+    # Every outcome's chance at roll time; None for outcomes that were certain (no dice rolled).
+    odds_table: dict[str, Fraction] | None = None
 
     def fields(self) -> dict[str, Any]:
+        table = self.odds_table or {self.outcome: self.odds}
         return {
             "kind": self.kind,
             "options": self.options,
@@ -152,6 +155,7 @@ class Outcome:
             "result": self.result,
             "odds": fraction_text(self.odds),
             "odds_display": percent(self.odds),
+            "odds_table": {band: fraction_text(p) for band, p in table.items() if p},
             "resource_changes": {k: v for k, v in self.resource_changes.items() if v},
         }
 
@@ -176,10 +180,25 @@ class RollForm(forms.Form):
 
     system: str = ""
 
-    def __init__(self, data: Any = None, *, target: Target, sheet: Any) -> None:
+    visibility = forms.ChoiceField(
+        label="Who sees the result",
+        choices=Visibility.choices,
+        initial=Visibility.PUBLIC,
+        required=False,  # left out (an odds request, a bookmarked panel URL) means public
+    )
+
+    def __init__(self, data: Any = None, *, target: Target, sheet: Any, gm: bool = False) -> None:
         super().__init__(data, auto_id="roll_%s")
         self.target = target
         self.sheet = sheet
+        self.gm = gm
+        if target.character.campaign.force_public_rolls:
+            # The campaign setting wins: no choice to offer, and a crafted POST can't add one.
+            del self.fields["visibility"]
+        elif not gm:
+            self.fields["visibility"].choices = [
+                c for c in Visibility.choices if c[0] != Visibility.SECRET
+            ]
         self.plan: Plan | None = None
         self.choices: list[Choice] = []  # Cold Stars: every step-4 option, side by side
         self.setup()
@@ -196,16 +215,20 @@ class RollForm(forms.Form):
                 self.add_error(None, str(exc))
                 self.plan = None
 
+    @property
+    def chosen_visibility(self) -> str:
+        return self.cleaned_data.get("visibility") or Visibility.PUBLIC
+
     @classmethod
-    def with_defaults(cls, *, target: Target, sheet: Any) -> RollForm:
+    def with_defaults(cls, *, target: Target, sheet: Any, gm: bool = False) -> RollForm:
         """The panel as first opened: bound to its initial values, so the odds show at once."""
-        blank = cls(target=target, sheet=sheet)
+        blank = cls(target=target, sheet=sheet, gm=gm)
         data = {}
         for name, bound in blank.fields.items():
             value = blank.get_initial_for_field(bound, name)
             if value is not None and value is not False and value != "":
                 data[name] = value
-        return cls(data, target=target, sheet=sheet)
+        return cls(data, target=target, sheet=sheet, gm=gm)
 
     def make_plan(self) -> Plan:
         raise NotImplementedError
@@ -403,6 +426,7 @@ class CogentRollForm(RollForm):
             result=cogent_result(result, reflexive=options["reflexive"]),
             odds=odds[result.outcome],
             resource_changes=changes,
+            odds_table=odds,
         )
 
 
@@ -565,6 +589,7 @@ class Dad6RollForm(RollForm):
             result=dad6_result(result),
             odds=odds[result.outcome],
             resource_changes={},
+            odds_table=odds,
         )
 
 
@@ -820,6 +845,7 @@ class ColdStarsRollForm(RollForm):
             )
         faces = cold_stars.roll(pool, rng)
         outcome = cold_stars.resolve(faces)
+        odds = cold_stars.odds(pool)
         return Outcome(
             Kind.ROLL,
             plan.options,
@@ -829,8 +855,9 @@ class ColdStarsRollForm(RollForm):
             outcome,
             cold_stars_detail(faces, outcome),
             {},
-            cold_stars.odds(pool)[outcome],
+            odds[outcome],
             changes,
+            odds,
         )
 
 
