@@ -32,6 +32,7 @@ from django.http import HttpRequest, HttpResponse, QueryDict, StreamingHttpRespo
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from rolls.models import OUTCOME_LABELS, RollEntry
@@ -137,7 +138,8 @@ class LogFilterForm(forms.Form):
     def apply(self, entries: Any) -> Any:
         """``entries`` (the member's visible entries) narrowed by every valid filter."""
         f = self.active
-        readable = RollEntry.objects.readable_by(self.membership).values("pk")
+        # ``readable`` is visible_to's per-row answer to "may this member see the figures?".
+        readable = Q(readable=True)
         if "character" in f:
             entries = entries.filter(character_id=f["character"])
         if "player" in f:
@@ -153,7 +155,7 @@ class LogFilterForm(forms.Form):
             else:
                 figures = Q(outcome=outcome)
             # An outcome is a figure: a placeholder never matches, whatever its hidden outcome.
-            entries = entries.filter(figures, pk__in=readable)
+            entries = entries.filter(figures & readable)
         tz = timezone.get_current_timezone()
         if "date_from" in f:
             entries = entries.filter(
@@ -173,7 +175,7 @@ class LogFilterForm(forms.Form):
                 | Q(detail__icontains=word)
                 | Q(outcome_label__icontains=word)
             )
-            entries = entries.filter(known | (figures & Q(pk__in=readable)))
+            entries = entries.filter(known | (figures & readable))
         return entries
 
     def querydict(self) -> QueryDict:
@@ -212,14 +214,13 @@ def campaign_log(request: HttpRequest, pk: int) -> HttpResponse:
             "“before” must be an entry number.", status=400, content_type="text/plain"
         )
     form, entries = _filtered(request, campaign, membership)
-    if before:
-        entries = entries.filter(pk__lt=int(before))
-    rows = list(entries.for_cards().order_by("-pk")[: LOG_PAGE_SIZE + 1])
+    rows = entries.page(campaign, before=int(before) if before else None, size=LOG_PAGE_SIZE)
     page, more = rows[:LOG_PAGE_SIZE], len(rows) > LOG_PAGE_SIZE
     params = form.querydict()
     context = {
         "campaign": campaign,
         "membership": membership,
+        "live_campaign": campaign,  # live updates (workstream L) when base.html supports them
         "form": form,
         "filtered": bool(form.active),
         "entries": [entry.card_for(membership) for entry in page],
@@ -229,12 +230,16 @@ def campaign_log(request: HttpRequest, pk: int) -> HttpResponse:
         "csv_url": _url("campaign_log_csv", campaign, params),
         "json_url": _url("campaign_log_json", campaign, params),
     }
-    if request.htmx:
+    if request.htmx and not request.htmx.history_restore_request:
         # A filter change swaps the results (and the field errors, out of band); scrolling to the
         # end of a page appends the next page's entries.
         part = "entries" if before else "results"
-        return render(request, f"rolls/log.html#{part}", context)
-    return render(request, "rolls/log.html", context)
+        response = render(request, f"rolls/log.html#{part}", context)
+    else:
+        response = render(request, "rolls/log.html", context)
+    # The same URL answers with a partial or the page: caches must keep them apart.
+    patch_vary_headers(response, ("HX-Request",))
+    return response
 
 
 # ---------------------------------------------------------------------------------------------
@@ -291,6 +296,7 @@ EXPORT_VALUES = (
     "follows__seq",
     "hash",
     "prev_hash",
+    "readable",
 )
 
 
@@ -320,7 +326,7 @@ def _percent(odds: str) -> str:
         return ""
 
 
-def export_rows(campaign: Campaign, membership: Membership, entries: Any) -> Iterator[list[dict]]:
+def export_rows(entries: Any) -> Iterator[list[dict]]:
     """The filtered visible entries, oldest first, as export records — one list per keyset chunk of
     ``EXPORT_CHUNK`` rows (``seq > last``: never OFFSET, never the whole log in memory).
 
@@ -330,7 +336,6 @@ def export_rows(campaign: Campaign, membership: Membership, entries: Any) -> Ite
     what its roller knows, would let them test guesses at its dice.
     """
     last_seq, last_readable_seq = 0, 0
-    readable = RollEntry.objects.readable_by(membership).filter(campaign=campaign)
     while True:
         chunk = list(
             entries.filter(seq__gt=last_seq)
@@ -340,12 +345,9 @@ def export_rows(campaign: Campaign, membership: Membership, entries: Any) -> Ite
         )
         if not chunk:
             return
-        readable_pks = set(
-            readable.filter(pk__in=[row["pk"] for row in chunk]).values_list("pk", flat=True)
-        )
         records = []
         for row in chunk:
-            is_readable = row["pk"] in readable_pks
+            is_readable = bool(row["readable"])
             record = _record(row, is_readable)
             if is_readable and last_readable_seq != row["seq"] - 1:
                 record["prev_hash"] = ""
@@ -486,7 +488,7 @@ def _export(
         "exported_by": request.user.get_username(),
         "filters": {key: str(value) for key, value in form.active.items()},
     }
-    chunks = export_rows(campaign, membership, entries)
+    chunks = export_rows(entries)
     response = StreamingHttpResponse(
         _stream(request, render_parts(head, chunks)), content_type=content_type
     )

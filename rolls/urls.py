@@ -21,7 +21,7 @@ urlpatterns = [
     path("rolls/<int:pk>/", views.roll_entry, name="roll_entry"),
     path("rolls/<int:pk>/reveal/", views.roll_reveal, name="roll_reveal"),
     path("rolls/<int:pk>/<slug:action>/", views.roll_follow_up, name="roll_follow_up"),
-    path("campaigns/<int:pk>/log/", views.campaign_log, name="campaign_log"),
+    path("campaigns/<int:pk>/log/", log_tools.campaign_log, name="campaign_log"),
 ]
 
 # Log tools (workstream T): exports and statistics.
