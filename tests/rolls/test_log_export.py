@@ -8,6 +8,8 @@ import io
 import json
 
 import pytest
+from asgiref.sync import sync_to_async
+from django.db import connections
 from django.test import AsyncClient
 from django.urls import reverse
 
@@ -262,14 +264,14 @@ def test_streams_as_an_async_iterator_under_asgi(table):
     async def fetch():
         client = AsyncClient()
         await client.aforce_login(table["gm"])
-        return await client.get(reverse("campaign_log_json", args=[table["campaign"].pk]))
+        response = await client.get(reverse("campaign_log_json", args=[table["campaign"].pk]))
+        content = b"".join([part async for part in response.streaming_content])
+        # The chunks were read on asgiref's sync thread: close its connection like a request end.
+        await sync_to_async(connections.close_all)()
+        return response, content
 
-    response = asyncio.run(fetch())
+    response, content = asyncio.run(fetch())
     assert response.status_code == 200
     assert response.is_async
-
-    async def read():
-        return b"".join([part async for part in response.streaming_content])
-
-    data = json.loads(asyncio.run(read()))
+    data = json.loads(content)
     assert [e["label"] for e in data["entries"]] == ["Stealth", "Stealth"]
