@@ -35,6 +35,7 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
+from rolls.forms import BAND_ORDER
 from rolls.models import OUTCOME_LABELS, RollEntry
 from rolls.stats import TRIAL_KINDS, Summary, Tally
 from sheets.models import Campaign, Character, Membership, System
@@ -51,14 +52,7 @@ SEARCH_MAX_WORDS = 8
 SYSTEM_OUTCOMES = {
     System.COGENT: ("success", "failure", "critical_failure"),
     System.DAD6: ("success", "failure"),
-    System.COLD_STARS: (
-        "critical_success",
-        "success",
-        "costly_success",
-        "choice",
-        "failure",
-        "critical_failure",
-    ),
+    System.COLD_STARS: BAND_ORDER,  # every band
 }
 ANY_SUCCESS, ANY_FAILURE = "any_success", "any_failure"
 

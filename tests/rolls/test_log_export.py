@@ -14,19 +14,9 @@ from django.test import AsyncClient
 from django.urls import reverse
 
 from rolls.models import Visibility
-from sheets.models import Role, System
-from tests.factories import CharacterFactory, MembershipFactory, RollEntryFactory
+from tests.factories import MembershipFactory, RollEntryFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def table():
-    ada = CharacterFactory(campaign__system=System.COLD_STARS, name="Ada", owner__username="ana")
-    campaign = ada.campaign
-    bo = CharacterFactory(campaign=campaign, name="Bo", owner__username="ben")
-    gm = campaign.memberships.get(role=Role.GM).user
-    return {"campaign": campaign, "ada": ada, "bo": bo, "gm": gm}
 
 
 COLD_FACES = [

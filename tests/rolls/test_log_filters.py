@@ -11,24 +11,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from rolls.models import Visibility
-from sheets.models import Role, System
-from tests.factories import CharacterFactory, MembershipFactory, RollEntryFactory
+from sheets.models import Role
+from tests.factories import MembershipFactory, RollEntryFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def table():
-    """A Cold Stars table: ana plays Ada, ben plays Bo, the GM has a visible and a hidden NPC."""
-    ada = CharacterFactory(campaign__system=System.COLD_STARS, name="Ada", owner__username="ana")
-    campaign = ada.campaign
-    bo = CharacterFactory(campaign=campaign, name="Bo", owner__username="ben")
-    gm = campaign.memberships.get(role=Role.GM).user
-    npc = CharacterFactory(campaign=campaign, name="Warden", owner=gm, is_npc=True)
-    spy = CharacterFactory(
-        campaign=campaign, name="Spy", owner=gm, is_npc=True, hidden_from_players=True
-    )
-    return {"campaign": campaign, "ada": ada, "bo": bo, "gm": gm, "npc": npc, "spy": spy}
 
 
 def entry(character, **fields):
