@@ -1,7 +1,7 @@
 import pytest
 
 from sheets.models import Role, System
-from tests.factories import CharacterFactory, MembershipFactory
+from tests.factories import CharacterFactory
 from tests.rolls.helpers import SEED
 
 
@@ -12,24 +12,16 @@ def seeded(settings):
     return settings
 
 
-# Shared by the visibility tests of pages (test_visibility) and of the stream (test_live_visibility).
 @pytest.fixture
-def table(client):
-    """A Cogent table: GM, alice playing Rob (6d6 Athletics), bob playing Jack, an observer."""
-    rob = CharacterFactory(campaign__system=System.COGENT, name="Rob")
-    campaign = rob.campaign
-    rob.cogent.strength = 1
-    rob.cogent.save()
-    rob.cogent.skills.filter(name="Athletics").update(rating=2)
-    jack = CharacterFactory(campaign=campaign, name="Jack")
-    observer = MembershipFactory(campaign=campaign, role=Role.OBSERVER).user
+def table():
+    """A Cold Stars table for the log tools: ana plays Ada, ben plays Bo; the GM has a visible NPC
+    (Warden) and a hidden one (Spy)."""
+    ada = CharacterFactory(campaign__system=System.COLD_STARS, name="Ada", owner__username="ana")
+    campaign = ada.campaign
+    bo = CharacterFactory(campaign=campaign, name="Bo", owner__username="ben")
     gm = campaign.memberships.get(role=Role.GM).user
-    return {
-        "campaign": campaign,
-        "rob": rob,
-        "athletics": rob.cogent.skills.get(name="Athletics"),
-        "gm": gm,
-        "alice": rob.owner,
-        "bob": jack.owner,
-        "observer": observer,
-    }
+    npc = CharacterFactory(campaign=campaign, name="Warden", owner=gm, is_npc=True)
+    spy = CharacterFactory(
+        campaign=campaign, name="Spy", owner=gm, is_npc=True, hidden_from_players=True
+    )
+    return {"campaign": campaign, "ada": ada, "bo": bo, "gm": gm, "npc": npc, "spy": spy}

@@ -8,7 +8,17 @@ from rolls.models import Kind, RollEntry
 from tests.rolls.live_helpers import off_loop, open_stream, post_roll, run
 from tests.rolls.test_live_stream import client_for
 
+# The pages' visibility tests' table (GM, alice playing Rob, bob, an observer): the same people
+# at the same table, live. Imported, pytest registers it here as the fixture "visibility_table".
+from tests.rolls.test_visibility import table as visibility_table  # noqa: F401
+
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def table(request):
+    return request.getfixturevalue("visibility_table")
+
 
 WATCHERS = ("gm", "alice", "bob", "observer")
 

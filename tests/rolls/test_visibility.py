@@ -4,12 +4,35 @@ someone who may not read them — not in the log, the permalink, the sheet or th
 import pytest
 
 from rolls.models import Kind, RollEntry, Visibility
-from tests.factories import CharacterFactory
+from sheets.models import Role, System
+from tests.factories import CharacterFactory, MembershipFactory
 from tests.rolls.helpers import follow_url, latest, roll_url
 
 pytestmark = pytest.mark.django_db
 
 FULL, PLACEHOLDER, NOTHING = "full", "placeholder", "nothing"
+
+
+@pytest.fixture
+def table(client):
+    """A Cogent table: GM, alice playing Rob (6d6 Athletics), bob playing Jack, an observer."""
+    rob = CharacterFactory(campaign__system=System.COGENT, name="Rob")
+    campaign = rob.campaign
+    rob.cogent.strength = 1
+    rob.cogent.save()
+    rob.cogent.skills.filter(name="Athletics").update(rating=2)
+    jack = CharacterFactory(campaign=campaign, name="Jack")
+    observer = MembershipFactory(campaign=campaign, role=Role.OBSERVER).user
+    gm = campaign.memberships.get(role=Role.GM).user
+    return {
+        "campaign": campaign,
+        "rob": rob,
+        "athletics": rob.cogent.skills.get(name="Athletics"),
+        "gm": gm,
+        "alice": rob.owner,
+        "bob": jack.owner,
+        "observer": observer,
+    }
 
 
 def roll(client, table, visibility, *, as_user="alice", **extra):
