@@ -24,6 +24,7 @@ from django.db.models import BooleanField, ExpressionWrapper, F, Q, Value
 from django.urls import reverse
 from django.utils import timezone
 
+from rolls import live
 from sheets.models import Campaign, Character, Membership, System
 
 GENESIS_HASH = "0" * 64
@@ -203,6 +204,9 @@ class RollEntryQuerySet(models.QuerySet):
                     entry.hash = entry.compute_hash()
                     entry.save()
                     entry.is_revealed = False  # brand new: nothing can have revealed it yet
+                    # In the same savepoint: open streams hear of the entry when (and only if)
+                    # the caller's transaction commits.
+                    live.publish(campaign.pk, "entry", entry.pk)
                     return entry
             except IntegrityError:
                 # Only a lost race for the seq is retried; any other clash (a second follow-up
@@ -351,6 +355,9 @@ class RollEntry(models.Model):
         indexes = [
             models.Index(fields=["campaign", "-id"], name="roll_entry_campaign_page"),
             models.Index(fields=["character", "-id"], name="roll_entry_character_recent"),
+            # Log filters (log_tools.py): by skill, newest first; by date range.
+            models.Index(fields=["campaign", "label", "-id"], name="roll_entry_campaign_label"),
+            models.Index(fields=["campaign", "created_at"], name="roll_entry_campaign_time"),
         ]
 
     def __str__(self) -> str:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from rolls import views
+from rolls import live_views, log_tools, views
 
 urlpatterns = [
     path(
@@ -21,5 +21,17 @@ urlpatterns = [
     path("rolls/<int:pk>/", views.roll_entry, name="roll_entry"),
     path("rolls/<int:pk>/reveal/", views.roll_reveal, name="roll_reveal"),
     path("rolls/<int:pk>/<slug:action>/", views.roll_follow_up, name="roll_follow_up"),
-    path("campaigns/<int:pk>/log/", views.campaign_log, name="campaign_log"),
+    path("campaigns/<int:pk>/log/", log_tools.campaign_log, name="campaign_log"),
+]
+
+# Log tools (workstream T): exports and statistics.
+urlpatterns += [
+    path("campaigns/<int:pk>/log/export.csv", log_tools.campaign_log_csv, name="campaign_log_csv"),
+    path(
+        "campaigns/<int:pk>/log/export.json", log_tools.campaign_log_json, name="campaign_log_json"
+    ),
+    path("campaigns/<int:pk>/stats/", log_tools.campaign_stats, name="campaign_stats"),
+    path("characters/<int:pk>/stats/", log_tools.character_stats, name="character_stats"),
+    # L — live updates
+    path("campaigns/<int:pk>/events/", live_views.campaign_events, name="campaign_events"),
 ]
