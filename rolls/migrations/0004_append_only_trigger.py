@@ -58,6 +58,6 @@ def drop(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("rolls", "0002_visibility")]
+    dependencies = [("rolls", "0003_log_filter_indexes")]
 
     operations = [migrations.RunPython(create, drop)]
