@@ -208,9 +208,17 @@ def roll_side(
         row = target.obj
         if target.is_combat:
             pool = sheet.combat_pool(rating=row.rating)
-            terms = [(cogent.BASE_DICE, "base"), (row.rating, row.name)] + list(
-                zip([sheet.strength, sheet.reflex, sheet.intelligence], cogent.ATTRIBUTES, strict=True)
-            )
+            terms = [
+                (cogent.BASE_DICE, "base"),
+                (row.rating, row.name),
+                *list(
+                    zip(
+                        [sheet.strength, sheet.reflex, sheet.intelligence],
+                        cogent.ATTRIBUTES,
+                        strict=True,
+                    )
+                ),
+            ]
         else:
             pool = sheet.pool_for_skill(rating=row.rating, attribute=row.attribute)
             terms = [

@@ -150,6 +150,7 @@ def _correct(entry: RollEntry, sheet: Any, rng: Any) -> Outcome:
     pool = cold_stars.Pool(entry.pool["ability"], entry.pool["skill"], entry.pool["risk"])
     faces = cold_stars.roll(pool, rng)
     outcome = cold_stars.resolve(faces)
+    odds = cold_stars.odds(pool)
     return Outcome(
         kind=Kind.CORRECT,
         options=entry.options,
@@ -159,8 +160,9 @@ def _correct(entry: RollEntry, sheet: Any, rng: Any) -> Outcome:
         outcome=outcome,
         detail=cold_stars_detail(faces, outcome),
         result={},
-        odds=cold_stars.odds(pool)[outcome],
+        odds=odds[outcome],
         resource_changes=changes,
+        odds_table=odds,
     )
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from django import forms
 
-from rolls.models import OUTCOME_LABELS, Kind
+from rolls.models import OUTCOME_LABELS, Kind, Visibility
 from rolls.rules import cogent, cold_stars, dad6
 from rolls.targets import Target
 from sheets import ranges
@@ -139,8 +139,11 @@ class Outcome:
     result: dict[str, Any]
     odds: Fraction
     resource_changes: dict[str, int]
+    # Every outcome's chance at roll time; None for outcomes that were certain (no dice rolled).
+    odds_table: dict[str, Fraction] | None = None
 
     def fields(self) -> dict[str, Any]:
+        table = self.odds_table or {self.outcome: self.odds}
         return {
             "kind": self.kind,
             "options": self.options,
@@ -153,6 +156,7 @@ class Outcome:
             "result": self.result,
             "odds": fraction_text(self.odds),
             "odds_display": percent(self.odds),
+            "odds_table": {band: fraction_text(p) for band, p in table.items() if p},
             "resource_changes": {k: v for k, v in self.resource_changes.items() if v},
         }
 
@@ -177,18 +181,34 @@ class RollForm(forms.Form):
 
     system: str = ""
 
+    visibility = forms.ChoiceField(
+        label="Who sees the result",
+        choices=Visibility.choices,
+        initial=Visibility.PUBLIC,
+        required=False,  # left out (an odds request, a bookmarked panel URL) means public
+    )
+
     def __init__(
         self,
         data: Any = None,
         *,
         target: Target,
         sheet: Any,
+        gm: bool = False,
         preset: dict[str, Any] | None = None,
         locked: Iterable[str] = (),
     ) -> None:
         super().__init__(data, auto_id="roll_%s")
         self.target = target
         self.sheet = sheet
+        self.gm = gm
+        if target.character.campaign.force_public_rolls:
+            # The campaign setting wins: no choice to offer, and a crafted POST can't add one.
+            del self.fields["visibility"]
+        elif not gm:
+            self.fields["visibility"].choices = [
+                c for c in Visibility.choices if c[0] != Visibility.SECRET
+            ]
         self.plan: Plan | None = None
         self.choices: list[Choice] = []  # Cold Stars: every step-4 option, side by side
         self.setup()
@@ -216,16 +236,22 @@ class RollForm(forms.Form):
                 self.add_error(None, str(exc))
                 self.plan = None
 
+    @property
+    def chosen_visibility(self) -> str:
+        return self.cleaned_data.get("visibility") or Visibility.PUBLIC
+
     @classmethod
-    def with_defaults(cls, *, target: Target, sheet: Any, **presets: Any) -> RollForm:
+    def with_defaults(
+        cls, *, target: Target, sheet: Any, gm: bool = False, **presets: Any
+    ) -> RollForm:
         """The panel as first opened: bound to its initial values, so the odds show at once."""
-        blank = cls(target=target, sheet=sheet, **presets)
+        blank = cls(target=target, sheet=sheet, gm=gm, **presets)
         data = {}
         for name, bound in blank.fields.items():
             value = blank.get_initial_for_field(bound, name)
             if value is not None and value is not False and value != "":
                 data[name] = value
-        return cls(data, target=target, sheet=sheet, **presets)
+        return cls(data, target=target, sheet=sheet, gm=gm, **presets)
 
     def make_plan(self) -> Plan:
         raise NotImplementedError
@@ -423,6 +449,7 @@ class CogentRollForm(RollForm):
             result=cogent_result(result, reflexive=options["reflexive"]),
             odds=odds[result.outcome],
             resource_changes=changes,
+            odds_table=odds,
         )
 
 
@@ -585,6 +612,7 @@ class Dad6RollForm(RollForm):
             result=dad6_result(result),
             odds=odds[result.outcome],
             resource_changes={},
+            odds_table=odds,
         )
 
 
@@ -840,6 +868,7 @@ class ColdStarsRollForm(RollForm):
             )
         faces = cold_stars.roll(pool, rng)
         outcome = cold_stars.resolve(faces)
+        odds = cold_stars.odds(pool)
         return Outcome(
             Kind.ROLL,
             plan.options,
@@ -849,8 +878,9 @@ class ColdStarsRollForm(RollForm):
             outcome,
             cold_stars_detail(faces, outcome),
             {},
-            cold_stars.odds(pool)[outcome],
+            odds[outcome],
             changes,
+            odds,
         )
 
 

@@ -13,21 +13,25 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from datetime import UTC
+from datetime import UTC, datetime
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
-from django.db.models import Q
+from django.db.models import BooleanField, ExpressionWrapper, Q, Value
 from django.urls import reverse
 from django.utils import timezone
 
-from sheets.models import Campaign, Character, System
+from sheets.models import Campaign, Character, Membership, System
 
 GENESIS_HASH = "0" * 64
 # Bumped whenever the canonical form changes, so a verifier knows which rules an entry follows.
 HASH_VERSION = 1
+# Version 2 adds the GM table's links ("call", "contest"). Entries without either link keep the
+# version-1 form byte for byte, so every chain written before them still verifies.
+HASH_VERSION_GM_TABLE = 2
 # Lost races for the next seq (SQLite has no row lock) are retried this often before giving up.
 APPEND_ATTEMPTS = 5
 
@@ -45,6 +49,7 @@ class Kind(models.TextChoices):
     ROLL = "roll", "Roll"
     AUTO_PASS = "auto_pass", "Automatic pass"
     SKIP = "skip", "Skipped roll"
+    REVEAL = "reveal", "Reveal"
     DESTINY = "destiny", "Destiny after the roll"
     CORRECT = "correct", "Correct (re-roll)"
     CHOICE = "choice", "Choice"
@@ -52,9 +57,26 @@ class Kind(models.TextChoices):
     CONTEST = "contest", "Contest"
 
 
-# Kinds that start a chain (they follow nothing); every other kind follows an entry.
-ROOT_KINDS = (Kind.ROLL, Kind.AUTO_PASS, Kind.SKIP, Kind.CONTEST)
+# Kinds that start a chain (everything else follows one of these).
+ROOT_KINDS = (Kind.ROLL, Kind.AUTO_PASS, Kind.SKIP, Kind.REVEAL, Kind.CONTEST)
 
+
+class Visibility(models.TextChoices):
+    """Who may read a roll. Follow-ups inherit their root's; a reveal makes a root readable by all."""
+
+    PUBLIC = "public", "Public"
+    GM_ONLY = "gm_only", "GM only (you and the GM)"
+    BLIND = "blind", "Blind (only the GM sees the result)"
+    SECRET = "secret", "Secret (the GM's own hidden roll)"
+
+
+# Short names for cards and sentences ("a blind roll").
+VISIBILITY_NAMES = {
+    Visibility.PUBLIC: "public",
+    Visibility.GM_ONLY: "GM-only",
+    Visibility.BLIND: "blind",
+    Visibility.SECRET: "secret",
+}
 
 # Display names of outcome codes (the engine's odds bands and Cold Stars results).
 OUTCOME_LABELS: dict[str, str] = {
@@ -86,7 +108,7 @@ class RollEntryQuerySet(models.QuerySet):
     # --- reading ---------------------------------------------------------------------------
     def for_cards(self) -> RollEntryQuerySet:
         """Everything an entry card shows, in this one query."""
-        return self.select_related("follows")
+        return self.select_related("follows", "reveals")
 
     def page(self, campaign: Campaign, *, before: int | None, size: int) -> list[RollEntry]:
         """Keyset page, newest first: entries with id < ``before`` (never OFFSET). One query;
@@ -99,6 +121,34 @@ class RollEntryQuerySet(models.QuerySet):
     def recent_for(self, character: Character, size: int) -> list[RollEntry]:
         return list(self.filter(character=character).for_cards().order_by("-pk")[:size])
 
+    # --- visibility ------------------------------------------------------------------------
+    # One rule, in SQL here and in Python in RollEntry.is_readable_by; tests hold them together.
+    @staticmethod
+    def _readable(membership: Membership) -> Q:
+        revealed = Q(revealed_by__isnull=False) | Q(root__revealed_by__isnull=False)
+        # A hidden NPC's rolls would give the NPC away, so players read them only once revealed.
+        public = Q(visibility=Visibility.PUBLIC) & ~Q(character__hidden_from_players=True)
+        own_gm_only = Q(visibility=Visibility.GM_ONLY, roller_id=membership.user_id)
+        return public | own_gm_only | revealed
+
+    def visible_to(self, membership: Membership) -> RollEntryQuerySet:
+        """Entries the member may know exist — as a full card or, for the roller of a blind roll,
+        a placeholder. Each row carries ``readable`` (may the member see its figures?)."""
+        qs = self.filter(campaign_id=membership.campaign_id)
+        if membership.is_gm:
+            readable: Any = Value(True)
+        else:
+            rule = self._readable(membership)
+            own_blind = Q(visibility=Visibility.BLIND, roller_id=membership.user_id)
+            qs = qs.filter(rule | own_blind)
+            readable = ExpressionWrapper(rule, output_field=BooleanField())
+        return qs.annotate(readable=readable, readable_for=Value(membership.pk))
+
+    def readable_by(self, membership: Membership) -> RollEntryQuerySet:
+        """Entries whose dice, outcome, odds and pool the member may see (exports, statistics)."""
+        qs = self.filter(campaign_id=membership.campaign_id)
+        return qs if membership.is_gm else qs.filter(self._readable(membership))
+
     # --- writing ---------------------------------------------------------------------------
     def append(self, *, campaign: Campaign, **fields: Any) -> RollEntry:
         """Append one entry to the campaign's chain and return it.
@@ -109,6 +159,17 @@ class RollEntryQuerySet(models.QuerySet):
         (campaign, seq) constraint backs that up where there is no row lock (SQLite), and a lost
         race is retried.
         """
+        follows = fields.get("follows")
+        if follows is not None:
+            # A follow-up belongs to its root roll's chain: same audience, same roller.
+            root = follows.root if follows.root_id else follows
+            fields |= {"root": root, "visibility": root.visibility, "roller_id": root.roller_id}
+        elif "roller" not in fields and "roller_id" not in fields:
+            fields["roller"] = fields.get("user")
+        if campaign.force_public_rolls and fields.get("visibility", Visibility.PUBLIC) != (
+            Visibility.PUBLIC
+        ):
+            raise ValueError("This campaign makes every roll public.")
         for attempt in range(APPEND_ATTEMPTS):
             try:
                 with transaction.atomic():
@@ -124,6 +185,7 @@ class RollEntryQuerySet(models.QuerySet):
                     entry.created_at = timezone.now()
                     entry.hash = entry.compute_hash()
                     entry.save()
+                    entry.is_revealed = False  # brand new: nothing can have revealed it yet
                     return entry
             except IntegrityError:
                 # Only a lost race for the seq is retried; any other clash (a second follow-up
@@ -183,6 +245,32 @@ class RollEntry(models.Model):
     follows = models.ForeignKey(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="follow_ups"
     )
+    root = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="chain",
+        help_text="The roll this follow-up's chain started with (empty on a root).",
+    )
+    visibility = models.CharField(
+        max_length=16, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    roller = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        help_text="Who made the root roll: GM-only and blind rolls are theirs to know of.",
+    )
+    reveals = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="revealed_by",
+        help_text="On a reveal entry: the hidden roll it makes readable by everyone.",
+    )
     label = models.CharField(max_length=200, help_text="What was rolled: skill, ability, …")
     options = models.JSONField(default=dict, help_text="Every option the roll was made with.")
     pool = models.JSONField(default=dict)
@@ -197,6 +285,10 @@ class RollEntry(models.Model):
         help_text="Exact chance of this outcome when rolled, as numerator/denominator.",
     )
     odds_display = models.CharField(max_length=16)
+    odds_table = models.JSONField(
+        default=dict,
+        help_text="Every outcome's exact chance when rolled, as numerator/denominator.",
+    )
     resource_changes = models.JSONField(default=dict)
     # The GM table: the call this roll answers, the contest it is part of (set at creation only).
     call = models.ForeignKey(
@@ -226,6 +318,14 @@ class RollEntry(models.Model):
                 | (~Q(kind__in=ROOT_KINDS) & Q(follows__isnull=False)),
                 name="roll_entry_follow_ups_follow",
             ),
+            models.CheckConstraint(
+                condition=Q(visibility__in=Visibility.values), name="roll_entry_visibility_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind=Kind.REVEAL, reveals__isnull=False, visibility=Visibility.PUBLIC)
+                | (~Q(kind=Kind.REVEAL) & Q(reveals__isnull=True)),
+                name="roll_entry_reveal_reveals",
+            ),
         ]
         indexes = [
             models.Index(fields=["campaign", "-id"], name="roll_entry_campaign_page"),
@@ -248,9 +348,86 @@ class RollEntry(models.Model):
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise AppendOnlyError("deleted")
 
+    # --- visibility --------------------------------------------------------------------------
+    redacted = False  # a HiddenEntry says True
+    SUCCESS_OUTCOMES = frozenset({"critical_success", "success", "costly_success"})
+
+    @property
+    def succeeded(self) -> bool:
+        """Did this entry end in a success of any band? ("choice" is not yet decided.)"""
+        return self.outcome in self.SUCCESS_OUTCOMES
+
+    @property
+    def visibility_name(self) -> str:
+        return VISIBILITY_NAMES[self.visibility]
+
+    @cached_property
+    def is_revealed(self) -> bool:
+        root_pk = self.root_id or self.pk
+        return RollEntry.objects.filter(reveals_id=root_pk).exists()
+
+    @property
+    def is_hidden(self) -> bool:
+        """Not (yet) readable by every member."""
+        if self.visibility == Visibility.PUBLIC:
+            return bool(self.character_id and self.character.hidden_from_players)
+        return not self.is_revealed
+
+    def is_readable_by(self, membership: Membership | None) -> bool:
+        """May this member see the dice, outcome, odds and pool? (The same rule as
+        ``RollEntryQuerySet.readable_by``; rows from ``visible_to`` carry the answer.)"""
+        if membership is None or membership.campaign_id != self.campaign_id:
+            return False
+        if getattr(self, "readable_for", None) == membership.pk:
+            return bool(self.readable)
+        if membership.is_gm or self.is_revealed:
+            return True
+        if self.visibility == Visibility.PUBLIC:
+            return not (self.character_id and self.character.hidden_from_players)
+        return self.visibility == Visibility.GM_ONLY and self.roller_id == membership.user_id
+
+    def is_known_to(self, membership: Membership | None) -> bool:
+        """May this member know the entry exists (full card or placeholder)?"""
+        if self.is_readable_by(membership):
+            return True
+        return (
+            membership is not None
+            and membership.campaign_id == self.campaign_id
+            and self.visibility == Visibility.BLIND
+            and self.roller_id == membership.user_id
+        )
+
+    def card_for(self, membership: Membership | None) -> RollEntry | HiddenEntry:
+        """The entry itself for a member who may read it, else a placeholder that holds nothing
+        secret — templates can't leak what the object doesn't have."""
+        if self.is_readable_by(membership):
+            return self
+        return HiddenEntry(
+            pk=self.pk,
+            seq=self.seq,
+            campaign_id=self.campaign_id,
+            character_id=self.character_id,
+            character_name=self.character_name,
+            label=self.label,
+            username=self.username,
+            kind=self.kind,
+            created_at=self.created_at,
+            visibility=self.visibility,
+        )
+
     # --- hash chain ------------------------------------------------------------------------
     def content(self) -> dict[str, Any]:
         """The hashed fields, exactly as docs/roll-log.md lists them."""
+        content = self._content_v1()
+        if self.call_id or self.contest_id:
+            content |= {
+                "v": HASH_VERSION_GM_TABLE,
+                "call": self.call_id,
+                "contest": self.contest_id,
+            }
+        return content
+
+    def _content_v1(self) -> dict[str, Any]:
         return {
             "v": HASH_VERSION,
             "campaign": self.campaign_id,
@@ -260,6 +437,8 @@ class RollEntry(models.Model):
             "system": self.system,
             "kind": self.kind,
             "follows": self.follows.seq if self.follows_id else None,
+            "visibility": self.visibility,
+            "reveals": self.reveals.seq if self.reveals_id else None,
             "character": self.character_name,
             "user": self.username,
             "label": self.label,
@@ -272,6 +451,7 @@ class RollEntry(models.Model):
             "detail": self.detail,
             "result": self.result,
             "odds": self.odds,
+            "odds_table": self.odds_table,
             "resource_changes": self.resource_changes,
         }
 
@@ -285,15 +465,18 @@ class RollEntry(models.Model):
 
     @property
     def dice(self) -> list[Die]:
-        dice = []
-        for die in self.faces:
-            name = DIE_NAMES.get(die["kind"], die["kind"])
-            words = READING_WORDS.get(die["reading"], die["reading"].replace("_", " "))
-            shown = f"{die['face']}"
-            if "value" in die and die["value"] != die["face"]:
-                shown += f" (modified {die['value']})"
-            dice.append(Die(die["face"], die["kind"], die["reading"], f"{name}: {shown}, {words}"))
-        return dice
+        return dice_of(self.faces)
+
+    @property
+    def contest_sides(self) -> list[dict[str, Any]]:
+        """A contest verdict's rolls (from its hashed ``result``), each with its dice and link."""
+        if self.kind != Kind.CONTEST:
+            return []
+        return [
+            side
+            | {"dice": dice_of(side["faces"]), "url": reverse("roll_entry", args=[side["entry"]])}
+            for side in self.result.get("sides", [])
+        ]
 
     @property
     def resource_list(self) -> list[str]:
@@ -313,6 +496,43 @@ class RollEntry(models.Model):
     @property
     def is_follow_up(self) -> bool:
         return self.follows_id is not None
+
+
+@dataclass(frozen=True)
+class HiddenEntry:
+    """What a member who may not read a roll is shown of it: that it happened, no figures."""
+
+    pk: int
+    seq: int
+    campaign_id: int
+    character_id: int | None
+    character_name: str
+    label: str
+    username: str
+    kind: str
+    created_at: datetime
+    visibility: str
+    redacted: bool = True
+
+    def get_absolute_url(self) -> str:
+        return reverse("roll_entry", args=[self.pk])
+
+    @property
+    def visibility_name(self) -> str:
+        return VISIBILITY_NAMES[self.visibility]
+
+
+def dice_of(faces: list[dict[str, Any]]) -> list[Die]:
+    """Stored faces, ready for display: each die with a sentence for screen readers."""
+    dice = []
+    for die in faces:
+        name = DIE_NAMES.get(die["kind"], die["kind"])
+        words = READING_WORDS.get(die["reading"], die["reading"].replace("_", " "))
+        shown = f"{die['face']}"
+        if "value" in die and die["value"] != die["face"]:
+            shown += f" (modified {die['value']})"
+        dice.append(Die(die["face"], die["kind"], die["reading"], f"{name}: {shown}, {words}"))
+    return dice
 
 
 def canonical_json(content: dict[str, Any]) -> bytes:

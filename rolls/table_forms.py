@@ -46,7 +46,7 @@ def _ability_field(label: str) -> forms.ChoiceField:
     return forms.ChoiceField(
         label=label,
         required=False,
-        choices=[(ANY_ABILITY, "Each skill's suggested Ability")] + list(ColdStarsAbility.choices),
+        choices=[(ANY_ABILITY, "Each skill's suggested Ability"), *list(ColdStarsAbility.choices)],
     )
 
 
@@ -138,7 +138,7 @@ class ContestForm(forms.Form):
             self.fields[f"character_{side}"].queryset = Character.objects.filter(campaign=campaign)
         choices = [(name, name) for name in skills]
         self.fields["skill_a"].choices = choices
-        self.fields["skill_b"].choices = [("", "—")] + choices
+        self.fields["skill_b"].choices = [("", "—"), *choices]
         if system != System.COLD_STARS:
             del self.fields["ability_a"], self.fields["ability_b"]
         if system != System.DAD6:
@@ -150,6 +150,14 @@ class ContestForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         a, b = data.get("character_a"), data.get("character_b")
+        for side, character in (("a", a), ("b", b)):
+            if character and character.hidden_from_players:
+                # Its rolls and name on the contest card would give the hidden NPC away.
+                self.add_error(
+                    f"character_{side}",
+                    f"{character.name} is hidden from players; show the NPC before a contest.",
+                )
+                return data
         if a and b and a == b:
             self.add_error("character_b", "Pick two different characters.")
             return data

@@ -55,9 +55,7 @@ def _last_rolls(campaign: Campaign, membership: Membership, size: int) -> dict[i
     ranked = (
         RollEntry.objects.filter(campaign=campaign, character__isnull=False)
         .for_cards()
-        .annotate(
-            rank=Window(RowNumber(), partition_by=F("character_id"), order_by=F("pk").desc())
-        )
+        .annotate(rank=Window(RowNumber(), partition_by=F("character_id"), order_by=F("pk").desc()))
         .filter(rank__lte=size)
         .order_by("character_id", "-pk")
     )
@@ -103,9 +101,7 @@ def _calls(campaign: Campaign) -> list[dict[str, Any]]:
     prefetch = [
         Prefetch(
             "targets",
-            queryset=RollCallTarget.objects.select_related("character").order_by(
-                "character__name"
-            ),
+            queryset=RollCallTarget.objects.select_related("character").order_by("character__name"),
         ),
         Prefetch("entries", queryset=RollEntry.objects.order_by("pk")),
     ]
@@ -128,28 +124,48 @@ def _calls(campaign: Campaign) -> list[dict[str, Any]]:
     return result
 
 
-def _contests(campaign: Campaign) -> list[dict[str, Any]]:
+def _contests(campaign: Campaign, membership: Membership) -> list[dict[str, Any]]:
     related = ("character_a", "character_b", "campaign")
     entries = Prefetch("entries", queryset=RollEntry.objects.order_by("pk"))
-    active = list(
-        campaign.contests.active().select_related(*related).prefetch_related(entries)
-    )
+    active = list(campaign.contests.active().select_related(*related).prefetch_related(entries))
     decided = list(
         campaign.contests.exclude(state__in=[ContestState.OPEN, ContestState.CHOOSING])
         .select_related(*related)
         .prefetch_related(entries)
         .order_by("-decided_at", "-pk")[:RECENT_CLOSED]
     )
-    return [_contest_card(contest) for contest in active + decided]
+    return [_contest_card(contest, membership) for contest in active + decided]
 
 
-def _contest_card(contest: Contest) -> dict[str, Any]:
+def _contest_card(contest: Contest, membership: Membership) -> dict[str, Any]:
+    """A contest with, per side, what it rolled and what this member may do for it now."""
     entries = list(contest.entries.all())
     verdict = next((e for e in entries if e.kind == Kind.CONTEST), None)
+    sides = []
+    for status in contests.sides(contest, entries):
+        character = status.character
+        can_act = contest.is_active and character is not None and character.can_roll(membership)
+        side: dict[str, Any] = {"status": status, "can_act": can_act, "panel_url": ""}
+        if can_act and not contest.both_roll and status.side == "a" and not status.rolled:
+            target = find_target(character, contest.skill_a)
+            if target is not None:
+                side["panel_url"] = (
+                    reverse("roll_panel", args=[character.pk, target.kind, target.obj.pk])
+                    + f"?contest={contest.pk}"
+                )
+        if can_act and contest.kind == ContestKind.COLD_STARS_ACTIVE and not status.rolled:
+            try:
+                sheet = character.cold_stars
+                side["willpower"] = contests.willpower_choices(contest, status.side, sheet)
+            except Refused as exc:
+                side["problem"] = str(exc)
+        sides.append(side)
     return {
         "contest": contest,
-        "sides": contests.sides(contest, entries),
+        "sides": sides,
         "verdict": verdict,
+        "can_choose": contest.state == ContestState.CHOOSING and sides[0]["can_act"],
+        "can_cancel": contest.is_active and membership.is_gm,
     }
 
 
@@ -168,7 +184,7 @@ def _dashboard_context(
         "live_campaign": campaign,
         "rows": _character_rows(campaign, membership, bound),
         "calls": _calls(campaign),
-        "contest_cards": _contests(campaign),
+        "contest_cards": _contests(campaign, membership),
         "call_form": call_form or CallForm(campaign=campaign, skills=skills),
         "contest_form": contest_form or ContestForm(campaign=campaign, skills=skills),
         "dashboard_url": reverse("campaign_dashboard", args=[campaign.pk]),
@@ -187,7 +203,7 @@ def campaign_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
         elif part == "calls":
             context["calls"] = _calls(campaign)
         else:
-            context["contest_cards"] = _contests(campaign)
+            context["contest_cards"] = _contests(campaign, membership)
         return render(request, f"rolls/dashboard.html#{part}", context)
     return render(request, "rolls/dashboard.html", _dashboard_context(campaign, membership))
 
@@ -228,7 +244,9 @@ def character_resources(request: HttpRequest, pk: int) -> HttpResponse:
                 saved = True
     if request.htmx:
         if saved:
-            form = form_class(instance=SHEET_MODELS[campaign.system].objects.get(pk=pk), prefix=prefix)
+            form = form_class(
+                instance=SHEET_MODELS[campaign.system].objects.get(pk=pk), prefix=prefix
+            )
         context = {"row": {"character": character, "form": form}, "saved": saved}
         return render(request, "rolls/dashboard.html#resources", context)
     if saved:
@@ -314,7 +332,7 @@ def prompts_context(character: Character, membership: Membership) -> dict[str, A
             url += f"?call={call.pk}"
         context["prompt_calls"].append({"call": call, "url": url})
     context["prompt_contests"] = [
-        _contest_card(contest)
+        _contest_card(contest, membership)
         for contest in Contest.objects.prompts_for(character).prefetch_related(
             Prefetch("entries", queryset=RollEntry.objects.order_by("pk"))
         )
@@ -366,7 +384,7 @@ def contest_create(request: HttpRequest, pk: int) -> HttpResponse:
             context = {
                 "campaign": campaign,
                 "membership": membership,
-                "contest_cards": _contests(campaign),
+                "contest_cards": _contests(campaign, membership),
                 "contest_form": ContestForm(campaign=campaign, skills=skill_names(campaign)),
                 "announce": f"Started {contest}.",
             }
@@ -377,7 +395,7 @@ def contest_create(request: HttpRequest, pk: int) -> HttpResponse:
         context = {
             "campaign": campaign,
             "membership": membership,
-            "contest_cards": _contests(campaign),
+            "contest_cards": _contests(campaign, membership),
             "contest_form": form,
         }
         return render(request, "rolls/dashboard.html#contest-area", context)
@@ -408,7 +426,7 @@ def _contest_response(
     if request.htmx:
         contest.refresh_from_db()
         context = {
-            "card": _contest_card(contest),
+            "card": _contest_card(contest, membership),
             "membership": membership,
             "refusal": refusal,
             "next": request.POST.get("next", ""),

@@ -19,6 +19,7 @@ urlpatterns = [
         name="roll_create",
     ),
     path("rolls/<int:pk>/", views.roll_entry, name="roll_entry"),
+    path("rolls/<int:pk>/reveal/", views.roll_reveal, name="roll_reveal"),
     path("rolls/<int:pk>/<slug:action>/", views.roll_follow_up, name="roll_follow_up"),
     path("campaigns/<int:pk>/log/", views.campaign_log, name="campaign_log"),
     # The GM table (workstream G)

@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
@@ -22,7 +23,7 @@ from django_htmx.http import trigger_client_event
 
 from rolls import contests, followups, live
 from rolls.forms import FORMS, Outcome, Refused, RollForm
-from rolls.models import RollEntry
+from rolls.models import ROOT_KINDS, HiddenEntry, Kind, RollEntry, Visibility
 from rolls.rules import system_rng
 from rolls.table import Ask, ask_for
 from rolls.targets import SHEET_MODELS, Target, load_target, lock_sheet
@@ -31,7 +32,7 @@ from sheets.views import _campaign_for_member, _character_for_reader
 
 LOG_PAGE_SIZE = 25
 ROLL_EVENT = "rollLogged"
-ASK_PARAMS = ("call", "contest")  # not options: which GM request the panel answers  # HX-Trigger after every new entry: the sheet refreshes its resources
+ASK_PARAMS = ("call", "contest")  # not options: which GM request the panel answers
 
 
 def _rng() -> Any:
@@ -55,7 +56,8 @@ def _entry_for_member(request: HttpRequest, pk: int) -> tuple[RollEntry, Members
     membership = Membership.objects.filter(
         campaign_id=entry.campaign_id, user_id=request.user.pk
     ).first()
-    if membership is None:
+    # A roll the member may not know of answers exactly like one that doesn't exist.
+    if membership is None or not entry.is_known_to(membership):
         raise Http404("No such roll.")
     return entry, membership
 
@@ -81,6 +83,7 @@ def _panel_context(
     entry: RollEntry | None = None,
     refusal: str = "",
     ask: Ask | None = None,
+    membership: Membership | None = None,
 ) -> dict[str, Any]:
     context = {
         "ask": ask,
@@ -94,22 +97,27 @@ def _panel_context(
         **_panel_urls(target),
     }
     if entry is not None:
-        context |= _result_context(entry, form.sheet, has_follow_up=False, can_roll=True)
+        card = entry.card_for(membership)
+        context |= _result_context(card, form.sheet, has_follow_up=False, can_roll=True)
         context["announce"] = True
     return context
 
 
 def _form(
-    data: Any, target: Target, sheet: Any | None = None, ask: Ask | None = None
+    data: Any,
+    target: Target,
+    membership: Membership,
+    sheet: Any | None = None,
+    ask: Ask | None = None,
 ) -> RollForm:
     """The system's panel form, bound to ``data`` or, when there is none, to its defaults —
     with the GM's values prefilled and locked when the roll answers a call or contest."""
     form_class, sheet = FORMS[target.system], sheet or target.sheet
-    presets = ask.presets() if ask else {}
+    kwargs = {"gm": membership.is_gm} | (ask.presets() if ask else {})
     if not any(key not in ASK_PARAMS for key in data):
-        form = form_class.with_defaults(target=target, sheet=sheet, **presets)
+        form = form_class.with_defaults(target=target, sheet=sheet, **kwargs)
     else:
-        form = form_class(data, target=target, sheet=sheet, **presets)
+        form = form_class(data, target=target, sheet=sheet, **kwargs)
     form.is_valid()
     return form
 
@@ -125,12 +133,12 @@ def _ask(params: Any, target: Target) -> tuple[Ask | None, str]:
 @login_required
 @require_GET
 def roll_panel(request: HttpRequest, pk: int, kind: str, target_pk: int) -> HttpResponse:
-    character, _ = _character_for_roller(request, pk)
+    character, membership = _character_for_roller(request, pk)
     if request.htmx and request.GET.get("close"):
         return HttpResponse("")
     target = load_target(character, kind, target_pk)
     ask, refusal = _ask(request.GET, target)
-    form = _form(request.GET, target, ask=ask)
+    form = _form(request.GET, target, membership, ask=ask)
     template = "rolls/panel.html#panel" if request.htmx else "rolls/panel.html"
     return render(request, template, _panel_context(target, form, ask=ask, refusal=refusal))
 
@@ -138,21 +146,21 @@ def roll_panel(request: HttpRequest, pk: int, kind: str, target_pk: int) -> Http
 @login_required
 @require_GET
 def roll_odds(request: HttpRequest, pk: int, kind: str, target_pk: int) -> HttpResponse:
-    character, _ = _character_for_roller(request, pk)
+    character, membership = _character_for_roller(request, pk)
     target = load_target(character, kind, target_pk)
     ask, _ = _ask(request.GET, target)
-    form = _form(request.GET, target, ask=ask)
+    form = _form(request.GET, target, membership, ask=ask)
     return render(request, "rolls/panel.html#odds", _panel_context(target, form, ask=ask))
 
 
 @login_required
 @require_POST
 def roll_create(request: HttpRequest, pk: int, kind: str, target_pk: int) -> HttpResponse:
-    character, _ = _character_for_roller(request, pk)
+    character, membership = _character_for_roller(request, pk)
     target = load_target(character, kind, target_pk)
     action = request.POST.get("action", "roll")
     ask, refusal = _ask(request.POST, target)
-    form = _form(request.POST, target, ask=ask)
+    form = _form(request.POST, target, membership, ask=ask)
     entry = None
     if form.is_valid() and not refusal:
         try:
@@ -162,7 +170,14 @@ def roll_create(request: HttpRequest, pk: int, kind: str, target_pk: int) -> Htt
                 sheet = lock_sheet(character.pk, target.system)
                 outcome = form.roll(action, sheet, _rng())
                 links = ask.links() if ask else {}
-                entry = _append(request, character, outcome, label=target.label, **links)
+                entry = _append(
+                    request,
+                    character,
+                    outcome,
+                    label=target.label,
+                    visibility=form.chosen_visibility,
+                    **links,
+                )
                 _answered(ask, entry, request.user)
         except Refused as exc:
             refusal = str(exc)
@@ -171,9 +186,15 @@ def roll_create(request: HttpRequest, pk: int, kind: str, target_pk: int) -> Htt
                 return redirect(entry)
             # Re-read the sheet: the panel shows the resources as they now are.
             form = _form(
-                request.POST, target, sheet=_sheet_now(character.pk, target.system), ask=ask
+                request.POST,
+                target,
+                membership,
+                sheet=_sheet_now(character.pk, target.system),
+                ask=ask,
             )
-    context = _panel_context(target, form, entry=entry, refusal=refusal, ask=ask)
+    context = _panel_context(
+        target, form, entry=entry, refusal=refusal, ask=ask, membership=membership
+    )
     if request.htmx:
         response = render(request, "rolls/panel.html#panel", context)
         return trigger_client_event(response, ROLL_EVENT) if entry else response
@@ -204,6 +225,7 @@ def _append(
     *,
     label: str,
     follows: RollEntry | None = None,
+    visibility: str = Visibility.PUBLIC,
     **links: Any,
 ) -> RollEntry:
     return RollEntry.objects.append(
@@ -216,6 +238,7 @@ def _append(
         system=character.campaign.system,
         follows=follows,
         label=label,
+        visibility=visibility,
         **outcome.fields(),
     )
 
@@ -226,9 +249,11 @@ def _append(
 
 
 def _result_context(
-    entry: RollEntry, sheet: Any, *, has_follow_up: bool, can_roll: bool
+    entry: RollEntry | HiddenEntry, sheet: Any, *, has_follow_up: bool, can_roll: bool
 ) -> dict[str, Any]:
-    offers = followups.available(entry, sheet, has_follow_up=has_follow_up) if can_roll else []
+    # Nobody follows up a result they can't see (the roller of a blind roll).
+    can_follow = can_roll and not entry.redacted
+    offers = followups.available(entry, sheet, has_follow_up=has_follow_up) if can_follow else []
     return {"entry": entry, "follow_ups": offers}
 
 
@@ -241,6 +266,8 @@ def roll_follow_up(request: HttpRequest, pk: int, action: str) -> HttpResponse:
         raise Http404("No such roll.")
     if not character.can_roll(membership):
         raise PermissionDenied("Only the character's player or the GM can follow up this roll.")
+    if not entry.is_readable_by(membership):
+        raise PermissionDenied("Only the GM sees this roll's result, so only the GM follows it up.")
     if action not in ("destiny", "correct", "choice", "buy_boon"):
         raise Http404("No such follow-up.")
     value = request.POST.get("value", "")
@@ -279,10 +306,12 @@ def roll_follow_up(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 
 
 def _detail_context(entry: RollEntry, membership: Membership) -> dict[str, Any]:
+    readable = entry.is_readable_by(membership)
     return {
         "campaign": entry.campaign,
         "membership": membership,
-        "follow_up_entry": entry.follow_ups.first(),
+        "follow_up_entry": entry.follow_ups.first() if readable else None,
+        "can_reveal": membership.is_gm and entry.kind in ROOT_KINDS and entry.is_hidden,
     }
 
 
@@ -295,10 +324,16 @@ def roll_entry(request: HttpRequest, pk: int) -> HttpResponse:
     can_roll = character is not None and character.can_roll(membership)
     sheet = getattr(character, entry.system) if can_roll else None
     context |= _result_context(
-        entry, sheet, has_follow_up=context["follow_up_entry"] is not None, can_roll=can_roll
+        entry.card_for(membership),
+        sheet,
+        has_follow_up=context["follow_up_entry"] is not None,
+        can_roll=can_roll,
     )
     context["can_roll_again"] = (
-        can_roll and entry.kind in ("roll", "auto_pass", "skip") and "target" in entry.options
+        can_roll
+        and not context["entry"].redacted
+        and entry.kind in ("roll", "auto_pass", "skip")
+        and "target" in entry.options
     )
     return render(request, "rolls/entry_detail.html", context)
 
@@ -312,10 +347,11 @@ def campaign_log(request: HttpRequest, pk: int) -> HttpResponse:
         return HttpResponse(
             "“before” must be an entry number.", status=400, content_type="text/plain"
         )
-    rows = RollEntry.objects.page(
+    rows = RollEntry.objects.visible_to(membership).page(
         campaign, before=int(before) if before else None, size=LOG_PAGE_SIZE
     )
-    entries, more = rows[:LOG_PAGE_SIZE], len(rows) > LOG_PAGE_SIZE
+    more = len(rows) > LOG_PAGE_SIZE
+    entries = [row.card_for(membership) for row in rows[:LOG_PAGE_SIZE]]
     context = {
         "campaign": campaign,
         "membership": membership,
@@ -327,3 +363,50 @@ def campaign_log(request: HttpRequest, pk: int) -> HttpResponse:
     }
     template = "rolls/log.html#entries" if request.htmx else "rolls/log.html"
     return render(request, template, context)
+
+
+@login_required
+@require_POST
+def roll_reveal(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM makes a hidden roll (and its follow-ups) readable by every member, with a new entry."""
+    entry, membership = _entry_for_member(request, pk)
+    if not membership.is_gm:
+        raise PermissionDenied("Only the GM reveals hidden rolls.")
+    if entry.kind not in ROOT_KINDS or entry.kind == Kind.REVEAL:
+        return HttpResponse(
+            "Reveal the roll this follow-up belongs to.", status=400, content_type="text/plain"
+        )
+    if not entry.is_hidden:
+        messages.info(request, f"Roll #{entry.seq} is already readable by everyone.")
+        return redirect(entry)
+    try:
+        with transaction.atomic():
+            reveal = RollEntry.objects.append(
+                campaign=entry.campaign,
+                character=entry.character,
+                user=request.user,
+                character_name=entry.character_name,
+                username=request.user.get_username(),
+                system=entry.system,
+                kind=Kind.REVEAL,
+                reveals=entry,
+                visibility=Visibility.PUBLIC,
+                label=entry.label,
+                options=entry.options,
+                pool=entry.pool,
+                breakdown=entry.breakdown,
+                faces=entry.faces,
+                outcome=entry.outcome,
+                outcome_label=entry.outcome_label,
+                detail=f"The GM revealed {entry.visibility_name} roll #{entry.seq}.",
+                result=entry.result,
+                odds=entry.odds,
+                odds_display=entry.odds_display,
+                odds_table=entry.odds_table,
+                resource_changes={},
+            )
+    except IntegrityError:
+        # Another reveal of the same roll won the race; the roll is revealed either way.
+        return redirect(entry)
+    messages.success(request, f"Revealed roll #{entry.seq} to everyone.")
+    return redirect(reveal)

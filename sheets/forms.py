@@ -51,7 +51,7 @@ class SignupForm(UserCreationForm):
 class CampaignForm(forms.ModelForm):
     class Meta:
         model = Campaign
-        fields = ("name", "description", "system")
+        fields = ("name", "description", "system", "force_public_rolls")
         widgets = {"description": forms.Textarea(attrs={"rows": 4})}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -87,6 +87,11 @@ class Campaign(models.Model):
     name = models.CharField(max_length=ranges.NAME_MAX_LENGTH)
     description = models.TextField(blank=True)
     system = models.CharField(max_length=16, choices=System.choices)
+    force_public_rolls = models.BooleanField(
+        "all rolls public",
+        default=False,
+        help_text="Every new roll is public: nobody can roll GM-only, blind or secret.",
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     objects = CampaignQuerySet.as_manager()

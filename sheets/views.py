@@ -627,7 +627,10 @@ def _render_sheet(
     context = _sheet_context(character, membership, bound or {})
     context["saved"] = saved
     context["can_roll"] = character.can_roll(membership)
-    context["recent_rolls"] = RollEntry.objects.recent_for(character, RECENT_ROLLS)
+    context["recent_rolls"] = [
+        entry.card_for(membership)
+        for entry in RollEntry.objects.visible_to(membership).recent_for(character, RECENT_ROLLS)
+    ]
     template = "sheets/character_detail.html"
     if request.htmx:
         # htmx swaps only 2xx responses by default; validation errors are part of the sheet.

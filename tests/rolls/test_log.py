@@ -49,7 +49,8 @@ def verify_like_an_outside_script(campaign_id):
         cursor.execute(
             "SELECT id, seq, prev_hash, hash, created_at, system, kind, follows_id, character_name,"
             " username, label, options, pool, breakdown, faces, outcome, outcome_label, detail,"
-            " result, odds, resource_changes, campaign_id FROM rolls_rollentry"
+            " result, odds, resource_changes, campaign_id, visibility, reveals_id, odds_table"
+            " FROM rolls_rollentry"
             " WHERE campaign_id = %s ORDER BY seq",
             [campaign_id],
         )
@@ -80,6 +81,9 @@ def verify_like_an_outside_script(campaign_id):
             odds,
             changes,
             campaign,
+            visibility,
+            reveals,
+            odds_table,
         ) = row
 
         def loads(v):
@@ -100,6 +104,8 @@ def verify_like_an_outside_script(campaign_id):
             "system": system,
             "kind": kind,
             "follows": seq_of.get(follows),
+            "visibility": visibility,
+            "reveals": seq_of.get(reveals),
             "character": character,
             "user": user,
             "label": label,
@@ -112,6 +118,7 @@ def verify_like_an_outside_script(campaign_id):
             "detail": detail,
             "result": loads(result),
             "odds": odds,
+            "odds_table": loads(odds_table),
             "resource_changes": loads(changes),
         }
         canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
