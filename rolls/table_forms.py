@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.core.validators import MaxValueValidator, MinValueValidator
 
 from rolls.models import CONTEST_KINDS, ContestKind
 from rolls.rules import cogent, cold_stars, dad6
@@ -81,8 +82,8 @@ class CallForm(forms.Form):
         difficulty.label, difficulty.min_value, difficulty.max_value = label, low, high
         difficulty.initial = default
         difficulty.validators += [
-            forms.validators.MinValueValidator(low),
-            forms.validators.MaxValueValidator(high),
+            MinValueValidator(low),
+            MaxValueValidator(high),
         ]
         difficulty.widget.attrs.update(min=low, max=high)
         if campaign.system != System.COLD_STARS:

@@ -53,7 +53,8 @@ def _last_rolls(campaign: Campaign, membership: Membership, size: int) -> dict[i
     """The last ``size`` entries of every character, in one query (a window function numbers
     each character's entries newest first), as cards for this member."""
     ranked = (
-        RollEntry.objects.filter(campaign=campaign, character__isnull=False)
+        RollEntry.objects.visible_to(membership)
+        .filter(character__isnull=False)
         .for_cards()
         .annotate(rank=Window(RowNumber(), partition_by=F("character_id"), order_by=F("pk").desc()))
         .filter(rank__lte=size)
@@ -61,7 +62,7 @@ def _last_rolls(campaign: Campaign, membership: Membership, size: int) -> dict[i
     )
     by_character: dict[int, list[Any]] = {}
     for entry in ranked:
-        by_character.setdefault(entry.character_id, []).append(entry)
+        by_character.setdefault(entry.character_id, []).append(entry.card_for(membership))
     return by_character
 
 
