@@ -39,7 +39,7 @@ def table():
 
 
 def test_permissions(client, table):
-    campaign, pc, npc, observer = table
+    campaign, pc, _npc, observer = table
     url = dashboard(campaign)
     assert client.get(url).status_code == 302  # anonymous → log in
     client.force_login(UserFactory())
@@ -136,7 +136,7 @@ def test_cogent_destiny_inline(client):
 
 
 def test_resource_edit_permissions(client, table):
-    campaign, pc, _, observer = table
+    _campaign, pc, _, observer = table
     data = {f"res-{pc.pk}-momentum": 0, f"res-{pc.pk}-willpower": 0}
     client.force_login(UserFactory())
     assert client.post(resources_url(pc), data).status_code == 404
