@@ -131,6 +131,7 @@ def decide_single(contest: Contest, entry: RollEntry, user: Any) -> RollEntry:
         label=verdict,
         detail=f"{how}. {entry.detail}".strip(),
         odds=Fraction(entry.odds),
+        table={band: Fraction(p) for band, p in entry.odds_table.items()},
         sides=[_side_json(entry, "a", contest.name_a)],
         extra={},
     )
@@ -242,7 +243,7 @@ def roll_side(
             outcome_label=OUTCOME_LABELS["contest_roll"],
             detail=f"{wins} win{'' if wins == 1 else 's'}",
             result={"wins": wins},
-            **_odds(cogent.win_distribution(pool)[wins]),
+            **_odds(cogent.win_distribution(pool)[wins], _counts(cogent.win_distribution(pool))),
             resource_changes={},
         )
     built = _cold_stars_pool(contest, side, target, sheet)
@@ -302,7 +303,10 @@ def _cold_stars_side_entry(
         outcome_label=OUTCOME_LABELS["contest_roll"],
         detail=f"{count} success{'' if count == 1 else 'es'}",
         result={"successes": count},
-        **_odds(cold_stars.success_distribution(pool)[count]),
+        **_odds(
+            cold_stars.success_distribution(pool)[count],
+            _counts(cold_stars.success_distribution(pool)),
+        ),
         resource_changes={k: v for k, v in changes.items() if v},
     )
 
@@ -383,6 +387,7 @@ def decide_if_ready(contest: Contest, user: Any) -> RollEntry | None:
             detail=f"{result.wins_a} wins against {result.wins_b}"
             + (f", after {contest.round - 1} tied round(s)" if contest.round > 1 else ""),
             odds=chances[result.winner] / (chances["a"] + chances["b"]),
+            table=_from_a(chances["a"], chances["b"]),
             sides=_all_sides(contest),
             extra={
                 "wins_a": result.wins_a,
@@ -407,6 +412,7 @@ def decide_if_ready(contest: Contest, user: Any) -> RollEntry | None:
         detail=f"{result.successes_a} successes against {result.successes_b}; "
         f"{result.margin} left after cancelling",
         odds=_cs_contest_odds(a.entry, b.entry)[result.winner],
+        table=_cs_table(a.entry, b.entry),
         sides=_all_sides(contest),
         extra={
             "successes_a": result.successes_a,
@@ -436,6 +442,7 @@ def choose(contest: Contest, choice: str, user: Any) -> RollEntry:
         label=f"Even: {contest.name_a} takes a {OUTCOME_LABELS[choice]}",
         detail=f"{result.successes_a} successes each; the initiator chose",
         odds=_cs_contest_odds(a.entry, b.entry)["even"],
+        table=_cs_table(a.entry, b.entry),
         sides=_all_sides(contest),
         extra={"successes_a": result.successes_a, "successes_b": result.successes_b, "margin": 0},
     )
@@ -470,8 +477,29 @@ def _cs_contest_odds(a: RollEntry, b: RollEntry) -> dict[str, Fraction]:
     )
 
 
-def _odds(chance: Fraction) -> dict[str, str]:
-    return {"odds": fraction_text(chance), "odds_display": percent(chance)}
+def _from_a(a: Fraction, b: Fraction) -> dict[str, Fraction]:
+    """A conflict's verdict seen from side A, ties re-rolled: A wins (success) or loses."""
+    return {"success": a / (a + b), "failure": b / (a + b)}
+
+
+def _cs_table(a: RollEntry, b: RollEntry) -> dict[str, Fraction]:
+    """Side A's chances in an active contest: win, lose, or even (the initiator's choice)."""
+    odds = _cs_contest_odds(a, b)
+    return {"success": odds["a"], "failure": odds["b"], "choice": odds["even"]}
+
+
+def _odds(chance: Fraction, table: dict[str, Fraction]) -> dict[str, Any]:
+    """The chance of what happened and the whole distribution it came from (``odds_table``)."""
+    return {
+        "odds": fraction_text(chance),
+        "odds_display": percent(chance),
+        "odds_table": {key: fraction_text(p) for key, p in table.items() if p},
+    }
+
+
+def _counts(distribution: tuple[Fraction, ...]) -> dict[str, Fraction]:
+    """A side's roll has no outcome band of its own: its table is per count of wins/successes."""
+    return {str(count): chance for count, chance in enumerate(distribution)}
 
 
 def _entry_fields(
@@ -524,6 +552,7 @@ def _verdict(
     label: str,
     detail: str,
     odds: Fraction,
+    table: dict[str, Fraction],
     sides: list[dict[str, Any]],
     extra: dict[str, Any],
 ) -> RollEntry:
@@ -551,6 +580,6 @@ def _verdict(
         outcome_label=label[:100],
         detail=detail,
         result={"winner": winner, "sides": sides} | extra,
-        **_odds(odds if odds else CERTAIN),
+        **_odds(odds or CERTAIN, table),
         resource_changes={},
     )

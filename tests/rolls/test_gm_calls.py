@@ -67,7 +67,7 @@ def test_gm_creates_a_call_and_only_targets_are_prompted(client, party):
 
 
 def test_create_refuses_bad_input_with_a_message(client, party):
-    campaign, rob, ann = party
+    campaign, rob, _ann = party
     client.force_login(gm_of(campaign))
     url = reverse("call_create", args=[campaign.pk])
     response = client.post(url, call_data([rob], difficulty=9))
