@@ -7,6 +7,7 @@ field (400) or the refusal (409). Every change publishes its live event inside i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -267,36 +268,58 @@ def character_resources(request: HttpRequest, pk: int) -> HttpResponse:
 def call_create(request: HttpRequest, pk: int) -> HttpResponse:
     campaign, membership = _campaign_for_gm(request, pk)
     form = CallForm(request.POST, campaign=campaign, skills=skill_names(campaign))
+
+    def create(d: dict[str, Any]) -> str:
+        call = RollCall.objects.create(
+            campaign=campaign,
+            created_by=request.user,
+            skill=d["skill"],
+            difficulty=d["difficulty"],
+            ability=d.get("ability", ""),
+            note=d["note"],
+        )
+        RollCallTarget.objects.bulk_create(
+            RollCallTarget(call=call, character=c) for c in d["characters"]
+        )
+        live.publish(campaign.pk, "call", call.pk)
+        return f"Called for {call.skill} ({call.difficulty_label})."
+
+    return _create(request, campaign, membership, form, create, "call")
+
+
+def _create(
+    request: HttpRequest,
+    campaign: Campaign,
+    membership: Membership,
+    form: CallForm | ContestForm,
+    create: Callable[[dict[str, Any]], str],
+    what: str,
+) -> HttpResponse:
+    """Create a call or a contest from its dashboard form (``what``: "call" or "contest").
+    HTMX gets the section's partial (a fresh form, or this one with its errors); a plain POST a
+    redirect, or the dashboard with the errors beside the fields (400)."""
+    announce = ""
     if form.is_valid():
-        d = form.cleaned_data
         with transaction.atomic():
-            call = RollCall.objects.create(
-                campaign=campaign,
-                created_by=request.user,
-                skill=d["skill"],
-                difficulty=d["difficulty"],
-                ability=d.get("ability", ""),
-                note=d["note"],
-            )
-            RollCallTarget.objects.bulk_create(
-                RollCallTarget(call=call, character=c) for c in d["characters"]
-            )
-            live.publish(campaign.pk, "call", call.pk)
-        if request.htmx:
-            context = {
-                "campaign": campaign,
-                "calls": _calls(campaign),
-                "call_form": CallForm(campaign=campaign, skills=skill_names(campaign)),
-                "announce": f"Called for {call.skill} ({call.difficulty_label}).",
-            }
-            return render(request, "rolls/dashboard.html#call-area", context)
-        messages.success(request, f"Called for {call.skill} ({call.difficulty_label}).")
-        return redirect(reverse("campaign_dashboard", args=[campaign.pk]) + "#calls")
-    if request.htmx:
-        context = {"campaign": campaign, "calls": _calls(campaign), "call_form": form}
-        return render(request, "rolls/dashboard.html#call-area", context)
-    context = _dashboard_context(campaign, membership, call_form=form)
-    return render(request, "rolls/dashboard.html", context, status=400)
+            announce = create(form.cleaned_data)
+        if not request.htmx:
+            messages.success(request, announce)
+            return redirect(reverse("campaign_dashboard", args=[campaign.pk]) + f"#{what}s")
+        form = type(form)(campaign=campaign, skills=skill_names(campaign))
+    elif not request.htmx:
+        context = _dashboard_context(campaign, membership, **{f"{what}_form": form})
+        return render(request, "rolls/dashboard.html", context, status=400)
+    context: dict[str, Any] = {
+        "campaign": campaign,
+        "membership": membership,
+        f"{what}_form": form,
+        "announce": announce,
+    }
+    if what == "call":
+        context["calls"] = _calls(campaign)
+    else:
+        context["contest_cards"] = _contests(campaign, membership)
+    return render(request, f"rolls/dashboard.html#{what}-area", context)
 
 
 @login_required
@@ -361,47 +384,28 @@ def character_prompts(request: HttpRequest, pk: int) -> HttpResponse:
 def contest_create(request: HttpRequest, pk: int) -> HttpResponse:
     campaign, membership = _campaign_for_gm(request, pk)
     form = ContestForm(request.POST, campaign=campaign, skills=skill_names(campaign))
-    if form.is_valid():
-        d = form.cleaned_data
+
+    def create(d: dict[str, Any]) -> str:
         a, b = d["character_a"], d["character_b"]
-        with transaction.atomic():
-            contest = Contest.objects.create(
-                campaign=campaign,
-                created_by=request.user,
-                kind=d["kind"],
-                character_a=a,
-                character_b=b,
-                name_a=a.name,
-                name_b=b.name,
-                skill_a=d["skill_a"],
-                skill_b=d.get("skill_b") or "",
-                ability_a=d.get("ability_a", ""),
-                ability_b=d.get("ability_b", ""),
-                difficulty=d.get("difficulty") or 1,
-                opposition=d.get("opposition") or 0,
-            )
-            live.publish(campaign.pk, "contest", contest.pk)
-        if request.htmx:
-            context = {
-                "campaign": campaign,
-                "membership": membership,
-                "contest_cards": _contests(campaign, membership),
-                "contest_form": ContestForm(campaign=campaign, skills=skill_names(campaign)),
-                "announce": f"Started {contest}.",
-            }
-            return render(request, "rolls/dashboard.html#contest-area", context)
-        messages.success(request, f"Started {contest}.")
-        return redirect(reverse("campaign_dashboard", args=[campaign.pk]) + "#contests")
-    if request.htmx:
-        context = {
-            "campaign": campaign,
-            "membership": membership,
-            "contest_cards": _contests(campaign, membership),
-            "contest_form": form,
-        }
-        return render(request, "rolls/dashboard.html#contest-area", context)
-    context = _dashboard_context(campaign, membership, contest_form=form)
-    return render(request, "rolls/dashboard.html", context, status=400)
+        contest = Contest.objects.create(
+            campaign=campaign,
+            created_by=request.user,
+            kind=d["kind"],
+            character_a=a,
+            character_b=b,
+            name_a=a.name,
+            name_b=b.name,
+            skill_a=d["skill_a"],
+            skill_b=d.get("skill_b") or "",
+            ability_a=d.get("ability_a", ""),
+            ability_b=d.get("ability_b", ""),
+            difficulty=d.get("difficulty") or 1,
+            opposition=d.get("opposition") or 0,
+        )
+        live.publish(campaign.pk, "contest", contest.pk)
+        return f"Started {contest}."
+
+    return _create(request, campaign, membership, form, create, "contest")
 
 
 def _contest_for_member(request: HttpRequest, pk: int) -> tuple[Contest, Membership]:
@@ -445,6 +449,36 @@ def _contest_response(
     return redirect(_back(request, contest, membership))
 
 
+def _side_character(contest: Contest, side: str, membership: Membership) -> Character:
+    """The side's character, if this member may act for it: 404 when they can't even read it,
+    403 when they can read it but don't play it."""
+    character = contest.character(side)
+    if character is None or not character.can_read(membership):
+        raise Http404("No such contest side.")
+    if not character.can_roll(membership):
+        raise PermissionDenied("Only this side's player or the GM acts for it.")
+    return character
+
+
+def _change_contest(
+    request: HttpRequest,
+    contest: Contest,
+    membership: Membership,
+    change: Callable[[Contest], object],
+    done: str,
+) -> HttpResponse:
+    """Run ``change`` on the contest locked in one transaction, announce it, and answer."""
+    refusal = ""
+    try:
+        with transaction.atomic():
+            contest = Contest.objects.select_for_update().get(pk=contest.pk)
+            change(contest)
+            live.publish(contest.campaign_id, "contest", contest.pk)
+    except Refused as exc:
+        refusal = str(exc)
+    return _contest_response(request, contest, membership, refusal, done)
+
+
 @login_required
 @require_POST
 def contest_side(request: HttpRequest, pk: int, side: str, action: str) -> HttpResponse:
@@ -452,32 +486,24 @@ def contest_side(request: HttpRequest, pk: int, side: str, action: str) -> HttpR
     contest, membership = _contest_for_member(request, pk)
     if side not in contests.SIDES or action not in ("roll", "correct", "keep"):
         raise Http404("No such contest action.")
-    character = contest.character(side)
-    if character is None or not character.can_read(membership):
-        raise Http404("No such contest side.")
-    if not character.can_roll(membership):
-        raise PermissionDenied("Only this side's player or the GM rolls for it.")
-    refusal = ""
-    try:
-        with transaction.atomic():
-            contest = Contest.objects.select_for_update().get(pk=contest.pk)
-            sheet = lock_sheet(character.pk, contest.campaign.system)
-            if action == "roll":
-                try:
-                    willpower = int(request.POST.get("willpower", "0") or 0)
-                except ValueError:
-                    raise Refused("Willpower must be a whole number of dice.") from None
-                contests.roll_side(contest, side, sheet, _rng(), request.user, willpower=willpower)
-                if contest.kind == ContestKind.COGENT_CONFLICT:
-                    contests.decide_if_ready(contest, request.user)
-            elif action == "correct":
-                contests.correct_side(contest, side, sheet, _rng(), request.user)
-            else:
-                contests.settle_side(contest, side, request.user)
-            live.publish(contest.campaign_id, "contest", contest.pk)
-    except Refused as exc:
-        refusal = str(exc)
-    return _contest_response(request, contest, membership, refusal, "Rolled for the contest.")
+    character = _side_character(contest, side, membership)
+
+    def change(contest: Contest) -> None:
+        sheet = lock_sheet(character.pk, contest.campaign.system)
+        if action == "roll":
+            try:
+                willpower = int(request.POST.get("willpower", "0") or 0)
+            except ValueError:
+                raise Refused("Willpower must be a whole number of dice.") from None
+            contests.roll_side(contest, side, sheet, _rng(), request.user, willpower=willpower)
+            if contest.kind == ContestKind.COGENT_CONFLICT:
+                contests.decide_if_ready(contest, request.user)
+        elif action == "correct":
+            contests.correct_side(contest, side, sheet, _rng(), request.user)
+        else:
+            contests.settle_side(contest, side, request.user)
+
+    return _change_contest(request, contest, membership, change, "Rolled for the contest.")
 
 
 @login_required
@@ -485,20 +511,15 @@ def contest_side(request: HttpRequest, pk: int, side: str, action: str) -> HttpR
 def contest_choose(request: HttpRequest, pk: int) -> HttpResponse:
     """Cold Stars, exactly even: the initiator (side A's player or the GM) chooses."""
     contest, membership = _contest_for_member(request, pk)
-    character = contest.character_a
-    if character is None or not character.can_read(membership):
-        raise Http404("No such contest.")
-    if not character.can_roll(membership):
-        raise PermissionDenied("Only the initiator's player or the GM chooses.")
-    refusal = ""
-    try:
-        with transaction.atomic():
-            contest = Contest.objects.select_for_update().get(pk=contest.pk)
-            contests.choose(contest, request.POST.get("choice", ""), request.user)
-            live.publish(contest.campaign_id, "contest", contest.pk)
-    except Refused as exc:
-        refusal = str(exc)
-    return _contest_response(request, contest, membership, refusal, "Chose the contest's result.")
+    _side_character(contest, "a", membership)
+    choice = request.POST.get("choice", "")
+    return _change_contest(
+        request,
+        contest,
+        membership,
+        lambda contest: contests.choose(contest, choice, request.user),
+        "Chose the contest's result.",
+    )
 
 
 @login_required
@@ -506,12 +527,4 @@ def contest_choose(request: HttpRequest, pk: int) -> HttpResponse:
 def contest_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     contest, _ = _contest_for_member(request, pk)
     _, membership = _campaign_for_gm(request, contest.campaign_id)
-    refusal = ""
-    try:
-        with transaction.atomic():
-            contest = Contest.objects.select_for_update().get(pk=contest.pk)
-            contests.cancel(contest)
-            live.publish(contest.campaign_id, "contest", contest.pk)
-    except Refused as exc:
-        refusal = str(exc)
-    return _contest_response(request, contest, membership, refusal, "Called the contest off.")
+    return _change_contest(request, contest, membership, contests.cancel, "Called the contest off.")
