@@ -134,6 +134,9 @@ def decide_single(contest: Contest, entry: RollEntry, user: Any) -> RollEntry:
         table={band: Fraction(p) for band, p in entry.odds_table.items()},
         sides=[_side_json(entry, "a", contest.name_a)],
         extra={},
+        # The verdict shows the roll's dice: it is seen by exactly who may see the roll.
+        visibility=entry.visibility,
+        roller=entry.roller,
     )
 
 
@@ -555,6 +558,7 @@ def _verdict(
     table: dict[str, Fraction],
     sides: list[dict[str, Any]],
     extra: dict[str, Any],
+    **audience: Any,
 ) -> RollEntry:
     contest.state = ContestState.DECIDED
     contest.winner = winner
@@ -580,6 +584,7 @@ def _verdict(
         outcome_label=label[:100],
         detail=detail,
         result={"winner": winner, "sides": sides} | extra,
+        **audience,
         **_odds(odds or CERTAIN, table),
         resource_changes={},
     )

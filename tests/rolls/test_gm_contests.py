@@ -298,6 +298,31 @@ def test_dad6_opposition_adds_difficulty(client, seeded):
     assert verify_like_an_outside_script(campaign.pk) == 2
 
 
+def test_a_blind_acting_roll_makes_a_blind_verdict(client, seeded):
+    campaign = CampaignFactory(system=System.DAD6)
+    kim = CharacterFactory(campaign=campaign, name="Kim")
+    lee = CharacterFactory(campaign=campaign, name="Lee")
+    climb = kim.dad6.skills.create(name="Climb", competence="expert")
+    contest = ContestFactory(
+        campaign=campaign,
+        kind="dad6_opposed",
+        character_a=kim,
+        character_b=lee,
+        skill_a="Climb",
+        skill_b="",
+        opposition=1,
+    )
+    client.force_login(kim.owner)
+    data = {"difficulty": 1, "task": "mundane", "traded_boons": 0, "contest": contest.pk}
+    data |= {"tools": 0, "helpers": 0, "advantages": 0, "time": 0, "visibility": "blind"}
+    assert client.post(roll_url(kim, "dad6-skill", climb), data).status_code == 302
+    verdict = verdict_of(contest)
+    assert verdict.visibility == "blind" and verdict.roller == kim.owner
+    client.force_login(lee.owner)
+    body = client.get(reverse("campaign_log", args=[campaign.pk])).content.decode()
+    assert "Climb" not in body  # neither the roll nor its verdict reaches another player
+
+
 def test_contest_permissions(client):
     campaign = CampaignFactory(system=System.COGENT)
     rob = CharacterFactory(campaign=campaign)
