@@ -216,3 +216,23 @@ def test_query_count_does_not_grow_with_characters(client, seeded, system):
     # character choices of the call form and the contest form's two sides
     expected = {System.COGENT: 14, System.DAD6: 13, System.COLD_STARS: 13}[system]
     assert _count(client, dashboard(campaign)) == one == expected
+
+
+def test_query_count_with_calls_and_contests(client, seeded):
+    from tests.factories import ContestFactory, RollCallFactory
+
+    campaign = CampaignFactory(system=System.COGENT)
+    client.force_login(gm_of(campaign))
+    first = CharacterFactory(campaign=campaign)
+    call = RollCallFactory(campaign=campaign, targets=[first])
+    closed = RollCallFactory(campaign=campaign, targets=[first])
+    closed.close()
+    ContestFactory(campaign=campaign, character_a=first)
+    one = _count(client, dashboard(campaign))
+    for _ in range(10):
+        character = CharacterFactory(campaign=campaign)
+        call.targets.create(character=character)
+        ContestFactory(campaign=campaign, character_a=character, character_b=first)
+    # … plus each list's prefetched targets and entries: open calls (2), closed calls (2),
+    # active contests (1, their entries)
+    assert _count(client, dashboard(campaign)) == one == 19
