@@ -191,3 +191,22 @@ def test_cold_stars_call_prefills_risk_and_ability(client, seeded):
     ]
     assert form["risk"].value() == 2 and form["ability"].value() == "perception"
     assert not form.fields["ability"].disabled  # the player may argue for another Ability
+
+
+def test_call_events_on_create_answer_and_close(client, party, seeded, monkeypatch):
+    from rolls import live
+
+    campaign, rob, _ = party
+    published = []
+    monkeypatch.setattr(live, "publish", lambda *event: published.append(event))
+    client.force_login(gm_of(campaign))
+    client.post(reverse("call_create", args=[campaign.pk]), call_data([rob]))
+    call = RollCall.objects.get()
+    client.force_login(rob.owner)
+    athletics = rob.cogent.skills.get(name="Athletics")
+    data = {"challenge_level": 1, "extra_penalty": 0, "call": call.pk}
+    client.post(roll_url(rob, "cogent-skill", athletics), data)
+    client.force_login(gm_of(campaign))
+    client.post(reverse("call_close", args=[call.pk]))
+    calls = [event for event in published if event[1] == "call"]
+    assert calls == [(campaign.pk, "call", call.pk)] * 3

@@ -5,6 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from rolls import live
 from rolls.models import RollEntry, Visibility
 from sheets.models import Role, System
 from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, UserFactory
@@ -87,17 +88,18 @@ def test_live_parts_refresh_from_partials(client, table):
         assert "<html" not in response.content.decode()
 
 
-def test_inline_resources_save_and_publish(client, table, django_capture_on_commit_callbacks):
+def test_inline_resources_save_and_publish(client, table, monkeypatch):
     campaign, pc, _, _ = table
     sheet = pc.cold_stars
     sheet.momentum_max = sheet.willpower_max = 5
     sheet.save()
     client.force_login(gm_of(campaign))
     data = {f"res-{pc.pk}-momentum": 3, f"res-{pc.pk}-willpower": 4}
-    with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        response = client.post(resources_url(pc), data, headers=HX)
+    published = []
+    monkeypatch.setattr(live, "publish", lambda *event: published.append(event))
+    response = client.post(resources_url(pc), data, headers=HX)
     assert response.status_code == 200 and "Saved." in response.content.decode()
-    assert len(callbacks) == 1  # the "sheet" event, on commit (SQLite's in-memory hub)
+    assert published == [(campaign.pk, "sheet", pc.pk)]
     sheet.refresh_from_db()
     assert (sheet.momentum, sheet.willpower) == (3, 4)
     # Without JavaScript: a plain POST redirects back to the character on the dashboard.
