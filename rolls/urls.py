@@ -1,6 +1,6 @@
 from django.urls import path
 
-from rolls import table_views, views
+from rolls import log_tools, table_views, views
 
 urlpatterns = [
     path(
@@ -21,8 +21,21 @@ urlpatterns = [
     path("rolls/<int:pk>/", views.roll_entry, name="roll_entry"),
     path("rolls/<int:pk>/reveal/", views.roll_reveal, name="roll_reveal"),
     path("rolls/<int:pk>/<slug:action>/", views.roll_follow_up, name="roll_follow_up"),
-    path("campaigns/<int:pk>/log/", views.campaign_log, name="campaign_log"),
-    # The GM table (workstream G)
+    path("campaigns/<int:pk>/log/", log_tools.campaign_log, name="campaign_log"),
+]
+
+# Log tools (workstream T): exports and statistics.
+urlpatterns += [
+    path("campaigns/<int:pk>/log/export.csv", log_tools.campaign_log_csv, name="campaign_log_csv"),
+    path(
+        "campaigns/<int:pk>/log/export.json", log_tools.campaign_log_json, name="campaign_log_json"
+    ),
+    path("campaigns/<int:pk>/stats/", log_tools.campaign_stats, name="campaign_stats"),
+    path("characters/<int:pk>/stats/", log_tools.character_stats, name="character_stats"),
+]
+
+# The GM table (workstream G)
+urlpatterns += [
     path(
         "campaigns/<int:pk>/dashboard/",
         table_views.campaign_dashboard,

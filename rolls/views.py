@@ -1,4 +1,4 @@
-"""Roll panels, rolls and follow-ups, the campaign roll log and entry permalinks.
+"""Roll panels, rolls and follow-ups, entry permalinks and reveals (the log page: log_tools.py).
 
 One view serves HTMX and plain requests: HTMX gets a named partial, a plain POST a redirect (to the
 new entry's permalink) or the page with the message. Refusals are never a 500 and write nothing:
@@ -28,10 +28,9 @@ from rolls.rules import system_rng
 from rolls.table import Ask, ask_for
 from rolls.targets import SHEET_MODELS, Target, load_target, lock_sheet
 from sheets.models import Character, Membership
-from sheets.views import _campaign_for_member, _character_for_reader
+from sheets.views import _character_for_reader
 
-LOG_PAGE_SIZE = 25
-ROLL_EVENT = "rollLogged"
+ROLL_EVENT = "rollLogged"  # HX-Trigger after every new entry: the sheet refreshes its resources
 ASK_PARAMS = ("call", "contest")  # not options: which GM request the panel answers
 
 
@@ -336,33 +335,6 @@ def roll_entry(request: HttpRequest, pk: int) -> HttpResponse:
         and "target" in entry.options
     )
     return render(request, "rolls/entry_detail.html", context)
-
-
-@login_required
-@require_GET
-def campaign_log(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign, membership = _campaign_for_member(request, pk)
-    before = request.GET.get("before")
-    if before is not None and not before.isdigit():
-        return HttpResponse(
-            "“before” must be an entry number.", status=400, content_type="text/plain"
-        )
-    rows = RollEntry.objects.visible_to(membership).page(
-        campaign, before=int(before) if before else None, size=LOG_PAGE_SIZE
-    )
-    more = len(rows) > LOG_PAGE_SIZE
-    entries = [row.card_for(membership) for row in rows[:LOG_PAGE_SIZE]]
-    context = {
-        "campaign": campaign,
-        "membership": membership,
-        "entries": entries,
-        "older_url": f"{reverse('campaign_log', args=[campaign.pk])}?before={entries[-1].pk}"
-        if more
-        else "",
-        "before": before,
-    }
-    template = "rolls/log.html#entries" if request.htmx else "rolls/log.html"
-    return render(request, template, context)
 
 
 @login_required

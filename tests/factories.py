@@ -3,6 +3,7 @@
 import factory
 from django.contrib.auth import get_user_model
 
+from rolls.models import OUTCOME_LABELS, RollEntry
 from sheets.models import (
     Campaign,
     CampaignSkill,
@@ -213,6 +214,46 @@ class ColdStarsDomainFactory(factory.django.DjangoModelFactory):
         )
     )
     name = factory.Sequence(lambda n: f"Domain {n}")
+
+
+class RollEntryFactory(factory.django.DjangoModelFactory):
+    """A log entry appended with ``RollEntry.objects.append`` (so seq and hashes chain as in the app).
+    Defaults: a public Cogent-style roll of two d6 by the character's owner."""
+
+    class Meta:
+        model = RollEntry
+
+    character = factory.SubFactory(CharacterFactory)
+    user = factory.LazyAttribute(lambda e: e.character.owner)
+    character_name = factory.LazyAttribute(lambda e: e.character.name)
+    username = factory.LazyAttribute(lambda e: e.user.username)
+    system = factory.LazyAttribute(lambda e: e.character.campaign.system)
+    kind = "roll"
+    label = "Athletics"
+    options = factory.LazyFunction(dict)
+    pool = factory.LazyFunction(lambda: {"dice": 2})
+    breakdown = "2 base = 2d6 vs CL 1 (Common)"
+    faces = factory.LazyFunction(
+        lambda: [
+            {"kind": "d6", "face": 5, "reading": "win"},
+            {"kind": "d6", "face": 2, "reading": "loss"},
+        ]
+    )
+    outcome = "success"
+    outcome_label = factory.LazyAttribute(lambda e: OUTCOME_LABELS[e.outcome])
+    detail = ""
+    result = factory.LazyFunction(dict)
+    odds = "3/4"
+    odds_display = "75%"
+    odds_table = factory.LazyFunction(
+        lambda: {"success": "3/4", "failure": "2/9", "critical_failure": "1/36"}
+    )
+    resource_changes = factory.LazyFunction(dict)
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        campaign = kwargs.pop("campaign", None) or kwargs["character"].campaign
+        return model_class.objects.append(campaign=campaign, **kwargs)
 
 
 # --- the GM table ----------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("rolls", "0002_visibility"),
+        ("rolls", "0003_log_filter_indexes"),
         ("sheets", "0002_visibility"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

@@ -1,0 +1,573 @@
+"""Log tools: the roll log's filters and search, CSV and JSON exports, and statistics.
+
+Visibility (docs/permissions.md) holds on every channel here:
+
+* listings use ``RollEntry.objects.visible_to(membership)`` and render each entry through
+  ``card_for``, so a blind roll shows its roller a placeholder and nobody else anything;
+* every filter or search term that looks at figures (outcome, breakdown, detail, outcome label)
+  only ever matches entries the member may *read* — otherwise filtering a placeholder by
+  "Critical failure" would tell its roller the hidden outcome;
+* exports give readable entries in full, placeholders with placeholder fields only, and nothing else;
+* statistics count readable entries only.
+
+Formats and definitions: docs/log-tools.md.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import AsyncIterator, Callable, Iterator
+from datetime import UTC, datetime, time, timedelta
+from fractions import Fraction
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.core.handlers.asgi import ASGIRequest
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse, QueryDict, StreamingHttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_GET
+
+from rolls.forms import BAND_ORDER
+from rolls.models import OUTCOME_LABELS, RollEntry
+from rolls.stats import TRIAL_KINDS, Summary, Tally
+from sheets.models import Campaign, Character, Membership, System
+from sheets.views import _campaign_for_member, _character_for_reader
+
+LOG_PAGE_SIZE = 25
+# Rows per export query: big enough that a million entries take 2,000 queries, small enough that a
+# chunk's rows and their rendered text stay a few megabytes.
+EXPORT_CHUNK = 500
+STATS_CHUNK = 2000
+SEARCH_MAX_WORDS = 8
+
+# The outcomes each system's engine can produce, best first (rolls/rules/*.odds and resolve).
+SYSTEM_OUTCOMES = {
+    System.COGENT: ("success", "failure", "critical_failure"),
+    System.DAD6: ("success", "failure"),
+    System.COLD_STARS: BAND_ORDER,  # every band
+}
+ANY_SUCCESS, ANY_FAILURE = "any_success", "any_failure"
+
+
+# ---------------------------------------------------------------------------------------------
+# Filters and search
+# ---------------------------------------------------------------------------------------------
+
+
+class LogFilterForm(forms.Form):
+    """The log's GET form. Always bound (to the query string); a field with a bad value reports it
+    beside the field and is left out of the filter, so the rest still applies."""
+
+    q = forms.CharField(
+        label="Search",
+        required=False,
+        max_length=200,
+        help_text="Character, player, skill, pool, outcome or detail; every word must match.",
+        widget=forms.TextInput(attrs={"type": "search", "autocomplete": "off"}),
+    )
+    character = forms.TypedChoiceField(label="Character", required=False, coerce=int)
+    player = forms.TypedChoiceField(label="Player", required=False, coerce=int)
+    skill = forms.ChoiceField(label="Skill", required=False)
+    outcome = forms.ChoiceField(label="Outcome", required=False)
+    date_from = forms.DateField(
+        label="From", required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    date_to = forms.DateField(
+        label="To", required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def __init__(
+        self, data: QueryDict, *, campaign: Campaign, membership: Membership, **kwargs: Any
+    ) -> None:
+        super().__init__(data, **kwargs)
+        self.campaign, self.membership = campaign, membership
+        # Only what the member may know: no hidden NPC for a player, no skill of a roll they may
+        # not know exists.
+        characters = Character.objects.visible_to(membership).order_by("name", "pk")
+        self.fields["character"].choices = [("", "All characters")] + [
+            (c.pk, c.name) for c in characters.only("pk", "name")
+        ]
+        players = Membership.objects.filter(campaign=campaign).order_by("user__username")
+        self.fields["player"].choices = [
+            ("", "Everyone"),
+            *players.values_list("user_id", "user__username"),
+        ]
+        labels = (
+            RollEntry.objects.visible_to(membership)
+            .filter(campaign=campaign)
+            .order_by("label")
+            .values_list("label", flat=True)
+            .distinct()
+        )
+        self.fields["skill"].choices = [("", "All skills")] + [(label, label) for label in labels]
+        self.fields["outcome"].choices = [
+            ("", "All outcomes"),
+            (ANY_SUCCESS, "Any success"),
+            (ANY_FAILURE, "Any other outcome"),
+        ] + [(code, OUTCOME_LABELS[code]) for code in SYSTEM_OUTCOMES[campaign.system]]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        start, end = data.get("date_from"), data.get("date_to")
+        if start and end and start > end:
+            self.add_error("date_to", "“To” is before “From”; both dates are ignored.")
+            data.pop("date_from", None)
+        return data
+
+    @property
+    def active(self) -> dict[str, Any]:
+        """The valid, non-empty filters (a field with an error is not among them)."""
+        if not hasattr(self, "cleaned_data"):
+            self.is_valid()
+        return {k: v for k, v in self.cleaned_data.items() if v not in (None, "")}
+
+    def apply(self, entries: Any) -> Any:
+        """``entries`` (the member's visible entries) narrowed by every valid filter."""
+        f = self.active
+        # ``readable`` is visible_to's per-row answer to "may this member see the figures?".
+        readable = Q(readable=True)
+        if "character" in f:
+            entries = entries.filter(character_id=f["character"])
+        if "player" in f:
+            entries = entries.filter(user_id=f["player"])
+        if "skill" in f:
+            entries = entries.filter(label=f["skill"])
+        if "outcome" in f:
+            outcome = f["outcome"]
+            if outcome == ANY_SUCCESS:
+                figures = Q(outcome__in=RollEntry.SUCCESS_OUTCOMES)
+            elif outcome == ANY_FAILURE:
+                figures = ~Q(outcome__in=RollEntry.SUCCESS_OUTCOMES)
+            else:
+                figures = Q(outcome=outcome)
+            # An outcome is a figure: a placeholder never matches, whatever its hidden outcome.
+            entries = entries.filter(figures & readable)
+        tz = timezone.get_current_timezone()
+        if "date_from" in f:
+            entries = entries.filter(
+                created_at__gte=datetime.combine(f["date_from"], time.min, tzinfo=tz)
+            )
+        if "date_to" in f:
+            next_day = f["date_to"] + timedelta(days=1)
+            entries = entries.filter(created_at__lt=datetime.combine(next_day, time.min, tzinfo=tz))
+        for word in f.get("q", "").split()[:SEARCH_MAX_WORDS]:
+            known = (
+                Q(character_name__icontains=word)
+                | Q(username__icontains=word)
+                | Q(label__icontains=word)
+            )
+            figures = (
+                Q(breakdown__icontains=word)
+                | Q(detail__icontains=word)
+                | Q(outcome_label__icontains=word)
+            )
+            entries = entries.filter(known | (figures & readable))
+        return entries
+
+    def querydict(self) -> QueryDict:
+        """The active filters as query parameters (for links that keep them)."""
+        params = QueryDict(mutable=True)
+        for name in self.fields:
+            value = self.data.get(name, "")
+            if value and name in self.active:
+                params[name] = value
+        return params
+
+
+def _filtered(request: HttpRequest, campaign: Campaign, membership: Membership) -> Any:
+    form = LogFilterForm(request.GET, campaign=campaign, membership=membership)
+    form.is_valid()
+    entries = form.apply(RollEntry.objects.visible_to(membership).filter(campaign=campaign))
+    return form, entries
+
+
+def _url(name: str, campaign: Campaign, params: QueryDict, **extra: Any) -> str:
+    params = params.copy()
+    for key, value in extra.items():
+        params[key] = value
+    query = params.urlencode()
+    return reverse(name, args=[campaign.pk]) + (f"?{query}" if query else "")
+
+
+@login_required
+@require_GET
+def campaign_log(request: HttpRequest, pk: int) -> HttpResponse:
+    """The campaign's log, newest first, filtered; keyset pages (``?before=<id>``, never OFFSET)."""
+    campaign, membership = _campaign_for_member(request, pk)
+    before = request.GET.get("before", "")
+    if before and not before.isdigit():
+        return HttpResponse(
+            "“before” must be an entry number.", status=400, content_type="text/plain"
+        )
+    form, entries = _filtered(request, campaign, membership)
+    rows = entries.page(campaign, before=int(before) if before else None, size=LOG_PAGE_SIZE)
+    page, more = rows[:LOG_PAGE_SIZE], len(rows) > LOG_PAGE_SIZE
+    params = form.querydict()
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "live_campaign": campaign,  # live updates (workstream L) when base.html supports them
+        "form": form,
+        "filtered": bool(form.active),
+        "entries": [entry.card_for(membership) for entry in page],
+        "older_url": _url("campaign_log", campaign, params, before=page[-1].pk) if more else "",
+        "before": before,
+        "newest_url": _url("campaign_log", campaign, params),
+        "csv_url": _url("campaign_log_csv", campaign, params),
+        "json_url": _url("campaign_log_json", campaign, params),
+    }
+    if request.htmx and not request.htmx.history_restore_request:
+        # A filter change swaps the results (and the field errors, out of band); scrolling to the
+        # end of a page appends the next page's entries.
+        part = "entries" if before else "results"
+        response = render(request, f"rolls/log.html#{part}", context)
+    else:
+        response = render(request, "rolls/log.html", context)
+    # The same URL answers with a partial or the page: caches must keep them apart.
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+# ---------------------------------------------------------------------------------------------
+# Exports
+# ---------------------------------------------------------------------------------------------
+
+CSV_COLUMNS = (
+    "seq",
+    "time",
+    "character",
+    "player",
+    "system",
+    "kind",
+    "visibility",
+    "label",
+    "breakdown",
+    "faces",
+    "outcome",
+    "outcome_label",
+    "detail",
+    "odds",
+    "odds_percent",
+    "follows",
+    "resources",
+    "redacted",
+    "hash",
+    "prev_hash",
+)
+# Cells a spreadsheet would read as a formula (or that hide one behind a tab or carriage return).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+DIE_LETTERS = {"ability": "A", "skill": "S", "risk": "R"}
+PLACEHOLDER_FIELDS = ("seq", "time", "character", "player", "system", "kind", "visibility", "label")
+EXPORT_VALUES = (
+    "pk",
+    "seq",
+    "created_at",
+    "character_name",
+    "username",
+    "system",
+    "kind",
+    "visibility",
+    "label",
+    "options",
+    "pool",
+    "breakdown",
+    "faces",
+    "outcome",
+    "outcome_label",
+    "detail",
+    "result",
+    "odds",
+    "odds_table",
+    "resource_changes",
+    "follows__seq",
+    "hash",
+    "prev_hash",
+    "readable",
+)
+
+
+def safe_cell(value: Any) -> Any:
+    """CSV/formula injection: a text cell starting like a formula gets a leading apostrophe."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def compact_faces(faces: list[dict[str, Any]]) -> str:
+    """Every die in a few characters: ``4 5 1`` (d6), ``A7 S10 R3`` (Cold Stars: Ability, Skill,
+    Risk), ``5>4`` for a DAD6 die whose face 5 the task modified to 4."""
+    parts = []
+    for die in faces:
+        text = f"{DIE_LETTERS.get(die.get('kind', ''), '')}{die['face']}"
+        if "value" in die and die["value"] != die["face"]:
+            text += f">{die['value']}"
+        parts.append(text)
+    return " ".join(parts)
+
+
+def _percent(odds: str) -> str:
+    try:
+        return f"{float(Fraction(odds)) * 100:.2f}"
+    except (ValueError, ZeroDivisionError):
+        return ""
+
+
+def export_rows(entries: Any) -> Iterator[list[dict]]:
+    """The filtered visible entries, oldest first, as export records — one list per keyset chunk of
+    ``EXPORT_CHUNK`` rows (``seq > last``: never OFFSET, never the whole log in memory).
+
+    A readable entry gives every field; an entry the member only knows exists gives the
+    placeholder fields. ``prev_hash`` is given only when the entry just before it in the chain is
+    in the export with its figures: otherwise it would hand out a hidden entry's hash, which, with
+    what its roller knows, would let them test guesses at its dice.
+    """
+    last_seq, last_readable_seq = 0, 0
+    while True:
+        chunk = list(
+            entries.filter(seq__gt=last_seq)
+            .order_by("seq")
+            .values(*EXPORT_VALUES)[:EXPORT_CHUNK]
+            .iterator()
+        )
+        if not chunk:
+            return
+        records = []
+        for row in chunk:
+            is_readable = bool(row["readable"])
+            record = _record(row, is_readable)
+            if is_readable and last_readable_seq != row["seq"] - 1:
+                record["prev_hash"] = ""
+            if is_readable:
+                last_readable_seq = row["seq"]
+            records.append(record)
+        last_seq = chunk[-1]["seq"]
+        yield records
+        if len(chunk) < EXPORT_CHUNK:
+            return
+
+
+def _record(row: dict[str, Any], readable: bool) -> dict[str, Any]:
+    base = {
+        "seq": row["seq"],
+        "time": row["created_at"].astimezone(UTC).isoformat(timespec="microseconds"),
+        "character": row["character_name"],
+        "player": row["username"],
+        "system": row["system"],
+        "kind": row["kind"],
+        "visibility": row["visibility"],
+        "label": row["label"],
+        "redacted": not readable,
+    }
+    if not readable:
+        return base
+    return base | {
+        "options": row["options"],
+        "pool": row["pool"],
+        "breakdown": row["breakdown"],
+        "faces": row["faces"],
+        "outcome": row["outcome"],
+        "outcome_label": row["outcome_label"],
+        "detail": row["detail"],
+        "result": row["result"],
+        "odds": row["odds"],
+        "odds_table": row["odds_table"],
+        "resources": row["resource_changes"],
+        "follows": row["follows__seq"],
+        "hash": row["hash"],
+        "prev_hash": row["prev_hash"],
+    }
+
+
+def _csv_line(record: dict[str, Any]) -> list[Any]:
+    readable = not record["redacted"]
+    cells = {
+        **{key: record[key] for key in PLACEHOLDER_FIELDS},
+        "redacted": "yes" if record["redacted"] else "no",
+    }
+    if readable:
+        cells |= {
+            "breakdown": record["breakdown"],
+            "faces": compact_faces(record["faces"]),
+            "outcome": record["outcome"],
+            "outcome_label": record["outcome_label"],
+            "detail": record["detail"],
+            "odds": record["odds"],
+            "odds_percent": _percent(record["odds"]),
+            "follows": record["follows"] or "",
+            "resources": json.dumps(record["resources"], sort_keys=True, ensure_ascii=False)
+            if record["resources"]
+            else "",
+            "hash": record["hash"],
+            "prev_hash": record["prev_hash"],
+        }
+    return [safe_cell(cells.get(column, "")) for column in CSV_COLUMNS]
+
+
+def _csv_chunks(chunks: Iterator[list[dict]]) -> Iterator[str]:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(CSV_COLUMNS)
+    yield buffer.getvalue()
+    for records in chunks:
+        buffer.seek(0)
+        buffer.truncate()
+        writer.writerows(_csv_line(record) for record in records)
+        yield buffer.getvalue()
+
+
+def _json_chunks(head: dict[str, Any], chunks: Iterator[list[dict]]) -> Iterator[str]:
+    """One valid JSON object, written as it streams: the head, then the entries one per line."""
+    opening = json.dumps(head, ensure_ascii=False)
+    yield opening[:-1] + ', "entries": ['
+    first = True
+    for records in chunks:
+        parts = []
+        for record in records:
+            parts.append(("" if first else ",") + "\n" + json.dumps(record, ensure_ascii=False))
+            first = False
+        yield "".join(parts)
+    yield "\n]}\n"
+
+
+def _stream(request: HttpRequest, parts: Iterator[str]) -> Iterator[bytes] | AsyncIterator[bytes]:
+    """Under ASGI, Django would read a synchronous iterator into a list before sending it; an async
+    iterator that pulls one chunk at a time (each in the request's sync thread, so it uses the
+    request's database connection) keeps the export streaming there too."""
+    encoded = (part.encode("utf-8") for part in parts)
+    if not isinstance(request, ASGIRequest):
+        return encoded
+    pull = sync_to_async(lambda: next(encoded, None), thread_sensitive=True)
+
+    async def chunks() -> AsyncIterator[bytes]:
+        while (part := await pull()) is not None:
+            yield part
+
+    return chunks()
+
+
+def _export(
+    request: HttpRequest,
+    pk: int,
+    extension: str,
+    content_type: str,
+    render_parts: Callable[[dict[str, Any], Iterator[list[dict]]], Iterator[str]],
+) -> HttpResponse:
+    campaign, membership = _campaign_for_member(request, pk)
+    form, entries = _filtered(request, campaign, membership)
+    if form.errors:
+        # An export is a record someone keeps: rather than quietly exporting something other than
+        # what was asked for, say what is wrong.
+        problems = "; ".join(
+            f"{form.fields[name].label}: {' '.join(errors)}" for name, errors in form.errors.items()
+        )
+        return HttpResponse(
+            f"Can't export with these filters. {problems}",
+            status=400,
+            content_type="text/plain; charset=utf-8",
+        )
+    now = timezone.now().astimezone(UTC)
+    head = {
+        "format": "poolside-roll-log",
+        "version": 1,
+        "campaign": {"id": campaign.pk, "name": campaign.name, "system": campaign.system},
+        "exported_at": now.isoformat(timespec="seconds"),
+        "exported_by": request.user.get_username(),
+        "filters": {key: str(value) for key, value in form.active.items()},
+    }
+    chunks = export_rows(entries)
+    response = StreamingHttpResponse(
+        _stream(request, render_parts(head, chunks)), content_type=content_type
+    )
+    filename = f"poolside-campaign-{campaign.pk}-log-{now:%Y%m%d-%H%M}.{extension}"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@login_required
+@require_GET
+def campaign_log_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    return _export(request, pk, "csv", "text/csv; charset=utf-8", lambda _, c: _csv_chunks(c))
+
+
+@login_required
+@require_GET
+def campaign_log_json(request: HttpRequest, pk: int) -> HttpResponse:
+    return _export(request, pk, "json", "application/json", _json_chunks)
+
+
+# ---------------------------------------------------------------------------------------------
+# Statistics
+# ---------------------------------------------------------------------------------------------
+
+STATS_VALUES = ("character_id", "character_name", "kind", "outcome", "odds_table", "faces")
+
+
+def tally(entries: Any) -> tuple[Summary, list[tuple[int | None, str, Summary]]]:
+    """One pass over the trials among ``entries`` (only the needed columns, streamed in chunks):
+    the overall summary and one per character, by name."""
+    overall = Tally(frozenset(RollEntry.SUCCESS_OUTCOMES))
+    per_character: dict[tuple[int | None, str], Tally] = {}
+    rows = (
+        entries.filter(kind__in=TRIAL_KINDS)
+        .values_list(*STATS_VALUES)
+        .iterator(chunk_size=STATS_CHUNK)
+    )
+    for character_id, name, kind, outcome, odds_table, faces in rows:
+        overall.add(kind, outcome, odds_table, faces)
+        key = (character_id, name)
+        if key not in per_character:
+            per_character[key] = Tally(overall.success_outcomes)
+        per_character[key].add(kind, outcome, odds_table, faces)
+    characters = sorted(
+        ((pk, name, t.summary()) for (pk, name), t in per_character.items()),
+        key=lambda row: (row[1].casefold(), row[0] or 0),
+    )
+    return overall.summary(), characters
+
+
+@login_required
+@require_GET
+def campaign_stats(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign, membership = _campaign_for_member(request, pk)
+    entries = RollEntry.objects.readable_by(membership).filter(campaign=campaign)
+    summary, characters = tally(entries)
+    readable_ids = set(Character.objects.visible_to(membership).values_list("pk", flat=True))
+    return render(
+        request,
+        "rolls/stats.html",
+        {
+            "campaign": campaign,
+            "membership": membership,
+            "summary": summary,
+            "characters": [
+                (pk if pk in readable_ids else None, name, s) for pk, name, s in characters
+            ],
+        },
+    )
+
+
+@login_required
+@require_GET
+def character_stats(request: HttpRequest, pk: int) -> HttpResponse:
+    character, membership = _character_for_reader(request, pk)
+    entries = RollEntry.objects.readable_by(membership).filter(character=character)
+    summary, _ = tally(entries)
+    return render(
+        request,
+        "rolls/stats.html",
+        {
+            "campaign": character.campaign,
+            "character": character,
+            "membership": membership,
+            "summary": summary,
+        },
+    )

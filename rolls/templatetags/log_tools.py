@@ -1,0 +1,45 @@
+"""Number formatting for the statistics page: always a dot decimal, whatever the locale, because SVG
+coordinates need one and the figures should read the same in the table and the chart."""
+
+from __future__ import annotations
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def pct(value: float | None, places: int = 1) -> str:
+    """0.625 → "62.5%"; None → "—"."""
+    if value is None:
+        return "—"
+    return f"{value * 100:.{places}f}%"
+
+
+@register.filter
+def fixed(value: float | None, places: int = 2) -> str:
+    """A number with a fixed count of decimals; None → "—"."""
+    if value is None:
+        return "—"
+    return f"{value:.{places}f}"
+
+
+@register.filter
+def signed(value: float | None, places: int = 1) -> str:
+    """+1.5, −2.0 (a real minus sign), 0.0; None → "—"."""
+    if value is None:
+        return "—"
+    text = f"{abs(value):.{places}f}"
+    if float(text) == 0:
+        return text
+    return ("+" if value > 0 else "−") + text
+
+
+@register.filter
+def p_value(value: float | None) -> str:
+    """A p-value as people read it: 0.0512, 0.0003, "< 0.0001"."""
+    if value is None:
+        return "—"
+    if value < 0.0001:
+        return "< 0.0001"
+    return f"{value:.4f}"

@@ -1,0 +1,267 @@
+"""CSV and JSON exports: they parse back, follow the filters, escape formulas, stream in keyset
+chunks (also under ASGI), and respect visibility: a player's export never carries a hidden roll's
+dice, outcome, odds or pool."""
+
+import asyncio
+import csv
+import io
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.db import connections
+from django.test import AsyncClient
+from django.urls import reverse
+
+from rolls.models import Visibility
+from tests.factories import MembershipFactory, RollEntryFactory
+
+pytestmark = pytest.mark.django_db
+
+
+COLD_FACES = [
+    {"kind": "ability", "face": 7, "reading": "success"},
+    {"kind": "skill", "face": 10, "reading": "critical_success"},
+    {"kind": "risk", "face": 1, "reading": "critical_failure"},
+]
+
+
+def export(client, campaign, fmt, **params):
+    name = "campaign_log_csv" if fmt == "csv" else "campaign_log_json"
+    return client.get(reverse(name, args=[campaign.pk]), params)
+
+
+def body(response):
+    return b"".join(response.streaming_content).decode("utf-8")
+
+
+def csv_rows(response):
+    return list(csv.DictReader(io.StringIO(body(response))))
+
+
+def test_csv_parses_back_with_documented_columns(client, table):
+    roll = RollEntryFactory(
+        character=table["ada"],
+        label="Stealth",
+        faces=COLD_FACES,
+        outcome="success",
+        odds="441/1000",
+        breakdown="Agility 3 + Stealth 2, Risk 1",
+        detail="2 successes",
+        resource_changes={"momentum": 1},
+    )
+    correct = RollEntryFactory(
+        character=table["ada"], kind="correct", follows=roll, label="Stealth", odds="1/3"
+    )
+    client.force_login(table["ada"].owner)
+    response = export(client, table["campaign"], "csv")
+    assert response.status_code == 200
+    assert response.streaming
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response["Content-Disposition"].startswith(
+        f'attachment; filename="poolside-campaign-{table["campaign"].pk}-log-'
+    )
+    assert response["Content-Disposition"].endswith('.csv"')
+    rows = csv_rows(response)
+    assert list(rows[0]) == [
+        "seq", "time", "character", "player", "system", "kind", "visibility", "label",
+        "breakdown", "faces", "outcome", "outcome_label", "detail", "odds", "odds_percent",
+        "follows", "resources", "redacted", "hash", "prev_hash",
+    ]  # fmt: skip
+    first, second = rows
+    assert first["seq"] == str(roll.seq) and second["seq"] == str(correct.seq)  # oldest first
+    assert first["time"] == roll.created_at.isoformat(timespec="microseconds")
+    assert first["time"].endswith("+00:00")
+    assert first["character"] == "Ada" and first["player"] == "ana"
+    assert first["faces"] == "A7 S10 R1"
+    assert first["odds"] == "441/1000" and first["odds_percent"] == "44.10"
+    assert first["resources"] == '{"momentum": 1}'
+    assert first["redacted"] == "no"
+    assert first["hash"] == roll.hash and first["prev_hash"] == roll.prev_hash
+    assert second["follows"] == str(roll.seq) and second["prev_hash"] == roll.hash
+
+
+def test_dad6_faces_show_modified_values():
+    from rolls.log_tools import compact_faces
+
+    faces = [
+        {"kind": "d6", "face": 5, "value": 4, "reading": "boon"},
+        {"kind": "d6", "face": 6, "value": 6, "reading": "boon"},
+    ]
+    assert compact_faces(faces) == "5>4 6"
+
+
+def test_csv_formula_injection_is_defused(client, table):
+    dangerous = table["ada"]
+    dangerous.name = '=HYPERLINK("http://evil")'
+    dangerous.save()
+    RollEntryFactory(
+        character=dangerous,
+        label="+SUM(A1)",
+        breakdown="-2+3",
+        detail="@cmd",
+        outcome_label="\tTabbed",
+    )
+    client.force_login(table["gm"])
+    (row,) = csv_rows(export(client, table["campaign"], "csv"))
+    assert row["character"] == '\'=HYPERLINK("http://evil")'
+    assert row["label"] == "'+SUM(A1)"
+    assert row["breakdown"] == "'-2+3"
+    assert row["detail"] == "'@cmd"
+    assert row["outcome_label"] == "'\tTabbed"
+    assert row["seq"] == "1"  # numbers are left alone
+
+
+def test_json_is_versioned_and_parses_back(client, table):
+    roll = RollEntryFactory(character=table["ada"], label="Stealth", faces=COLD_FACES)
+    client.force_login(table["gm"])
+    response = export(client, table["campaign"], "json", skill="Stealth")
+    assert response["Content-Type"] == "application/json"
+    assert response["Content-Disposition"].endswith('.json"')
+    data = json.loads(body(response))
+    assert data["format"] == "poolside-roll-log" and data["version"] == 1
+    assert data["campaign"] == {
+        "id": table["campaign"].pk,
+        "name": table["campaign"].name,
+        "system": "cold_stars",
+    }
+    assert data["filters"] == {"skill": "Stealth"}
+    assert data["exported_by"] == table["gm"].username
+    (record,) = data["entries"]
+    assert record["seq"] == roll.seq and record["redacted"] is False
+    assert record["faces"] == COLD_FACES
+    assert record["odds_table"] == roll.odds_table
+    assert record["pool"] == roll.pool and record["hash"] == roll.hash
+    assert record["follows"] is None
+
+
+def test_empty_and_filtered_exports(client, table):
+    client.force_login(table["gm"])
+    assert json.loads(body(export(client, table["campaign"], "json")))["entries"] == []
+    assert len(csv_rows(export(client, table["campaign"], "csv"))) == 0
+    RollEntryFactory(character=table["ada"])
+    RollEntryFactory(character=table["bo"])
+    rows = csv_rows(export(client, table["campaign"], "csv", character=table["bo"].pk))
+    assert [row["character"] for row in rows] == ["Bo"]
+    bad = export(client, table["campaign"], "csv", date_from="nonsense")
+    assert bad.status_code == 400 and "Enter a valid date" in bad.text
+
+
+def test_visibility_in_a_players_export(client, table):
+    ada, bo = table["ada"], table["bo"]
+    public = RollEntryFactory(character=ada, label="Stealth")
+    blind = RollEntryFactory(
+        character=ada, label="Perception", visibility=Visibility.BLIND, faces=COLD_FACES,
+        breakdown="SECRETPOOL", detail="SECRETDETAIL", outcome="critical_failure",
+        pool={"ability": 3, "skill": 9, "risk": 2}, odds="7/919",
+    )  # fmt: skip
+    gm_only = RollEntryFactory(
+        character=bo, label="Lockpicking", visibility=Visibility.GM_ONLY, detail="BOSECRET"
+    )
+    after_blind = RollEntryFactory(character=ada, label="Stealth")
+    secret = RollEntryFactory(
+        character=ada, user=table["gm"], label="Ambush", visibility=Visibility.SECRET
+    )
+    client.force_login(ada.owner)
+    text = body(export(client, table["campaign"], "csv"))
+    for leak in ("SECRETPOOL", "SECRETDETAIL", "Critical failure", "7/919", "BOSECRET", "Ambush",
+                 "Lockpicking", blind.hash, gm_only.hash, secret.hash):  # fmt: skip
+        assert leak not in text, leak
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert [int(r["seq"]) for r in rows] == [public.seq, blind.seq, after_blind.seq]
+    placeholder = rows[1]
+    assert placeholder["redacted"] == "yes" and placeholder["label"] == "Perception"
+    assert placeholder["visibility"] == "blind"
+    for column in ("breakdown", "faces", "outcome", "outcome_label", "detail", "odds",
+                   "odds_percent", "hash", "prev_hash"):  # fmt: skip
+        assert placeholder[column] == "", column
+    # The entry after the blind one: its prev_hash would be the blind roll's hash.
+    assert rows[2]["prev_hash"] == "" and rows[2]["hash"] == after_blind.hash
+
+    data = json.loads(body(export(client, table["campaign"], "json")))
+    hidden = data["entries"][1]
+    assert hidden == {
+        "seq": blind.seq,
+        "time": blind.created_at.isoformat(timespec="microseconds"),
+        "character": "Ada",
+        "player": "ana",
+        "system": "cold_stars",
+        "kind": "roll",
+        "visibility": "blind",
+        "label": "Perception",
+        "redacted": True,
+    }
+    assert "SECRETPOOL" not in json.dumps(data)
+
+    # bo sees the public rolls only; the GM everything in full.
+    client.force_login(bo.owner)
+    rows = csv_rows(export(client, table["campaign"], "csv"))
+    assert [int(r["seq"]) for r in rows] == [public.seq, gm_only.seq, after_blind.seq]
+    client.force_login(table["gm"])
+    rows = csv_rows(export(client, table["campaign"], "csv"))
+    assert all(r["redacted"] == "no" for r in rows) and len(rows) == 5
+    assert all(r["prev_hash"] for r in rows)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json"])
+def test_non_members_get_404(client, table, fmt):
+    RollEntryFactory(character=table["ada"])
+    client.force_login(MembershipFactory().user)
+    assert export(client, table["campaign"], fmt).status_code == 404
+    client.logout()
+    assert export(client, table["campaign"], fmt).status_code == 302  # to the log-in page
+
+
+def test_export_reads_keyset_chunks(client, table, monkeypatch, django_assert_num_queries):
+    monkeypatch.setattr("rolls.log_tools.EXPORT_CHUNK", 4)
+    for _ in range(10):
+        RollEntryFactory(character=table["ada"])
+    client.force_login(table["gm"])
+    response = export(client, table["campaign"], "csv")
+    # Nothing is read before the body is consumed; then one query per chunk of 4: 4 + 4 + 2.
+    with django_assert_num_queries(3) as ctx:
+        rows = list(csv.DictReader(io.StringIO(body(response))))
+    assert [int(r["seq"]) for r in rows] == list(range(1, 11))
+    sql = " ".join(q["sql"] for q in ctx.captured_queries)
+    assert "OFFSET" not in sql.upper()
+
+
+def test_query_count_fixed_for_one_and_many(client, table, django_assert_num_queries):
+    client.force_login(table["ada"].owner)
+
+    def queries():
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as ctx:
+            body(export(client, table["campaign"], "json", skill="Athletics", q="ana"))
+        return len(ctx.captured_queries)
+
+    RollEntryFactory(character=table["ada"])
+    one = queries()
+    for _ in range(20):
+        RollEntryFactory(character=table["ada"])
+    # session, user, membership+campaign, the filter form's three choice lists, one entry chunk
+    assert queries() == one == 7
+
+
+@pytest.mark.django_db(transaction=True)
+def test_streams_as_an_async_iterator_under_asgi(table):
+    """Under ASGI Django would read a sync iterator to the end first; ours is async."""
+    RollEntryFactory(character=table["ada"], label="Stealth")
+    RollEntryFactory(character=table["ada"], label="Stealth")
+
+    async def fetch():
+        client = AsyncClient()
+        await client.aforce_login(table["gm"])
+        response = await client.get(reverse("campaign_log_json", args=[table["campaign"].pk]))
+        content = b"".join([part async for part in response.streaming_content])
+        # The chunks were read on asgiref's sync thread: close its connection like a request end.
+        await sync_to_async(connections.close_all)()
+        return response, content
+
+    response, content = asyncio.run(fetch())
+    assert response.status_code == 200
+    assert response.is_async
+    data = json.loads(content)
+    assert [e["label"] for e in data["entries"]] == ["Stealth", "Stealth"]
