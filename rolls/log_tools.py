@@ -36,6 +36,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from rolls.forms import BAND_ORDER
+from rolls.live_views import live_context
 from rolls.models import OUTCOME_LABELS, RollEntry
 from rolls.stats import TRIAL_KINDS, Summary, Tally
 from sheets.models import Campaign, Character, Membership, System
@@ -214,7 +215,6 @@ def campaign_log(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "campaign": campaign,
         "membership": membership,
-        "live_campaign": campaign,  # live updates (workstream L) when base.html supports them
         "form": form,
         "filtered": bool(form.active),
         "entries": [entry.card_for(membership) for entry in page],
@@ -224,6 +224,11 @@ def campaign_log(request: HttpRequest, pk: int) -> HttpResponse:
         "csv_url": _url("campaign_log_csv", campaign, params),
         "json_url": _url("campaign_log_json", campaign, params),
     }
+    # Live updates (docs/live.md): the unfiltered newest page takes new entries as they come,
+    # starting after the newest one it shows; other views keep the stream for other components.
+    context["live_entries"] = not form.active and not before
+    newest = context["entries"][0].pk if context["entries"] else 0
+    context |= live_context(campaign, last_id=newest if context["live_entries"] else None)
     if request.htmx and not request.htmx.history_restore_request:
         # A filter change swaps the results (and the field errors, out of band); scrolling to the
         # end of a page appends the next page's entries.

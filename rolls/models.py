@@ -24,6 +24,7 @@ from django.db.models import BooleanField, ExpressionWrapper, Q, Value
 from django.urls import reverse
 from django.utils import timezone
 
+from rolls import live
 from sheets.models import Campaign, Character, Membership, System
 
 GENESIS_HASH = "0" * 64
@@ -186,6 +187,9 @@ class RollEntryQuerySet(models.QuerySet):
                     entry.hash = entry.compute_hash()
                     entry.save()
                     entry.is_revealed = False  # brand new: nothing can have revealed it yet
+                    # In the same savepoint: open streams hear of the entry when (and only if)
+                    # the caller's transaction commits.
+                    live.publish(campaign.pk, "entry", entry.pk)
                     return entry
             except IntegrityError:
                 # Only a lost race for the seq is retried; any other clash (a second follow-up

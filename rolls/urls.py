@@ -1,6 +1,6 @@
 from django.urls import path
 
-from rolls import log_tools, table_views, views
+from rolls import live_views, log_tools, table_views, views
 
 urlpatterns = [
     path(
@@ -32,6 +32,8 @@ urlpatterns += [
     ),
     path("campaigns/<int:pk>/stats/", log_tools.campaign_stats, name="campaign_stats"),
     path("characters/<int:pk>/stats/", log_tools.character_stats, name="character_stats"),
+    # L — live updates
+    path("campaigns/<int:pk>/events/", live_views.campaign_events, name="campaign_events"),
 ]
 
 # The GM table (workstream G)

@@ -22,6 +22,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from rolls import live
+from rolls.live_views import live_context
 from rolls.models import RollEntry
 from sheets import ranges
 from sheets.catalog import cold_stars_catalog, cold_stars_groups
@@ -226,6 +228,8 @@ def member_remove(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse
         raise PermissionDenied("Hand the GM role to someone else before leaving.")
     if request.method == "POST":
         member.delete()
+        # Their open live streams end (rolls/live_views.py re-reads the membership).
+        live.publish(campaign.pk, "member", member.user_id)
         messages.success(request, f"{member.user.username} was removed from the campaign.")
         return redirect(campaign)
     return render(
@@ -253,6 +257,9 @@ def member_make_gm(request: HttpRequest, pk: int, member_pk: int) -> HttpRespons
         return redirect(campaign)
     if request.method == "POST":
         campaign.hand_gm_to(member)
+        # Both roles changed: their open streams re-read what each may now see.
+        live.publish(campaign.pk, "member", member.user_id)
+        live.publish(campaign.pk, "member", gm.user_id)
         messages.success(request, f"{member.user.username} is now the GM. You stay on as a player.")
         return redirect(campaign)
     return render(
@@ -279,6 +286,7 @@ def campaign_leave(request: HttpRequest, pk: int) -> HttpResponse:
         raise PermissionDenied("The GM cannot leave; hand the GM role to another member first.")
     if request.method == "POST":
         membership.delete()
+        live.publish(campaign.pk, "member", membership.user_id)
         messages.success(request, f"You left “{campaign.name}”.")
         return redirect("home")
     return render(
@@ -635,6 +643,11 @@ def _render_sheet(
     if request.htmx:
         # htmx swaps only 2xx responses by default; validation errors are part of the sheet.
         return render(request, template + "#sheet", context)
+    # The page refreshes itself when this character rolls or changes (docs/live.md).
+    recent = context["recent_rolls"]
+    context |= live_context(
+        character.campaign, last_id=recent[0].pk if recent else 0, character=character
+    )
     return render(request, template, context, status=status)
 
 
@@ -652,6 +665,8 @@ def _save(
         try:
             with transaction.atomic():
                 form.save()
+                # Open sheets and dashboards refresh this character (delivered on commit).
+                live.publish(character.campaign_id, "sheet", character.pk)
         except IntegrityError:
             # A concurrent edit beat this one to a unique name or slot: show it, don't 500.
             form.add_error(None, "That change clashed with another edit; reload and try again.")
@@ -794,6 +809,7 @@ def cogent_subskill_delete(request: HttpRequest, pk: int, subskill_pk: int) -> H
 def _after_delete(
     request: HttpRequest, character: Character, membership: Membership, saved: str, anchor: str
 ) -> HttpResponse:
+    live.publish(character.campaign_id, "sheet", character.pk)
     if request.htmx:
         return _render_sheet(request, character, membership, saved=saved)
     messages.success(request, saved)

@@ -5,35 +5,14 @@ a real second connection), whichever DATABASE_URL the suite runs with.
 """
 
 import asyncio
-import threading
 
 import pytest
 from django.db import transaction
 
 from rolls import live
+from tests.rolls.live_helpers import in_thread
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def in_thread(function) -> None:
-    """Run blocking ORM work the way a sync view does: on another thread, with its own connection."""
-    errors = []
-
-    def target():
-        try:
-            function()
-        except Exception as error:  # surfaced to the test below
-            errors.append(error)
-        finally:
-            from django.db import connections
-
-            connections.close_all()
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join()
-    if errors:
-        raise errors[0]
 
 
 def commit_event(campaign, kind, id):

@@ -1,0 +1,329 @@
+"""The campaign's live stream: Server-Sent Events from an async view, served under ASGI.
+
+``GET /campaigns/<pk>/events/`` streams, for one member, every change of the campaign they may know
+of (docs/live.md):
+
+* ``event: entry`` with ``id: <entry pk>`` and, as data, the entry's log item (``<li>`` + card)
+  rendered for that member through ``card_for`` — nothing at all for an entry they may not know
+  exists;
+* ``event: sheet`` / ``call`` / ``contest`` with ``data: <id>`` only: components re-fetch their own
+  permission-checked partial.
+
+Resuming: ``Last-Event-ID`` (the browser's own reconnects) or ``?last_id=`` (the page's newest entry,
+or live.js after htmx re-created the EventSource) replays every entry after that id the member may
+see, then streams new ones. A ``RESYNC`` from the hub re-reads from the last id sent, so a stream
+never skips an entry: events only make delivery fast, the database decides what is sent.
+
+Efficiency: a stream holds no database connection while idle — every read runs on a worker thread
+that closes its connection when done. When one event wakes many streams of a campaign in a process,
+the entry is read once and each audience's card (GM, roller, other members) rendered once, in
+:class:`SharedReads`, not once per subscriber.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.contrib.auth.decorators import login_required
+from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
+from django.db.models import Max
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.views.decorators.http import require_GET
+
+from rolls import live
+from rolls.models import RollEntry
+from sheets.models import Character, Membership
+
+KEEPALIVE = 15.0  # seconds between comment lines on a quiet stream (proxies drop silent ones)
+RETRY_MS = 2000  # the browser's reconnect delay after a dropped connection
+RECHECK = 15.0  # seconds between membership re-checks (removals also announce themselves)
+REPLAY_BATCH = 100  # entries read per query while catching up
+SHARED_TTL = 30.0  # seconds a shared read stays cached for streams that wake late
+FORWARDED = frozenset({"sheet", "call", "contest"})  # kinds sent as ``data: <id>``
+
+
+# ---------------------------------------------------------------------------------------------
+# Database access off the event loop
+# ---------------------------------------------------------------------------------------------
+
+
+def _db[**P, R](function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """Run ``function`` on a worker thread and close that thread's connection afterwards.
+
+    A stream may stay open for hours; it must not pin a database connection while it waits.
+    ``thread_sensitive=False``: reads shared between streams must not depend on the thread of
+    the request that happened to start them (it may end first)."""
+
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return function(*args, **kwargs)
+        finally:
+            connection.close()
+
+    return sync_to_async(run, thread_sensitive=False)
+
+
+def _membership(campaign_id: int, user_id: int) -> Membership | None:
+    return Membership.objects.filter(campaign_id=campaign_id, user_id=user_id).first()
+
+
+def _head(campaign_id: int) -> int:
+    """The newest entry id of the campaign: a fresh stream without a resume point starts there."""
+    return RollEntry.objects.filter(campaign_id=campaign_id).aggregate(top=Max("pk"))["top"] or 0
+
+
+def render_item(card: Any) -> str:
+    """The log's list item for one card — exactly what the log page's list holds."""
+    return render_to_string("rolls/log.html#log_item", {"entry": card})
+
+
+def _replay(membership: Membership, after: int, character_id: int | None) -> list[tuple[int, str]]:
+    """Up to REPLAY_BATCH entries after ``after`` the member may know exist, oldest first."""
+    qs = RollEntry.objects.visible_to(membership).filter(pk__gt=after)
+    if character_id is not None:
+        qs = qs.filter(character_id=character_id)
+    return [
+        (entry.pk, render_item(entry.card_for(membership)))
+        for entry in qs.for_cards().order_by("pk")[:REPLAY_BATCH]
+    ]
+
+
+def _load_entry(pk: int) -> RollEntry | None:
+    """One entry with everything visibility and the card need, shared by every audience."""
+    entry = RollEntry.objects.for_cards().select_related("character").filter(pk=pk).first()
+    if entry is not None:
+        entry.is_revealed  # noqa: B018 — computed here once, not once per audience
+    return entry
+
+
+def _render_for(entry: RollEntry, membership: Membership) -> str | None:
+    """The item for this member's audience, or None when they may not know the entry exists."""
+    if not entry.is_known_to(membership):
+        return None
+    return render_item(entry.card_for(membership))
+
+
+def _load_character(pk: int) -> Character | None:
+    return Character.objects.only("pk", "campaign_id", "hidden_from_players").filter(pk=pk).first()
+
+
+def audience(entry: RollEntry, membership: Membership) -> str:
+    """Members who see an entry the same way (docs/permissions.md): the GM, the roller (who
+    alone reads their GM-only roll and sees their blind roll's placeholder), everyone else."""
+    if membership.is_gm:
+        return "gm"
+    if entry.roller_id is not None and entry.roller_id == membership.user_id:
+        return "roller"
+    return "member"
+
+
+# ---------------------------------------------------------------------------------------------
+# Reads shared by every stream of a process
+# ---------------------------------------------------------------------------------------------
+
+
+class SharedReads:
+    """One per event loop (one per server process): the first stream that needs a read starts it,
+    every other stream awaits the same task. Results expire after SHARED_TTL."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.tasks: dict[tuple, tuple[float, asyncio.Task]] = {}
+        self.reads = 0  # how many reads really ran (tests pin it)
+
+    async def get(self, key: tuple, read: Callable[[], Awaitable[Any]]) -> Any:
+        now = self.loop.time()
+        if len(self.tasks) > 64:
+            self.tasks = {k: v for k, v in self.tasks.items() if v[0] > now}
+        cached = self.tasks.get(key)
+        if cached is None or cached[0] <= now:
+            self.reads += 1
+            task = self.loop.create_task(read())
+            task.add_done_callback(lambda t: self._forget_failure(key, t))
+            cached = self.tasks[key] = (now + SHARED_TTL, task)
+        # Shielded: a stream that disconnects mid-read must not cancel it for the others.
+        return await asyncio.shield(cached[1])
+
+    def _forget_failure(self, key: tuple, task: asyncio.Task) -> None:
+        if (task.cancelled() or task.exception() is not None) and self.tasks.get(key, (0, None))[
+            1
+        ] is task:
+            del self.tasks[key]
+
+
+_shared: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, SharedReads] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def shared_reads() -> SharedReads:
+    loop = asyncio.get_running_loop()
+    reads = _shared.get(loop)
+    if reads is None:
+        reads = _shared[loop] = SharedReads(loop)
+    return reads
+
+
+# ---------------------------------------------------------------------------------------------
+# The stream
+# ---------------------------------------------------------------------------------------------
+
+
+def sse(kind: str, data: str, id: int | None = None) -> str:
+    """One SSE message; multi-line data becomes one ``data:`` line per line."""
+    lines = [f"event: {kind}"]
+    if id is not None:
+        lines.append(f"id: {id}")
+    lines += [f"data: {line}" for line in (data.splitlines() or [""])]
+    return "\n".join(lines) + "\n\n"
+
+
+class Stream:
+    def __init__(
+        self, membership: Membership, last_id: int | None, character_id: int | None
+    ) -> None:
+        self.membership = membership
+        self.campaign_id = membership.campaign_id
+        self.user_id = membership.user_id
+        self.last_id = last_id
+        self.character_id = character_id
+
+    async def __aiter__(self) -> AsyncIterator[str]:
+        async with live.hub.subscribe(self.campaign_id) as subscription:
+            # Subscribed first, then read: nothing committed in between is missed.
+            if self.last_id is None:
+                self.last_id = await _db(_head)(self.campaign_id)
+            async for message in self.catch_up():
+                yield message
+            # Caught up: from here on events drive the stream.
+            yield f"retry: {RETRY_MS}\n\n"
+            loop = asyncio.get_running_loop()
+            checked = loop.time()
+            while True:
+                event = await subscription.get(timeout=KEEPALIVE)
+                mine = event is not None and event.kind == "member" and event.id == self.user_id
+                if mine or loop.time() - checked >= RECHECK:
+                    membership = await _db(_membership)(self.campaign_id, self.user_id)
+                    if membership is None:
+                        return  # removed: the stream ends; reconnects get a 404
+                    self.membership, checked = membership, loop.time()
+                if event is None:
+                    yield ": keep-alive\n\n"
+                elif event is live.RESYNC:
+                    async for message in self.catch_up():
+                        yield message
+                elif event.kind == "entry":
+                    message = await self.entry(event.id)
+                    if message:
+                        yield message
+                elif event.kind in FORWARDED and await self.forwards(event):
+                    yield sse(event.kind, str(event.id))
+
+    async def catch_up(self) -> AsyncIterator[str]:
+        while True:
+            batch = await _db(_replay)(self.membership, self.last_id, self.character_id)
+            for pk, html in batch:
+                self.last_id = pk
+                yield sse("entry", html, id=pk)
+            if len(batch) < REPLAY_BATCH:
+                return
+
+    async def entry(self, pk: int) -> str | None:
+        if pk <= self.last_id:
+            return None  # already sent by a catch-up
+        shared = shared_reads()
+        entry = await shared.get(("entry", pk), lambda: _db(_load_entry)(pk))
+        if entry is None or entry.campaign_id != self.campaign_id:
+            return None
+        if self.character_id is not None and entry.character_id != self.character_id:
+            return None
+        membership = self.membership
+        html = await shared.get(
+            ("card", pk, audience(entry, membership)),
+            lambda: _db(_render_for)(entry, membership),
+        )
+        # Entries of one campaign commit in id order (append locks the campaign row), so the
+        # cursor only moves forward.
+        self.last_id = pk
+        return None if html is None else sse("entry", html, id=pk)
+
+    async def forwards(self, event: live.Event) -> bool:
+        if event.kind != "sheet":
+            return True
+        if self.character_id is not None and event.id != self.character_id:
+            return False
+        if self.membership.is_gm:
+            return True
+        character = await shared_reads().get(
+            ("character", event.id), lambda: _db(_load_character)(event.id)
+        )
+        return character is not None and character.can_read(self.membership)
+
+
+def live_context(
+    campaign: Any, *, last_id: int | None = None, character: Character | None = None
+) -> dict[str, Any]:
+    """What a page puts in its context to go live (templates/base.html): the campaign, and the
+    stream's URL resuming after ``last_id`` — the newest entry the page shows, so an entry
+    committed between rendering and connecting still arrives — and limited to one character."""
+    params: dict[str, int] = {}
+    if last_id is not None:
+        params["last_id"] = last_id
+    if character is not None:
+        params["character"] = character.pk
+    url = reverse("campaign_events", args=[campaign.pk])
+    return {"live_campaign": campaign, "live_url": f"{url}?{urlencode(params)}" if params else url}
+
+
+def _resume_point(request: HttpRequest) -> int | None:
+    """``Last-Event-ID`` (the browser's reconnect) wins over ``?last_id=`` (the page's state)."""
+    value = request.headers.get("Last-Event-ID") or request.GET.get("last_id")
+    if value is None or value == "":
+        return None
+    if not value.isdigit() or len(value) > 18:
+        raise ValueError("The resume point (Last-Event-ID or last_id) must be an entry number.")
+    return int(value)
+
+
+@login_required
+@require_GET
+async def campaign_events(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        last_id = _resume_point(request)
+        character = request.GET.get("character")
+        if character is not None and (not character.isdigit() or len(character) > 18):
+            raise ValueError("“character” must be a character number.")
+    except ValueError as error:
+        return HttpResponse(str(error), status=400, content_type="text/plain")
+    user = await request.auser()
+    membership = await _db(_membership)(pk, user.pk)
+    if membership is None:
+        raise Http404("No such campaign.")
+    character_id = None
+    if character is not None:
+        found = await _db(_load_character)(int(character))
+        if found is None or not found.can_read(membership):
+            raise Http404("No such character.")
+        character_id = found.pk
+    if not isinstance(request, ASGIRequest):
+        # Under WSGI a never-ending response would pin a worker thread (and its database
+        # connection) for good; pages still work, they just don't update live.
+        return HttpResponse(
+            "Live updates need the ASGI server: uvicorn config.asgi:application.",
+            status=501,
+            content_type="text/plain",
+        )
+    response = StreamingHttpResponse(
+        Stream(membership, last_id, character_id), content_type="text/event-stream"
+    )
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response

@@ -1,0 +1,78 @@
+// Live updates (docs/live.md). Loaded after htmx and its SSE extension on pages that hold a
+// campaign's event stream. Three jobs:
+//  1. Resume: the browser's EventSource sends Last-Event-ID on its own reconnects, but htmx's SSE
+//     extension re-creates the EventSource after a hard close, which loses it. We remember the last
+//     event id per stream and give re-created EventSources "?last_id=", so no entry is missed.
+//  2. No duplicates: an entry whose card (#entry-<id>) is already on the page is not added again.
+//  3. No lost typing: a live refresh of a region (hx-trigger="sse:…") waits while one of its form
+//     fields has focus, and runs when focus leaves the region (its own saves re-render it anyway).
+(function () {
+  "use strict";
+
+  var lastIds = {}; // stream URL without last_id → last event id received
+
+  function streamKey(url) {
+    var parsed = new URL(url, window.location.href);
+    parsed.searchParams.delete("last_id");
+    return parsed;
+  }
+
+  htmx.createEventSource = function (url) {
+    var parsed = streamKey(url);
+    var key = parsed.toString();
+    if (lastIds[key] !== undefined) {
+      parsed.searchParams.set("last_id", lastIds[key]);
+      url = parsed.toString();
+    }
+    var source = new EventSource(url, { withCredentials: true });
+    source.addEventListener("entry", function (event) {
+      if (event.lastEventId) {
+        lastIds[key] = event.lastEventId;
+      }
+    });
+    return source;
+  };
+
+  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+    var message = event.detail;
+    if (message.type === "entry" && message.lastEventId &&
+        document.getElementById("entry-" + message.lastEventId)) {
+      event.preventDefault();
+    }
+  });
+
+  function setStatus(text) {
+    document.querySelectorAll("[data-live-status]").forEach(function (status) {
+      status.textContent = text;
+      status.hidden = false;
+    });
+  }
+  document.addEventListener("htmx:sseOpen", function () { setStatus("Live: new rolls appear as they happen."); });
+  document.addEventListener("htmx:sseError", function () { setStatus("Live updates interrupted; reconnecting…"); });
+
+  function editing(region) {
+    var active = document.activeElement;
+    return active && region.contains(active) && active.matches("input, select, textarea");
+  }
+
+  document.addEventListener("htmx:confirm", function (event) {
+    var trigger = event.detail.triggeringEvent;
+    if (!trigger || trigger.type.indexOf("sse:") !== 0) {
+      return;
+    }
+    var region = event.detail.elt;
+    if (editing(region)) {
+      event.preventDefault();
+      region.setAttribute("data-live-stale", trigger.type);
+    }
+  });
+
+  document.addEventListener("focusout", function (event) {
+    var region = event.target.closest && event.target.closest("[data-live-stale]");
+    if (region && !region.contains(event.relatedTarget)) {
+      var kind = region.getAttribute("data-live-stale");
+      region.removeAttribute("data-live-stale");
+      htmx.trigger(region, kind);
+    }
+  });
+})();

@@ -1,0 +1,111 @@
+"""Live updates in two browsers at one table: the GM and a player, each in their own context,
+against a real uvicorn process (SSE needs ASGI; pytest-django's live_server is WSGI)."""
+
+import pytest
+from django.test import Client
+from playwright.sync_api import expect
+
+from sheets.models import System
+from tests.factories import CharacterFactory
+from tests.live_servers import database_url, uvicorn
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def table(browser):
+    rob = CharacterFactory(campaign__system=System.COGENT, name="Rob")
+    skill = rob.cogent.skills.get(name="Athletics")
+    skill.rating = 2
+    skill.save()
+    gm = rob.campaign.memberships.get(role="gm").user
+    # Logged in by session cookie (the server can't check the tests' fast password hashes).
+    sessions = {}
+    for name, user in (("gm", gm), ("player", rob.owner)):
+        client = Client()
+        client.force_login(user)
+        sessions[name] = client.cookies["sessionid"].value
+    # The server process reads the data committed so far (on SQLite: a file copy of it).
+    with uvicorn(database_url()) as base:
+        contexts = []
+
+        def person(name):
+            context = browser.new_context(base_url=base)
+            context.set_default_timeout(10_000)
+            context.add_cookies([{"name": "sessionid", "value": sessions[name], "url": base}])
+            contexts.append(context)
+            return context.new_page()
+
+        try:
+            yield {"rob": rob, "skill": skill, "gm": person("gm"), "player": person("player")}
+        finally:
+            for context in contexts:
+                context.close()
+
+
+def live(page, path):
+    """Open a live page and wait until its stream is connected."""
+    page.goto(path)
+    expect(page.locator("[data-live-status]")).to_have_text(
+        "Live: new rolls appear as they happen."
+    )
+
+
+def roll(page, character, skill, visibility="public"):
+    page.goto(character.get_absolute_url())
+    page.locator(f"#skill-{skill.pk} .roll-button").click()
+    expect(page.locator("#roll-panel .roll-panel")).to_be_visible()
+    page.select_option("#roll_visibility", visibility)
+    page.locator("#roll-action-roll").click()
+    card = page.locator("#roll-result .entry").first
+    expect(card).to_be_visible()
+    return card.get_attribute("id")
+
+
+def test_the_gms_open_log_shows_a_players_roll_without_reloading(table):
+    gm, player, rob = table["gm"], table["player"], table["rob"]
+    log = f"/campaigns/{rob.campaign_id}/log/"
+    live(gm, log)
+    expect(gm.locator("#log-entries li.empty")).to_be_visible()
+    card_id = roll(player, rob, table["skill"])
+    expect(gm.locator(f"#log-entries #{card_id}")).to_be_visible()
+    expect(gm.locator("#log-entries li.empty")).to_be_hidden()
+    # The player's own log, opened after the roll, then takes a second roll once only.
+    live(player, log)
+    expect(player.locator(f"#log-entries #{card_id}")).to_have_count(1)
+    gm_roll = roll(gm, rob, table["skill"])
+    expect(player.locator(f"#log-entries #{gm_roll}")).to_be_visible()
+    expect(player.locator("#log-entries > li > .entry")).to_have_count(2)
+
+
+def test_the_players_open_sheet_shows_the_gms_roll_for_their_character(table):
+    gm, player, rob = table["gm"], table["player"], table["rob"]
+    live(player, rob.get_absolute_url())
+    card_id = roll(gm, rob, table["skill"])
+    expect(player.locator(f"#recent-rolls #{card_id}")).to_be_visible()
+
+
+def test_a_blind_roll_shows_the_gm_the_card_and_the_player_only_a_placeholder(table):
+    gm, player, rob = table["gm"], table["player"], table["rob"]
+    log = f"/campaigns/{rob.campaign_id}/log/"
+    live(gm, log)
+    card_id = roll(player, rob, table["skill"], visibility="blind")
+    # The roller's own panel says only that the roll was made.
+    expect(player.locator(f"#roll-result #{card_id}")).to_contain_text("A blind roll was made.")
+    gm_card = gm.locator(f"#log-entries #{card_id}")
+    expect(gm_card.locator(".die").first).to_be_visible()
+    dice = gm_card.locator(".die .visually-hidden").all_inner_texts()
+    outcome = gm_card.locator(".outcome").inner_text()
+    breakdown = gm_card.locator(".breakdown").inner_text()
+    assert dice and outcome
+    live(player, log)
+    expect(player.locator(f"#log-entries #{card_id}")).to_contain_text("A blind roll was made.")
+    for path in (log, rob.get_absolute_url()):
+        player.goto(path)
+        html = player.content()
+        assert f'id="{card_id}"' in html
+        assert not [die for die in dice if die in html], path
+        assert f'<strong class="outcome">{outcome}</strong>' not in html
+        assert "outcome-" not in html.split(f'id="{card_id}"')[0].rsplit("<article", 1)[-1]
+        if path == log:
+            assert breakdown not in html  # the pool in words (the sheet's panel shows it pre-roll)

@@ -1,0 +1,114 @@
+"""Real ASGI servers for tests: `uvicorn config.asgi:application` in a subprocess on a free port,
+against the test database (pytest-django's live_server is WSGI, which can't stream SSE).
+
+On PostgreSQL the servers use the test database itself (tests must commit: transactional_db). On
+SQLite the test database lives in memory, which no other process can open, so ``database_url()``
+copies it into a file first (the sqlite3 backup API) — call it after creating the test's data."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import quote
+
+from django.conf import settings
+from django.db import connection
+
+START_TIMEOUT = 20.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def database_url() -> str:
+    """A DATABASE_URL a server process can use to reach the data the test just committed."""
+    db = connection.settings_dict
+    if connection.vendor == "postgresql":
+        auth = quote(db["USER"] or "", safe="")
+        if db.get("PASSWORD"):
+            auth += ":" + quote(db["PASSWORD"], safe="")
+        host = db.get("HOST") or "127.0.0.1"
+        port = db.get("PORT") or 5432
+        return f"postgres://{auth}@{host}:{port}/{db['NAME']}"
+    if connection.vendor == "sqlite":
+        path = Path(tempfile.mkdtemp(prefix="poolside-live-")) / "db.sqlite3"
+        import sqlite3
+
+        connection.ensure_connection()
+        target = sqlite3.connect(path)
+        try:
+            connection.connection.backup(target)
+        finally:
+            target.close()
+        return f"sqlite:///{path}"
+    raise RuntimeError(f"No live-server support for {connection.vendor}")
+
+
+@contextmanager
+def uvicorn(url: str) -> Iterator[str]:
+    """Serve the app over ASGI on ``url``'s database; yields the base URL. Always stopped."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "SECRET_KEY": settings.SECRET_KEY,  # sessions made by the test stay valid
+        # DEBUG: static files come from the sources (no collectstatic in tests).
+        "DEBUG": "1",
+        "LOG_LEVEL": "WARNING",
+        "PYTHONUNBUFFERED": "1",
+    }
+    with tempfile.TemporaryFile() as log:
+        yield from _serve(port, env, log)
+
+
+def _serve(port: int, env: dict[str, str], log) -> Iterator[str]:
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "config.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--no-access-log",
+            "--timeout-graceful-shutdown",
+            "1",
+        ],
+        cwd=settings.BASE_DIR,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            if process.poll() is not None:
+                log.seek(0)
+                raise RuntimeError(f"uvicorn exited early:\n{log.read().decode()}")
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("uvicorn did not start in time") from None
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

@@ -1,0 +1,97 @@
+"""Fan-out across processes, for real: two uvicorn servers on the PostgreSQL test database; a roll
+POSTed to one appears on an SSE stream held on the other (NOTIFY/LISTEN between them)."""
+
+import http.client
+import re
+import time
+from http.cookies import SimpleCookie
+from urllib.parse import urlencode, urlsplit
+
+import pytest
+from django.db import connection
+from django.test import Client
+
+from rolls.models import RollEntry
+from tests.factories import CharacterFactory
+from tests.live_servers import database_url, uvicorn
+from tests.rolls.helpers import roll_url
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def connect(base: str) -> http.client.HTTPConnection:
+    parts = urlsplit(base)
+    return http.client.HTTPConnection(parts.hostname, parts.port, timeout=5)
+
+
+def read_until(response, predicate, deadline: float) -> list[str]:
+    """Lines of an SSE stream up to the first that satisfies ``predicate``."""
+    lines = []
+    while time.monotonic() < deadline:
+        line = response.fp.readline().decode().rstrip("\n")
+        lines.append(line)
+        if predicate(line):
+            return lines
+    raise AssertionError(f"not seen in time; got {lines!r}")
+
+
+def test_a_roll_posted_to_one_process_reaches_a_stream_on_another():
+    if connection.vendor != "postgresql":
+        pytest.skip(
+            "Needs PostgreSQL (NOTIFY/LISTEN between processes): run with "
+            "DATABASE_URL=postgres://…; .ci/run does."
+        )
+    character = CharacterFactory(name="Rob")
+    skill = character.cogent.skills.get(name="Athletics")
+    client = Client()
+    client.force_login(character.owner)
+    session = client.cookies["sessionid"].value
+    url = database_url()
+
+    with uvicorn(url) as server_a, uvicorn(url) as server_b:
+        stream = connect(server_b)
+        stream.request(
+            "GET",
+            f"/campaigns/{character.campaign_id}/events/",
+            headers={"Cookie": f"sessionid={session}", "Accept": "text/event-stream"},
+        )
+        response = stream.getresponse()
+        assert response.status == 200
+        assert response.getheader("Content-Type") == "text/event-stream"
+        # The retry hint comes once the stream is subscribed and caught up.
+        read_until(response, lambda line: line.startswith("retry:"), time.monotonic() + 5)
+
+        # A plain browser POST to the other process, CSRF and all.
+        page = connect(server_a)
+        page.request(
+            "GET", character.get_absolute_url(), headers={"Cookie": f"sessionid={session}"}
+        )
+        sheet = page.getresponse()
+        body = sheet.read().decode()
+        assert sheet.status == 200
+        cookie = SimpleCookie(sheet.getheader("Set-Cookie"))["csrftoken"].value
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body)[1]
+        page.request(
+            "POST",
+            roll_url(character, "cogent-skill", skill),
+            body=urlencode(
+                {"challenge_level": 1, "extra_penalty": 0, "csrfmiddlewaretoken": token}
+            ),
+            headers={
+                "Cookie": f"sessionid={session}; csrftoken={cookie}",
+                "Content-Type": "application/x-www-form-urlencoded",
+            },
+        )
+        posted = page.getresponse()
+        posted.read()
+        sent = time.monotonic()
+        assert posted.status == 302, posted.status
+        entry = RollEntry.objects.get(character=character)
+        assert posted.getheader("Location") == entry.get_absolute_url()
+
+        lines = read_until(response, lambda line: line == f"id: {entry.pk}", sent + 2)
+        assert "event: entry" in lines
+        data = read_until(response, lambda line: line.startswith("data: "), sent + 2)
+        assert data[-1] == "data: <li>"  # the log item, as the log page takes it
+        stream.close()
+        page.close()

@@ -1,0 +1,357 @@
+"""The campaign event stream (rolls/live_views.py) over Django's ASGI handler: who may open it, what
+each member receives, resuming, filtering to one character, shared reads and removed members.
+
+Runs on SQLite (in-memory hub) and PostgreSQL (NOTIFY/LISTEN), whichever the suite runs on."""
+
+import asyncio
+
+import pytest
+from django.test import AsyncClient, Client
+from django.urls import reverse
+
+from rolls import live, live_views
+from rolls.models import RollEntry
+from sheets.models import Role, System
+from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, UserFactory
+from tests.rolls.live_helpers import events_url, off_loop, open_stream, post_roll, run
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def table(seeded):
+    gm = UserFactory(username="gm")
+    campaign = CampaignFactory(system=System.COGENT, gm=gm)
+    users = {"gm": gm}
+    for name, role in (
+        ("player", Role.PLAYER),
+        ("other", Role.PLAYER),
+        ("observer", Role.OBSERVER),
+    ):
+        users[name] = UserFactory(username=name)
+        MembershipFactory(campaign=campaign, user=users[name], role=role)
+    pc = CharacterFactory(campaign=campaign, owner=users["player"], name="Rob")
+    other_pc = CharacterFactory(campaign=campaign, owner=users["other"], name="Ann")
+    return campaign, users, pc, other_pc
+
+
+def client_for(user) -> AsyncClient:
+    client = AsyncClient()
+    client.force_login(user)
+    return client
+
+
+def athletics(character):
+    return character.cogent.skills.get(name="Athletics")
+
+
+def roll(user, character):
+    """Roll as ``user`` through the real POST; returns the new entry."""
+
+    def go():
+        response = post_roll(user, character, athletics(character))
+        assert response.status_code == 302
+        return RollEntry.objects.filter(character=character).order_by("-pk").first()
+
+    return off_loop(go)
+
+
+# --- who may open it ---------------------------------------------------------------------------
+
+
+def test_anonymous_users_are_sent_to_log_in(client, table):
+    campaign, *_ = table
+    response = client.get(events_url(campaign))
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+
+
+def test_non_members_and_unknown_campaigns_are_a_404(client, table):
+    campaign, *_ = table
+    client.force_login(UserFactory(username="stranger"))
+    assert client.get(events_url(campaign)).status_code == 404
+    client.force_login(table[1]["gm"])
+    assert client.get(reverse("campaign_events", args=[campaign.pk + 1000])).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("query", "headers"),
+    [({"last_id": "abc"}, {}), ({"last_id": "-1"}, {}), ({}, {"Last-Event-ID": "x1"})],
+)
+def test_a_bad_resume_point_is_a_400_with_a_message(client, table, query, headers):
+    campaign, users, *_ = table
+    client.force_login(users["player"])
+    response = client.get(events_url(campaign), query, headers=headers)
+    assert response.status_code == 400
+    assert b"must be an entry number" in response.content
+
+
+def test_the_character_filter_takes_only_readable_characters_of_the_campaign(client, table):
+    campaign, users, _pc, _ = table
+    client.force_login(users["player"])
+    assert client.get(events_url(campaign, character="x")).status_code == 400
+    elsewhere = CharacterFactory(campaign=CampaignFactory(gm=users["player"]))
+    assert client.get(events_url(campaign, character=elsewhere.pk)).status_code == 404
+    npc = campaign.new_character(
+        owner=users["gm"], name="Spy", is_npc=True, hidden_from_players=True
+    )
+    assert client.get(events_url(campaign, character=npc.pk)).status_code == 404
+
+
+def test_under_wsgi_the_stream_says_it_needs_asgi(client, table):
+    campaign, users, *_ = table
+    client.force_login(users["player"])  # the sync client goes through the WSGI handler
+    response = client.get(events_url(campaign))
+    assert response.status_code == 501 and b"ASGI" in response.content
+
+
+def test_only_get(client, table):
+    campaign, users, *_ = table
+    client.force_login(users["player"])
+    assert client.post(events_url(campaign)).status_code == 405
+
+
+# --- what arrives ------------------------------------------------------------------------------
+
+
+def test_a_roll_reaches_every_member_as_the_log_item(table):
+    campaign, users, pc, _ = table
+    readers = {name: client_for(users[name]) for name in ("gm", "other", "observer")}
+
+    async def scenario():
+        streams = {name: await open_stream(c, campaign) for name, c in readers.items()}
+        entry = await roll(users["player"], pc)
+        for stream in streams.values():
+            message = await stream.next_event()
+            assert message.event == "entry" and message.id == str(entry.pk)
+            assert message.data.startswith("<li>") and message.data.endswith("</li>")
+            assert f'id="entry-{entry.pk}"' in message.data
+            assert entry.outcome_label in message.data
+            await stream.close()
+
+    run(scenario)
+
+
+def test_a_stream_without_resume_point_starts_at_the_newest_entry(table):
+    campaign, users, pc, _ = table
+    old = RollEntry.objects.count()
+    in_thread_entry = post_roll(users["player"], pc, athletics(pc))
+    assert in_thread_entry.status_code == 302 and RollEntry.objects.count() == old + 1
+    client = client_for(users["gm"])
+
+    async def scenario():
+        stream = await open_stream(client, campaign)
+        assert await stream.silent(0.5)  # the roll made before connecting is not replayed
+
+    run(scenario)
+
+
+def test_resuming_replays_what_was_missed_in_order(table):
+    campaign, users, pc, other_pc = table
+    first = roll_sync(users["player"], pc)
+    second = roll_sync(users["other"], other_pc)
+    third = roll_sync(users["player"], pc)
+    client = client_for(users["observer"])
+
+    async def scenario():
+        stream = await open_stream(client, campaign, headers={"Last-Event-ID": str(first.pk)})
+        assert [(await stream.next_event()).id for _ in range(2)] == [
+            str(second.pk),
+            str(third.pk),
+        ]
+        # Then live entries follow, without repeating the replayed ones.
+        fourth = await roll(users["other"], other_pc)
+        assert (await stream.next_event()).id == str(fourth.pk)
+        await stream.close()
+        # ?last_id= does the same (htmx re-created the EventSource); the header wins over it.
+        stream = await open_stream(client, campaign, last_id=third.pk)
+        assert (await stream.next_event()).id == str(fourth.pk)
+        await stream.close()
+        stream = await open_stream(
+            client, campaign, headers={"Last-Event-ID": str(third.pk)}, last_id=0
+        )
+        assert (await stream.next_event()).id == str(fourth.pk)
+        assert await stream.silent(0.3)
+
+    run(scenario)
+
+
+def roll_sync(user, character):
+    assert post_roll(user, character, athletics(character)).status_code == 302
+    return RollEntry.objects.filter(character=character).order_by("-pk").first()
+
+
+def test_catch_up_reads_in_batches(table, monkeypatch):
+    campaign, users, pc, _ = table
+    monkeypatch.setattr(live_views, "REPLAY_BATCH", 2)
+    entries = [roll_sync(users["player"], pc) for _ in range(5)]
+    client = client_for(users["gm"])
+
+    async def scenario():
+        stream = await open_stream(client, campaign, last_id=0)
+        got = [(await stream.next_event()).id for _ in range(5)]
+        assert got == [str(e.pk) for e in entries]
+        assert await stream.silent(0.3)
+
+    run(scenario)
+
+
+def test_a_resync_re_reads_from_the_last_entry_sent(table, monkeypatch):
+    campaign, users, pc, _ = table
+    client = client_for(users["gm"])
+
+    def roll_unannounced():
+        # An entry whose event was lost (e.g. the LISTEN connection dropped).
+        monkeypatch.setattr(live, "publish", lambda *args: None)
+        try:
+            return roll_sync(users["player"], pc)
+        finally:
+            monkeypatch.undo()
+
+    async def scenario():
+        stream = await open_stream(client, campaign)
+        missed = await off_loop(roll_unannounced)
+        assert await stream_silent_briefly(stream)
+        live.hub.dispatch(live.RESYNC)
+        message = await stream.next_event()
+        assert message.event == "entry" and message.id == str(missed.pk)
+
+    async def stream_silent_briefly(stream):
+        # Not silent() — that would cancel the stream; peek at the buffer instead.
+        await asyncio.sleep(0.3)
+        return "\n\n" not in stream.buffer
+
+    run(scenario)
+
+
+def test_the_sheet_stream_carries_only_its_character(table):
+    campaign, users, pc, other_pc = table
+    client = client_for(users["player"])
+
+    async def scenario():
+        stream = await open_stream(client, campaign, character=pc.pk)
+        await roll(users["other"], other_pc)
+        mine = await roll(users["gm"], pc)
+        message = await stream.next_event()
+        assert (message.event, message.id) == ("entry", str(mine.pk))
+        # Sheet edits: this character's come through as ids, another's do not.
+        await off_loop(lambda: edit_notes(users["other"], other_pc))
+        await off_loop(lambda: edit_notes(users["player"], pc))
+        message = await stream.next_event()
+        assert (message.event, message.data) == ("sheet", str(pc.pk))
+        await stream.close()
+
+    run(scenario)
+
+
+def edit_notes(user, character):
+    client = Client()
+    client.force_login(user)
+    response = client.post(
+        reverse("character_basics", args=[character.pk]),
+        {"basics-name": character.name, "basics-notes": "Edited live."},
+    )
+    assert response.status_code == 302
+
+
+def test_other_kinds_are_forwarded_as_ids_and_hidden_npcs_stay_hidden(table):
+    campaign, users, pc, _ = table
+    npc = campaign.new_character(
+        owner=users["gm"], name="Spy", is_npc=True, hidden_from_players=True
+    )
+    player, gm = client_for(users["player"]), client_for(users["gm"])
+
+    def publish(kind, id):
+        from django.db import transaction
+
+        with transaction.atomic():
+            live.publish(campaign.pk, kind, id)
+
+    async def scenario():
+        player_stream, gm_stream = (
+            await open_stream(player, campaign),
+            await open_stream(gm, campaign),
+        )
+        for kind, id in (("sheet", npc.pk), ("call", 7), ("contest", 8), ("sheet", pc.pk)):
+            await off_loop(lambda kind=kind, id=id: publish(kind, id))
+        got = [(m.event, m.data) for m in [await gm_stream.next_event() for _ in range(4)]]
+        assert got == [
+            ("sheet", str(npc.pk)),
+            ("call", "7"),
+            ("contest", "8"),
+            ("sheet", str(pc.pk)),
+        ]
+        got = [(m.event, m.data) for m in [await player_stream.next_event() for _ in range(3)]]
+        assert got == [("call", "7"), ("contest", "8"), ("sheet", str(pc.pk))]
+
+    run(scenario)
+
+
+def test_a_quiet_stream_sends_keep_alives(table, monkeypatch):
+    campaign, users, *_ = table
+    monkeypatch.setattr(live_views, "KEEPALIVE", 0.1)
+    client = client_for(users["player"])
+
+    async def scenario():
+        stream = await open_stream(client, campaign)
+        message = await stream.next(timeout=2)
+        assert message.comments == ["keep-alive"]
+
+    run(scenario)
+
+
+def test_a_removed_member_stops_receiving(table):
+    campaign, users, _pc, _ = table
+    client = client_for(users["other"])
+    membership = campaign.memberships.get(user=users["other"])
+
+    def remove():
+        gm = Client()
+        gm.force_login(users["gm"])
+        response = gm.post(reverse("member_remove", args=[campaign.pk, membership.pk]))
+        assert response.status_code == 302
+
+    async def scenario():
+        stream = await open_stream(client, campaign)
+        await off_loop(remove)
+        assert await stream.ended()
+        response = await client.get(events_url(campaign))
+        assert response.status_code == 404
+
+    run(scenario)
+
+
+def test_a_membership_gone_unannounced_is_noticed_at_the_next_check(table, monkeypatch):
+    campaign, users, *_ = table
+    monkeypatch.setattr(live_views, "KEEPALIVE", 0.05)
+    monkeypatch.setattr(live_views, "RECHECK", 0.1)
+    client = client_for(users["observer"])
+
+    async def scenario():
+        stream = await open_stream(client, campaign)
+        await off_loop(lambda: campaign.memberships.filter(user=users["observer"]).delete())
+        assert await stream.ended()
+
+    run(scenario)
+
+
+def test_one_event_is_read_once_and_rendered_once_per_audience(table):
+    campaign, users, pc, _other_pc = table
+    extra = [UserFactory(username=f"watcher{n}") for n in range(4)]
+    for user in extra:
+        MembershipFactory(campaign=campaign, user=user, role=Role.OBSERVER)
+    watchers = [users["gm"], users["player"], users["other"], *extra]
+    clients = [client_for(user) for user in watchers]
+
+    async def scenario():
+        streams = [await open_stream(c, campaign) for c in clients]
+        shared = live_views.shared_reads()
+        before = shared.reads
+        entry = await roll(users["player"], pc)
+        messages = [await s.next_event() for s in streams]
+        assert {m.id for m in messages} == {str(entry.pk)}
+        # One read of the entry, one render each for the GM, the roller and everyone else.
+        assert shared.reads - before == 4
+        for s in streams:
+            await s.close()
+
+    run(scenario)
