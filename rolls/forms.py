@@ -8,6 +8,7 @@ resources the engine says a choice costs.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -187,7 +188,16 @@ class RollForm(forms.Form):
         required=False,  # left out (an odds request, a bookmarked panel URL) means public
     )
 
-    def __init__(self, data: Any = None, *, target: Target, sheet: Any, gm: bool = False) -> None:
+    def __init__(
+        self,
+        data: Any = None,
+        *,
+        target: Target,
+        sheet: Any,
+        gm: bool = False,
+        preset: dict[str, Any] | None = None,
+        locked: Iterable[str] = (),
+    ) -> None:
         super().__init__(data, auto_id="roll_%s")
         self.target = target
         self.sheet = sheet
@@ -202,6 +212,17 @@ class RollForm(forms.Form):
         self.plan: Plan | None = None
         self.choices: list[Choice] = []  # Cold Stars: every step-4 option, side by side
         self.setup()
+        self.apply_preset(preset or {}, set(locked))
+
+    def apply_preset(self, values: dict[str, Any], locked: set[str]) -> None:
+        """Prefill options set by the GM (a call for a roll, a contest). A locked field is disabled:
+        Django then ignores whatever a request submits for it and keeps the GM's value."""
+        for name, value in values.items():
+            if name in self.fields:
+                self.fields[name].initial = value
+                if name in locked:
+                    self.fields[name].disabled = True
+                    self.fields[name].help_text = "Set by the GM."
 
     def setup(self) -> None:
         """Adjust fields to the target and sheet (initial values, disabled options)."""
@@ -220,15 +241,17 @@ class RollForm(forms.Form):
         return self.cleaned_data.get("visibility") or Visibility.PUBLIC
 
     @classmethod
-    def with_defaults(cls, *, target: Target, sheet: Any, gm: bool = False) -> RollForm:
+    def with_defaults(
+        cls, *, target: Target, sheet: Any, gm: bool = False, **presets: Any
+    ) -> RollForm:
         """The panel as first opened: bound to its initial values, so the odds show at once."""
-        blank = cls(target=target, sheet=sheet, gm=gm)
+        blank = cls(target=target, sheet=sheet, gm=gm, **presets)
         data = {}
         for name, bound in blank.fields.items():
             value = blank.get_initial_for_field(bound, name)
             if value is not None and value is not False and value != "":
                 data[name] = value
-        return cls(data, target=target, sheet=sheet, gm=gm)
+        return cls(data, target=target, sheet=sheet, gm=gm, **presets)
 
     def make_plan(self) -> Plan:
         raise NotImplementedError

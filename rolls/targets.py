@@ -90,3 +90,69 @@ def lock_sheet(character_id: int, system: str) -> Any:
     """Re-read the character's sheet row under a row lock (PostgreSQL ``FOR UPDATE``), so a
     resource is checked and spent by one request at a time."""
     return SHEET_MODELS[system].objects.select_for_update().get(pk=character_id)
+
+
+# ---------------------------------------------------------------------------------------------
+# Skills by name: what the GM table asks for (a call for a roll, a contest side)
+# ---------------------------------------------------------------------------------------------
+
+
+def skill_names(campaign: Any) -> list[str]:
+    """The skill names the GM may ask for in this campaign, in sheet order.
+
+    Cogent: the 15 core skills every sheet has, then the vocations and vocational or combat
+    skills some sheet has. DAD6: every skill some sheet has. Cold Stars: the catalog and the
+    campaign's own skills (every sheet has them all).
+    """
+    from sheets.catalog import cold_stars_catalog
+    from sheets.models import COGENT_CORE_SKILLS, CampaignSkill
+
+    system = campaign.system
+    if system == System.COGENT:
+        names = [name for name, _ in COGENT_CORE_SKILLS]
+        names += CogentVocation.objects.filter(sheet__character__campaign=campaign).values_list(
+            "name", flat=True
+        )
+        names += CogentSubSkill.objects.filter(
+            vocation__sheet__character__campaign=campaign
+        ).values_list("name", flat=True)
+    elif system == System.DAD6:
+        names = list(
+            Dad6Skill.objects.filter(sheet__character__campaign=campaign)
+            .order_by("-is_class_skill", "name")
+            .values_list("name", flat=True)
+        )
+    else:
+        names = [skill.name for skill in cold_stars_catalog()]
+        names += CampaignSkill.objects.filter(campaign=campaign).values_list("name", flat=True)
+    return list(dict.fromkeys(names))
+
+
+def find_target(character: Character, name: str) -> Target | None:
+    """The row called ``name`` on this character's sheet, or None when the sheet has none.
+
+    Names are unique per sheet, except Cogent sub-skills (unique per vocation): the first one, in
+    vocation order, is taken.
+    """
+    system = character.campaign.system
+    candidates: list[tuple[str, Any]] = []
+    if system == System.COGENT:
+        candidates = [
+            ("cogent-skill", CogentSkill.objects.filter(sheet_id=character.pk)),
+            ("cogent-vocation", CogentVocation.objects.filter(sheet_id=character.pk)),
+            (
+                "cogent-subskill",
+                CogentSubSkill.objects.filter(vocation__sheet_id=character.pk).order_by(
+                    "vocation__name", "slot"
+                ),
+            ),
+        ]
+    elif system == System.DAD6:
+        candidates = [("dad6-skill", Dad6Skill.objects.filter(sheet_id=character.pk))]
+    elif system == System.COLD_STARS:
+        candidates = [("cold-stars-skill", ColdStarsSkill.objects.filter(sheet_id=character.pk))]
+    for kind, qs in candidates:
+        pk = qs.filter(name=name).values_list("pk", flat=True).first()
+        if pk is not None:
+            return load_target(character, kind, pk)
+    return None

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from rolls import live_views, log_tools, views
+from rolls import live_views, log_tools, table_views, views
 
 urlpatterns = [
     path(
@@ -34,4 +34,29 @@ urlpatterns += [
     path("characters/<int:pk>/stats/", log_tools.character_stats, name="character_stats"),
     # L — live updates
     path("campaigns/<int:pk>/events/", live_views.campaign_events, name="campaign_events"),
+]
+
+# The GM table (workstream G)
+urlpatterns += [
+    path(
+        "campaigns/<int:pk>/dashboard/",
+        table_views.campaign_dashboard,
+        name="campaign_dashboard",
+    ),
+    path(
+        "characters/<int:pk>/resources/",
+        table_views.character_resources,
+        name="character_resources",
+    ),
+    path("characters/<int:pk>/prompts/", table_views.character_prompts, name="character_prompts"),
+    path("campaigns/<int:pk>/calls/", table_views.call_create, name="call_create"),
+    path("calls/<int:pk>/close/", table_views.call_close, name="call_close"),
+    path("campaigns/<int:pk>/contests/", table_views.contest_create, name="contest_create"),
+    path(
+        "contests/<int:pk>/<slug:side>/<slug:action>/",
+        table_views.contest_side,
+        name="contest_side",
+    ),
+    path("contests/<int:pk>/choose/", table_views.contest_choose, name="contest_choose"),
+    path("contests/<int:pk>/cancel/", table_views.contest_cancel, name="contest_cancel"),
 ]

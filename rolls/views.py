@@ -21,15 +21,17 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
-from rolls import followups
+from rolls import contests, followups, live
 from rolls.forms import FORMS, Outcome, Refused, RollForm
 from rolls.models import ROOT_KINDS, HiddenEntry, Kind, RollEntry, Visibility
 from rolls.rules import system_rng
+from rolls.table import Ask, ask_for
 from rolls.targets import SHEET_MODELS, Target, load_target, lock_sheet
 from sheets.models import Character, Membership
 from sheets.views import _character_for_reader
 
 ROLL_EVENT = "rollLogged"  # HX-Trigger after every new entry: the sheet refreshes its resources
+ASK_PARAMS = ("call", "contest")  # not options: which GM request the panel answers
 
 
 def _rng() -> Any:
@@ -79,9 +81,11 @@ def _panel_context(
     *,
     entry: RollEntry | None = None,
     refusal: str = "",
+    ask: Ask | None = None,
     membership: Membership | None = None,
 ) -> dict[str, Any]:
     context = {
+        "ask": ask,
         "character": target.character,
         "campaign": target.character.campaign,
         "target": target,
@@ -98,15 +102,31 @@ def _panel_context(
     return context
 
 
-def _form(data: Any, target: Target, membership: Membership, sheet: Any | None = None) -> RollForm:
-    """The system's panel form, bound to ``data`` or, when there is none, to its defaults."""
+def _form(
+    data: Any,
+    target: Target,
+    membership: Membership,
+    sheet: Any | None = None,
+    ask: Ask | None = None,
+) -> RollForm:
+    """The system's panel form, bound to ``data`` or, when there is none, to its defaults —
+    with the GM's values prefilled and locked when the roll answers a call or contest."""
     form_class, sheet = FORMS[target.system], sheet or target.sheet
-    if not data:
-        form = form_class.with_defaults(target=target, sheet=sheet, gm=membership.is_gm)
+    kwargs = {"gm": membership.is_gm} | (ask.presets() if ask else {})
+    if not any(key not in ASK_PARAMS for key in data):
+        form = form_class.with_defaults(target=target, sheet=sheet, **kwargs)
     else:
-        form = form_class(data, target=target, sheet=sheet, gm=membership.is_gm)
+        form = form_class(data, target=target, sheet=sheet, **kwargs)
     form.is_valid()
     return form
+
+
+def _ask(params: Any, target: Target) -> tuple[Ask | None, str]:
+    """The call or contest the panel answers, or the reason it can't (shown in the panel)."""
+    try:
+        return ask_for(params, target.character, target), ""
+    except Refused as exc:
+        return None, str(exc)
 
 
 @login_required
@@ -116,9 +136,10 @@ def roll_panel(request: HttpRequest, pk: int, kind: str, target_pk: int) -> Http
     if request.htmx and request.GET.get("close"):
         return HttpResponse("")
     target = load_target(character, kind, target_pk)
-    form = _form(request.GET, target, membership)
+    ask, refusal = _ask(request.GET, target)
+    form = _form(request.GET, target, membership, ask=ask)
     template = "rolls/panel.html#panel" if request.htmx else "rolls/panel.html"
-    return render(request, template, _panel_context(target, form))
+    return render(request, template, _panel_context(target, form, ask=ask, refusal=refusal))
 
 
 @login_required
@@ -126,8 +147,9 @@ def roll_panel(request: HttpRequest, pk: int, kind: str, target_pk: int) -> Http
 def roll_odds(request: HttpRequest, pk: int, kind: str, target_pk: int) -> HttpResponse:
     character, membership = _character_for_roller(request, pk)
     target = load_target(character, kind, target_pk)
-    form = _form(request.GET, target, membership)
-    return render(request, "rolls/panel.html#odds", _panel_context(target, form))
+    ask, _ = _ask(request.GET, target)
+    form = _form(request.GET, target, membership, ask=ask)
+    return render(request, "rolls/panel.html#odds", _panel_context(target, form, ask=ask))
 
 
 @login_required
@@ -136,21 +158,26 @@ def roll_create(request: HttpRequest, pk: int, kind: str, target_pk: int) -> Htt
     character, membership = _character_for_roller(request, pk)
     target = load_target(character, kind, target_pk)
     action = request.POST.get("action", "roll")
-    form = _form(request.POST, target, membership)
-    refusal = ""
+    ask, refusal = _ask(request.POST, target)
+    form = _form(request.POST, target, membership, ask=ask)
     entry = None
-    if form.is_valid():
+    if form.is_valid() and not refusal:
         try:
             with transaction.atomic():
+                # Re-checked under a row lock: closed, answered or decided a moment ago refuses.
+                ask = ask_for(request.POST, character, target, lock=True)
                 sheet = lock_sheet(character.pk, target.system)
                 outcome = form.roll(action, sheet, _rng())
+                links = ask.links() if ask else {}
                 entry = _append(
                     request,
                     character,
                     outcome,
                     label=target.label,
                     visibility=form.chosen_visibility,
+                    **links,
                 )
+                _answered(ask, entry, request.user)
         except Refused as exc:
             refusal = str(exc)
         else:
@@ -158,19 +185,31 @@ def roll_create(request: HttpRequest, pk: int, kind: str, target_pk: int) -> Htt
                 return redirect(entry)
             # Re-read the sheet: the panel shows the resources as they now are.
             form = _form(
-                request.POST, target, membership, sheet=_sheet_now(character.pk, target.system)
+                request.POST,
+                target,
+                membership,
+                sheet=_sheet_now(character.pk, target.system),
+                ask=ask,
             )
+    context = _panel_context(
+        target, form, entry=entry, refusal=refusal, ask=ask, membership=membership
+    )
     if request.htmx:
-        response = render(
-            request,
-            "rolls/panel.html#panel",
-            _panel_context(target, form, entry=entry, refusal=refusal, membership=membership),
-        )
+        response = render(request, "rolls/panel.html#panel", context)
         return trigger_client_event(response, ROLL_EVENT) if entry else response
     status = 409 if refusal else 400
-    return render(
-        request, "rolls/panel.html", _panel_context(target, form, refusal=refusal), status=status
-    )
+    return render(request, "rolls/panel.html", context, status=status)
+
+
+def _answered(ask: Ask | None, entry: RollEntry, user: Any) -> None:
+    """Inside the roll's transaction: tell the GM table (and decide a single-roll contest)."""
+    if ask is None:
+        return
+    if ask.call is not None:
+        live.publish(entry.campaign_id, "call", ask.call.pk)
+    elif ask.contest is not None:
+        contests.decide_single(ask.contest, entry, user)
+        live.publish(entry.campaign_id, "contest", ask.contest.pk)
 
 
 def _sheet_now(character_pk: int, system: str) -> Any:
@@ -186,8 +225,10 @@ def _append(
     label: str,
     follows: RollEntry | None = None,
     visibility: str = Visibility.PUBLIC,
+    **links: Any,
 ) -> RollEntry:
     return RollEntry.objects.append(
+        **links,
         campaign=character.campaign,
         character=character,
         user=request.user,

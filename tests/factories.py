@@ -254,3 +254,52 @@ class RollEntryFactory(factory.django.DjangoModelFactory):
     def _create(cls, model_class, *args, **kwargs):
         campaign = kwargs.pop("campaign", None) or kwargs["character"].campaign
         return model_class.objects.append(campaign=campaign, **kwargs)
+
+
+# --- the GM table ----------------------------------------------------------------------------
+
+
+class RollCallFactory(factory.django.DjangoModelFactory):
+    """A call for a roll (`targets=[characters]` to aim it)."""
+
+    class Meta:
+        model = "rolls.RollCall"
+        skip_postgeneration_save = True
+
+    campaign = factory.SubFactory(CampaignFactory)
+    created_by = factory.LazyAttribute(lambda c: c.campaign.memberships.get(role=Role.GM).user)
+    skill = "Athletics"
+    difficulty = 2
+
+    @factory.post_generation
+    def targets(obj, create, extracted, **kwargs):
+        if create:
+            for character in extracted or ():
+                obj.targets.create(character=character)
+
+
+class RollCallTargetFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "rolls.RollCallTarget"
+
+    call = factory.SubFactory(RollCallFactory)
+    character = factory.SubFactory(
+        CharacterFactory, campaign=factory.SelfAttribute("..call.campaign")
+    )
+
+
+class ContestFactory(factory.django.DjangoModelFactory):
+    """A Cogent conflict between two new characters of one campaign (override what you need)."""
+
+    class Meta:
+        model = "rolls.Contest"
+
+    campaign = factory.SubFactory(CampaignFactory)
+    created_by = factory.LazyAttribute(lambda c: c.campaign.memberships.get(role=Role.GM).user)
+    kind = "cogent_conflict"
+    character_a = factory.SubFactory(CharacterFactory, campaign=factory.SelfAttribute("..campaign"))
+    character_b = factory.SubFactory(CharacterFactory, campaign=factory.SelfAttribute("..campaign"))
+    name_a = factory.LazyAttribute(lambda c: c.character_a.name)
+    name_b = factory.LazyAttribute(lambda c: c.character_b.name)
+    skill_a = "Athletics"
+    skill_b = "Athletics"

@@ -363,6 +363,14 @@ def conflict_odds(
     return to_fractions({"a": a_wins, "b": denominator - a_wins - tie, "tie": tie}, denominator)
 
 
+def win_distribution(pool: int, *, destiny_before: bool = False) -> tuple[Fraction, ...]:
+    """Exact chance of rolling exactly 0, 1, …, ``pool`` wins: one side's roll in a conflict,
+    priced before the other side's dice are known (the log records the chance of the count rolled)."""
+    _check_pool(pool)
+    before = check_bool(destiny_before, name="Destiny before the roll")
+    return tuple(Fraction(w, SIDES**pool) for w in _win_weights(pool, before))
+
+
 def roll(pool: int, rng: RandomSource) -> tuple[int, ...]:
     """Roll ``pool`` d6 with the injected ``rng`` (production: ``secrets.SystemRandom()``)."""
     return roll_dice(_check_pool(pool), SIDES, rng)

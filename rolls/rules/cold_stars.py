@@ -361,6 +361,24 @@ def _success_distribution(pool: Pool) -> list[int]:
     return weights
 
 
+def success_distribution(pool: Pool) -> tuple[Fraction, ...]:
+    """Exact chance of exactly 0, 1, …, n successes (critical ones included) for one side of an
+    active contest, whose pool holds no Risk dice."""
+    if not isinstance(pool, Pool):
+        raise ValueError(f"success_distribution takes a Pool, not {pool!r}.")
+    if pool.risk:
+        raise ValueError("A contest pool has no Risk dice; both sides build at Risk 0.")
+    total = SIDES**pool.size
+    return tuple(Fraction(w, total) for w in _success_distribution(pool))
+
+
+def successes(faces: Faces) -> int:
+    """Successes and Critical Successes rolled: what cancels one for one in a contest."""
+    if not isinstance(faces, Faces):
+        raise ValueError(f"successes takes Faces, not {faces!r}.")
+    return _successes(faces)
+
+
 def contest_odds(a: Pool, b: Pool) -> dict[str, Fraction]:
     """Exact chances that side ``"a"`` or ``"b"`` wins an active contest, or that it is ``"even"``."""
     for side, pool in (("A", a), ("B", b)):

@@ -48,6 +48,8 @@ MAX_POOL = LEVEL_MAX + EXTRA_DICE_MAX
 # Decision: difficulty is boons required, default 1, +1 per significant obstacle; 10 is far beyond
 # any obstacle count a referee would stack.
 DIFFICULTY_MIN, DIFFICULTY_MAX = 1, 10
+# Book: the referee adds +1 boon per significant obstacle, active opposition among them.
+BOONS_PER_OPPOSING_FACTOR = 1
 
 # Book: failure scope by margin (6 − the closest modified die); 5 or more is "DUCK!".
 SEVERITY: dict[int, str] = {1: "Almost!", 2: "Close!", 3: "A miss!", 4: "Lookout!", 5: "DUCK!"}
@@ -224,6 +226,19 @@ def odds(
     success = sum(weights[max(0, needed) :])
     denominator = SIDES**rolled
     return to_fractions({"success": success, "failure": denominator - success}, denominator)
+
+
+def opposed_difficulty(difficulty: int = DIFFICULTY_MIN, *, opposition: int) -> int:
+    """Book: opposition adds difficulty, +1 boon per opposing factor the referee counts."""
+    check_int(difficulty, name="Difficulty", low=DIFFICULTY_MIN, high=DIFFICULTY_MAX)
+    check_int(opposition, name="Opposing factors", low=0, high=DIFFICULTY_MAX - DIFFICULTY_MIN)
+    raised = difficulty + opposition * BOONS_PER_OPPOSING_FACTOR
+    if raised > DIFFICULTY_MAX:
+        raise ValueError(
+            f"Difficulty {difficulty} with {opposition} opposing factors is {raised} boons; "
+            f"the most is {DIFFICULTY_MAX}."
+        )
+    return raised
 
 
 def roll(pool: int, rng: RandomSource, *, traded_boons: int = 0) -> tuple[int, ...]:

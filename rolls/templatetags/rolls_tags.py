@@ -24,3 +24,12 @@ def roll_cell(character: Any, kind: str, obj: Any, can_roll: bool, label: str) -
         "can_roll": can_roll,
         "label": label,
     }
+
+
+@register.inclusion_tag("rolls/_prompts.html", takes_context=True)
+def gm_prompts(context: Any, character: Any, membership: Any) -> dict[str, Any]:
+    """The GM's open calls and contests for this character, on its sheet (empty for anyone who
+    can't roll it). The prompts hold forms, so the page's CSRF token comes along."""
+    from rolls.table_views import prompts_context
+
+    return prompts_context(character, membership) | {"csrf_token": context.get("csrf_token")}

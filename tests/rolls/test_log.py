@@ -49,8 +49,8 @@ def verify_like_an_outside_script(campaign_id):
         cursor.execute(
             "SELECT id, seq, prev_hash, hash, created_at, system, kind, follows_id, character_name,"
             " username, label, options, pool, breakdown, faces, outcome, outcome_label, detail,"
-            " result, odds, resource_changes, campaign_id, visibility, reveals_id, odds_table"
-            " FROM rolls_rollentry"
+            " result, odds, resource_changes, campaign_id, visibility, reveals_id, odds_table,"
+            " call_id, contest_id FROM rolls_rollentry"
             " WHERE campaign_id = %s ORDER BY seq",
             [campaign_id],
         )
@@ -84,6 +84,8 @@ def verify_like_an_outside_script(campaign_id):
             visibility,
             reveals,
             odds_table,
+            call,
+            contest,
         ) = row
 
         def loads(v):
@@ -121,6 +123,8 @@ def verify_like_an_outside_script(campaign_id):
             "odds_table": loads(odds_table),
             "resource_changes": loads(changes),
         }
+        if call is not None or contest is not None:  # version 2: the GM table's links
+            content |= {"v": 2, "call": call, "contest": contest}
         canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         assert prev_hash == previous, f"#{seq} is not chained to #{seq - 1}"
         assert hashlib.sha256(canonical.encode("utf-8")).hexdigest() == stored, f"#{seq} altered"

@@ -1,0 +1,590 @@
+"""Contests: each side's roll and the verdict, as roll log entries. Every rule comes from the engine.
+
+* Cogent conflict: both sides roll their pools; ``cogent.conflict`` decides; a tie is a new round.
+* Cold Stars active vs active: both build at Risk 0 (``cold_stars.contest_pool``), each may upgrade
+  Ability dice with Willpower (step 4; Brace doesn't apply at Risk 0, Press would add Risk) and may
+  Correct once (step 6); ``cold_stars.contest`` decides; even → the initiator chooses.
+* Cold Stars active vs passive, DAD6 opposed: only side A rolls, through the ordinary roll panel with
+  the Risk (``cold_stars.passive_risk``) or the difficulty (``dad6.opposed_difficulty``) locked;
+  the roll's outcome is the verdict.
+
+Side rolls are entries linked by ``contest``; the verdict is one more entry of kind ``contest``
+whose ``result`` holds both sides' dice and links, so the log shows the contest as one card.
+Callers run these inside one transaction with the sheet locked, and publish the ``contest`` event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from django.utils import timezone
+
+from rolls.forms import (
+    CERTAIN,
+    Refused,
+    _terms,
+    apply_cold_stars_change,
+    cogent_faces,
+    cold_stars_faces,
+    fraction_text,
+    percent,
+)
+from rolls.models import (
+    OUTCOME_LABELS,
+    Contest,
+    ContestKind,
+    ContestState,
+    Kind,
+    RollEntry,
+)
+from rolls.rules import cogent, cold_stars, dad6
+from rolls.targets import Target, find_target
+from sheets.models import Character, ColdStarsAbility
+
+SIDES = ("a", "b")
+
+
+@dataclass
+class SideStatus:
+    """What one side of a contest has done in the current round."""
+
+    side: str
+    name: str
+    character: Character | None
+    entry: RollEntry | None  # its latest entry this round (a Correct follows the roll)
+    settled: bool
+
+    @property
+    def rolled(self) -> bool:
+        return self.entry is not None
+
+
+def target_for(contest: Contest, side: str) -> Target:
+    character = contest.character(side)
+    if character is None:
+        raise Refused("This side's character was deleted; the GM can call the contest off.")
+    target = find_target(character, contest.skill(side))
+    if target is None:
+        raise Refused(f"{character.name} has no skill called {contest.skill(side)}.")
+    return target
+
+
+# ---------------------------------------------------------------------------------------------
+# Single-roll contests: the panel's preset and the verdict after the roll
+# ---------------------------------------------------------------------------------------------
+
+
+def passive_risk(contest: Contest) -> int:
+    """Cold Stars: the passive side's higher Ability or Skill rating (engine), from its sheet."""
+    target = target_for(contest, "b")
+    sheet = target.sheet
+    return cold_stars.passive_risk(
+        ability=sheet.ability_value(contest.ability_b or target.obj.ability),
+        skill=target.obj.rating,
+    )
+
+
+def panel_preset(contest: Contest) -> tuple[dict[str, Any], set[str]]:
+    """What side A's roll panel is prefilled with, and which values are locked."""
+    if contest.kind == ContestKind.COLD_STARS_PASSIVE:
+        values: dict[str, Any] = {"risk": passive_risk(contest)}
+        if contest.ability_a:
+            values["ability"] = contest.ability_a
+        return values, {"risk"}
+    if contest.kind == ContestKind.DAD6_OPPOSED:
+        try:
+            raised = dad6.opposed_difficulty(contest.difficulty, opposition=contest.opposition)
+        except ValueError as exc:
+            raise Refused(str(exc)) from None
+        return {"difficulty": raised}, {"difficulty"}
+    raise Refused("In this contest both sides roll from the contest prompt.")
+
+
+def check_single_roll(contest: Contest, character: Character) -> None:
+    if contest.both_roll:
+        raise Refused("Both sides of this contest roll from the contest prompt, not the panel.")
+    if not contest.is_active:
+        raise Refused("This contest is over.")
+    if contest.side_of(character) != "a":
+        raise Refused(f"Only {contest.name_a} rolls in this contest.")
+    if contest.entries.exists():
+        raise Refused(f"{contest.name_a} has already rolled for this contest.")
+
+
+def decide_single(contest: Contest, entry: RollEntry, user: Any) -> RollEntry:
+    """The acting roll resolved normally is the verdict (Cold Stars passive, DAD6 opposed)."""
+    if contest.kind == ContestKind.COLD_STARS_PASSIVE:
+        how = f"Risk {entry.options.get('risk')} from {contest.name_b}'s higher Ability or Skill"
+    else:
+        how = (
+            f"Difficulty {entry.options.get('difficulty')}: {contest.difficulty} "
+            f"+ {contest.opposition} for opposition"
+        )
+    verdict = f"{contest.name_a}: {entry.outcome_label}"
+    return _verdict(
+        contest,
+        user,
+        winner="a" if entry.outcome.endswith("success") else "b",
+        outcome=entry.outcome,
+        label=verdict,
+        detail=f"{how}. {entry.detail}".strip(),
+        odds=Fraction(entry.odds),
+        table={band: Fraction(p) for band, p in entry.odds_table.items()},
+        sides=[_side_json(entry, "a", contest.name_a)],
+        extra={},
+        # The verdict shows the roll's dice: it is seen by exactly who may see the roll.
+        visibility=entry.visibility,
+        roller=entry.roller,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Both sides roll: Cogent conflict, Cold Stars active vs active
+# ---------------------------------------------------------------------------------------------
+
+
+def sides(contest: Contest, entries: list[RollEntry] | None = None) -> list[SideStatus]:
+    """Each side's latest entry in the current round (``entries``: the contest's, if loaded)."""
+    if entries is None:
+        entries = list(contest.entries.order_by("pk"))
+    latest: dict[str, RollEntry] = {}
+    for entry in entries:
+        if entry.kind == Kind.CONTEST:
+            continue
+        if entry.options.get("contest_round", contest.round) == contest.round:
+            latest[entry.options.get("contest_side", "a")] = entry
+    return [
+        SideStatus(
+            side,
+            contest.name_a if side == "a" else contest.name_b,
+            contest.character(side),
+            latest.get(side),
+            contest.settled_a if side == "a" else contest.settled_b,
+        )
+        for side in SIDES
+    ]
+
+
+def _side_status(contest: Contest, side: str) -> SideStatus:
+    return next(s for s in sides(contest) if s.side == side)
+
+
+def willpower_choices(contest: Contest, side: str, sheet: Any) -> list[int]:
+    """Cold Stars active: how many Ability dice this side may upgrade with Willpower (step 4)."""
+    pool = _cold_stars_pool(contest, side, target_for(contest, side), sheet)
+    return list(range(0, min(pool.ability, sheet.willpower) + 1))
+
+
+def _cold_stars_pool(contest: Contest, side: str, target: Target, sheet: Any) -> cold_stars.Pool:
+    row = target.obj
+    ability = contest.ability(side) or row.ability
+    return cold_stars.contest_pool(
+        ability=sheet.ability_value(ability),
+        skill=row.rating,
+        trained=row.trained,
+        domain_skill=row.is_domain,
+    )
+
+
+def roll_side(
+    contest: Contest, side: str, sheet: Any, rng: Any, user: Any, *, willpower: int = 0
+) -> RollEntry:
+    """One side's roll for the current round, on its *locked* sheet."""
+    if not contest.both_roll:
+        raise Refused("Only the acting side rolls in this contest, from its roll panel.")
+    if contest.state != ContestState.OPEN:
+        raise Refused("This contest is not waiting for rolls.")
+    if _side_status(contest, side).rolled:
+        raise Refused(f"{contest.name_a if side == 'a' else contest.name_b} has already rolled.")
+    target = target_for(contest, side)
+    character = target.character
+    base = {
+        "contest": contest.pk,
+        "contest_side": side,
+        "contest_round": contest.round,
+        "target": target.kind,
+        "target_id": target.obj.pk,
+    }
+    opponent = contest.name_b if side == "a" else contest.name_a
+    if contest.kind == ContestKind.COGENT_CONFLICT:
+        row = target.obj
+        if target.is_combat:
+            pool = sheet.combat_pool(rating=row.rating)
+            terms = [
+                (cogent.BASE_DICE, "base"),
+                (row.rating, row.name),
+                *list(
+                    zip(
+                        [sheet.strength, sheet.reflex, sheet.intelligence],
+                        cogent.ATTRIBUTES,
+                        strict=True,
+                    )
+                ),
+            ]
+        else:
+            pool = sheet.pool_for_skill(rating=row.rating, attribute=row.attribute)
+            terms = [
+                (cogent.BASE_DICE, "base"),
+                (row.rating, row.name),
+                (sheet.attribute_value(row.attribute), row.get_attribute_display()),
+            ]
+        terms += [(-sheet.injury_dice, "injury"), (-sheet.penalty_dice, "situational")]
+        faces = cogent.roll(pool, rng)
+        result = cogent.resolve(faces, challenge_level=cogent.CL_MIN)
+        wins = result.rolled_wins
+        return RollEntry.objects.append(
+            **_entry_fields(contest, character, user, target),
+            kind=Kind.ROLL,
+            options=base | {"rating": row.rating},
+            pool={"dice": pool},
+            breakdown=f"{_terms(terms)} = {pool}d6, conflict round {contest.round} "
+            f"against {opponent}",
+            faces=cogent_faces(result),
+            outcome="contest_roll",
+            outcome_label=OUTCOME_LABELS["contest_roll"],
+            detail=f"{wins} win{'' if wins == 1 else 's'}",
+            result={"wins": wins},
+            **_odds(cogent.win_distribution(pool)[wins], _counts(cogent.win_distribution(pool))),
+            resource_changes={},
+        )
+    built = _cold_stars_pool(contest, side, target, sheet)
+    if not 0 <= willpower <= built.ability:
+        raise Refused(f"Willpower can upgrade 0 to {built.ability} Ability dice here.")
+    try:
+        pool = cold_stars.modify(built, willpower=willpower) if willpower else built
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    changes = apply_cold_stars_change(sheet, cold_stars.modification_cost(willpower=willpower))
+    ability = contest.ability(side) or target.obj.ability
+    breakdown = (
+        f"{sheet.ability_value(ability)} {ColdStarsAbility(ability).label} + "
+        f"{target.obj.name} {'trained ' + str(target.obj.rating) if target.obj.trained else 'untrained'}"
+        f", Risk 0 (contest) = {built.describe()}"
+    )
+    if willpower:
+        breakdown += f"; Willpower upgrades {willpower}: {pool.describe()}"
+    return _cold_stars_side_entry(
+        contest,
+        character,
+        user,
+        target,
+        options=base | {"ability": ability, "willpower": willpower},
+        pool=pool,
+        breakdown=breakdown + f"; against {opponent}",
+        rng=rng,
+        changes=changes,
+    )
+
+
+def _cold_stars_side_entry(
+    contest: Contest,
+    character: Character,
+    user: Any,
+    target: Target,
+    *,
+    options: dict[str, Any],
+    pool: cold_stars.Pool,
+    breakdown: str,
+    rng: Any,
+    changes: dict[str, int],
+    kind: str = Kind.ROLL,
+    follows: RollEntry | None = None,
+) -> RollEntry:
+    faces = cold_stars.roll(pool, rng)
+    count = cold_stars.successes(faces)
+    return RollEntry.objects.append(
+        **_entry_fields(contest, character, user, target),
+        kind=kind,
+        follows=follows,
+        options=options,
+        pool={"ability": pool.ability, "skill": pool.skill, "risk": pool.risk},
+        breakdown=breakdown,
+        faces=cold_stars_faces(faces),
+        outcome="contest_roll",
+        outcome_label=OUTCOME_LABELS["contest_roll"],
+        detail=f"{count} success{'' if count == 1 else 'es'}",
+        result={"successes": count},
+        **_odds(
+            cold_stars.success_distribution(pool)[count],
+            _counts(cold_stars.success_distribution(pool)),
+        ),
+        resource_changes={k: v for k, v in changes.items() if v},
+    )
+
+
+def correct_side(contest: Contest, side: str, sheet: Any, rng: Any, user: Any) -> RollEntry:
+    """Cold Stars step 6: re-roll this side's whole pool for 1 Momentum, once."""
+    status = _side_status(contest, side)
+    if contest.kind != ContestKind.COLD_STARS_ACTIVE:
+        raise Refused("Correct is a Cold Stars step.")
+    if contest.state != ContestState.OPEN or status.settled:
+        raise Refused(f"{status.name} is done with this roll.")
+    if status.entry is None:
+        raise Refused(f"{status.name} hasn't rolled yet.")
+    if status.entry.kind != Kind.ROLL:
+        raise Refused("Correct re-rolls a roll once.")
+    changes = apply_cold_stars_change(sheet, cold_stars.CORRECT_COST)
+    entry = status.entry
+    pool = cold_stars.Pool(entry.pool["ability"], entry.pool["skill"], entry.pool["risk"])
+    new = _cold_stars_side_entry(
+        contest,
+        status.character,
+        user,
+        target_for(contest, side),
+        options=entry.options,
+        pool=pool,
+        breakdown=entry.breakdown,
+        rng=rng,
+        changes=changes,
+        kind=Kind.CORRECT,
+        follows=entry,
+    )
+    settle_side(contest, side, user)
+    return new
+
+
+def settle_side(contest: Contest, side: str, user: Any) -> RollEntry | None:
+    """This side keeps its roll (Cold Stars); the contest is decided once both have."""
+    status = _side_status(contest, side)
+    if contest.kind == ContestKind.COLD_STARS_ACTIVE and status.entry is None:
+        raise Refused(f"{status.name} hasn't rolled yet.")
+    setattr(contest, f"settled_{side}", True)
+    contest.save(update_fields=[f"settled_{side}"])
+    return decide_if_ready(contest, user)
+
+
+def decide_if_ready(contest: Contest, user: Any) -> RollEntry | None:
+    """Once every side is in: the verdict entry, a new round (Cogent tie) or the initiator's
+    choice (Cold Stars even). Returns the verdict entry when there is one."""
+    status = sides(contest)
+    a, b = status
+    if not (a.rolled and b.rolled):
+        return None
+    if contest.kind == ContestKind.COLD_STARS_ACTIVE and not (
+        contest.settled_a and contest.settled_b
+    ):
+        return None
+    if contest.kind == ContestKind.COGENT_CONFLICT:
+        faces_a = [die["face"] for die in a.entry.faces]
+        faces_b = [die["face"] for die in b.entry.faces]
+        result = cogent.conflict(faces_a, faces_b)
+        if result.tie:
+            contest.round += 1
+            contest.save(update_fields=["round"])
+            return None
+        chances = cogent.conflict_odds(a.entry.pool["dice"], b.entry.pool["dice"])
+        name = contest.name_a if result.winner == "a" else contest.name_b
+        label = f"{name} wins by {result.victory_levels} victory level" + (
+            "s" if result.victory_levels != 1 else ""
+        )
+        if result.deathblow:
+            label += " — deathblow"
+        return _verdict(
+            contest,
+            user,
+            winner=result.winner,
+            outcome="success" if result.winner == "a" else "failure",
+            label=label,
+            detail=f"{result.wins_a} wins against {result.wins_b}"
+            + (f", after {contest.round - 1} tied round(s)" if contest.round > 1 else ""),
+            odds=chances[result.winner] / (chances["a"] + chances["b"]),
+            table=_from_a(chances["a"], chances["b"]),
+            sides=_all_sides(contest),
+            extra={
+                "wins_a": result.wins_a,
+                "wins_b": result.wins_b,
+                "victory_levels": result.victory_levels,
+                "deathblow": result.deathblow,
+            },
+        )
+    result = cold_stars.contest(_cs_faces(a.entry), _cs_faces(b.entry))
+    if result.winner is None:
+        contest.state = ContestState.CHOOSING
+        contest.save(update_fields=["state"])
+        return None
+    name = contest.name_a if result.winner == "a" else contest.name_b
+    band = OUTCOME_LABELS[result.band]
+    return _verdict(
+        contest,
+        user,
+        winner=result.winner,
+        outcome=result.band if result.winner == "a" else "failure",
+        label=f"{name} wins: {band}",
+        detail=f"{result.successes_a} successes against {result.successes_b}; "
+        f"{result.margin} left after cancelling",
+        odds=_cs_contest_odds(a.entry, b.entry)[result.winner],
+        table=_cs_table(a.entry, b.entry),
+        sides=_all_sides(contest),
+        extra={
+            "successes_a": result.successes_a,
+            "successes_b": result.successes_b,
+            "margin": result.margin,
+            "band": result.band,
+        },
+    )
+
+
+CHOICES = ("costly_success", "failure")
+
+
+def choose(contest: Contest, choice: str, user: Any) -> RollEntry:
+    """Cold Stars: an exactly even contest; the initiator takes a Costly Success or a Failure."""
+    if contest.state != ContestState.CHOOSING:
+        raise Refused("This contest isn't waiting for the initiator's choice.")
+    if choice not in CHOICES:
+        raise Refused("Choose a Costly Success or a Failure.")
+    a, b = sides(contest)
+    result = cold_stars.contest(_cs_faces(a.entry), _cs_faces(b.entry))
+    return _verdict(
+        contest,
+        user,
+        winner="a" if choice == "costly_success" else "b",
+        outcome=choice,
+        label=f"Even: {contest.name_a} takes a {OUTCOME_LABELS[choice]}",
+        detail=f"{result.successes_a} successes each; the initiator chose",
+        odds=_cs_contest_odds(a.entry, b.entry)["even"],
+        table=_cs_table(a.entry, b.entry),
+        sides=_all_sides(contest),
+        extra={"successes_a": result.successes_a, "successes_b": result.successes_b, "margin": 0},
+    )
+
+
+def cancel(contest: Contest) -> None:
+    if not contest.is_active:
+        raise Refused("This contest is already over.")
+    contest.state = ContestState.CANCELLED
+    contest.decided_at = timezone.now()
+    contest.save(update_fields=["state", "decided_at"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Entries
+# ---------------------------------------------------------------------------------------------
+
+
+def _cs_faces(entry: RollEntry) -> cold_stars.Faces:
+    return cold_stars.Faces(
+        **{
+            kind: tuple(d["face"] for d in entry.faces if d["kind"] == kind)
+            for kind in ("ability", "skill", "risk")
+        }
+    )
+
+
+def _cs_contest_odds(a: RollEntry, b: RollEntry) -> dict[str, Fraction]:
+    return cold_stars.contest_odds(
+        cold_stars.Pool(a.pool["ability"], a.pool["skill"], 0),
+        cold_stars.Pool(b.pool["ability"], b.pool["skill"], 0),
+    )
+
+
+def _from_a(a: Fraction, b: Fraction) -> dict[str, Fraction]:
+    """A conflict's verdict seen from side A, ties re-rolled: A wins (success) or loses."""
+    return {"success": a / (a + b), "failure": b / (a + b)}
+
+
+def _cs_table(a: RollEntry, b: RollEntry) -> dict[str, Fraction]:
+    """Side A's chances in an active contest: win, lose, or even (the initiator's choice)."""
+    odds = _cs_contest_odds(a, b)
+    return {"success": odds["a"], "failure": odds["b"], "choice": odds["even"]}
+
+
+def _odds(chance: Fraction, table: dict[str, Fraction]) -> dict[str, Any]:
+    """The chance of what happened and the whole distribution it came from (``odds_table``)."""
+    return {
+        "odds": fraction_text(chance),
+        "odds_display": percent(chance),
+        "odds_table": {key: fraction_text(p) for key, p in table.items() if p},
+    }
+
+
+def _counts(distribution: tuple[Fraction, ...]) -> dict[str, Fraction]:
+    """A side's roll has no outcome band of its own: its table is per count of wins/successes."""
+    return {str(count): chance for count, chance in enumerate(distribution)}
+
+
+def _entry_fields(
+    contest: Contest, character: Character, user: Any, target: Target
+) -> dict[str, Any]:
+    return {
+        "campaign": contest.campaign,
+        "contest": contest,
+        "character": character,
+        "user": user,
+        "character_name": character.name,
+        "username": user.get_username(),
+        "system": contest.campaign.system,
+        "label": target.label,
+    }
+
+
+def _side_json(entry: RollEntry, side: str, name: str) -> dict[str, Any]:
+    return {
+        "side": side,
+        "name": name,
+        "entry": entry.pk,
+        "seq": entry.seq,
+        "round": entry.options.get("contest_round", 1),
+        "label": entry.label,
+        "outcome_label": entry.outcome_label,
+        "detail": entry.detail,
+        "faces": entry.faces,
+    }
+
+
+def _all_sides(contest: Contest) -> list[dict[str, Any]]:
+    """Every roll of the contest, rounds and Corrects included, for the verdict card."""
+    return [
+        _side_json(
+            entry,
+            entry.options.get("contest_side", "a"),
+            contest.name_a if entry.options.get("contest_side", "a") == "a" else contest.name_b,
+        )
+        for entry in contest.entries.exclude(kind=Kind.CONTEST).order_by("pk")
+    ]
+
+
+def _verdict(
+    contest: Contest,
+    user: Any,
+    *,
+    winner: str,
+    outcome: str,
+    label: str,
+    detail: str,
+    odds: Fraction,
+    table: dict[str, Fraction],
+    sides: list[dict[str, Any]],
+    extra: dict[str, Any],
+    **audience: Any,
+) -> RollEntry:
+    contest.state = ContestState.DECIDED
+    contest.winner = winner
+    contest.verdict = label
+    contest.decided_at = timezone.now()
+    contest.save(update_fields=["state", "winner", "verdict", "decided_at"])
+    skills = contest.skill_a + (f" vs {contest.skill_b}" if contest.skill_b else "")
+    return RollEntry.objects.append(
+        campaign=contest.campaign,
+        contest=contest,
+        character=contest.character_a,
+        user=user,
+        character_name=f"{contest.name_a} vs {contest.name_b}",
+        username=user.get_username(),
+        system=contest.campaign.system,
+        kind=Kind.CONTEST,
+        label=skills,
+        options={"contest": contest.pk, "contest_kind": contest.kind, "rounds": contest.round},
+        pool={},
+        breakdown=contest.get_kind_display(),
+        faces=[],
+        outcome=outcome,
+        outcome_label=label[:100],
+        detail=detail,
+        result={"winner": winner, "sides": sides} | extra,
+        **audience,
+        **_odds(odds or CERTAIN, table),
+        resource_changes={},
+    )

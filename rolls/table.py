@@ -1,0 +1,91 @@
+"""What the roll panel needs from the GM table: the call or contest a roll answers.
+
+The panel takes ``?call=<pk>`` or ``?contest=<pk>`` (and the form posts it back): the GM's values
+are prefilled and locked (the Challenge Level, difficulty or Risk), and the roll links back to the
+call or contest. Every check runs again inside the roll's transaction, under a row lock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rolls import contests
+from rolls.forms import Refused
+from rolls.models import Contest, RollCall, RollEntry
+from rolls.targets import Target
+from sheets.models import Character
+
+
+@dataclass
+class Ask:
+    """A call for a roll, or side A's roll in a single-roll contest."""
+
+    call: RollCall | None = None
+    contest: Contest | None = None
+    values: dict[str, Any] = field(default_factory=dict)
+    locked: set[str] = field(default_factory=set)
+
+    @property
+    def param(self) -> str:
+        return "call" if self.call else "contest"
+
+    @property
+    def pk(self) -> int:
+        return (self.call or self.contest).pk  # type: ignore[union-attr]
+
+    @property
+    def skill(self) -> str:
+        return self.call.skill if self.call else self.contest.skill_a  # type: ignore[union-attr]
+
+    @property
+    def description(self) -> str:
+        if self.call:
+            words = f"Answering the GM's call: {self.call.skill}, {self.call.difficulty_label}"
+            return words + (f" — {self.call.note}" if self.call.note else "")
+        contest = self.contest
+        assert contest is not None
+        return f"Contest against {contest.name_b}: {contest.get_kind_display()}"
+
+    def presets(self) -> dict[str, Any]:
+        return {"preset": self.values, "locked": self.locked}
+
+    def links(self) -> dict[str, Any]:
+        return {"call": self.call, "contest": self.contest}
+
+
+def ask_for(params: Any, character: Character, target: Target, *, lock: bool = False) -> Ask | None:
+    """The call or contest named in ``params`` that ``character`` may answer with ``target``;
+    None when the request names neither; :class:`Refused` (with the reason) otherwise.
+    ``lock``: inside the roll's transaction, lock the row and check it has not been answered."""
+    call_pk, contest_pk = params.get("call", ""), params.get("contest", "")
+    if not call_pk and not contest_pk:
+        return None
+    if call_pk:
+        calls = RollCall.objects.select_related("campaign")
+        if lock:
+            calls = calls.select_for_update(of=("self",))
+        call = calls.filter(pk=call_pk if str(call_pk).isdigit() else 0).first()
+        if call is None or call.campaign_id != character.campaign_id:
+            raise Refused("That call for a roll doesn't exist.")
+        if not call.is_open:
+            raise Refused("The GM has closed this call for a roll.")
+        if not call.targets_character(character):
+            raise Refused(f"This call is not for {character.name}.")
+        if RollEntry.objects.filter(call=call, character=character).exists():
+            raise Refused(f"{character.name} has already rolled for this call.")
+        ask = Ask(call=call)
+        ask.values, ask.locked = call.preset()
+    else:
+        found = Contest.objects.select_related("campaign", "character_a", "character_b")
+        if lock:
+            found = found.select_for_update(of=("self",))
+        contest = found.filter(pk=contest_pk if str(contest_pk).isdigit() else 0).first()
+        if contest is None or contest.campaign_id != character.campaign_id:
+            raise Refused("That contest doesn't exist.")
+        contests.check_single_roll(contest, character)
+        ask = Ask(contest=contest)
+        ask.values, ask.locked = contests.panel_preset(contest)
+    if target.obj.name != ask.skill:
+        raise Refused(f"The GM asked for {ask.skill}, not {target.obj.name}.")
+    return ask

@@ -1,0 +1,174 @@
+"""Forms of the GM table: inline resources, a call for a roll, a contest. Ranges come from the
+sheets and the engine; the forms only check that what the GM picked exists on the sheets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.core.validators import MaxValueValidator, MinValueValidator
+
+from rolls.models import CONTEST_KINDS, ContestKind
+from rolls.rules import cogent, cold_stars, dad6
+from rolls.targets import find_target
+from sheets.models import Character, CogentSheet, ColdStarsAbility, ColdStarsSheet, System
+
+ANY_ABILITY = ""
+
+
+class CogentResourcesForm(forms.ModelForm):
+    class Meta:
+        model = CogentSheet
+        fields = ("destiny_points",)
+
+
+class ColdStarsResourcesForm(forms.ModelForm):
+    """Momentum and Willpower within 0..their maximum (the sheet's clean() and constraints)."""
+
+    class Meta:
+        model = ColdStarsSheet
+        fields = ("momentum", "willpower")
+
+
+RESOURCE_FORMS: dict[str, type[forms.ModelForm]] = {
+    System.COGENT: CogentResourcesForm,
+    System.COLD_STARS: ColdStarsResourcesForm,
+}
+
+# The difficulty a call or contest sets, per system: (label, low, high, default).
+DIFFICULTY = {
+    System.COGENT: ("Challenge Level", cogent.CL_MIN, cogent.CL_MAX, cogent.CL_MIN),
+    System.DAD6: ("Difficulty (boons)", dad6.DIFFICULTY_MIN, dad6.DIFFICULTY_MAX, 1),
+    System.COLD_STARS: ("Risk", cold_stars.RISK_MIN, cold_stars.RISK_MAX, cold_stars.RISK_MIN),
+}
+
+
+def _ability_field(label: str) -> forms.ChoiceField:
+    return forms.ChoiceField(
+        label=label,
+        required=False,
+        choices=[(ANY_ABILITY, "Each skill's suggested Ability"), *list(ColdStarsAbility.choices)],
+    )
+
+
+def _lacking(characters: list[Character], skill: str) -> list[str]:
+    return [c.name for c in characters if find_target(c, skill) is None]
+
+
+def _names(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+class CallForm(forms.Form):
+    characters = forms.ModelMultipleChoiceField(
+        queryset=Character.objects.none(), widget=forms.CheckboxSelectMultiple, label="Who rolls"
+    )
+    skill = forms.ChoiceField(label="Skill")
+    difficulty = forms.IntegerField(label="Difficulty")
+    ability = _ability_field("Ability")
+    note = forms.CharField(label="Note", max_length=200, required=False)
+
+    def __init__(self, *args: Any, campaign: Any, skills: list[str], **kwargs: Any) -> None:
+        kwargs.setdefault("prefix", "call")
+        super().__init__(*args, **kwargs)
+        self.campaign = campaign
+        self.fields["characters"].queryset = Character.objects.filter(campaign=campaign)
+        self.fields["characters"].label_from_instance = lambda c: (
+            c.name + (" (NPC)" if c.is_npc else "")
+        )
+        self.fields["skill"].choices = [(name, name) for name in skills]
+        label, low, high, default = DIFFICULTY[campaign.system]
+        difficulty = self.fields["difficulty"]
+        difficulty.label, difficulty.min_value, difficulty.max_value = label, low, high
+        difficulty.initial = default
+        difficulty.validators += [
+            MinValueValidator(low),
+            MaxValueValidator(high),
+        ]
+        difficulty.widget.attrs.update(min=low, max=high)
+        if campaign.system != System.COLD_STARS:
+            del self.fields["ability"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        characters, skill = data.get("characters"), data.get("skill")
+        if characters and skill:
+            lacking = _lacking(list(characters), skill)
+            if lacking:
+                self.add_error(
+                    "skill",
+                    f"{_names(lacking)} {'has' if len(lacking) == 1 else 'have'} no skill called "
+                    f"{skill}; untick {'them' if len(lacking) > 1 else 'that character'} or pick "
+                    "another skill.",
+                )
+        return data
+
+
+class ContestForm(forms.Form):
+    kind = forms.ChoiceField(label="Contest")
+    character_a = forms.ModelChoiceField(
+        queryset=Character.objects.none(), label="Side A (initiator, acting side)"
+    )
+    skill_a = forms.ChoiceField(label="Side A's skill")
+    ability_a = _ability_field("Side A's Ability")
+    character_b = forms.ModelChoiceField(queryset=Character.objects.none(), label="Side B")
+    skill_b = forms.ChoiceField(label="Side B's skill", required=False)
+    ability_b = _ability_field("Side B's Ability")
+    difficulty = forms.IntegerField(
+        label="Difficulty before opposition",
+        min_value=dad6.DIFFICULTY_MIN,
+        max_value=dad6.DIFFICULTY_MAX,
+        initial=dad6.DIFFICULTY_MIN,
+    )
+    opposition = forms.IntegerField(
+        label="Opposing factors (+1 boon each)",
+        min_value=0,
+        max_value=dad6.DIFFICULTY_MAX - dad6.DIFFICULTY_MIN,
+        initial=1,
+    )
+
+    def __init__(self, *args: Any, campaign: Any, skills: list[str], **kwargs: Any) -> None:
+        kwargs.setdefault("prefix", "contest")
+        super().__init__(*args, **kwargs)
+        self.campaign = campaign
+        system = campaign.system
+        self.fields["kind"].choices = [
+            (kind, ContestKind(kind).label) for kind in CONTEST_KINDS[system]
+        ]
+        for side in ("a", "b"):
+            self.fields[f"character_{side}"].queryset = Character.objects.filter(campaign=campaign)
+        choices = [(name, name) for name in skills]
+        self.fields["skill_a"].choices = choices
+        self.fields["skill_b"].choices = [("", "—"), *choices]
+        if system != System.COLD_STARS:
+            del self.fields["ability_a"], self.fields["ability_b"]
+        if system != System.DAD6:
+            del self.fields["difficulty"], self.fields["opposition"]
+            self.fields["skill_b"].required = True
+        else:
+            self.fields["skill_b"].help_text = "DAD6: side B opposes; only side A rolls."
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        a, b = data.get("character_a"), data.get("character_b")
+        for side, character in (("a", a), ("b", b)):
+            if character and character.hidden_from_players:
+                # Its rolls and name on the contest card would give the hidden NPC away.
+                self.add_error(
+                    f"character_{side}",
+                    f"{character.name} is hidden from players; show the NPC before a contest.",
+                )
+                return data
+        if a and b and a == b:
+            self.add_error("character_b", "Pick two different characters.")
+            return data
+        for side, character in (("a", a), ("b", b)):
+            skill = data.get(f"skill_{side}")
+            if character and skill and find_target(character, skill) is None:
+                self.add_error(f"skill_{side}", f"{character.name} has no skill called {skill}.")
+        if self.campaign.system == System.DAD6 and "difficulty" in data and "opposition" in data:
+            try:
+                dad6.opposed_difficulty(data["difficulty"], opposition=data["opposition"])
+            except ValueError as exc:
+                self.add_error("opposition", str(exc))
+        return data

@@ -1,0 +1,212 @@
+"""Calls for a roll: the GM creates one, the targeted players see a prompt that opens a prefilled
+panel, the roll links back, the dashboard shows who rolled and how, and the GM closes it."""
+
+import pytest
+from django.urls import reverse
+
+from rolls.models import RollCall, RollEntry
+from sheets.models import Role, System
+from tests.factories import (
+    CampaignFactory,
+    CharacterFactory,
+    MembershipFactory,
+    RollCallFactory,
+    UserFactory,
+)
+from tests.rolls.helpers import latest, panel_url, roll_url
+from tests.rolls.test_log import verify_like_an_outside_script
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HX-Request": "true"}
+
+
+def gm_of(campaign):
+    return campaign.memberships.get(role=Role.GM).user
+
+
+def call_data(characters, skill="Athletics", difficulty=3, **extra):
+    return {
+        "call-characters": [c.pk for c in characters],
+        "call-skill": skill,
+        "call-difficulty": difficulty,
+        "call-note": "",
+    } | extra
+
+
+@pytest.fixture
+def party():
+    campaign = CampaignFactory(system=System.COGENT)
+    rob = CharacterFactory(campaign=campaign, name="Rob")
+    ann = CharacterFactory(campaign=campaign, name="Ann")
+    return campaign, rob, ann
+
+
+def test_gm_creates_a_call_and_only_targets_are_prompted(client, party):
+    campaign, rob, ann = party
+    client.force_login(gm_of(campaign))
+    url = reverse("call_create", args=[campaign.pk])
+    response = client.post(url, call_data([rob], difficulty=3))
+    assert response.status_code == 302
+    call = RollCall.objects.get()
+    assert (call.skill, call.difficulty, call.created_by) == ("Athletics", 3, gm_of(campaign))
+    assert [t.character for t in call.targets.all()] == [rob]
+    # Rob's player sees the prompt on the sheet; Ann's doesn't; nor does an observer on Rob's.
+    client.force_login(rob.owner)
+    body = client.get(rob.get_absolute_url()).content.decode()
+    assert "The GM asks" in body and "CL 3" in body and f"call={call.pk}" in body
+    client.force_login(ann.owner)
+    assert "The GM asks" not in client.get(ann.get_absolute_url()).content.decode()
+    observer = MembershipFactory(campaign=campaign, role=Role.OBSERVER).user
+    client.force_login(observer)
+    assert "The GM asks" not in client.get(rob.get_absolute_url()).content.decode()
+    # The prompt's own partial refreshes live.
+    client.force_login(rob.owner)
+    partial = client.get(reverse("character_prompts", args=[rob.pk]), headers=HX)
+    assert 'hx-trigger="sse:call, sse:contest, rollLogged from:body"' in partial.content.decode()
+
+
+def test_create_refuses_bad_input_with_a_message(client, party):
+    campaign, rob, _ann = party
+    client.force_login(gm_of(campaign))
+    url = reverse("call_create", args=[campaign.pk])
+    response = client.post(url, call_data([rob], difficulty=9))
+    assert response.status_code == 400
+    assert "less than or equal to 8" in response.content.decode()
+    response = client.post(url, call_data([]), headers=HX)
+    assert response.status_code == 200 and "This field is required" in response.content.decode()
+    assert not RollCall.objects.exists()
+
+
+def test_characters_lacking_the_skill_are_named(client):
+    campaign = CampaignFactory(system=System.DAD6)
+    kim = CharacterFactory(campaign=campaign, name="Kim")
+    lee = CharacterFactory(campaign=campaign, name="Lee")
+    kim.dad6.skills.create(name="Cooking", competence="trained")
+    client.force_login(gm_of(campaign))
+    response = client.post(
+        reverse("call_create", args=[campaign.pk]), call_data([kim, lee], skill="Cooking")
+    )
+    assert response.status_code == 400
+    assert "Lee has no skill called Cooking" in response.content.decode()
+    assert not RollCall.objects.exists()
+
+
+def test_prefilled_panel_locks_the_gms_value_and_the_roll_links_back(client, party, seeded):
+    campaign, rob, _ = party
+    call = RollCallFactory(campaign=campaign, skill="Athletics", difficulty=4, targets=[rob])
+    athletics = rob.cogent.skills.get(name="Athletics")
+    client.force_login(rob.owner)
+    response = client.get(panel_url(rob, "cogent-skill", athletics) + f"?call={call.pk}")
+    form = response.context["form"]
+    assert form["challenge_level"].value() == 4 and form.fields["challenge_level"].disabled
+    assert "Answering the GM" in response.content.decode()
+    # A crafted POST can't lower the Challenge Level.
+    data = {"challenge_level": 1, "extra_penalty": 0, "call": call.pk}
+    response = client.post(roll_url(rob, "cogent-skill", athletics), data)
+    assert response.status_code == 302
+    entry = latest()
+    assert entry.call == call and entry.options["challenge_level"] == 4
+    assert verify_like_an_outside_script(campaign.pk) == 1
+    # The prompt is gone, and a second answer is refused.
+    assert "The GM asks" not in client.get(rob.get_absolute_url()).content.decode()
+    response = client.post(roll_url(rob, "cogent-skill", athletics), data)
+    assert response.status_code == 409
+    assert "already rolled for this call" in response.content.decode()
+    # The dashboard shows who rolled and how.
+    client.force_login(gm_of(campaign))
+    body = client.get(reverse("campaign_dashboard", args=[campaign.pk])).content.decode()
+    assert "1 of 1 rolled" in body and entry.get_absolute_url() in body
+    assert entry.outcome_label in body
+
+
+def test_only_targets_answer_and_only_open_calls(client, party):
+    campaign, rob, ann = party
+    call = RollCallFactory(campaign=campaign, targets=[rob])
+    skill = ann.cogent.skills.get(name="Athletics")
+    client.force_login(ann.owner)
+    data = {"challenge_level": 1, "extra_penalty": 0, "call": call.pk}
+    response = client.post(roll_url(ann, "cogent-skill", skill), data)
+    assert response.status_code == 409 and "not for Ann" in response.content.decode()
+    # Another player can't answer for Rob at all.
+    rob_skill = rob.cogent.skills.get(name="Athletics")
+    assert client.post(roll_url(rob, "cogent-skill", rob_skill), data).status_code == 403
+    # Answering with another skill is refused.
+    client.force_login(rob.owner)
+    other = rob.cogent.skills.get(name="Stealth")
+    response = client.post(roll_url(rob, "cogent-skill", other), data)
+    assert response.status_code == 409 and "asked for Athletics" in response.content.decode()
+    call.close()
+    response = client.post(roll_url(rob, "cogent-skill", rob_skill), data)
+    assert response.status_code == 409 and "closed" in response.content.decode()
+    assert not RollEntry.objects.exists()
+
+
+def test_the_gm_answers_for_an_npc(client, party, seeded):
+    campaign, *_ = party
+    gm = gm_of(campaign)
+    npc = CharacterFactory(campaign=campaign, owner=gm, is_npc=True, hidden_from_players=True)
+    call = RollCallFactory(campaign=campaign, targets=[npc])
+    client.force_login(gm)
+    assert f"call={call.pk}" in client.get(npc.get_absolute_url()).content.decode()
+    skill = npc.cogent.skills.get(name="Athletics")
+    data = {"challenge_level": 2, "extra_penalty": 0, "call": call.pk}
+    assert client.post(roll_url(npc, "cogent-skill", skill), data).status_code == 302
+    assert latest().call == call
+
+
+def test_close_and_permissions(client, party):
+    campaign, rob, _ = party
+    call = RollCallFactory(campaign=campaign, targets=[rob])
+    close = reverse("call_close", args=[call.pk])
+    create = reverse("call_create", args=[campaign.pk])
+    client.force_login(UserFactory())
+    assert client.post(close).status_code == 404
+    assert client.post(create, call_data([rob])).status_code == 404
+    for user in (rob.owner, MembershipFactory(campaign=campaign, role=Role.OBSERVER).user):
+        client.force_login(user)
+        assert client.post(close).status_code == 403
+        assert client.post(create, call_data([rob])).status_code == 403
+    client.force_login(gm_of(campaign))
+    response = client.post(close, headers=HX)
+    assert response.status_code == 200 and "closed" in response.content.decode()
+    call.refresh_from_db()
+    assert not call.is_open
+    client.force_login(rob.owner)
+    assert "The GM asks" not in client.get(rob.get_absolute_url()).content.decode()
+
+
+def test_cold_stars_call_prefills_risk_and_ability(client, seeded):
+    campaign = CampaignFactory(system=System.COLD_STARS)
+    vera = CharacterFactory(campaign=campaign)
+    client.force_login(gm_of(campaign))
+    data = call_data([vera], skill="Stealth", difficulty=2) | {"call-ability": "perception"}
+    assert client.post(reverse("call_create", args=[campaign.pk]), data).status_code == 302
+    call = RollCall.objects.get()
+    assert call.difficulty_label == "Risk 2, Perception"
+    stealth = vera.cold_stars.skills.get(name="Stealth")
+    client.force_login(vera.owner)
+    form = client.get(panel_url(vera, "cold-stars-skill", stealth) + f"?call={call.pk}").context[
+        "form"
+    ]
+    assert form["risk"].value() == 2 and form["ability"].value() == "perception"
+    assert not form.fields["ability"].disabled  # the player may argue for another Ability
+
+
+def test_call_events_on_create_answer_and_close(client, party, seeded, monkeypatch):
+    from rolls import live
+
+    campaign, rob, _ = party
+    published = []
+    monkeypatch.setattr(live, "publish", lambda *event: published.append(event))
+    client.force_login(gm_of(campaign))
+    client.post(reverse("call_create", args=[campaign.pk]), call_data([rob]))
+    call = RollCall.objects.get()
+    client.force_login(rob.owner)
+    athletics = rob.cogent.skills.get(name="Athletics")
+    data = {"challenge_level": 1, "extra_penalty": 0, "call": call.pk}
+    client.post(roll_url(rob, "cogent-skill", athletics), data)
+    client.force_login(gm_of(campaign))
+    client.post(reverse("call_close", args=[call.pk]))
+    calls = [event for event in published if event[1] == "call"]
+    assert calls == [(campaign.pk, "call", call.pk)] * 3
