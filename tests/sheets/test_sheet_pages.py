@@ -26,7 +26,9 @@ def test_demo_rob_has_a_six_dice_athletics_pool(client):
     rob = Character.objects.get(name="Rob", campaign__name="Cogent demo")
     athletics = rob.cogent.skills.get(name="Athletics")
     assert (rob.cogent.strength, athletics.rating) == (1, 2)
-    client.login(username="alice", password="poolside")
+    # Through the login form, as a person would (django-axes needs the request to authenticate).
+    login = client.post("/accounts/login/", {"username": "alice", "password": "poolside"})
+    assert login.status_code == 302
     html = client.get(rob.get_absolute_url()).content.decode()
     assert pool_cell(html, f"skill-{athletics.pk}") == "6d6"
 

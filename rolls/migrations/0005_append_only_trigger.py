@@ -58,6 +58,6 @@ def drop(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("rolls", "0003_log_filter_indexes")]
+    dependencies = [("rolls", "0004_gm_table")]
 
     operations = [migrations.RunPython(create, drop)]
