@@ -2,6 +2,7 @@
 
 import random
 
+from django.db import connection, transaction
 from django.urls import reverse
 
 from rolls.models import RollEntry
@@ -35,3 +36,12 @@ def seed_where(predicate, roll):
 
 def latest():
     return RollEntry.objects.order_by("-pk").first()
+
+
+def tamper(sql, params):
+    """Change rolls_rollentry behind the app's back, as someone with database access could —
+    around PostgreSQL's append-only trigger (triggers off for this transaction)."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SET LOCAL session_replication_role = replica")
+        cursor.execute(sql, params)

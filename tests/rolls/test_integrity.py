@@ -8,6 +8,7 @@ from django.db import DatabaseError, connection, transaction
 
 from rolls.models import RollEntry
 from tests.factories import CharacterFactory
+from tests.rolls.helpers import tamper
 from tests.rolls.test_log import append
 
 pytestmark = pytest.mark.django_db
@@ -27,16 +28,6 @@ def run_verify(*args):
     except CommandError as error:
         return error.returncode, out.getvalue(), err.getvalue() + str(error)
     return 0, out.getvalue(), err.getvalue()
-
-
-def tamper(sql, params):
-    """Edit the table as someone with database access would, around the trigger if there is one."""
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("SET LOCAL session_replication_role = replica")  # triggers off
-        cursor.execute(sql, params)
-        if connection.vendor == "postgresql":
-            cursor.execute("SET LOCAL session_replication_role = origin")
 
 
 def test_intact_chains_verify():
@@ -63,8 +54,7 @@ def test_a_raw_sql_edit_is_caught_and_named(sql, reason):
     entries = append(character, 4)
     target = entries[2]
     params = [target.pk] if sql.count("%s") == 1 else ["f" * 64, target.pk]
-    with transaction.atomic():
-        tamper(sql, params)
+    tamper(sql, params)
     code, _, err = run_verify(character.campaign_id)
     assert code == 1
     seq = 4 if reason.startswith("expected") else 3

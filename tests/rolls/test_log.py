@@ -12,6 +12,7 @@ from django.urls import reverse
 from rolls.models import GENESIS_HASH, AppendOnlyError, RollEntry
 from sheets.models import Role, System
 from tests.factories import CampaignFactory, CharacterFactory, UserFactory
+from tests.rolls.helpers import tamper
 
 pytestmark = pytest.mark.django_db
 
@@ -149,10 +150,7 @@ def test_entries_chain_per_campaign_and_verify_from_the_documented_form():
 def test_tampering_breaks_the_chain():
     character = CharacterFactory()
     entries = append(character, 2)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "UPDATE rolls_rollentry SET outcome = 'failure' WHERE id = %s", [entries[0].pk]
-        )
+    tamper("UPDATE rolls_rollentry SET outcome = 'failure' WHERE id = %s", [entries[0].pk])
     with pytest.raises(AssertionError, match="#1 altered"):
         verify_like_an_outside_script(character.campaign_id)
 

@@ -13,6 +13,7 @@ from django.urls import reverse
 from rolls.models import Visibility
 from sheets.models import Role
 from tests.factories import MembershipFactory, RollEntryFactory
+from tests.rolls.helpers import tamper
 
 pytestmark = pytest.mark.django_db
 
@@ -59,10 +60,7 @@ def test_date_range_is_inclusive(client, table):
     # created_at is set by append; move the first one back two days through raw SQL (the model
     # refuses updates, as the log is append-only; the hash is not checked here).
     two_days_ago = old.created_at - dt.timedelta(days=2)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "UPDATE rolls_rollentry SET created_at = %s WHERE id = %s", [two_days_ago, old.pk]
-        )
+    tamper("UPDATE rolls_rollentry SET created_at = %s WHERE id = %s", [two_days_ago, old.pk])
     client.force_login(table["gm"])
     c = table["campaign"]
     today = new.created_at.date().isoformat()
