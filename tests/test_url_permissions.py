@@ -1,0 +1,406 @@
+"""Every URL the project serves has a permission test, and every object inside a campaign answers
+404 to non-members.
+
+The URL configuration is walked (nested ``include()``s too), so a new URL turns this module red
+until it is registered here: in ``PERMISSION_TESTS`` with the tests that check who may use it and,
+when it takes arguments, in ``KWARGS`` with how to build them for a real object. See
+docs/permissions.md, "Keeping every URL covered".
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from sheets.models import System
+from tests.factories import CampaignFactory, UserFactory
+from tests.worlds import Table, build_tables
+
+# The Django admin's own URLs: staff-only by Django's admin site, checked by test_admin_is_staff_only.
+ADMIN_NAMESPACE = "admin"
+
+# URL name -> the tests ("module::function") that check its permission rules. Each must exist and
+# its module must name the URL (or use the helper that builds it), so an entry can't point at
+# nothing. The generic tests below (non-member 404, anonymous) cover every pattern on top of these.
+PERMISSION_TESTS: dict[str, tuple[str, ...]] = {
+    # Django's auth views: open to everyone by design; these check they work and log in/out.
+    "login": ("tests.sheets.test_campaigns::test_login_logout",),
+    "logout": ("tests.sheets.test_campaigns::test_login_logout",),
+    "password_change": ("tests.sheets.test_campaigns::test_password_change",),
+    "password_change_done": ("tests.sheets.test_campaigns::test_password_change",),
+    "password_reset": ("tests.sheets.test_campaigns::test_password_reset_sends_a_working_link",),
+    "password_reset_done": (
+        "tests.sheets.test_campaigns::test_password_reset_sends_a_working_link",
+    ),
+    "password_reset_confirm": (
+        "tests.sheets.test_campaigns::test_password_reset_sends_a_working_link",
+    ),
+    "password_reset_complete": (
+        "tests.sheets.test_campaigns::test_password_reset_sends_a_working_link",
+    ),
+    # sheets/urls.py
+    "home": (
+        "tests.sheets.test_permissions::test_home_lists_only_my_campaigns",
+        "tests.sheets.test_permissions::test_home_for_anonymous_is_the_welcome_page",
+    ),
+    "signup": ("tests.sheets.test_campaigns::test_signup_logs_in",),
+    "campaign_create": ("tests.sheets.test_campaigns::test_creator_becomes_gm",),
+    "campaign_detail": ("tests.sheets.test_permissions::test_campaign_pages",),
+    "campaign_edit": ("tests.sheets.test_permissions::test_campaign_pages",),
+    "campaign_leave": ("tests.sheets.test_permissions::test_leave",),
+    "member_remove": ("tests.sheets.test_permissions::test_member_management_is_gm_only",),
+    "member_make_gm": ("tests.sheets.test_permissions::test_member_management_is_gm_only",),
+    "invite_create": ("tests.sheets.test_permissions::test_invite_create_and_revoke_are_gm_only",),
+    "invite_revoke": ("tests.sheets.test_permissions::test_invite_create_and_revoke_are_gm_only",),
+    "invite_accept": (
+        "tests.sheets.test_invites::test_anonymous_visitor_is_asked_to_log_in_and_comes_back",
+        "tests.sheets.test_invites::test_unknown_token_is_404",
+    ),
+    "campaign_skills": (
+        "tests.sheets.test_permissions::test_campaign_skills_page",
+        "tests.sheets.test_permissions::test_campaign_skill_add_is_gm_only",
+    ),
+    "character_create": ("tests.sheets.test_permissions::test_campaign_pages",),
+    "character_import": ("tests.sheets.test_permissions::test_campaign_pages",),
+    "character_detail": ("tests.sheets.test_permissions::test_character_read",),
+    "character_export": ("tests.sheets.test_permissions::test_character_read",),
+    "character_delete": ("tests.sheets.test_permissions::test_character_delete_page",),
+    **{
+        name: (
+            "tests.sheets.test_permissions::test_every_edit_endpoint_on_the_players_character",
+            "tests.sheets.test_permissions::test_nobody_but_the_gm_edits_a_hidden_npc",
+        )
+        for name in (
+            "character_basics",
+            "sheet_update",
+            "cogent_skill_update",
+            "cogent_vocation_add",
+            "cogent_vocation_update",
+            "cogent_vocation_delete",
+            "cogent_subskill_add",
+            "cogent_subskill_update",
+            "cogent_subskill_delete",
+            "dad6_skill_add",
+            "dad6_skill_update",
+            "dad6_skill_delete",
+            "cold_stars_skill_update",
+            "cold_stars_domain_add",
+            "cold_stars_domain_delete",
+        )
+    },
+    # rolls/urls.py
+    "roll_panel": (
+        "tests.rolls.test_permissions::test_panel_odds_and_roll",
+        "tests.rolls.test_permissions::test_a_row_of_another_character_is_a_404",
+    ),
+    "roll_odds": ("tests.rolls.test_permissions::test_panel_odds_and_roll",),
+    "roll_create": ("tests.rolls.test_permissions::test_panel_odds_and_roll",),
+    "roll_entry": ("tests.rolls.test_permissions::test_log_and_permalink",),
+    "roll_reveal": (
+        "tests.rolls.test_visibility::test_the_gm_reveals_a_hidden_roll_with_a_new_entry",
+    ),
+    "roll_follow_up": (
+        "tests.rolls.test_permissions::test_follow_up",
+        "tests.rolls.test_permissions::test_unknown_follow_up_is_a_404",
+    ),
+    "campaign_log": ("tests.rolls.test_permissions::test_log_and_permalink",),
+    "campaign_log_csv": ("tests.rolls.test_log_export::test_non_members_get_404",),
+    "campaign_log_json": ("tests.rolls.test_log_export::test_non_members_get_404",),
+    "campaign_stats": ("tests.rolls.test_log_stats::test_permissions",),
+    "character_stats": ("tests.rolls.test_log_stats::test_permissions",),
+    "campaign_events": (
+        "tests.rolls.test_live_stream::test_anonymous_users_are_sent_to_log_in",
+        "tests.rolls.test_live_stream::test_non_members_and_unknown_campaigns_are_a_404",
+    ),
+    "campaign_dashboard": ("tests.rolls.test_gm_dashboard::test_permissions",),
+    "character_resources": ("tests.rolls.test_gm_dashboard::test_resource_edit_permissions",),
+    "character_prompts": (
+        "tests.rolls.test_gm_calls::test_gm_creates_a_call_and_only_targets_are_prompted",
+    ),
+    "call_create": ("tests.rolls.test_gm_calls::test_close_and_permissions",),
+    "call_close": ("tests.rolls.test_gm_calls::test_close_and_permissions",),
+    "contest_create": ("tests.rolls.test_gm_contests::test_contest_permissions",),
+    "contest_side": ("tests.rolls.test_gm_contests::test_contest_permissions",),
+    "contest_choose": (
+        "tests.rolls.test_gm_contests::test_cold_stars_active_even_lets_the_initiator_choose",
+    ),
+    "contest_cancel": ("tests.rolls.test_gm_contests::test_contest_permissions",),
+}
+
+# Where a registered test reaches its URL through a helper rather than by name.
+URL_HELPERS = {
+    "roll_panel": "panel_url",
+    "roll_odds": "odds_url",
+    "roll_create": "roll_url",
+    "roll_follow_up": "follow_url",
+    "campaign_events": "events_url",
+    "character_resources": "resources_url",
+    "contest_side": "side_url",
+    "roll_entry": "entry.get_absolute_url()",
+    "roll_reveal": "/reveal/",
+    "password_reset_confirm": "/reset/",
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Walking the URL configuration
+# ---------------------------------------------------------------------------------------------
+
+
+def walk(resolver: URLResolver | None = None, prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """Every named pattern outside the admin, as (name, pattern), through nested resolvers."""
+    for entry in (resolver or get_resolver()).url_patterns:
+        if isinstance(entry, URLResolver):
+            if entry.namespace == ADMIN_NAMESPACE:
+                continue
+            yield from walk(entry, prefix + str(entry.pattern))
+        elif isinstance(entry, URLPattern):
+            if not entry.name:
+                raise AssertionError(f"The URL {prefix}{entry.pattern} has no name: name it.")
+            yield entry.name, prefix + str(entry.pattern)
+
+
+def walked() -> dict[str, str]:
+    return dict(walk())
+
+
+def with_arguments() -> dict[str, str]:
+    return {name: route for name, route in walked().items() if "<" in route}
+
+
+def _resolve_test(node: str) -> tuple[Callable, str]:
+    module_name, function_name = node.split("::")
+    module = importlib.import_module(module_name)
+    function = getattr(module, function_name, None)
+    assert callable(function), f"{node} does not exist"
+    assert function_name.startswith("test_"), f"{node} is not a test"
+    return function, inspect.getsource(module)
+
+
+def test_every_url_has_a_permission_test():
+    missing = sorted(set(walked()) - set(PERMISSION_TESTS))
+    assert not missing, (
+        f"URL patterns without a permission test: {missing}. Write one and register it in "
+        "PERMISSION_TESTS (tests/test_url_permissions.py)."
+    )
+
+
+def test_the_registry_names_only_urls_that_exist():
+    gone = sorted(set(PERMISSION_TESTS) - set(walked()))
+    assert not gone, f"PERMISSION_TESTS names URL patterns that no longer exist: {gone}"
+
+
+@pytest.mark.parametrize("name", sorted(PERMISSION_TESTS))
+def test_registered_tests_exist_and_reach_their_url(name):
+    assert PERMISSION_TESTS[name], f"{name} has an empty entry"
+    helper = URL_HELPERS.get(name)
+    for node in PERMISSION_TESTS[name]:
+        _, source = _resolve_test(node)
+        assert f'"{name}"' in source or (helper and helper in source), (
+            f"{node} is registered for {name} but its module never builds that URL"
+        )
+
+
+def test_the_walker_finds_nested_includes():
+    names = walked()
+    # From config/urls.py's includes: Django's auth URLs and both apps'.
+    assert {"login", "home", "roll_panel", "contest_cancel"} <= set(names)
+    assert names["login"] == "accounts/login/"
+    assert not any(route.startswith("admin/") for route in names.values())
+
+
+# ---------------------------------------------------------------------------------------------
+# Every object inside a campaign: 404 for non-members, log in for anonymous visitors
+# ---------------------------------------------------------------------------------------------
+
+# URL name -> how to build its kwargs for a real object of ``tables`` (a campaign per system).
+# Patterns that take arguments but name nothing inside a campaign say why in OUTSIDE_CAMPAIGN.
+T = dict[str, Table]
+KWARGS: dict[str, Callable[[T], dict[str, Any]]] = {
+    "campaign_detail": lambda t: {"pk": t[System.COGENT].campaign.pk},
+    "campaign_edit": lambda t: {"pk": t[System.COGENT].campaign.pk},
+    "campaign_leave": lambda t: {"pk": t[System.COGENT].campaign.pk},
+    "member_remove": lambda t: {
+        "pk": t[System.COGENT].campaign.pk,
+        "member_pk": t[System.COGENT].player_membership.pk,
+    },
+    "member_make_gm": lambda t: {
+        "pk": t[System.COGENT].campaign.pk,
+        "member_pk": t[System.COGENT].player_membership.pk,
+    },
+    "invite_create": lambda t: {"pk": t[System.COGENT].campaign.pk},
+    "invite_revoke": lambda t: {
+        "pk": t[System.COGENT].campaign.pk,
+        "invite_pk": t[System.COGENT].invite.pk,
+    },
+    "campaign_skills": lambda t: {"pk": t[System.COLD_STARS].campaign.pk},
+    "character_create": lambda t: {"pk": t[System.COGENT].campaign.pk},
+    "character_import": lambda t: {"pk": t[System.COGENT].campaign.pk},
+    "character_detail": lambda t: {"pk": t[System.COGENT].pc.pk},
+    "character_export": lambda t: {"pk": t[System.COGENT].pc.pk},
+    "character_delete": lambda t: {"pk": t[System.COGENT].pc.pk},
+    "character_basics": lambda t: {"pk": t[System.COGENT].pc.pk},
+    "sheet_update": lambda t: {"pk": t[System.COLD_STARS].pc.pk},
+    "cogent_skill_update": lambda t: {
+        "pk": t[System.COGENT].pc.pk,
+        "skill_pk": t[System.COGENT].rows["skill"].pk,
+    },
+    "cogent_vocation_add": lambda t: {"pk": t[System.COGENT].pc.pk},
+    "cogent_vocation_update": lambda t: {
+        "pk": t[System.COGENT].pc.pk,
+        "vocation_pk": t[System.COGENT].rows["vocation"].pk,
+    },
+    "cogent_vocation_delete": lambda t: {
+        "pk": t[System.COGENT].pc.pk,
+        "vocation_pk": t[System.COGENT].rows["vocation"].pk,
+    },
+    "cogent_subskill_add": lambda t: {
+        "pk": t[System.COGENT].pc.pk,
+        "vocation_pk": t[System.COGENT].rows["vocation"].pk,
+    },
+    "cogent_subskill_update": lambda t: {
+        "pk": t[System.COGENT].pc.pk,
+        "subskill_pk": t[System.COGENT].rows["subskill"].pk,
+    },
+    "cogent_subskill_delete": lambda t: {
+        "pk": t[System.COGENT].pc.pk,
+        "subskill_pk": t[System.COGENT].rows["subskill"].pk,
+    },
+    "dad6_skill_add": lambda t: {"pk": t[System.DAD6].pc.pk},
+    "dad6_skill_update": lambda t: {
+        "pk": t[System.DAD6].pc.pk,
+        "skill_pk": t[System.DAD6].rows["skill"].pk,
+    },
+    "dad6_skill_delete": lambda t: {
+        "pk": t[System.DAD6].pc.pk,
+        "skill_pk": t[System.DAD6].rows["skill"].pk,
+    },
+    "cold_stars_skill_update": lambda t: {
+        "pk": t[System.COLD_STARS].pc.pk,
+        "skill_pk": t[System.COLD_STARS].rows["skill"].pk,
+    },
+    "cold_stars_domain_add": lambda t: {
+        "pk": t[System.COLD_STARS].pc.pk,
+        "skill_pk": t[System.COLD_STARS].rows["skill"].pk,
+    },
+    "cold_stars_domain_delete": lambda t: {
+        "pk": t[System.COLD_STARS].pc.pk,
+        "domain_pk": t[System.COLD_STARS].rows["domain"].pk,
+    },
+    **{
+        name: (
+            lambda t: {
+                "pk": t[System.DAD6].pc.pk,
+                "kind": t[System.DAD6].rows["kind"],
+                "target_pk": t[System.DAD6].rows["target"].pk,
+            }
+        )
+        for name in ("roll_panel", "roll_odds", "roll_create")
+    },
+    "roll_entry": lambda t: {"pk": t[System.COGENT].entry.pk},
+    "roll_reveal": lambda t: {"pk": t[System.COGENT].entry.pk},
+    "roll_follow_up": lambda t: {"pk": t[System.COGENT].entry.pk, "action": "destiny"},
+    "campaign_log": lambda t: {"pk": t[System.COGENT].campaign.pk},
+    "campaign_log_csv": lambda t: {"pk": t[System.COGENT].campaign.pk},
+    "campaign_log_json": lambda t: {"pk": t[System.COGENT].campaign.pk},
+    "campaign_stats": lambda t: {"pk": t[System.COGENT].campaign.pk},
+    "character_stats": lambda t: {"pk": t[System.COGENT].pc.pk},
+    "campaign_events": lambda t: {"pk": t[System.COGENT].campaign.pk},
+    "campaign_dashboard": lambda t: {"pk": t[System.COGENT].campaign.pk},
+    "character_resources": lambda t: {"pk": t[System.COLD_STARS].pc.pk},
+    "character_prompts": lambda t: {"pk": t[System.COGENT].pc.pk},
+    "call_create": lambda t: {"pk": t[System.COGENT].campaign.pk},
+    "call_close": lambda t: {"pk": t[System.COGENT].call.pk},
+    "contest_create": lambda t: {"pk": t[System.COGENT].campaign.pk},
+    "contest_side": lambda t: {"pk": t[System.COGENT].contest.pk, "side": "a", "action": "roll"},
+    "contest_choose": lambda t: {"pk": t[System.COLD_STARS].contest.pk},
+    "contest_cancel": lambda t: {"pk": t[System.COGENT].contest.pk},
+}
+OUTSIDE_CAMPAIGN = {
+    # An invite link is how a non-member joins: its page is meant for them (tests/sheets/test_invites.py).
+    "invite_accept": "token",
+    # Django's password reset link: a signed token for one user, nothing of a campaign.
+    "password_reset_confirm": "uidb64, token",
+}
+
+
+def test_every_url_with_arguments_has_a_way_to_build_them():
+    names = set(with_arguments())
+    missing = sorted(names - set(KWARGS) - set(OUTSIDE_CAMPAIGN))
+    assert not missing, (
+        f"URL patterns with arguments missing from KWARGS (tests/test_url_permissions.py): {missing}"
+    )
+    stale = sorted((set(KWARGS) | set(OUTSIDE_CAMPAIGN)) - names)
+    assert not stale, f"KWARGS names URL patterns that no longer exist: {stale}"
+
+
+def _snapshot() -> dict[str, int]:
+    """Row counts of every model: a refused request changes none of them."""
+    return {m._meta.label: m._default_manager.count() for m in apps.get_models()}
+
+
+@pytest.fixture
+def tables(transactional_db):
+    # Transactional: the live stream (an async view) reads on worker threads, which see only
+    # committed rows.
+    return build_tables()
+
+
+def test_non_members_get_404_for_every_object_inside_a_campaign(client, tables):
+    # A stranger with a campaign of their own: a real user, just not a member of these.
+    stranger = UserFactory(username="stranger")
+    CampaignFactory(gm=stranger)
+    client.force_login(stranger)
+    before = _snapshot()
+    answers = {}
+    for name in sorted(KWARGS):
+        url = reverse(name, kwargs=KWARGS[name](tables))
+        got = client.get(url).status_code
+        posted = client.post(url, {"name": "x", "action": "roll"}).status_code
+        answers[name] = (got, posted)
+        # A view that doesn't take a method answers 405 before it looks anything up (no leak);
+        # every other answer is a 404, never a 403 (which would say the object exists).
+        assert {got, posted} <= {404, 405} and 404 in {got, posted}, (
+            f"{name} ({url}) answered GET {got}, POST {posted} to a non-member"
+        )
+    assert _snapshot() == before
+    assert len(answers) == len(with_arguments()) - len(OUTSIDE_CAMPAIGN)
+
+
+def test_anonymous_visitors_are_sent_to_log_in(client, tables):
+    login = reverse("login")
+    before = _snapshot()
+    for name in sorted(KWARGS):
+        url = reverse(name, kwargs=KWARGS[name](tables))
+        for method in (client.get, client.post):
+            response = method(url)
+            assert response.status_code == 302 and response["Location"].startswith(login), (
+                f"{name}: {method.__name__.upper()} {url} answered {response.status_code}"
+            )
+    assert _snapshot() == before
+
+
+@pytest.mark.django_db
+def test_pages_without_arguments_need_a_login_where_they_are_private(client):
+    private = {"campaign_create", "password_change", "password_change_done"}
+    public = set(walked()) - set(with_arguments()) - private
+    for name in sorted(private):
+        response = client.get(reverse(name))
+        assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    for name in sorted(public - {"logout"}):
+        assert client.get(reverse(name)).status_code == 200, name
+
+
+@pytest.mark.django_db
+def test_admin_is_staff_only(client):
+    client.force_login(UserFactory(username="member"))
+    response = client.get("/admin/")
+    assert response.status_code == 302 and response["Location"].startswith("/admin/login/")
+    response = client.get("/admin/sheets/campaign/")
+    assert response.status_code == 302 and response["Location"].startswith("/admin/login/")
