@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import connection
 
 from rolls.models import CONTEST_KINDS, ContestKind
 from rolls.rules import cogent, cold_stars, dad6
@@ -59,8 +61,30 @@ def _names(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+class CharactersField(forms.ModelMultipleChoiceField):
+    """Several characters by id. An id out of the database's integer range is refused as an
+    invalid value here: Django's ``id__in`` lookup passes it on, and SQLite raises OverflowError."""
+
+    def _check_values(self, value: Any) -> Any:
+        low, high = connection.ops.integer_field_range(
+            self.queryset.model._meta.pk.get_internal_type()
+        )
+        for pk in value if isinstance(value, list | tuple) else ():
+            try:
+                in_range = low <= int(pk) <= high
+            except (TypeError, ValueError):
+                continue  # Django's own check names the bad value
+            if not in_range:
+                raise ValidationError(
+                    self.error_messages["invalid_pk_value"],
+                    code="invalid_pk_value",
+                    params={"pk": pk},
+                )
+        return super()._check_values(value)
+
+
 class CallForm(forms.Form):
-    characters = forms.ModelMultipleChoiceField(
+    characters = CharactersField(
         queryset=Character.objects.none(), widget=forms.CheckboxSelectMultiple, label="Who rolls"
     )
     skill = forms.ChoiceField(label="Skill")

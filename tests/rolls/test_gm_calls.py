@@ -78,6 +78,18 @@ def test_create_refuses_bad_input_with_a_message(client, party):
     assert not RollCall.objects.exists()
 
 
+@pytest.mark.parametrize("forged", [2**63, 10**30, -(2**63) - 1])
+def test_an_out_of_range_character_id_is_refused_beside_the_field(client, party, forged):
+    # Found by tests/test_bad_input_rolls.py: SQLite raised OverflowError (a 500) on the id.
+    campaign, rob, _ann = party
+    client.force_login(gm_of(campaign))
+    data = call_data([rob]) | {"call-characters": [rob.pk, forged]}
+    response = client.post(reverse("call_create", args=[campaign.pk]), data)
+    assert response.status_code == 400
+    assert f"“{forged}” is not a valid value." in response.content.decode()
+    assert not RollCall.objects.exists()
+
+
 def test_characters_lacking_the_skill_are_named(client):
     campaign = CampaignFactory(system=System.DAD6)
     kim = CharacterFactory(campaign=campaign, name="Kim")
