@@ -1,0 +1,385 @@
+"""Hypothesis fuzzing of every form of accounts, campaigns, invites and character sheets: bad input
+gets a message or a 4xx, never a 500 and never a partial write (tests/fuzz.py has the invariants).
+The roll, log, GM-table and live-stream endpoints: tests/test_bad_input_rolls.py."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.urls import reverse
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sheets.character_json import export_json
+from sheets.models import System
+from tests.factories import UserFactory
+from tests.fuzz import FUZZ, ODD_STRINGS, Request, bad_value, check, mutated
+from tests.worlds import Table, build_table, build_tables
+
+pytestmark = pytest.mark.django_db
+
+COGENT, DAD6, STARS = System.COGENT, System.DAD6, System.COLD_STARS
+
+
+@dataclass
+class World:
+    tables: dict[str, Table]
+    other: Table  # a campaign none of our users belongs to: its ids are forgeries
+
+    @property
+    def forged(self) -> list[str]:
+        o = self.other
+        ids = [o.campaign.pk, o.pc.pk, o.npc.pk, o.entry.pk, o.call.pk, o.contest.pk, o.invite.pk]
+        ids += [row.pk for row in o.rows.values() if hasattr(row, "pk")]
+        return [str(pk) for pk in ids]
+
+
+@pytest.fixture
+def world(db) -> World:
+    tables = build_tables()
+    stranger = UserFactory(username="stranger")
+    other = build_table(COGENT, stranger, UserFactory(username="p2"), UserFactory(username="o2"))
+    return World(tables, other)
+
+
+@dataclass
+class Form:
+    """One form endpoint: who posts it, where, and a valid body to start mutating from."""
+
+    id: str
+    user: str  # "gm", "player" or "anonymous"
+    url: Callable[[World], str]
+    valid: Callable[[World], dict[str, Any]]
+
+
+def pc(system: str) -> Callable[[World], Any]:
+    return lambda w: w.tables[system].pc
+
+
+def row(system: str, name: str) -> Callable[[World], Any]:
+    return lambda w: w.tables[system].rows[name]
+
+
+FORMS = [
+    Form(
+        "signup",
+        "anonymous",
+        lambda w: reverse("signup"),
+        lambda w: {
+            "username": "newbie",
+            "email": "newbie@example.com",
+            "password1": "a long enough passphrase",
+            "password2": "a long enough passphrase",
+            "next": "/invite/abc/",
+        },
+    ),
+    Form(
+        "campaign_create",
+        "player",
+        lambda w: reverse("campaign_create"),
+        lambda w: {"name": "New", "description": "d", "system": "dad6", "force_public_rolls": "on"},
+    ),
+    Form(
+        "campaign_edit",
+        "gm",
+        lambda w: reverse("campaign_edit", args=[w.tables[COGENT].campaign.pk]),
+        lambda w: {"name": "Renamed", "description": "", "system": "cogent"},
+    ),
+    Form(
+        "invite_create",
+        "gm",
+        lambda w: reverse("invite_create", args=[w.tables[COGENT].campaign.pk]),
+        lambda w: {"role": "player", "max_uses": "3", "expires_in": "7"},
+    ),
+    Form(
+        "character_create",
+        "player",
+        lambda w: reverse("character_create", args=[w.tables[DAD6].campaign.pk]),
+        lambda w: {"name": "Newt", "hidden_from_players": "on"},
+    ),
+    Form(
+        "campaign_skills",
+        "gm",
+        lambda w: reverse("campaign_skills", args=[w.tables[STARS].campaign.pk]),
+        lambda w: {
+            "name": "Sailing",
+            "group": "Campaign",
+            "ability": "agility",
+            "is_domain": "on",
+            "example_domains": "Yachts, Dinghies",
+        },
+    ),
+    Form(
+        "character_basics",
+        "player",
+        lambda w: reverse("character_basics", args=[pc(COGENT)(w).pk]),
+        lambda w: {"basics-name": "Renamed", "basics-notes": "n", "basics-hidden_from_players": ""},
+    ),
+    Form(
+        "sheet_update-cogent",
+        "player",
+        lambda w: reverse("sheet_update", args=[pc(COGENT)(w).pk]),
+        lambda w: {
+            "sheet-strength": "1",
+            "sheet-reflex": "0",
+            "sheet-intelligence": "2",
+            "sheet-destiny_points": "3",
+            "sheet-injury_dice": "0",
+            "sheet-penalty_dice": "1",
+        },
+    ),
+    Form(
+        "sheet_update-dad6",
+        "player",
+        lambda w: reverse("sheet_update", args=[pc(DAD6)(w).pk]),
+        lambda w: {"sheet-class_name": "Ranger", "sheet-level": "2"},
+    ),
+    Form(
+        "sheet_update-cold-stars-gm",
+        "gm",
+        lambda w: reverse("sheet_update", args=[pc(STARS)(w).pk]),
+        lambda w: {
+            **{f"sheet-{a}": "3" for a in ("strength", "agility", "intellect")},
+            **{f"sheet-{a}": "2" for a in ("presence", "perception", "will")},
+            "sheet-momentum": "1",
+            "sheet-momentum_max": "5",
+            "sheet-willpower": "2",
+            "sheet-willpower_max": "4",
+        },
+    ),
+    Form(
+        "cogent_skill_update",
+        "player",
+        lambda w: reverse(
+            "cogent_skill_update", args=[pc(COGENT)(w).pk, row(COGENT, "skill")(w).pk]
+        ),
+        lambda w: {f"skill-{row(COGENT, 'skill')(w).pk}-rating": "3"},
+    ),
+    Form(
+        "cogent_vocation_add",
+        "player",
+        lambda w: reverse("cogent_vocation_add", args=[pc(COGENT)(w).pk]),
+        lambda w: {
+            "add-vocation-name": "Pilot",
+            "add-vocation-attribute": "reflex",
+            "add-vocation-rating": "1",
+        },
+    ),
+    Form(
+        "cogent_vocation_update",
+        "player",
+        lambda w: reverse(
+            "cogent_vocation_update", args=[pc(COGENT)(w).pk, row(COGENT, "vocation")(w).pk]
+        ),
+        lambda w: {
+            f"vocation-{row(COGENT, 'vocation')(w).pk}-name": "Surgeon",
+            f"vocation-{row(COGENT, 'vocation')(w).pk}-attribute": "intelligence",
+            f"vocation-{row(COGENT, 'vocation')(w).pk}-rating": "3",
+        },
+    ),
+    Form(
+        "cogent_subskill_add",
+        "player",
+        lambda w: reverse(
+            "cogent_subskill_add", args=[pc(COGENT)(w).pk, row(COGENT, "vocation")(w).pk]
+        ),
+        lambda w: {
+            f"add-subskill-{row(COGENT, 'vocation')(w).pk}-kind": "vocational",
+            f"add-subskill-{row(COGENT, 'vocation')(w).pk}-name": "Triage",
+            f"add-subskill-{row(COGENT, 'vocation')(w).pk}-combat_skill": "Medium",
+            f"add-subskill-{row(COGENT, 'vocation')(w).pk}-attribute": "intelligence",
+            f"add-subskill-{row(COGENT, 'vocation')(w).pk}-rating": "1",
+        },
+    ),
+    Form(
+        "cogent_subskill_update",
+        "player",
+        lambda w: reverse(
+            "cogent_subskill_update", args=[pc(COGENT)(w).pk, row(COGENT, "subskill")(w).pk]
+        ),
+        lambda w: {f"subskill-{row(COGENT, 'subskill')(w).pk}-rating": "2"},
+    ),
+    Form(
+        "dad6_skill_add",
+        "player",
+        lambda w: reverse("dad6_skill_add", args=[pc(DAD6)(w).pk]),
+        lambda w: {
+            "add-skill-name": "Cooking",
+            "add-skill-competence": "familiar",
+            "add-skill-is_class_skill": "",
+        },
+    ),
+    Form(
+        "dad6_skill_update",
+        "player",
+        lambda w: reverse("dad6_skill_update", args=[pc(DAD6)(w).pk, row(DAD6, "skill")(w).pk]),
+        lambda w: {
+            f"skill-{row(DAD6, 'skill')(w).pk}-name": "Tracking",
+            f"skill-{row(DAD6, 'skill')(w).pk}-is_class_skill": "on",
+            f"skill-{row(DAD6, 'skill')(w).pk}-competence": "trained",
+        },
+    ),
+    Form(
+        "cold_stars_skill_update",
+        "player",
+        lambda w: reverse(
+            "cold_stars_skill_update", args=[pc(STARS)(w).pk, row(STARS, "skill")(w).pk]
+        ),
+        lambda w: {
+            f"skill-{row(STARS, 'skill')(w).pk}-trained": "on",
+            f"skill-{row(STARS, 'skill')(w).pk}-rating": "3",
+        },
+    ),
+    Form(
+        "cold_stars_domain_add",
+        "player",
+        lambda w: reverse(
+            "cold_stars_domain_add", args=[pc(STARS)(w).pk, row(STARS, "skill")(w).pk]
+        ),
+        lambda w: {f"domain-{row(STARS, 'skill')(w).pk}-name": "Racing Skiffs"},
+    ),
+]
+
+
+def login(client: Any, world: World, user: str) -> None:
+    if user != "anonymous":
+        client.force_login(getattr(world.tables[COGENT], user))
+
+
+@pytest.mark.parametrize("form", FORMS, ids=lambda f: f.id)
+@FUZZ
+@given(data=st.data())
+def test_forms_survive_bad_input(client, world, form, data):
+    login(client, world, form.user)
+    body = data.draw(mutated(form.valid(world), world.forged), label="body")
+    htmx = data.draw(st.booleans(), label="htmx")
+    headers = {"HX-Request": "true"} if htmx else {}
+    check(client, Request("post", form.url(world), body, headers))
+
+
+# Deletes, leaving and member management take no fields: junk in the body changes nothing else.
+BODILESS = [
+    ("cogent_vocation_delete", lambda w: [pc(COGENT)(w).pk, row(COGENT, "vocation")(w).pk]),
+    ("cogent_subskill_delete", lambda w: [pc(COGENT)(w).pk, row(COGENT, "subskill")(w).pk]),
+    ("dad6_skill_delete", lambda w: [pc(DAD6)(w).pk, row(DAD6, "skill")(w).pk]),
+    ("cold_stars_domain_delete", lambda w: [pc(STARS)(w).pk, row(STARS, "domain")(w).pk]),
+    ("character_delete", lambda w: [pc(DAD6)(w).pk]),
+    ("invite_revoke", lambda w: [w.tables[COGENT].campaign.pk, w.tables[COGENT].invite.pk]),
+    ("member_remove", lambda w: [w.tables[DAD6].campaign.pk, w.tables[DAD6].player_membership.pk]),
+    (
+        "member_make_gm",
+        lambda w: [w.tables[STARS].campaign.pk, w.tables[STARS].player_membership.pk],
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "args"), BODILESS, ids=[name for name, _ in BODILESS])
+@FUZZ
+@given(data=st.data())
+def test_actions_without_fields_ignore_junk(client, world, name, args, data):
+    client.force_login(world.tables[COGENT].gm)
+    body = data.draw(mutated({}, world.forged), label="body")
+    check(client, Request("post", reverse(name, args=args(world)), body))
+
+
+@FUZZ
+@given(data=st.data())
+def test_invite_accept_survives_bad_tokens_and_bodies(client, world, data):
+    client.force_login(UserFactory(username="newcomer"))
+    token = data.draw(
+        st.one_of(
+            st.just(world.tables[COGENT].invite.token),
+            st.text(st.characters(codec="ascii", exclude_characters="/?#%"), min_size=1),
+        ),
+        label="token",
+    )
+    body = data.draw(mutated({}, world.forged), label="body")
+    method = data.draw(st.sampled_from(["get", "post"]), label="method")
+    check(client, Request(method, reverse("invite_accept", args=[token]), body))
+
+
+# ---------------------------------------------------------------------------------------------
+# Character import: hostile JSON
+# ---------------------------------------------------------------------------------------------
+
+JSON_LEAVES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.sampled_from([-1, 0, 99, 2**63, 10**30, 1.5, float("inf")]),
+    st.integers(-5, 10),
+    st.sampled_from(ODD_STRINGS[:-19]),
+    st.text(max_size=10),
+)
+ANY_JSON = st.recursive(
+    JSON_LEAVES,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@st.composite
+def broken_export(draw: Any, exported: dict[str, Any]) -> str:
+    """A real export with some values, anywhere in it, replaced by hostile ones (or removed)."""
+
+    def mutate(value: Any) -> Any:
+        if isinstance(value, dict):
+            result = {}
+            for key, item in value.items():
+                choice = draw(st.sampled_from(["keep", "keep", "keep", "recurse", "drop", "bad"]))
+                if choice == "drop":
+                    continue
+                result[key] = (
+                    item
+                    if choice == "keep"
+                    else mutate(item)
+                    if choice == "recurse"
+                    else draw(ANY_JSON)
+                )
+            return result
+        if isinstance(value, list):
+            return [mutate(item) for item in value] + draw(st.lists(ANY_JSON, max_size=2))
+        return draw(st.one_of(st.just(value), ANY_JSON))
+
+    return json.dumps(mutate(exported))
+
+
+@pytest.mark.parametrize("system", System.values)
+@FUZZ
+@given(data=st.data())
+def test_character_import_survives_hostile_json(client, world, system, data):
+    table = world.tables[system]
+    client.force_login(table.player)
+    exported = json.loads(export_json(table.pc))
+    text = data.draw(
+        st.one_of(
+            broken_export(exported),
+            ANY_JSON.map(json.dumps),
+            st.sampled_from(ODD_STRINGS),
+            bad_value([]).filter(lambda v: isinstance(v, str)),
+        ),
+        label="text",
+    )
+    url = reverse("character_import", args=[table.campaign.pk])
+    check(client, Request("post", url, {"text": text}))
+
+
+def test_the_harness_catches_a_partial_write(client, world):
+    """The invariant check itself can fail: a request that answers 400 after writing is caught."""
+    table = world.tables[DAD6]
+    client.force_login(table.player)
+    url = reverse("sheet_update", args=[table.pc.pk])
+    original = type(client).post
+
+    def post_then_break(self, path, data=None, **kwargs):
+        table.pc.dad6.__class__.objects.filter(pk=table.pc.pk).update(level=3)
+        return original(self, path, {"sheet-level": "x"}, **kwargs)
+
+    client.post = post_then_break.__get__(client)
+    with pytest.raises(AssertionError, match="changed"):
+        check(client, Request("post", url, {}))
