@@ -356,6 +356,18 @@ def test_unknown_ids_are_404_for_members(client, world):
     assert client.get(reverse("character_detail", args=[999999])).status_code == 404
 
 
+@pytest.mark.parametrize("forged", [2**63, 10**30])
+def test_ids_beyond_64_bits_are_404(client, world, forged):
+    # SQLite raised OverflowError (a 500) on such an id in a foreign-key lookup.
+    users, campaigns = world
+    client.force_login(users["gm"])
+    pc = campaigns[System.COGENT]["pc"]
+    for url in (f"/campaigns/{forged}/", f"/campaigns/{forged}/calls/", f"/characters/{forged}/"):
+        assert client.get(url).status_code == 404
+        assert client.post(url).status_code in (404, 405)
+    assert client.get(f"/characters/{pc.pk}/cogent/skills/{forged}/").status_code == 404
+
+
 def test_home_lists_only_my_campaigns(client, world):
     users, campaigns = world
     CampaignSkillFactory()  # a campaign the user is not in
