@@ -1,0 +1,400 @@
+"""Hypothesis fuzzing of the roll panels, odds and rolls (every system and target kind), follow-ups,
+reveals, the log's filters, exports and statistics, the GM table (resources, calls, contests) and
+the live stream's query parameters: never a 5xx, never a partial write (tests/fuzz.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from django.db import transaction
+from django.test import AsyncClient
+from django.urls import reverse
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rolls.models import Contest, ContestKind, ContestState
+from sheets.models import System
+from tests.factories import ContestFactory, RollEntryFactory, UserFactory
+from tests.fuzz import (
+    FUZZ,
+    HUGE_INTS,
+    ODD_STRINGS,
+    Request,
+    bad_value,
+    check,
+    mutated,
+    snapshot,
+)
+from tests.rolls.helpers import SEED
+from tests.test_bad_input import World
+from tests.worlds import build_table, build_tables
+
+pytestmark = pytest.mark.django_db
+
+COGENT, DAD6, STARS = System.COGENT, System.DAD6, System.COLD_STARS
+
+
+@pytest.fixture
+def world(db, settings) -> World:
+    settings.ROLLS_RNG_SEED = SEED  # repeatable dice
+    tables = build_tables()
+    stranger = UserFactory(username="stranger")
+    other = build_table(COGENT, stranger, UserFactory(username="p2"), UserFactory(username="o2"))
+    return World(tables, other)
+
+
+# ---------------------------------------------------------------------------------------------
+# Panels, odds and rolls: every system, every target kind
+# ---------------------------------------------------------------------------------------------
+
+ROLL_VALID = {
+    COGENT: {
+        "challenge_level": "2",
+        "extra_penalty": "0",
+        "weapon": "Small",
+        "weapon_bonus": "1",
+        "destiny_before": "on",
+        "duress": "",
+        "contested": "on",
+        "reflexive": "",
+        "visibility": "public",
+        "action": "roll",
+    },
+    DAD6: {
+        "difficulty": "2",
+        "task": "mundane",
+        "tools": "1",
+        "helpers": "0",
+        "advantages": "2",
+        "time": "1",
+        "traded_boons": "0",
+        "visibility": "gm",
+        "action": "roll",
+    },
+    STARS: {
+        "ability": "agility",
+        "risk": "1",
+        "domain": "Small Craft",
+        "modification": "press",
+        "visibility": "blind",
+        "action": "roll",
+    },
+}
+# (system, target kind, row): every kind load_target knows.
+TARGETS = [
+    (COGENT, "cogent-skill", "skill"),
+    (COGENT, "cogent-vocation", "vocation"),
+    (COGENT, "cogent-subskill", "subskill"),
+    (DAD6, "dad6-skill", "skill"),
+    (STARS, "cold-stars-skill", "skill"),
+]
+
+
+@pytest.mark.parametrize(("system", "kind", "row"), TARGETS, ids=[t[1] for t in TARGETS])
+@pytest.mark.parametrize("view", ["roll_panel", "roll_odds", "roll_create"])
+@FUZZ
+@given(data=st.data())
+def test_roll_endpoints_survive_bad_input(client, world, system, kind, row, view, data):
+    table = world.tables[system]
+    actor = data.draw(st.sampled_from(["player", "gm"]), label="actor")
+    client.force_login(getattr(table, actor))
+    valid = ROLL_VALID[system] | {
+        "call": str(table.call.pk),
+        "contest": str(table.contest.pk),
+    }
+    body = data.draw(mutated(valid, world.forged), label="body")
+    # The row in the URL: the real one, or a forged one (another campaign's, a huge id).
+    target_pk = data.draw(
+        st.one_of(
+            st.just(table.rows[row].pk),
+            st.sampled_from([int(pk) for pk in world.forged] + [0, 2**63, 10**30]),
+        ),
+        label="target_pk",
+    )
+    url = reverse(view, args=[table.pc.pk, kind, target_pk])
+    method = "post" if view == "roll_create" else "get"
+    headers = {"HX-Request": "true"} if data.draw(st.booleans(), label="htmx") else {}
+    check(client, Request(method, url, body, headers), writes=method == "post")
+
+
+# ---------------------------------------------------------------------------------------------
+# Follow-ups and reveals
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("system", System.values)
+@FUZZ
+@given(data=st.data())
+def test_follow_ups_and_reveals_survive_bad_input(client, world, system, data):
+    table = world.tables[system]
+    actor = data.draw(st.sampled_from(["player", "gm"]), label="actor")
+    client.force_login(getattr(table, actor))
+    entry = data.draw(st.sampled_from([table.entry, world.other.entry]), label="entry")
+    action = data.draw(
+        st.sampled_from(["destiny", "correct", "choice", "buy_boon", "reveal", "x" * 300]),
+        label="action",
+    )
+    body = data.draw(mutated({"value": "costly_success"}, world.forged), label="body")
+    if action == "reveal":
+        url = reverse("roll_reveal", args=[entry.pk])
+    else:
+        url = reverse("roll_follow_up", args=[entry.pk, action])
+    check(client, Request("post", url, body))
+
+
+# ---------------------------------------------------------------------------------------------
+# The log: filters, exports, statistics (GET only: nothing may change)
+# ---------------------------------------------------------------------------------------------
+
+LOG_VALID = {
+    "q": "Athletics success",
+    "character": "",
+    "player": "",
+    "skill": "Athletics",
+    "outcome": "any_success",
+    "date_from": "2020-01-01",
+    "date_to": "2100-12-31",
+    "before": "99",
+}
+DATES = ["2020-02-30", "0000-01-01", "9999-12-31", "10000-01-01", "2020-1-1", "yesterday"]
+
+
+@pytest.mark.parametrize(
+    "view", ["campaign_log", "campaign_log_csv", "campaign_log_json", "campaign_stats"]
+)
+@FUZZ
+@given(data=st.data())
+def test_log_tools_survive_bad_query_strings(client, world, view, data):
+    table = world.tables[data.draw(st.sampled_from(System.values), label="system")]
+    client.force_login(getattr(table, data.draw(st.sampled_from(["player", "gm"]), label="who")))
+    valid = LOG_VALID | {"character": str(table.pc.pk), "player": str(table.player.pk)}
+    params = data.draw(mutated(valid, world.forged + DATES), label="params")
+    headers = {"HX-Request": "true"} if data.draw(st.booleans(), label="htmx") else {}
+    response = check(
+        client,
+        Request("get", reverse(view, args=[table.campaign.pk]), params, headers),
+        writes=False,
+    )
+    if response.streaming:
+        b"".join(response.streaming_content)  # an export fails while streaming, if at all
+
+
+@FUZZ
+@given(data=st.data())
+def test_character_stats_and_prompts_survive_bad_query_strings(client, world, data):
+    table = world.tables[data.draw(st.sampled_from(System.values), label="system")]
+    client.force_login(table.player)
+    view = data.draw(st.sampled_from(["character_stats", "character_prompts"]), label="view")
+    params = data.draw(mutated(LOG_VALID, world.forged), label="params")
+    headers = {"HX-Request": "true"} if data.draw(st.booleans(), label="htmx") else {}
+    check(client, Request("get", reverse(view, args=[table.pc.pk]), params, headers), writes=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# The GM table
+# ---------------------------------------------------------------------------------------------
+
+RESOURCES = {
+    COGENT: lambda pk: {f"res-{pk}-destiny_points": "2"},
+    STARS: lambda pk: {f"res-{pk}-momentum": "1", f"res-{pk}-willpower": "2"},
+}
+
+
+@pytest.mark.parametrize("system", [COGENT, STARS])
+@FUZZ
+@given(data=st.data())
+def test_resources_survive_bad_input(client, world, system, data):
+    table = world.tables[system]
+    client.force_login(table.gm)
+    character = data.draw(st.sampled_from([table.pc, table.npc]), label="character")
+    body = data.draw(mutated(RESOURCES[system](character.pk), world.forged), label="body")
+    headers = {"HX-Request": "true"} if data.draw(st.booleans(), label="htmx") else {}
+    url = reverse("character_resources", args=[character.pk])
+    check(client, Request("post", url, body, headers))
+
+
+@FUZZ
+@given(data=st.data())
+def test_the_dashboard_survives_bad_query_strings(client, world, data):
+    table = world.tables[data.draw(st.sampled_from(System.values), label="system")]
+    client.force_login(table.gm)
+    params = data.draw(mutated({"part": "calls"}, world.forged), label="params")
+    headers = {"HX-Request": "true"} if data.draw(st.booleans(), label="htmx") else {}
+    url = reverse("campaign_dashboard", args=[table.campaign.pk])
+    check(client, Request("get", url, params, headers), writes=False)
+
+
+CALL_VALID: dict[str, Callable[[Any], dict[str, Any]]] = {
+    COGENT: lambda t: {"call-skill": "Athletics", "call-difficulty": "2"},
+    DAD6: lambda t: {"call-skill": "Tracking", "call-difficulty": "3"},
+    STARS: lambda t: {"call-skill": "Piloting", "call-difficulty": "1", "call-ability": "will"},
+}
+CONTEST_VALID: dict[str, Callable[[Any], dict[str, Any]]] = {
+    COGENT: lambda t: {"contest-kind": "cogent_conflict", "contest-skill_b": "Athletics"},
+    DAD6: lambda t: {
+        "contest-kind": "dad6_opposed",
+        "contest-difficulty": "1",
+        "contest-opposition": "2",
+    },
+    STARS: lambda t: {
+        "contest-kind": "cold_stars_passive",
+        "contest-ability_a": "agility",
+        "contest-skill_b": "Piloting",
+        "contest-ability_b": "",
+    },
+}
+
+
+@pytest.mark.parametrize("system", System.values)
+@pytest.mark.parametrize("what", ["call", "contest"])
+@FUZZ
+@given(data=st.data())
+def test_calls_and_contests_survive_bad_input(client, world, system, what, data):
+    table = world.tables[system]
+    client.force_login(table.gm)
+    skill = table.rows["target"].name
+    if what == "call":
+        valid = CALL_VALID[system](table) | {
+            "call-characters": [str(table.pc.pk), str(table.npc.pk)],
+            "call-note": "Now!",
+        }
+    else:
+        valid = CONTEST_VALID[system](table) | {
+            "contest-character_a": str(table.pc.pk),
+            "contest-character_b": str(table.npc.pk),
+            "contest-skill_a": skill,
+        }
+    body = data.draw(mutated(valid, world.forged), label="body")
+    headers = {"HX-Request": "true"} if data.draw(st.booleans(), label="htmx") else {}
+    url = reverse(f"{what}_create", args=[table.campaign.pk])
+    check(client, Request("post", url, body, headers))
+
+
+def _choosing_contest(table: Any) -> Contest:
+    """A Cold Stars active contest waiting for the initiator's choice (both sides rolled even)."""
+    contest = ContestFactory(
+        campaign=table.campaign,
+        kind=ContestKind.COLD_STARS_ACTIVE,
+        character_a=table.pc,
+        character_b=table.npc,
+        skill_a="Piloting",
+        skill_b="Piloting",
+        state=ContestState.CHOOSING,
+    )
+    for character, user in ((table.pc, table.player), (table.npc, table.gm)):
+        faces = [
+            {"kind": "ability", "face": 5, "value": 5},
+            {"kind": "skill", "face": 5, "value": 5},
+        ]
+        RollEntryFactory(character=character, user=user, contest=contest, faces=faces)
+    return contest
+
+
+@pytest.mark.parametrize("system", System.values)
+@FUZZ
+@given(data=st.data())
+def test_contest_actions_survive_bad_input(client, world, system, data):
+    table = world.tables[system]
+    actor = data.draw(st.sampled_from(["player", "gm"]), label="actor")
+    client.force_login(getattr(table, actor))
+    contest = table.contest
+    if system == STARS and data.draw(st.booleans(), label="choosing"):
+        contest = _choosing_contest(table)
+    contest = data.draw(st.sampled_from([contest, world.other.contest]), label="contest")
+    action = data.draw(
+        st.sampled_from(
+            [
+                *[("a", "roll"), ("b", "roll"), ("a", "correct"), ("b", "keep"), ("c", "roll")],
+                *[("choose", None), ("cancel", None), ("close", None)],
+            ]
+        ),
+        label="action",
+    )
+    body = data.draw(
+        mutated({"willpower": "1", "choice": "costly_success", "next": "/"}, world.forged),
+        label="body",
+    )
+    if action[1] is None and action[0] == "close":
+        call = data.draw(st.sampled_from([table.call, world.other.call]), label="call")
+        url = reverse("call_close", args=[call.pk])
+    elif action[1] is None:
+        url = reverse(f"contest_{action[0]}", args=[contest.pk])
+    else:
+        url = reverse("contest_side", args=[contest.pk, *action])
+    headers = {"HX-Request": "true"} if data.draw(st.booleans(), label="htmx") else {}
+    check(client, Request("post", url, body, headers))
+
+
+# ---------------------------------------------------------------------------------------------
+# Forged ids in URLs: huge, zero, another campaign's — on every pattern with an int argument
+# ---------------------------------------------------------------------------------------------
+
+
+def test_out_of_range_ids_in_every_url_are_a_404(client, world):
+    """Ids no row can have (0, beyond 64 bits) in every URL that takes one: a 404, not a 500
+    (SQLite raised OverflowError on them before sheets/converters.py)."""
+    from tests.test_url_permissions import KWARGS
+
+    client.force_login(world.tables[COGENT].gm)
+    sentinel, before = 987_654_321_987, snapshot()
+    for name, build in sorted(KWARGS.items()):
+        if name == "campaign_events":
+            continue  # an async view; test_the_live_stream_survives_bad_query_strings covers it
+        for key, value in build(world.tables).items():
+            if not isinstance(value, int):
+                continue
+            template = reverse(name, kwargs=build(world.tables) | {key: sentinel})
+            for forged in (0, 2**63, 10**30):
+                url = template.replace(str(sentinel), str(forged))
+                for method in (client.get, client.post):
+                    assert method(url).status_code in (404, 405), (name, url, method)
+    assert snapshot() == before
+
+
+# ---------------------------------------------------------------------------------------------
+# The live stream's query parameters
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+@FUZZ
+@given(data=st.data())
+def test_the_live_stream_survives_bad_query_strings(world, data):
+    table = world.tables[data.draw(st.sampled_from(System.values), label="system")]
+    values = (
+        [str(table.pc.pk), str(table.entry.pk)]
+        + world.forged
+        + [str(n) for n in HUGE_INTS]
+        + ODD_STRINGS
+    )
+    params = {
+        key: data.draw(st.one_of(st.sampled_from(values), bad_value([])), label=key)
+        for key in data.draw(st.sets(st.sampled_from(["last_id", "character", "x"])), label="keys")
+    }
+    header = data.draw(st.one_of(st.none(), st.sampled_from(values[:40])), label="Last-Event-ID")
+    headers = {"Last-Event-ID": header} if header is not None else {}
+    client = AsyncClient()
+    client.force_login(table.player)
+
+    async def go() -> Any:
+        response = await client.get(
+            reverse("campaign_events", args=[table.campaign.pk]), params, headers=headers
+        )
+        if response.streaming:
+            # A stream that opened: read its first chunk (the retry line), then hang up.
+            iterator = aiter(response.streaming_content)
+            await anext(iterator)
+            await iterator.aclose()
+        return response
+
+    try:
+        response = async_to_sync(go)()
+    except UnicodeEncodeError:
+        return  # a header value the HTTP client itself can't send
+    assert response.status_code in (200, 400, 404), response.status_code
+    if response.status_code == 400:
+        assert response.content.strip()
+    assert transaction.get_autocommit()
