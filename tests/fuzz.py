@@ -17,7 +17,7 @@ from sheets.models import Campaign
 
 # Modest and repeatable: the whole fuzz suite stays within about a minute on two cores.
 FUZZ = settings(
-    max_examples=8,
+    max_examples=15,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],

@@ -106,11 +106,12 @@ def test_roll_endpoints_survive_bad_input(client, world, system, kind, row, view
         "contest": str(table.contest.pk),
     }
     body = data.draw(mutated(valid, world.forged), label="body")
-    # The row in the URL: the real one, or a forged one (another campaign's, a huge id).
+    # The row in the URL: the real one, or a forged one (another campaign's, an unknown id);
+    # ids beyond 64 bits: test_out_of_range_ids_in_every_url_are_a_404.
     target_pk = data.draw(
         st.one_of(
             st.just(table.rows[row].pk),
-            st.sampled_from([int(pk) for pk in world.forged] + [0, 2**63, 10**30]),
+            st.sampled_from([int(pk) for pk in world.forged] + [0, 10**17]),
         ),
         label="target_pk",
     )
