@@ -3,6 +3,7 @@ request must keep — never a 5xx, never a partial write (tests/test_bad_input*.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,8 +17,9 @@ from rolls.models import RollEntry
 from sheets.models import Campaign
 
 # Modest and repeatable: the whole fuzz suite stays within about a minute on two cores.
+# FUZZ_EXAMPLES=200 digs deeper locally.
 FUZZ = settings(
-    max_examples=15,
+    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "15")),
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
