@@ -65,6 +65,30 @@ def row(system: str, name: str) -> Callable[[World], Any]:
 
 
 FORMS = [
+    # Django's auth forms. Failed logins are recorded by django-axes in the test's transaction,
+    # rolled back with it, so no lockout leaks into other tests.
+    Form(
+        "login",
+        "anonymous",
+        lambda w: reverse("login"),
+        lambda w: {"username": "player", "password": "wrong", "next": "/campaigns/1/"},
+    ),
+    Form(
+        "password_reset",
+        "anonymous",
+        lambda w: reverse("password_reset"),
+        lambda w: {"email": "player@example.com"},
+    ),
+    Form(
+        "password_change",
+        "player",
+        lambda w: reverse("password_change"),
+        lambda w: {
+            "old_password": "pw",
+            "new_password1": "a long enough passphrase",
+            "new_password2": "a long enough passphrase",
+        },
+    ),
     Form(
         "signup",
         "anonymous",

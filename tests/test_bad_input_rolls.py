@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync
 from django.db import transaction
-from django.test import AsyncClient
+from django.test import AsyncClient, Client
 from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rolls.models import Contest, ContestKind, ContestState
+from rolls.models import Contest, ContestKind, ContestState, RollEntry
 from sheets.models import System
 from tests.factories import ContestFactory, RollEntryFactory, UserFactory
 from tests.fuzz import (
@@ -43,7 +43,25 @@ def world(db, settings) -> World:
     tables = build_tables()
     stranger = UserFactory(username="stranger")
     other = build_table(COGENT, stranger, UserFactory(username="p2"), UserFactory(username="o2"))
+    # A real roll per system, so follow-ups have options, resources and offers to work on.
+    roller = Client()
+    roller.force_login(tables[COGENT].player)
+    for system, table in tables.items():
+        url = reverse(
+            "roll_create", args=[table.pc.pk, table.rows["kind"], table.rows["target"].pk]
+        )
+        response = roller.post(url, FIRST_ROLL[system])
+        assert response.status_code == 302, response.content.decode()[:2000]
+        table.rows["rolled"] = RollEntry.objects.filter(character=table.pc).latest("pk")
     return World(tables, other)
+
+
+FIRST_ROLL = {
+    COGENT: {"challenge_level": "2", "extra_penalty": "0"},
+    DAD6: {"difficulty": "2", "task": "mundane", "traded_boons": "0"}
+    | dict.fromkeys(("tools", "helpers", "advantages", "time"), "0"),
+    STARS: {"ability": "agility", "risk": "1", "modification": "none"},
+}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -133,7 +151,9 @@ def test_follow_ups_and_reveals_survive_bad_input(client, world, system, data):
     table = world.tables[system]
     actor = data.draw(st.sampled_from(["player", "gm"]), label="actor")
     client.force_login(getattr(table, actor))
-    entry = data.draw(st.sampled_from([table.entry, world.other.entry]), label="entry")
+    entry = data.draw(
+        st.sampled_from([table.rows["rolled"], table.entry, world.other.entry]), label="entry"
+    )
     action = data.draw(
         st.sampled_from(["destiny", "correct", "choice", "buy_boon", "reveal", "x" * 300]),
         label="action",
