@@ -222,105 +222,87 @@ def test_the_walker_finds_nested_includes():
 # URL name -> how to build its kwargs for a real object of ``tables`` (a campaign per system).
 # Patterns that take arguments but name nothing inside a campaign say why in OUTSIDE_CAMPAIGN.
 T = dict[str, Table]
-KWARGS: dict[str, Callable[[T], dict[str, Any]]] = {
-    "campaign_detail": lambda t: {"pk": t[System.COGENT].campaign.pk},
-    "campaign_edit": lambda t: {"pk": t[System.COGENT].campaign.pk},
-    "campaign_leave": lambda t: {"pk": t[System.COGENT].campaign.pk},
-    "member_remove": lambda t: {
-        "pk": t[System.COGENT].campaign.pk,
-        "member_pk": t[System.COGENT].player_membership.pk,
-    },
-    "member_make_gm": lambda t: {
-        "pk": t[System.COGENT].campaign.pk,
-        "member_pk": t[System.COGENT].player_membership.pk,
-    },
-    "invite_create": lambda t: {"pk": t[System.COGENT].campaign.pk},
-    "invite_revoke": lambda t: {
-        "pk": t[System.COGENT].campaign.pk,
-        "invite_pk": t[System.COGENT].invite.pk,
-    },
-    "campaign_skills": lambda t: {"pk": t[System.COLD_STARS].campaign.pk},
-    "character_create": lambda t: {"pk": t[System.COGENT].campaign.pk},
-    "character_import": lambda t: {"pk": t[System.COGENT].campaign.pk},
-    "character_detail": lambda t: {"pk": t[System.COGENT].pc.pk},
-    "character_export": lambda t: {"pk": t[System.COGENT].pc.pk},
-    "character_delete": lambda t: {"pk": t[System.COGENT].pc.pk},
-    "character_basics": lambda t: {"pk": t[System.COGENT].pc.pk},
-    "sheet_update": lambda t: {"pk": t[System.COLD_STARS].pc.pk},
-    "cogent_skill_update": lambda t: {
-        "pk": t[System.COGENT].pc.pk,
-        "skill_pk": t[System.COGENT].rows["skill"].pk,
-    },
-    "cogent_vocation_add": lambda t: {"pk": t[System.COGENT].pc.pk},
-    "cogent_vocation_update": lambda t: {
-        "pk": t[System.COGENT].pc.pk,
-        "vocation_pk": t[System.COGENT].rows["vocation"].pk,
-    },
-    "cogent_vocation_delete": lambda t: {
-        "pk": t[System.COGENT].pc.pk,
-        "vocation_pk": t[System.COGENT].rows["vocation"].pk,
-    },
-    "cogent_subskill_add": lambda t: {
-        "pk": t[System.COGENT].pc.pk,
-        "vocation_pk": t[System.COGENT].rows["vocation"].pk,
-    },
-    "cogent_subskill_update": lambda t: {
-        "pk": t[System.COGENT].pc.pk,
-        "subskill_pk": t[System.COGENT].rows["subskill"].pk,
-    },
-    "cogent_subskill_delete": lambda t: {
-        "pk": t[System.COGENT].pc.pk,
-        "subskill_pk": t[System.COGENT].rows["subskill"].pk,
-    },
-    "dad6_skill_add": lambda t: {"pk": t[System.DAD6].pc.pk},
-    "dad6_skill_update": lambda t: {
-        "pk": t[System.DAD6].pc.pk,
-        "skill_pk": t[System.DAD6].rows["skill"].pk,
-    },
-    "dad6_skill_delete": lambda t: {
-        "pk": t[System.DAD6].pc.pk,
-        "skill_pk": t[System.DAD6].rows["skill"].pk,
-    },
-    "cold_stars_skill_update": lambda t: {
-        "pk": t[System.COLD_STARS].pc.pk,
-        "skill_pk": t[System.COLD_STARS].rows["skill"].pk,
-    },
-    "cold_stars_domain_add": lambda t: {
-        "pk": t[System.COLD_STARS].pc.pk,
-        "skill_pk": t[System.COLD_STARS].rows["skill"].pk,
-    },
-    "cold_stars_domain_delete": lambda t: {
-        "pk": t[System.COLD_STARS].pc.pk,
-        "domain_pk": t[System.COLD_STARS].rows["domain"].pk,
-    },
-    **{
-        name: (
-            lambda t: {
-                "pk": t[System.DAD6].pc.pk,
-                "kind": t[System.DAD6].rows["kind"],
-                "target_pk": t[System.DAD6].rows["target"].pk,
-            }
-        )
-        for name in ("roll_panel", "roll_odds", "roll_create")
-    },
-    "roll_entry": lambda t: {"pk": t[System.COGENT].entry.pk},
-    "roll_reveal": lambda t: {"pk": t[System.COGENT].entry.pk},
-    "roll_follow_up": lambda t: {"pk": t[System.COGENT].entry.pk, "action": "destiny"},
-    "campaign_log": lambda t: {"pk": t[System.COGENT].campaign.pk},
-    "campaign_log_csv": lambda t: {"pk": t[System.COGENT].campaign.pk},
-    "campaign_log_json": lambda t: {"pk": t[System.COGENT].campaign.pk},
-    "campaign_stats": lambda t: {"pk": t[System.COGENT].campaign.pk},
-    "character_stats": lambda t: {"pk": t[System.COGENT].pc.pk},
-    "campaign_events": lambda t: {"pk": t[System.COGENT].campaign.pk},
-    "campaign_dashboard": lambda t: {"pk": t[System.COGENT].campaign.pk},
-    "character_resources": lambda t: {"pk": t[System.COLD_STARS].pc.pk},
-    "character_prompts": lambda t: {"pk": t[System.COGENT].pc.pk},
-    "call_create": lambda t: {"pk": t[System.COGENT].campaign.pk},
-    "call_close": lambda t: {"pk": t[System.COGENT].call.pk},
-    "contest_create": lambda t: {"pk": t[System.COGENT].campaign.pk},
-    "contest_side": lambda t: {"pk": t[System.COGENT].contest.pk, "side": "a", "action": "roll"},
-    "contest_choose": lambda t: {"pk": t[System.COLD_STARS].contest.pk},
-    "contest_cancel": lambda t: {"pk": t[System.COGENT].contest.pk},
+Build = Callable[[T], dict[str, Any]]
+COGENT, DAD6, STARS = System.COGENT, System.DAD6, System.COLD_STARS
+
+
+def campaign(system: str = COGENT) -> Build:
+    return lambda t: {"pk": t[system].campaign.pk}
+
+
+def pc(system: str = COGENT) -> Build:
+    return lambda t: {"pk": t[system].pc.pk}
+
+
+def pc_row(system: str, param: str, row: str) -> Build:
+    return lambda t: {"pk": t[system].pc.pk, param: t[system].rows[row].pk}
+
+
+def member(system: str = COGENT) -> Build:
+    return lambda t: {"pk": t[system].campaign.pk, "member_pk": t[system].player_membership.pk}
+
+
+KWARGS: dict[str, Build] = {
+    **dict.fromkeys(
+        (
+            "campaign_detail",
+            "campaign_edit",
+            "campaign_leave",
+            "invite_create",
+            "character_create",
+            "character_import",
+            "campaign_log",
+            "campaign_log_csv",
+            "campaign_log_json",
+            "campaign_stats",
+            "campaign_events",
+            "campaign_dashboard",
+            "call_create",
+            "contest_create",
+        ),
+        campaign(),
+    ),
+    "campaign_skills": campaign(STARS),
+    "member_remove": member(),
+    "member_make_gm": member(),
+    "invite_revoke": lambda t: {"pk": t[COGENT].campaign.pk, "invite_pk": t[COGENT].invite.pk},
+    **dict.fromkeys(
+        (
+            "character_detail",
+            "character_export",
+            "character_delete",
+            "character_basics",
+            "character_stats",
+            "character_prompts",
+            "cogent_vocation_add",
+        ),
+        pc(),
+    ),
+    "sheet_update": pc(STARS),
+    "character_resources": pc(STARS),
+    "dad6_skill_add": pc(DAD6),
+    "cogent_skill_update": pc_row(COGENT, "skill_pk", "skill"),
+    "cogent_vocation_update": pc_row(COGENT, "vocation_pk", "vocation"),
+    "cogent_vocation_delete": pc_row(COGENT, "vocation_pk", "vocation"),
+    "cogent_subskill_add": pc_row(COGENT, "vocation_pk", "vocation"),
+    "cogent_subskill_update": pc_row(COGENT, "subskill_pk", "subskill"),
+    "cogent_subskill_delete": pc_row(COGENT, "subskill_pk", "subskill"),
+    "dad6_skill_update": pc_row(DAD6, "skill_pk", "skill"),
+    "dad6_skill_delete": pc_row(DAD6, "skill_pk", "skill"),
+    "cold_stars_skill_update": pc_row(STARS, "skill_pk", "skill"),
+    "cold_stars_domain_add": pc_row(STARS, "skill_pk", "skill"),
+    "cold_stars_domain_delete": pc_row(STARS, "domain_pk", "domain"),
+    **dict.fromkeys(
+        ("roll_panel", "roll_odds", "roll_create"),
+        lambda t: pc_row(DAD6, "target_pk", "target")(t) | {"kind": t[DAD6].rows["kind"]},
+    ),
+    "roll_entry": lambda t: {"pk": t[COGENT].entry.pk},
+    "roll_reveal": lambda t: {"pk": t[COGENT].entry.pk},
+    "roll_follow_up": lambda t: {"pk": t[COGENT].entry.pk, "action": "destiny"},
+    "call_close": lambda t: {"pk": t[COGENT].call.pk},
+    "contest_side": lambda t: {"pk": t[COGENT].contest.pk, "side": "a", "action": "roll"},
+    "contest_choose": lambda t: {"pk": t[STARS].contest.pk},
+    "contest_cancel": lambda t: {"pk": t[COGENT].contest.pk},
 }
 OUTSIDE_CAMPAIGN = {
     # An invite link is how a non-member joins: its page is meant for them (tests/sheets/test_invites.py).
