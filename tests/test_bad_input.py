@@ -341,7 +341,8 @@ JSON_LEAVES = st.one_of(
 ANY_JSON = st.recursive(
     JSON_LEAVES,
     lambda inner: st.one_of(
-        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=8), inner, max_size=3)
+        st.lists(inner, min_size=1, max_size=3),
+        st.dictionaries(st.text(max_size=8), inner, min_size=1, max_size=3),
     ),
     max_leaves=8,
 )
