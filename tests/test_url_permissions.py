@@ -15,11 +15,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from django.apps import apps
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from sheets.models import System
 from tests.factories import CampaignFactory, UserFactory
+from tests.fuzz import snapshot  # every row of every app table
 from tests.worlds import Table, build_tables
 
 # The Django admin's own URLs: staff-only by Django's admin site, checked by test_admin_is_staff_only.
@@ -174,13 +174,14 @@ def with_arguments() -> dict[str, str]:
     return {name: route for name, route in walked().items() if "<" in route}
 
 
-def _resolve_test(node: str) -> tuple[Callable, str]:
+def _module_source(node: str) -> str:
+    """The source of the module of an existing test ``module::function`` (or a failed assert)."""
     module_name, function_name = node.split("::")
     module = importlib.import_module(module_name)
     function = getattr(module, function_name, None)
     assert callable(function), f"{node} does not exist"
     assert function_name.startswith("test_"), f"{node} is not a test"
-    return function, inspect.getsource(module)
+    return inspect.getsource(module)
 
 
 def test_every_url_has_a_permission_test():
@@ -201,7 +202,7 @@ def test_registered_tests_exist_and_reach_their_url(name):
     assert PERMISSION_TESTS[name], f"{name} has an empty entry"
     helper = URL_HELPERS.get(name)
     for node in PERMISSION_TESTS[name]:
-        _, source = _resolve_test(node)
+        source = _module_source(node)
         assert f'"{name}"' in source or (helper and helper in source), (
             f"{node} is registered for {name} but its module never builds that URL"
         )
@@ -322,11 +323,6 @@ def test_every_url_with_arguments_has_a_way_to_build_them():
     assert not stale, f"KWARGS names URL patterns that no longer exist: {stale}"
 
 
-def _snapshot() -> dict[str, int]:
-    """Row counts of every model: a refused request changes none of them."""
-    return {m._meta.label: m._default_manager.count() for m in apps.get_models()}
-
-
 @pytest.fixture
 def tables(transactional_db):
     # Transactional: the live stream (an async view) reads on worker threads, which see only
@@ -339,7 +335,7 @@ def test_non_members_get_404_for_every_object_inside_a_campaign(client, tables):
     stranger = UserFactory(username="stranger")
     CampaignFactory(gm=stranger)
     client.force_login(stranger)
-    before = _snapshot()
+    before = snapshot()
     answers = {}
     for name in sorted(KWARGS):
         url = reverse(name, kwargs=KWARGS[name](tables))
@@ -351,13 +347,13 @@ def test_non_members_get_404_for_every_object_inside_a_campaign(client, tables):
         assert {got, posted} <= {404, 405} and 404 in {got, posted}, (
             f"{name} ({url}) answered GET {got}, POST {posted} to a non-member"
         )
-    assert _snapshot() == before
+    assert snapshot() == before
     assert len(answers) == len(with_arguments()) - len(OUTSIDE_CAMPAIGN)
 
 
 def test_anonymous_visitors_are_sent_to_log_in(client, tables):
     login = reverse("login")
-    before = _snapshot()
+    before = snapshot()
     for name in sorted(KWARGS):
         url = reverse(name, kwargs=KWARGS[name](tables))
         for method in (client.get, client.post):
@@ -365,7 +361,7 @@ def test_anonymous_visitors_are_sent_to_log_in(client, tables):
             assert response.status_code == 302 and response["Location"].startswith(login), (
                 f"{name}: {method.__name__.upper()} {url} answered {response.status_code}"
             )
-    assert _snapshot() == before
+    assert snapshot() == before
 
 
 @pytest.mark.django_db
