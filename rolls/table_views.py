@@ -418,7 +418,10 @@ def _contest_for_member(request: HttpRequest, pk: int) -> tuple[Contest, Members
 
 def _back(request: HttpRequest, contest: Contest, membership: Membership) -> str:
     nxt = request.POST.get("next", "")
-    if nxt and url_has_allowed_host_and_scheme(nxt, {request.get_host()}, request.is_secure()):
+    # Only a path on this site: redirect() would take anything else for a view name (and 500).
+    if nxt.startswith("/") and url_has_allowed_host_and_scheme(
+        nxt, {request.get_host()}, request.is_secure()
+    ):
         return nxt
     if membership.is_gm:
         return reverse("campaign_dashboard", args=[contest.campaign_id]) + "#contests"

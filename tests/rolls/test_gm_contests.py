@@ -368,3 +368,30 @@ def test_hidden_npcs_and_same_character_are_refused(client):
     )
     assert response.status_code == 400 and "two different characters" in response.content.decode()
     assert not Contest.objects.exists()
+
+
+@pytest.mark.parametrize("nxt", ["-9223372036854775808", "home", "https://evil.example/", "//x"])
+def test_a_next_that_is_not_a_path_here_falls_back_to_the_dashboard(client, nxt):
+    # Found by tests/test_bad_input_rolls.py: redirect() took "-92…" for a view name (a 500).
+    campaign = CampaignFactory(system=System.COGENT)
+    contest = ContestFactory(
+        campaign=campaign,
+        character_a=CharacterFactory(campaign=campaign),
+        character_b=CharacterFactory(campaign=campaign),
+    )
+    client.force_login(gm_of(campaign))
+    response = client.post(reverse("contest_cancel", args=[contest.pk]), {"next": nxt})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("campaign_dashboard", args=[campaign.pk]) + "#contests"
+
+
+def test_a_next_path_on_this_site_is_followed(client):
+    campaign = CampaignFactory(system=System.COGENT)
+    rob = CharacterFactory(campaign=campaign)
+    contest = ContestFactory(
+        campaign=campaign, character_a=rob, character_b=CharacterFactory(campaign=campaign)
+    )
+    client.force_login(gm_of(campaign))
+    back = rob.get_absolute_url()
+    response = client.post(reverse("contest_cancel", args=[contest.pk]), {"next": back})
+    assert response.status_code == 302 and response["Location"] == back
