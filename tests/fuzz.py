@@ -92,6 +92,11 @@ def mutated(draw: Any, valid: dict[str, Any], forged: list[str]) -> dict[str, An
     return data
 
 
+def htmx_or_plain(data: Any) -> dict[str, str]:
+    """Headers of an HTMX request or of a plain one: the two paths of every view differ."""
+    return {"HX-Request": "true"} if data.draw(st.booleans(), label="htmx") else {}
+
+
 def snapshot() -> dict[str, list[dict[str, Any]]]:
     """Every row of every app table (small worlds): what a refused request must leave alone."""
     rows = {}

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from sheets.character_json import export_json
 from sheets.models import System
 from tests.factories import UserFactory
-from tests.fuzz import FUZZ, ODD_STRINGS, Request, bad_value, check, mutated
+from tests.fuzz import FUZZ, ODD_STRINGS, Request, bad_value, check, htmx_or_plain, mutated
 from tests.worlds import Table, build_table, build_tables
 
 pytestmark = pytest.mark.django_db
@@ -280,9 +280,7 @@ def login(client: Any, world: World, user: str) -> None:
 def test_forms_survive_bad_input(client, world, form, data):
     login(client, world, form.user)
     body = data.draw(mutated(form.valid(world), world.forged), label="body")
-    htmx = data.draw(st.booleans(), label="htmx")
-    headers = {"HX-Request": "true"} if htmx else {}
-    check(client, Request("post", form.url(world), body, headers))
+    check(client, Request("post", form.url(world), body, htmx_or_plain(data)))
 
 
 # Deletes, leaving and member management take no fields: junk in the body changes nothing else.

@@ -25,6 +25,7 @@ from tests.fuzz import (
     Request,
     bad_value,
     check,
+    htmx_or_plain,
     mutated,
     snapshot,
 )
@@ -135,7 +136,7 @@ def test_roll_endpoints_survive_bad_input(client, world, system, kind, row, view
     )
     url = reverse(view, args=[table.pc.pk, kind, target_pk])
     method = "post" if view == "roll_create" else "get"
-    headers = {"HX-Request": "true"} if data.draw(st.booleans(), label="htmx") else {}
+    headers = htmx_or_plain(data)
     check(client, Request(method, url, body, headers), writes=method == "post")
 
 
@@ -193,7 +194,7 @@ def test_log_tools_survive_bad_query_strings(client, world, view, data):
     client.force_login(getattr(table, data.draw(st.sampled_from(["player", "gm"]), label="who")))
     valid = LOG_VALID | {"character": str(table.pc.pk), "player": str(table.player.pk)}
     params = data.draw(mutated(valid, world.forged + DATES), label="params")
-    headers = {"HX-Request": "true"} if data.draw(st.booleans(), label="htmx") else {}
+    headers = htmx_or_plain(data)
     response = check(
         client,
         Request("get", reverse(view, args=[table.campaign.pk]), params, headers),
@@ -210,7 +211,7 @@ def test_character_stats_and_prompts_survive_bad_query_strings(client, world, da
     client.force_login(table.player)
     view = data.draw(st.sampled_from(["character_stats", "character_prompts"]), label="view")
     params = data.draw(mutated(LOG_VALID, world.forged), label="params")
-    headers = {"HX-Request": "true"} if data.draw(st.booleans(), label="htmx") else {}
+    headers = htmx_or_plain(data)
     check(client, Request("get", reverse(view, args=[table.pc.pk]), params, headers), writes=False)
 
 
@@ -232,7 +233,7 @@ def test_resources_survive_bad_input(client, world, system, data):
     client.force_login(table.gm)
     character = data.draw(st.sampled_from([table.pc, table.npc]), label="character")
     body = data.draw(mutated(RESOURCES[system](character.pk), world.forged), label="body")
-    headers = {"HX-Request": "true"} if data.draw(st.booleans(), label="htmx") else {}
+    headers = htmx_or_plain(data)
     url = reverse("character_resources", args=[character.pk])
     check(client, Request("post", url, body, headers))
 
@@ -243,7 +244,7 @@ def test_the_dashboard_survives_bad_query_strings(client, world, data):
     table = world.tables[data.draw(st.sampled_from(System.values), label="system")]
     client.force_login(table.gm)
     params = data.draw(mutated({"part": "calls"}, world.forged), label="params")
-    headers = {"HX-Request": "true"} if data.draw(st.booleans(), label="htmx") else {}
+    headers = htmx_or_plain(data)
     url = reverse("campaign_dashboard", args=[table.campaign.pk])
     check(client, Request("get", url, params, headers), writes=False)
 
@@ -289,7 +290,7 @@ def test_calls_and_contests_survive_bad_input(client, world, system, what, data)
             "contest-skill_a": skill,
         }
     body = data.draw(mutated(valid, world.forged), label="body")
-    headers = {"HX-Request": "true"} if data.draw(st.booleans(), label="htmx") else {}
+    headers = htmx_or_plain(data)
     url = reverse(f"{what}_create", args=[table.campaign.pk])
     check(client, Request("post", url, body, headers))
 
@@ -345,7 +346,7 @@ def test_contest_actions_survive_bad_input(client, world, system, data):
         url = reverse(f"contest_{action[0]}", args=[contest.pk])
     else:
         url = reverse("contest_side", args=[contest.pk, *action])
-    headers = {"HX-Request": "true"} if data.draw(st.booleans(), label="htmx") else {}
+    headers = htmx_or_plain(data)
     check(client, Request("post", url, body, headers))
 
 
