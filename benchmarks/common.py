@@ -50,12 +50,16 @@ def setup(name: str) -> bool:
     dbname = urlsplit(url).path.lstrip("/")
     try:
         with psycopg.connect(_maintenance_url(url), autocommit=True, connect_timeout=5) as conn:
-            exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [dbname]).fetchone()
+            exists = conn.execute(
+                "SELECT 1 FROM pg_database WHERE datname = %s", [dbname]
+            ).fetchone()
             if not exists:
                 conn.execute(f'CREATE DATABASE "{dbname}"')
     except psycopg.OperationalError as exc:
         print(f"{name}: SKIPPED — PostgreSQL is not reachable at {url}: {str(exc).strip()}")
-        print("  Start PostgreSQL or set BENCH_DATABASE_URL; benchmarks need the scale-out database.")
+        print(
+            "  Start PostgreSQL or set BENCH_DATABASE_URL; benchmarks need the scale-out database."
+        )
         return False
     os.environ["DATABASE_URL"] = url
     os.environ["DJANGO_SETTINGS_MODULE"] = "benchmarks.settings"
@@ -121,9 +125,7 @@ def character(campaign, owner_name: str, name: str):
     from sheets.models import Character, Membership, Role
 
     owner = user(owner_name)
-    Membership.objects.get_or_create(
-        campaign=campaign, user=owner, defaults={"role": Role.PLAYER}
-    )
+    Membership.objects.get_or_create(campaign=campaign, user=owner, defaults={"role": Role.PLAYER})
     made = Character.objects.create(campaign=campaign, owner=owner, name=name)
     made.create_sheet()
     return made
@@ -258,7 +260,12 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
     cells = [[str(c) for c in headers]] + [[str(c) for c in row] for row in rows]
     widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
     for n, row in enumerate(cells):
-        print("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))))
+        print(
+            "  ".join(
+                c.rjust(w) if i else c.ljust(w)
+                for i, (c, w) in enumerate(zip(row, widths, strict=True))
+            )
+        )
         if n == 0:
             print("  ".join("-" * w for w in widths))
 

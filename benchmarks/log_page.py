@@ -28,10 +28,20 @@ SIZES = (1_000, 1_000_000)
 REPEATS = 30
 MAX_QUERIES = 6
 MAX_RATIO = 1.5
-SKILLS = (
-    "Athletics Endurance Stealth Perception Persuasion Lore Medicine Survival Tactics Piloting"
-    " Engineering Deception"
-).split()
+SKILLS = [
+    "Athletics",
+    "Endurance",
+    "Stealth",
+    "Perception",
+    "Persuasion",
+    "Lore",
+    "Medicine",
+    "Survival",
+    "Tactics",
+    "Piloting",
+    "Engineering",
+    "Deception",
+]
 
 
 def fill(size: int):
@@ -143,7 +153,9 @@ def main() -> int:
     results: dict[tuple[str, str, int], tuple[float, float, int]] = {}
     for size in SIZES:
         campaign = fill(size)
-        ids = RollEntry.objects.filter(campaign=campaign).order_by("pk").values_list("pk", flat=True)
+        ids = (
+            RollEntry.objects.filter(campaign=campaign).order_by("pk").values_list("pk", flat=True)
+        )
         middle = ids[size // 2]
         base = reverse("campaign_log", args=[campaign.pk])
         for role in ("gm", "player"):

@@ -6,3 +6,6 @@ class BareHit(models.Model):
 
     note = models.CharField(max_length=100)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.note} #{self.pk}"

@@ -13,5 +13,6 @@ STORAGES = {
     **STORAGES,
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
-# WhiteNoise warns about a missing STATIC_ROOT on a fresh clone; the sources stand in for it.
+# WhiteNoise warns about a missing STATIC_ROOT on a fresh clone; the sources stand in for it…
 STATIC_ROOT = BASE_DIR / "static"  # noqa: F405
+STATICFILES_DIRS: list = []  # …so it is not also a source directory
