@@ -95,3 +95,50 @@ def test_a_roll_posted_to_one_process_reaches_a_stream_on_another():
         assert data[-1] == "data: <li>"  # the log item, as the log page takes it
         stream.close()
         page.close()
+
+
+def _server_connections(dbname: str) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            [dbname],
+        )
+        return cursor.fetchone()[0]
+
+
+def test_open_streams_hold_no_database_connection():
+    """Dozens of idle streams on one process use no more connections than one stream does (the
+    request thread's connection from the login check is given back before streaming)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("Counts PostgreSQL connections: run with DATABASE_URL=postgres://…")
+    character = CharacterFactory(name="Rob")
+    client = Client()
+    client.force_login(character.owner)
+    session = client.cookies["sessionid"].value
+    dbname = connection.settings_dict["NAME"]
+    streams = []
+
+    def open_stream(base):
+        stream = connect(base)
+        stream.request(
+            "GET",
+            f"/campaigns/{character.campaign_id}/events/",
+            headers={"Cookie": f"sessionid={session}", "Accept": "text/event-stream"},
+        )
+        response = stream.getresponse()
+        assert response.status == 200
+        read_until(response, lambda line: line.startswith("retry:"), time.monotonic() + 5)
+        streams.append(stream)
+
+    with uvicorn(database_url()) as server:
+        try:
+            open_stream(server)
+            time.sleep(0.5)
+            with_one = _server_connections(dbname)
+            for _ in range(30):
+                open_stream(server)
+            time.sleep(0.5)
+            assert _server_connections(dbname) <= with_one
+        finally:
+            for stream in streams:
+                stream.close()
