@@ -228,6 +228,12 @@ def uvicorn(workers: int = 1) -> Iterator[tuple[int, subprocess.Popen]]:
                         raise RuntimeError("uvicorn did not start in time") from None
                     time.sleep(0.1)
             yield port, process
+        except BaseException:
+            log.seek(0)
+            tail = log.read().decode(errors="replace")[-4000:]
+            if tail:
+                print(f"--- the server's log (last lines) ---\n{tail}\n---", file=sys.stderr)
+            raise
         finally:
             process.terminate()
             try:
