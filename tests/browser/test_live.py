@@ -109,3 +109,43 @@ def test_a_blind_roll_shows_the_gm_the_card_and_the_player_only_a_placeholder(ta
         assert "outcome-" not in html.split(f'id="{card_id}"')[0].rsplit("<article", 1)[-1]
         if path == log:
             assert breakdown not in html  # the pool in words (the sheet's panel shows it pre-roll)
+
+
+def test_the_gm_calls_for_a_roll_and_the_table_follows_it_live(table, browser):
+    """The GM calls for Athletics at CL 2 from the dashboard; the player's open sheet shows the
+    prompt without reloading, opens the prefilled panel from it and rolls; the GM's dashboard,
+    the GM's log and the player's log all show the result live."""
+    gm, player, rob = table["gm"], table["player"], table["rob"]
+    gm_log = gm.context.new_page()
+    player_log = player.context.new_page()
+    log = f"/campaigns/{rob.campaign_id}/log/"
+    live(gm_log, log)
+    live(player_log, log)
+    live(player, rob.get_absolute_url())
+    live(gm, f"/campaigns/{rob.campaign_id}/dashboard/")
+
+    gm.locator("#calls summary").click()
+    gm.check(f"#calls input[name='call-characters'][value='{rob.pk}']")
+    gm.select_option("#id_call-skill", "Athletics")
+    gm.fill("#id_call-difficulty", "2")
+    gm.locator("#calls form.table-form button[type=submit]").click()
+    call = gm.locator("#call-list .call").first
+    expect(call).to_contain_text("Athletics")
+    expect(call).to_contain_text("waiting")
+
+    prompt = player.locator("#gm-prompts .call-prompt")
+    expect(prompt).to_contain_text("Roll Athletics")  # arrived live: the sheet was never reloaded
+    prompt.get_by_role("link", name="Open the roll panel").click()
+    expect(player.locator("#roll-panel .roll-panel")).to_be_visible()
+    expect(player.locator("#roll_challenge_level")).to_have_value("2")
+    player.locator("#roll-action-roll").click()
+    card = player.locator("#roll-result .entry").first
+    expect(card).to_be_visible()
+    card_id = card.get_attribute("id")
+    outcome = card.locator(".outcome").inner_text()
+
+    expect(call).to_contain_text(f"Rob: {outcome}")
+    expect(call).to_contain_text("1 of 1 rolled")
+    expect(gm_log.locator(f"#log-entries #{card_id}")).to_be_visible()
+    expect(player_log.locator(f"#log-entries #{card_id}")).to_be_visible()
+    expect(prompt).to_have_count(0)  # answered: the prompt is gone from the sheet
