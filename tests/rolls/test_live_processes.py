@@ -35,6 +35,22 @@ def read_until(response, predicate, deadline: float) -> list[str]:
     raise AssertionError(f"not seen in time; got {lines!r}")
 
 
+def open_stream(base: str, campaign_id: int, session: str):
+    """A caught-up event stream: (connection, response), the retry hint read."""
+    stream = connect(base)
+    stream.request(
+        "GET",
+        f"/campaigns/{campaign_id}/events/",
+        headers={"Cookie": f"sessionid={session}", "Accept": "text/event-stream"},
+    )
+    response = stream.getresponse()
+    assert response.status == 200
+    assert response.getheader("Content-Type") == "text/event-stream"
+    # The retry hint comes once the stream is subscribed and caught up.
+    read_until(response, lambda line: line.startswith("retry:"), time.monotonic() + 5)
+    return stream, response
+
+
 def test_a_roll_posted_to_one_process_reaches_a_stream_on_another():
     if connection.vendor != "postgresql":
         pytest.skip(
@@ -49,17 +65,7 @@ def test_a_roll_posted_to_one_process_reaches_a_stream_on_another():
     url = database_url()
 
     with uvicorn(url) as server_a, uvicorn(url) as server_b:
-        stream = connect(server_b)
-        stream.request(
-            "GET",
-            f"/campaigns/{character.campaign_id}/events/",
-            headers={"Cookie": f"sessionid={session}", "Accept": "text/event-stream"},
-        )
-        response = stream.getresponse()
-        assert response.status == 200
-        assert response.getheader("Content-Type") == "text/event-stream"
-        # The retry hint comes once the stream is subscribed and caught up.
-        read_until(response, lambda line: line.startswith("retry:"), time.monotonic() + 5)
+        stream, response = open_stream(server_b, character.campaign_id, session)
 
         # A plain browser POST to the other process, CSRF and all.
         page = connect(server_a)
@@ -117,26 +123,13 @@ def test_open_streams_hold_no_database_connection():
     session = client.cookies["sessionid"].value
     dbname = connection.settings_dict["NAME"]
     streams = []
-
-    def open_stream(base):
-        stream = connect(base)
-        stream.request(
-            "GET",
-            f"/campaigns/{character.campaign_id}/events/",
-            headers={"Cookie": f"sessionid={session}", "Accept": "text/event-stream"},
-        )
-        response = stream.getresponse()
-        assert response.status == 200
-        read_until(response, lambda line: line.startswith("retry:"), time.monotonic() + 5)
-        streams.append(stream)
-
     with uvicorn(database_url()) as server:
         try:
-            open_stream(server)
+            streams.append(open_stream(server, character.campaign_id, session)[0])
             time.sleep(0.5)
             with_one = _server_connections(dbname)
             for _ in range(30):
-                open_stream(server)
+                streams.append(open_stream(server, character.campaign_id, session)[0])
             time.sleep(0.5)
             assert _server_connections(dbname) <= with_one
         finally:
