@@ -25,7 +25,6 @@ DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/poolside_bench"
 # Fixed, benchmark-only: the sessions a benchmark creates in-process must be valid in its server.
 SECRET_KEY = "benchmark-only-secret-key-never-used-in-production-0123456789"
 SKIPPED = 0  # exit status of a skipped benchmark: `make bench` goes on with the next one
-START_TIMEOUT = 30.0
 
 
 def database_url() -> str:
@@ -195,52 +194,19 @@ def uvicorn(workers: int = 1) -> Iterator[tuple[int, subprocess.Popen]]:
         "LOG_LEVEL": "WARNING",
         "PYTHONUNBUFFERED": "1",
     }
-    command = [
-        sys.executable,
-        "-m",
-        "uvicorn",
-        "benchmarks.asgi:application",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--no-access-log",
-        "--log-level",
-        "warning",
-        "--timeout-graceful-shutdown",
-        "1",
-    ]
-    if workers > 1:
-        command += ["--workers", str(workers)]
+    from tests.live_servers import serve
+
+    args = ["--log-level", "warning"] + (["--workers", str(workers)] if workers > 1 else [])
     with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(command, cwd=BASE_DIR, env=env, stdout=log, stderr=log)
         try:
-            deadline = time.monotonic() + START_TIMEOUT
-            while True:
-                if process.poll() is not None:
-                    log.seek(0)
-                    raise RuntimeError(f"uvicorn exited early:\n{log.read().decode()}")
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                    break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        raise RuntimeError("uvicorn did not start in time") from None
-                    time.sleep(0.1)
-            yield port, process
+            with contextmanager(serve)(port, env, log, "benchmarks.asgi:application", *args) as p:
+                yield port, p
         except BaseException:
             log.seek(0)
             tail = log.read().decode(errors="replace")[-4000:]
             if tail:
                 print(f"--- the server's log (last lines) ---\n{tail}\n---", file=sys.stderr)
             raise
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
 
 
 def rss_kib(pid: int) -> int:
