@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PORT   ?= 8000
 
-.PHONY: run test lint format migrations-check bench bench-rules clean
+.PHONY: run test lint format migrations-check bench bench-rules bench-http bench-log bench-sse bench-dashboard clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else "Poolside needs Python 3.12 or newer; set PYTHON=/path/to/python3.12")'
@@ -36,10 +36,28 @@ format: $(STAMP)
 migrations-check: $(STAMP)
 	$(BIN)/python manage.py makemigrations --check --dry-run
 
-bench: bench-rules
+# Every benchmark in one go (docs/performance.md); a missed target doesn't stop the others, but
+# makes `make bench` fail at the end. The PostgreSQL ones use BENCH_DATABASE_URL and skip without it.
+BENCHMARKS := rules_odds http_rolls log_page sse_fanout dashboard
+
+bench: $(STAMP)
+	@status=0; for b in $(BENCHMARKS); do echo; echo "== benchmarks/$$b.py"; \
+		$(BIN)/python benchmarks/$$b.py || status=1; done; exit $$status
 
 bench-rules: $(STAMP)
 	$(BIN)/python benchmarks/rules_odds.py
+
+bench-http: $(STAMP)
+	$(BIN)/python benchmarks/http_rolls.py
+
+bench-log: $(STAMP)
+	$(BIN)/python benchmarks/log_page.py
+
+bench-sse: $(STAMP)
+	$(BIN)/python benchmarks/sse_fanout.py
+
+bench-dashboard: $(STAMP)
+	$(BIN)/python benchmarks/dashboard.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -122,13 +122,23 @@ TEMPLATES = [
 ASGI_APPLICATION = "config.asgi.application"
 WSGI_APPLICATION = "config.wsgi.application"
 
+# No persistent connections: under ASGI (what we serve with) every request's sync code runs on a
+# thread of its own, so a connection kept "for 60 s" stays open after its thread is gone — 20
+# concurrent clients exhausted PostgreSQL's 100 connections (make bench-http: HTTP 500s). On
+# PostgreSQL each process keeps a psycopg pool instead, as Django's docs advise for ASGI.
 DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=60,
+        conn_max_age=0,
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2,
+        "max_size": env_int("DATABASE_POOL_SIZE", 10),
+        "timeout": 10,  # seconds a request waits for a free connection before failing
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -71,6 +71,10 @@ def _db[**P, R](function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     return sync_to_async(run, thread_sensitive=False)
 
 
+def _close_connection() -> None:
+    connection.close()  # looked up here: ``connection`` is the calling thread's own
+
+
 def _membership(campaign_id: int, user_id: int) -> Membership | None:
     return Membership.objects.filter(campaign_id=campaign_id, user_id=user_id).first()
 
@@ -304,6 +308,11 @@ async def campaign_events(request: HttpRequest, pk: int) -> HttpResponse:
     except ValueError as error:
         return HttpResponse(str(error), status=400, content_type="text/plain")
     user = await request.auser()
+    # The login check read the session and the user on this request's thread, whose connection
+    # Django would only give back when the request finishes — never, for a stream. Give it back
+    # now, before any read on another thread needs one from the pool: otherwise every open stream
+    # pins a connection, and a burst of new streams deadlocks the pool.
+    await sync_to_async(_close_connection)()
     membership = await _db(_membership)(pk, user.pk)
     if membership is None:
         raise Http404("No such campaign.")

@@ -67,17 +67,21 @@ def uvicorn(url: str) -> Iterator[str]:
         "LOG_LEVEL": "WARNING",
         "PYTHONUNBUFFERED": "1",
     }
-    with tempfile.TemporaryFile() as log:
-        yield from _serve(port, env, log)
+    with tempfile.TemporaryFile() as log, contextmanager(serve)(port, env, log):
+        yield f"http://127.0.0.1:{port}"
 
 
-def _serve(port: int, env: dict[str, str], log) -> Iterator[str]:
+def serve(
+    port: int, env: dict[str, str], log, app: str = "config.asgi:application", *args: str
+) -> Iterator[subprocess.Popen]:
+    """Start uvicorn serving ``app`` on 127.0.0.1:``port``, wait until it listens, yield its
+    process, and stop it afterwards whatever happened (the benchmarks use it too)."""
     process = subprocess.Popen(
         [
             sys.executable,
             "-m",
             "uvicorn",
-            "config.asgi:application",
+            app,
             "--host",
             "127.0.0.1",
             "--port",
@@ -85,6 +89,7 @@ def _serve(port: int, env: dict[str, str], log) -> Iterator[str]:
             "--no-access-log",
             "--timeout-graceful-shutdown",
             "1",
+            *args,
         ],
         cwd=settings.BASE_DIR,
         env=env,
@@ -104,7 +109,7 @@ def _serve(port: int, env: dict[str, str], log) -> Iterator[str]:
                 if time.monotonic() > deadline:
                     raise RuntimeError("uvicorn did not start in time") from None
                 time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}"
+        yield process
     finally:
         process.terminate()
         try:

@@ -35,6 +35,22 @@ def read_until(response, predicate, deadline: float) -> list[str]:
     raise AssertionError(f"not seen in time; got {lines!r}")
 
 
+def open_stream(base: str, campaign_id: int, session: str):
+    """A caught-up event stream: (connection, response), the retry hint read."""
+    stream = connect(base)
+    stream.request(
+        "GET",
+        f"/campaigns/{campaign_id}/events/",
+        headers={"Cookie": f"sessionid={session}", "Accept": "text/event-stream"},
+    )
+    response = stream.getresponse()
+    assert response.status == 200
+    assert response.getheader("Content-Type") == "text/event-stream"
+    # The retry hint comes once the stream is subscribed and caught up.
+    read_until(response, lambda line: line.startswith("retry:"), time.monotonic() + 5)
+    return stream, response
+
+
 def test_a_roll_posted_to_one_process_reaches_a_stream_on_another():
     if connection.vendor != "postgresql":
         pytest.skip(
@@ -49,17 +65,7 @@ def test_a_roll_posted_to_one_process_reaches_a_stream_on_another():
     url = database_url()
 
     with uvicorn(url) as server_a, uvicorn(url) as server_b:
-        stream = connect(server_b)
-        stream.request(
-            "GET",
-            f"/campaigns/{character.campaign_id}/events/",
-            headers={"Cookie": f"sessionid={session}", "Accept": "text/event-stream"},
-        )
-        response = stream.getresponse()
-        assert response.status == 200
-        assert response.getheader("Content-Type") == "text/event-stream"
-        # The retry hint comes once the stream is subscribed and caught up.
-        read_until(response, lambda line: line.startswith("retry:"), time.monotonic() + 5)
+        stream, response = open_stream(server_b, character.campaign_id, session)
 
         # A plain browser POST to the other process, CSRF and all.
         page = connect(server_a)
@@ -95,3 +101,37 @@ def test_a_roll_posted_to_one_process_reaches_a_stream_on_another():
         assert data[-1] == "data: <li>"  # the log item, as the log page takes it
         stream.close()
         page.close()
+
+
+def _server_connections(dbname: str) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            [dbname],
+        )
+        return cursor.fetchone()[0]
+
+
+def test_open_streams_hold_no_database_connection():
+    """Dozens of idle streams on one process use no more connections than one stream does (the
+    request thread's connection from the login check is given back before streaming)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("Counts PostgreSQL connections: run with DATABASE_URL=postgres://…")
+    character = CharacterFactory(name="Rob")
+    client = Client()
+    client.force_login(character.owner)
+    session = client.cookies["sessionid"].value
+    dbname = connection.settings_dict["NAME"]
+    streams = []
+    with uvicorn(database_url()) as server:
+        try:
+            streams.append(open_stream(server, character.campaign_id, session)[0])
+            time.sleep(0.5)
+            with_one = _server_connections(dbname)
+            for _ in range(30):
+                streams.append(open_stream(server, character.campaign_id, session)[0])
+            time.sleep(0.5)
+            assert _server_connections(dbname) <= with_one
+        finally:
+            for stream in streams:
+                stream.close()

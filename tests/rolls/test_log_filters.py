@@ -157,6 +157,41 @@ def test_choices_only_offer_what_the_member_may_know(client, table):
     assert "Spy" in page and "Poison" in page
 
 
+def test_skill_choices_are_distinct_in_order_and_only_what_the_member_may_know(table):
+    from rolls.models import RollEntry
+
+    ada, bo, gm, spy = table["ada"], table["bo"], table["gm"], table["spy"]
+    for label in ("Stealth", "Athletics", "Stealth"):
+        entry(ada, label=label)
+    entry(ada, label="Lore", visibility=Visibility.BLIND)  # ana's own blind roll: she knows of it
+    entry(bo, label="Zeal", visibility=Visibility.GM_ONLY)  # ben's GM-only roll: hidden from ana
+    entry(spy, user=gm, label="Poison", visibility=Visibility.SECRET)
+    hidden = entry(bo, label="Medicine", visibility=Visibility.BLIND)
+    entry(hidden.character, kind="reveal", reveals=hidden, user=gm, label="Medicine")
+    entry(spy, user=gm, label="Ambush")  # public, but a hidden NPC's
+
+    def labels(membership):
+        return RollEntry.objects.visible_to(membership).labels()
+
+    ana = ada.campaign.memberships.get(user=ada.owner)
+    assert labels(ana) == ["Athletics", "Lore", "Medicine", "Stealth"]
+    every = ["Ambush", "Athletics", "Lore", "Medicine", "Poison", "Stealth", "Zeal"]
+    assert labels(ada.campaign.memberships.get(user=gm)) == every
+    assert RollEntry.objects.none().labels() == []
+
+
+def test_character_and_player_choices_in_order(client, table):
+    client.force_login(table["gm"])
+    page = log(client, table["campaign"]).text
+    character_select = re.search(r'<select name="character".*?</select>', page, re.S).group(0)
+    player_select = re.search(r'<select name="player".*?</select>', page, re.S).group(0)
+    assert re.findall(r'<option value="(\d+)"', character_select) == [
+        str(table[k].pk) for k in ("ada", "bo", "spy", "npc")
+    ]
+    users = sorted([table["ada"].owner, table["bo"].owner, table["gm"]], key=lambda u: u.username)
+    assert re.findall(r'<option value="(\d+)"', player_select) == [str(u.pk) for u in users]
+
+
 def test_figure_filters_never_match_a_placeholder(client, table):
     """ana's blind roll shows her a placeholder; filtering or searching by its hidden outcome,
     breakdown or detail must not single it out."""
@@ -242,8 +277,8 @@ def test_query_count_is_fixed_with_filters(client, table, params):
             follows=first if i == 0 else None,
             kind="destiny" if i == 0 else "roll",
         )
-    # session, user, membership+campaign, characters, players, skills, entries
-    assert count_queries(client, url, params) == one == 7
+    # session, user, membership+campaign, characters and players (one UNION), skills, entries
+    assert count_queries(client, url, params) == one == 6
 
 
 def test_observer_filters_too(client, table):

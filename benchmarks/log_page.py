@@ -1,0 +1,200 @@
+"""The campaign log page with 1,000,000 entries against 1,000: time and query count.
+
+Two campaigns of the benchmark database are filled once (and reused by later runs) with a
+million and a thousand entries: one real roll made through the roll view, copied with
+``INSERT … SELECT generate_series`` — a throwaway database, so the hash chain is not kept (the
+append-only trigger only refuses UPDATE and DELETE). Every tenth entry is blind, every tenth
+GM-only, every tenth a secret GM roll, the rest public, spread over two players' characters and
+twelve skills, so a player's page really filters on visibility.
+
+The first page and a deep page (``?before=<the middle entry>``) are fetched as the GM and as a
+player, REPEATS times each, in-process with Django's test client (DEBUG off), counting queries.
+Targets: the 1M page within 1.5× the 1K page's median, at most 6 queries per page.
+Run with ``make bench-log``.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+if __package__ in (None, ""):
+    sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.dirname(__file__)))
+
+from benchmarks import common
+
+SIZES = (1_000, 1_000_000)
+REPEATS = 30
+MAX_QUERIES = 6
+MAX_RATIO = 1.5
+SKILLS = [
+    "Athletics",
+    "Endurance",
+    "Stealth",
+    "Perception",
+    "Persuasion",
+    "Lore",
+    "Medicine",
+    "Survival",
+    "Tactics",
+    "Piloting",
+    "Engineering",
+    "Deception",
+]
+
+
+def fill(size: int):
+    """The campaign with ``size`` entries, made once and reused."""
+    from django.db import connection
+    from django.test import Client
+    from django.urls import reverse
+
+    from rolls.models import RollEntry
+    from sheets.models import Campaign
+
+    name = f"bench-log-{size}"
+    found = Campaign.objects.filter(name=name).first()
+    if found is not None and RollEntry.objects.filter(campaign=found).count() == size:
+        return found
+    print(f"  filling {name} with {size:,} entries (once; later runs reuse it)…", flush=True)
+    started = time.monotonic()
+    campaign = common.campaign(name)
+    hero = common.character(campaign, "bench-log-player", "Scout")
+    other = common.character(campaign, "bench-log-other", "Rook")
+    gm = campaign.memberships.get(role="gm").user
+    client = Client(HTTP_HOST="127.0.0.1")
+    client.force_login(hero.owner)
+    skill = hero.cogent.skills.first()
+    url = reverse("roll_create", args=[hero.pk, "cogent-skill", skill.pk])
+    assert client.post(url, {"challenge_level": 3, "extra_penalty": 0}).status_code == 302
+    first = RollEntry.objects.get(campaign=campaign)
+    labels = "ARRAY[" + ",".join(f"'{s}'" for s in SKILLS) + "]"
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL synchronous_commit = off")
+        cursor.execute(
+            f"""
+            INSERT INTO rolls_rollentry (
+                seq, character_name, username, system, kind, label, options, pool, breakdown,
+                faces, outcome, outcome_label, detail, result, odds, odds_display,
+                resource_changes, created_at, prev_hash, hash, campaign_id, character_id,
+                follows_id, user_id, odds_table, reveals_id, roller_id, root_id, visibility,
+                contest_id, call_id)
+            SELECT
+                g,
+                CASE WHEN g %% 2 = 0 THEN %(hero_name)s ELSE %(other_name)s END,
+                CASE WHEN g %% 10 = 2 THEN %(gm_name)s
+                     WHEN g %% 2 = 0 THEN %(hero_user)s ELSE %(other_user)s END,
+                t.system, t.kind, ({labels})[1 + g %% 12], t.options, t.pool, t.breakdown,
+                t.faces, t.outcome, t.outcome_label, t.detail, t.result, t.odds,
+                t.odds_display, t.resource_changes,
+                t.created_at - make_interval(secs => %(size)s - g),
+                md5(t.campaign_id || ':' || (g - 1)) || md5((g - 1) || ':' || t.campaign_id),
+                md5(t.campaign_id || ':' || g) || md5(g || ':' || t.campaign_id),
+                t.campaign_id,
+                CASE WHEN g %% 2 = 0 THEN %(hero)s ELSE %(other)s END,
+                NULL,
+                CASE WHEN g %% 10 = 2 THEN %(gm)s WHEN g %% 2 = 0 THEN %(hero_owner)s
+                     ELSE %(other_owner)s END,
+                t.odds_table, NULL,
+                CASE WHEN g %% 10 = 2 THEN %(gm)s WHEN g %% 2 = 0 THEN %(hero_owner)s
+                     ELSE %(other_owner)s END,
+                NULL,
+                CASE g %% 10 WHEN 0 THEN 'blind' WHEN 1 THEN 'gm_only' WHEN 2 THEN 'secret'
+                     ELSE 'public' END,
+                NULL, NULL
+            FROM rolls_rollentry t, generate_series(2, %(size)s) g
+            WHERE t.id = %(first)s
+            """,
+            {
+                "size": size,
+                "first": first.pk,
+                "hero": hero.pk,
+                "other": other.pk,
+                "hero_owner": hero.owner_id,
+                "other_owner": other.owner_id,
+                "gm": gm.pk,
+                "hero_name": hero.name,
+                "other_name": other.name,
+                "hero_user": hero.owner.username,
+                "other_user": other.owner.username,
+                "gm_name": gm.username,
+            },
+        )
+        cursor.execute("ANALYZE rolls_rollentry")
+    print(f"  … done in {time.monotonic() - started:.0f} s", flush=True)
+    return campaign
+
+
+def measure(client, url: str) -> tuple[float, float, int]:
+    """(median ms, p95 ms, queries) of REPEATS fetches after one warm-up."""
+    assert client.get(url).status_code == 200
+    times = []
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        response = client.get(url)
+        times.append((time.perf_counter() - start) * 1000)
+        assert response.status_code == 200
+    with common.QueryCounter() as counter:
+        client.get(url)
+    return statistics.median(times), common.percentile(times, 95), counter.count
+
+
+def main() -> int:
+    if not common.setup("Log page benchmark"):
+        return common.SKIPPED
+    from django.test import Client
+    from django.urls import reverse
+
+    from rolls.models import RollEntry
+
+    print("Poolside log page benchmark (25 entries a page; in-process, DEBUG off)")
+    print(common.machine())
+    results: dict[tuple[str, str, int], tuple[float, float, int]] = {}
+    for size in SIZES:
+        campaign = fill(size)
+        ids = (
+            RollEntry.objects.filter(campaign=campaign).order_by("pk").values_list("pk", flat=True)
+        )
+        middle = ids[size // 2]
+        base = reverse("campaign_log", args=[campaign.pk])
+        for role in ("gm", "player"):
+            member = campaign.memberships.filter(role=role).order_by("pk").first()
+            client = Client(HTTP_HOST="127.0.0.1")
+            client.force_login(member.user)
+            for page, url in (("first", base), ("deep", f"{base}?before={middle}")):
+                results[role, page, size] = measure(client, url)
+    rows, met = [], True
+    small, large = SIZES
+    for role in ("gm", "player"):
+        for page in ("first", "deep"):
+            a, b = results[role, page, small], results[role, page, large]
+            ratio = b[0] / a[0]
+            ok = ratio <= MAX_RATIO and max(a[2], b[2]) <= MAX_QUERIES
+            met &= ok
+            rows.append(
+                (
+                    role,
+                    page,
+                    f"{a[0]:.1f}",
+                    f"{a[1]:.1f}",
+                    f"{b[0]:.1f}",
+                    f"{b[1]:.1f}",
+                    f"{ratio:.2f}×",
+                    f"{a[2]} / {b[2]}",
+                    common.verdict(ok),
+                )
+            )
+    common.table(
+        ("as", "page", "1K med ms", "1K p95", "1M med ms", "1M p95", "1M/1K", "queries", "target"),
+        rows,
+    )
+    print(
+        f"target: 1M within {MAX_RATIO}× of 1K, at most {MAX_QUERIES} queries a page — "
+        f"{common.verdict(met)}"
+    )
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,10 @@
+"""Benchmark-only URLs: the real ones plus the bare baseline. Never included by config.urls."""
+
+from django.urls import include, path
+
+from benchmarks import views
+
+urlpatterns = [
+    path("bench/bare/", views.bare, name="bench_bare"),
+    path("", include("config.urls")),
+]
