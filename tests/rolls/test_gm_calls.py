@@ -222,3 +222,21 @@ def test_call_events_on_create_answer_and_close(client, party, seeded, monkeypat
     client.post(reverse("call_close", args=[call.pk]))
     calls = [event for event in published if event[1] == "call"]
     assert calls == [(campaign.pk, "call", call.pk)] * 3
+
+
+def test_admin_shows_calls_and_contests_view_only(client):
+    from django.urls import reverse
+
+    from tests.factories import ContestFactory, RollCallTargetFactory, UserFactory
+
+    target = RollCallTargetFactory()
+    contest = ContestFactory()
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    for name, obj in (("rollcall", target.call), ("contest", contest)):
+        assert client.get(reverse(f"admin:rolls_{name}_changelist")).status_code == 200
+        detail = client.get(reverse(f"admin:rolls_{name}_change", args=[obj.pk]))
+        assert detail.status_code == 200 and b'name="_save"' not in detail.content
+        assert client.get(reverse(f"admin:rolls_{name}_add")).status_code == 403
+        delete = client.post(reverse(f"admin:rolls_{name}_delete", args=[obj.pk]), {"post": "yes"})
+        assert delete.status_code == 403
+        assert type(obj).objects.filter(pk=obj.pk).exists()
