@@ -447,11 +447,16 @@ class RollEntry(models.Model):
             return False
         if getattr(self, "readable_for", None) == membership.pk:
             return bool(self.readable)
-        if membership.is_gm or self.is_revealed:
+        if membership.is_gm:
             return True
-        if self.visibility == Visibility.PUBLIC:
-            return not (self.character_id and self.character.hidden_from_players)
-        return self.visibility == Visibility.GM_ONLY and self.roller_id == membership.user_id
+        if self.visibility == Visibility.PUBLIC and not (
+            self.character_id and self.character.hidden_from_players
+        ):
+            return True
+        if self.visibility == Visibility.GM_ONLY and self.roller_id == membership.user_id:
+            return True
+        # Last, because it is the one check that costs a query.
+        return self.is_revealed
 
     def is_known_to(self, membership: Membership | None) -> bool:
         """May this member know the entry exists (full card or placeholder)?"""
