@@ -37,7 +37,7 @@ from django.views.decorators.http import require_GET
 
 from rolls.forms import BAND_ORDER
 from rolls.live_views import live_context
-from rolls.models import OUTCOME_LABELS, RollEntry
+from rolls.models import OUTCOME_LABELS, LogHead, RollEntry
 from rolls.stats import TRIAL_KINDS, Summary, Tally
 from sheets.models import Campaign, Character, Membership, System
 from sheets.views import _campaign_for_member, _character_for_reader
@@ -249,8 +249,11 @@ def campaign_log(request: HttpRequest, pk: int) -> HttpResponse:
 # Exports
 # ---------------------------------------------------------------------------------------------
 
+# Every member's export. No ``seq`` and no ``prev_hash``: a gap in the numbers, or a prev_hash that
+# isn't the hash of the entry before it, would tell a player that a roll they can't see exists. A
+# readable entry's ``hash`` is given (a fingerprint a later export must repeat) — its salt stays
+# with the GM, so it can't be checked against guesses either (docs/roll-log.md).
 CSV_COLUMNS = (
-    "seq",
     "time",
     "character",
     "player",
@@ -269,12 +272,13 @@ CSV_COLUMNS = (
     "resources",
     "redacted",
     "hash",
-    "prev_hash",
 )
+# The GM's export reads every entry, so it carries the whole chain: enough to verify it.
+GM_CSV_COLUMNS = ("seq", *CSV_COLUMNS, "prev_hash", "salt")
 # Cells a spreadsheet would read as a formula (or that hide one behind a tab or carriage return).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 DIE_LETTERS = {"ability": "A", "skill": "S", "risk": "R"}
-PLACEHOLDER_FIELDS = ("seq", "time", "character", "player", "system", "kind", "visibility", "label")
+PLACEHOLDER_FIELDS = ("time", "character", "player", "system", "kind", "visibility", "label")
 EXPORT_VALUES = (
     "pk",
     "seq",
@@ -296,7 +300,16 @@ EXPORT_VALUES = (
     "odds",
     "odds_table",
     "resource_changes",
+    "follows__hash",
     "follows__seq",
+    "reveals__seq",
+    "call_id",
+    "contest_id",
+    "character_ref",
+    "user_ref",
+    "roller_ref",
+    "hidden_character",
+    "salt",
     "hash",
     "prev_hash",
     "readable",
@@ -329,16 +342,15 @@ def _percent(odds: str) -> str:
         return ""
 
 
-def export_rows(entries: Any) -> Iterator[list[dict]]:
+def export_rows(entries: Any, *, full: bool) -> Iterator[list[dict]]:
     """The filtered visible entries, oldest first, as export records — one list per keyset chunk of
     ``EXPORT_CHUNK`` rows (``seq > last``: never OFFSET, never the whole log in memory).
 
     A readable entry gives every field; an entry the member only knows exists gives the
-    placeholder fields. ``prev_hash`` is given only when the entry just before it in the chain is
-    in the export with its figures: otherwise it would hand out a hidden entry's hash, which, with
-    what its roller knows, would let them test guesses at its dice.
+    placeholder fields. ``full`` (the GM's export) adds the chain: seq, prev_hash, salt and the
+    rest of the hashed fields.
     """
-    last_seq, last_readable_seq = 0, 0
+    last_seq = 0
     while True:
         chunk = list(
             entries.filter(seq__gt=last_seq)
@@ -348,24 +360,15 @@ def export_rows(entries: Any) -> Iterator[list[dict]]:
         )
         if not chunk:
             return
-        records = []
-        for row in chunk:
-            is_readable = bool(row["readable"])
-            record = _record(row, is_readable)
-            if is_readable and last_readable_seq != row["seq"] - 1:
-                record["prev_hash"] = ""
-            if is_readable:
-                last_readable_seq = row["seq"]
-            records.append(record)
+        yield [_record(row, bool(row["readable"]), full=full) for row in chunk]
         last_seq = chunk[-1]["seq"]
-        yield records
         if len(chunk) < EXPORT_CHUNK:
             return
 
 
-def _record(row: dict[str, Any], readable: bool) -> dict[str, Any]:
-    base = {
-        "seq": row["seq"],
+def _record(row: dict[str, Any], readable: bool, *, full: bool) -> dict[str, Any]:
+    base = {"seq": row["seq"]} if full else {}
+    base |= {
         "time": row["created_at"].astimezone(UTC).isoformat(timespec="microseconds"),
         "character": row["character_name"],
         "player": row["username"],
@@ -377,7 +380,7 @@ def _record(row: dict[str, Any], readable: bool) -> dict[str, Any]:
     }
     if not readable:
         return base
-    return base | {
+    record = base | {
         "options": row["options"],
         "pool": row["pool"],
         "breakdown": row["breakdown"],
@@ -389,18 +392,30 @@ def _record(row: dict[str, Any], readable: bool) -> dict[str, Any]:
         "odds": row["odds"],
         "odds_table": row["odds_table"],
         "resources": row["resource_changes"],
-        "follows": row["follows__seq"],
+        # The followed entry's hash: an id that numbers nothing (it is readable whenever this is).
+        "follows": row["follows__hash"],
         "hash": row["hash"],
-        "prev_hash": row["prev_hash"],
     }
+    if full:
+        record |= {
+            "prev_hash": row["prev_hash"],
+            "salt": row["salt"],
+            "follows_seq": row["follows__seq"],
+            "reveals_seq": row["reveals__seq"],
+            "call": row["call_id"],
+            "contest": row["contest_id"],
+            "character_id": row["character_ref"],
+            "user_id": row["user_ref"],
+            "roller_id": row["roller_ref"],
+            "hidden_character": row["hidden_character"],
+        }
+    return record
 
 
-def _csv_line(record: dict[str, Any]) -> list[Any]:
+def _csv_line(record: dict[str, Any], columns: tuple[str, ...]) -> list[Any]:
     readable = not record["redacted"]
-    cells = {
-        **{key: record[key] for key in PLACEHOLDER_FIELDS},
-        "redacted": "yes" if record["redacted"] else "no",
-    }
+    cells = {key: record.get(key, "") for key in ("seq", *PLACEHOLDER_FIELDS)}
+    cells["redacted"] = "yes" if record["redacted"] else "no"
     if readable:
         cells |= {
             "breakdown": record["breakdown"],
@@ -415,20 +430,22 @@ def _csv_line(record: dict[str, Any]) -> list[Any]:
             if record["resources"]
             else "",
             "hash": record["hash"],
-            "prev_hash": record["prev_hash"],
+            "prev_hash": record.get("prev_hash", ""),
+            "salt": record.get("salt", ""),
         }
-    return [safe_cell(cells.get(column, "")) for column in CSV_COLUMNS]
+    return [safe_cell(cells.get(column, "")) for column in columns]
 
 
-def _csv_chunks(chunks: Iterator[list[dict]]) -> Iterator[str]:
+def _csv_chunks(head: dict[str, Any], chunks: Iterator[list[dict]]) -> Iterator[str]:
+    columns = GM_CSV_COLUMNS if "chain_head" in head else CSV_COLUMNS
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(columns)
     yield buffer.getvalue()
     for records in chunks:
         buffer.seek(0)
         buffer.truncate()
-        writer.writerows(_csv_line(record) for record in records)
+        writer.writerows(_csv_line(record, columns) for record in records)
         yield buffer.getvalue()
 
 
@@ -485,13 +502,21 @@ def _export(
     now = timezone.now().astimezone(UTC)
     head = {
         "format": "poolside-roll-log",
-        "version": 1,
+        # 2: no seq/prev_hash for players, "follows" is the followed entry's hash, the GM's
+        # export has the salt and every other hashed field.
+        "version": 2,
         "campaign": {"id": campaign.pk, "name": campaign.name, "system": campaign.system},
         "exported_at": now.isoformat(timespec="seconds"),
         "exported_by": request.user.get_username(),
         "filters": {key: str(value) for key, value in form.active.items()},
     }
-    chunks = export_rows(entries)
+    if membership.is_gm:
+        # Where the whole chain ends now (filters or not): keep it with the export to check later
+        # that nothing was cut from the end (docs/roll-log.md). Players don't get it: its count
+        # would tell them how many rolls they can't see.
+        log_head = LogHead.objects.filter(campaign=campaign).first() or LogHead()
+        head["chain_head"] = {"length": log_head.length, "hash": log_head.hash}
+    chunks = export_rows(entries, full=membership.is_gm)
     response = StreamingHttpResponse(
         _stream(request, render_parts(head, chunks)), content_type=content_type
     )
@@ -504,7 +529,7 @@ def _export(
 @login_required
 @require_GET
 def campaign_log_csv(request: HttpRequest, pk: int) -> HttpResponse:
-    return _export(request, pk, "csv", "text/csv; charset=utf-8", lambda _, c: _csv_chunks(c))
+    return _export(request, pk, "csv", "text/csv; charset=utf-8", _csv_chunks)
 
 
 @login_required

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from fractions import Fraction
@@ -23,6 +24,8 @@ from django.core.exceptions import EmptyResultSet
 from django.db import IntegrityError, connections, models, transaction
 from django.db.models import BooleanField, ExpressionWrapper, F, Q, Value
 from django.db.models.expressions import RawSQL
+from django.db.models.signals import post_save
+from django.dispatch import receiver
 from django.urls import reverse
 from django.utils import timezone
 
@@ -35,6 +38,11 @@ HASH_VERSION = 1
 # Version 2 adds the GM table's links ("call", "contest"). Entries without either link keep the
 # version-1 form byte for byte, so every chain written before them still verifies.
 HASH_VERSION_GM_TABLE = 2
+# Version 3 (every entry written since) adds a random salt and who the entry is about and by whom
+# (the ids behind the links, and the frozen hidden-NPC flag). The salt is what keeps a hash that a
+# player can see from being checked against guesses of a hidden roll's dice (docs/roll-log.md).
+HASH_VERSION_SALTED = 3
+SALT_BYTES = 16  # 128 bits
 # Lost races for the next seq (SQLite has no row lock) are retried this often before giving up.
 APPEND_ATTEMPTS = 5
 
@@ -155,7 +163,9 @@ class RollEntryQuerySet(models.QuerySet):
     def _readable(membership: Membership) -> Q:
         revealed = Q(revealed_by__isnull=False) | Q(root__revealed_by__isnull=False)
         # A hidden NPC's rolls would give the NPC away, so players read them only once revealed.
-        public = Q(visibility=Visibility.PUBLIC) & ~Q(character__hidden_from_players=True)
+        # Frozen on the entry when it was written (``hidden_character``): deleting, un-hiding or
+        # hiding the NPC later changes nothing about who reads what was rolled before.
+        public = Q(visibility=Visibility.PUBLIC, hidden_character=False)
         own_gm_only = Q(visibility=Visibility.GM_ONLY, roller_id=membership.user_id)
         return public | own_gm_only | revealed
 
@@ -180,8 +190,10 @@ class RollEntryQuerySet(models.QuerySet):
     # --- integrity ---------------------------------------------------------------------------
     def verify_chain(self, campaign_id: int) -> ChainReport:
         """Recompute one campaign's chain in ``seq`` order and report the first broken entry:
-        a gap in ``seq``, a ``prev_hash`` that isn't the previous ``hash``, or a ``hash`` that
-        doesn't match the entry's canonical content (docs/roll-log.md)."""
+        a gap in ``seq``, a ``prev_hash`` that isn't the previous ``hash``, a ``hash`` that
+        doesn't match the entry's canonical content, or a link that isn't the one it recorded
+        (docs/roll-log.md). Last, the chain's end must be the head recorded on ``LogHead`` — so
+        deleting the newest entries is caught too, although what is left chains perfectly."""
         rows = (
             self.filter(campaign_id=campaign_id)
             .annotate(follows_seq=F("follows__seq"), reveals_seq=F("reveals__seq"))
@@ -196,7 +208,23 @@ class RollEntryQuerySet(models.QuerySet):
                 return ChainReport(count - 1, entry, "not chained to the entry before it")
             if entry.compute_hash() != entry.hash:
                 return ChainReport(count - 1, entry, "its content no longer matches its hash")
+            if moved := entry.moved_link():
+                return ChainReport(count - 1, entry, f"its {moved} link was changed")
             previous = entry.hash
+        head = LogHead.objects.filter(campaign_id=campaign_id).first()
+        head_length, head_hash = (head.length, head.hash) if head else (0, GENESIS_HASH)
+        if head_length > count:
+            missing = head_length - count
+            return ChainReport(
+                count,
+                None,
+                f"the head records #{head_length}: the newest {missing} "
+                f"entr{'y is' if missing == 1 else 'ies are'} missing",
+            )
+        if (head_length, head_hash) != (count, previous):
+            return ChainReport(
+                count, None, f"the chain ends at #{count}, but the head records #{head_length}"
+            )
         return ChainReport(count, None, "")
 
     # --- writing ---------------------------------------------------------------------------
@@ -213,9 +241,16 @@ class RollEntryQuerySet(models.QuerySet):
         if follows is not None:
             # A follow-up belongs to its root roll's chain: same audience, same roller.
             root = follows.root if follows.root_id else follows
-            fields |= {"root": root, "visibility": root.visibility, "roller_id": root.roller_id}
+            fields |= {
+                "root": root,
+                "visibility": root.visibility,
+                "roller_id": root.roller_id,
+                "hidden_character": root.hidden_character,
+            }
         elif "roller" not in fields and "roller_id" not in fields:
             fields["roller"] = fields.get("user")
+        if "hidden_character" not in fields:
+            fields["hidden_character"] = _is_hidden_npc(fields)
         if campaign.force_public_rolls and fields.get("visibility", Visibility.PUBLIC) != (
             Visibility.PUBLIC
         ):
@@ -223,18 +258,21 @@ class RollEntryQuerySet(models.QuerySet):
         for attempt in range(APPEND_ATTEMPTS):
             try:
                 with transaction.atomic():
-                    Campaign.objects.select_for_update().filter(pk=campaign.pk).values("pk").get()
-                    head = (
-                        self.filter(campaign=campaign)
-                        .order_by("-seq")
-                        .values_list("seq", "hash")
-                        .first()
+                    # The head row is the lock (SELECT … FOR UPDATE on PostgreSQL) and the
+                    # chain's end in one read; it moves in the same transaction as the insert.
+                    head, _ = LogHead.objects.select_for_update().get_or_create(
+                        campaign_id=campaign.pk
                     )
-                    seq, prev_hash = (head[0] + 1, head[1]) if head else (1, GENESIS_HASH)
+                    seq, prev_hash = head.length + 1, head.hash
                     entry = self.model(campaign=campaign, seq=seq, prev_hash=prev_hash, **fields)
+                    entry.salt = secrets.token_hex(SALT_BYTES)
+                    entry.character_ref = entry.character_id
+                    entry.user_ref = entry.user_id
+                    entry.roller_ref = entry.roller_id
                     entry.created_at = timezone.now()
                     entry.hash = entry.compute_hash()
                     entry.save()
+                    LogHead.objects.filter(pk=campaign.pk).update(length=seq, hash=entry.hash)
                     entry.is_revealed = False  # brand new: nothing can have revealed it yet
                     # In the same savepoint: open streams hear of the entry when (and only if)
                     # the caller's transaction commits.
@@ -249,15 +287,61 @@ class RollEntryQuerySet(models.QuerySet):
         raise AssertionError("unreachable")  # pragma: no cover
 
 
+def _is_hidden_npc(fields: dict[str, Any]) -> bool:
+    """Is the entry about a hidden NPC, as of now? Frozen into the entry: later changes to the
+    character (un-hiding it, deleting it) never make what was hidden readable. A reveal is
+    meant for everyone, whoever it is about."""
+    if fields.get("kind") == Kind.REVEAL:
+        return False
+    character = fields.get("character")
+    if character is not None:
+        return bool(character.hidden_from_players)
+    if fields.get("character_id") is not None:
+        return Character.objects.filter(
+            pk=fields["character_id"], hidden_from_players=True
+        ).exists()
+    return False
+
+
+class LogHead(models.Model):
+    """Where a campaign's chain ends: its length and last hash, moved in the transaction that
+    appends. ``verify_log`` compares the chain with it, so deleting the newest entries — which
+    leaves a shorter chain that verifies by itself — is caught. It is also the appends' lock."""
+
+    campaign = models.OneToOneField(
+        Campaign, on_delete=models.CASCADE, primary_key=True, related_name="log_head"
+    )
+    length = models.PositiveIntegerField(default=0)
+    hash = models.CharField(max_length=64, default=GENESIS_HASH)
+
+    def __str__(self) -> str:
+        return f"{self.campaign_id}: #{self.length} {self.hash}"
+
+    @property
+    def digest(self) -> str:
+        """What a GM can write down to check the log against later: ``#length:hash``."""
+        return f"#{self.length}:{self.hash}"
+
+
+@receiver(post_save, sender=Campaign)
+def _start_the_log(
+    sender: type[Campaign], instance: Campaign, created: bool, **kwargs: Any
+) -> None:
+    """Every campaign gets its (empty) head with it, so a roll never pays for creating it.
+    ``append`` still creates a missing one, for campaigns made before heads existed."""
+    if created and not kwargs.get("raw"):
+        LogHead.objects.create(campaign=instance)
+
+
 @dataclass(frozen=True)
 class ChainReport:
     verified: int  # entries checked and found intact before the break (all of them when intact)
-    broken: RollEntry | None  # the first broken entry, or None
+    broken: RollEntry | None  # the first broken entry (None when intact or the head is off)
     reason: str
 
     @property
     def intact(self) -> bool:
-        return self.broken is None
+        return not self.reason
 
 
 @dataclass(frozen=True)
@@ -361,6 +445,25 @@ class RollEntry(models.Model):
     contest = models.ForeignKey(
         "Contest", on_delete=models.PROTECT, null=True, blank=True, related_name="entries"
     )
+    # Frozen when written and hashed (version 3): who may read the entry must not depend on a
+    # row that can change later (docs/roll-log.md).
+    hidden_character = models.BooleanField(
+        default=False,
+        help_text="The character was a hidden NPC when this was written: players read the entry "
+        "only once revealed.",
+    )
+    # The ids behind the character, user and roller links as written. The links are nulled when
+    # the row they point to is deleted; these never change, are hashed, and a check constraint
+    # holds each link to NULL or to its id here — so re-pointing a link is caught.
+    character_ref = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
+    user_ref = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
+    roller_ref = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
+    salt = models.CharField(
+        max_length=2 * SALT_BYTES,
+        blank=True,
+        editable=False,
+        help_text="Random, hashed with the entry (version 3), shown only to who may read it.",
+    )
     created_at = models.DateTimeField()
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64, unique=True)
@@ -389,6 +492,14 @@ class RollEntry(models.Model):
                 condition=Q(kind=Kind.REVEAL, reveals__isnull=False, visibility=Visibility.PUBLIC)
                 | (~Q(kind=Kind.REVEAL) & Q(reveals__isnull=True)),
                 name="roll_entry_reveal_reveals",
+            ),
+            *(
+                models.CheckConstraint(
+                    condition=Q(**{f"{link}__isnull": True})
+                    | Q(**{f"{link}_id": F(f"{link}_ref")}),
+                    name=f"roll_entry_{link}_as_recorded",
+                )
+                for link in ("character", "user", "roller")
             ),
         ]
         indexes = [
@@ -436,8 +547,8 @@ class RollEntry(models.Model):
     @property
     def is_hidden(self) -> bool:
         """Not (yet) readable by every member."""
-        if self.visibility == Visibility.PUBLIC:
-            return bool(self.character_id and self.character.hidden_from_players)
+        if self.visibility == Visibility.PUBLIC and not self.hidden_character:
+            return False
         return not self.is_revealed
 
     def is_readable_by(self, membership: Membership | None) -> bool:
@@ -449,9 +560,7 @@ class RollEntry(models.Model):
             return bool(self.readable)
         if membership.is_gm:
             return True
-        if self.visibility == Visibility.PUBLIC and not (
-            self.character_id and self.character.hidden_from_players
-        ):
+        if self.visibility == Visibility.PUBLIC and not self.hidden_character:
             return True
         if self.visibility == Visibility.GM_ONLY and self.roller_id == membership.user_id:
             return True
@@ -491,13 +600,33 @@ class RollEntry(models.Model):
     def content(self) -> dict[str, Any]:
         """The hashed fields, exactly as docs/roll-log.md lists them."""
         content = self._content_v1()
-        if self.call_id or self.contest_id:
+        if self.salt:
+            content |= {
+                "v": HASH_VERSION_SALTED,
+                "call": self.call_id,
+                "contest": self.contest_id,
+                "salt": self.salt,
+                "character_id": self.character_ref,
+                "user_id": self.user_ref,
+                "roller_id": self.roller_ref,
+                "hidden_character": self.hidden_character,
+            }
+        elif self.call_id or self.contest_id:
             content |= {
                 "v": HASH_VERSION_GM_TABLE,
                 "call": self.call_id,
                 "contest": self.contest_id,
             }
         return content
+
+    def moved_link(self) -> str | None:
+        """The name of a link that points elsewhere than the id the entry recorded (the check
+        constraint refuses that on write; this catches it where constraints were bypassed)."""
+        for link in ("character", "user", "roller"):
+            current = getattr(self, f"{link}_id")
+            if current is not None and current != getattr(self, f"{link}_ref"):
+                return link
+        return None
 
     def _content_v1(self) -> dict[str, Any]:
         return {

@@ -1,12 +1,15 @@
-"""The log's integrity: verify_log recomputes every chain and names the first broken entry, and on
-PostgreSQL a trigger refuses UPDATE and DELETE of entries from any route."""
+"""The log's integrity: verify_log recomputes every chain, names the first broken entry and checks
+the recorded head; salted hashes are no oracle; on PostgreSQL triggers refuse UPDATE, DELETE and
+TRUNCATE of entries from any route."""
+
+import hashlib
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 
-from rolls.models import RollEntry
+from rolls.models import LogHead, RollEntry, canonical_json
 from tests.factories import CharacterFactory
 from tests.rolls.helpers import tamper
 from tests.rolls.test_log import append
@@ -102,3 +105,192 @@ def test_a_campaign_with_a_log_cannot_be_deleted():
     append(character, 1)
     with pytest.raises(ProtectedError):
         character.campaign.delete()
+
+
+# --- the salt: a hash a player can see is no oracle for a hidden roll's dice -------------------
+
+
+def _guesses(entry):
+    """Every 2d6 face pair a roller could try, with everything else as the entry has it."""
+    for first in range(1, 7):
+        for second in range(1, 7):
+            yield [
+                {"kind": "d6", "face": first, "reading": "win" if first >= 4 else "loss"},
+                {"kind": "d6", "face": second, "reading": "win" if second >= 4 else "loss"},
+            ]
+
+
+def test_guessing_a_blind_rolls_dice_cannot_be_checked_against_its_hash():
+    """Someone who knows all of a blind roll but its dice (its roller) tries every outcome. Without
+    the salt, the one that hashes to the entry's hash is the roll; with it, none ever does."""
+    character = CharacterFactory()
+    faces = [
+        {"kind": "d6", "face": 5, "reading": "win"},
+        {"kind": "d6", "face": 2, "reading": "loss"},
+    ]
+    (entry,) = append(character, 1, visibility="blind", faces=faces, pool={"dice": 2})
+    assert len(entry.salt) == 32 and int(entry.salt, 16) >= 0  # 128 bits, hex
+    content = entry.content()
+    known = {key: value for key, value in content.items() if key != "salt"}
+    hits = []
+    for guess in _guesses(entry):
+        for attempt in (known, known | {"salt": ""}):
+            candidate = canonical_json(attempt | {"faces": guess})
+            if hashlib.sha256(candidate).hexdigest() == entry.hash:
+                hits.append(guess)
+    assert hits == []
+    # The salt is what the hash needs: with it, the right guess (and only it) matches.
+    assert [
+        guess
+        for guess in _guesses(entry)
+        if hashlib.sha256(canonical_json(content | {"faces": guess})).hexdigest() == entry.hash
+    ] == [faces]
+
+
+def test_two_identical_rolls_get_different_salts_and_hashes():
+    character = CharacterFactory()
+    first, second = append(character, 2, label="Same")
+    assert first.salt != second.salt
+    assert first.content()["v"] == second.content()["v"] == 3
+
+
+def test_an_entry_from_before_the_salt_still_verifies_in_its_own_form():
+    """Chains written before version 3 keep verifying: an empty salt means the older form."""
+    character = CharacterFactory()
+    (salted,) = append(character, 1)
+    legacy = RollEntry(
+        campaign=character.campaign,
+        seq=2,
+        prev_hash=salted.hash,
+        character_name="Old",
+        username="old",
+        system=salted.system,
+        kind="roll",
+        label="Old skill",
+        breakdown="2d6",
+        outcome="failure",
+        outcome_label="Failure",
+        odds="1/2",
+        odds_display="50%",
+        created_at=salted.created_at,
+    )
+    assert legacy.content()["v"] == 1 and "salt" not in legacy.content()
+    legacy.hash = legacy.compute_hash()
+    legacy.save()
+    LogHead.objects.filter(pk=character.campaign_id).update(length=2, hash=legacy.hash)
+    assert RollEntry.objects.verify_chain(character.campaign_id).intact
+
+
+# --- the chain head: deleting the newest entries is caught --------------------------------------
+
+
+def test_deleting_the_newest_entries_is_caught_by_the_head():
+    character = CharacterFactory()
+    entries = append(character, 4)
+    head = LogHead.objects.get(pk=character.campaign_id)
+    assert (head.length, head.hash) == (4, entries[-1].hash)
+    tamper("DELETE FROM rolls_rollentry WHERE id IN (%s, %s)", [entries[3].pk, entries[2].pk])
+    # What is left is a perfect chain of two; only the head knows there were four.
+    code, _, err = run_verify(character.campaign_id)
+    assert code == 1
+    assert "BROKEN at the head" in err and "newest 2 entries are missing" in err
+    assert "head records #4" in err
+
+
+def test_a_forged_entry_at_the_end_without_the_head_is_caught():
+    character = CharacterFactory()
+    append(character, 2)
+    LogHead.objects.filter(pk=character.campaign_id).update(length=1)
+    code, _, err = run_verify(character.campaign_id)
+    assert code == 1 and "the chain ends at #2, but the head records #1" in err
+
+
+def test_verify_log_prints_the_head_digest_a_gm_can_write_down():
+    character = CharacterFactory()
+    entries = append(character, 3)
+    code, out, _ = run_verify(character.campaign_id)
+    assert code == 0 and f"head #3:{entries[-1].hash}" in out
+
+
+def test_the_head_moves_in_the_appending_transaction():
+    character = CharacterFactory()
+    (first,) = append(character, 1)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        append(character, 1)
+        raise RuntimeError("the roll's transaction fails after the append")
+    head = LogHead.objects.get(pk=character.campaign_id)
+    assert (head.length, head.hash) == (1, first.hash)
+    assert RollEntry.objects.verify_chain(character.campaign_id).intact
+
+
+# --- who an entry is about and by whom is covered ------------------------------------------------
+
+
+@pytest.mark.parametrize("link", ["character", "user", "roller"])
+def test_re_pointing_a_link_is_refused_or_caught(link):
+    """Moving a roll to another character, user or roller would change who may read it or whom
+    it is credited to: the database refuses it, and verify_log catches it where that was forced."""
+    character = CharacterFactory()
+    other = CharacterFactory(campaign=character.campaign)
+    (entry,) = append(character, 1, visibility="gm_only")
+    target = other.pk if link == "character" else other.owner_id
+    with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SET LOCAL session_replication_role = replica")
+        cursor.execute(
+            f"UPDATE rolls_rollentry SET {link}_id = %s WHERE id = %s", [target, entry.pk]
+        )
+    # With the constraint out of the way too (ids and refs moved together), the hash catches it.
+    tamper(
+        f"UPDATE rolls_rollentry SET {link}_id = %s, {link}_ref = %s WHERE id = %s",
+        [target, target, entry.pk],
+    )
+    code, _, err = run_verify(character.campaign_id)
+    assert code == 1 and "its content no longer matches its hash" in err
+
+
+def test_nulling_a_link_alone_still_verifies():
+    """Deleting a user or character nulls the link (Django's SET NULL): the recorded id stays."""
+    character = CharacterFactory()
+    (entry,) = append(character, 1)
+    owner = character.owner
+    character.delete()
+    owner.delete()
+    stored = RollEntry.objects.get(pk=entry.pk)
+    assert (stored.character_id, stored.user_id, stored.roller_id) == (None, None, None)
+    assert (stored.character_ref, stored.user_ref) == (entry.character_id, entry.user_id)
+    assert RollEntry.objects.verify_chain(character.campaign_id).intact
+
+
+@on_postgresql
+def test_the_database_refuses_truncate():
+    character = CharacterFactory()
+    append(character, 2)
+    for table in ("rolls_rollentry", "rolls_loghead"):
+        with (
+            pytest.raises(DatabaseError, match="TRUNCATE"),
+            transaction.atomic(),
+            connection.cursor() as cursor,
+        ):
+            # The test database has the maintenance switch on (tests/conftest.py); production
+            # databases never do.
+            cursor.execute("SET LOCAL poolside.log_maintenance = 'off'")
+            cursor.execute(f"TRUNCATE {table} CASCADE")
+    assert RollEntry.objects.filter(campaign=character.campaign).count() == 2
+
+
+@on_postgresql
+def test_the_maintenance_switch_needs_the_tables_owner():
+    character = CharacterFactory()
+    append(character, 1)
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("CREATE ROLE poolside_intruder")
+        cursor.execute("GRANT TRUNCATE ON rolls_rollentry, rolls_loghead TO poolside_intruder")
+        cursor.execute("SET LOCAL ROLE poolside_intruder")
+        cursor.execute("SET LOCAL poolside.log_maintenance = 'on'")
+        with pytest.raises(DatabaseError, match="TRUNCATE"), transaction.atomic():
+            cursor.execute("TRUNCATE rolls_rollentry")
+        cursor.execute("RESET ROLE")
+        cursor.execute("REVOKE ALL ON rolls_rollentry, rolls_loghead FROM poolside_intruder")
+        cursor.execute("DROP ROLE poolside_intruder")
+    assert RollEntry.objects.filter(campaign=character.campaign).count() == 1

@@ -51,7 +51,8 @@ def verify_like_an_outside_script(campaign_id):
             "SELECT id, seq, prev_hash, hash, created_at, system, kind, follows_id, character_name,"
             " username, label, options, pool, breakdown, faces, outcome, outcome_label, detail,"
             " result, odds, resource_changes, campaign_id, visibility, reveals_id, odds_table,"
-            " call_id, contest_id FROM rolls_rollentry"
+            " call_id, contest_id, salt, character_ref, user_ref, roller_ref, hidden_character"
+            " FROM rolls_rollentry"
             " WHERE campaign_id = %s ORDER BY seq",
             [campaign_id],
         )
@@ -87,6 +88,11 @@ def verify_like_an_outside_script(campaign_id):
             odds_table,
             call,
             contest,
+            salt,
+            character_ref,
+            user_ref,
+            roller_ref,
+            hidden_character,
         ) = row
 
         def loads(v):
@@ -124,7 +130,18 @@ def verify_like_an_outside_script(campaign_id):
             "odds_table": loads(odds_table),
             "resource_changes": loads(changes),
         }
-        if call is not None or contest is not None:  # version 2: the GM table's links
+        if salt:  # version 3: salted, with the recorded ids and the hidden-NPC flag
+            content |= {
+                "v": 3,
+                "call": call,
+                "contest": contest,
+                "salt": salt,
+                "character_id": character_ref,
+                "user_id": user_ref,
+                "roller_id": roller_ref,
+                "hidden_character": bool(hidden_character),  # SQLite hands back 0/1
+            }
+        elif call is not None or contest is not None:  # version 2: the GM table's links
             content |= {"v": 2, "call": call, "contest": contest}
         canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         assert prev_hash == previous, f"#{seq} is not chained to #{seq - 1}"

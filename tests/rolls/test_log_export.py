@@ -4,6 +4,7 @@ dice, outcome, odds or pool."""
 
 import asyncio
 import csv
+import hashlib
 import io
 import json
 
@@ -63,13 +64,14 @@ def test_csv_parses_back_with_documented_columns(client, table):
     )
     assert response["Content-Disposition"].endswith('.csv"')
     rows = csv_rows(response)
+    # A player's export: no seq, no prev_hash, no salt (docs/roll-log.md).
     assert list(rows[0]) == [
-        "seq", "time", "character", "player", "system", "kind", "visibility", "label",
+        "time", "character", "player", "system", "kind", "visibility", "label",
         "breakdown", "faces", "outcome", "outcome_label", "detail", "odds", "odds_percent",
-        "follows", "resources", "redacted", "hash", "prev_hash",
+        "follows", "resources", "redacted", "hash",
     ]  # fmt: skip
     first, second = rows
-    assert first["seq"] == str(roll.seq) and second["seq"] == str(correct.seq)  # oldest first
+    assert first["hash"] == roll.hash and second["hash"] == correct.hash  # oldest first
     assert first["time"] == roll.created_at.isoformat(timespec="microseconds")
     assert first["time"].endswith("+00:00")
     assert first["character"] == "Ada" and first["player"] == "ana"
@@ -77,8 +79,12 @@ def test_csv_parses_back_with_documented_columns(client, table):
     assert first["odds"] == "441/1000" and first["odds_percent"] == "44.10"
     assert first["resources"] == '{"momentum": 1}'
     assert first["redacted"] == "no"
-    assert first["hash"] == roll.hash and first["prev_hash"] == roll.prev_hash
-    assert second["follows"] == str(roll.seq) and second["prev_hash"] == roll.hash
+    assert second["follows"] == roll.hash
+    client.force_login(table["gm"])
+    gm_rows = csv_rows(export(client, table["campaign"], "csv"))
+    assert list(gm_rows[0])[0] == "seq" and list(gm_rows[0])[-2:] == ["prev_hash", "salt"]
+    assert [r["seq"] for r in gm_rows] == [str(roll.seq), str(correct.seq)]
+    assert gm_rows[1]["prev_hash"] == roll.hash and gm_rows[1]["salt"] == correct.salt
 
 
 def test_dad6_faces_show_modified_values():
@@ -119,7 +125,7 @@ def test_json_is_versioned_and_parses_back(client, table):
     assert response["Content-Type"] == "application/json"
     assert response["Content-Disposition"].endswith('.json"')
     data = json.loads(body(response))
-    assert data["format"] == "poolside-roll-log" and data["version"] == 1
+    assert data["format"] == "poolside-roll-log" and data["version"] == 2
     assert data["campaign"] == {
         "id": table["campaign"].pk,
         "name": table["campaign"].name,
@@ -127,6 +133,7 @@ def test_json_is_versioned_and_parses_back(client, table):
     }
     assert data["filters"] == {"skill": "Stealth"}
     assert data["exported_by"] == table["gm"].username
+    assert data["chain_head"] == {"length": roll.seq, "hash": roll.hash}
     (record,) = data["entries"]
     assert record["seq"] == roll.seq and record["redacted"] is False
     assert record["faces"] == COLD_FACES
@@ -168,20 +175,23 @@ def test_visibility_in_a_players_export(client, table):
                  "Lockpicking", blind.hash, gm_only.hash, secret.hash):  # fmt: skip
         assert leak not in text, leak
     rows = list(csv.DictReader(io.StringIO(text)))
-    assert [int(r["seq"]) for r in rows] == [public.seq, blind.seq, after_blind.seq]
+    assert [r["label"] for r in rows] == ["Stealth", "Perception", "Stealth"]
     placeholder = rows[1]
     assert placeholder["redacted"] == "yes" and placeholder["label"] == "Perception"
     assert placeholder["visibility"] == "blind"
     for column in ("breakdown", "faces", "outcome", "outcome_label", "detail", "odds",
-                   "odds_percent", "hash", "prev_hash"):  # fmt: skip
+                   "odds_percent", "hash"):  # fmt: skip
         assert placeholder[column] == "", column
-    # The entry after the blind one: its prev_hash would be the blind roll's hash.
-    assert rows[2]["prev_hash"] == "" and rows[2]["hash"] == after_blind.hash
+    # Nothing numbers or links the entries: a gap or a broken link would give the hidden ones away.
+    assert rows[2]["hash"] == after_blind.hash
+    assert not {"seq", "prev_hash", "salt"} & set(rows[0])
+    assert public.salt not in text and after_blind.salt not in text
 
     data = json.loads(body(export(client, table["campaign"], "json")))
     hidden = data["entries"][1]
+    assert "chain_head" not in data  # its length would count the rolls a player can't see
+    assert all("seq" not in e and "prev_hash" not in e and "salt" not in e for e in data["entries"])
     assert hidden == {
-        "seq": blind.seq,
         "time": blind.created_at.isoformat(timespec="microseconds"),
         "character": "Ada",
         "player": "ana",
@@ -196,11 +206,46 @@ def test_visibility_in_a_players_export(client, table):
     # bo sees the public rolls only; the GM everything in full.
     client.force_login(bo.owner)
     rows = csv_rows(export(client, table["campaign"], "csv"))
-    assert [int(r["seq"]) for r in rows] == [public.seq, gm_only.seq, after_blind.seq]
+    assert [r["hash"] for r in rows] == [public.hash, gm_only.hash, after_blind.hash]
     client.force_login(table["gm"])
     rows = csv_rows(export(client, table["campaign"], "csv"))
     assert all(r["redacted"] == "no" for r in rows) and len(rows) == 5
-    assert all(r["prev_hash"] for r in rows)
+    assert all(r["prev_hash"] and r["salt"] for r in rows)
+
+
+def test_the_gms_json_export_is_enough_to_verify_the_chain(client, table):
+    """docs/roll-log.md: from the GM's export alone, rebuild each entry's hashed form, check every
+    hash and link, and compare the end with the chain head the export carries."""
+    from rolls.models import canonical_json
+
+    roll = RollEntryFactory(character=table["ada"], label="Stealth", visibility=Visibility.BLIND)
+    RollEntryFactory(character=table["ada"], kind="correct", follows=roll, label="Stealth")
+    RollEntryFactory(character=table["bo"], label="Climb")
+    client.force_login(table["gm"])
+    data = json.loads(body(export(client, table["campaign"], "json")))
+    previous = "0" * 64
+    for record in data["entries"]:
+        content = {
+            "v": 3,
+            "campaign": data["campaign"]["id"],
+            "seq": record["seq"],
+            "prev_hash": record["prev_hash"],
+            "created_at": record["time"],
+            "follows": record["follows_seq"],
+            "reveals": record["reveals_seq"],
+            "user": record["player"],
+            "resource_changes": record["resources"],
+        } | {
+            key: record[key]
+            for key in ("system", "kind", "visibility", "character", "label", "options", "pool",
+                        "breakdown", "faces", "outcome", "outcome_label", "detail", "result",
+                        "odds", "odds_table", "call", "contest", "salt", "character_id",
+                        "user_id", "roller_id", "hidden_character")
+        }  # fmt: skip
+        assert record["prev_hash"] == previous
+        assert hashlib.sha256(canonical_json(content)).hexdigest() == record["hash"]
+        previous = record["hash"]
+    assert data["chain_head"] == {"length": len(data["entries"]), "hash": previous}
 
 
 @pytest.mark.parametrize("fmt", ["csv", "json"])

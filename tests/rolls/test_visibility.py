@@ -2,6 +2,7 @@
 someone who may not read them — not in the log, the permalink, the sheet or the roll response."""
 
 import pytest
+from django.urls import reverse
 
 from rolls.models import Kind, RollEntry, Visibility
 from sheets.models import Role, System
@@ -274,3 +275,67 @@ def test_the_sql_and_python_rules_agree(client, table):
             assert (entry.pk in readable) == fresh.is_readable_by(membership), (membership, entry)
             if entry.pk in annotated:
                 assert annotated[entry.pk] == (entry.pk in readable)
+
+
+# --- hiddenness is frozen into the entry when it is written ---------------------------------------
+
+
+def _npc_roll(client, table, npc):
+    client.force_login(table["gm"])
+    athletics = npc.cogent.skills.get(name="Athletics")
+    response = client.post(
+        roll_url(npc, "cogent-skill", athletics),
+        {"challenge_level": 2, "extra_penalty": 0, "visibility": Visibility.PUBLIC},
+    )
+    assert response.status_code == 302, response.content.decode()
+    return latest()
+
+
+def _player_reads(client, table, entry):
+    """Does bob read ``entry`` anywhere: permalink, log page, JSON export?"""
+    client.force_login(table["bob"])
+    campaign = table["campaign"].pk
+    permalink = client.get(entry.get_absolute_url()).status_code == 200
+    log = client.get(f"/campaigns/{campaign}/log/").content.decode()
+    export = b"".join(client.get(reverse("campaign_log_json", args=[campaign])).streaming_content)
+    in_log = f'href="{entry.get_absolute_url()}"' in log
+    assert in_log == permalink == (entry.hash in export.decode()), entry
+    return permalink
+
+
+@pytest.mark.parametrize("change", ["delete", "unhide"])
+def test_a_hidden_npcs_rolls_stay_hidden_whatever_happens_to_the_npc_later(client, table, change):
+    npc = CharacterFactory(
+        campaign=table["campaign"],
+        owner=table["gm"],
+        is_npc=True,
+        hidden_from_players=True,
+        name="The Lurker",
+    )
+    entry = _npc_roll(client, table, npc)
+    assert not _player_reads(client, table, entry)
+    client.force_login(table["gm"])
+    if change == "delete":
+        assert client.post(reverse("character_delete", args=[npc.pk])).status_code == 302
+        assert not type(npc).objects.filter(pk=npc.pk).exists()
+    else:
+        npc.hidden_from_players = False
+        npc.save()
+    assert not _player_reads(client, table, entry)
+    # Only the GM's reveal opens it — and the reveal itself reaches the players.
+    client.force_login(table["gm"])
+    assert client.post(reverse("roll_reveal", args=[entry.pk])).status_code == 302
+    assert _player_reads(client, table, entry)
+    reveal = latest()
+    assert reveal.kind == Kind.REVEAL and _player_reads(client, table, reveal)
+
+
+def test_hiding_an_npc_hides_its_rolls_from_then_on_not_the_ones_already_seen(client, table):
+    npc = CharacterFactory(campaign=table["campaign"], owner=table["gm"], is_npc=True)
+    seen = _npc_roll(client, table, npc)
+    npc.hidden_from_players = True
+    npc.save()
+    later = _npc_roll(client, table, npc)
+    assert _player_reads(client, table, seen)
+    assert not _player_reads(client, table, later)
+    assert (seen.hidden_character, later.hidden_character) == (False, True)

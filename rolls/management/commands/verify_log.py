@@ -4,14 +4,16 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from rolls.models import RollEntry
+from rolls.models import LogHead, RollEntry
 from sheets.models import Campaign
 
 
 class Command(BaseCommand):
     help = (
         "Recompute every campaign's roll log hash chain (or one campaign's) as docs/roll-log.md "
-        "defines it. Exits with status 1 and names the first broken entry when a chain is broken."
+        "defines it, and check that each ends at its recorded head. Prints each head's digest (to "
+        "write down and compare later). Exits with status 1 and names the first broken entry "
+        "when a chain is broken."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -27,12 +29,20 @@ class Command(BaseCommand):
         for each in campaigns.iterator():
             report = RollEntry.objects.verify_chain(each.pk)
             if report.intact:
+                head = LogHead.objects.filter(campaign_id=each.pk).first() or LogHead()
                 self.stdout.write(
-                    f"Campaign {each.pk} ({each.name}): {report.verified} entries, chain intact."
+                    f"Campaign {each.pk} ({each.name}): {report.verified} entries, chain intact, "
+                    f"head {head.digest}."
                 )
                 continue
             broken += 1
             entry = report.broken
+            if entry is None:
+                self.stderr.write(
+                    f"Campaign {each.pk} ({each.name}): BROKEN at the head: {report.reason}. "
+                    f"{report.verified} entries chain intact."
+                )
+                continue
             self.stderr.write(
                 f"Campaign {each.pk} ({each.name}): BROKEN at entry #{entry.seq} (id {entry.pk}): "
                 f"{report.reason}. {report.verified} entries before it are intact."
