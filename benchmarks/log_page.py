@@ -79,7 +79,7 @@ def fill(size: int):
                 faces, outcome, outcome_label, detail, result, odds, odds_display,
                 resource_changes, created_at, prev_hash, hash, campaign_id, character_id,
                 follows_id, user_id, odds_table, reveals_id, roller_id, root_id, visibility,
-                contest_id, call_id)
+                contest_id, call_id, character_ref, user_ref, roller_ref, hidden_character, salt)
             SELECT
                 g,
                 CASE WHEN g %% 2 = 0 THEN %(hero_name)s ELSE %(other_name)s END,
@@ -102,7 +102,13 @@ def fill(size: int):
                 NULL,
                 CASE g %% 10 WHEN 0 THEN 'blind' WHEN 1 THEN 'gm_only' WHEN 2 THEN 'secret'
                      ELSE 'public' END,
-                NULL, NULL
+                NULL, NULL,
+                CASE WHEN g %% 2 = 0 THEN %(hero)s ELSE %(other)s END,
+                CASE WHEN g %% 10 = 2 THEN %(gm)s WHEN g %% 2 = 0 THEN %(hero_owner)s
+                     ELSE %(other_owner)s END,
+                CASE WHEN g %% 10 = 2 THEN %(gm)s WHEN g %% 2 = 0 THEN %(hero_owner)s
+                     ELSE %(other_owner)s END,
+                FALSE, md5(g || ':salt')
             FROM rolls_rollentry t, generate_series(2, %(size)s) g
             WHERE t.id = %(first)s
             """,

@@ -495,8 +495,10 @@ class RollEntry(models.Model):
             ),
             *(
                 models.CheckConstraint(
+                    # The ref must be set too: a NULL would make the comparison unknown, which
+                    # a CHECK lets through.
                     condition=Q(**{f"{link}__isnull": True})
-                    | Q(**{f"{link}_id": F(f"{link}_ref")}),
+                    | Q(**{f"{link}_ref__isnull": False, f"{link}_id": F(f"{link}_ref")}),
                     name=f"roll_entry_{link}_as_recorded",
                 )
                 for link in ("character", "user", "roller")

@@ -143,34 +143,18 @@ class Migration(migrations.Migration):
             field=models.PositiveBigIntegerField(blank=True, editable=False, null=True),
         ),
         migrations.RunPython(backfill, migrations.RunPython.noop),
-        migrations.AddConstraint(
-            model_name="rollentry",
-            constraint=models.CheckConstraint(
-                condition=models.Q(
-                    ("character__isnull", True),
-                    ("character_id", models.F("character_ref")),
-                    _connector="OR",
+        *(
+            migrations.AddConstraint(
+                model_name="rollentry",
+                constraint=models.CheckConstraint(
+                    condition=models.Q(**{f"{link}__isnull": True})
+                    | models.Q(
+                        **{f"{link}_ref__isnull": False, f"{link}_id": models.F(f"{link}_ref")}
+                    ),
+                    name=f"roll_entry_{link}_as_recorded",
                 ),
-                name="roll_entry_character_as_recorded",
-            ),
-        ),
-        migrations.AddConstraint(
-            model_name="rollentry",
-            constraint=models.CheckConstraint(
-                condition=models.Q(
-                    ("user__isnull", True), ("user_id", models.F("user_ref")), _connector="OR"
-                ),
-                name="roll_entry_user_as_recorded",
-            ),
-        ),
-        migrations.AddConstraint(
-            model_name="rollentry",
-            constraint=models.CheckConstraint(
-                condition=models.Q(
-                    ("roller__isnull", True), ("roller_id", models.F("roller_ref")), _connector="OR"
-                ),
-                name="roll_entry_roller_as_recorded",
-            ),
+            )
+            for link in ("character", "user", "roller")
         ),
         migrations.RunPython(truncate_guard, drop_truncate_guard),
     ]

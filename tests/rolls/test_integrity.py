@@ -215,9 +215,14 @@ def test_verify_log_prints_the_head_digest_a_gm_can_write_down():
 def test_the_head_moves_in_the_appending_transaction():
     character = CharacterFactory()
     (first,) = append(character, 1)
-    with pytest.raises(RuntimeError), transaction.atomic():
-        append(character, 1)
-        raise RuntimeError("the roll's transaction fails after the append")
+
+    def roll_that_fails_after_the_append():
+        with transaction.atomic():
+            append(character, 1)
+            raise RuntimeError("the roll's transaction fails after the append")
+
+    with pytest.raises(RuntimeError):
+        roll_that_fails_after_the_append()
     head = LogHead.objects.get(pk=character.campaign_id)
     assert (head.length, head.hash) == (1, first.hash)
     assert RollEntry.objects.verify_chain(character.campaign_id).intact
@@ -234,12 +239,13 @@ def test_re_pointing_a_link_is_refused_or_caught(link):
     other = CharacterFactory(campaign=character.campaign)
     (entry,) = append(character, 1, visibility="gm_only")
     target = other.pk if link == "character" else other.owner_id
-    with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("SET LOCAL session_replication_role = replica")
-        cursor.execute(
-            f"UPDATE rolls_rollentry SET {link}_id = %s WHERE id = %s", [target, entry.pk]
-        )
+    for also in ("", f", {link}_ref = NULL"):  # a NULL ref must not slip through the CHECK
+        with transaction.atomic(), connection.cursor() as cursor:
+            if connection.vendor == "postgresql":
+                cursor.execute("SET LOCAL session_replication_role = replica")
+            sql = f"UPDATE rolls_rollentry SET {link}_id = %s{also} WHERE id = %s"
+            with pytest.raises(IntegrityError), transaction.atomic():
+                cursor.execute(sql, [target, entry.pk])
     # With the constraint out of the way too (ids and refs moved together), the hash catches it.
     tamper(
         f"UPDATE rolls_rollentry SET {link}_id = %s, {link}_ref = %s WHERE id = %s",
@@ -267,15 +273,12 @@ def test_the_database_refuses_truncate():
     character = CharacterFactory()
     append(character, 2)
     for table in ("rolls_rollentry", "rolls_loghead"):
-        with (
-            pytest.raises(DatabaseError, match="TRUNCATE"),
-            transaction.atomic(),
-            connection.cursor() as cursor,
-        ):
+        with transaction.atomic(), connection.cursor() as cursor:
             # The test database has the maintenance switch on (tests/conftest.py); production
             # databases never do.
             cursor.execute("SET LOCAL poolside.log_maintenance = 'off'")
-            cursor.execute(f"TRUNCATE {table} CASCADE")
+            with pytest.raises(DatabaseError, match="TRUNCATE"), transaction.atomic():
+                cursor.execute(f"TRUNCATE {table} CASCADE")
     assert RollEntry.objects.filter(campaign=character.campaign).count() == 2
 
 

@@ -82,7 +82,8 @@ def test_csv_parses_back_with_documented_columns(client, table):
     assert second["follows"] == roll.hash
     client.force_login(table["gm"])
     gm_rows = csv_rows(export(client, table["campaign"], "csv"))
-    assert list(gm_rows[0])[0] == "seq" and list(gm_rows[0])[-2:] == ["prev_hash", "salt"]
+    columns = list(gm_rows[0])
+    assert columns[0] == "seq" and columns[-2:] == ["prev_hash", "salt"]
     assert [r["seq"] for r in gm_rows] == [str(roll.seq), str(correct.seq)]
     assert gm_rows[1]["prev_hash"] == roll.hash and gm_rows[1]["salt"] == correct.salt
 
