@@ -196,7 +196,11 @@ class RollEntryQuerySet(models.QuerySet):
         deleting the newest entries is caught too, although what is left chains perfectly."""
         rows = (
             self.filter(campaign_id=campaign_id)
-            .annotate(follows_seq=F("follows__seq"), reveals_seq=F("reveals__seq"))
+            .annotate(
+                follows_seq=F("follows__seq"),
+                reveals_seq=F("reveals__seq"),
+                root_seq=F("root__seq"),
+            )
             .order_by("seq")
         )
         previous, count = GENESIS_HASH, 0
@@ -608,6 +612,8 @@ class RollEntry(models.Model):
                 "call": self.call_id,
                 "contest": self.contest_id,
                 "salt": self.salt,
+                # The root decides a follow-up's audience (a reveal of the root opens it).
+                "root": self._seq_of("root"),
                 "character_id": self.character_ref,
                 "user_id": self.user_ref,
                 "roller_id": self.roller_ref,

@@ -297,3 +297,28 @@ def test_the_maintenance_switch_needs_the_tables_owner():
         cursor.execute("REVOKE ALL ON rolls_rollentry, rolls_loghead FROM poolside_intruder")
         cursor.execute("DROP ROLE poolside_intruder")
     assert RollEntry.objects.filter(campaign=character.campaign).count() == 1
+
+
+def test_re_pointing_a_follow_ups_root_is_caught():
+    """A follow-up is readable when its root is revealed: moving it under a revealed (or public)
+    root would open it, so the root is hashed too."""
+    character = CharacterFactory()
+    hidden, public = append(character, 2)
+    follow_up = RollEntry.objects.append(
+        campaign=character.campaign,
+        **{
+            field: getattr(hidden, field)
+            for field in ("character", "user", "character_name", "username", "system", "label")
+        },
+        kind="correct",
+        follows=hidden,
+        breakdown="",
+        outcome="success",
+        outcome_label="Success",
+        odds="1/1",
+        odds_display="100%",
+    )
+    assert run_verify(character.campaign_id)[0] == 0
+    tamper("UPDATE rolls_rollentry SET root_id = %s WHERE id = %s", [public.pk, follow_up.pk])
+    code, _, err = run_verify(character.campaign_id)
+    assert code == 1 and f"BROKEN at entry #{follow_up.seq}" in err

@@ -51,7 +51,7 @@ def verify_like_an_outside_script(campaign_id):
             "SELECT id, seq, prev_hash, hash, created_at, system, kind, follows_id, character_name,"
             " username, label, options, pool, breakdown, faces, outcome, outcome_label, detail,"
             " result, odds, resource_changes, campaign_id, visibility, reveals_id, odds_table,"
-            " call_id, contest_id, salt, character_ref, user_ref, roller_ref, hidden_character"
+            " call_id, contest_id, salt, character_ref, user_ref, roller_ref, hidden_character, root_id"
             " FROM rolls_rollentry"
             " WHERE campaign_id = %s ORDER BY seq",
             [campaign_id],
@@ -93,6 +93,7 @@ def verify_like_an_outside_script(campaign_id):
             user_ref,
             roller_ref,
             hidden_character,
+            root,
         ) = row
 
         def loads(v):
@@ -136,6 +137,7 @@ def verify_like_an_outside_script(campaign_id):
                 "call": call,
                 "contest": contest,
                 "salt": salt,
+                "root": seq_of.get(root),
                 "character_id": character_ref,
                 "user_id": user_ref,
                 "roller_id": roller_ref,

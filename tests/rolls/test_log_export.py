@@ -234,6 +234,7 @@ def test_the_gms_json_export_is_enough_to_verify_the_chain(client, table):
             "created_at": record["time"],
             "follows": record["follows_seq"],
             "reveals": record["reveals_seq"],
+            "root": record["root_seq"],
             "user": record["player"],
             "resource_changes": record["resources"],
         } | {
