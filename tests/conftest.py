@@ -15,16 +15,16 @@ def _fast_and_self_contained(settings):
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker):
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     """On PostgreSQL the roll log refuses TRUNCATE unless its owner sets the maintenance switch
     (rolls/migrations/0006). Tests that commit (live servers, concurrency) are emptied with a
-    TRUNCATE between tests, so the throwaway test database turns the switch on for every session;
-    tests/rolls/test_integrity.py turns it off again to show the refusal."""
-    from django.db import connection
+    TRUNCATE between tests, so every connection the suite opens to its throwaway database turns
+    the switch on; tests/rolls/test_integrity.py turns it off again to show the refusal. (Set in
+    the connection's startup options, so pooled connections have it too.)"""
+    from django.db import connections
 
-    if connection.vendor != "postgresql":
-        return
-    with django_db_blocker.unblock(), connection.cursor() as cursor:
-        name = connection.ops.quote_name(connection.settings_dict["NAME"])
-        cursor.execute(f"ALTER DATABASE {name} SET poolside.log_maintenance = 'on'")
-        cursor.execute("SET poolside.log_maintenance = 'on'")
+    for connection in connections.all():
+        if connection.vendor == "postgresql":
+            options = connection.settings_dict.setdefault("OPTIONS", {})
+            switch = "-c poolside.log_maintenance=on"
+            options["options"] = f"{options.get('options', '')} {switch}".strip()
