@@ -142,6 +142,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# "default" stays per process (nothing shared relies on it). "ratelimit" holds the signup and
+# password-reset counts (config/ratelimit.py) in the database, so every server process sees the
+# same counts; `manage.py createcachetable` creates its table (`make run` does, tests do by
+# themselves). MAX_ENTRIES is high because culling deletes live counts once the table is full.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "ratelimit": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "poolside_cache",
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
+    },
+}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -230,6 +243,14 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"
 # How many reverse proxies in front of the app append to X-Forwarded-For (0: use REMOTE_ADDR).
 PROXY_COUNT = env_int("PROXY_COUNT", 0)
+
+# Signup and password-reset POSTs (config/ratelimit.py): (attempts, seconds) per client address
+# and per target, the username or email posted. Generous for a person who mistypes, far too few
+# to enumerate usernames or to flood someone's inbox. docs/permissions.md explains them.
+RATE_LIMITS = {
+    "signup": {"address": (20, 3600), "target": (10, 3600)},
+    "password_reset": {"address": (10, 3600), "target": (5, 3600)},
+}
 
 LOGGING = {
     "version": 1,
