@@ -1,9 +1,12 @@
 """Request helpers and middleware for security features."""
 
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from asgiref.sync import iscoroutinefunction
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.core.files.uploadhandler import FileUploadHandler
 from django.http import HttpRequest, HttpResponseBase
 from django.utils.cache import patch_cache_control
 from django.utils.decorators import sync_and_async_middleware
@@ -54,3 +57,36 @@ def private_no_store(
             return response
 
     return middleware
+
+
+class RequestSizeLimit(FileUploadHandler):
+    """First upload handler: refuses a multipart body over MAX_REQUEST_BYTES before it is parsed.
+
+    Django caps form fields (DATA_UPLOAD_MAX_MEMORY_SIZE) but not uploaded files, which it would
+    spool to disk whatever their size. The only upload is a character file (256 KiB), so a body
+    over the limit is refused whole: RequestDataTooBig, answered by config.errors.bad_request with
+    a readable 413. A body without a Content-Length is counted as it arrives."""
+
+    def __init__(self, request: HttpRequest | None = None) -> None:
+        super().__init__(request)
+        self.received = 0
+
+    def handle_raw_input(
+        self,
+        input_data: Any,
+        META: dict[str, Any],
+        content_length: int,
+        boundary: bytes,
+        encoding: str | None = None,
+    ) -> None:
+        if content_length and content_length > settings.MAX_REQUEST_BYTES:
+            raise RequestDataTooBig("Request body exceeded settings.MAX_REQUEST_BYTES.")
+
+    def receive_data_chunk(self, raw_data: bytes, start: int) -> bytes:
+        self.received += len(raw_data)
+        if self.received > settings.MAX_REQUEST_BYTES:
+            raise RequestDataTooBig("Uploaded files exceeded settings.MAX_REQUEST_BYTES.")
+        return raw_data  # the next handlers store it
+
+    def file_complete(self, file_size: int) -> None:
+        return None

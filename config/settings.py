@@ -165,6 +165,19 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# Request bodies: 1 MiB at most. Form fields are capped by Django (DATA_UPLOAD_MAX_MEMORY_SIZE,
+# down from 2.5 MiB), uploaded files by config.security.RequestSizeLimit, both answered by a
+# readable 413 (config.errors). The largest legitimate body is a 256 KiB character export, pasted
+# (form-encoded it can triple) or uploaded. The body is read before Django sees it: a proxy in
+# front should cap it too (README "Production").
+MAX_REQUEST_BYTES = 1024 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
+FILE_UPLOAD_HANDLERS = [
+    "config.security.RequestSizeLimit",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
+
 # Rolls use the OS CSPRNG (rolls.rules.system_rng). Tests, and only tests, set a seed here to get
 # repeatable dice; it is deliberately not read from the environment.
 ROLLS_RNG_SEED: int | None = None

@@ -4,6 +4,9 @@ from django.urls import include, path
 
 from config.ratelimit import rate_limited
 
+# Django's default 400 page says nothing; ours says what was too large (413) or wrong.
+handler400 = "config.errors.bad_request"
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     # Before Django's auth URLs, so this rate-limited view answers at the same path and name.

@@ -432,22 +432,26 @@ class CharacterImportForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
     )
 
-    MAX_BYTES = 256 * 1024
+    MAX_BYTES = ranges.IMPORT_MAX_BYTES
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         upload, text = data.get("file"), data.get("text", "").strip()
+        limit = f"{self.MAX_BYTES // 1024} KiB max"
         if upload and text:
             raise forms.ValidationError("Give a file or pasted JSON, not both.")
         if upload:
             if upload.size > self.MAX_BYTES:
-                self.add_error("file", "That file is too large for a character (256 KiB max).")
+                self.add_error("file", f"That file is too large for a character ({limit}).")
                 return data
             try:
                 data["raw"] = upload.read().decode("utf-8")
             except UnicodeDecodeError:
                 self.add_error("file", "That file is not UTF-8 text.")
         elif text:
+            if len(text.encode("utf-8", errors="surrogatepass")) > self.MAX_BYTES:
+                self.add_error("text", f"Pasted JSON is too large for a character ({limit}).")
+                return data
             data["raw"] = text
         else:
             raise forms.ValidationError("Choose a file or paste the exported JSON.")

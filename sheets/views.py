@@ -420,17 +420,15 @@ def character_import(request: HttpRequest, pk: int) -> HttpResponse:
     import_errors: list[str] = []
     if request.method == "POST" and form.is_valid():
         try:
-            character = import_character(
-                form.cleaned_data["raw"],
-                campaign=campaign,
-                owner=request.user,
-                is_npc=membership.is_gm,
-            )
+            # As this member: a player's import can't set what only the GM sets.
+            imported = import_character(form.cleaned_data["raw"], membership=membership)
         except CharacterImportError as exc:
             import_errors = exc.errors
         else:
-            messages.success(request, f"{character.name} imported.")
-            return redirect(character)
+            messages.success(request, f"{imported.character.name} imported.")
+            for notice in imported.notices:
+                messages.warning(request, notice)
+            return redirect(imported.character)
     return render(
         request,
         "sheets/character_import.html",
