@@ -16,6 +16,7 @@ window's end can get up to twice the limit; that is the price of one query per a
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
 import time
 from collections.abc import Callable
@@ -31,6 +32,7 @@ from django.template.response import TemplateResponse
 from config.security import client_ip
 
 CACHE = "ratelimit"
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -56,11 +58,18 @@ def attempt(scope: str, key: str, rate: Rate, *, now: float | None = None) -> in
     cache = caches[CACHE]
     slots = [f"{base}:{n}" for n in range(rate.limit)]
     taken = cache.get_many(slots)
-    for slot in slots:
+    free = [slot for slot in slots if slot not in taken]
+    for slot in free:
         # add() is atomic: when another process claims this slot first it answers False and the
         # next free one is tried. The timeout outlives the window so a slot can't be re-added.
-        if slot not in taken and cache.add(slot, 1, timeout=2 * rate.seconds):
+        if cache.add(slot, 1, timeout=2 * rate.seconds):
             return 0
+    if free and len(cache.get_many(slots)) < rate.limit:
+        # add() also answers False when the database refused the write (DatabaseCache swallows
+        # the error): slots are still free, so this is not a full window. Let the attempt through
+        # rather than lock people out over a database hiccup; the form's own writes will tell.
+        logger.warning("Rate limit %s: could not record an attempt; allowed it", scope)
+        return 0
     return max(1, math.ceil((window + 1) * rate.seconds - now))
 
 

@@ -4,6 +4,8 @@ neither tells more about who has an account than it must (docs/permissions.md, "
 and abuse")."""
 
 import re
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 
 import pytest
 from django.core import mail
@@ -13,6 +15,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import UserFactory
+from tests.live_servers import database_url, uvicorn
+from tests.test_security import LiveLogin
 
 pytestmark = pytest.mark.django_db
 
@@ -181,3 +185,49 @@ def test_a_name_taken_between_check_and_insert_is_a_form_error_not_a_500(client,
     assert response.status_code == 400
     assert "A user with that username already exists." in response.content.decode()
     assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="Several server processes need PostgreSQL (README: with SQLite run one process): "
+    "run with DATABASE_URL=postgres://…; .ci/run does.",
+)
+def test_two_server_processes_share_one_count_even_in_parallel():
+    """The counts live in the database: two uvicorn processes on one database, twelve reset
+    requests from one address fired at both at once, and exactly the limit goes through."""
+    url = database_url()
+    with ExitStack() as stack:
+        clients = [LiveLogin(stack.enter_context(uvicorn(url))) for _ in range(2)]
+
+        def post(i):
+            client = clients[i % 2]
+            form = f"email=someone{i}%40example.com&csrfmiddlewaretoken={client.token}"
+            headers = {
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Cookie": client.cookie,
+            }
+            return client.request("POST", "/accounts/password_reset/", form, headers)[0]
+
+        with ThreadPoolExecutor(max_workers=12) as pool:
+            statuses = list(pool.map(post, range(RESET_ADDRESS_LIMIT + 2)))
+    assert sorted(statuses) == [302] * RESET_ADDRESS_LIMIT + [429, 429], statuses
+
+
+def test_a_write_the_database_refuses_does_not_lock_anyone_out(client, monkeypatch):
+    """DatabaseCache.add() answers False on a database error too: with slots still free that is
+    no full window, so the attempt goes through (the form's own writes will fail loudly)."""
+    from django.core.cache import caches
+
+    from config.ratelimit import CACHE, Rate, attempt
+
+    cache = caches[CACHE]
+    assert attempt("t", "k", Rate(3, 60), now=0) == 0
+    monkeypatch.setattr(type(cache), "add", lambda *args, **kwargs: False)
+    assert attempt("t", "k", Rate(3, 60), now=1) == 0
+    # A window really full is still refused.
+    monkeypatch.undo()
+    assert attempt("t", "k", Rate(3, 60), now=2) == 0
+    assert attempt("t", "k", Rate(3, 60), now=3) == 0
+    monkeypatch.setattr(type(cache), "add", lambda *args, **kwargs: False)
+    assert attempt("t", "k", Rate(3, 60), now=4) == 56
