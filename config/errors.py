@@ -15,8 +15,8 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
         status = 413
         title = "What you sent is too large"
         message = (
-            f"A request may hold at most {settings.MAX_REQUEST_BYTES // 1024} KiB, and a "
-            f"character to import at most {IMPORT_MAX_BYTES // 1024} KiB. Nothing was saved."
+            f"A request may hold at most {_size(settings.MAX_REQUEST_BYTES)}, and a character "
+            f"to import at most {_size(IMPORT_MAX_BYTES)}. Nothing was saved."
         )
     elif isinstance(exception, TooManyFieldsSent | TooManyFilesSent):
         status = 400
@@ -27,3 +27,7 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
         title = "Bad request"
         message = "The request could not be understood. Nothing was saved."
     return render(request, "400.html", {"title": title, "message": message}, status=status)
+
+
+def _size(n: int) -> str:
+    return f"{n // (1024 * 1024)} MiB" if n % (1024 * 1024) == 0 else f"{n // 1024} KiB"
