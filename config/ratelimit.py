@@ -40,9 +40,6 @@ class Rate:
     limit: int  # attempts allowed per window
     seconds: int  # the window's length
 
-    def __str__(self) -> str:
-        return f"{self.limit} per {self.seconds // 60} minutes"
-
 
 def _hash(value: str) -> str:
     # Cache keys hold no user input as such: safe characters, bounded length, no email at rest.
