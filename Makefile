@@ -15,12 +15,17 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	@touch $(STAMP)
 
-# Migrate, load the demo data (idempotent), collect static files for WhiteNoise, serve over ASGI.
+# Migrate, create the rate-limit cache table (idempotent), load the demo data (idempotent), collect
+# static files for WhiteNoise, serve over ASGI.
+# --no-proxy-headers: uvicorn would otherwise take the client's address from X-Forwarded-For sent
+# from 127.0.0.1, which any local client can forge; Poolside reads forwarded headers itself, only as
+# PROXY_COUNT and BEHIND_HTTPS_PROXY allow (tests/live_servers.py serves with these same options).
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py createcachetable
 	PORT=$(PORT) $(BIN)/python manage.py demo
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port $(PORT)
+	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port $(PORT) --no-proxy-headers
 
 test: $(STAMP)
 	$(BIN)/pytest

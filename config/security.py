@@ -1,7 +1,15 @@
-"""Request helpers for security features that must not trust what a client can forge."""
+"""Request helpers and middleware for security features."""
 
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from asgiref.sync import iscoroutinefunction
 from django.conf import settings
-from django.http import HttpRequest
+from django.core.exceptions import RequestDataTooBig
+from django.core.files.uploadhandler import FileUploadHandler
+from django.http import HttpRequest, HttpResponseBase
+from django.utils.cache import patch_cache_control
+from django.utils.decorators import sync_and_async_middleware
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -19,3 +27,66 @@ def client_ip(request: HttpRequest) -> str:
         if len(hops) >= count:
             return hops[-count]
     return request.META.get("REMOTE_ADDR", "")
+
+
+@sync_and_async_middleware
+def private_no_store(
+    get_response: Callable[[HttpRequest], HttpResponseBase | Awaitable[HttpResponseBase]],
+) -> Callable:
+    """`Cache-Control: private, no-store` on every response Django renders.
+
+    Nearly every page shows campaign data (sheets, rolls, the log, exports, statistics, the GM
+    table, the live stream, and every HTMX partial of them), and a page that doesn't today might
+    tomorrow: marking them all is simpler and safer than a list to keep up to date. No shared
+    cache may keep them and the browser stores none on disk. Static files are answered by
+    WhiteNoise before this middleware and keep their long-lived caching. A view's own directives
+    (the stream's no-cache) stay; a `public` one is dropped.
+    """
+    if iscoroutinefunction(get_response):
+
+        async def middleware(request: HttpRequest) -> HttpResponseBase:
+            response = await get_response(request)
+            patch_cache_control(response, private=True, no_store=True)
+            return response
+
+    else:
+
+        def middleware(request: HttpRequest) -> HttpResponseBase:
+            response = get_response(request)
+            patch_cache_control(response, private=True, no_store=True)
+            return response
+
+    return middleware
+
+
+class RequestSizeLimit(FileUploadHandler):
+    """First upload handler: refuses a multipart body over MAX_REQUEST_BYTES before it is parsed.
+
+    Django caps form fields (DATA_UPLOAD_MAX_MEMORY_SIZE) but not uploaded files, which it would
+    spool to disk whatever their size. The only upload is a character file (256 KiB), so a body
+    over the limit is refused whole: RequestDataTooBig, answered by config.errors.bad_request with
+    a readable 413. A body without a Content-Length is counted as it arrives."""
+
+    def __init__(self, request: HttpRequest | None = None) -> None:
+        super().__init__(request)
+        self.received = 0
+
+    def handle_raw_input(
+        self,
+        input_data: Any,
+        META: dict[str, Any],
+        content_length: int,
+        boundary: bytes,
+        encoding: str | None = None,
+    ) -> None:
+        if content_length and content_length > settings.MAX_REQUEST_BYTES:
+            raise RequestDataTooBig("Request body exceeded settings.MAX_REQUEST_BYTES.")
+
+    def receive_data_chunk(self, raw_data: bytes, start: int) -> bytes:
+        self.received += len(raw_data)
+        if self.received > settings.MAX_REQUEST_BYTES:
+            raise RequestDataTooBig("Uploaded files exceeded settings.MAX_REQUEST_BYTES.")
+        return raw_data  # the next handlers store it
+
+    def file_complete(self, file_size: int) -> None:
+        return None

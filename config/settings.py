@@ -84,6 +84,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # After WhiteNoise (static files keep their caching), before the rest, so it also marks the
+    # answers other middleware give (django-axes' 429, CSRF failures).
+    "config.security.private_no_store",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -142,11 +145,37 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# "default" stays per process (nothing shared relies on it). "ratelimit" holds the signup and
+# password-reset counts (config/ratelimit.py) in the database, so every server process sees the
+# same counts; `manage.py createcachetable` creates its table (`make run` does, tests do by
+# themselves). MAX_ENTRIES is high because culling deletes live counts once the table is full.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "ratelimit": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "poolside_cache",
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
+    },
+}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# Request bodies: 1 MiB at most. Form fields are capped by Django (DATA_UPLOAD_MAX_MEMORY_SIZE,
+# down from 2.5 MiB), uploaded files by config.security.RequestSizeLimit, both answered by a
+# readable 413 (config.errors). The largest legitimate body is a 256 KiB character export, pasted
+# (form-encoded it can triple) or uploaded. The body is read before Django sees it: a proxy in
+# front should cap it too (README "Production").
+MAX_REQUEST_BYTES = 1024 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
+FILE_UPLOAD_HANDLERS = [
+    "config.security.RequestSizeLimit",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
 ]
 
 # Rolls use the OS CSPRNG (rolls.rules.system_rng). Tests, and only tests, set a seed here to get
@@ -230,6 +259,14 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"
 # How many reverse proxies in front of the app append to X-Forwarded-For (0: use REMOTE_ADDR).
 PROXY_COUNT = env_int("PROXY_COUNT", 0)
+
+# Signup and password-reset POSTs (config/ratelimit.py): (attempts, seconds) per client address
+# and per target, the username or email posted. Generous for a person who mistypes, far too few
+# to enumerate usernames or to flood someone's inbox. docs/permissions.md explains them.
+RATE_LIMITS = {
+    "signup": {"address": (20, 3600), "target": (10, 3600)},
+    "password_reset": {"address": (10, 3600), "target": (5, 3600)},
+}
 
 LOGGING = {
     "version": 1,

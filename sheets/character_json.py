@@ -2,16 +2,26 @@
 
 Import runs every value through the same forms the sheet page uses, inside one transaction: any
 error rolls the whole character back, so an import either fully succeeds or leaves nothing behind.
+It acts with the importing member's role: what only the GM may set (NPC flags, Cold Stars resource
+maximums) is taken from the GM's import and left out of a player's, with a notice saying so.
+
+Hostile input is refused before any form runs: more than MAX_BYTES, nesting deeper than MAX_DEPTH
+(checked before json.loads, which would recurse), more than MAX_ROWS items in one list or
+MAX_TOTAL_ROWS in all.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.forms import ModelForm
 
+from sheets import ranges
 from sheets.forms import (
     CharacterBasicsForm,
     CogentSheetForm,
@@ -24,13 +34,25 @@ from sheets.forms import (
     Dad6SheetForm,
     Dad6SkillForm,
 )
-from sheets.models import Campaign, Character, System
+from sheets.models import Campaign, Character, Membership, System
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
+    from sheets.models import ColdStarsSheet
 
 FORMAT = "poolside-character"
 VERSION = 1
+
+# Limits (docs/character-json.md, "Limits"). A real export is a few KiB, nests 6 levels deep
+# (character → sheet → vocations → vocation → subskills → subskill) and its longest list is a
+# Cold Stars catalog's worth of skills; these leave room to spare and bound an import's work.
+MAX_BYTES = ranges.IMPORT_MAX_BYTES  # UTF-8 bytes, pasted or uploaded (the form says so first)
+MAX_DEPTH = 10  # objects and lists inside one another
+MAX_ROWS = 100  # items in any one list (skills, vocations, sub-skills, domains)
+MAX_TOTAL_ROWS = 200  # items in all lists together (each is a form and a row: bounds the work)
+
+# The fields only the GM sets, per system (the sheet forms take `gm=` for the same ones).
+GM_ONLY_CHARACTER_FIELDS = ("hidden_from_players", "is_npc")
+GM_ONLY_COLD_STARS_FIELDS = ("momentum_max", "willpower_max")
 
 
 class CharacterImportError(Exception):
@@ -51,6 +73,9 @@ def export_character(character: Character) -> dict[str, Any]:
         "system": character.campaign.system,
         "character": {"name": character.name, "notes": character.notes},
     }
+    if character.hidden_from_players:
+        # Only the GM reads a hidden NPC, so only the GM's export says so; the GM's import keeps it.
+        data["character"]["hidden_from_players"] = True
     system = character.campaign.system
     if system == System.COGENT:
         sheet = character.cogent
@@ -157,13 +182,67 @@ def _fields(data: dict[str, Any], names: tuple[str, ...] | list[str], base: Any 
     return out
 
 
+# The tokens that matter for nesting: a whole JSON string (so brackets inside it don't count; an
+# unterminated one runs to the end rather than being retried from every quote, which would be
+# quadratic) or a bracket. One left-to-right pass, linear in the input.
+_TOKENS = re.compile(r'"(?:[^"\\]+|\\.)*"?|[\[\]{}]', re.DOTALL)
+
+
+def _too_deep(raw: str) -> bool:
+    """True if objects and lists nest more than MAX_DEPTH deep. Checked before json.loads, whose
+    recursion would otherwise end in a RecursionError on `[[[[…`."""
+    depth = 0
+    for token in _TOKENS.finditer(raw):
+        bracket = token.group()
+        if bracket == "[" or bracket == "{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif bracket == "]" or bracket == "}":
+            depth -= 1
+    return False
+
+
+def _check_rows(data: Any) -> None:
+    """Refuse a list longer than MAX_ROWS, or more than MAX_TOTAL_ROWS items in all, before any
+    form runs: each row is a form and an insert, and an import must answer quickly."""
+    total = 0
+    pending: list[tuple[str, Any]] = [("", data)]
+    while pending:  # depth is bounded by _too_deep already; no recursion needed anyway
+        path, value = pending.pop()
+        if isinstance(value, dict):
+            pending.extend((f"{path}.{key}" if path else str(key), v) for key, v in value.items())
+        elif isinstance(value, list):
+            if len(value) > MAX_ROWS:
+                raise CharacterImportError(
+                    [f"{path}: {len(value)} rows; a character has at most {MAX_ROWS} per list."]
+                )
+            total += len(value)
+            pending.extend((f"{path}[{i}]", v) for i, v in enumerate(value))
+    if total > MAX_TOTAL_ROWS:
+        message = f"{total} rows in all; a character has at most {MAX_TOTAL_ROWS} rows in all."
+        raise CharacterImportError([message])
+
+
 def _parse(raw: str, campaign: Campaign) -> dict[str, Any]:
+    if len(raw.encode("utf-8", errors="surrogatepass")) > MAX_BYTES:
+        raise CharacterImportError(
+            [f"This is too large for a character ({MAX_BYTES // 1024} KiB max)."]
+        )
+    if _too_deep(raw):
+        raise CharacterImportError(
+            [f"This JSON is nested too deeply (more than {MAX_DEPTH} levels): not a character."]
+        )
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise CharacterImportError(
             [f"This is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})."]
         ) from None
+    except (ValueError, RecursionError) as exc:
+        # A number too long to convert (Python caps int digits), or nesting the scan missed.
+        raise CharacterImportError([f"This is not valid JSON: {exc}."]) from None
+    _check_rows(data)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CharacterImportError(
             [f'This is not a Poolside character export (expected "format": "{FORMAT}").']
@@ -189,36 +268,59 @@ def _parse(raw: str, campaign: Campaign) -> dict[str, Any]:
     return data
 
 
-def import_character(
-    raw: str, *, campaign: Campaign, owner: AbstractBaseUser, is_npc: bool = False
-) -> Character:
-    """Create a character in `campaign` from exported JSON, or raise CharacterImportError."""
+@dataclass
+class Imported:
+    character: Character
+    # What the import left out and why (a player's GM-only fields): shown to the importer.
+    notices: list[str] = dataclass_field(default_factory=list)
+
+
+def import_character(raw: str, *, membership: Membership) -> Imported:
+    """Create a character in the member's campaign from exported JSON, as that member: the GM's
+    import is an NPC and keeps GM-only fields, a player's is their PC and leaves them out (with a
+    notice). Raises CharacterImportError, leaving nothing behind, when anything is wrong."""
+    campaign = membership.campaign
+    gm = membership.is_gm
     data = _parse(raw, campaign)
     c = _Collector()
+    basics = data["character"]
+    hidden = basics.get("hidden_from_players", False)
+    if gm and not isinstance(hidden, bool):
+        raise CharacterImportError(["character.hidden_from_players: expected true or false."])
+    ignored = [] if gm else [f for f in GM_ONLY_CHARACTER_FIELDS if basics.get(f)]
     with transaction.atomic():
-        basics = data["character"]
         form = CharacterBasicsForm(data=_fields(basics, ("name", "notes")))
         if not form.is_valid():
-            for field, messages in form.errors.items():
+            for name, messages in form.errors.items():
                 for message in messages:
-                    c.error(f"character.{field}", message)
+                    c.error(f"character.{name}", message)
             raise CharacterImportError(c.errors)
         character = campaign.new_character(
-            owner=owner,
+            owner=membership.user,
             name=form.cleaned_data["name"],
             notes=form.cleaned_data["notes"],
-            is_npc=is_npc,
+            # The GM's characters are NPCs, players' are PCs, whatever the file says.
+            is_npc=gm,
+            hidden_from_players=gm and hidden,
         )
-        importer = {
-            System.COGENT: _import_cogent,
-            System.DAD6: _import_dad6,
-            System.COLD_STARS: _import_cold_stars,
-        }[System(campaign.system)]
-        importer(character, data["sheet"], c)
+        result = Imported(character)
+        if System(campaign.system) == System.COLD_STARS:
+            _import_cold_stars(character, data["sheet"], c, gm=gm, result=result, ignored=ignored)
+        else:
+            importer = {System.COGENT: _import_cogent, System.DAD6: _import_dad6}
+            importer[System(campaign.system)](character, data["sheet"], c)
         if c.errors:
             # Raising inside atomic() rolls back the character and every row created so far.
             raise CharacterImportError(c.errors)
-    return character
+    if ignored:
+        result.notices.insert(
+            0,
+            "Only the GM sets "
+            + ", ".join(ignored)
+            + ", so they were not imported: this is your player character, visible to the "
+            "table; ask your GM for anything else.",
+        )
+    return result
 
 
 def _import_cogent(character: Character, data: dict[str, Any], c: _Collector) -> None:
@@ -263,11 +365,21 @@ def _import_dad6(character: Character, data: dict[str, Any], c: _Collector) -> N
         c.run(form, f"sheet.skills[{i}]")
 
 
-def _import_cold_stars(character: Character, data: dict[str, Any], c: _Collector) -> None:
+def _import_cold_stars(
+    character: Character,
+    data: dict[str, Any],
+    c: _Collector,
+    *,
+    gm: bool,
+    result: Imported,
+    ignored: list[str],
+) -> None:
     sheet = character.cold_stars
-    fields = ColdStarsSheetForm._meta.fields
-    form = ColdStarsSheetForm(data=_fields(data, fields, sheet), instance=sheet, gm=True)
-    c.run(form, "sheet")
+    form = ColdStarsSheetForm(instance=sheet, gm=gm)
+    values = _fields(data, list(form.fields), sheet)
+    if not gm:
+        _leave_out_gm_only_resources(sheet, data, values, result, ignored)
+    c.run(ColdStarsSheetForm(data=values, instance=sheet, gm=gm), "sheet")
     skills = {s.name.lower(): s for s in sheet.skills.all()}
     for i, item in enumerate(c.items(data, "skills", "sheet")):
         path = f"sheet.skills[{i}]"
@@ -288,3 +400,28 @@ def _import_cold_stars(character: Character, data: dict[str, Any], c: _Collector
             form = ColdStarsDomainForm(data={"name": str(domain)}, skill=skill)
             c.run(form, f"{path}.domains[{j}]")
         c.run(ColdStarsSkillForm(data=_fields(item, ("trained", "rating")), instance=skill), path)
+
+
+def _leave_out_gm_only_resources(
+    sheet: ColdStarsSheet,
+    data: dict[str, Any],
+    values: dict[str, Any],
+    result: Imported,
+    ignored: list[str],
+) -> None:
+    """A player's Cold Stars import: the resource maximums stay the blank sheet's (the GM sets
+    them, RULES.md §3), and Momentum or Willpower above them come down to them, with a notice;
+    every export carries maximums, so refusing would fail every player's import."""
+    for name in GM_ONLY_COLD_STARS_FIELDS:
+        if name in data and data[name] != getattr(sheet, name):
+            ignored.append(name)
+    lowered = []
+    for name in ("momentum", "willpower"):
+        value, maximum = values.get(name), getattr(sheet, f"{name}_max")
+        if isinstance(value, int) and not isinstance(value, bool) and value > maximum:
+            values[name] = maximum
+            lowered.append(f"{name} from {value} to {maximum}")
+    if lowered:
+        result.notices.append(
+            "Lowered " + " and ".join(lowered) + ": they can't exceed the maximums the GM sets."
+        )

@@ -36,11 +36,27 @@ from sheets.models import (
 
 
 class SignupForm(UserCreationForm):
+    """A taken username is the one thing this form may reveal (its error says so). Everything
+    else answers the same for a taken and a free name: emails are not checked for uniqueness, the
+    password is validated against the name either way, and the database is asked once."""
+
     email = forms.EmailField(help_text="Used only to reset a forgotten password.")
 
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
+
+    def validate_password_for_user(self, user: Any, **kwargs: Any) -> None:
+        # A taken name leaves the instance without one, which would skip the password-similarity
+        # check and so answer differently; compare the password with the name posted either way.
+        if not user.username:
+            user.username = self.fields["username"].to_python(self.data.get("username", ""))
+        super().validate_password_for_user(user, **kwargs)
+
+    def _get_validation_exclusions(self) -> set[str]:
+        # clean_username's case-insensitive lookup already covers the model's exact unique
+        # check, which would only run for a free name: one query more, a timing difference.
+        return {*super()._get_validation_exclusions(), "username"}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -416,22 +432,26 @@ class CharacterImportForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
     )
 
-    MAX_BYTES = 256 * 1024
+    MAX_BYTES = ranges.IMPORT_MAX_BYTES
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         upload, text = data.get("file"), data.get("text", "").strip()
+        limit = f"{self.MAX_BYTES // 1024} KiB max"
         if upload and text:
             raise forms.ValidationError("Give a file or pasted JSON, not both.")
         if upload:
             if upload.size > self.MAX_BYTES:
-                self.add_error("file", "That file is too large for a character (256 KiB max).")
+                self.add_error("file", f"That file is too large for a character ({limit}).")
                 return data
             try:
                 data["raw"] = upload.read().decode("utf-8")
             except UnicodeDecodeError:
                 self.add_error("file", "That file is not UTF-8 text.")
         elif text:
+            if len(text.encode("utf-8", errors="surrogatepass")) > self.MAX_BYTES:
+                self.add_error("text", f"Pasted JSON is too large for a character ({limit}).")
+                return data
             data["raw"] = text
         else:
             raise forms.ValidationError("Choose a file or paste the exported JSON.")

@@ -42,3 +42,7 @@ COLD_STARS_RESOURCE_MAX: Final = 20
 
 # Everything that names something
 NAME_MAX_LENGTH: Final = 100
+
+# Character import (docs/character-json.md, "Limits"): the most UTF-8 bytes a pasted or uploaded
+# export may have.
+IMPORT_MAX_BYTES: Final = 256 * 1024

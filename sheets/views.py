@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
@@ -22,6 +22,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from config.ratelimit import rate_limited
 from rolls import live
 from rolls.live_views import live_context
 from rolls.models import RollEntry
@@ -62,6 +63,8 @@ from sheets.models import (
     Membership,
     System,
 )
+
+User = get_user_model()
 
 RECENT_ROLLS = 5  # entries shown on a sheet; the campaign log has the rest
 
@@ -134,18 +137,28 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@rate_limited("signup", target=lambda request: request.POST.get("username", ""))
 def signup(request: HttpRequest) -> HttpResponse:
+    # The form must say when a username is taken; that is the only difference between a taken and
+    # a free name (no email check, the same queries either way), and the rate limit keeps anyone
+    # from asking about many names (docs/permissions.md, "Authentication and abuse").
     if request.user.is_authenticated:
         return redirect("home")
     form = SignupForm(_data(request))
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome to Poolside, {user.username}.")
-        next_url = request.POST.get("next", "")
-        if next_url.startswith("/invite/"):
-            return redirect(next_url)
-        return redirect("home")
+        try:
+            with transaction.atomic():
+                user = form.save()
+        except IntegrityError:
+            # Someone took the name between the form's check and the insert.
+            form.add_error("username", form.instance.unique_error_message(User, ["username"]))
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome to Poolside, {user.username}.")
+            next_url = request.POST.get("next", "")
+            if next_url.startswith("/invite/"):
+                return redirect(next_url)
+            return redirect("home")
     status = 400 if request.method == "POST" else 200
     return render(
         request,
@@ -407,17 +420,15 @@ def character_import(request: HttpRequest, pk: int) -> HttpResponse:
     import_errors: list[str] = []
     if request.method == "POST" and form.is_valid():
         try:
-            character = import_character(
-                form.cleaned_data["raw"],
-                campaign=campaign,
-                owner=request.user,
-                is_npc=membership.is_gm,
-            )
+            # As this member: a player's import can't set what only the GM sets.
+            imported = import_character(form.cleaned_data["raw"], membership=membership)
         except CharacterImportError as exc:
             import_errors = exc.errors
         else:
-            messages.success(request, f"{character.name} imported.")
-            return redirect(character)
+            messages.success(request, f"{imported.character.name} imported.")
+            for notice in imported.notices:
+                messages.warning(request, notice)
+            return redirect(imported.character)
     return render(
         request,
         "sheets/character_import.html",

@@ -8,6 +8,7 @@ copies it into a file first (the sqlite3 backup API) — call it after creating 
 from __future__ import annotations
 
 import os
+import shlex
 import socket
 import subprocess
 import sys
@@ -54,10 +55,29 @@ def database_url() -> str:
     raise RuntimeError(f"No live-server support for {connection.vendor}")
 
 
+def server_args() -> list[str]:
+    """The uvicorn options of the Makefile's `run` target, less --host and --port: live servers
+    serve the app exactly as `make run` does (--no-proxy-headers above all, see test_security)."""
+    makefile = (Path(settings.BASE_DIR) / "Makefile").read_text()
+    line = next(line for line in makefile.splitlines() if "uvicorn config.asgi:application" in line)
+    words = shlex.split(line.split("config.asgi:application", 1)[1])
+    args, skip = [], False
+    for word in words:
+        if skip:
+            skip = False
+        elif word in ("--host", "--port"):
+            skip = True
+        else:
+            args.append(word)
+    return args
+
+
 @contextmanager
-def uvicorn(url: str) -> Iterator[str]:
-    """Serve the app over ASGI on ``url``'s database; yields the base URL. Always stopped."""
+def uvicorn(url: str, env: dict[str, str] | None = None) -> Iterator[str]:
+    """Serve the app over ASGI on ``url``'s database, with ``env`` on top of the test's
+    environment; yields the base URL. Always stopped."""
     port = free_port()
+    extra = env or {}
     env = {
         **os.environ,
         "DATABASE_URL": url,
@@ -66,6 +86,7 @@ def uvicorn(url: str) -> Iterator[str]:
         "DEBUG": "1",
         "LOG_LEVEL": "WARNING",
         "PYTHONUNBUFFERED": "1",
+        **extra,
     }
     with tempfile.TemporaryFile() as log, contextmanager(serve)(port, env, log):
         yield f"http://127.0.0.1:{port}"
@@ -74,8 +95,9 @@ def uvicorn(url: str) -> Iterator[str]:
 def serve(
     port: int, env: dict[str, str], log, app: str = "config.asgi:application", *args: str
 ) -> Iterator[subprocess.Popen]:
-    """Start uvicorn serving ``app`` on 127.0.0.1:``port``, wait until it listens, yield its
-    process, and stop it afterwards whatever happened (the benchmarks use it too)."""
+    """Start uvicorn serving ``app`` on 127.0.0.1:``port`` with `make run`'s options
+    (``server_args()``) and ``args``, wait until it listens, yield its process, and stop it
+    afterwards whatever happened (the benchmarks use it too)."""
     process = subprocess.Popen(
         [
             sys.executable,
@@ -89,6 +111,7 @@ def serve(
             "--no-access-log",
             "--timeout-graceful-shutdown",
             "1",
+            *server_args(),
             *args,
         ],
         cwd=settings.BASE_DIR,

@@ -1,15 +1,21 @@
 """Deployment settings and login throttling."""
 
+import http.client
 import os
+import re
 import secrets
 import subprocess
 import sys
+from urllib.parse import urlencode
 
 import pytest
+from django.conf import settings
+from django.contrib.auth.hashers import PBKDF2PasswordHasher, make_password
 from django.test import RequestFactory, override_settings
 
 from config.security import client_ip
 from tests.factories import PASSWORD, UserFactory
+from tests.live_servers import database_url, server_args, uvicorn
 
 # The production environment README.md ("Production") documents.
 PRODUCTION_ENV = {
@@ -103,3 +109,97 @@ def test_client_ip_trusts_only_the_configured_proxies():
         assert client_ip(request) == "198.51.100.7"  # the client can't forge the proxy's hop
     with override_settings(PROXY_COUNT=3):
         assert client_ip(request) == "10.0.0.1"  # fewer hops than proxies: fall back
+
+
+# ---------------------------------------------------------------------------------------------
+# Through the real server: forged X-Forwarded-For must not escape the lockout
+# ---------------------------------------------------------------------------------------------
+
+
+class LiveLogin:
+    """Log-in attempts over HTTP against a uvicorn started by tests.live_servers, with the CSRF
+    cookie and token a browser would send."""
+
+    def __init__(self, base: str) -> None:
+        self.host, self.port = base.removeprefix("http://").split(":")
+        status, headers, body = self.request("GET", "/accounts/login/")
+        assert status == 200, status
+        self.cookie = next(
+            value.split(";")[0] for name, value in headers if name.lower() == "set-cookie"
+        )
+        self.token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1)
+
+    def request(self, method, path, body=None, headers=None):
+        conn = http.client.HTTPConnection(self.host, int(self.port), timeout=20)
+        try:
+            conn.request(method, path, body=body, headers=headers or {})
+            response = conn.getresponse()
+            return response.status, response.getheaders(), response.read().decode()
+        finally:
+            conn.close()
+
+    def login(self, username, password, forwarded_for=None) -> int:
+        headers = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Cookie": self.cookie,
+        }
+        if forwarded_for is not None:
+            headers["X-Forwarded-For"] = forwarded_for
+        form = urlencode(
+            {"username": username, "password": password, "csrfmiddlewaretoken": self.token}
+        )
+        return self.request("POST", "/accounts/login/", form, headers)[0]
+
+
+def live_user(username):
+    # The server process has Django's default hashers, not the suite's fast MD5 one.
+    user = UserFactory(username=username)
+    user.password = make_password(PASSWORD, hasher=PBKDF2PasswordHasher())
+    user.save()
+    return user
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_real_server_ignores_forged_forwarded_for_headers():
+    """`make run`'s uvicorn (tests.live_servers reads its options from the Makefile): a client
+    that rotates X-Forwarded-For is still one address, so five wrong passwords lock it out."""
+    live_user("alice")
+    with uvicorn(database_url()) as base:
+        client = LiveLogin(base)
+        answers = [client.login("alice", "wrong", f"203.0.113.{i}") for i in range(1, 6)]
+        assert answers == [200, 200, 200, 200, 429]
+        # The right password, from yet another forged address, is refused too.
+        assert client.login("alice", PASSWORD, "198.51.100.99") == 429
+        assert client.login("alice", PASSWORD) == 429
+
+
+@pytest.mark.django_db(transaction=True)
+def test_behind_one_proxy_the_real_server_takes_the_address_the_proxy_wrote():
+    """PROXY_COUNT=1: the test plays the proxy, appending the real client's address. Whatever the
+    client wrote to the left is ignored; another real client is not locked out."""
+    live_user("alice")
+    with uvicorn(database_url(), env={"PROXY_COUNT": "1"}) as base:
+        client = LiveLogin(base)
+        answers = [
+            client.login("alice", "wrong", f"203.0.113.{i}, 198.51.100.7") for i in range(1, 6)
+        ]
+        assert answers == [200, 200, 200, 200, 429]
+        assert client.login("alice", PASSWORD, "10.9.9.9, 198.51.100.7") == 429
+        # Another client behind the same proxy logs in.
+        assert client.login("alice", PASSWORD, "198.51.100.8") == 302
+
+
+def test_the_documented_commands_turn_uvicorns_proxy_headers_off():
+    """uvicorn trusts X-Forwarded-For/-Proto from 127.0.0.1 by default; Poolside reads them itself
+    (PROXY_COUNT, BEHIND_HTTPS_PROXY), so every documented server command must turn that off."""
+    assert "--no-proxy-headers" in server_args()  # the Makefile's `run`
+    docs = [settings.BASE_DIR / "README.md", *sorted((settings.BASE_DIR / "docs").glob("*.md"))]
+    commands = [
+        (path.name, line)
+        for path in docs
+        for line in path.read_text().splitlines()
+        if "uvicorn config.asgi:application --" in line
+    ]
+    assert any(name == "README.md" for name, _ in commands), "README.md has no server command"
+    for name, command in commands:
+        assert "--no-proxy-headers" in command, f"{name}: {command}"

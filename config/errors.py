@@ -1,0 +1,33 @@
+"""Readable answers for requests Django refuses before any view runs."""
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from sheets.ranges import IMPORT_MAX_BYTES
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """handler400: Django's own page says only "Bad Request (400)". A body too large gets 413
+    (Content Too Large) and the limits; too many fields or files, and anything else, a 400."""
+    if isinstance(exception, RequestDataTooBig):
+        status = 413
+        title = "What you sent is too large"
+        message = (
+            f"A request may hold at most {_size(settings.MAX_REQUEST_BYTES)}, and a character "
+            f"to import at most {_size(IMPORT_MAX_BYTES)}. Nothing was saved."
+        )
+    elif isinstance(exception, TooManyFieldsSent | TooManyFilesSent):
+        status = 400
+        title = "Too many fields"
+        message = "That form had far more fields than any form here. Nothing was saved."
+    else:
+        status = 400
+        title = "Bad request"
+        message = "The request could not be understood. Nothing was saved."
+    return render(request, "400.html", {"title": title, "message": message}, status=status)
+
+
+def _size(n: int) -> str:
+    return f"{n // (1024 * 1024)} MiB" if n % (1024 * 1024) == 0 else f"{n // 1024} KiB"
