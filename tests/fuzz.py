@@ -64,6 +64,10 @@ ODD_STRINGS = [
     " 2 ",
     "1/2",
 ]
+# Characters str.isdigit() accepts that int() reads differently or not at all: Arabic-Indic and
+# Devanagari digits and mathematical bold (int() reads them), superscripts and circled digits (it
+# raises), fullwidth. A parser checking isdigit() before int() 500s on some of them.
+UNICODE_DIGITS = ["١٢٣", "𝟗", "²", "⑨", "３", "१२", "1²", "٠"]
 HUGE_INTS = [-(2**63), -(2**31) - 1, -1, 0, 2**31, 2**63, 2**64, 10**30]
 
 
