@@ -345,3 +345,50 @@ def test_contest_side_rolls_offer_no_panel_follow_ups(client, seeded):
     assert RollEntry.objects.count() == 1
     rob.cogent.refresh_from_db()
     assert rob.cogent.destiny_points == 3
+
+
+# ---------------------------------------------------------------------------------------------
+# The log's date filters
+# ---------------------------------------------------------------------------------------------
+
+DATES = ["9999-12-31", "0001-01-01", "1899-12-31", "9999-01-01"]
+
+
+@pytest.mark.parametrize("name", ["date_from", "date_to"])
+@pytest.mark.parametrize("value", DATES)
+@pytest.mark.parametrize("time_zone", ["UTC", "Pacific/Kiritimati", "Pacific/Pago_Pago"])
+def test_dates_at_the_ends_of_the_calendar_are_refused_beside_the_field(
+    client, table, settings, name, value, time_zone
+):
+    from django.urls import reverse
+
+    settings.TIME_ZONE = time_zone
+    client.force_login(table["gm"])
+    campaign = table["campaign"]
+    page = client.get(reverse("campaign_log", args=[campaign.pk]), {name: value})
+    message = "Enter a date from 1 January 1900 to 31 December 9998."
+    assert page.status_code == 200 and message in text(page)
+    assert page.context["form"].errors[name] == [message]
+    for export in ("campaign_log_csv", "campaign_log_json"):
+        response = client.get(reverse(export, args=[campaign.pk]), {name: value})
+        assert response.status_code == 400 and message in text(response)
+    stats = client.get(reverse("campaign_stats", args=[campaign.pk]), {name: value})
+    assert stats.status_code < 500
+
+
+@pytest.mark.parametrize("value", ["0000-01-01", "99999-01-01", "2026-02-30", "2026-00-10"])
+def test_dates_that_dont_exist_are_refused_beside_the_field(client, table, value):
+    from django.urls import reverse
+
+    client.force_login(table["gm"])
+    page = client.get(reverse("campaign_log", args=[table["campaign"].pk]), {"date_to": value})
+    assert page.status_code == 200 and page.context["form"].errors["date_to"]
+
+
+def test_the_first_and_last_dates_filter(client, table):
+    from django.urls import reverse
+
+    client.force_login(table["gm"])
+    url = reverse("campaign_log", args=[table["campaign"].pk])
+    page = client.get(url, {"date_from": "1900-01-01", "date_to": "9998-12-31"})
+    assert page.status_code == 200 and not page.context["form"].errors
