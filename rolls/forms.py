@@ -291,6 +291,11 @@ class RollForm(forms.Form):
                 data[name] = value
         return cls(data, target=target, sheet=sheet, gm=gm, **presets)
 
+    def next_roll_data(self, data: Any, sheet: Any) -> Any:
+        """The options a panel shows after a roll, given the sheet as it now is: ``data`` less
+        any choice the resources no longer cover (it would be refused if rolled again)."""
+        return data
+
     def make_plan(self) -> Plan:
         raise NotImplementedError
 
@@ -368,6 +373,13 @@ class CogentRollForm(RollForm):
             self.add_error(
                 "destiny_before", "You have no destiny points left to spend before the roll."
             )
+        return data
+
+    def next_roll_data(self, data: Any, sheet: Any) -> Any:
+        if sheet.destiny_points >= cogent.DESTINY_COST or "destiny_before" not in data:
+            return data
+        data = data.copy()
+        del data["destiny_before"]
         return data
 
     def _weapon(self) -> tuple[str, int]:

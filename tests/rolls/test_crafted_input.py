@@ -392,3 +392,17 @@ def test_the_first_and_last_dates_filter(client, table):
     url = reverse("campaign_log", args=[table["campaign"].pk])
     page = client.get(url, {"date_from": "1900-01-01", "date_to": "9998-12-31"})
     assert page.status_code == 200 and not page.context["form"].errors
+
+
+def test_spending_the_last_destiny_before_leaves_a_clean_panel(client, cogent_row, seeded):
+    """After the roll the panel is drawn again for the sheet as it now is: the checkbox is unset
+    and disabled, the odds show, and no refusal sits under the result."""
+    character, row, kind = cogent_row
+    character.cogent.destiny_points = 1
+    character.cogent.save()
+    data = COGENT_VALID | {"destiny_before": "on"}
+    response = client.post(roll_url(character, kind, row), data, headers=HX)
+    assert response.status_code == 200 and latest().resource_changes == {"destiny": -1}
+    form = response.context["form"]
+    assert form.is_valid() and response.context["plan"] is not None
+    assert "disabled" in str(form["destiny_before"]) and not form["destiny_before"].value()
