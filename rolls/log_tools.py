@@ -230,7 +230,9 @@ def campaign_log(request: HttpRequest, pk: int) -> HttpResponse:
     """The campaign's log, newest first, filtered; keyset pages (``?before=<id>``, never OFFSET)."""
     campaign, membership = _campaign_for_member(request, pk)
     before = request.GET.get("before", "")
-    if before and not before.isdigit():
+    # ASCII digits only, at most 18 (isdigit() alone takes "²", which int() can't read, and a
+    # 64-bit overflow is a 500 on SQLite). The cursor is due to become an opaque token.
+    if before and not (before.isascii() and before.isdigit() and len(before) <= 18):
         return HttpResponse(
             "“before” must be an entry number.", status=400, content_type="text/plain"
         )
