@@ -1,8 +1,9 @@
 """What the roll panel needs from the GM table: the call or contest a roll answers.
 
 The panel takes ``?call=<pk>`` or ``?contest=<pk>`` (and the form posts it back): the GM's values
-are prefilled and locked (the Challenge Level, difficulty or Risk), and the roll links back to the
-call or contest. Every check runs again inside the roll's transaction, under a row lock.
+are prefilled and locked (the Challenge Level, difficulty or Risk, a call's Ability; a request
+sending another value is refused by the form), and the roll links back to the call or contest.
+Every check runs again inside the roll's transaction, under a row lock.
 """
 
 from __future__ import annotations
