@@ -7,6 +7,7 @@ nothing."""
 import html
 
 import pytest
+from django.urls import reverse
 
 from rolls.models import Kind, RollEntry
 from rolls.rules import cold_stars
@@ -334,8 +335,6 @@ def test_contest_side_rolls_offer_no_panel_follow_ups(client, seeded):
     ann = CharacterFactory(campaign=campaign, name="Ann")
     contest = ContestFactory(campaign=campaign, character_a=rob, character_b=ann)
     client.force_login(rob.owner)
-    from django.urls import reverse
-
     client.post(reverse("contest_side", args=[contest.pk, "a", "roll"]))
     side = RollEntry.objects.get(contest=contest, kind=Kind.ROLL)
     page = client.get(side.get_absolute_url()).content.decode()
@@ -360,8 +359,6 @@ DATES = ["9999-12-31", "0001-01-01", "1899-12-31", "9999-01-01"]
 def test_dates_at_the_ends_of_the_calendar_are_refused_beside_the_field(
     client, table, settings, name, value, time_zone
 ):
-    from django.urls import reverse
-
     settings.TIME_ZONE = time_zone
     client.force_login(table["gm"])
     campaign = table["campaign"]
@@ -378,16 +375,12 @@ def test_dates_at_the_ends_of_the_calendar_are_refused_beside_the_field(
 
 @pytest.mark.parametrize("value", ["0000-01-01", "99999-01-01", "2026-02-30", "2026-00-10"])
 def test_dates_that_dont_exist_are_refused_beside_the_field(client, table, value):
-    from django.urls import reverse
-
     client.force_login(table["gm"])
     page = client.get(reverse("campaign_log", args=[table["campaign"].pk]), {"date_to": value})
     assert page.status_code == 200 and page.context["form"].errors["date_to"]
 
 
 def test_the_first_and_last_dates_filter(client, table):
-    from django.urls import reverse
-
     client.force_login(table["gm"])
     url = reverse("campaign_log", args=[table["campaign"].pk])
     page = client.get(url, {"date_from": "1900-01-01", "date_to": "9998-12-31"})
