@@ -28,6 +28,8 @@ from rolls.models import OUTCOME_LABELS, Kind, RollEntry
 from rolls.rules import cogent, cold_stars, dad6
 from sheets.models import System
 
+CONTEST_ROLL = "contest_roll"  # the outcome of one side's roll in a contest where both roll
+
 
 @dataclass(frozen=True)
 class FollowUp:
@@ -37,9 +39,23 @@ class FollowUp:
     problem: str = ""  # why it can't be done now (shown beside a disabled button)
 
 
+# What a system's follow-ups read again from the entry (its options, its pool): an entry without
+# them is offered nothing, rather than failing half-way.
+READS = {
+    System.COGENT: ("options", ("challenge_level", "destiny_before", "reflexive")),
+    System.DAD6: ("options", ("competence", "task", "difficulty", "traded_boons")),
+    System.COLD_STARS: ("pool", ("ability", "skill", "risk")),
+}
+
+
 def available(entry: RollEntry, sheet: Any, *, has_follow_up: bool) -> list[FollowUp]:
     """The follow-ups to offer under ``entry`` (for someone allowed to roll its character)."""
-    if has_follow_up or entry.character_id is None:
+    if has_follow_up or entry.character_id is None or entry.outcome == CONTEST_ROLL:
+        # A side's roll in a contest where both roll is Corrected or kept from the contest's
+        # prompt (rolls/contests.py), never from its own card.
+        return []
+    where, keys = READS[entry.system]
+    if not all(key in getattr(entry, where) for key in keys):
         return []
     if entry.system == System.COGENT and entry.kind in (Kind.ROLL, Kind.DESTINY):
         used = int(bool(entry.options.get("destiny_before"))) + entry.result.get("destiny_after", 0)
@@ -86,10 +102,15 @@ def _refuse_unless_offered(entry: RollEntry, sheet: Any, name: str, value: str =
     offers = [
         o
         for o in available(entry, sheet, has_follow_up=entry.follow_ups.exists())
-        if o.name == name and (not value or o.value == value)
+        if o.name == name
     ]
     if not offers:
         raise Refused(_not_offered(entry, name))
+    if name == "choice":
+        # The value is the player's pick: it must be one of those offered, never left out.
+        offers = [o for o in offers if o.value == value]
+        if not offers:
+            raise Refused("Choose a Costly Success or a Failure.")
     if offers[0].problem:
         raise Refused(offers[0].problem)
 
@@ -97,6 +118,8 @@ def _refuse_unless_offered(entry: RollEntry, sheet: Any, name: str, value: str =
 def _not_offered(entry: RollEntry, name: str) -> str:
     if entry.follow_ups.exists():
         return f"Entry #{entry.seq} already has a follow-up; act on the latest entry instead."
+    if entry.outcome == CONTEST_ROLL:
+        return "This roll is one side of a contest: what follows it is on the contest's prompt."
     return {
         "destiny": "Destiny after the roll applies to Cogent rolls.",
         "correct": "Correct re-rolls a Cold Stars roll, once.",

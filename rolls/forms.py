@@ -8,6 +8,7 @@ resources the engine says a choice costs.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -176,6 +177,25 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
+def _same_value(field: forms.Field, sent: Any, fixed: Any) -> bool:
+    """Whether ``sent`` (as submitted) cleans to the same value as ``fixed`` through ``field``
+    ("04" and 4 are the same Risk; "abc" is no Risk at all)."""
+    probe = copy.copy(field)
+    probe.disabled = False
+    try:
+        return probe.clean(sent) == probe.clean(fixed)
+    except forms.ValidationError:
+        return False
+
+
+def _shown(field: forms.Field, value: Any) -> str:
+    """A field's value as the panel words it (a choice's label without its figures)."""
+    for choice, label in getattr(field, "choices", ()):
+        if str(choice) == str(value):
+            return str(label).split(" (")[0]
+    return str(value)
+
+
 class RollForm(forms.Form):
     """Shared by the three panels. ``target`` is the sheet row, ``sheet`` its sheet as loaded."""
 
@@ -211,21 +231,39 @@ class RollForm(forms.Form):
             ]
         self.plan: Plan | None = None
         self.choices: list[Choice] = []  # Cold Stars: every step-4 option, side by side
+        self.locked: set[str] = set()
         self.setup()
         self.apply_preset(preset or {}, set(locked))
 
     def apply_preset(self, values: dict[str, Any], locked: set[str]) -> None:
-        """Prefill options set by the GM (a call for a roll, a contest). A locked field is disabled:
-        Django then ignores whatever a request submits for it and keeps the GM's value."""
+        """Prefill options set by the GM (a call for a roll, a contest). A locked field is disabled
+        (Django cleans it to the GM's value), and :meth:`clean` refuses a request that submits
+        another value for it: a browser never sends a disabled field, so only a crafted request
+        does, and it should hear no rather than have its roll quietly differ from what it sent."""
         for name, value in values.items():
             if name in self.fields:
                 self.fields[name].initial = value
                 if name in locked:
                     self.fields[name].disabled = True
                     self.fields[name].help_text = "Set by the GM."
+                    self.locked.add(name)
 
     def setup(self) -> None:
         """Adjust fields to the target and sheet (initial values, disabled options)."""
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for name in sorted(self.locked):
+            field = self.fields[name]
+            sent = field.widget.value_from_datadict(self.data, self.files, self.add_prefix(name))
+            if sent in (None, "") or _same_value(field, sent, field.initial):
+                continue
+            self.add_error(
+                name,
+                f"The GM set {field.label} to {_shown(field, field.initial)} for this roll; "
+                "it can't be changed.",
+            )
+        return data
 
     def full_clean(self) -> None:
         super().full_clean()
@@ -252,6 +290,11 @@ class RollForm(forms.Form):
             if value is not None and value is not False and value != "":
                 data[name] = value
         return cls(data, target=target, sheet=sheet, gm=gm, **presets)
+
+    def next_roll_data(self, data: Any, sheet: Any) -> Any:
+        """The options a panel shows after a roll, given the sheet as it now is: ``data`` less
+        any choice the resources no longer cover (it would be refused if rolled again)."""
+        return data
 
     def make_plan(self) -> Plan:
         raise NotImplementedError
@@ -313,7 +356,9 @@ class CogentRollForm(RollForm):
         else:
             del self.fields["weapon"], self.fields["weapon_bonus"]
         if self.sheet.destiny_points < cogent.DESTINY_COST:
-            self.fields["destiny_before"].disabled = True
+            # Shown disabled, but still read: a request asking for it is refused in clean(),
+            # never rolled without the destiny it asked for.
+            self.fields["destiny_before"].widget.attrs["disabled"] = True
             self.fields["destiny_before"].help_text = "You have no destiny points left."
         else:
             self.fields[
@@ -324,6 +369,17 @@ class CogentRollForm(RollForm):
         data = super().clean()
         if data.get("weapon") == CUSTOM_WEAPON and data.get("weapon_bonus") is None:
             self.add_error("weapon_bonus", "Enter the weapon's bonus dice.")
+        if data.get("destiny_before") and self.sheet.destiny_points < cogent.DESTINY_COST:
+            self.add_error(
+                "destiny_before", "You have no destiny points left to spend before the roll."
+            )
+        return data
+
+    def next_roll_data(self, data: Any, sheet: Any) -> Any:
+        if sheet.destiny_points >= cogent.DESTINY_COST or "destiny_before" not in data:
+            return data
+        data = data.copy()
+        del data["destiny_before"]
         return data
 
     def _weapon(self) -> tuple[str, int]:
@@ -512,6 +568,11 @@ def _extra_field(label: str, help_text: str) -> forms.IntegerField:
     )
 
 
+# The most boons any pool can buy (the largest pool the engine takes, 8 dice a boon); the pool at
+# hand allows fewer, checked in Dad6RollForm.clean.
+TRADED_BOONS_MAX = dad6.max_traded_boons(dad6.MAX_POOL)
+
+
 class Dad6RollForm(RollForm):
     system = System.DAD6
 
@@ -533,10 +594,15 @@ class Dad6RollForm(RollForm):
     tools = _extra_field("Tools", "+1 die per useful tool.")
     helpers = _extra_field("Helpers", "+1 die per helper.")
     advantages = _extra_field("Advantages", "+1 die per environmental advantage.")
-    time = _extra_field("Time doublings", "+1 die each time the time spent doubles.")
+    time = _extra_field(
+        "Time doublings",
+        "+1 die each time the time spent doubles. Tools, helpers, advantages and time add at most "
+        f"{dad6.EXTRA_DICE_MAX} in all.",
+    )
     traded_boons = forms.IntegerField(
         label="Boons bought with dice",
         min_value=0,
+        max_value=TRADED_BOONS_MAX,
         initial=0,
         help_text=f"Trade {dad6.DICE_PER_TRADED_BOON} dice for 1 automatic boon.",
     )
@@ -544,6 +610,33 @@ class Dad6RollForm(RollForm):
     @property
     def competence(self) -> str:
         return self.target.obj.effective_competence
+
+    def clean(self) -> dict[str, Any]:
+        """The ranges that depend on more than one field, beside the field that breaks them."""
+        data = super().clean()
+        names = [name for name, _, _ in EXTRA_DICE_FIELDS]
+        if any(name not in data for name in names):
+            return data  # a reason already has its own message
+        extra = 0
+        for name in names:
+            extra += data[name]
+            if extra > dad6.EXTRA_DICE_MAX:
+                total = sum(data[n] for n in names)
+                self.add_error(
+                    name,
+                    f"Tools, helpers, advantages and time add at most {dad6.EXTRA_DICE_MAX} dice "
+                    f"in all; these add {total}.",
+                )
+                return data
+        if "traded_boons" in data:
+            try:
+                pool = dad6.pool_size(
+                    level=self.sheet.level, competence=self.competence, extra_dice=extra
+                )
+                dad6.dice_rolled(pool, traded_boons=data["traded_boons"])
+            except ValueError as exc:
+                self.add_error("traded_boons", str(exc))
+        return data
 
     def make_plan(self) -> Plan:
         d, sheet, row = self.cleaned_data, self.sheet, self.target.obj

@@ -19,7 +19,7 @@ import csv
 import io
 import json
 from collections.abc import AsyncIterator, Callable, Iterator
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from fractions import Fraction
 from typing import Any
 
@@ -56,6 +56,10 @@ SYSTEM_OUTCOMES = {
     System.COLD_STARS: BAND_ORDER,  # every band
 }
 ANY_SUCCESS, ANY_FAILURE = "any_success", "any_failure"
+# The dates a filter takes. Python's dates end at 9999-12-31, and a day's bounds are shifted by
+# the time zone and by a day ("To" is inclusive), so the extremes overflowed (a 500); no roll is
+# older than the app or millennia ahead.
+DATE_MIN, DATE_MAX = date(1900, 1, 1), date(9998, 12, 31)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -79,10 +83,14 @@ class LogFilterForm(forms.Form):
     skill = forms.ChoiceField(label="Skill", required=False)
     outcome = forms.ChoiceField(label="Outcome", required=False)
     date_from = forms.DateField(
-        label="From", required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label="From",
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date", "min": DATE_MIN, "max": DATE_MAX}),
     )
     date_to = forms.DateField(
-        label="To", required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label="To",
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date", "min": DATE_MIN, "max": DATE_MAX}),
     )
 
     def __init__(
@@ -118,6 +126,20 @@ class LogFilterForm(forms.Form):
             (ANY_SUCCESS, "Any success"),
             (ANY_FAILURE, "Any other outcome"),
         ] + [(code, OUTCOME_LABELS[code]) for code in SYSTEM_OUTCOMES[campaign.system]]
+
+    def _clean_date(self, name: str) -> date | None:
+        value = self.cleaned_data.get(name)
+        if value is not None and not DATE_MIN <= value <= DATE_MAX:
+            raise forms.ValidationError(
+                f"Enter a date from {DATE_MIN:%-d %B %Y} to {DATE_MAX:%-d %B %Y}.", code="range"
+            )
+        return value
+
+    def clean_date_from(self) -> date | None:
+        return self._clean_date("date_from")
+
+    def clean_date_to(self) -> date | None:
+        return self._clean_date("date_to")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -208,7 +230,9 @@ def campaign_log(request: HttpRequest, pk: int) -> HttpResponse:
     """The campaign's log, newest first, filtered; keyset pages (``?before=<id>``, never OFFSET)."""
     campaign, membership = _campaign_for_member(request, pk)
     before = request.GET.get("before", "")
-    if before and not before.isdigit():
+    # ASCII digits only, at most 18 (isdigit() alone takes "²", which int() can't read, and a
+    # 64-bit overflow is a 500 on SQLite). The cursor is due to become an opaque token.
+    if before and not (before.isascii() and before.isdigit() and len(before) <= 18):
         return HttpResponse(
             "“before” must be an entry number.", status=400, content_type="text/plain"
         )

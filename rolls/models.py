@@ -827,10 +827,11 @@ class RollCall(models.Model):
             return {"challenge_level": self.difficulty}, {"challenge_level"}
         if system == System.DAD6:
             return {"difficulty": self.difficulty}, {"difficulty"}
+        # The GM's Ability, when the call names one, is as fixed as the Risk.
         values: dict[str, Any] = {"risk": self.difficulty}
         if self.ability:
             values["ability"] = self.ability
-        return values, {"risk"}
+        return values, set(values)
 
     def targets_character(self, character: Character) -> bool:
         return self.targets.filter(character=character).exists()

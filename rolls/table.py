@@ -1,8 +1,9 @@
 """What the roll panel needs from the GM table: the call or contest a roll answers.
 
 The panel takes ``?call=<pk>`` or ``?contest=<pk>`` (and the form posts it back): the GM's values
-are prefilled and locked (the Challenge Level, difficulty or Risk), and the roll links back to the
-call or contest. Every check runs again inside the roll's transaction, under a row lock.
+are prefilled and locked (the Challenge Level, difficulty or Risk, a call's Ability; a request
+sending another value is refused by the form), and the roll links back to the call or contest.
+Every check runs again inside the roll's transaction, under a row lock.
 """
 
 from __future__ import annotations
@@ -54,6 +55,14 @@ class Ask:
         return {"call": self.call, "contest": self.contest}
 
 
+def _id(value: Any) -> int:
+    """A row id from a request parameter, or 0 (no row has it). Only ASCII digits, at most 18 of
+    them, like the ``<id:…>`` URL converter: ``str.isdigit`` also accepts "²" and "⑨", which
+    ``int`` can't read, and a number past 64 bits overflows SQLite's integers (both were 500s)."""
+    text = str(value)
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else 0
+
+
 def ask_for(params: Any, character: Character, target: Target, *, lock: bool = False) -> Ask | None:
     """The call or contest named in ``params`` that ``character`` may answer with ``target``;
     None when the request names neither; :class:`Refused` (with the reason) otherwise.
@@ -65,7 +74,7 @@ def ask_for(params: Any, character: Character, target: Target, *, lock: bool = F
         calls = RollCall.objects.select_related("campaign")
         if lock:
             calls = calls.select_for_update(of=("self",))
-        call = calls.filter(pk=call_pk if str(call_pk).isdigit() else 0).first()
+        call = calls.filter(pk=_id(call_pk)).first()
         if call is None or call.campaign_id != character.campaign_id:
             raise Refused("That call for a roll doesn't exist.")
         if not call.is_open:
@@ -80,7 +89,7 @@ def ask_for(params: Any, character: Character, target: Target, *, lock: bool = F
         found = Contest.objects.select_related("campaign", "character_a", "character_b")
         if lock:
             found = found.select_for_update(of=("self",))
-        contest = found.filter(pk=contest_pk if str(contest_pk).isdigit() else 0).first()
+        contest = found.filter(pk=_id(contest_pk)).first()
         if contest is None or contest.campaign_id != character.campaign_id:
             raise Refused("That contest doesn't exist.")
         contests.check_single_roll(contest, character)

@@ -183,14 +183,11 @@ def roll_create(request: HttpRequest, pk: int, kind: str, target_pk: int) -> Htt
         else:
             if not request.htmx:
                 return redirect(entry)
-            # Re-read the sheet: the panel shows the resources as they now are.
-            form = _form(
-                request.POST,
-                target,
-                membership,
-                sheet=_sheet_now(character.pk, target.system),
-                ask=ask,
-            )
+            # Re-read the sheet: the panel shows the resources as they now are, and an option
+            # they no longer pay for is unset rather than shown as an error under the result.
+            sheet = _sheet_now(character.pk, target.system)
+            data = form.next_roll_data(request.POST, sheet)
+            form = _form(data, target, membership, sheet=sheet, ask=ask)
     context = _panel_context(
         target, form, entry=entry, refusal=refusal, ask=ask, membership=membership
     )

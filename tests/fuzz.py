@@ -4,6 +4,7 @@ request must keep — never a 5xx, never a partial write (tests/test_bad_input*.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -64,29 +65,134 @@ ODD_STRINGS = [
     " 2 ",
     "1/2",
 ]
+# Characters str.isdigit() accepts that int() reads differently or not at all: Arabic-Indic and
+# Devanagari digits and mathematical bold (int() reads them), superscripts and circled digits (it
+# raises), fullwidth. A parser checking isdigit() before int() 500s on some of them.
+UNICODE_DIGITS = ["١٢٣", "𝟗", "²", "⑨", "３", "१२", "1²", "٠"]
 HUGE_INTS = [-(2**63), -(2**31) - 1, -1, 0, 2**31, 2**63, 2**64, 10**30]
 
 
+# Digit families str.isdigit() accepts: two int() can't read (superscripts, circled), then some
+# it reads (Arabic-Indic, Devanagari, fullwidth, mathematical bold) and ASCII. Hypothesis tries
+# the first entries first (and shrinks towards them), so the hostile ones lead: even CI's 15
+# examples per endpoint meet them.
+DIGIT_FAMILIES = [
+    "⁰¹²³⁴⁵⁶⁷⁸⁹",
+    "⓪①②③④⑤⑥⑦⑧⑨",
+    "٠١٢٣٤٥٦٧٨٩",
+    "०१२३४५६७८९",
+    "０１２３４５６７８９",
+    "𝟎𝟏𝟐𝟑𝟒𝟓𝟔𝟕𝟖𝟗",
+    "0123456789",
+]
+
+
+@st.composite
+def odd_integer(draw: Any) -> str:
+    """A number as a hostile client writes it: small, at a boundary, past 64 bits or past the
+    4,300 digits int() reads; in any digit family, even mixed; signed, zero-padded or spaced."""
+    number = draw(
+        st.one_of(
+            st.integers(-3, 12),
+            st.sampled_from(HUGE_INTS),
+            st.integers(min_value=2**63, max_value=10**40),
+        )
+    )
+    digits = str(abs(number))
+    if draw(st.integers(0, 3)) == 1:
+        digits = "9" * draw(st.sampled_from([19, 40, 4400]))
+    family = draw(st.sampled_from(DIGIT_FAMILIES))
+    text = "".join(family[int(d)] for d in digits)
+    if draw(st.integers(0, 2)) == 1:  # mix in a second family for one digit
+        other = draw(st.sampled_from(DIGIT_FAMILIES))
+        text = other[int(digits[0])] + text[1:]
+    sign = "-" if number < 0 else draw(st.sampled_from(["", "", "+", "-"]))
+    pad = draw(st.sampled_from(["", "", "0", " ", "\t", "\u00a0"]))
+    return f"{pad}{sign}{text}{pad if pad.isspace() else ''}"
+
+
+CALENDAR_ENDS = ["9999-12-31", "0001-01-01", "9999-12-30", "0000-01-01", "10000-01-01"]
+
+
+@st.composite
+def odd_date(draw: Any) -> str:
+    """A YYYY-MM-DD-ish date: year 0 or past 9999, month 0 or 13, 30 February, the calendar's
+    first and last days, other separators and digit families."""
+    if not draw(st.booleans()):  # the ends of Python's calendar (tried first) and past them
+        text = draw(st.sampled_from(CALENDAR_ENDS))
+    else:
+        year = draw(
+            st.one_of(
+                st.sampled_from([0, 1, 1899, 1900, 1970, 2026, 9998, 9999, 10000, 99999]),
+                st.integers(0, 100_000),
+            )
+        )
+        month = draw(st.one_of(st.integers(1, 12), st.sampled_from([0, 2, 12, 13, 99])))
+        day = draw(st.one_of(st.integers(1, 28), st.sampled_from([0, 29, 30, 31, 32])))
+        text = f"{year:04d}-{month:02d}-{day:02d}"
+    if draw(st.integers(0, 4)) == 1:
+        family = draw(st.sampled_from(DIGIT_FAMILIES))
+        text = "".join(family[int(c)] if c.isascii() and c.isdigit() else c for c in text)
+    return text
+
+
+@st.composite
+def deep_json(draw: Any) -> str:
+    """JSON nested deeper than any parser's recursion limit, or wide and long."""
+    depth = draw(st.sampled_from([2, 100, 1_000, 20_000]))
+    shape = draw(st.sampled_from(["list", "dict", "wide"]))
+    if shape == "list":
+        return "[" * depth + "]" * depth
+    if shape == "dict":
+        return '{"a":' * depth + "1" + "}" * depth
+    return "[" + ",".join(["{}"] * depth) + "]"
+
+
 def bad_value(forged: list[str]) -> st.SearchStrategy[Any]:
-    """Boundaries and huge numbers, wrong types, odd and long unicode, lists (a field sent
-    several times), and ids of objects of another campaign."""
+    """Boundaries and huge numbers in every digit family, impossible dates, wrong types, odd and
+    long unicode, deeply nested JSON, lists (a field sent several times), and ids of objects of
+    another campaign."""
     ints = st.one_of(st.sampled_from(HUGE_INTS), st.integers(-3, 12)).map(str)
-    single = st.one_of(ints, st.sampled_from(ODD_STRINGS), ANY_TEXT)
+    single = st.one_of(
+        ints,
+        odd_integer(),
+        odd_date(),
+        st.sampled_from(ODD_STRINGS + UNICODE_DIGITS),
+        ANY_TEXT,
+        deep_json(),
+    )
     if forged:
         single = st.one_of(single, st.sampled_from(forged))
     return st.one_of(single, st.lists(single, min_size=2, max_size=3))
 
 
+INTEGER = re.compile(r"-?[0-9]+")
+DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def bad_like(value: Any, forged: list[str]) -> st.SearchStrategy[Any]:
+    """A bad value for a field whose valid value is ``value``: half the time one of its own
+    shape — an integer field gets odd integers (other digit families, past 64 bits), a date field
+    impossible dates — so every such parameter meets them, whatever its name."""
+    text = str(value)
+    if INTEGER.fullmatch(text):
+        return st.one_of(odd_integer(), bad_value(forged))
+    if DATE.fullmatch(text):
+        return st.one_of(odd_date(), bad_value(forged))
+    return bad_value(forged)
+
+
 @st.composite
 def mutated(draw: Any, valid: dict[str, Any], forged: list[str]) -> dict[str, Any]:
-    """``valid`` with each field kept, dropped or replaced by a bad value, plus extra fields."""
+    """``valid`` with each field kept, dropped or replaced by a bad value (often one of the
+    field's own shape), plus extra fields."""
     data = {}
     for name, value in valid.items():
         choice = draw(st.sampled_from(["keep", "keep", "drop", "bad"]))
         if choice == "keep":
             data[name] = value
         elif choice == "bad":
-            data[name] = draw(bad_value(forged))
+            data[name] = draw(bad_like(value, forged))
     for name in draw(st.lists(st.sampled_from(["extra", "pk", "id", "campaign", "owner"]))):
         data[name] = draw(bad_value(forged))
     return data
@@ -127,8 +233,16 @@ class Request:
 
     method: str
     url: str
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any] | str = field(default_factory=dict)
     headers: dict[str, str] = field(default_factory=dict)
+    content_type: str = ""  # a raw body (``data`` as text) of this type instead of a form
+
+
+def readable(response: Any) -> str:
+    """The words of a refusal's body (tags stripped); it must be UTF-8 and say something."""
+    text = response.content.decode("utf-8")
+    words = re.sub(r"<(script|style)\b.*?</\1>|<[^>]+>", " ", text, flags=re.S)
+    return " ".join(words.split())
 
 
 def check(client: Any, request: Request, *, writes: bool = True) -> Any:
@@ -144,7 +258,8 @@ def check(client: Any, request: Request, *, writes: bool = True) -> Any:
     with transaction.atomic():
         before = snapshot()
         send: Callable = getattr(client, request.method)
-        response = send(request.url, request.data, headers=request.headers)
+        extra = {"content_type": request.content_type} if request.content_type else {}
+        response = send(request.url, request.data, headers=request.headers, **extra)
         status = response.status_code
         assert status < 500, f"{request.method.upper()} {request.url} {request.data!r} → {status}"
         after = snapshot()
@@ -155,7 +270,9 @@ def check(client: Any, request: Request, *, writes: bool = True) -> Any:
             )
         # 405 is Django's answer to a method a view doesn't take: its Allow header says which.
         if status >= 400 and status != 405 and not getattr(response, "streaming", False):
-            assert response.content.strip(), f"{request.url} refused with an empty body"
+            assert re.search(r"[^\W\d_]{3}", readable(response)), (
+                f"{request.url} refused ({status}) without a readable reason"
+            )
         for label, rows in changes.items():
             model = apps.get_model(label)
             key = model._meta.pk.attname

@@ -4,6 +4,7 @@ the live stream's query parameters: never a 5xx, never a partial write (tests/fu
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rolls.models import Contest, ContestKind, ContestState, RollEntry
+from rolls.rules import cold_stars
 from sheets.models import System
 from tests.factories import ContestFactory, RollEntryFactory, UserFactory
 from tests.fuzz import (
@@ -25,11 +27,14 @@ from tests.fuzz import (
     Request,
     bad_value,
     check,
+    deep_json,
     htmx_or_plain,
     mutated,
+    odd_date,
+    odd_integer,
     snapshot,
 )
-from tests.rolls.helpers import SEED
+from tests.rolls.helpers import SEED, seed_where
 from tests.test_bad_input import World
 from tests.worlds import build_table, build_tables
 
@@ -54,6 +59,28 @@ def world(db, settings) -> World:
         response = roller.post(url, FIRST_ROLL[system])
         assert response.status_code == 302, response.content.decode()[:2000]
         table.rows["rolled"] = RollEntry.objects.filter(character=table.pc).latest("pk")
+    # The entries whose follow-ups take a value or read options: an all-blank Cold Stars roll (the
+    # player's choice) and one side's roll of a Cogent conflict (no Challenge Level).
+    stars = tables[STARS]
+    piloting = stars.rows["target"]
+    piloting.trained, piloting.rating = True, 1  # no untrained Risk die: all blank is possible
+    piloting.save()
+    url = reverse("roll_create", args=[stars.pc.pk, stars.rows["kind"], stars.rows["target"].pk])
+    roller.post(url, FIRST_ROLL[STARS] | {"risk": "0"})
+    pool = RollEntry.objects.filter(character=stars.pc).latest("pk").pool
+    settings.ROLLS_RNG_SEED = seed_where(
+        lambda faces: cold_stars.resolve(faces) == "choice",
+        lambda rng: cold_stars.roll(
+            cold_stars.Pool(pool["ability"], pool["skill"], pool["risk"]), rng
+        ),
+    )
+    roller.post(url, FIRST_ROLL[STARS] | {"risk": "0"})
+    stars.rows["choice"] = RollEntry.objects.filter(character=stars.pc).latest("pk")
+    assert stars.rows["choice"].outcome == "choice"
+    settings.ROLLS_RNG_SEED = SEED
+    cogent = tables[COGENT]
+    roller.post(reverse("contest_side", args=[cogent.contest.pk, "a", "roll"]))
+    cogent.rows["side"] = RollEntry.objects.get(contest=cogent.contest)
     return World(tables, other)
 
 
@@ -124,7 +151,7 @@ def test_roll_endpoints_survive_bad_input(client, world, system, kind, row, view
         "call": str(table.call.pk),
         "contest": str(table.contest.pk),
     }
-    body = data.draw(mutated(valid, world.forged), label="body")
+    body = data.draw(form_or_raw(valid, world.forged), label="body")
     # The row in the URL: the real one, or a forged one (another campaign's, an unknown id);
     # ids beyond 64 bits: test_out_of_range_ids_in_every_url_are_a_404.
     target_pk = data.draw(
@@ -137,7 +164,21 @@ def test_roll_endpoints_survive_bad_input(client, world, system, kind, row, view
     url = reverse(view, args=[table.pc.pk, kind, target_pk])
     method = "post" if view == "roll_create" else "get"
     headers = htmx_or_plain(data)
-    check(client, Request(method, url, body, headers), writes=method == "post")
+    if isinstance(body, tuple):  # a raw body is posted whatever the view takes
+        method, content_type, body = "post", *body
+    else:
+        content_type = ""
+    check(client, Request(method, url, body, headers, content_type), writes=method == "post")
+
+
+def form_or_raw(valid: dict[str, Any], forged: list[str]) -> st.SearchStrategy[Any]:
+    """Mostly a mutated form; sometimes a raw body of JSON (deeply nested, or the form as JSON)
+    or of garbage, as (content type, text): the roll endpoints take forms, nothing else."""
+    raw = st.tuples(
+        st.sampled_from(["application/json", "text/plain", "application/x-www-form-urlencoded"]),
+        st.one_of(deep_json(), st.just(json.dumps(valid)), st.sampled_from(ODD_STRINGS)),
+    )
+    return st.one_of(mutated(valid, forged), mutated(valid, forged), raw)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -145,26 +186,44 @@ def test_roll_endpoints_survive_bad_input(client, world, system, kind, row, view
 # ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("system", System.values)
+# (system, entry): a panel roll of each system, a fake entry, another campaign's, an all-blank
+# Cold Stars roll (its choice takes a value) and one side's roll of a Cogent conflict.
+FOLLOWED = [(system, "rolled") for system in System.values] + [
+    (COGENT, "entry"),
+    (DAD6, "other"),
+    (STARS, "choice"),
+    (COGENT, "side"),
+]
+# The follow-up each entry invites (drawn half the time; any other, the rest).
+INVITED = {"choice": "choice", "side": "destiny", "rolled": "destiny"}
+
+
+@pytest.mark.parametrize(("system", "which"), FOLLOWED, ids=[f"{s}-{w}" for s, w in FOLLOWED])
 @FUZZ
 @given(data=st.data())
-def test_follow_ups_and_reveals_survive_bad_input(client, world, system, data):
+def test_follow_ups_and_reveals_survive_bad_input(client, world, system, which, data):
     table = world.tables[system]
     actor = data.draw(st.sampled_from(["player", "gm"]), label="actor")
     client.force_login(getattr(table, actor))
-    entry = data.draw(
-        st.sampled_from([table.rows["rolled"], table.entry, world.other.entry]), label="entry"
-    )
+    entry = {"entry": table.entry, "other": world.other.entry}.get(which) or table.rows[which]
+    actions = ["destiny", "correct", "choice", "buy_boon", "reveal", "x" * 300]
     action = data.draw(
-        st.sampled_from(["destiny", "correct", "choice", "buy_boon", "reveal", "x" * 300]),
+        st.one_of(st.just(INVITED.get(which, "destiny")), st.sampled_from(actions)),
         label="action",
     )
-    body = data.draw(mutated({"value": "costly_success"}, world.forged), label="body")
+    value = data.draw(
+        st.sampled_from(["costly_success", "failure", "success", "choice", ""]), label="value"
+    )
+    body = data.draw(form_or_raw({"value": value}, world.forged), label="body")
     if action == "reveal":
         url = reverse("roll_reveal", args=[entry.pk])
     else:
         url = reverse("roll_follow_up", args=[entry.pk, action])
-    check(client, Request("post", url, body))
+    headers = htmx_or_plain(data)
+    if isinstance(body, tuple):
+        check(client, Request("post", url, body[1], headers, body[0]))
+    else:
+        check(client, Request("post", url, body, headers))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -184,6 +243,23 @@ LOG_VALID = {
 DATES = ["2020-02-30", "0000-01-01", "9999-12-31", "10000-01-01", "2020-1-1", "yesterday"]
 
 
+@st.composite
+def log_params(draw: Any, valid: dict[str, Any], forged: list[str]) -> dict[str, Any]:
+    """The log's query string mutated, with the dates as often an impossible or extreme date and
+    the cursor as often a number in another digit family as anything else."""
+    params = draw(mutated(valid, forged + DATES))
+    for name, strategy in (
+        ("date_from", odd_date()),
+        ("date_to", odd_date()),
+        ("before", odd_integer()),
+        ("character", odd_integer()),
+        ("player", odd_integer()),
+    ):
+        if draw(st.booleans()):
+            params[name] = draw(strategy)
+    return params
+
+
 @pytest.mark.parametrize(
     "view", ["campaign_log", "campaign_log_csv", "campaign_log_json", "campaign_stats"]
 )
@@ -193,7 +269,7 @@ def test_log_tools_survive_bad_query_strings(client, world, view, data):
     table = world.tables[data.draw(st.sampled_from(System.values), label="system")]
     client.force_login(getattr(table, data.draw(st.sampled_from(["player", "gm"]), label="who")))
     valid = LOG_VALID | {"character": str(table.pc.pk), "player": str(table.player.pk)}
-    params = data.draw(mutated(valid, world.forged + DATES), label="params")
+    params = data.draw(log_params(valid, world.forged), label="params")
     headers = htmx_or_plain(data)
     response = check(
         client,
@@ -210,9 +286,139 @@ def test_character_stats_and_prompts_survive_bad_query_strings(client, world, da
     table = world.tables[data.draw(st.sampled_from(System.values), label="system")]
     client.force_login(table.player)
     view = data.draw(st.sampled_from(["character_stats", "character_prompts"]), label="view")
-    params = data.draw(mutated(LOG_VALID, world.forged), label="params")
+    params = data.draw(log_params(LOG_VALID, world.forged), label="params")
     headers = htmx_or_plain(data)
     check(client, Request("get", reverse(view, args=[table.pc.pk]), params, headers), writes=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# Every integer parameter meets odd numbers; every date parameter, impossible dates
+# ---------------------------------------------------------------------------------------------
+
+
+Built = tuple[str, str, dict[str, Any], tuple[str, ...]]  # method, URL, valid body, int params
+
+
+def _roll(view: str, system: str, numbers: tuple[str, ...]) -> Callable[[World], Built]:
+    def build(w: World) -> Built:
+        t = w.tables[system]
+        url = reverse(view, args=[t.pc.pk, t.rows["kind"], t.rows["target"].pk])
+        method = "post" if view == "roll_create" else "get"
+        return method, url, dict(ROLL_VALID[system]), ("call", "contest", *numbers)
+
+    return build
+
+
+def _log(view: str) -> Callable[[World], Built]:
+    def build(w: World) -> Built:
+        url = reverse(view, args=[w.tables[DAD6].campaign.pk])
+        return "get", url, dict(LOG_VALID), ("before", "character", "player")
+
+    return build
+
+
+def _resources(w: World) -> Built:
+    pc = w.tables[COGENT].pc
+    url = reverse("character_resources", args=[pc.pk])
+    return "post", url, RESOURCES[COGENT](pc.pk), (f"res-{pc.pk}-destiny_points",)
+
+
+def _call(w: World) -> Built:
+    t = w.tables[DAD6]
+    body = CALL_VALID[DAD6](t) | {"call-characters": str(t.pc.pk)}
+    return (
+        "post",
+        reverse("call_create", args=[t.campaign.pk]),
+        body,
+        ("call-difficulty", "call-characters"),
+    )
+
+
+def _contest(w: World) -> Built:
+    t = w.tables[DAD6]
+    body = CONTEST_VALID[DAD6](t) | {
+        "contest-character_a": str(t.pc.pk),
+        "contest-character_b": str(t.npc.pk),
+        "contest-skill_a": "Tracking",
+    }
+    numbers = ("contest-difficulty", "contest-opposition", "contest-character_a")
+    return "post", reverse("contest_create", args=[t.campaign.pk]), body, numbers
+
+
+def _contest_side(w: World) -> Built:
+    # The Cold Stars table's contest is active vs active, the player's PC on side A.
+    url = reverse("contest_side", args=[w.tables[STARS].contest.pk, "a", "roll"])
+    return "post", url, {"willpower": "1"}, ("willpower",)
+
+
+def _character_stats(w: World) -> Built:
+    url = reverse("character_stats", args=[w.tables[STARS].pc.pk])
+    return "get", url, {}, ("character", "player")
+
+
+# (name, who sends it, how to build the request and which of its parameters are integers). A new
+# integer query or form parameter in rolls/ gets a line here.
+INTEGER_PARAMS: list[tuple[str, str, Callable[[World], Built]]] = [
+    *[
+        (f"{view}-{system}", "player", _roll(view, system, numbers))
+        for view in ("roll_panel", "roll_odds", "roll_create")
+        for system, numbers in (
+            (COGENT, ("challenge_level", "extra_penalty", "weapon_bonus")),
+            (DAD6, ("difficulty", "tools", "helpers", "advantages", "time", "traded_boons")),
+            (STARS, ("risk",)),
+        )
+    ],
+    *[
+        (view, "player", _log(view))
+        for view in ("campaign_log", "campaign_log_csv", "campaign_log_json", "campaign_stats")
+    ],
+    ("character_stats", "player", _character_stats),
+    ("contest_side", "player", _contest_side),
+    ("character_resources", "gm", _resources),
+    ("call_create", "gm", _call),
+    ("contest_create", "gm", _contest),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "actor", "build"), INTEGER_PARAMS, ids=[p[0] for p in INTEGER_PARAMS]
+)
+@FUZZ
+@given(data=st.data())
+def test_integer_parameters_survive_odd_numbers(client, world, name, actor, build, data):
+    """Each integer parameter alone (the rest valid) as superscript, circled, Arabic-Indic or
+    fullwidth digits, past 64 bits, past int()'s 4,300 digits, signed or padded."""
+    method, url, body, params = build(world)
+    param = data.draw(st.sampled_from(params), label="param")
+    body[param] = data.draw(odd_integer(), label="value")
+    client.force_login(getattr(world.tables[COGENT], actor))
+    headers = htmx_or_plain(data)
+    response = check(client, Request(method, url, body, headers), writes=method == "post")
+    if getattr(response, "streaming", False):
+        b"".join(response.streaming_content)
+
+
+@pytest.mark.parametrize(
+    "view", ["campaign_log", "campaign_log_csv", "campaign_log_json", "campaign_stats"]
+)
+@FUZZ
+@given(data=st.data())
+def test_date_parameters_survive_impossible_dates(client, world, view, data):
+    """The calendar's first and last days (a day or a time zone beyond them overflows), year 0
+    and 99999, 30 February, month 13 — in either date filter, alone or both."""
+    table = world.tables[COGENT]
+    client.force_login(table.gm)
+    names = data.draw(
+        st.sampled_from([("date_to",), ("date_from",), ("date_from", "date_to")]), label="names"
+    )
+    params = {name: data.draw(odd_date(), label=name) for name in names}
+    response = check(
+        client,
+        Request("get", reverse(view, args=[table.campaign.pk]), params, htmx_or_plain(data)),
+        writes=False,
+    )
+    if response.streaming:
+        b"".join(response.streaming_content)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -102,10 +102,14 @@ def test_destiny_never_below_zero(client, rob, seeded):
     character.cogent.save()
     panel = client.get(panel_url(character, "cogent-skill", skill)).content.decode()
     assert "You have no destiny points left." in panel
-    # The checkbox is disabled, so a forged "on" is ignored rather than spent.
-    client.post(
+    # The checkbox is disabled, and a forged "on" is refused (tests/rolls/test_crafted_input.py).
+    forged = client.post(
         roll_url(character, "cogent-skill", skill),
         {"challenge_level": 1, "extra_penalty": 0, "destiny_before": "on"},
+    )
+    assert forged.status_code == 400 and not RollEntry.objects.exists()
+    client.post(
+        roll_url(character, "cogent-skill", skill), {"challenge_level": 1, "extra_penalty": 0}
     )
     roll = latest()
     assert roll.options["destiny_before"] is False and roll.resource_changes == {}

@@ -113,8 +113,12 @@ def test_prefilled_panel_locks_the_gms_value_and_the_roll_links_back(client, par
     form = response.context["form"]
     assert form["challenge_level"].value() == 4 and form.fields["challenge_level"].disabled
     assert "Answering the GM" in response.content.decode()
-    # A crafted POST can't lower the Challenge Level.
+    # A crafted POST can't lower the Challenge Level (tests/rolls/test_crafted_input.py); the
+    # browser leaves the disabled field out.
     data = {"challenge_level": 1, "extra_penalty": 0, "call": call.pk}
+    response = client.post(roll_url(rob, "cogent-skill", athletics), data)
+    assert response.status_code == 400 and not RollEntry.objects.exists()
+    del data["challenge_level"]
     response = client.post(roll_url(rob, "cogent-skill", athletics), data)
     assert response.status_code == 302
     entry = latest()
@@ -202,7 +206,8 @@ def test_cold_stars_call_prefills_risk_and_ability(client, seeded):
         "form"
     ]
     assert form["risk"].value() == 2 and form["ability"].value() == "perception"
-    assert not form.fields["ability"].disabled  # the player may argue for another Ability
+    # The GM chose the Ability for this call: it is as fixed as the Risk.
+    assert form.fields["risk"].disabled and form.fields["ability"].disabled
 
 
 def test_call_events_on_create_answer_and_close(client, party, seeded, monkeypatch):
@@ -216,8 +221,8 @@ def test_call_events_on_create_answer_and_close(client, party, seeded, monkeypat
     call = RollCall.objects.get()
     client.force_login(rob.owner)
     athletics = rob.cogent.skills.get(name="Athletics")
-    data = {"challenge_level": 1, "extra_penalty": 0, "call": call.pk}
-    client.post(roll_url(rob, "cogent-skill", athletics), data)
+    data = {"extra_penalty": 0, "call": call.pk}
+    assert client.post(roll_url(rob, "cogent-skill", athletics), data).status_code == 302
     client.force_login(gm_of(campaign))
     client.post(reverse("call_close", args=[call.pk]))
     calls = [event for event in published if event[1] == "call"]

@@ -246,7 +246,7 @@ def test_cold_stars_passive_sets_the_risk_from_the_engine(client, seeded, stars)
     form = client.get(url).context["form"]
     risk = cold_stars.passive_risk(ability=4, skill=0)
     assert form["risk"].value() == risk and form.fields["risk"].disabled
-    data = {"ability": "agility", "risk": 0, "modification": "none", "contest": contest.pk}
+    data = {"ability": "agility", "risk": risk, "modification": "none", "contest": contest.pk}
     assert client.post(roll_url(vera, "cold-stars-skill", stealth), data).status_code == 302
     roll = RollEntry.objects.get(contest=contest, kind=Kind.ROLL)
     assert roll.options["risk"] == risk
@@ -289,7 +289,7 @@ def test_dad6_opposition_adds_difficulty(client, seeded):
     client.force_login(kim.owner)
     prompt = client.get(kim.get_absolute_url()).content.decode()
     assert f"contest={contest.pk}" in prompt
-    data = {"difficulty": 1, "task": "mundane", "traded_boons": 0, "contest": contest.pk}
+    data = {"task": "mundane", "traded_boons": 0, "contest": contest.pk}
     data |= {"tools": 0, "helpers": 0, "advantages": 0, "time": 0}
     assert client.post(roll_url(kim, "dad6-skill", climb), data).status_code == 302
     roll = RollEntry.objects.get(contest=contest, kind=Kind.ROLL)
@@ -313,7 +313,7 @@ def test_a_blind_acting_roll_makes_a_blind_verdict(client, seeded):
         opposition=1,
     )
     client.force_login(kim.owner)
-    data = {"difficulty": 1, "task": "mundane", "traded_boons": 0, "contest": contest.pk}
+    data = {"task": "mundane", "traded_boons": 0, "contest": contest.pk}
     data |= {"tools": 0, "helpers": 0, "advantages": 0, "time": 0, "visibility": "blind"}
     assert client.post(roll_url(kim, "dad6-skill", climb), data).status_code == 302
     verdict = verdict_of(contest)
