@@ -11,6 +11,11 @@
 Side rolls are entries linked by ``contest``; the verdict is one more entry of kind ``contest``
 whose ``result`` holds both sides' dice and links, so the log shows the contest as one card.
 Callers run these inside one transaction with the sheet locked, and publish the ``contest`` event.
+
+Hidden sides (docs/gm-table.md, "Hidden rolls in a contest"): nobody learns a side's figures or the
+verdict unless they may read every roll that decides it. The verdict entry gets the audience of its
+most hidden deciding roll (:func:`verdict_audience`), and :func:`readable_by` tells the views
+whether a member may see a contest's outcome — both through the entry-level visibility API only.
 """
 
 from __future__ import annotations
@@ -38,10 +43,11 @@ from rolls.models import (
     ContestState,
     Kind,
     RollEntry,
+    Visibility,
 )
 from rolls.rules import cogent, cold_stars, dad6
 from rolls.targets import Target, find_target
-from sheets.models import Character, ColdStarsAbility
+from sheets.models import Character, ColdStarsAbility, Membership
 
 SIDES = ("a", "b")
 
@@ -135,8 +141,7 @@ def decide_single(contest: Contest, entry: RollEntry, user: Any) -> RollEntry:
         sides=[_side_json(entry, "a", contest.name_a)],
         extra={},
         # The verdict shows the roll's dice: it is seen by exactly who may see the roll.
-        visibility=entry.visibility,
-        roller=entry.roller,
+        **verdict_audience([entry]),
     )
 
 
@@ -348,7 +353,12 @@ def correct_side(contest: Contest, side: str, sheet: Any, rng: Any, user: Any) -
 def settle_side(contest: Contest, side: str, user: Any) -> RollEntry | None:
     """This side keeps its roll (Cold Stars); the contest is decided once both have."""
     status = _side_status(contest, side)
-    if contest.kind == ContestKind.COLD_STARS_ACTIVE and status.entry is None:
+    if contest.kind != ContestKind.COLD_STARS_ACTIVE:
+        raise Refused("Keeping a roll is a Cold Stars step.")
+    # Only while rolls are awaited: keeping again after the verdict would decide a second time.
+    if contest.state != ContestState.OPEN:
+        raise Refused("This contest is not waiting for rolls.")
+    if status.entry is None:
         raise Refused(f"{status.name} hasn't rolled yet.")
     setattr(contest, f"settled_{side}", True)
     contest.save(update_fields=[f"settled_{side}"])
@@ -391,7 +401,7 @@ def decide_if_ready(contest: Contest, user: Any) -> RollEntry | None:
             + (f", after {contest.round - 1} tied round(s)" if contest.round > 1 else ""),
             odds=chances[result.winner] / (chances["a"] + chances["b"]),
             table=_from_a(chances["a"], chances["b"]),
-            sides=_all_sides(contest),
+            **_sides_and_audience(contest),
             extra={
                 "wins_a": result.wins_a,
                 "wins_b": result.wins_b,
@@ -416,7 +426,7 @@ def decide_if_ready(contest: Contest, user: Any) -> RollEntry | None:
         f"{result.margin} left after cancelling",
         odds=_cs_contest_odds(a.entry, b.entry)[result.winner],
         table=_cs_table(a.entry, b.entry),
-        sides=_all_sides(contest),
+        **_sides_and_audience(contest),
         extra={
             "successes_a": result.successes_a,
             "successes_b": result.successes_b,
@@ -446,7 +456,7 @@ def choose(contest: Contest, choice: str, user: Any) -> RollEntry:
         detail=f"{result.successes_a} successes each; the initiator chose",
         odds=_cs_contest_odds(a.entry, b.entry)["even"],
         table=_cs_table(a.entry, b.entry),
-        sides=_all_sides(contest),
+        **_sides_and_audience(contest),
         extra={"successes_a": result.successes_a, "successes_b": result.successes_b, "margin": 0},
     )
 
@@ -534,16 +544,19 @@ def _side_json(entry: RollEntry, side: str, name: str) -> dict[str, Any]:
     }
 
 
-def _all_sides(contest: Contest) -> list[dict[str, Any]]:
-    """Every roll of the contest, rounds and Corrects included, for the verdict card."""
-    return [
+def _sides_and_audience(contest: Contest) -> dict[str, Any]:
+    """Every roll of the contest, rounds and Corrects included, for the verdict card — and the
+    verdict's audience, which those rolls decide."""
+    deciding = deciding_entries(contest)
+    sides = [
         _side_json(
             entry,
             entry.options.get("contest_side", "a"),
             contest.name_a if entry.options.get("contest_side", "a") == "a" else contest.name_b,
         )
-        for entry in contest.entries.exclude(kind=Kind.CONTEST).order_by("pk")
+        for entry in deciding
     ]
+    return {"sides": sides, **verdict_audience(deciding)}
 
 
 def _verdict(
@@ -560,16 +573,21 @@ def _verdict(
     extra: dict[str, Any],
     **audience: Any,
 ) -> RollEntry:
+    """The verdict entry. ``audience``: its visibility, roller and (for a hidden NPC) character,
+    from :func:`verdict_audience` — the most hidden of the rolls whose figures it holds."""
     contest.state = ContestState.DECIDED
     contest.winner = winner
     contest.verdict = label
     contest.decided_at = timezone.now()
     contest.save(update_fields=["state", "winner", "verdict", "decided_at"])
     skills = contest.skill_a + (f" vs {contest.skill_b}" if contest.skill_b else "")
+    fields: dict[str, Any] = {
+        "character": contest.character_a,
+        "visibility": Visibility.PUBLIC,
+    } | audience
     return RollEntry.objects.append(
         campaign=contest.campaign,
         contest=contest,
-        character=contest.character_a,
         user=user,
         character_name=f"{contest.name_a} vs {contest.name_b}",
         username=user.get_username(),
@@ -584,7 +602,59 @@ def _verdict(
         outcome_label=label[:100],
         detail=detail,
         result={"winner": winner, "sides": sides} | extra,
-        **audience,
+        **fields,
         **_odds(odds or CERTAIN, table),
         resource_changes={},
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Hidden sides: who may learn a contest's outcome
+# ---------------------------------------------------------------------------------------------
+
+# How far a hidden roll is hidden: GM-only (the GM and its roller read it) < blind (the GM reads
+# it, its roller sees a placeholder) < secret or a hidden NPC's (the GM alone knows of it).
+_HIDDEN_RANK = {
+    Visibility.GM_ONLY: 1,
+    Visibility.BLIND: 2,
+    Visibility.SECRET: 3,
+    Visibility.PUBLIC: 3,  # public yet hidden: a hidden NPC's roll
+}
+
+
+def deciding_entries(contest: Contest) -> list[RollEntry]:
+    """Every roll whose figures the verdict holds: each side's rolls and Corrects, every round."""
+    return list(
+        contest.entries.exclude(kind=Kind.CONTEST).select_related("character").order_by("pk")
+    )
+
+
+def verdict_audience(deciding: list[RollEntry]) -> dict[str, Any]:
+    """The verdict's visibility (and roller, and character) so that it is read only by members
+    who may read every roll that decides it, and known (as a placeholder) only to whom the most
+    hidden of those rolls is known.
+
+    * Every roll readable by everyone: a public verdict.
+    * Otherwise it takes the audience of its most hidden roll: GM-only to that roll's roller,
+      blind (a placeholder for its roller), secret; a hidden NPC's roll is hidden through its
+      character, so the verdict is filed under that NPC and stays hidden exactly as its rolls do.
+    * GM-only rolls of two different rollers: neither may read the other's, so only the GM reads
+      the verdict — secret.
+    """
+    hidden = [entry for entry in deciding if entry.is_hidden]
+    if not hidden:
+        return {"visibility": Visibility.PUBLIC}
+    top = max(hidden, key=lambda entry: _HIDDEN_RANK[Visibility(entry.visibility)])
+    audience: dict[str, Any] = {"visibility": top.visibility, "roller_id": top.roller_id}
+    if top.visibility == Visibility.PUBLIC:
+        audience["character"] = top.character
+    elif top.visibility == Visibility.GM_ONLY and len({e.roller_id for e in hidden}) > 1:
+        audience["visibility"] = Visibility.SECRET
+    return audience
+
+
+def readable_by(membership: Membership, entries: list[RollEntry]) -> bool:
+    """May this member learn the contest's outcome — each side's figures, who won, the verdict?
+    Only if they may read every one of its ``entries`` (side rolls and the verdict; the GM
+    always may). A member who may not sees the contest as decided, its result hidden."""
+    return all(entry.is_readable_by(membership) for entry in entries)

@@ -1,0 +1,395 @@
+"""Hidden rolls in contests: no member learns a side's dice, outcome or detail, nor the verdict or
+the winner, unless they may read every roll that decides it (docs/gm-table.md) — not on the log,
+the verdict's permalink, the dashboard, a sheet's prompt, a contest action's response (HTMX and
+plain) or the live stream. Per contest kind × how the hidden side is hidden × who is looking."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils.html import escape
+
+from rolls import contests
+from rolls.models import Contest, ContestState, Kind, RollEntry, Visibility
+from sheets.models import Role, System
+from tests.factories import CharacterFactory, ContestFactory, MembershipFactory
+from tests.rolls.helpers import roll_url
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HX-Request": "true"}
+HIDDEN = "the result is hidden from you"
+VIEWERS = ("gm", "alice", "bob", "observer")
+SINGLE = ("dad6_opposed", "cold_stars_passive")
+BOTH = ("cogent_conflict", "cold_stars_active")
+SYSTEMS = {
+    "dad6_opposed": System.DAD6,
+    "cold_stars_passive": System.COLD_STARS,
+    "cogent_conflict": System.COGENT,
+    "cold_stars_active": System.COLD_STARS,
+}
+SKILLS = {System.DAD6: "Climb", System.COLD_STARS: "Stealth", System.COGENT: "Athletics"}
+
+
+def table_for(kind):
+    """alice plays Ada, bob plays Bo, the GM runs an NPC (visible for now), and an observer."""
+    system = SYSTEMS[kind]
+    ada = CharacterFactory(campaign__system=system, name="Ada")
+    campaign = ada.campaign
+    gm = campaign.memberships.get(role=Role.GM).user
+    bo = CharacterFactory(campaign=campaign, name="Bo")
+    npc = CharacterFactory(campaign=campaign, owner=gm, is_npc=True, name="Spy")
+    for character in (ada, bo, npc):
+        if system == System.DAD6:
+            character.dad6.skills.create(name="Climb", competence="expert")
+        elif system == System.COLD_STARS:
+            sheet = character.cold_stars
+            sheet.momentum_max = sheet.momentum = 2
+            sheet.willpower_max = sheet.willpower = 2
+            sheet.agility = 3
+            sheet.save()
+    return {
+        "campaign": campaign,
+        "ada": ada,
+        "bo": bo,
+        "npc": npc,
+        "gm": gm,
+        "alice": ada.owner,
+        "bob": bo.owner,
+        "observer": MembershipFactory(campaign=campaign, role=Role.OBSERVER).user,
+    }
+
+
+def client_as(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def side_url(contest, side, action="roll"):
+    return reverse("contest_side", args=[contest.pk, side, action])
+
+
+def contest_between(t, kind, a, b):
+    return ContestFactory(
+        campaign=t["campaign"],
+        kind=kind,
+        character_a=a,
+        character_b=b,
+        skill_a=SKILLS[t["campaign"].system],
+        skill_b="" if kind == "dad6_opposed" else SKILLS[t["campaign"].system],
+        ability_a="agility" if "cold_stars" in kind else "",
+        ability_b="agility" if "cold_stars" in kind else "",
+        opposition=1,
+    )
+
+
+def hide(character):
+    character.hidden_from_players = True
+    character.save()
+
+
+def roll_single(t, contest, character, user, visibility):
+    """Side A's roll through its roll panel; the verdict follows."""
+    if contest.kind == "dad6_opposed":
+        skill = character.dad6.skills.get(name="Climb")
+        url = roll_url(character, "dad6-skill", skill)
+        data = {"difficulty": 1, "task": "mundane", "traded_boons": 0}
+        data |= {"tools": 0, "helpers": 0, "advantages": 0, "time": 0}
+    else:
+        skill = character.cold_stars.skills.get(name="Stealth")
+        url = roll_url(character, "cold-stars-skill", skill)
+        data = {"ability": "agility", "risk": 0, "modification": "none"}
+    response = client_as(user).post(url, data | {"contest": contest.pk, "visibility": visibility})
+    assert response.status_code == 302, response.content.decode()[:3000]
+
+
+def play_both(t, contest, settings, first, last):
+    """Both sides roll (and keep, in Cold Stars) until the contest is decided or even: ``first``
+    = (side, user) goes first each round, ``last`` second. Returns the last player's HTMX
+    responses, the ones that decided it."""
+    responses = []
+    for attempt in range(20):
+        contest.refresh_from_db()
+        if contest.state != ContestState.OPEN:
+            return responses
+        responses = []
+        for (side, user), seed in ((first, 2 * attempt), (last, 2 * attempt + 1)):
+            settings.ROLLS_RNG_SEED = seed + 100
+            client = client_as(user)
+            responses.append(client.post(side_url(contest, side), headers=HX))
+            if contest.kind == "cold_stars_active":
+                responses.append(client.post(side_url(contest, side, "keep"), headers=HX))
+        assert all(r.status_code == 200 for r in responses), [r.status_code for r in responses]
+    raise AssertionError("the contest never ended")  # pragma: no cover
+
+
+# Who reads the contest's outcome, per way its hidden side is hidden (the rest see it decided,
+# its result hidden): the hidden side's roller is alice unless the GM rolled it.
+READERS = {
+    "public": {"gm", "alice", "bob", "observer"},
+    "gm_only": {"gm", "alice"},
+    "blind": {"gm"},
+    "secret": {"gm"},
+    "hidden_npc": {"gm"},
+}
+# Who knows the verdict entry exists at all (a reader, or a blind roller's placeholder).
+KNOWN = READERS | {"blind": {"gm", "alice"}}
+
+CASES = [(kind, how) for kind in SINGLE for how in READERS] + [
+    (kind, how) for kind in BOTH for how in ("public", "hidden_npc")
+]
+
+
+def play(t, kind, how, settings):
+    """The contest, played to its end: returns it and the HTMX responses that decided it."""
+    settings.ROLLS_RNG_SEED = 5
+    if kind in SINGLE:
+        acting = t["npc"] if how == "hidden_npc" else t["ada"]
+        contest = contest_between(t, kind, acting, t["bo"])
+        if how == "hidden_npc":
+            hide(t["npc"])
+        roller = t["gm"] if how in ("secret", "hidden_npc") else t["alice"]
+        visibility = "public" if how == "hidden_npc" else how
+        roll_single(t, contest, acting, roller, visibility)
+        deciding = []
+    else:
+        b = t["npc"] if how == "hidden_npc" else t["bo"]
+        contest = contest_between(t, kind, t["ada"], b)
+        if how == "hidden_npc":
+            hide(t["npc"])
+        b_user = t["gm"] if how == "hidden_npc" else t["bob"]
+        deciding = play_both(t, contest, settings, ("b", b_user), ("a", t["alice"]))
+        contest.refresh_from_db()
+        if contest.state == ContestState.CHOOSING:  # exactly even: the GM settles it
+            response = client_as(t["gm"]).post(
+                reverse("contest_choose", args=[contest.pk]), {"choice": "failure"}
+            )
+            assert response.status_code == 302
+    contest.refresh_from_db()
+    assert contest.state == ContestState.DECIDED
+    return contest, deciding
+
+
+def secrets(contest):
+    """What only a reader may see: the verdict in words, its outcome, the hidden sides' dice
+    and pools (for a reader of some sides: only what differs from the sides they read)."""
+    verdict = RollEntry.objects.get(contest=contest, kind=Kind.CONTEST)
+    found = [escape(verdict.outcome_label), escape(verdict.detail), f"outcome-{verdict.outcome}"]
+    return verdict, found
+
+
+def hidden_side_secrets(contest, membership):
+    entries = list(contest.entries.exclude(kind=Kind.CONTEST))
+    readable = [e for e in entries if e.is_readable_by(membership)]
+    shown = {d.label for e in readable for d in e.dice}
+    found = []
+    for entry in entries:
+        if entry not in readable:
+            found += [escape(entry.breakdown)] + [
+                d.label for d in entry.dice if d.label not in shown
+            ]
+    return found
+
+
+def side_of(contest, t, name):
+    """The side this viewer acts for (the GM: side B), or None."""
+    if name == "gm":
+        return "b"
+    character = {"alice": t["ada"], "bob": t["bo"]}.get(name)
+    return None if character is None else contest.side_of(character)
+
+
+def membership_of(t, name):
+    return t["campaign"].memberships.get(user=t[name])
+
+
+@pytest.mark.parametrize(("kind", "how"), CASES)
+def test_a_hidden_side_hides_the_contest_everywhere(kind, how, settings):
+    t = table_for(kind)
+    contest, deciding = play(t, kind, how, settings)
+    verdict, verdict_secrets = secrets(contest)
+    readers, known = READERS[how], KNOWN[how]
+    if how == "public":
+        assert verdict.visibility == Visibility.PUBLIC
+    for name in VIEWERS:
+        client = client_as(t[name])
+        membership = membership_of(t, name)
+        reads = name in readers
+        assert verdict.is_readable_by(membership) == reads, name
+        side_secrets = hidden_side_secrets(contest, membership)
+        assert reads or side_secrets or kind in SINGLE, "nothing hidden to test"
+        log = client.get(reverse("campaign_log", args=[t["campaign"].pk])).content.decode()
+        permalink = client.get(verdict.get_absolute_url())
+        pages = {"log": log, "permalink": permalink.content.decode()}
+        if name == "gm":
+            dashboard = client.get(reverse("campaign_dashboard", args=[t["campaign"].pk]))
+            pages["dashboard"] = dashboard.content.decode()
+        if reads:
+            assert permalink.status_code == 200
+            for page, html in pages.items():
+                missing = [s for s in verdict_secrets[:2] if s not in html]
+                assert not missing, (name, page, missing)
+        else:
+            assert permalink.status_code == (200 if name in known else 404), name
+            for page, html in pages.items():
+                leaked = [s for s in verdict_secrets + side_secrets if s in html]
+                assert not leaked, (name, page, leaked)
+        # The contest's own actions answer with the card (HTMX) or a refusal page (plain).
+        side = side_of(contest, t, name)
+        if side is None:
+            assert client.post(side_url(contest, "a"), headers=HX).status_code in (403, 404)
+            continue
+        for headers in (HX, {}):
+            response = client.post(side_url(contest, side), headers=headers)
+            assert response.status_code == (200 if headers else 409), (name, response.status_code)
+            html = response.content.decode()
+            if reads and headers:
+                assert escape(contest.verdict) in html, name
+            elif not reads:
+                leaked = [s for s in verdict_secrets + side_secrets if s in html]
+                leaked += [escape(contest.verdict)] if escape(contest.verdict) in html else []
+                assert not leaked, (name, leaked)
+                if headers:
+                    assert HIDDEN in html, name
+    # The responses to the rolls that decided a both-roll contest: alice's, a non-reader's here.
+    alice = membership_of(t, "alice")
+    for response in deciding:
+        html = response.content.decode()
+        if "alice" in readers:
+            continue
+        leaked = [s for s in verdict_secrets + hidden_side_secrets(contest, alice) if s in html]
+        assert not leaked and escape(contest.verdict) not in html, leaked
+    assert not RollEntry.objects.filter(contest=contest, kind=Kind.CONTEST).count() > 1
+
+
+@pytest.mark.parametrize(
+    ("sides", "expected"),
+    [
+        # Every side open: public.
+        ([("public", "alice", False), ("public", "bob", False)], ("public", None, False)),
+        # One GM-only side: GM-only to its roller.
+        ([("public", "bob", False), ("gm_only", "alice", False)], ("gm_only", "alice", False)),
+        # Blind beats GM-only; its roller keeps the placeholder.
+        ([("gm_only", "bob", False), ("blind", "alice", False)], ("blind", "alice", False)),
+        # GM-only sides of two rollers: neither reads the other's, so only the GM reads it.
+        ([("gm_only", "alice", False), ("gm_only", "bob", False)], ("secret", "alice", False)),
+        ([("blind", "alice", False), ("secret", "gm", False)], ("secret", "gm", False)),
+        # A hidden NPC's roll: filed under the NPC, hidden exactly as its rolls are.
+        ([("gm_only", "alice", False), ("public", "gm", True)], ("public", "gm", True)),
+    ],
+)
+def test_the_verdict_takes_the_audience_of_its_most_hidden_roll(sides, expected):
+    t = table_for("cogent_conflict")
+    hide(t["npc"])
+    entries = []
+    for visibility, user, npc in sides:
+        character = t["npc"] if npc else t["ada"]
+        entries.append(
+            RollEntry.objects.append(
+                campaign=t["campaign"],
+                character=character,
+                user=t[user],
+                character_name=character.name,
+                username=t[user].username,
+                system=t["campaign"].system,
+                kind=Kind.ROLL,
+                label="Athletics",
+                visibility=visibility,
+                breakdown="",
+                outcome="contest_roll",
+                outcome_label="Rolled for a contest",
+                odds="1/2",
+                odds_display="50%",
+            )
+        )
+    audience = contests.verdict_audience(entries)
+    visibility, roller, npc = expected
+    assert audience["visibility"] == visibility
+    assert audience.get("roller_id") == (t[roller].pk if roller else None)
+    assert (audience.get("character") == t["npc"]) == npc
+
+
+def test_an_even_contest_with_a_hidden_side_is_settled_by_the_gm(client, settings):
+    """Cold Stars, exactly even: the initiator's player would learn the result by choosing,
+    so while a side is hidden from them their prompt shows it decided and only the GM chooses."""
+    t = table_for("cold_stars_active")
+    contest = contest_between(t, "cold_stars_active", t["ada"], t["npc"])
+    hide(t["npc"])
+    settings.ROLLS_RNG_SEED = 11  # same pools, same dice: exactly even
+    gm, alice = client_as(t["gm"]), client_as(t["alice"])
+    gm.post(side_url(contest, "b"))
+    gm.post(side_url(contest, "b", "keep"))
+    alice.post(side_url(contest, "a"))
+    response = alice.post(side_url(contest, "a", "keep"), headers=HX)
+    contest.refresh_from_db()
+    assert contest.state == ContestState.CHOOSING
+    for html in (
+        response.content.decode(),
+        alice.get(t["ada"].get_absolute_url()).content.decode(),
+    ):
+        assert HIDDEN in html and "Exactly even" not in html and "state-choosing" not in html
+        assert "Take a Costly Success" not in html and "the initiator chooses" not in html
+    choose = reverse("contest_choose", args=[contest.pk])
+    for headers in (HX, {}):
+        response = alice.post(choose, {"choice": "costly_success"}, headers=headers)
+        assert "the GM settles it" in response.content.decode()
+        assert response.status_code == (200 if headers else 409)
+    contest.refresh_from_db()
+    assert contest.state == ContestState.CHOOSING
+    # The GM reads every roll: sees the even result and chooses.
+    dashboard = gm.get(reverse("campaign_dashboard", args=[t["campaign"].pk])).content.decode()
+    assert "Exactly even" in dashboard and "Take a Costly Success" in dashboard
+    assert gm.post(choose, {"choice": "failure"}).status_code == 302
+    verdict = RollEntry.objects.get(contest=contest, kind=Kind.CONTEST)
+    assert not verdict.is_readable_by(membership_of(t, "alice"))
+
+
+def test_keeping_a_roll_after_the_verdict_is_refused(settings):
+    t = table_for("cold_stars_active")
+    contest = contest_between(t, "cold_stars_active", t["ada"], t["bo"])
+    play_both(t, contest, settings, ("b", t["bob"]), ("a", t["alice"]))
+    contest.refresh_from_db()
+    if contest.state == ContestState.CHOOSING:
+        client_as(t["alice"]).post(
+            reverse("contest_choose", args=[contest.pk]), {"choice": "failure"}
+        )
+    response = client_as(t["alice"]).post(side_url(contest, "a", "keep"))
+    assert response.status_code == 409
+    assert RollEntry.objects.filter(contest=contest, kind=Kind.CONTEST).count() == 1
+    # Keeping is a Cold Stars step: a Cogent conflict refuses it.
+    other = table_for("cogent_conflict")
+    conflict = contest_between(other, "cogent_conflict", other["ada"], other["bo"])
+    assert client_as(other["alice"]).post(side_url(conflict, "a", "keep")).status_code == 409
+
+
+def test_non_gms_see_no_entry_numbers_on_contest_cards(settings):
+    t = table_for("cogent_conflict")
+    contest = contest_between(t, "cogent_conflict", t["ada"], t["bo"])
+    play_both(t, contest, settings, ("b", t["bob"]), ("a", t["alice"]))
+    verdict = RollEntry.objects.get(contest=contest, kind=Kind.CONTEST)
+    numbered = [f'<a href="{side["url"]}">#{side["seq"]}</a>' for side in verdict.contest_sides]
+    for name in VIEWERS:
+        client = client_as(t[name])
+        for url in (reverse("campaign_log", args=[t["campaign"].pk]), verdict.get_absolute_url()):
+            html = client.get(url).content.decode()
+            assert all((n in html) == (name == "gm") for n in numbered), (name, url)
+    # The contest card in an action's response: numbers for the GM only.
+    for user, side in ((t["alice"], "a"), (t["gm"], "a")):
+        html = client_as(user).post(side_url(contest, side), headers=HX).content.decode()
+        assert (f"the contest card #{verdict.seq}" in html) == (user == t["gm"])
+        assert "the contest card" in html
+
+
+def test_an_open_contest_shows_a_hidden_sides_roll_without_its_result(settings):
+    t = table_for("cogent_conflict")
+    contest = contest_between(t, "cogent_conflict", t["ada"], t["npc"])
+    hide(t["npc"])
+    settings.ROLLS_RNG_SEED = 3
+    client_as(t["gm"]).post(side_url(contest, "b"))
+    roll = RollEntry.objects.get(contest=contest)
+    html = client_as(t["alice"]).get(t["ada"].get_absolute_url()).content.decode()
+    assert f"contest-{contest.pk}" in html and "rolled — the result is hidden from you" in html
+    assert roll.detail not in html and roll.get_absolute_url() not in html
+    html = client_as(t["gm"]).get(t["ada"].get_absolute_url()).content.decode()
+    assert roll.detail in html and f"(#{roll.seq})" in html
+    assert Contest.objects.get(pk=contest.pk).state == ContestState.OPEN
