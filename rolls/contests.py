@@ -641,7 +641,7 @@ def verdict_audience(deciding: list[RollEntry]) -> dict[str, Any]:
     * GM-only rolls of two different rollers: neither may read the other's, so only the GM reads
       the verdict — secret.
     """
-    hidden = [entry for entry in deciding if entry.is_hidden]
+    hidden = [entry for entry in deciding if _hidden(entry)]
     if not hidden:
         return {"visibility": Visibility.PUBLIC}
     top = max(hidden, key=lambda entry: _HIDDEN_RANK[Visibility(entry.visibility)])
@@ -658,3 +658,29 @@ def readable_by(membership: Membership, entries: list[RollEntry]) -> bool:
     Only if they may read every one of its ``entries`` (side rolls and the verdict; the GM
     always may). A member who may not sees the contest as decided, its result hidden."""
     return all(entry.is_readable_by(membership) for entry in entries)
+
+
+def revealed_with(entry: RollEntry) -> list[RollEntry]:
+    """What the GM's reveal of ``entry`` (already appended) reveals along with it, so a contest
+    never shows figures that its own entries still hide:
+
+    * a verdict: every hidden roll of the contest — the verdict card shows their dice anyway;
+    * a contest roll: the verdict, once no roll deciding it is hidden any more.
+    """
+    if entry.contest_id is None:
+        return []
+    deciding = deciding_entries(entry.contest)
+    if entry.kind == Kind.CONTEST:
+        return [e for e in deciding if e.follows_id is None and _hidden(e)]
+    verdict = entry.contest.entries.filter(kind=Kind.CONTEST).select_related("character").first()
+    if verdict is None or not _hidden(verdict):
+        return []
+    if any(_hidden(e) for e in deciding if e.follows_id is None and e.pk != entry.pk):
+        return []
+    return [verdict]
+
+
+def _hidden(entry: RollEntry) -> bool:
+    """Not readable by every member. (``is_hidden`` alone still says a hidden NPC's public roll
+    is hidden after the GM revealed it.)"""
+    return entry.is_hidden and not entry.is_revealed

@@ -13,6 +13,8 @@ from rolls.models import Contest, ContestState, Kind, RollEntry, Visibility
 from sheets.models import Role, System
 from tests.factories import CharacterFactory, ContestFactory, MembershipFactory
 from tests.rolls.helpers import roll_url
+from tests.rolls.live_helpers import off_loop, open_stream, run
+from tests.rolls.test_live_stream import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -393,3 +395,125 @@ def test_an_open_contest_shows_a_hidden_sides_roll_without_its_result(settings):
     html = client_as(t["gm"]).get(t["ada"].get_absolute_url()).content.decode()
     assert roll.detail in html and f"(#{roll.seq})" in html
     assert Contest.objects.get(pk=contest.pk).state == ContestState.OPEN
+
+
+@pytest.mark.parametrize(
+    ("kind", "how", "reveal"),
+    [
+        ("dad6_opposed", "blind", "side"),
+        ("cold_stars_passive", "gm_only", "verdict"),
+        ("cogent_conflict", "hidden_npc", "verdict"),
+        ("cold_stars_active", "hidden_npc", "side"),
+    ],
+)
+def test_revealing_a_contest_reveals_its_verdict_and_rolls_together(kind, how, reveal, settings):
+    """The verdict holds every side's dice, and the sides decide the verdict: the GM's reveal of
+    either reveals what the contest would otherwise still hide — never one without the other."""
+    t = table_for(kind)
+    contest, _ = play(t, kind, how, settings)
+    verdict, verdict_secrets = secrets(contest)
+    bob = membership_of(t, "bob")
+    hidden_rolls = [e for e in contest.entries.exclude(kind=Kind.CONTEST) if e.follows_id is None]
+    hidden_rolls = [e for e in hidden_rolls if not e.is_readable_by(bob)]
+    assert hidden_rolls and not verdict.is_readable_by(bob)
+    gm = client_as(t["gm"])
+    target = verdict if reveal == "verdict" else hidden_rolls[0]
+    response = gm.post(reverse("roll_reveal", args=[target.pk]), follow=True)
+    assert response.status_code == 200
+    revealed = set(RollEntry.objects.filter(kind=Kind.REVEAL).values_list("reveals", flat=True))
+    assert revealed == {verdict.pk, *(e.pk for e in hidden_rolls)}
+    assert "and with it the contest" in response.content.decode()
+    client = client_as(t["bob"])
+    html = client.get(verdict.get_absolute_url()).content.decode()
+    assert all(s in html for s in verdict_secrets[:2])
+    for entry in hidden_rolls:
+        page = client.get(entry.get_absolute_url())
+        assert page.status_code == 200 and escape(entry.breakdown) in page.content.decode()
+    # Readable by every member now, the contest card shows its result to the players too.
+    if contest.character_b == t["bo"]:
+        html = client.post(side_url(contest, "b"), headers=HX).content.decode()
+        assert escape(contest.verdict) in html and HIDDEN not in html
+
+
+def test_a_reveal_outside_a_contest_reveals_nothing_else(client):
+    t = table_for("dad6_opposed")
+    contest = contest_between(t, "dad6_opposed", t["ada"], t["bo"])
+    roll_single(t, contest, t["ada"], t["alice"], "blind")
+    skill = t["bo"].dad6.skills.get(name="Climb")
+    data = {"difficulty": 1, "task": "mundane", "traded_boons": 0, "visibility": "blind"}
+    data |= {"tools": 0, "helpers": 0, "advantages": 0, "time": 0}
+    client_as(t["bob"]).post(roll_url(t["bo"], "dad6-skill", skill), data)
+    other = RollEntry.objects.filter(contest__isnull=True).get()
+    client_as(t["gm"]).post(reverse("roll_reveal", args=[other.pk]))
+    assert list(RollEntry.objects.filter(kind=Kind.REVEAL).values_list("reveals", flat=True)) == [
+        other.pk
+    ]
+
+
+def marker_roll(t):
+    """A public roll by Bo after the contest: every stream gets it, so each knows it's caught up."""
+    system = t["campaign"].system
+    bo = t["bo"]
+    if system == System.DAD6:
+        url = roll_url(bo, "dad6-skill", bo.dad6.skills.get(name="Climb"))
+        data = {"difficulty": 1, "task": "mundane", "traded_boons": 0}
+        data |= {"tools": 0, "helpers": 0, "advantages": 0, "time": 0}
+    elif system == System.COLD_STARS:
+        url = roll_url(bo, "cold-stars-skill", bo.cold_stars.skills.get(name="Stealth"))
+        data = {"ability": "agility", "risk": 0, "modification": "none"}
+    else:
+        url = roll_url(bo, "cogent-skill", bo.cogent.skills.get(name="Athletics"))
+        data = {"challenge_level": 1, "extra_penalty": 0}
+    assert client_as(t["bob"]).post(url, data | {"visibility": "public"}).status_code == 302
+    return RollEntry.objects.order_by("-pk").first()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("kind", "how"),
+    [
+        ("dad6_opposed", "blind"),
+        ("cold_stars_passive", "gm_only"),
+        ("cogent_conflict", "hidden_npc"),
+        ("cold_stars_active", "hidden_npc"),
+        ("cold_stars_active", "public"),
+    ],
+)
+def test_the_live_stream_carries_a_contest_only_to_its_readers(kind, how, settings):
+    t = table_for(kind)
+    streams_for = {name: client_for(t[name]) for name in VIEWERS}
+    memberships = {name: membership_of(t, name) for name in VIEWERS}
+
+    def play_then_mark():
+        contest, _ = play(t, kind, how, settings)
+        verdict, found = secrets(contest)
+        sides = {name: hidden_side_secrets(contest, m) for name, m in memberships.items()}
+        return verdict, found, sides, marker_roll(t)
+
+    async def scenario():
+        streams = {name: await open_stream(c, t["campaign"]) for name, c in streams_for.items()}
+        verdict, found, sides, marker = await off_loop(play_then_mark)
+        for name, stream in streams.items():
+            got = {}
+            while str(marker.pk) not in got:
+                message = await stream.next_event()
+                if message.event == "entry":
+                    got[message.id] = message.data
+            card = got.get(str(verdict.pk))
+            # (The marker is left out: seeded dice may give it the hidden rolls' faces.)
+            text = "\n".join(data for pk, data in got.items() if pk != str(marker.pk))
+            if name in READERS[how]:
+                assert card is not None and all(s in card for s in found[:2]), name
+                continue
+            leaked = [s for s in found + sides[name] if s in text]
+            assert not leaked, (name, leaked)
+            assert (card is not None) == (name in KNOWN[how]), name
+            # Replayed from the start (a reconnect), the same holds.
+            replay = await open_stream(streams_for[name], t["campaign"], last_id=0)
+            replayed = "\n".join(
+                m.data for m in replay.pending if m.event == "entry" and m.id != str(marker.pk)
+            )
+            assert not [s for s in found + sides[name] if s in replayed], name
+            await replay.close()
+
+    run(scenario)
