@@ -172,7 +172,8 @@ def sides(contest: Contest, entries: list[RollEntry] | None = None) -> list[Side
     ]
 
 
-def _side_status(contest: Contest, side: str) -> SideStatus:
+def side_status(contest: Contest, side: str) -> SideStatus:
+    """One side's status in the current round."""
     return next(s for s in sides(contest) if s.side == side)
 
 
@@ -193,15 +194,43 @@ def _cold_stars_pool(contest: Contest, side: str, target: Target, sheet: Any) ->
     )
 
 
+def visibility_choices(contest: Contest, membership: Membership) -> list[tuple[str, str]]:
+    """Who may see a side's roll, as the roll panel offers it: public, GM-only or blind (secret too
+    for the GM); nothing to choose when the campaign makes every roll public."""
+    if contest.campaign.force_public_rolls:
+        return []
+    return [c for c in Visibility.choices if membership.is_gm or c[0] != Visibility.SECRET]
+
+
+def chosen_visibility(contest: Contest, membership: Membership, value: str) -> str:
+    """The visibility a side's roll is made with; a choice the member may not make is refused.
+    A campaign whose rolls are all public ignores the field, like the roll panel."""
+    choices = visibility_choices(contest, membership)
+    if not choices:
+        return Visibility.PUBLIC
+    value = value or Visibility.PUBLIC
+    if value not in dict(choices):
+        allowed = ", ".join(str(label) for _, label in choices)
+        raise Refused(f"Who sees the result: choose one of {allowed}.")
+    return value
+
+
 def roll_side(
-    contest: Contest, side: str, sheet: Any, rng: Any, user: Any, *, willpower: int = 0
+    contest: Contest,
+    side: str,
+    sheet: Any,
+    rng: Any,
+    user: Any,
+    *,
+    willpower: int = 0,
+    visibility: str = Visibility.PUBLIC,
 ) -> RollEntry:
-    """One side's roll for the current round, on its *locked* sheet."""
+    """One side's roll for the current round, on its *locked* sheet, seen by ``visibility``."""
     if not contest.both_roll:
         raise Refused("Only the acting side rolls in this contest, from its roll panel.")
     if contest.state != ContestState.OPEN:
         raise Refused("This contest is not waiting for rolls.")
-    if _side_status(contest, side).rolled:
+    if side_status(contest, side).rolled:
         raise Refused(f"{contest.name_a if side == 'a' else contest.name_b} has already rolled.")
     target = target_for(contest, side)
     character = target.character
@@ -242,6 +271,7 @@ def roll_side(
         return RollEntry.objects.append(
             **_entry_fields(contest, character, user, target),
             kind=Kind.ROLL,
+            visibility=visibility,
             options=base | {"rating": row.rating},
             pool={"dice": pool},
             breakdown=f"{_terms(terms)} = {pool}d6, conflict round {contest.round} "
@@ -280,6 +310,7 @@ def roll_side(
         breakdown=breakdown + f"; against {opponent}",
         rng=rng,
         changes=changes,
+        visibility=visibility,
     )
 
 
@@ -296,6 +327,7 @@ def _cold_stars_side_entry(
     changes: dict[str, int],
     kind: str = Kind.ROLL,
     follows: RollEntry | None = None,
+    visibility: str = Visibility.PUBLIC,  # a Correct takes its roll's, whatever this says
 ) -> RollEntry:
     faces = cold_stars.roll(pool, rng)
     count = cold_stars.successes(faces)
@@ -303,6 +335,7 @@ def _cold_stars_side_entry(
         **_entry_fields(contest, character, user, target),
         kind=kind,
         follows=follows,
+        visibility=visibility,
         options=options,
         pool={"ability": pool.ability, "skill": pool.skill, "risk": pool.risk},
         breakdown=breakdown,
@@ -321,7 +354,7 @@ def _cold_stars_side_entry(
 
 def correct_side(contest: Contest, side: str, sheet: Any, rng: Any, user: Any) -> RollEntry:
     """Cold Stars step 6: re-roll this side's whole pool for 1 Momentum, once."""
-    status = _side_status(contest, side)
+    status = side_status(contest, side)
     if contest.kind != ContestKind.COLD_STARS_ACTIVE:
         raise Refused("Correct is a Cold Stars step.")
     if contest.state != ContestState.OPEN or status.settled:
@@ -352,7 +385,7 @@ def correct_side(contest: Contest, side: str, sheet: Any, rng: Any, user: Any) -
 
 def settle_side(contest: Contest, side: str, user: Any) -> RollEntry | None:
     """This side keeps its roll (Cold Stars); the contest is decided once both have."""
-    status = _side_status(contest, side)
+    status = side_status(contest, side)
     if contest.kind != ContestKind.COLD_STARS_ACTIVE:
         raise Refused("Keeping a roll is a Cold Stars step.")
     # Only while rolls are awaited: keeping again after the verdict would decide a second time.

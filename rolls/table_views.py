@@ -176,6 +176,8 @@ def _contest_card(contest: Contest, membership: Membership) -> dict[str, Any]:
                     reverse("roll_panel", args=[character.pk, target.kind, target.obj.pk])
                     + f"?contest={contest.pk}"
                 )
+        if can_act and contest.both_roll and not status.rolled:
+            side["visibilities"] = contests.visibility_choices(contest, membership)
         if can_act and contest.kind == ContestKind.COLD_STARS_ACTIVE and not status.rolled:
             try:
                 sheet = character.cold_stars
@@ -524,10 +526,27 @@ def contest_side(request: HttpRequest, pk: int, side: str, action: str) -> HttpR
                 willpower = int(request.POST.get("willpower", "0") or 0)
             except ValueError:
                 raise Refused("Willpower must be a whole number of dice.") from None
-            contests.roll_side(contest, side, sheet, _rng(), request.user, willpower=willpower)
+            visibility = contests.chosen_visibility(
+                contest, membership, request.POST.get("visibility", "")
+            )
+            contests.roll_side(
+                contest,
+                side,
+                sheet,
+                _rng(),
+                request.user,
+                willpower=willpower,
+                visibility=visibility,
+            )
             if contest.kind == ContestKind.COGENT_CONFLICT:
                 contests.decide_if_ready(contest, request.user)
         elif action == "correct":
+            rolled = contests.side_status(contest, side).entry
+            if rolled is not None and not rolled.is_readable_by(membership):
+                # As for any follow-up: nobody re-rolls a result they can't read (a blind roll).
+                raise PermissionDenied(
+                    "Only the GM sees this roll's result, so only the GM Corrects it."
+                )
             contests.correct_side(contest, side, sheet, _rng(), request.user)
         else:
             contests.settle_side(contest, side, request.user)

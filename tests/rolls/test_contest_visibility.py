@@ -107,18 +107,19 @@ def roll_single(t, contest, character, user, visibility):
 
 def play_both(t, contest, settings, first, last):
     """Both sides roll (and keep, in Cold Stars) until the contest is decided or even: ``first``
-    = (side, user) goes first each round, ``last`` second. Returns the last player's HTMX
-    responses, the ones that decided it."""
+    = (side, user, visibility) goes first each round, ``last`` second. Returns the last
+    player's HTMX responses, the ones that decided it."""
     responses = []
     for attempt in range(20):
         contest.refresh_from_db()
         if contest.state != ContestState.OPEN:
             return responses
         responses = []
-        for (side, user), seed in ((first, 2 * attempt), (last, 2 * attempt + 1)):
+        for (side, user, visibility), seed in ((first, 2 * attempt), (last, 2 * attempt + 1)):
             settings.ROLLS_RNG_SEED = seed + 100
             client = client_as(user)
-            responses.append(client.post(side_url(contest, side), headers=HX))
+            data = {"visibility": visibility}
+            responses.append(client.post(side_url(contest, side), data, headers=HX))
             if contest.kind == "cold_stars_active":
                 responses.append(client.post(side_url(contest, side, "keep"), headers=HX))
         assert all(r.status_code == 200 for r in responses), [r.status_code for r in responses]
@@ -137,13 +138,12 @@ READERS = {
 # Who knows the verdict entry exists at all (a reader, or a blind roller's placeholder).
 KNOWN = READERS | {"blind": {"gm", "alice"}}
 
-CASES = [(kind, how) for kind in SINGLE for how in READERS] + [
-    (kind, how) for kind in BOTH for how in ("public", "hidden_npc")
-]
+CASES = [(kind, how) for kind in SINGLE + BOTH for how in READERS]
 
 
 def play(t, kind, how, settings):
-    """The contest, played to its end: returns it and the HTMX responses that decided it."""
+    """The contest, played to its end: returns it, and who decided it (a both-roll contest's
+    last roll, made by a member who can't read the hidden one) with their HTMX responses."""
     settings.ROLLS_RNG_SEED = 5
     if kind in SINGLE:
         acting = t["npc"] if how == "hidden_npc" else t["ada"]
@@ -153,14 +153,21 @@ def play(t, kind, how, settings):
         roller = t["gm"] if how in ("secret", "hidden_npc") else t["alice"]
         visibility = "public" if how == "hidden_npc" else how
         roll_single(t, contest, acting, roller, visibility)
-        deciding = []
+        deciding = (None, [])
     else:
         b = t["npc"] if how == "hidden_npc" else t["bo"]
         contest = contest_between(t, kind, t["ada"], b)
         if how == "hidden_npc":
             hide(t["npc"])
-        b_user = t["gm"] if how == "hidden_npc" else t["bob"]
-        deciding = play_both(t, contest, settings, ("b", b_user), ("a", t["alice"]))
+        # The hidden roll first; the other side's roll decides.
+        if how in ("gm_only", "blind"):
+            first, last = ("a", t["alice"], how), ("b", t["bob"], "public")
+        else:
+            b_user = t["bob"] if how == "public" else t["gm"]
+            b_visibility = "secret" if how == "secret" else "public"
+            first, last = ("b", b_user, b_visibility), ("a", t["alice"], "public")
+        decider = "bob" if last[1] == t["bob"] else "alice"
+        deciding = (decider, play_both(t, contest, settings, first, last))
         contest.refresh_from_db()
         if contest.state == ContestState.CHOOSING:  # exactly even: the GM settles it
             response = client_as(t["gm"]).post(
@@ -253,14 +260,14 @@ def test_a_hidden_side_hides_the_contest_everywhere(kind, how, settings):
                 assert not leaked, (name, leaked)
                 if headers:
                     assert HIDDEN in html, name
-    # The responses to the rolls that decided a both-roll contest: alice's, a non-reader's here.
-    alice = membership_of(t, "alice")
-    for response in deciding:
+    # The responses to the rolls that decided a both-roll contest, made by a non-reader here.
+    decider, responses = deciding
+    for response in responses if decider not in readers else []:
         html = response.content.decode()
-        if "alice" in readers:
-            continue
-        leaked = [s for s in verdict_secrets + hidden_side_secrets(contest, alice) if s in html]
+        side_secrets = hidden_side_secrets(contest, membership_of(t, decider))
+        leaked = [s for s in verdict_secrets + side_secrets if s in html]
         assert not leaked and escape(contest.verdict) not in html, leaked
+        assert HIDDEN in responses[-1].content.decode()
     assert not RollEntry.objects.filter(contest=contest, kind=Kind.CONTEST).count() > 1
 
 
@@ -349,7 +356,7 @@ def test_an_even_contest_with_a_hidden_side_is_settled_by_the_gm(client, setting
 def test_keeping_a_roll_after_the_verdict_is_refused(settings):
     t = table_for("cold_stars_active")
     contest = contest_between(t, "cold_stars_active", t["ada"], t["bo"])
-    play_both(t, contest, settings, ("b", t["bob"]), ("a", t["alice"]))
+    play_both(t, contest, settings, ("b", t["bob"], "public"), ("a", t["alice"], "public"))
     contest.refresh_from_db()
     if contest.state == ContestState.CHOOSING:
         client_as(t["alice"]).post(
@@ -367,7 +374,7 @@ def test_keeping_a_roll_after_the_verdict_is_refused(settings):
 def test_non_gms_see_no_entry_numbers_on_contest_cards(settings):
     t = table_for("cogent_conflict")
     contest = contest_between(t, "cogent_conflict", t["ada"], t["bo"])
-    play_both(t, contest, settings, ("b", t["bob"]), ("a", t["alice"]))
+    play_both(t, contest, settings, ("b", t["bob"], "public"), ("a", t["alice"], "public"))
     verdict = RollEntry.objects.get(contest=contest, kind=Kind.CONTEST)
     numbered = [f'<a href="{side["url"]}">#{side["seq"]}</a>' for side in verdict.contest_sides]
     for name in VIEWERS:
@@ -517,3 +524,46 @@ def test_the_live_stream_carries_a_contest_only_to_its_readers(kind, how, settin
             await replay.close()
 
     run(scenario)
+
+
+def test_a_side_roll_takes_the_visibility_its_roller_may_choose(settings):
+    settings.ROLLS_RNG_SEED = 5
+    t = table_for("cold_stars_active")
+    contest = contest_between(t, "cold_stars_active", t["ada"], t["npc"])
+    alice, gm = client_as(t["alice"]), client_as(t["gm"])
+    # The prompt offers the roll panel's choices: secret only to the GM.
+    html = alice.get(t["ada"].get_absolute_url()).content.decode()
+    assert 'name="visibility"' in html and 'value="blind"' in html and 'value="secret"' not in html
+    html = gm.get(reverse("campaign_dashboard", args=[t["campaign"].pk])).content.decode()
+    assert 'value="secret"' in html
+    # A choice the member may not make is refused, with the reason, and writes nothing.
+    for value in ("secret", "everyone"):
+        for headers in (HX, {}):
+            response = alice.post(side_url(contest, "a"), {"visibility": value}, headers=headers)
+            assert response.status_code == (200 if headers else 409)
+            assert "Who sees the result: choose one of" in response.content.decode()
+    assert not RollEntry.objects.exists()
+    # A blind roll: its roller may keep it but not Correct a result they can't read.
+    assert alice.post(side_url(contest, "a"), {"visibility": "blind"}).status_code == 302
+    roll = RollEntry.objects.get()
+    assert (roll.visibility, roll.roller) == (Visibility.BLIND, t["alice"])
+    html = alice.get(t["ada"].get_absolute_url()).content.decode()
+    assert "Keep this roll" in html and "Correct: re-roll" not in html
+    assert alice.post(side_url(contest, "a", "correct")).status_code == 403
+    assert not RollEntry.objects.filter(kind=Kind.CORRECT).exists()
+    # The GM reads it, so may Correct it — and the Correct stays blind, like its roll.
+    assert gm.post(side_url(contest, "a", "correct")).status_code == 302
+    correct = RollEntry.objects.get(kind=Kind.CORRECT)
+    assert (correct.visibility, correct.roller) == (Visibility.BLIND, t["alice"])
+
+
+def test_a_campaign_with_every_roll_public_ignores_a_side_visibility(settings):
+    settings.ROLLS_RNG_SEED = 5
+    t = table_for("cogent_conflict")
+    t["campaign"].force_public_rolls = True
+    t["campaign"].save()
+    contest = contest_between(t, "cogent_conflict", t["ada"], t["bo"])
+    alice = client_as(t["alice"])
+    assert 'name="visibility"' not in alice.get(t["ada"].get_absolute_url()).content.decode()
+    assert alice.post(side_url(contest, "a"), {"visibility": "blind"}).status_code == 302
+    assert RollEntry.objects.get().visibility == Visibility.PUBLIC
