@@ -608,6 +608,15 @@ def _verdict(
 ) -> RollEntry:
     """The verdict entry. ``audience``: its visibility, roller and (for a hidden NPC) character,
     from :func:`verdict_audience` — the most hidden of the rolls whose figures it holds."""
+    if contest.campaign.force_public_rolls and audience.get("visibility", Visibility.PUBLIC) != (
+        Visibility.PUBLIC
+    ):
+        # A roll made hidden before the GM made every roll public: a public verdict would show
+        # its dice, and the campaign allows no other.
+        raise Refused(
+            "A roll of this contest is hidden, but the campaign now makes every roll public: "
+            "the GM can call the contest off."
+        )
     contest.state = ContestState.DECIDED
     contest.winner = winner
     contest.verdict = label

@@ -3,6 +3,8 @@ the winner, unless they may read every roll that decides it (docs/gm-table.md) �
 the verdict's permalink, the dashboard, a sheet's prompt, a contest action's response (HTMX and
 plain) or the live stream. Per contest kind × how the hidden side is hidden × who is looking."""
 
+import random
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -10,9 +12,10 @@ from django.utils.html import escape
 
 from rolls import contests
 from rolls.models import Contest, ContestState, Kind, RollEntry, Visibility
+from rolls.rules import cogent
 from sheets.models import Role, System
 from tests.factories import CharacterFactory, ContestFactory, MembershipFactory
-from tests.rolls.helpers import roll_url
+from tests.rolls.helpers import roll_url, seed_where
 from tests.rolls.live_helpers import off_loop, open_stream, run
 from tests.rolls.test_live_stream import client_for
 
@@ -567,3 +570,24 @@ def test_a_campaign_with_every_roll_public_ignores_a_side_visibility(settings):
     assert 'name="visibility"' not in alice.get(t["ada"].get_absolute_url()).content.decode()
     assert alice.post(side_url(contest, "a"), {"visibility": "blind"}).status_code == 302
     assert RollEntry.objects.get().visibility == Visibility.PUBLIC
+
+
+def test_a_hidden_roll_from_before_every_roll_was_public_stops_the_verdict(settings):
+    settings.ROLLS_RNG_SEED = 5
+    t = table_for("cogent_conflict")
+    contest = contest_between(t, "cogent_conflict", t["ada"], t["bo"])
+    assert client_as(t["alice"]).post(side_url(contest, "a"), {"visibility": "blind"}).status_code
+    t["campaign"].force_public_rolls = True
+    t["campaign"].save()
+    # Dice for Bo that don't tie Ada's (the same pool): a verdict is due.
+    pool = RollEntry.objects.get().pool["dice"]
+    ada = cogent.roll(pool, random.Random(5))
+    settings.ROLLS_RNG_SEED = seed_where(
+        lambda faces: not cogent.conflict(ada, faces).tie, lambda rng: cogent.roll(pool, rng)
+    )
+    response = client_as(t["bob"]).post(side_url(contest, "b"))
+    assert response.status_code == 409 and "the GM can call the contest off" in (
+        response.content.decode()
+    )
+    assert not RollEntry.objects.filter(kind=Kind.CONTEST).exists()
+    assert RollEntry.objects.count() == 1  # bob's roll went with the refused verdict
