@@ -11,6 +11,11 @@
 Side rolls are entries linked by ``contest``; the verdict is one more entry of kind ``contest``
 whose ``result`` holds both sides' dice and links, so the log shows the contest as one card.
 Callers run these inside one transaction with the sheet locked, and publish the ``contest`` event.
+
+Hidden sides (docs/gm-table.md, "Hidden rolls in a contest"): nobody learns a side's figures or the
+verdict unless they may read every roll that decides it. The verdict entry gets the audience of its
+most hidden deciding roll (:func:`verdict_audience`), and :func:`readable_by` tells the views
+whether a member may see a contest's outcome — both through the entry-level visibility API only.
 """
 
 from __future__ import annotations
@@ -38,10 +43,11 @@ from rolls.models import (
     ContestState,
     Kind,
     RollEntry,
+    Visibility,
 )
 from rolls.rules import cogent, cold_stars, dad6
 from rolls.targets import Target, find_target
-from sheets.models import Character, ColdStarsAbility
+from sheets.models import Character, ColdStarsAbility, Membership
 
 SIDES = ("a", "b")
 
@@ -135,8 +141,7 @@ def decide_single(contest: Contest, entry: RollEntry, user: Any) -> RollEntry:
         sides=[_side_json(entry, "a", contest.name_a)],
         extra={},
         # The verdict shows the roll's dice: it is seen by exactly who may see the roll.
-        visibility=entry.visibility,
-        roller=entry.roller,
+        **verdict_audience([entry]),
     )
 
 
@@ -167,7 +172,8 @@ def sides(contest: Contest, entries: list[RollEntry] | None = None) -> list[Side
     ]
 
 
-def _side_status(contest: Contest, side: str) -> SideStatus:
+def side_status(contest: Contest, side: str) -> SideStatus:
+    """One side's status in the current round."""
     return next(s for s in sides(contest) if s.side == side)
 
 
@@ -188,15 +194,43 @@ def _cold_stars_pool(contest: Contest, side: str, target: Target, sheet: Any) ->
     )
 
 
+def visibility_choices(contest: Contest, membership: Membership) -> list[tuple[str, str]]:
+    """Who may see a side's roll, as the roll panel offers it: public, GM-only or blind (secret too
+    for the GM); nothing to choose when the campaign makes every roll public."""
+    if contest.campaign.force_public_rolls:
+        return []
+    return [c for c in Visibility.choices if membership.is_gm or c[0] != Visibility.SECRET]
+
+
+def chosen_visibility(contest: Contest, membership: Membership, value: str) -> str:
+    """The visibility a side's roll is made with; a choice the member may not make is refused.
+    A campaign whose rolls are all public ignores the field, like the roll panel."""
+    choices = visibility_choices(contest, membership)
+    if not choices:
+        return Visibility.PUBLIC
+    value = value or Visibility.PUBLIC
+    if value not in dict(choices):
+        allowed = ", ".join(str(label) for _, label in choices)
+        raise Refused(f"Who sees the result: choose one of {allowed}.")
+    return value
+
+
 def roll_side(
-    contest: Contest, side: str, sheet: Any, rng: Any, user: Any, *, willpower: int = 0
+    contest: Contest,
+    side: str,
+    sheet: Any,
+    rng: Any,
+    user: Any,
+    *,
+    willpower: int = 0,
+    visibility: str = Visibility.PUBLIC,
 ) -> RollEntry:
-    """One side's roll for the current round, on its *locked* sheet."""
+    """One side's roll for the current round, on its *locked* sheet, seen by ``visibility``."""
     if not contest.both_roll:
         raise Refused("Only the acting side rolls in this contest, from its roll panel.")
     if contest.state != ContestState.OPEN:
         raise Refused("This contest is not waiting for rolls.")
-    if _side_status(contest, side).rolled:
+    if side_status(contest, side).rolled:
         raise Refused(f"{contest.name_a if side == 'a' else contest.name_b} has already rolled.")
     target = target_for(contest, side)
     character = target.character
@@ -237,6 +271,7 @@ def roll_side(
         return RollEntry.objects.append(
             **_entry_fields(contest, character, user, target),
             kind=Kind.ROLL,
+            visibility=visibility,
             options=base | {"rating": row.rating},
             pool={"dice": pool},
             breakdown=f"{_terms(terms)} = {pool}d6, conflict round {contest.round} "
@@ -275,6 +310,7 @@ def roll_side(
         breakdown=breakdown + f"; against {opponent}",
         rng=rng,
         changes=changes,
+        visibility=visibility,
     )
 
 
@@ -291,6 +327,7 @@ def _cold_stars_side_entry(
     changes: dict[str, int],
     kind: str = Kind.ROLL,
     follows: RollEntry | None = None,
+    visibility: str = Visibility.PUBLIC,  # a Correct takes its roll's, whatever this says
 ) -> RollEntry:
     faces = cold_stars.roll(pool, rng)
     count = cold_stars.successes(faces)
@@ -298,6 +335,7 @@ def _cold_stars_side_entry(
         **_entry_fields(contest, character, user, target),
         kind=kind,
         follows=follows,
+        visibility=visibility,
         options=options,
         pool={"ability": pool.ability, "skill": pool.skill, "risk": pool.risk},
         breakdown=breakdown,
@@ -316,7 +354,7 @@ def _cold_stars_side_entry(
 
 def correct_side(contest: Contest, side: str, sheet: Any, rng: Any, user: Any) -> RollEntry:
     """Cold Stars step 6: re-roll this side's whole pool for 1 Momentum, once."""
-    status = _side_status(contest, side)
+    status = side_status(contest, side)
     if contest.kind != ContestKind.COLD_STARS_ACTIVE:
         raise Refused("Correct is a Cold Stars step.")
     if contest.state != ContestState.OPEN or status.settled:
@@ -347,8 +385,13 @@ def correct_side(contest: Contest, side: str, sheet: Any, rng: Any, user: Any) -
 
 def settle_side(contest: Contest, side: str, user: Any) -> RollEntry | None:
     """This side keeps its roll (Cold Stars); the contest is decided once both have."""
-    status = _side_status(contest, side)
-    if contest.kind == ContestKind.COLD_STARS_ACTIVE and status.entry is None:
+    status = side_status(contest, side)
+    if contest.kind != ContestKind.COLD_STARS_ACTIVE:
+        raise Refused("Keeping a roll is a Cold Stars step.")
+    # Only while rolls are awaited: keeping again after the verdict would decide a second time.
+    if contest.state != ContestState.OPEN:
+        raise Refused("This contest is not waiting for rolls.")
+    if status.entry is None:
         raise Refused(f"{status.name} hasn't rolled yet.")
     setattr(contest, f"settled_{side}", True)
     contest.save(update_fields=[f"settled_{side}"])
@@ -391,7 +434,7 @@ def decide_if_ready(contest: Contest, user: Any) -> RollEntry | None:
             + (f", after {contest.round - 1} tied round(s)" if contest.round > 1 else ""),
             odds=chances[result.winner] / (chances["a"] + chances["b"]),
             table=_from_a(chances["a"], chances["b"]),
-            sides=_all_sides(contest),
+            **_sides_and_audience(contest),
             extra={
                 "wins_a": result.wins_a,
                 "wins_b": result.wins_b,
@@ -416,7 +459,7 @@ def decide_if_ready(contest: Contest, user: Any) -> RollEntry | None:
         f"{result.margin} left after cancelling",
         odds=_cs_contest_odds(a.entry, b.entry)[result.winner],
         table=_cs_table(a.entry, b.entry),
-        sides=_all_sides(contest),
+        **_sides_and_audience(contest),
         extra={
             "successes_a": result.successes_a,
             "successes_b": result.successes_b,
@@ -446,7 +489,7 @@ def choose(contest: Contest, choice: str, user: Any) -> RollEntry:
         detail=f"{result.successes_a} successes each; the initiator chose",
         odds=_cs_contest_odds(a.entry, b.entry)["even"],
         table=_cs_table(a.entry, b.entry),
-        sides=_all_sides(contest),
+        **_sides_and_audience(contest),
         extra={"successes_a": result.successes_a, "successes_b": result.successes_b, "margin": 0},
     )
 
@@ -534,16 +577,19 @@ def _side_json(entry: RollEntry, side: str, name: str) -> dict[str, Any]:
     }
 
 
-def _all_sides(contest: Contest) -> list[dict[str, Any]]:
-    """Every roll of the contest, rounds and Corrects included, for the verdict card."""
-    return [
+def _sides_and_audience(contest: Contest) -> dict[str, Any]:
+    """Every roll of the contest, rounds and Corrects included, for the verdict card — and the
+    verdict's audience, which those rolls decide."""
+    deciding = deciding_entries(contest)
+    sides = [
         _side_json(
             entry,
             entry.options.get("contest_side", "a"),
             contest.name_a if entry.options.get("contest_side", "a") == "a" else contest.name_b,
         )
-        for entry in contest.entries.exclude(kind=Kind.CONTEST).order_by("pk")
+        for entry in deciding
     ]
+    return {"sides": sides, **verdict_audience(deciding)}
 
 
 def _verdict(
@@ -560,16 +606,30 @@ def _verdict(
     extra: dict[str, Any],
     **audience: Any,
 ) -> RollEntry:
+    """The verdict entry. ``audience``: its visibility, roller and (for a hidden NPC) character,
+    from :func:`verdict_audience` — the most hidden of the rolls whose figures it holds."""
+    if contest.campaign.force_public_rolls and audience.get("visibility", Visibility.PUBLIC) != (
+        Visibility.PUBLIC
+    ):
+        # A roll made hidden before the GM made every roll public: a public verdict would show
+        # its dice, and the campaign allows no other.
+        raise Refused(
+            "A roll of this contest is hidden, but the campaign now makes every roll public: "
+            "the GM can call the contest off."
+        )
     contest.state = ContestState.DECIDED
     contest.winner = winner
     contest.verdict = label
     contest.decided_at = timezone.now()
     contest.save(update_fields=["state", "winner", "verdict", "decided_at"])
     skills = contest.skill_a + (f" vs {contest.skill_b}" if contest.skill_b else "")
+    fields: dict[str, Any] = {
+        "character": contest.character_a,
+        "visibility": Visibility.PUBLIC,
+    } | audience
     return RollEntry.objects.append(
         campaign=contest.campaign,
         contest=contest,
-        character=contest.character_a,
         user=user,
         character_name=f"{contest.name_a} vs {contest.name_b}",
         username=user.get_username(),
@@ -584,7 +644,85 @@ def _verdict(
         outcome_label=label[:100],
         detail=detail,
         result={"winner": winner, "sides": sides} | extra,
-        **audience,
+        **fields,
         **_odds(odds or CERTAIN, table),
         resource_changes={},
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Hidden sides: who may learn a contest's outcome
+# ---------------------------------------------------------------------------------------------
+
+# How far a hidden roll is hidden: GM-only (the GM and its roller read it) < blind (the GM reads
+# it, its roller sees a placeholder) < secret or a hidden NPC's (the GM alone knows of it).
+_HIDDEN_RANK = {
+    Visibility.GM_ONLY: 1,
+    Visibility.BLIND: 2,
+    Visibility.SECRET: 3,
+    Visibility.PUBLIC: 3,  # public yet hidden: a hidden NPC's roll
+}
+
+
+def deciding_entries(contest: Contest) -> list[RollEntry]:
+    """Every roll whose figures the verdict holds: each side's rolls and Corrects, every round."""
+    return list(
+        contest.entries.exclude(kind=Kind.CONTEST).select_related("character").order_by("pk")
+    )
+
+
+def verdict_audience(deciding: list[RollEntry]) -> dict[str, Any]:
+    """The verdict's visibility (and roller, and character) so that it is read only by members
+    who may read every roll that decides it, and known (as a placeholder) only to whom the most
+    hidden of those rolls is known.
+
+    * Every roll readable by everyone: a public verdict.
+    * Otherwise it takes the audience of its most hidden roll: GM-only to that roll's roller,
+      blind (a placeholder for its roller), secret; a hidden NPC's roll is hidden through its
+      character, so the verdict is filed under that NPC and stays hidden exactly as its rolls do.
+    * GM-only rolls of two different rollers: neither may read the other's, so only the GM reads
+      the verdict — secret.
+    """
+    hidden = [entry for entry in deciding if _hidden(entry)]
+    if not hidden:
+        return {"visibility": Visibility.PUBLIC}
+    top = max(hidden, key=lambda entry: _HIDDEN_RANK[Visibility(entry.visibility)])
+    audience: dict[str, Any] = {"visibility": top.visibility, "roller_id": top.roller_id}
+    if top.visibility == Visibility.PUBLIC:
+        audience["character"] = top.character
+    elif top.visibility == Visibility.GM_ONLY and len({e.roller_id for e in hidden}) > 1:
+        audience["visibility"] = Visibility.SECRET
+    return audience
+
+
+def readable_by(membership: Membership, entries: list[RollEntry]) -> bool:
+    """May this member learn the contest's outcome — each side's figures, who won, the verdict?
+    Only if they may read every one of its ``entries`` (side rolls and the verdict; the GM
+    always may). A member who may not sees the contest as decided, its result hidden."""
+    return all(entry.is_readable_by(membership) for entry in entries)
+
+
+def revealed_with(entry: RollEntry) -> list[RollEntry]:
+    """What the GM's reveal of ``entry`` (already appended) reveals along with it, so a contest
+    never shows figures that its own entries still hide:
+
+    * a verdict: every hidden roll of the contest — the verdict card shows their dice anyway;
+    * a contest roll: the verdict, once no roll deciding it is hidden any more.
+    """
+    if entry.contest_id is None:
+        return []
+    deciding = deciding_entries(entry.contest)
+    if entry.kind == Kind.CONTEST:
+        return [e for e in deciding if e.follows_id is None and _hidden(e)]
+    verdict = entry.contest.entries.filter(kind=Kind.CONTEST).select_related("character").first()
+    if verdict is None or not _hidden(verdict):
+        return []
+    if any(_hidden(e) for e in deciding if e.follows_id is None and e.pk != entry.pk):
+        return []
+    return [verdict]
+
+
+def _hidden(entry: RollEntry) -> bool:
+    """Not readable by every member. (``is_hidden`` alone still says a hidden NPC's public roll
+    is hidden after the GM revealed it.)"""
+    return entry.is_hidden and not entry.is_revealed

@@ -44,6 +44,7 @@ LAST_ROLLS = 3  # per character on the dashboard
 RECENT_CLOSED = 5  # closed calls and decided contests still shown
 SHEET_RELATED = {System.COGENT: "cogent", System.DAD6: "dad6", System.COLD_STARS: "cold_stars"}
 PARTS = ("characters", "calls", "contests")
+HIDDEN_CHOICE = "A roll of this contest is hidden from you, so the GM settles it."
 
 # ---------------------------------------------------------------------------------------------
 # The dashboard
@@ -126,9 +127,16 @@ def _calls(campaign: Campaign) -> list[dict[str, Any]]:
     return result
 
 
+# A contest's entries, with what visibility needs to decide who reads each (no query per entry).
+def _contest_entries() -> Prefetch:
+    return Prefetch(
+        "entries", queryset=RollEntry.objects.select_related("character").order_by("pk")
+    )
+
+
 def _contests(campaign: Campaign, membership: Membership) -> list[dict[str, Any]]:
     related = ("character_a", "character_b", "campaign")
-    entries = Prefetch("entries", queryset=RollEntry.objects.order_by("pk"))
+    entries = _contest_entries()
     active = list(campaign.contests.active().select_related(*related).prefetch_related(entries))
     decided = list(
         campaign.contests.exclude(state__in=[ContestState.OPEN, ContestState.CHOOSING])
@@ -140,14 +148,27 @@ def _contests(campaign: Campaign, membership: Membership) -> list[dict[str, Any]
 
 
 def _contest_card(contest: Contest, membership: Membership) -> dict[str, Any]:
-    """A contest with, per side, what it rolled and what this member may do for it now."""
+    """A contest with, per side, what it rolled and what this member may do for it now.
+
+    A member who may not read every roll of the contest (``contests.readable_by``) gets no
+    figures: each side they can't read shows only that it rolled, and once every side is in the
+    contest shows as decided with its result hidden — an even result waiting for the initiator's
+    choice looks the same (the GM chooses), so it can't be told apart from a win."""
     entries = list(contest.entries.all())
     verdict = next((e for e in entries if e.kind == Kind.CONTEST), None)
+    readable = contests.readable_by(membership, entries)
+    hidden_result = not readable and contest.state in (ContestState.CHOOSING, ContestState.DECIDED)
+    active = contest.is_active and not hidden_result
     sides = []
     for status in contests.sides(contest, entries):
         character = status.character
-        can_act = contest.is_active and character is not None and character.can_roll(membership)
-        side: dict[str, Any] = {"status": status, "can_act": can_act, "panel_url": ""}
+        can_act = active and character is not None and character.can_roll(membership)
+        side: dict[str, Any] = {
+            "status": status,
+            "can_act": can_act,
+            "panel_url": "",
+            "readable": status.entry is not None and status.entry.is_readable_by(membership),
+        }
         if can_act and not contest.both_roll and status.side == "a" and not status.rolled:
             target = find_target(character, contest.skill_a)
             if target is not None:
@@ -155,6 +176,8 @@ def _contest_card(contest: Contest, membership: Membership) -> dict[str, Any]:
                     reverse("roll_panel", args=[character.pk, target.kind, target.obj.pk])
                     + f"?contest={contest.pk}"
                 )
+        if can_act and contest.both_roll and not status.rolled:
+            side["visibilities"] = contests.visibility_choices(contest, membership)
         if can_act and contest.kind == ContestKind.COLD_STARS_ACTIVE and not status.rolled:
             try:
                 sheet = character.cold_stars
@@ -166,6 +189,13 @@ def _contest_card(contest: Contest, membership: Membership) -> dict[str, Any]:
         "contest": contest,
         "sides": sides,
         "verdict": verdict,
+        "readable": readable,
+        # What the card may say of the state: CHOOSING gives an even result away.
+        "active": active,
+        "state": ContestState.DECIDED if hidden_result else contest.state,
+        "state_label": ContestState.DECIDED.label if hidden_result else contest.get_state_display(),
+        "hidden_result": hidden_result,
+        "is_gm": membership.is_gm,
         "can_choose": contest.state == ContestState.CHOOSING and sides[0]["can_act"],
         "can_cancel": contest.is_active and membership.is_gm,
     }
@@ -357,9 +387,7 @@ def prompts_context(character: Character, membership: Membership) -> dict[str, A
         context["prompt_calls"].append({"call": call, "url": url})
     context["prompt_contests"] = [
         _contest_card(contest, membership)
-        for contest in Contest.objects.prompts_for(character).prefetch_related(
-            Prefetch("entries", queryset=RollEntry.objects.order_by("pk"))
-        )
+        for contest in Contest.objects.prompts_for(character).prefetch_related(_contest_entries())
     ]
     context["membership"] = membership
     return context
@@ -498,10 +526,27 @@ def contest_side(request: HttpRequest, pk: int, side: str, action: str) -> HttpR
                 willpower = int(request.POST.get("willpower", "0") or 0)
             except ValueError:
                 raise Refused("Willpower must be a whole number of dice.") from None
-            contests.roll_side(contest, side, sheet, _rng(), request.user, willpower=willpower)
+            visibility = contests.chosen_visibility(
+                contest, membership, request.POST.get("visibility", "")
+            )
+            contests.roll_side(
+                contest,
+                side,
+                sheet,
+                _rng(),
+                request.user,
+                willpower=willpower,
+                visibility=visibility,
+            )
             if contest.kind == ContestKind.COGENT_CONFLICT:
                 contests.decide_if_ready(contest, request.user)
         elif action == "correct":
+            rolled = contests.side_status(contest, side).entry
+            if rolled is not None and not rolled.is_readable_by(membership):
+                # As for any follow-up: nobody re-rolls a result they can't read (a blind roll).
+                raise PermissionDenied(
+                    "Only the GM sees this roll's result, so only the GM Corrects it."
+                )
             contests.correct_side(contest, side, sheet, _rng(), request.user)
         else:
             contests.settle_side(contest, side, request.user)
@@ -516,13 +561,15 @@ def contest_choose(request: HttpRequest, pk: int) -> HttpResponse:
     contest, membership = _contest_for_member(request, pk)
     _side_character(contest, "a", membership)
     choice = request.POST.get("choice", "")
-    return _change_contest(
-        request,
-        contest,
-        membership,
-        lambda contest: contests.choose(contest, choice, request.user),
-        "Chose the contest's result.",
-    )
+
+    def change(contest: Contest) -> None:
+        # Choosing would show the result is even: only for a member who may read every roll.
+        # Asked first, so the refusal is the same whatever state the contest is in.
+        if not contests.readable_by(membership, contests.deciding_entries(contest)):
+            raise Refused(HIDDEN_CHOICE)
+        contests.choose(contest, choice, request.user)
+
+    return _change_contest(request, contest, membership, change, "Chose the contest's result.")
 
 
 @login_required

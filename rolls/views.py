@@ -350,32 +350,43 @@ def roll_reveal(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect(entry)
     try:
         with transaction.atomic():
-            reveal = RollEntry.objects.append(
-                campaign=entry.campaign,
-                character=entry.character,
-                user=request.user,
-                character_name=entry.character_name,
-                username=request.user.get_username(),
-                system=entry.system,
-                kind=Kind.REVEAL,
-                reveals=entry,
-                visibility=Visibility.PUBLIC,
-                label=entry.label,
-                options=entry.options,
-                pool=entry.pool,
-                breakdown=entry.breakdown,
-                faces=entry.faces,
-                outcome=entry.outcome,
-                outcome_label=entry.outcome_label,
-                detail=f"The GM revealed {entry.visibility_name} roll #{entry.seq}.",
-                result=entry.result,
-                odds=entry.odds,
-                odds_display=entry.odds_display,
-                odds_table=entry.odds_table,
-                resource_changes={},
-            )
+            reveal = _reveal(entry, request.user)
+            # A contest's verdict and its rolls are revealed together: the verdict holds every
+            # side's dice, and the rolls together decide the verdict (contests.revealed_with).
+            also = [_reveal(other, request.user).reveals for other in contests.revealed_with(entry)]
     except IntegrityError:
         # Another reveal of the same roll won the race; the roll is revealed either way.
         return redirect(entry)
-    messages.success(request, f"Revealed roll #{entry.seq} to everyone.")
+    text = f"Revealed roll #{entry.seq} to everyone"
+    if also:
+        text += ", and with it the contest's " + ", ".join(f"#{other.seq}" for other in also)
+    messages.success(request, text + ".")
     return redirect(reveal)
+
+
+def _reveal(entry: RollEntry, user: Any) -> RollEntry:
+    """The reveal entry that makes ``entry`` (and its follow-ups) readable by every member."""
+    return RollEntry.objects.append(
+        campaign=entry.campaign,
+        character=entry.character,
+        user=user,
+        character_name=entry.character_name,
+        username=user.get_username(),
+        system=entry.system,
+        kind=Kind.REVEAL,
+        reveals=entry,
+        visibility=Visibility.PUBLIC,
+        label=entry.label,
+        options=entry.options,
+        pool=entry.pool,
+        breakdown=entry.breakdown,
+        faces=entry.faces,
+        outcome=entry.outcome,
+        outcome_label=entry.outcome_label,
+        detail=f"The GM revealed {entry.visibility_name} roll #{entry.seq}.",
+        result=entry.result,
+        odds=entry.odds,
+        odds_display=entry.odds_display,
+        odds_table=entry.odds_table,
+        resource_changes={},
+    )

@@ -542,7 +542,10 @@ def test_contest_actions_survive_bad_input(client, world, system, data):
         label="action",
     )
     body = data.draw(
-        mutated({"willpower": "1", "choice": "costly_success", "next": "/"}, world.forged),
+        mutated(
+            {"willpower": "1", "visibility": "public", "choice": "costly_success", "next": "/"},
+            world.forged,
+        ),
         label="body",
     )
     if action[1] is None and action[0] == "close":
