@@ -84,9 +84,12 @@ def _head(campaign_id: int) -> int:
     return RollEntry.objects.filter(campaign_id=campaign_id).aggregate(top=Max("pk"))["top"] or 0
 
 
-def render_item(card: Any) -> str:
-    """The log's list item for one card — exactly what the log page's list holds."""
-    return render_to_string("rolls/log.html#log_item", {"entry": card})
+def render_item(card: Any, membership: Membership) -> str:
+    """The log's list item for one card — exactly what the log page's list holds (chain numbers
+    for the GM only, as there)."""
+    return render_to_string(
+        "rolls/log.html#log_item", {"entry": card, "show_seq": membership.is_gm}
+    )
 
 
 def _replay(membership: Membership, after: int, character_id: int | None) -> list[tuple[int, str]]:
@@ -95,7 +98,7 @@ def _replay(membership: Membership, after: int, character_id: int | None) -> lis
     if character_id is not None:
         qs = qs.filter(character_id=character_id)
     return [
-        (entry.pk, render_item(entry.card_for(membership)))
+        (entry.pk, render_item(entry.card_for(membership), membership))
         for entry in qs.for_cards().order_by("pk")[:REPLAY_BATCH]
     ]
 
@@ -112,7 +115,7 @@ def _render_for(entry: RollEntry, membership: Membership) -> str | None:
     """The item for this member's audience, or None when they may not know the entry exists."""
     if not entry.is_known_to(membership):
         return None
-    return render_item(entry.card_for(membership))
+    return render_item(entry.card_for(membership), membership)
 
 
 def _load_character(pk: int) -> Character | None:

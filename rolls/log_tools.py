@@ -219,6 +219,7 @@ def campaign_log(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "campaign": campaign,
         "membership": membership,
+        "show_seq": membership.is_gm,  # chain numbers' gaps would count hidden rolls
         "form": form,
         "filtered": bool(form.active),
         "entries": [entry.card_for(membership) for entry in page],

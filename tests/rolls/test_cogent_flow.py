@@ -224,7 +224,8 @@ def test_htmx_roll_renders_the_result_in_place(client, rob, seeded):
     assert 'id="roll-announce" hx-swap-oob="innerHTML"' in html
     assert "Spend destiny: +1 win" in html
     follow = client.post(follow_url(entry, "destiny"), headers={"HX-Request": "true"})
-    assert follow.status_code == 200 and f"#{entry.seq}" in follow.content.decode()
+    follows = f'follows <a href="{entry.get_absolute_url()}">the roll before</a>'
+    assert follow.status_code == 200 and follows in follow.content.decode()
     assert latest().follows == entry
 
 

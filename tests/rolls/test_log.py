@@ -220,8 +220,12 @@ def test_permalink_links_the_chain(client):
     follow = append(character, kind="destiny", follows=roll)[0]
     client.force_login(character.owner)
     page = client.get(roll.get_absolute_url()).content.decode()
-    assert f"Followed by #{follow.seq}" in page
-    assert f"Follows #{roll.seq}" in client.get(follow.get_absolute_url()).content.decode()
+    # A player sees no chain numbers (their gaps would count hidden rolls): words, and the links.
+    assert f'<a href="{follow.get_absolute_url()}">Followed by the next roll →</a>' in page
+    page = client.get(follow.get_absolute_url()).content.decode()
+    assert f'<a href="{roll.get_absolute_url()}">← Follows the roll before</a>' in page
+    client.force_login(character.campaign.memberships.gm().get().user)
+    assert f"Followed by #{follow.seq}" in client.get(roll.get_absolute_url()).content.decode()
 
 
 def test_sheet_shows_the_characters_recent_rolls(client):

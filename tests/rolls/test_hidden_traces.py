@@ -1,0 +1,83 @@
+"""A player must not learn that a hidden roll happened — not from gaps in numbering, placeholder
+kinds, or refusals (docs/roll-log.md, "What a hidden roll leaves visible"). The live stream's side
+of it is in test_live_traces.py."""
+
+import re
+
+import pytest
+
+from rolls.models import Kind, RollEntry, Visibility
+from tests.rolls.helpers import follow_url
+from tests.rolls.test_visibility import roll
+from tests.rolls.test_visibility import table as visibility_table  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+# A chain number as text ("#3"), not an anchor or an id ("#roll-result", "entry-3").
+CHAIN_NUMBER = re.compile(r"#\d+\b")
+
+
+@pytest.fixture
+def table(request):
+    return request.getfixturevalue("visibility_table")
+
+
+def numbers_in(html: str) -> list[str]:
+    return CHAIN_NUMBER.findall(html)
+
+
+def pages_of(client, table, user, entry):
+    """Every page a member reads ``entry`` on: the log, Rob's sheet and the permalink."""
+    client.force_login(table[user])
+    return {
+        "log": client.get(f"/campaigns/{table['campaign'].pk}/log/").content.decode(),
+        "sheet": client.get(table["rob"].get_absolute_url()).content.decode(),
+        "permalink": client.get(entry.get_absolute_url()).content.decode(),
+    }
+
+
+# --- numbering ---------------------------------------------------------------------------------
+
+
+def test_players_see_no_chain_numbers_whose_gaps_count_hidden_rolls(client, table):
+    first = roll(client, table, Visibility.PUBLIC)
+    roll(client, table, Visibility.SECRET, as_user="gm")  # #2: nobody but the GM knows of it
+    client.force_login(table["alice"])
+    client.post(follow_url(first, "destiny"))  # #3, follows #1
+    follow_up = RollEntry.objects.get(follows=first)
+    blind = roll(client, table, Visibility.BLIND)  # #4: alice's placeholder
+    assert [follow_up.seq, blind.seq] == [3, 4]
+    for user in ("alice", "bob", "observer"):
+        for entry in (first, follow_up):
+            pages = pages_of(client, table, user, entry)
+            assert {name: numbers_in(html) for name, html in pages.items()} == {
+                "log": [],
+                "sheet": [],
+                "permalink": [],
+            }, (user, entry.kind)
+    client.force_login(table["alice"])
+    assert numbers_in(client.get(blind.get_absolute_url()).content.decode()) == []
+    # The GM keeps the numbers (they check the chain with them).
+    pages = pages_of(client, table, "gm", follow_up)
+    assert "#3" in pages["log"] and "#2" in pages["log"] and "#3" in pages["sheet"]
+    assert "Roll #3" in pages["permalink"] and "Follows #1" in pages["permalink"]
+
+
+def test_the_permalink_names_the_roll_without_a_number(client, table):
+    entry = roll(client, table, Visibility.PUBLIC)
+    client.force_login(table["bob"])
+    html = client.get(entry.get_absolute_url()).content.decode()
+    title = re.search(r"<title>(.*?)</title>", html, re.S).group(1)
+    assert "Rob: Athletics" in title and "#" not in title
+    assert re.search(r"<h1>Rob: Athletics", html)
+
+
+def test_a_reveal_tells_players_which_roll_without_its_number(client, table):
+    blind = roll(client, table, Visibility.BLIND)
+    client.force_login(table["gm"])
+    client.post(f"/rolls/{blind.pk}/reveal/")
+    reveal = RollEntry.objects.get(kind=Kind.REVEAL)
+    assert f"#{blind.seq}" not in reveal.detail  # new reveals record no number at all
+    for user in ("alice", "bob"):
+        html = pages_of(client, table, user, reveal)["permalink"]
+        assert "The GM revealed a blind roll." in html and numbers_in(html) == []
