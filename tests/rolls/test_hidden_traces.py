@@ -81,3 +81,51 @@ def test_a_reveal_tells_players_which_roll_without_its_number(client, table):
     for user in ("alice", "bob"):
         html = pages_of(client, table, user, reveal)["permalink"]
         assert "The GM revealed a blind roll." in html and numbers_in(html) == []
+
+
+# --- placeholder kinds -------------------------------------------------------------------------
+
+
+def test_the_blind_roller_knows_of_the_roll_not_of_its_follow_ups(client, table):
+    blind = roll(client, table, Visibility.BLIND)
+    client.force_login(table["gm"])
+    assert client.post(follow_url(blind, "destiny")).status_code == 302  # the GM follows it up
+    follow_up = RollEntry.objects.get(follows=blind)
+    alice = table["campaign"].memberships.get(user=table["alice"])
+    # Both spellings of the rule agree: the roll is known, its follow-up is not.
+    known = RollEntry.objects.visible_to(alice)
+    assert list(known.values_list("pk", flat=True)) == [blind.pk]
+    assert blind.is_known_to(alice) and not follow_up.is_known_to(alice)
+    client.force_login(table["alice"])
+    log = client.get(f"/campaigns/{table['campaign'].pk}/log/").content.decode()
+    sheet = client.get(table["rob"].get_absolute_url()).content.decode()
+    assert log.count("A blind roll was made.") == sheet.count("A blind roll was made.") == 1
+    assert "kind-destiny" not in log + sheet and "Destiny" not in log
+    assert client.get(follow_up.get_absolute_url()).status_code == 404
+    assert "Followed by" not in client.get(blind.get_absolute_url()).content.decode()
+
+
+def test_a_placeholder_shows_no_kind_beyond_roll(client, table):
+    blind = RollEntry.objects.append(
+        campaign=table["campaign"],
+        character=table["rob"],
+        user=table["alice"],
+        character_name="Rob",
+        username=table["alice"].username,
+        system=table["campaign"].system,
+        kind=Kind.AUTO_PASS,  # an automatic pass is a success: its kind would tell
+        visibility=Visibility.BLIND,
+        label="Athletics",
+        breakdown="6 dice",
+        outcome="success",
+        outcome_label="Success",
+        odds="1/1",
+        odds_display="100%",
+    )
+    alice = table["campaign"].memberships.get(user=table["alice"])
+    assert blind.card_for(alice).kind == Kind.ROLL
+    client.force_login(table["alice"])
+    for url in (f"/campaigns/{table['campaign'].pk}/log/", blind.get_absolute_url()):
+        html = client.get(url).content.decode()
+        assert "A blind roll was made." in html and "auto_pass" not in html, url
+        assert "kind-roll" in html and "Automatic pass" not in html, url
