@@ -214,8 +214,11 @@ class Stream:
             yield f"retry: {RETRY_MS}\n\n"
             loop = asyncio.get_running_loop()
             checked = loop.time()
+            # Keep-alives keep their own clock: were the wait restarted by every event, a member
+            # would see the rhythm break when an entry they may not know of woke their stream.
+            beat = loop.time() + KEEPALIVE
             while True:
-                event = await subscription.get(timeout=KEEPALIVE)
+                event = await subscription.get(timeout=max(0.0, beat - loop.time()))
                 mine = event is not None and event.kind == "member" and event.id == self.user_id
                 if mine or loop.time() - checked >= RECHECK:
                     membership = await _db(_membership)(self.campaign_id, self.user_id)
@@ -223,6 +226,7 @@ class Stream:
                         return  # removed: the stream ends; reconnects get a 404
                     self.membership, checked = membership, loop.time()
                 if event is None:
+                    beat += KEEPALIVE
                     yield ": keep-alive\n\n"
                 elif event is live.RESYNC:
                     async for message in self.catch_up():
@@ -262,7 +266,16 @@ class Stream:
         self.last_id = pk
         return None if html is None else sse("entry", html, id=pk)
 
+    async def knows(self, pk: int) -> bool:
+        """May this member know the entry exists? (The GM knows every entry.)"""
+        if self.membership.is_gm:
+            return True
+        entry = await shared_reads().get(("entry", pk), lambda: _db(_load_entry)(pk))
+        return entry is not None and entry.is_known_to(self.membership)
+
     async def forwards(self, event: live.Event) -> bool:
+        if event.cause is not None and not await self.knows(event.cause):
+            return False
         if event.kind != "sheet":
             return True
         if self.character_id is not None and event.id != self.character_id:

@@ -211,11 +211,12 @@ def _answered(ask: Ask | None, entry: RollEntry, user: Any) -> None:
     """Inside the roll's transaction: tell the GM table (and decide a single-roll contest)."""
     if ask is None:
         return
+    # Caused by the entry: a member who may not know of a hidden roll doesn't hear of its answer.
     if ask.call is not None:
-        live.publish(entry.campaign_id, "call", ask.call.pk)
+        live.publish(entry.campaign_id, "call", ask.call.pk, cause=entry.pk)
     elif ask.contest is not None:
         contests.decide_single(ask.contest, entry, user)
-        live.publish(entry.campaign_id, "contest", ask.contest.pk)
+        live.publish(entry.campaign_id, "contest", ask.contest.pk, cause=entry.pk)
 
 
 def _sheet_now(character_pk: int, system: str) -> Any:

@@ -210,7 +210,9 @@ def test_call_events_on_create_answer_and_close(client, party, seeded, monkeypat
 
     campaign, rob, _ = party
     published = []
-    monkeypatch.setattr(live, "publish", lambda *event: published.append(event))
+    monkeypatch.setattr(
+        live, "publish", lambda *event, cause=None: published.append((*event, cause))
+    )
     client.force_login(gm_of(campaign))
     client.post(reverse("call_create", args=[campaign.pk]), call_data([rob]))
     call = RollCall.objects.get()
@@ -221,7 +223,13 @@ def test_call_events_on_create_answer_and_close(client, party, seeded, monkeypat
     client.force_login(gm_of(campaign))
     client.post(reverse("call_close", args=[call.pk]))
     calls = [event for event in published if event[1] == "call"]
-    assert calls == [(campaign.pk, "call", call.pk)] * 3
+    answer = RollEntry.objects.get(call=call)
+    # The answer's event names the entry behind it: only who may know of the roll hears of it.
+    assert calls == [
+        (campaign.pk, "call", call.pk, None),
+        (campaign.pk, "call", call.pk, answer.pk),
+        (campaign.pk, "call", call.pk, None),
+    ]
 
 
 def test_admin_shows_calls_and_contests_view_only(client):
