@@ -124,7 +124,7 @@ def test_prefilled_panel_locks_the_gms_value_and_the_roll_links_back(client, par
     assert "The GM asks" not in client.get(rob.get_absolute_url()).content.decode()
     response = client.post(roll_url(rob, "cogent-skill", athletics), data)
     assert response.status_code == 409
-    assert "already rolled for this call" in response.content.decode()
+    assert "closed, or Rob has already answered it" in response.content.decode()
     # The dashboard shows who rolled and how.
     client.force_login(gm_of(campaign))
     body = client.get(reverse("campaign_dashboard", args=[campaign.pk])).content.decode()
@@ -139,7 +139,8 @@ def test_only_targets_answer_and_only_open_calls(client, party):
     client.force_login(ann.owner)
     data = {"challenge_level": 1, "extra_penalty": 0, "call": call.pk}
     response = client.post(roll_url(ann, "cogent-skill", skill), data)
-    assert response.status_code == 409 and "not for Ann" in response.content.decode()
+    assert response.status_code == 409
+    assert "There is no such call for a roll for Ann." in response.content.decode()
     # Another player can't answer for Rob at all.
     rob_skill = rob.cogent.skills.get(name="Athletics")
     assert client.post(roll_url(rob, "cogent-skill", rob_skill), data).status_code == 403

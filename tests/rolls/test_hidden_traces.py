@@ -2,12 +2,15 @@
 kinds, or refusals (docs/roll-log.md, "What a hidden roll leaves visible"). The live stream's side
 of it is in test_live_traces.py."""
 
+import html
 import re
 
 import pytest
 
 from rolls.models import Kind, RollEntry, Visibility
-from tests.rolls.helpers import follow_url
+from sheets.models import Character
+from tests.factories import ContestFactory, RollCallFactory
+from tests.rolls.helpers import follow_url, roll_url
 from tests.rolls.test_visibility import roll
 from tests.rolls.test_visibility import table as visibility_table  # noqa: F401
 
@@ -129,3 +132,47 @@ def test_a_placeholder_shows_no_kind_beyond_roll(client, table):
         html = client.get(url).content.decode()
         assert "A blind roll was made." in html and "auto_pass" not in html, url
         assert "kind-roll" in html and "Automatic pass" not in html, url
+
+
+# --- refusals ----------------------------------------------------------------------------------
+
+
+def refusal(response) -> str:
+    assert response.status_code == 409, response.status_code
+    found = re.search(r'<div class="form-errors" role="alert">(.*?)</div>', response.text, re.S)
+    return html.unescape(found.group(1))
+
+
+def answer(client, user, character, **data):
+    client.force_login(user)
+    skill = character.cogent.skills.get(name="Athletics")
+    return client.post(
+        roll_url(character, "cogent-skill", skill),
+        {"challenge_level": 1, "extra_penalty": 0, **data},
+    )
+
+
+def test_a_call_answered_by_the_gms_hidden_roll_is_refused_like_a_closed_one(client, table):
+    rob, gm = table["rob"], table["gm"]
+    answered = RollCallFactory(campaign=table["campaign"], targets=[rob], skill="Athletics")
+    closed = RollCallFactory(campaign=table["campaign"], targets=[rob], skill="Athletics")
+    closed.close()
+    # The GM answers for Rob with a secret roll: Rob's player may not learn that it exists.
+    assert answer(client, gm, rob, call=answered.pk, visibility="secret").status_code == 302
+    after_hidden = refusal(answer(client, table["alice"], rob, call=answered.pk))
+    assert after_hidden == refusal(answer(client, table["alice"], rob, call=closed.pk))
+    assert RollEntry.objects.count() == 1
+
+
+def test_calls_and_contests_of_other_characters_are_refused_like_missing_ones(client, table):
+    rob, bob = table["rob"], table["bob"]
+    jack = Character.objects.get(name="Jack")
+    npc = table["campaign"].new_character(owner=table["gm"], name="Zed", is_npc=True)
+    call = RollCallFactory(campaign=table["campaign"], targets=[rob], skill="Athletics")
+    contest = ContestFactory(campaign=table["campaign"], character_a=rob, character_b=npc)
+    missing = max(call.pk, contest.pk) + 100
+    for param, pk in (("call", call.pk), ("contest", contest.pk)):
+        theirs = refusal(answer(client, bob, jack, **{param: pk}))
+        assert theirs == refusal(answer(client, bob, jack, **{param: missing})), param
+        assert "Rob" not in theirs and "Zed" not in theirs, theirs
+    assert not RollEntry.objects.exists()
