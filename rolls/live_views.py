@@ -3,9 +3,9 @@
 ``GET /campaigns/<pk>/events/`` streams, for one member, every change of the campaign they may know
 of (docs/live.md):
 
-* ``event: entry`` with ``id: <entry pk>`` and, as data, the entry's log item (``<li>`` + card)
-  rendered for that member through ``card_for`` — nothing at all for an entry they may not know
-  exists;
+* ``event: entry`` with ``id: <entry token>`` (rolls/tokens.py: never the pk, whose gaps would
+  count hidden rolls) and, as data, the entry's log item (``<li>`` + card) rendered for that
+  member through ``card_for`` — nothing at all for an entry they may not know exists;
 * ``event: sheet`` / ``call`` / ``contest`` with ``data: <id>`` only: components re-fetch their own
   permission-checked partial.
 
@@ -40,6 +40,7 @@ from django.views.decorators.http import require_GET
 
 from rolls import live
 from rolls.models import RollEntry
+from rolls.tokens import entry_pk, entry_token
 from sheets.models import Character, Membership
 
 KEEPALIVE = 15.0  # seconds between comment lines on a quiet stream (proxies drop silent ones)
@@ -184,7 +185,7 @@ def shared_reads() -> SharedReads:
 # ---------------------------------------------------------------------------------------------
 
 
-def sse(kind: str, data: str, id: int | None = None) -> str:
+def sse(kind: str, data: str, id: str | None = None) -> str:
     """One SSE message; multi-line data becomes one ``data:`` line per line."""
     lines = [f"event: {kind}"]
     if id is not None:
@@ -205,9 +206,12 @@ class Stream:
 
     async def __aiter__(self) -> AsyncIterator[str]:
         async with live.hub.subscribe(self.campaign_id) as subscription:
-            # Subscribed first, then read: nothing committed in between is missed.
-            if self.last_id is None:
-                self.last_id = await _db(_head)(self.campaign_id)
+            # Subscribed first, then read: nothing committed in between is missed. A resume
+            # point beyond the newest entry (a token from before SECRET_KEY changed) would
+            # silence the stream until some entry overtook it: it starts at the newest instead.
+            head = await _db(_head)(self.campaign_id)
+            if self.last_id is None or self.last_id > head:
+                self.last_id = head
             async for message in self.catch_up():
                 yield message
             # Caught up: from here on events drive the stream.
@@ -243,7 +247,7 @@ class Stream:
             batch = await _db(_replay)(self.membership, self.last_id, self.character_id)
             for pk, html in batch:
                 self.last_id = pk
-                yield sse("entry", html, id=pk)
+                yield sse("entry", html, id=entry_token(pk))
             if len(batch) < REPLAY_BATCH:
                 return
 
@@ -264,7 +268,7 @@ class Stream:
         # Entries of one campaign commit in id order (append locks the campaign row), so the
         # cursor only moves forward.
         self.last_id = pk
-        return None if html is None else sse("entry", html, id=pk)
+        return None if html is None else sse("entry", html, id=entry_token(pk))
 
     async def knows(self, pk: int) -> bool:
         """May this member know the entry exists? (The GM knows every entry.)"""
@@ -294,9 +298,10 @@ def live_context(
     """What a page puts in its context to go live (templates/base.html): the campaign, and the
     stream's URL resuming after ``last_id`` — the newest entry the page shows, so an entry
     committed between rendering and connecting still arrives — and limited to one character."""
-    params: dict[str, int] = {}
+    params: dict[str, int | str] = {}
     if last_id is not None:
-        params["last_id"] = last_id
+        # The entry's token ("0": from the start), never its pk (rolls/tokens.py).
+        params["last_id"] = entry_token(last_id) if last_id else "0"
     if character is not None:
         params["character"] = character.pk
     url = reverse("campaign_events", args=[campaign.pk])
@@ -304,13 +309,17 @@ def live_context(
 
 
 def _resume_point(request: HttpRequest) -> int | None:
-    """``Last-Event-ID`` (the browser's reconnect) wins over ``?last_id=`` (the page's state)."""
+    """``Last-Event-ID`` (the browser's reconnect) wins over ``?last_id=`` (the page's state):
+    an entry's token, as the stream sent it, or "0" for the very start."""
     value = request.headers.get("Last-Event-ID") or request.GET.get("last_id")
     if value is None or value == "":
         return None
-    if not value.isdigit() or len(value) > 18:
-        raise ValueError("The resume point (Last-Event-ID or last_id) must be an entry number.")
-    return int(value)
+    if value == "0":
+        return 0
+    pk = entry_pk(value)
+    if pk is None:
+        raise ValueError("The resume point (Last-Event-ID or last_id) must be an entry's id.")
+    return pk
 
 
 @login_required

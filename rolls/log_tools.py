@@ -39,6 +39,7 @@ from rolls.forms import BAND_ORDER
 from rolls.live_views import live_context
 from rolls.models import OUTCOME_LABELS, RollEntry
 from rolls.stats import TRIAL_KINDS, Summary, Tally
+from rolls.tokens import entry_pk, entry_token
 from sheets.models import Campaign, Character, Membership, System
 from sheets.views import _campaign_for_member, _character_for_reader
 
@@ -205,15 +206,19 @@ def _url(name: str, campaign: Campaign, params: QueryDict, **extra: Any) -> str:
 @login_required
 @require_GET
 def campaign_log(request: HttpRequest, pk: int) -> HttpResponse:
-    """The campaign's log, newest first, filtered; keyset pages (``?before=<id>``, never OFFSET)."""
+    """The campaign's log, newest first, filtered; keyset pages (``?before=<entry token>``, never
+    OFFSET). The cursor is the last entry's token, not its pk (rolls/tokens.py)."""
     campaign, membership = _campaign_for_member(request, pk)
     before = request.GET.get("before", "")
-    if before and not before.isdigit():
+    before_pk = entry_pk(before) if before else None
+    if before and before_pk is None:
         return HttpResponse(
-            "“before” must be an entry number.", status=400, content_type="text/plain"
+            "“before” must be the link of an older page of this log.",
+            status=400,
+            content_type="text/plain",
         )
     form, entries = _filtered(request, campaign, membership)
-    rows = entries.page(campaign, before=int(before) if before else None, size=LOG_PAGE_SIZE)
+    rows = entries.page(campaign, before=before_pk, size=LOG_PAGE_SIZE)
     page, more = rows[:LOG_PAGE_SIZE], len(rows) > LOG_PAGE_SIZE
     params = form.querydict()
     context = {
@@ -223,7 +228,9 @@ def campaign_log(request: HttpRequest, pk: int) -> HttpResponse:
         "form": form,
         "filtered": bool(form.active),
         "entries": [entry.card_for(membership) for entry in page],
-        "older_url": _url("campaign_log", campaign, params, before=page[-1].pk) if more else "",
+        "older_url": (
+            _url("campaign_log", campaign, params, before=entry_token(page[-1].pk)) if more else ""
+        ),
         "before": before,
         "newest_url": _url("campaign_log", campaign, params),
         "csv_url": _url("campaign_log_csv", campaign, params),

@@ -6,10 +6,11 @@ import html
 import re
 
 import pytest
+from django.urls import reverse
 
 from rolls.models import Kind, RollEntry, Visibility
 from sheets.models import Character
-from tests.factories import ContestFactory, RollCallFactory
+from tests.factories import ContestFactory, RollCallFactory, RollEntryFactory
 from tests.rolls.helpers import follow_url, roll_url
 from tests.rolls.test_visibility import roll
 from tests.rolls.test_visibility import table as visibility_table  # noqa: F401
@@ -78,7 +79,7 @@ def test_the_permalink_names_the_roll_without_a_number(client, table):
 def test_a_reveal_tells_players_which_roll_without_its_number(client, table):
     blind = roll(client, table, Visibility.BLIND)
     client.force_login(table["gm"])
-    client.post(f"/rolls/{blind.pk}/reveal/")
+    client.post(reverse("roll_reveal", args=[blind.pk]))
     reveal = RollEntry.objects.get(kind=Kind.REVEAL)
     assert f"#{blind.seq}" not in reveal.detail  # new reveals record no number at all
     for user in ("alice", "bob"):
@@ -176,3 +177,28 @@ def test_calls_and_contests_of_other_characters_are_refused_like_missing_ones(cl
         assert theirs == refusal(answer(client, bob, jack, **{param: missing})), param
         assert "Rob" not in theirs and "Zed" not in theirs, theirs
     assert not RollEntry.objects.exists()
+
+
+# --- database ids ------------------------------------------------------------------------------
+
+
+def test_no_page_shows_an_entrys_database_id(client, table):
+    """The ids count every roll on the server: gaps between two a player sees would count the
+    hidden ones. Links, the log's cursor, the stream's resume point and DOM ids use tokens."""
+    entries = [RollEntryFactory(character=table["rob"]) for _ in range(27)]
+    client.force_login(table["bob"])
+    log_url = f"/campaigns/{table['campaign'].pk}/log/"
+    first = client.get(log_url).text
+    older = html.unescape(re.search(r'<a href="([^"]*before=[^"]*)">Older rolls', first).group(1))
+    pages = [
+        first,
+        client.get(older).text,
+        client.get(entries[-1].get_absolute_url()).text,
+        client.get(table["rob"].get_absolute_url()).text,
+    ]
+    text = "\n".join(pages)
+    assert text.count("Link<span") >= 27 + 5  # every card was there to give its id away
+    for entry in entries:
+        for trace in (f"/rolls/{entry.pk}/", f'entry-{entry.pk}"', f"entry-{entry.pk}-"):
+            assert trace not in text, trace
+        assert not re.search(rf"(before|last_id)={entry.pk}\b", text), entry.pk

@@ -9,7 +9,7 @@ from django.test import Client
 from rolls import live, live_views
 from rolls.models import RollEntry
 from tests.factories import RollCallFactory
-from tests.rolls.helpers import follow_url
+from tests.rolls.helpers import follow_url, token
 from tests.rolls.live_helpers import off_loop, open_stream, post_roll, run
 from tests.rolls.test_live_stream import client_for
 
@@ -42,7 +42,7 @@ async def events_until(stream, entry):
         message = await stream.next_event()
         if message.event == "entry":
             got.append(("entry", message.id))
-            if message.id == str(entry.pk):
+            if message.id == token(entry):
                 return got
         else:
             got.append((message.event, message.data))
@@ -61,7 +61,7 @@ def test_a_call_answered_by_a_hidden_roll_is_heard_only_by_those_who_know_the_ro
         for name in ("gm", "alice"):
             assert ("call", str(call.pk)) in got[name], name
         for name in ("bob", "observer"):
-            assert got[name] == [("entry", str(marker.pk))], name
+            assert got[name] == [("entry", token(marker))], name
 
     run(scenario)
 
@@ -82,13 +82,13 @@ def test_the_blind_roller_hears_nothing_of_the_rolls_follow_ups(table):
         hidden = await off_loop(follow_up)
         marker = await roll(table, "alice", "public")
         got = {name: await events_until(stream, marker) for name, stream in streams.items()}
-        assert got["gm"] == [("entry", str(e.pk)) for e in (blind, hidden, marker)]
-        assert got["alice"] == [("entry", str(e.pk)) for e in (blind, marker)]
+        assert got["gm"] == [("entry", token(e)) for e in (blind, hidden, marker)]
+        assert got["alice"] == [("entry", token(e)) for e in (blind, marker)]
         # Replayed from the start, the same.
         stream = await open_stream(clients["alice"], table["campaign"], last_id=0)
         assert [m.id for m in stream.pending if m.event == "entry"] == [
-            str(blind.pk),
-            str(marker.pk),
+            token(blind),
+            token(marker),
         ]
 
     run(scenario)
@@ -129,5 +129,24 @@ def test_entries_a_member_may_not_know_of_leave_the_keep_alive_rhythm_alone(tabl
         assert events == []
         # 1.5 s at one keep-alive each 0.3 s: about five, however busy the campaign is.
         assert beats >= 3
+
+    run(scenario)
+
+
+def test_stream_ids_are_tokens_not_database_ids(table):
+    bob = client_for(table["bob"])
+
+    async def scenario():
+        first = await roll(table, "alice", "public")
+        stream = await open_stream(bob, table["campaign"], last_id=0)
+        second = await roll(table, "alice", "public")
+        ids = [m.id for m in stream.pending if m.event == "entry"]
+        stream.pending.clear()
+        ids.append((await stream.next_event()).id)
+        assert ids == [token(first), token(second)]
+        assert str(first.pk) not in ids and str(second.pk) not in ids
+        # The browser resumes from the token it was last sent.
+        resumed = await open_stream(bob, table["campaign"], headers={"Last-Event-ID": ids[0]})
+        assert [m.id for m in resumed.pending if m.event == "entry"] == [token(second)]
 
     run(scenario)
