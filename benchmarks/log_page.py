@@ -153,6 +153,7 @@ def main() -> int:
     from django.urls import reverse
 
     from rolls.models import RollEntry
+    from rolls.tokens import entry_token
 
     print("Poolside log page benchmark (25 entries a page; in-process, DEBUG off)")
     print(common.machine())
@@ -162,7 +163,7 @@ def main() -> int:
         ids = (
             RollEntry.objects.filter(campaign=campaign).order_by("pk").values_list("pk", flat=True)
         )
-        middle = ids[size // 2]
+        middle = entry_token(ids[size // 2])  # the cursor is a token, not a pk
         base = reverse("campaign_log", args=[campaign.pk])
         for role in ("gm", "player"):
             member = campaign.memberships.filter(role=role).order_by("pk").first()

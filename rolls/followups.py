@@ -117,7 +117,7 @@ def _refuse_unless_offered(entry: RollEntry, sheet: Any, name: str, value: str =
 
 def _not_offered(entry: RollEntry, name: str) -> str:
     if entry.follow_ups.exists():
-        return f"Entry #{entry.seq} already has a follow-up; act on the latest entry instead."
+        return "This roll already has a follow-up; act on the latest entry instead."
     if entry.outcome == CONTEST_ROLL:
         return "This roll is one side of a contest: what follows it is on the contest's prompt."
     return {
@@ -197,7 +197,7 @@ def _choice(entry: RollEntry, value: str) -> Outcome:
         breakdown=entry.breakdown,
         faces=[],
         outcome=value,
-        detail=f"The player took a {OUTCOME_LABELS[value]} for the all-blank roll #{entry.seq}.",
+        detail=f"The player took a {OUTCOME_LABELS[value]} for the all-blank roll.",
         result={},
         odds=CERTAIN,
         resource_changes={},

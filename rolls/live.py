@@ -39,14 +39,26 @@ class Event:
     campaign: int
     kind: str
     id: int
+    # The roll entry that caused the change, if one did: a stream passes the event on only to a
+    # member who may know that entry exists (a hidden roll answering a call tells nobody else).
+    cause: int | None = None
 
     def to_json(self) -> str:
-        return json.dumps({"campaign": self.campaign, "kind": self.kind, "id": self.id})
+        data = {"campaign": self.campaign, "kind": self.kind, "id": self.id}
+        if self.cause is not None:
+            data["cause"] = self.cause
+        return json.dumps(data)
 
     @classmethod
     def from_json(cls, payload: str) -> Event:
         data = json.loads(payload)
-        return cls(campaign=int(data["campaign"]), kind=str(data["kind"]), id=int(data["id"]))
+        cause = data.get("cause")
+        return cls(
+            campaign=int(data["campaign"]),
+            kind=str(data["kind"]),
+            id=int(data["id"]),
+            cause=None if cause is None else int(cause),
+        )
 
 
 RESYNC = Event(campaign=0, kind="resync", id=0)
@@ -192,10 +204,11 @@ def _conninfo() -> str:
 hub = Hub()
 
 
-def publish(campaign: int, kind: str, id: int) -> None:
+def publish(campaign: int, kind: str, id: int, *, cause: int | None = None) -> None:
     """Announce a change. Call it inside the transaction that writes the change: listeners hear of
-    it only if and when that transaction commits."""
-    event = Event(campaign=campaign, kind=kind, id=id)
+    it only if and when that transaction commits. ``cause``: the roll entry behind the change
+    (only members who may know of it hear of the change)."""
+    event = Event(campaign=campaign, kind=kind, id=id, cause=cause)
     if _uses_postgresql():
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, event.to_json()])

@@ -3,9 +3,9 @@
 ``GET /campaigns/<pk>/events/`` streams, for one member, every change of the campaign they may know
 of (docs/live.md):
 
-* ``event: entry`` with ``id: <entry pk>`` and, as data, the entry's log item (``<li>`` + card)
-  rendered for that member through ``card_for`` — nothing at all for an entry they may not know
-  exists;
+* ``event: entry`` with ``id: <entry token>`` (rolls/tokens.py: never the pk, whose gaps would
+  count hidden rolls) and, as data, the entry's log item (``<li>`` + card) rendered for that
+  member through ``card_for`` — nothing at all for an entry they may not know exists;
 * ``event: sheet`` / ``call`` / ``contest`` with ``data: <id>`` only: components re-fetch their own
   permission-checked partial.
 
@@ -40,6 +40,7 @@ from django.views.decorators.http import require_GET
 
 from rolls import live
 from rolls.models import RollEntry
+from rolls.tokens import entry_pk, entry_token
 from sheets.models import Character, Membership
 
 KEEPALIVE = 15.0  # seconds between comment lines on a quiet stream (proxies drop silent ones)
@@ -84,9 +85,12 @@ def _head(campaign_id: int) -> int:
     return RollEntry.objects.filter(campaign_id=campaign_id).aggregate(top=Max("pk"))["top"] or 0
 
 
-def render_item(card: Any) -> str:
-    """The log's list item for one card — exactly what the log page's list holds."""
-    return render_to_string("rolls/log.html#log_item", {"entry": card})
+def render_item(card: Any, membership: Membership) -> str:
+    """The log's list item for one card — exactly what the log page's list holds (chain numbers
+    for the GM only, as there)."""
+    return render_to_string(
+        "rolls/log.html#log_item", {"entry": card, "show_seq": membership.is_gm}
+    )
 
 
 def _replay(membership: Membership, after: int, character_id: int | None) -> list[tuple[int, str]]:
@@ -95,7 +99,7 @@ def _replay(membership: Membership, after: int, character_id: int | None) -> lis
     if character_id is not None:
         qs = qs.filter(character_id=character_id)
     return [
-        (entry.pk, render_item(entry.card_for(membership)))
+        (entry.pk, render_item(entry.card_for(membership), membership))
         for entry in qs.for_cards().order_by("pk")[:REPLAY_BATCH]
     ]
 
@@ -112,7 +116,7 @@ def _render_for(entry: RollEntry, membership: Membership) -> str | None:
     """The item for this member's audience, or None when they may not know the entry exists."""
     if not entry.is_known_to(membership):
         return None
-    return render_item(entry.card_for(membership))
+    return render_item(entry.card_for(membership), membership)
 
 
 def _load_character(pk: int) -> Character | None:
@@ -181,7 +185,7 @@ def shared_reads() -> SharedReads:
 # ---------------------------------------------------------------------------------------------
 
 
-def sse(kind: str, data: str, id: int | None = None) -> str:
+def sse(kind: str, data: str, id: str | None = None) -> str:
     """One SSE message; multi-line data becomes one ``data:`` line per line."""
     lines = [f"event: {kind}"]
     if id is not None:
@@ -202,17 +206,23 @@ class Stream:
 
     async def __aiter__(self) -> AsyncIterator[str]:
         async with live.hub.subscribe(self.campaign_id) as subscription:
-            # Subscribed first, then read: nothing committed in between is missed.
-            if self.last_id is None:
-                self.last_id = await _db(_head)(self.campaign_id)
+            # Subscribed first, then read: nothing committed in between is missed. A resume
+            # point beyond the newest entry (a token from before SECRET_KEY changed) would
+            # silence the stream until some entry overtook it: it starts at the newest instead.
+            head = await _db(_head)(self.campaign_id)
+            if self.last_id is None or self.last_id > head:
+                self.last_id = head
             async for message in self.catch_up():
                 yield message
             # Caught up: from here on events drive the stream.
             yield f"retry: {RETRY_MS}\n\n"
             loop = asyncio.get_running_loop()
             checked = loop.time()
+            # Keep-alives keep their own clock: were the wait restarted by every event, a member
+            # would see the rhythm break when an entry they may not know of woke their stream.
+            beat = loop.time() + KEEPALIVE
             while True:
-                event = await subscription.get(timeout=KEEPALIVE)
+                event = await subscription.get(timeout=max(0.0, beat - loop.time()))
                 mine = event is not None and event.kind == "member" and event.id == self.user_id
                 if mine or loop.time() - checked >= RECHECK:
                     membership = await _db(_membership)(self.campaign_id, self.user_id)
@@ -220,6 +230,7 @@ class Stream:
                         return  # removed: the stream ends; reconnects get a 404
                     self.membership, checked = membership, loop.time()
                 if event is None:
+                    beat += KEEPALIVE
                     yield ": keep-alive\n\n"
                 elif event is live.RESYNC:
                     async for message in self.catch_up():
@@ -236,7 +247,7 @@ class Stream:
             batch = await _db(_replay)(self.membership, self.last_id, self.character_id)
             for pk, html in batch:
                 self.last_id = pk
-                yield sse("entry", html, id=pk)
+                yield sse("entry", html, id=entry_token(pk))
             if len(batch) < REPLAY_BATCH:
                 return
 
@@ -257,9 +268,18 @@ class Stream:
         # Entries of one campaign commit in id order (append locks the campaign row), so the
         # cursor only moves forward.
         self.last_id = pk
-        return None if html is None else sse("entry", html, id=pk)
+        return None if html is None else sse("entry", html, id=entry_token(pk))
+
+    async def knows(self, pk: int) -> bool:
+        """May this member know the entry exists? (The GM knows every entry.)"""
+        if self.membership.is_gm:
+            return True
+        entry = await shared_reads().get(("entry", pk), lambda: _db(_load_entry)(pk))
+        return entry is not None and entry.is_known_to(self.membership)
 
     async def forwards(self, event: live.Event) -> bool:
+        if event.cause is not None and not await self.knows(event.cause):
+            return False
         if event.kind != "sheet":
             return True
         if self.character_id is not None and event.id != self.character_id:
@@ -278,9 +298,10 @@ def live_context(
     """What a page puts in its context to go live (templates/base.html): the campaign, and the
     stream's URL resuming after ``last_id`` — the newest entry the page shows, so an entry
     committed between rendering and connecting still arrives — and limited to one character."""
-    params: dict[str, int] = {}
+    params: dict[str, int | str] = {}
     if last_id is not None:
-        params["last_id"] = last_id
+        # The entry's token ("0": from the start), never its pk (rolls/tokens.py).
+        params["last_id"] = entry_token(last_id) if last_id else "0"
     if character is not None:
         params["character"] = character.pk
     url = reverse("campaign_events", args=[campaign.pk])
@@ -288,13 +309,17 @@ def live_context(
 
 
 def _resume_point(request: HttpRequest) -> int | None:
-    """``Last-Event-ID`` (the browser's reconnect) wins over ``?last_id=`` (the page's state)."""
+    """``Last-Event-ID`` (the browser's reconnect) wins over ``?last_id=`` (the page's state):
+    an entry's token, as the stream sent it, or "0" for the very start."""
     value = request.headers.get("Last-Event-ID") or request.GET.get("last_id")
     if value is None or value == "":
         return None
-    if not value.isdigit() or len(value) > 18:
-        raise ValueError("The resume point (Last-Event-ID or last_id) must be an entry number.")
-    return int(value)
+    if value == "0":
+        return 0
+    pk = entry_pk(value)
+    if pk is None:
+        raise ValueError("The resume point (Last-Event-ID or last_id) must be an entry's id.")
+    return pk
 
 
 @login_required

@@ -39,6 +39,7 @@ from rolls.forms import BAND_ORDER
 from rolls.live_views import live_context
 from rolls.models import OUTCOME_LABELS, LogHead, RollEntry
 from rolls.stats import TRIAL_KINDS, Summary, Tally
+from rolls.tokens import entry_pk, entry_token
 from sheets.models import Campaign, Character, Membership, System
 from sheets.views import _campaign_for_member, _character_for_reader
 
@@ -227,26 +228,31 @@ def _url(name: str, campaign: Campaign, params: QueryDict, **extra: Any) -> str:
 @login_required
 @require_GET
 def campaign_log(request: HttpRequest, pk: int) -> HttpResponse:
-    """The campaign's log, newest first, filtered; keyset pages (``?before=<id>``, never OFFSET)."""
+    """The campaign's log, newest first, filtered; keyset pages (``?before=<entry token>``, never
+    OFFSET). The cursor is the last entry's token, not its pk (rolls/tokens.py)."""
     campaign, membership = _campaign_for_member(request, pk)
     before = request.GET.get("before", "")
-    # ASCII digits only, at most 18 (isdigit() alone takes "²", which int() can't read, and a
-    # 64-bit overflow is a 500 on SQLite). The cursor is due to become an opaque token.
-    if before and not (before.isascii() and before.isdigit() and len(before) <= 18):
+    before_pk = entry_pk(before) if before else None
+    if before and before_pk is None:
         return HttpResponse(
-            "“before” must be an entry number.", status=400, content_type="text/plain"
+            "“before” must be the link of an older page of this log.",
+            status=400,
+            content_type="text/plain",
         )
     form, entries = _filtered(request, campaign, membership)
-    rows = entries.page(campaign, before=int(before) if before else None, size=LOG_PAGE_SIZE)
+    rows = entries.page(campaign, before=before_pk, size=LOG_PAGE_SIZE)
     page, more = rows[:LOG_PAGE_SIZE], len(rows) > LOG_PAGE_SIZE
     params = form.querydict()
     context = {
         "campaign": campaign,
         "membership": membership,
+        "show_seq": membership.is_gm,  # chain numbers' gaps would count hidden rolls
         "form": form,
         "filtered": bool(form.active),
         "entries": [entry.card_for(membership) for entry in page],
-        "older_url": _url("campaign_log", campaign, params, before=page[-1].pk) if more else "",
+        "older_url": (
+            _url("campaign_log", campaign, params, before=entry_token(page[-1].pk)) if more else ""
+        ),
         "before": before,
         "newest_url": _url("campaign_log", campaign, params),
         "csv_url": _url("campaign_log_csv", campaign, params),
@@ -398,7 +404,9 @@ def _record(row: dict[str, Any], readable: bool, *, full: bool) -> dict[str, Any
         "character": row["character_name"],
         "player": row["username"],
         "system": row["system"],
-        "kind": row["kind"],
+        # A placeholder's kind is always "roll": the real one (an automatic pass, a skip) would
+        # tell how the hidden roll went.
+        "kind": row["kind"] if readable else "roll",
         "visibility": row["visibility"],
         "label": row["label"],
         "redacted": not readable,
@@ -413,7 +421,7 @@ def _record(row: dict[str, Any], readable: bool, *, full: bool) -> dict[str, Any
         "outcome": row["outcome"],
         "outcome_label": row["outcome_label"],
         "detail": row["detail"],
-        "result": row["result"],
+        "result": row["result"] if full else _numberless(row["result"]),
         "odds": row["odds"],
         "odds_table": row["odds_table"],
         "resources": row["resource_changes"],
@@ -436,6 +444,18 @@ def _record(row: dict[str, Any], readable: bool, *, full: bool) -> dict[str, Any
             "hidden_character": row["hidden_character"],
         }
     return record
+
+
+def _numberless(result: dict[str, Any]) -> dict[str, Any]:
+    """A contest verdict's result names its rolls by ``seq`` and database id; a player gets the
+    sides without them (a chain number counts the rolls before it, hidden ones included)."""
+    if "sides" not in result:
+        return result
+    sides = [
+        {key: value for key, value in side.items() if key not in ("seq", "entry")}
+        for side in result["sides"]
+    ]
+    return result | {"sides": sides}
 
 
 def _csv_line(record: dict[str, Any], columns: tuple[str, ...]) -> list[Any]:

@@ -177,7 +177,11 @@ class RollEntryQuerySet(models.QuerySet):
             readable: Any = Value(True)
         else:
             rule = self._readable(membership)
-            own_blind = Q(visibility=Visibility.BLIND, roller_id=membership.user_id)
+            # Only the root: a follow-up exists only after some outcomes (a bought boon only
+            # after a failure), so its placeholder would give the hidden result away.
+            own_blind = Q(
+                visibility=Visibility.BLIND, roller_id=membership.user_id, root__isnull=True
+            )
             qs = qs.filter(rule | own_blind)
             readable = ExpressionWrapper(rule, output_field=BooleanField())
         return qs.annotate(readable=readable, readable_for=Value(membership.pk))
@@ -574,7 +578,8 @@ class RollEntry(models.Model):
         return self.is_revealed
 
     def is_known_to(self, membership: Membership | None) -> bool:
-        """May this member know the entry exists (full card or placeholder)?"""
+        """May this member know the entry exists (full card or placeholder)? The roller of a
+        blind roll knows of the roll itself, never of its follow-ups (``visible_to``)."""
         if self.is_readable_by(membership):
             return True
         return (
@@ -582,6 +587,7 @@ class RollEntry(models.Model):
             and membership.campaign_id == self.campaign_id
             and self.visibility == Visibility.BLIND
             and self.roller_id == membership.user_id
+            and self.root_id is None
         )
 
     def card_for(self, membership: Membership | None) -> RollEntry | HiddenEntry:
@@ -597,7 +603,8 @@ class RollEntry(models.Model):
             character_name=self.character_name,
             label=self.label,
             username=self.username,
-            kind=self.kind,
+            # Never the real kind: an automatic pass, or any follow-up, tells the outcome.
+            kind=Kind.ROLL,
             created_at=self.created_at,
             visibility=self.visibility,
         )

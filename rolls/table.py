@@ -75,14 +75,20 @@ def ask_for(params: Any, character: Character, target: Target, *, lock: bool = F
         if lock:
             calls = calls.select_for_update(of=("self",))
         call = calls.filter(pk=_id(call_pk)).first()
-        if call is None or call.campaign_id != character.campaign_id:
-            raise Refused("That call for a roll doesn't exist.")
-        if not call.is_open:
-            raise Refused("The GM has closed this call for a roll.")
-        if not call.targets_character(character):
-            raise Refused(f"This call is not for {character.name}.")
-        if RollEntry.objects.filter(call=call, character=character).exists():
-            raise Refused(f"{character.name} has already rolled for this call.")
+        # A call for other characters answers like one that doesn't exist: a player learns of
+        # the calls for their own characters only (docs/permissions.md).
+        if (
+            call is None
+            or call.campaign_id != character.campaign_id
+            or not call.targets_character(character)
+        ):
+            raise Refused(f"There is no such call for a roll for {character.name}.")
+        # One message for both: the answer may be a hidden roll the GM made for the character,
+        # which its player may not learn of from here.
+        if not call.is_open or RollEntry.objects.filter(call=call, character=character).exists():
+            raise Refused(
+                f"This call for a roll is closed, or {character.name} has already answered it."
+            )
         ask = Ask(call=call)
         ask.values, ask.locked = call.preset()
     else:
@@ -90,8 +96,14 @@ def ask_for(params: Any, character: Character, target: Target, *, lock: bool = F
         if lock:
             found = found.select_for_update(of=("self",))
         contest = found.filter(pk=_id(contest_pk)).first()
-        if contest is None or contest.campaign_id != character.campaign_id:
-            raise Refused("That contest doesn't exist.")
+        # A contest the character takes no part in answers like one that doesn't exist (and
+        # never names the characters who do).
+        if (
+            contest is None
+            or contest.campaign_id != character.campaign_id
+            or contest.side_of(character) is None
+        ):
+            raise Refused(f"There is no such contest for {character.name}.")
         contests.check_single_roll(contest, character)
         ask = Ask(contest=contest)
         ask.values, ask.locked = contests.panel_preset(contest)

@@ -1,5 +1,6 @@
 from django.urls import path
 
+import rolls.tokens  # noqa: F401 — registers <entry:…>, a roll entry's opaque token
 import sheets.converters  # noqa: F401 — registers <id:…>
 from rolls import live_views, log_tools, table_views, views
 
@@ -19,9 +20,10 @@ urlpatterns = [
         views.roll_create,
         name="roll_create",
     ),
-    path("rolls/<id:pk>/", views.roll_entry, name="roll_entry"),
-    path("rolls/<id:pk>/reveal/", views.roll_reveal, name="roll_reveal"),
-    path("rolls/<id:pk>/<slug:action>/", views.roll_follow_up, name="roll_follow_up"),
+    # Entries go by token, not pk: the pks' gaps would count hidden rolls (rolls/tokens.py).
+    path("rolls/<entry:pk>/", views.roll_entry, name="roll_entry"),
+    path("rolls/<entry:pk>/reveal/", views.roll_reveal, name="roll_reveal"),
+    path("rolls/<entry:pk>/<slug:action>/", views.roll_follow_up, name="roll_follow_up"),
     path("campaigns/<id:pk>/log/", log_tools.campaign_log, name="campaign_log"),
 ]
 

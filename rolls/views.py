@@ -47,6 +47,11 @@ def _character_for_roller(request: HttpRequest, pk: int) -> tuple[Character, Mem
     return character, membership
 
 
+def shows_seq(membership: Membership | None) -> bool:
+    """Only the GM sees an entry's chain number: its gaps would count the hidden rolls."""
+    return membership is not None and membership.is_gm
+
+
 def _entry_for_member(request: HttpRequest, pk: int) -> tuple[RollEntry, Membership]:
     """Any member reads any entry of their campaign; non-members get a 404 (no existence leak)."""
     entry = get_object_or_404(
@@ -99,6 +104,7 @@ def _panel_context(
         card = entry.card_for(membership)
         context |= _result_context(card, form.sheet, has_follow_up=False, can_roll=True)
         context["announce"] = True
+        context["show_seq"] = shows_seq(membership)
     return context
 
 
@@ -202,11 +208,12 @@ def _answered(ask: Ask | None, entry: RollEntry, user: Any) -> None:
     """Inside the roll's transaction: tell the GM table (and decide a single-roll contest)."""
     if ask is None:
         return
+    # Caused by the entry: a member who may not know of a hidden roll doesn't hear of its answer.
     if ask.call is not None:
-        live.publish(entry.campaign_id, "call", ask.call.pk)
+        live.publish(entry.campaign_id, "call", ask.call.pk, cause=entry.pk)
     elif ask.contest is not None:
         contests.decide_single(ask.contest, entry, user)
-        live.publish(entry.campaign_id, "contest", ask.contest.pk)
+        live.publish(entry.campaign_id, "contest", ask.contest.pk, cause=entry.pk)
 
 
 def _sheet_now(character_pk: int, system: str) -> Any:
@@ -277,18 +284,19 @@ def roll_follow_up(request: HttpRequest, pk: int, action: str) -> HttpResponse:
         refusal = str(exc)
     except IntegrityError:
         # Someone followed this entry up a moment earlier: the one-follow-up constraint held.
-        refusal = f"Entry #{entry.seq} already has a follow-up."
+        refusal = "This roll already has a follow-up."
     sheet = _sheet_now(character.pk, entry.system)
     if new_entry is not None:
         if not request.htmx:
             return redirect(new_entry)
         context = _result_context(new_entry, sheet, has_follow_up=False, can_roll=True)
         context["announce"] = True
+        context["show_seq"] = shows_seq(membership)
         response = render(request, "rolls/entry_detail.html#result", context)
         return trigger_client_event(response, ROLL_EVENT)
     context = _result_context(
         entry, sheet, has_follow_up=entry.follow_ups.exists(), can_roll=True
-    ) | {"refusal": refusal}
+    ) | {"refusal": refusal, "show_seq": shows_seq(membership)}
     if request.htmx:
         return render(request, "rolls/entry_detail.html#result", context)
     return render(
@@ -306,6 +314,7 @@ def _detail_context(entry: RollEntry, membership: Membership) -> dict[str, Any]:
     return {
         "campaign": entry.campaign,
         "membership": membership,
+        "show_seq": shows_seq(membership),
         "follow_up_entry": entry.follow_ups.first() if readable else None,
         "can_reveal": membership.is_gm and entry.kind in ROOT_KINDS and entry.is_hidden,
     }
@@ -383,7 +392,8 @@ def _reveal(entry: RollEntry, user: Any) -> RollEntry:
         faces=entry.faces,
         outcome=entry.outcome,
         outcome_label=entry.outcome_label,
-        detail=f"The GM revealed {entry.visibility_name} roll #{entry.seq}.",
+        # No chain number: players see this entry, and numbers count hidden rolls.
+        detail=f"The GM revealed a {entry.visibility_name} roll.",
         result=entry.result,
         odds=entry.odds,
         odds_display=entry.odds_display,

@@ -650,6 +650,7 @@ def _render_sheet(
         entry.card_for(membership)
         for entry in RollEntry.objects.visible_to(membership).recent_for(character, RECENT_ROLLS)
     ]
+    context["show_seq"] = membership.is_gm  # chain numbers' gaps would count hidden rolls
     template = "sheets/character_detail.html"
     if request.htmx:
         # htmx swaps only 2xx responses by default; validation errors are part of the sheet.

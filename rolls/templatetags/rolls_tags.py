@@ -8,6 +8,7 @@ from django import template
 from django.urls import reverse
 
 from rolls.forms import default_bands, percent
+from rolls.tokens import entry_token as _entry_token
 
 register = template.Library()
 
@@ -33,3 +34,9 @@ def gm_prompts(context: Any, character: Any, membership: Any) -> dict[str, Any]:
     from rolls.table_views import prompts_context
 
     return prompts_context(character, membership) | {"csrf_token": context.get("csrf_token")}
+
+
+@register.filter
+def entry_token(pk: int) -> str:
+    """An entry's opaque token, for DOM ids (the same as its URLs and stream ids carry)."""
+    return _entry_token(pk)

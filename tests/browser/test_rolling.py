@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 from rolls.models import RollEntry
 from sheets.models import System
 from tests.factories import CharacterFactory
+from tests.rolls.helpers import token
 
 pytestmark = [
     pytest.mark.browser,
@@ -41,9 +42,9 @@ def roll_and_check(page, character):
     expect(page.locator("#roll-announce")).to_contain_text(entry.outcome_label)
     assert page.locator("#roll-result .die").count() == len(entry.faces) > 0
     # The sheet refreshed itself (HX-Trigger) and lists the roll; so does the campaign log.
-    expect(page.locator(f"#recent-rolls #entry-{entry.pk}")).to_be_visible()
+    expect(page.locator(f"#recent-rolls #entry-{token(entry)}")).to_be_visible()
     page.goto(f"/campaigns/{character.campaign_id}/log/")
-    expect(page.locator(f"#entry-{entry.pk} .outcome")).to_have_text(entry.outcome_label)
+    expect(page.locator(f"#entry-{token(entry)} .outcome")).to_have_text(entry.outcome_label)
     return entry
 
 
@@ -75,9 +76,9 @@ def test_dad6_by_keyboard(page, log_in):
     expect(page.locator("#roll-result .entry")).to_be_visible()
     entry = RollEntry.objects.get(character=character)
     assert entry.options["difficulty"] == 2
-    expect(page.locator(f"#recent-rolls #entry-{entry.pk}")).to_be_visible()
+    expect(page.locator(f"#recent-rolls #entry-{token(entry)}")).to_be_visible()
     page.goto(f"/campaigns/{character.campaign_id}/log/")
-    expect(page.locator(f"#entry-{entry.pk}")).to_be_visible()
+    expect(page.locator(f"#entry-{token(entry)}")).to_be_visible()
 
 
 def test_cold_stars(page, log_in):

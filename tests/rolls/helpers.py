@@ -6,7 +6,9 @@ from django.db import connection, transaction
 from django.urls import reverse
 
 from rolls.models import RollEntry
+from rolls.tokens import entry_token
 
+SEED = 20261129
 SEED = 20261129
 
 
@@ -32,6 +34,11 @@ def seed_where(predicate, roll):
         if predicate(roll(random.Random(seed))):
             return seed
     raise AssertionError("no seed found")  # pragma: no cover
+
+
+def token(entry) -> str:
+    """What pages, links and the stream call an entry (rolls/tokens.py), never its pk."""
+    return entry_token(entry.pk)
 
 
 def latest():

@@ -10,7 +10,15 @@ from rolls.models import Kind, RollEntry
 from rolls.rules import cogent
 from sheets.models import System
 from tests.factories import CharacterFactory, CogentSubSkillFactory, CogentVocationFactory
-from tests.rolls.helpers import SEED, follow_url, latest, odds_url, panel_url, roll_url
+from tests.rolls.helpers import (
+    SEED,
+    follow_url,
+    latest,
+    odds_url,
+    panel_url,
+    roll_url,
+    token,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -224,11 +232,12 @@ def test_htmx_roll_renders_the_result_in_place(client, rob, seeded):
     html = response.content.decode()
     entry = latest()
     assert response.status_code == 200 and "rollLogged" in response["HX-Trigger"]
-    assert f'id="entry-{entry.pk}"' in html and "<html" not in html
+    assert f'id="entry-{token(entry)}"' in html and "<html" not in html
     assert 'id="roll-announce" hx-swap-oob="innerHTML"' in html
     assert "Spend destiny: +1 win" in html
     follow = client.post(follow_url(entry, "destiny"), headers={"HX-Request": "true"})
-    assert follow.status_code == 200 and f"#{entry.seq}" in follow.content.decode()
+    follows = f'follows <a href="{entry.get_absolute_url()}">the roll before</a>'
+    assert follow.status_code == 200 and follows in follow.content.decode()
     assert latest().follows == entry
 
 

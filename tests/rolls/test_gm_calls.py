@@ -128,7 +128,7 @@ def test_prefilled_panel_locks_the_gms_value_and_the_roll_links_back(client, par
     assert "The GM asks" not in client.get(rob.get_absolute_url()).content.decode()
     response = client.post(roll_url(rob, "cogent-skill", athletics), data)
     assert response.status_code == 409
-    assert "already rolled for this call" in response.content.decode()
+    assert "closed, or Rob has already answered it" in response.content.decode()
     # The dashboard shows who rolled and how.
     client.force_login(gm_of(campaign))
     body = client.get(reverse("campaign_dashboard", args=[campaign.pk])).content.decode()
@@ -143,7 +143,8 @@ def test_only_targets_answer_and_only_open_calls(client, party):
     client.force_login(ann.owner)
     data = {"challenge_level": 1, "extra_penalty": 0, "call": call.pk}
     response = client.post(roll_url(ann, "cogent-skill", skill), data)
-    assert response.status_code == 409 and "not for Ann" in response.content.decode()
+    assert response.status_code == 409
+    assert "There is no such call for a roll for Ann." in response.content.decode()
     # Another player can't answer for Rob at all.
     rob_skill = rob.cogent.skills.get(name="Athletics")
     assert client.post(roll_url(rob, "cogent-skill", rob_skill), data).status_code == 403
@@ -215,7 +216,9 @@ def test_call_events_on_create_answer_and_close(client, party, seeded, monkeypat
 
     campaign, rob, _ = party
     published = []
-    monkeypatch.setattr(live, "publish", lambda *event: published.append(event))
+    monkeypatch.setattr(
+        live, "publish", lambda *event, cause=None: published.append((*event, cause))
+    )
     client.force_login(gm_of(campaign))
     client.post(reverse("call_create", args=[campaign.pk]), call_data([rob]))
     call = RollCall.objects.get()
@@ -226,7 +229,13 @@ def test_call_events_on_create_answer_and_close(client, party, seeded, monkeypat
     client.force_login(gm_of(campaign))
     client.post(reverse("call_close", args=[call.pk]))
     calls = [event for event in published if event[1] == "call"]
-    assert calls == [(campaign.pk, "call", call.pk)] * 3
+    answer = RollEntry.objects.get(call=call)
+    # The answer's event names the entry behind it: only who may know of the roll hears of it.
+    assert calls == [
+        (campaign.pk, "call", call.pk, None),
+        (campaign.pk, "call", call.pk, answer.pk),
+        (campaign.pk, "call", call.pk, None),
+    ]
 
 
 def test_admin_shows_calls_and_contests_view_only(client):

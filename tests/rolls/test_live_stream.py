@@ -13,6 +13,7 @@ from rolls import live, live_views
 from rolls.models import RollEntry
 from sheets.models import Role, System
 from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, UserFactory
+from tests.rolls.helpers import token
 from tests.rolls.live_helpers import events_url, off_loop, open_stream, post_roll, run
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -75,14 +76,22 @@ def test_non_members_and_unknown_campaigns_are_a_404(client, table):
 
 @pytest.mark.parametrize(
     ("query", "headers"),
-    [({"last_id": "abc"}, {}), ({"last_id": "-1"}, {}), ({}, {"Last-Event-ID": "x1"})],
+    [
+        ({"last_id": "abc"}, {}),
+        ({"last_id": "-1"}, {}),
+        ({}, {"Last-Event-ID": "x1"}),
+        # A pk is no resume point any more (tokens only); nor are non-ASCII digits.
+        ({"last_id": "12"}, {}),
+        ({"last_id": "١٢٣"}, {}),
+        ({"last_id": "0" * 17}, {}),
+    ],
 )
 def test_a_bad_resume_point_is_a_400_with_a_message(client, table, query, headers):
     campaign, users, *_ = table
     client.force_login(users["player"])
     response = client.get(events_url(campaign), query, headers=headers)
     assert response.status_code == 400
-    assert b"must be an entry number" in response.content
+    assert b"must be an entry's id" in response.content
 
 
 def test_the_character_filter_takes_only_readable_characters_of_the_campaign(client, table):
@@ -122,9 +131,9 @@ def test_a_roll_reaches_every_member_as_the_log_item(table):
         entry = await roll(users["player"], pc)
         for stream in streams.values():
             message = await stream.next_event()
-            assert message.event == "entry" and message.id == str(entry.pk)
+            assert message.event == "entry" and message.id == token(entry)
             assert message.data.startswith("<li>") and message.data.endswith("</li>")
-            assert f'id="entry-{entry.pk}"' in message.data
+            assert f'id="entry-{token(entry)}"' in message.data
             assert entry.outcome_label in message.data
             await stream.close()
 
@@ -153,23 +162,23 @@ def test_resuming_replays_what_was_missed_in_order(table):
     client = client_for(users["observer"])
 
     async def scenario():
-        stream = await open_stream(client, campaign, headers={"Last-Event-ID": str(first.pk)})
+        stream = await open_stream(client, campaign, headers={"Last-Event-ID": token(first)})
         assert [(await stream.next_event()).id for _ in range(2)] == [
-            str(second.pk),
-            str(third.pk),
+            token(second),
+            token(third),
         ]
         # Then live entries follow, without repeating the replayed ones.
         fourth = await roll(users["other"], other_pc)
-        assert (await stream.next_event()).id == str(fourth.pk)
+        assert (await stream.next_event()).id == token(fourth)
         await stream.close()
         # ?last_id= does the same (htmx re-created the EventSource); the header wins over it.
-        stream = await open_stream(client, campaign, last_id=third.pk)
-        assert (await stream.next_event()).id == str(fourth.pk)
+        stream = await open_stream(client, campaign, last_id=token(third))
+        assert (await stream.next_event()).id == token(fourth)
         await stream.close()
         stream = await open_stream(
-            client, campaign, headers={"Last-Event-ID": str(third.pk)}, last_id=0
+            client, campaign, headers={"Last-Event-ID": token(third)}, last_id=0
         )
-        assert (await stream.next_event()).id == str(fourth.pk)
+        assert (await stream.next_event()).id == token(fourth)
         assert await stream.silent(0.3)
 
     run(scenario)
@@ -189,7 +198,7 @@ def test_catch_up_reads_in_batches(table, monkeypatch):
     async def scenario():
         stream = await open_stream(client, campaign, last_id=0)
         got = [(await stream.next_event()).id for _ in range(5)]
-        assert got == [str(e.pk) for e in entries]
+        assert got == [token(e) for e in entries]
         assert await stream.silent(0.3)
 
     run(scenario)
@@ -213,7 +222,7 @@ def test_a_resync_re_reads_from_the_last_entry_sent(table, monkeypatch):
         assert await stream_silent_briefly(stream)
         live.hub.dispatch(live.RESYNC)
         message = await stream.next_event()
-        assert message.event == "entry" and message.id == str(missed.pk)
+        assert message.event == "entry" and message.id == token(missed)
 
     async def stream_silent_briefly(stream):
         # Not silent() — that would cancel the stream; peek at the buffer instead.
@@ -232,7 +241,7 @@ def test_the_sheet_stream_carries_only_its_character(table):
         await roll(users["other"], other_pc)
         mine = await roll(users["gm"], pc)
         message = await stream.next_event()
-        assert (message.event, message.id) == ("entry", str(mine.pk))
+        assert (message.event, message.id) == ("entry", token(mine))
         # Sheet edits: this character's come through as ids, another's do not.
         await off_loop(lambda: edit_notes(users["other"], other_pc))
         await off_loop(lambda: edit_notes(users["player"], pc))
@@ -348,7 +357,7 @@ def test_one_event_is_read_once_and_rendered_once_per_audience(table):
         before = shared.reads
         entry = await roll(users["player"], pc)
         messages = [await s.next_event() for s in streams]
-        assert {m.id for m in messages} == {str(entry.pk)}
+        assert {m.id for m in messages} == {token(entry)}
         # One read of the entry, one render each for the GM, the roller and everyone else.
         assert shared.reads - before == 4
         for s in streams:

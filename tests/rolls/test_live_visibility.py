@@ -3,8 +3,10 @@ pool size — live or replayed — and reveals arrive for everyone."""
 
 import pytest
 from django.test import Client
+from django.urls import reverse
 
 from rolls.models import Kind, RollEntry
+from tests.rolls.helpers import token
 from tests.rolls.live_helpers import off_loop, open_stream, post_roll, run
 from tests.rolls.test_live_stream import client_for
 
@@ -36,7 +38,7 @@ def reveal(table, entry):
     def go():
         client = Client()
         client.force_login(table["gm"])
-        assert client.post(f"/rolls/{entry.pk}/reveal/").status_code == 302
+        assert client.post(reverse("roll_reveal", args=[entry.pk])).status_code == 302
         return RollEntry.objects.get(kind=Kind.REVEAL, reveals=entry)
 
     return off_loop(go)
@@ -58,7 +60,7 @@ async def until(stream, entry):
         message = await stream.next_event()
         if message.event == "entry":
             got.append(message)
-            if message.id == str(entry.pk):
+            if message.id == token(entry):
                 return got
 
 
@@ -76,20 +78,20 @@ def test_hidden_rolls_on_the_stream_follow_the_visibility_rules(table):
         ids = {name: [m.id for m in messages] for name, messages in got.items()}
         # (The marker is left out: seeded dice make its figures the same as the hidden rolls'.)
         text = {
-            name: "\n".join(m.data for m in messages if m.id != str(marker.pk))
+            name: "\n".join(m.data for m in messages if m.id != token(marker))
             for name, messages in got.items()
         }
 
-        everything = [str(e.pk) for e in (*hidden, marker)]
+        everything = [token(e) for e in (*hidden, marker)]
         assert ids["gm"] == everything
-        assert ids["alice"] == [str(gm_only.pk), str(blind.pk), str(marker.pk)]
-        assert ids["bob"] == ids["observer"] == [str(marker.pk)]
+        assert ids["alice"] == [token(gm_only), token(blind), token(marker)]
+        assert ids["bob"] == ids["observer"] == [token(marker)]
 
         for entry in hidden:
             assert all(secret in text["gm"] for secret in secrets_of(entry))
         assert all(secret in text["alice"] for secret in secrets_of(gm_only))
         # Alice's blind roll: a placeholder that it was made, none of its figures.
-        blind_card = next(m.data for m in got["alice"] if m.id == str(blind.pk))
+        blind_card = next(m.data for m in got["alice"] if m.id == token(blind))
         assert "A blind roll was made." in blind_card and "Rob" in blind_card
         leaks = [s for s in secrets_of(blind) if s in blind_card]
         assert not leaks and blind.odds_display not in blind_card
@@ -101,9 +103,9 @@ def test_hidden_rolls_on_the_stream_follow_the_visibility_rules(table):
         for name, expected in (("bob", [marker]), ("alice", [gm_only, blind, marker])):
             stream = await open_stream(clients[name], table["campaign"], last_id=0)
             replayed = [m for m in stream.pending if m.event == "entry"]
-            assert [m.id for m in replayed] == [str(e.pk) for e in expected]
+            assert [m.id for m in replayed] == [token(e) for e in expected]
             for message in replayed:
-                if message.id == str(blind.pk):
+                if message.id == token(blind):
                     assert "A blind roll was made." in message.data
                     assert not [s for s in secrets_of(blind) if s in message.data]
             await stream.close()
@@ -120,10 +122,10 @@ def test_a_reveal_reaches_every_member_live(table):
         revealed = await reveal(table, blind)
         for name, stream in streams.items():
             message = await stream.next_event()
-            assert (message.event, message.id) == ("entry", str(revealed.pk)), name
+            assert (message.event, message.id) == ("entry", token(revealed)), name
             # The reveal card carries the roll's figures for everyone now.
             figures = [blind.breakdown, f"outcome-{blind.outcome}", *(d.label for d in blind.dice)]
             assert all(figure in message.data for figure in figures), name
-            assert f"revealed blind roll #{blind.seq}" in message.data
+            assert "The GM revealed a blind roll." in message.data
 
     run(scenario)

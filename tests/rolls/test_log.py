@@ -12,7 +12,7 @@ from django.urls import reverse
 from rolls.models import GENESIS_HASH, AppendOnlyError, RollEntry
 from sheets.models import Role, System
 from tests.factories import CampaignFactory, CharacterFactory, UserFactory
-from tests.rolls.helpers import tamper
+from tests.rolls.helpers import tamper, token
 
 pytestmark = pytest.mark.django_db
 
@@ -224,9 +224,11 @@ def test_log_page_newest_first_with_keyset_pages(client):
     client.force_login(character.owner)
     url = reverse("campaign_log", args=[character.campaign_id])
     page = client.get(url).content.decode()
-    assert page.index(f'id="entry-{entries[-1].pk}"') < page.index(f'id="entry-{entries[-2].pk}"')
-    assert f'id="entry-{entries[4].pk}"' not in page  # 25 per page
-    older = f"{url}?before={entries[5].pk}"
+    assert page.index(f'id="entry-{token(entries[-1])}"') < page.index(
+        f'id="entry-{token(entries[-2])}"'
+    )
+    assert f'id="entry-{token(entries[4])}"' not in page  # 25 per page
+    older = f"{url}?before={token(entries[5])}"
     assert f'hx-get="{older}"' in page and 'hx-trigger="revealed"' in page and "Older rolls" in page
     rest = client.get(older, headers={"HX-Request": "true"}).content.decode()
     assert "<html" not in rest and rest.count('class="entry ') == 5 and "Older rolls" not in rest
@@ -239,8 +241,12 @@ def test_permalink_links_the_chain(client):
     follow = append(character, kind="destiny", follows=roll)[0]
     client.force_login(character.owner)
     page = client.get(roll.get_absolute_url()).content.decode()
-    assert f"Followed by #{follow.seq}" in page
-    assert f"Follows #{roll.seq}" in client.get(follow.get_absolute_url()).content.decode()
+    # A player sees no chain numbers (their gaps would count hidden rolls): words, and the links.
+    assert f'<a href="{follow.get_absolute_url()}">Followed by the next roll →</a>' in page
+    page = client.get(follow.get_absolute_url()).content.decode()
+    assert f'<a href="{roll.get_absolute_url()}">← Follows the roll before</a>' in page
+    client.force_login(character.campaign.memberships.gm().get().user)
+    assert f"Followed by #{follow.seq}" in client.get(roll.get_absolute_url()).content.decode()
 
 
 def test_sheet_shows_the_characters_recent_rolls(client):

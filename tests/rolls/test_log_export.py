@@ -313,3 +313,29 @@ def test_streams_as_an_async_iterator_under_asgi(table):
     assert response.is_async
     data = json.loads(content)
     assert [e["label"] for e in data["entries"]] == ["Stealth", "Stealth"]
+
+
+def test_a_players_export_numbers_nothing_and_names_no_hidden_kind(client, table):
+    """A placeholder says "roll" whatever it was (an automatic pass would tell it succeeded), and a
+    contest verdict's sides come without their chain numbers and database ids."""
+    ada = table["ada"]
+    RollEntryFactory(character=ada, kind="auto_pass", label="Stealth", visibility=Visibility.BLIND)
+    sides = [
+        {"side": "a", "name": "Ada", "entry": 1, "seq": 1, "label": "Stealth", "faces": []},
+        {"side": "b", "name": "Bo", "entry": 2, "seq": 2, "label": "Notice", "faces": []},
+    ]
+    verdict = RollEntryFactory(
+        character=ada, kind="contest", label="Stealth", result={"winner": "a", "sides": sides}
+    )
+    client.force_login(ada.owner)
+    placeholder, record = json.loads(body(export(client, table["campaign"], "json")))["entries"]
+    assert placeholder["redacted"] is True and placeholder["kind"] == "roll"
+    assert record["result"]["winner"] == "a"
+    assert [set(side) for side in record["result"]["sides"]] == [
+        {"side", "name", "label", "faces"}
+    ] * 2
+    # The GM's export keeps the verdict's result exactly as hashed.
+    client.force_login(table["gm"])
+    gm_entries = json.loads(body(export(client, table["campaign"], "json")))["entries"]
+    assert gm_entries[0]["kind"] == "auto_pass"
+    assert gm_entries[1]["result"] == verdict.result

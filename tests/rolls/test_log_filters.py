@@ -8,9 +8,9 @@ import re
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.urls import reverse
+from django.urls import resolve, reverse
 
-from rolls.models import Visibility
+from rolls.models import RollEntry, Visibility
 from sheets.models import Role
 from tests.factories import MembershipFactory, RollEntryFactory
 from tests.rolls.helpers import tamper
@@ -27,9 +27,12 @@ def log(client, campaign, **params):
 
 
 def seqs(response):
-    return [
-        int(n) for n in re.findall(r'class="permalink"[^>]*>#(\d+)<', response.content.decode())
-    ]
+    """The chain numbers of the cards listed, found through their permalinks (players see no
+    numbers on the cards)."""
+    links = re.findall(r'class="permalink" href="([^"]+)"', response.content.decode())
+    pks = [resolve(link).kwargs["pk"] for link in links]
+    by_pk = dict(RollEntry.objects.filter(pk__in=pks).values_list("pk", "seq"))
+    return [by_pk[pk] for pk in pks]
 
 
 def test_each_filter(client, table):

@@ -7,7 +7,7 @@ from django.urls import reverse
 from rolls.models import Kind, RollEntry, Visibility
 from sheets.models import Role, System
 from tests.factories import CharacterFactory, MembershipFactory
-from tests.rolls.helpers import follow_url, latest, roll_url
+from tests.rolls.helpers import follow_url, latest, roll_url, token
 
 pytestmark = pytest.mark.django_db
 
@@ -65,7 +65,7 @@ def seen_by(client, table, user, entry):
         assert response.status_code == 200, (name, response.status_code)
     html = {name: r.content.decode() for name, r in pages.items()}
     leaked = [s for s in secrets_of(entry) for page in html.values() if s in page]
-    shown = f'id="entry-{entry.pk}"' in html["log"]
+    shown = f'id="entry-{token(entry)}"' in html["log"]
     if pages["permalink"].status_code == 404:
         assert not shown and not leaked, (user, leaked)
         return NOTHING
@@ -152,7 +152,7 @@ def test_the_gm_reveals_a_hidden_roll_with_a_new_entry(client, table):
     client.force_login(table["gm"])
     client.post(follow_url(blind, "destiny"))  # the GM may follow it up: same chain, same audience
     follow_up = latest()
-    reveal_url = f"/rolls/{blind.pk}/reveal/"
+    reveal_url = reverse("roll_reveal", args=[blind.pk])
     for user in ("alice", "bob"):
         client.force_login(table[user])
         assert client.post(reveal_url).status_code in (403, 404)
@@ -182,7 +182,7 @@ def test_a_public_roll_cannot_be_revealed_and_follow_ups_are_revealed_through_th
     public = roll(client, table, Visibility.PUBLIC)
     client.force_login(table["gm"])
     assert "Reveal to everyone" not in client.get(public.get_absolute_url()).content.decode()
-    client.post(f"/rolls/{public.pk}/reveal/")
+    client.post(reverse("roll_reveal", args=[public.pk]))
     assert not RollEntry.objects.filter(kind=Kind.REVEAL).exists()
 
 
@@ -225,7 +225,7 @@ def test_a_hidden_npcs_public_rolls_stay_hidden_from_players_until_revealed(clie
     assert "The Lurker" not in log
     assert client.get(entry.get_absolute_url()).status_code == 404
     client.force_login(table["gm"])
-    client.post(f"/rolls/{entry.pk}/reveal/")
+    client.post(reverse("roll_reveal", args=[entry.pk]))
     client.force_login(table["bob"])
     assert client.get(entry.get_absolute_url()).status_code == 200
 
@@ -262,7 +262,7 @@ def test_the_sql_and_python_rules_agree(client, table):
     ]
     entries.append(roll(client, table, Visibility.SECRET, as_user="gm"))
     client.force_login(table["gm"])
-    client.post(f"/rolls/{entries[2].pk}/reveal/")  # one revealed blind roll
+    client.post(reverse("roll_reveal", args=[entries[2].pk]))  # one revealed blind roll
     entries.append(roll(client, table, Visibility.BLIND))
     campaign = table["campaign"]
     for membership in campaign.memberships.all():
