@@ -479,6 +479,8 @@ def choose(contest: Contest, choice: str, user: Any) -> RollEntry:
     if choice not in CHOICES:
         raise Refused("Choose a Costly Success or a Failure.")
     a, b = sides(contest)
+    if a.entry is None or b.entry is None:  # a state no roll led to: nothing to choose between
+        raise Refused("This contest isn't waiting for the initiator's choice.")
     result = cold_stars.contest(_cs_faces(a.entry), _cs_faces(b.entry))
     return _verdict(
         contest,

@@ -1,4 +1,11 @@
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# No per-example deadline anywhere: on a busy 2-core machine a property test's example can take
+# longer than hypothesis's default 200 ms, and a test must fail on behaviour, not on load (speed is
+# what the benchmarks measure, docs/performance.md).
+hypothesis_settings.register_profile("poolside", deadline=None)
+hypothesis_settings.load_profile("poolside")
 
 
 @pytest.fixture(autouse=True)

@@ -512,12 +512,21 @@ def _choosing_contest(table: Any) -> Contest:
         skill_b="Piloting",
         state=ContestState.CHOOSING,
     )
-    for character, user in ((table.pc, table.player), (table.npc, table.gm)):
+    for side, character, user in (("a", table.pc, table.player), ("b", table.npc, table.gm)):
         faces = [
             {"kind": "ability", "face": 5, "value": 5},
             {"kind": "skill", "face": 5, "value": 5},
         ]
-        RollEntryFactory(character=character, user=user, contest=contest, faces=faces)
+        options = {"contest_side": side, "contest_round": 1}
+        pool = {"ability": 1, "skill": 1, "risk": 0}
+        RollEntryFactory(
+            character=character,
+            user=user,
+            contest=contest,
+            faces=faces,
+            options=options,
+            pool=pool,
+        )
     return contest
 
 

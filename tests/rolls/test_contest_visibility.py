@@ -13,6 +13,7 @@ from django.utils.html import escape
 from rolls import contests
 from rolls.models import Contest, ContestState, Kind, RollEntry, Visibility
 from rolls.rules import cogent
+from rolls.tokens import entry_token
 from sheets.models import Role, System
 from tests.factories import CharacterFactory, ContestFactory, MembershipFactory
 from tests.rolls.helpers import roll_url, seed_where
@@ -94,16 +95,17 @@ def hide(character):
 
 
 def roll_single(t, contest, character, user, visibility):
-    """Side A's roll through its roll panel; the verdict follows."""
+    """Side A's roll through its roll panel; the verdict follows. The contest fixes the
+    difficulty (DAD6) or the Risk (Cold Stars): they are left to it."""
     if contest.kind == "dad6_opposed":
         skill = character.dad6.skills.get(name="Climb")
         url = roll_url(character, "dad6-skill", skill)
-        data = {"difficulty": 1, "task": "mundane", "traded_boons": 0}
+        data = {"task": "mundane", "traded_boons": 0}
         data |= {"tools": 0, "helpers": 0, "advantages": 0, "time": 0}
     else:
         skill = character.cold_stars.skills.get(name="Stealth")
         url = roll_url(character, "cold-stars-skill", skill)
-        data = {"ability": "agility", "risk": 0, "modification": "none"}
+        data = {"ability": "agility", "modification": "none"}
     response = client_as(user).post(url, data | {"contest": contest.pk, "visibility": visibility})
     assert response.status_code == 302, response.content.decode()[:3000]
 
@@ -505,13 +507,13 @@ def test_the_live_stream_carries_a_contest_only_to_its_readers(kind, how, settin
         verdict, found, sides, marker = await off_loop(play_then_mark)
         for name, stream in streams.items():
             got = {}
-            while str(marker.pk) not in got:
+            while entry_token(marker.pk) not in got:
                 message = await stream.next_event()
                 if message.event == "entry":
                     got[message.id] = message.data
-            card = got.get(str(verdict.pk))
+            card = got.get(entry_token(verdict.pk))
             # (The marker is left out: seeded dice may give it the hidden rolls' faces.)
-            text = "\n".join(data for pk, data in got.items() if pk != str(marker.pk))
+            text = "\n".join(data for pk, data in got.items() if pk != entry_token(marker.pk))
             if name in READERS[how]:
                 assert card is not None and all(s in card for s in found[:2]), name
                 continue
@@ -521,7 +523,9 @@ def test_the_live_stream_carries_a_contest_only_to_its_readers(kind, how, settin
             # Replayed from the start (a reconnect), the same holds.
             replay = await open_stream(streams_for[name], t["campaign"], last_id=0)
             replayed = "\n".join(
-                m.data for m in replay.pending if m.event == "entry" and m.id != str(marker.pk)
+                m.data
+                for m in replay.pending
+                if m.event == "entry" and m.id != entry_token(marker.pk)
             )
             assert not [s for s in found + sides[name] if s in replayed], name
             await replay.close()

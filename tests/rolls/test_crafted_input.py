@@ -286,7 +286,8 @@ def test_odd_call_and_contest_ids_are_refused(client, cogent_row, param, value, 
     response = send(url, COGENT_VALID | {param: value})
     body = text(response)
     assert response.status_code == (200 if view == "roll_panel" else 409)
-    assert f"That {'call for a roll' if param == 'call' else 'contest'} doesn't exist." in body
+    what = "call for a roll" if param == "call" else "contest"
+    assert f"There is no such {what} for {character.name}." in body
     assert not RollEntry.objects.exists()
 
 

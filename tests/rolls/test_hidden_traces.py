@@ -147,9 +147,10 @@ def refusal(response) -> str:
 def answer(client, user, character, **data):
     client.force_login(user)
     skill = character.cogent.skills.get(name="Athletics")
+    # A call fixes the Challenge Level (a different one is refused): leave it to the call.
+    fixed = {} if "call" in data else {"challenge_level": 1}
     return client.post(
-        roll_url(character, "cogent-skill", skill),
-        {"challenge_level": 1, "extra_penalty": 0, **data},
+        roll_url(character, "cogent-skill", skill), {"extra_penalty": 0, **fixed, **data}
     )
 
 
