@@ -52,3 +52,24 @@ def tamper(sql, params):
         if connection.vendor == "postgresql":
             cursor.execute("SET LOCAL session_replication_role = replica")
         cursor.execute(sql, params)
+
+
+def dad6_opposed(opposition):
+    """A DAD6 campaign in which Kim (Climb, expert) acts against Lee's opposition: returns
+    ``(campaign, kim, climb, contest)``."""
+    from tests.factories import CampaignFactory, CharacterFactory, ContestFactory
+
+    campaign = CampaignFactory(system="dad6")
+    kim = CharacterFactory(campaign=campaign, name="Kim")
+    lee = CharacterFactory(campaign=campaign, name="Lee")
+    climb = kim.dad6.skills.create(name="Climb", competence="expert")
+    contest = ContestFactory(
+        campaign=campaign,
+        kind="dad6_opposed",
+        character_a=kim,
+        character_b=lee,
+        skill_a="Climb",
+        skill_b="",
+        opposition=opposition,
+    )
+    return campaign, kim, climb, contest

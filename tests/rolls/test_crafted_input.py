@@ -14,7 +14,7 @@ from rolls.rules import cold_stars
 from sheets.models import System
 from tests.factories import CampaignFactory, CharacterFactory, ContestFactory, RollCallFactory
 from tests.fuzz import UNICODE_DIGITS
-from tests.rolls.helpers import follow_url, latest, panel_url, roll_url, seed_where
+from tests.rolls.helpers import dad6_opposed, follow_url, latest, panel_url, roll_url, seed_where
 
 pytestmark = pytest.mark.django_db
 
@@ -123,19 +123,7 @@ def test_the_panel_shows_every_fixed_value_locked(client, stars_call):
 
 
 def test_a_single_roll_contest_keeps_its_difficulty(client, seeded):
-    campaign = CampaignFactory(system=System.DAD6)
-    kim = CharacterFactory(campaign=campaign, name="Kim")
-    lee = CharacterFactory(campaign=campaign, name="Lee")
-    climb = kim.dad6.skills.create(name="Climb", competence="expert")
-    contest = ContestFactory(
-        campaign=campaign,
-        kind="dad6_opposed",
-        character_a=kim,
-        character_b=lee,
-        skill_a="Climb",
-        skill_b="",
-        opposition=2,
-    )
+    _, kim, climb, contest = dad6_opposed(opposition=2)
     client.force_login(kim.owner)
     data = DAD6_OPTIONS | {"difficulty": 1, "contest": contest.pk}
     response = client.post(roll_url(kim, "dad6-skill", climb), data)

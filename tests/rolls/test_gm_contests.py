@@ -16,7 +16,7 @@ from tests.factories import (
     MembershipFactory,
     UserFactory,
 )
-from tests.rolls.helpers import panel_url, roll_url
+from tests.rolls.helpers import dad6_opposed, panel_url, roll_url
 from tests.rolls.test_log import verify_like_an_outside_script
 
 pytestmark = pytest.mark.django_db
@@ -299,26 +299,14 @@ def test_dad6_opposition_adds_difficulty(client, seeded):
 
 
 def test_a_blind_acting_roll_makes_a_blind_verdict(client, seeded):
-    campaign = CampaignFactory(system=System.DAD6)
-    kim = CharacterFactory(campaign=campaign, name="Kim")
-    lee = CharacterFactory(campaign=campaign, name="Lee")
-    climb = kim.dad6.skills.create(name="Climb", competence="expert")
-    contest = ContestFactory(
-        campaign=campaign,
-        kind="dad6_opposed",
-        character_a=kim,
-        character_b=lee,
-        skill_a="Climb",
-        skill_b="",
-        opposition=1,
-    )
+    campaign, kim, climb, contest = dad6_opposed(opposition=1)
     client.force_login(kim.owner)
     data = {"task": "mundane", "traded_boons": 0, "contest": contest.pk}
     data |= {"tools": 0, "helpers": 0, "advantages": 0, "time": 0, "visibility": "blind"}
     assert client.post(roll_url(kim, "dad6-skill", climb), data).status_code == 302
     verdict = verdict_of(contest)
     assert verdict.visibility == "blind" and verdict.roller == kim.owner
-    client.force_login(lee.owner)
+    client.force_login(contest.character_b.owner)  # Lee
     body = client.get(reverse("campaign_log", args=[campaign.pk])).content.decode()
     assert "Climb" not in body  # neither the roll nor its verdict reaches another player
 
