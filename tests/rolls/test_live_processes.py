@@ -12,6 +12,7 @@ from django.db import connection
 from django.test import Client
 
 from rolls.models import RollEntry
+from rolls.tokens import entry_token
 from tests.factories import CharacterFactory
 from tests.live_servers import database_url, uvicorn
 from tests.rolls.helpers import roll_url
@@ -95,7 +96,8 @@ def test_a_roll_posted_to_one_process_reaches_a_stream_on_another():
         entry = RollEntry.objects.get(character=character)
         assert posted.getheader("Location") == entry.get_absolute_url()
 
-        lines = read_until(response, lambda line: line == f"id: {entry.pk}", sent + 2)
+        token = entry_token(entry.pk)  # streams name entries by token, never by pk
+        lines = read_until(response, lambda line: line == f"id: {token}", sent + 2)
         assert "event: entry" in lines
         data = read_until(response, lambda line: line.startswith("data: "), sent + 2)
         assert data[-1] == "data: <li>"  # the log item, as the log page takes it
