@@ -43,6 +43,8 @@ HASH_VERSION_GM_TABLE = 2
 # player can see from being checked against guesses of a hidden roll's dice (docs/roll-log.md).
 HASH_VERSION_SALTED = 3
 SALT_BYTES = 16  # 128 bits
+# The links whose ids an entry records (``<link>_ref``): who it is about, who clicked, who rolled.
+RECORDED_LINKS = ("character", "user", "roller")
 # Lost races for the next seq (SQLite has no row lock) are retried this often before giving up.
 APPEND_ATTEMPTS = 5
 
@@ -509,7 +511,7 @@ class RollEntry(models.Model):
                     | Q(**{f"{link}_ref__isnull": False, f"{link}_id": F(f"{link}_ref")}),
                     name=f"roll_entry_{link}_as_recorded",
                 )
-                for link in ("character", "user", "roller")
+                for link in RECORDED_LINKS
             ),
         ]
         indexes = [
@@ -637,7 +639,7 @@ class RollEntry(models.Model):
     def moved_link(self) -> str | None:
         """The name of a link that points elsewhere than the id the entry recorded (the check
         constraint refuses that on write; this catches it where constraints were bypassed)."""
-        for link in ("character", "user", "roller"):
+        for link in RECORDED_LINKS:
             current = getattr(self, f"{link}_id")
             if current is not None and current != getattr(self, f"{link}_ref"):
                 return link
