@@ -24,7 +24,7 @@ from rolls.forms import (
     dad6_reading,
     dad6_result,
 )
-from rolls.models import OUTCOME_LABELS, Kind, RollEntry
+from rolls.models import OUTCOME_LABELS, ContestState, Kind, RollEntry
 from rolls.rules import cogent, cold_stars, dad6
 from sheets.models import System
 
@@ -77,11 +77,14 @@ def available(entry: RollEntry, sheet: Any, *, has_follow_up: bool) -> list[Foll
         offers = []
         if entry.kind == Kind.ROLL:
             momentum = -cold_stars.CORRECT_COST.momentum
-            problem = (
-                ""
-                if sheet.momentum >= momentum
-                else f"Correct needs {momentum} Momentum; you have {sheet.momentum}."
-            )
+            if entry.contest_id is not None and entry.contest.state != ContestState.OPEN:
+                # Rules at the table: Correct in a contest comes before the verdict; after it the
+                # re-roll would spend Momentum and change nothing.
+                problem = "This roll's contest is over; Correct comes before the verdict."
+            elif sheet.momentum < momentum:
+                problem = f"Correct needs {momentum} Momentum; you have {sheet.momentum}."
+            else:
+                problem = ""
             offers.append(
                 FollowUp(
                     "correct", f"Correct: re-roll the pool ({momentum} Momentum)", problem=problem

@@ -217,11 +217,14 @@ class RollForm(forms.Form):
         gm: bool = False,
         preset: dict[str, Any] | None = None,
         locked: Iterable[str] = (),
+        in_contest: bool = False,
     ) -> None:
         super().__init__(data, auto_id="roll_%s")
         self.target = target
         self.sheet = sheet
         self.gm = gm
+        # The roll is one side of a GM's contest: rules that differ in a contest read this.
+        self.in_contest = in_contest
         if target.character.campaign.force_public_rolls:
             # The campaign setting wins: no choice to offer, and a crafted POST can't add one.
             del self.fields["visibility"]
@@ -906,13 +909,12 @@ class ColdStarsRollForm(RollForm):
             breakdown += f"; {_modification_label(d['modification'])}: {pool.describe()}"
         actions = [Action("roll", f"Roll {pool.describe()}")]
         notes = []
-        if cold_stars.can_skip(pool):
-            skipped = cold_stars.skip(pool)
-            actions.append(Action("skip", f"Skip the roll: {OUTCOME_LABELS[skipped]}", False))
+        try:
+            skipped = self._skip(built)
+        except ValueError as exc:
+            notes.append(str(exc))
         else:
-            notes.append(
-                f"Skipping needs {cold_stars.SKIP_MAX_RISK} or fewer Risk dice; this pool has {pool.risk}."
-            )
+            actions.append(Action("skip", f"Skip the roll: {OUTCOME_LABELS[skipped]}", False))
         options = self._base_options() | {
             "ability": d["ability"],
             "ability_rating": self.sheet.ability_value(d["ability"]),
@@ -935,16 +937,24 @@ class ColdStarsRollForm(RollForm):
             self.choices,
         )
 
+    def _skip(self, built: cold_stars.Pool) -> str:
+        """The engine's skip on the pool as built (step 3), in or out of a contest and with or
+        without a step-4 choice; ``ValueError`` says why not."""
+        return cold_stars.skip(
+            built,
+            contested=self.in_contest,
+            modified=self.cleaned_data["modification"] != "none",
+        )
+
     def roll(self, action: str, sheet: Any, rng: Any) -> Outcome:
         plan = self.plan
         assert plan is not None
-        kwargs = cold_stars_modification(plan.options["modification"])
-        change = cold_stars.modification_cost(**kwargs)
-        changes = apply_cold_stars_change(sheet, change)
         pool = cold_stars.Pool(plan.pool["ability"], plan.pool["skill"], plan.pool["risk"])
         if action == "skip":
+            # Checked before anything is spent: a refused skip leaves the sheet as it was.
+            built = cold_stars.Pool(**plan.pool["built"])
             try:
-                outcome = cold_stars.skip(pool)
+                outcome = self._skip(built)
             except ValueError as exc:
                 raise Refused(str(exc)) from None
             return Outcome(
@@ -957,8 +967,10 @@ class ColdStarsRollForm(RollForm):
                 f"Skipped with {_plural(pool.risk, 'Risk die')} left.",
                 {},
                 CERTAIN,
-                changes,
+                {},
             )
+        kwargs = cold_stars_modification(plan.options["modification"])
+        changes = apply_cold_stars_change(sheet, cold_stars.modification_cost(**kwargs))
         faces = cold_stars.roll(pool, rng)
         outcome = cold_stars.resolve(faces)
         odds = cold_stars.odds(pool)

@@ -49,7 +49,11 @@ class Ask:
         return f"Contest against {contest.name_b}: {contest.get_kind_display()}"
 
     def presets(self) -> dict[str, Any]:
-        return {"preset": self.values, "locked": self.locked}
+        return {
+            "preset": self.values,
+            "locked": self.locked,
+            "in_contest": self.contest is not None,
+        }
 
     def links(self) -> dict[str, Any]:
         return {"call": self.call, "contest": self.contest}

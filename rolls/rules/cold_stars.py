@@ -236,13 +236,23 @@ def resolve(faces: Faces) -> str:
     return "success" if successes else "choice"
 
 
-def skip(pool: Pool, *, contested: bool = False) -> str:
+def skip(pool: Pool, *, contested: bool = False, modified: bool = False) -> str:
     """Seed: the player may skip the roll once the pool is known: remaining Risk 0 → Success,
-    1–2 → Costly Success; never at Risk 3+ or in a contest."""
+    1–2 → Costly Success; never at Risk 3+ or in a contest (active or passive).
+
+    Decision (rules at the table): skipping is decided on the pool *as built* (step 3), before any
+    step-4 choice. ``modified`` says a step-4 choice (Press, Brace, Willpower) was made: then the
+    dice are rolled, so Press never yields a free Momentum and Brace never turns a Risk-3 pool
+    into a skippable one."""
     if not isinstance(pool, Pool):
         raise ValueError(f"skip takes a Pool, not {pool!r}.")
     if check_bool(contested, name="Contested"):
         raise ValueError("A contested roll can't be skipped: the dice always come out.")
+    if check_bool(modified, name="Modified"):
+        raise ValueError(
+            "A roll can't be skipped after Press, Brace or Willpower: choosing one means "
+            "the dice are rolled."
+        )
     if pool.risk > SKIP_MAX_RISK:
         raise ValueError(
             f"With {pool.risk} Risk dice left the roll can't be skipped; "
@@ -251,9 +261,9 @@ def skip(pool: Pool, *, contested: bool = False) -> str:
     return "success" if pool.risk == 0 else "costly_success"
 
 
-def can_skip(pool: Pool, *, contested: bool = False) -> bool:
+def can_skip(pool: Pool, *, contested: bool = False, modified: bool = False) -> bool:
     try:
-        skip(pool, contested=contested)
+        skip(pool, contested=contested, modified=modified)
     except ValueError:
         return False
     return True

@@ -26,6 +26,15 @@ from rolls.rules.cold_stars import Faces, Pool
             {"ability": 1, "skill": 4, "risk": 1, "domain_skill": True, "in_domain": True},
             Pool(1, 3, 0),
         ),
+        # Exactly rank 3 is where the cap starts (Seed: "rated 3+").
+        (
+            {"ability": 1, "skill": 3, "risk": 0, "domain_skill": True, "in_domain": False},
+            Pool(1, 2, 0),
+        ),
+        (
+            {"ability": 1, "skill": 3, "risk": 0, "domain_skill": True, "in_domain": True},
+            Pool(1, 3, 0),
+        ),
         # Ranks 0–2 of a domain skill work like any other skill.
         (
             {"ability": 1, "skill": 2, "risk": 0, "domain_skill": True, "in_domain": False},
@@ -118,6 +127,18 @@ def test_skip():
     with pytest.raises(ValueError, match="contested"):
         cs.skip(Pool(2, 0, 0), contested=True)
     assert not cs.can_skip(Pool(2, 0, 3)) and cs.can_skip(Pool(2, 0, 0))
+
+
+def test_skip_is_decided_before_any_step_4_choice():
+    """Rules at the table: Press, Brace or Willpower means the dice are rolled."""
+    for built in (Pool(2, 0, 0), Pool(2, 0, 1), Pool(2, 1, 0)):
+        assert cs.can_skip(built)
+        assert not cs.can_skip(built, modified=True)
+        with pytest.raises(ValueError, match="after Press, Brace or Willpower"):
+            cs.skip(built, modified=True)
+    # Brace would take a Risk-3 pool down to 2, but the built pool decides: no skip.
+    assert cs.modify(Pool(2, 0, 3), brace=True) == Pool(2, 0, 2)
+    assert not cs.can_skip(Pool(2, 0, 3))
 
 
 def test_passive_risk_is_the_higher_of_ability_and_skill():

@@ -233,6 +233,14 @@ CASES = {
         lambda: cold_stars.skip(Pool(1, 0, 0), contested=True),
         "contested roll can't be skipped",
     ),
+    "cs skip modified": (
+        lambda: cold_stars.skip(Pool(1, 0, 0), modified=True),
+        "after Press, Brace or Willpower",
+    ),
+    "cs skip modified not bool": (
+        lambda: cold_stars.skip(Pool(1, 0, 0), modified=1),
+        "Modified must be true or false",
+    ),
     "cs skip high risk": (lambda: cold_stars.skip(Pool(1, 0, 3)), "3 Risk dice left"),
     "cs passive ability": (
         lambda: cold_stars.passive_risk(ability=0, skill=1),

@@ -1,0 +1,143 @@
+"""Rules at the table (docs/rules.md, "Rules at the table"): the Decisions that settle how the
+rules apply in panels, follow-ups, calls and contests — each through the HTTP client."""
+
+import pytest
+from django.urls import reverse
+
+from rolls.models import Contest, ContestState, Kind, RollEntry
+from rolls.rules import cold_stars
+from sheets.models import Role, System
+from tests.factories import CampaignFactory, CharacterFactory
+from tests.rolls.helpers import follow_url, latest, odds_url, panel_url, roll_url
+
+pytestmark = pytest.mark.django_db
+
+
+def gm_of(campaign):
+    return campaign.memberships.get(role=Role.GM).user
+
+
+def start_contest(client, campaign, **fields):
+    client.force_login(gm_of(campaign))
+    data = {f"contest-{key}": value for key, value in fields.items()}
+    response = client.post(reverse("contest_create", args=[campaign.pk]), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return Contest.objects.latest("pk")
+
+
+# ---------------------------------------------------------------------------------------------
+# Cold Stars
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def athlete(client):
+    """Strength 2, Athletics trained 0 (no untrained Risk); 1 Momentum of 5, 2 Willpower."""
+    character = CharacterFactory(campaign__system=System.COLD_STARS)
+    sheet = character.cold_stars
+    sheet.strength = 2
+    sheet.momentum_max, sheet.momentum = 5, 1
+    sheet.willpower_max, sheet.willpower = 3, 2
+    sheet.save()
+    athletics = sheet.skills.get(name="Athletics")
+    athletics.trained, athletics.rating = True, 0
+    athletics.save()
+    client.force_login(character.owner)
+    return character, athletics
+
+
+def cs_data(**options):
+    return {"ability": "strength", "risk": 0, "modification": "none"} | options
+
+
+def test_cold_stars_press_then_skip_is_refused_and_gains_nothing(client, athlete):
+    character, athletics = athlete
+    url = roll_url(character, "cold-stars-skill", athletics)
+    refused = client.post(url, cs_data(risk=1, modification="press", action="skip"))
+    assert refused.status_code == 409
+    assert "after Press, Brace or Willpower" in refused.content.decode()
+    assert not RollEntry.objects.exists()
+    character.cold_stars.refresh_from_db()
+    assert character.cold_stars.momentum == 1  # no free Momentum
+    # The panel doesn't offer the skip once a step-4 choice is picked, and says why.
+    panel = client.get(
+        odds_url(character, "cold-stars-skill", athletics), cs_data(risk=1, modification="press")
+    ).content.decode()
+    assert "Skip the roll" not in panel and "after Press, Brace or Willpower" in panel
+    plain = client.get(
+        odds_url(character, "cold-stars-skill", athletics), cs_data(risk=1)
+    ).content.decode()
+    assert "Skip the roll: Costly success" in plain
+
+
+def test_cold_stars_brace_never_makes_a_risk_3_pool_skippable(client, athlete):
+    character, athletics = athlete
+    sheet = character.cold_stars
+    sheet.momentum = 3
+    sheet.save()
+    url = roll_url(character, "cold-stars-skill", athletics)
+    refused = client.post(url, cs_data(risk=3, modification="brace", action="skip"))
+    assert refused.status_code == 409 and not RollEntry.objects.exists()
+    sheet.refresh_from_db()
+    assert sheet.momentum == 3  # nothing spent on a refused skip
+    # Rolling with Brace is fine: the dice come out.
+    assert client.post(url, cs_data(risk=3, modification="brace")).status_code == 302
+    assert latest().kind == Kind.ROLL
+
+
+@pytest.fixture
+def passive(client):
+    campaign = CampaignFactory(system=System.COLD_STARS)
+    vera = CharacterFactory(campaign=campaign, name="Vera")
+    guard = CharacterFactory(campaign=campaign, owner=gm_of(campaign), is_npc=True, name="Guard")
+    vera.cold_stars.momentum_max = vera.cold_stars.momentum = 2
+    vera.cold_stars.save()
+    stealth = vera.cold_stars.skills.get(name="Stealth")
+    stealth.trained, stealth.rating = True, 3
+    stealth.save()
+    contest = start_contest(
+        client,
+        campaign,
+        kind="cold_stars_passive",
+        character_a=vera.pk,
+        skill_a="Stealth",
+        ability_a="agility",
+        character_b=guard.pk,
+        skill_b="Awareness",
+        ability_b="perception",
+    )
+    client.force_login(vera.owner)
+    return vera, stealth, contest
+
+
+def test_cold_stars_no_skip_in_a_passive_contest(client, passive):
+    vera, stealth, contest = passive
+    risk = contest.character_b.cold_stars.perception  # the Guard's higher Ability or Skill
+    assert cold_stars.can_skip(cold_stars.Pool(1, 0, 0))  # outside a contest this pool could skip
+    url = panel_url(vera, "cold-stars-skill", stealth) + f"?contest={contest.pk}"
+    assert "Skip the roll" not in client.get(url).content.decode()
+    data = cs_data(ability="agility", risk=risk, contest=contest.pk, action="skip")
+    refused = client.post(roll_url(vera, "cold-stars-skill", stealth), data)
+    assert refused.status_code == 409
+    assert "contested roll can&#x27;t be skipped" in refused.content.decode()
+    assert not RollEntry.objects.exists()
+    contest.refresh_from_db()
+    assert contest.state == ContestState.OPEN
+
+
+def test_cold_stars_correct_after_the_verdict_is_refused(client, passive):
+    vera, stealth, contest = passive
+    risk = contest.character_b.cold_stars.perception
+    data = cs_data(ability="agility", risk=risk, contest=contest.pk)
+    assert client.post(roll_url(vera, "cold-stars-skill", stealth), data).status_code == 302
+    roll = RollEntry.objects.get(contest=contest, kind=Kind.ROLL)
+    contest.refresh_from_db()
+    assert contest.state == ContestState.DECIDED
+    card = client.get(reverse("roll_entry", args=[roll.pk])).content.decode()
+    assert "Correct comes before the verdict" in card
+    refused = client.post(follow_url(roll, "correct"))
+    assert refused.status_code == 409
+    assert "Correct comes before the verdict" in refused.content.decode()
+    vera.cold_stars.refresh_from_db()
+    assert vera.cold_stars.momentum == 2  # nothing spent
+    assert not RollEntry.objects.filter(kind=Kind.CORRECT).exists()
