@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from django import template
 from django.urls import reverse
 
-from rolls.forms import default_bands, percent
+from rolls.forms import Band, default_bands, percent
 from rolls.tokens import entry_token as _entry_token
 
 register = template.Library()
@@ -16,15 +17,20 @@ register = template.Library()
 @register.inclusion_tag("rolls/_roll_cell.html")
 def roll_cell(character: Any, kind: str, obj: Any, can_roll: bool, label: str) -> dict[str, Any]:
     bands = default_bands(kind, obj)
-    # Headline: the chance of succeeding in any way (critical, plain or costly).
-    succeed = sum((b.chance for b in bands if b.code.endswith("success")), start=0)
     return {
         "url": reverse("roll_panel", args=[character.pk, kind, obj.pk]),
         "bands": bands,
-        "headline": f"{percent(succeed)} success",
+        "headline": headline(bands),
         "can_roll": can_roll,
         "label": label,
     }
+
+
+def headline(bands: list[Band]) -> str:
+    """A sheet row's figure, in the panel's words and numbers: each way of succeeding on its own
+    (a Costly success is never counted as a Success without saying so)."""
+    parts = [f"{b.percent} {b.label}" for b in bands if b.code.endswith("success") and b.chance]
+    return " · ".join(parts) or f"{percent(Fraction(0))} Success"
 
 
 @register.inclusion_tag("rolls/_prompts.html", takes_context=True)

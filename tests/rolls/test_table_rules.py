@@ -141,3 +141,21 @@ def test_cold_stars_correct_after_the_verdict_is_refused(client, passive):
     vera.cold_stars.refresh_from_db()
     assert vera.cold_stars.momentum == 2  # nothing spent
     assert not RollEntry.objects.filter(kind=Kind.CORRECT).exists()
+
+
+def test_cold_stars_sheet_rows_use_the_panels_words_and_numbers(client, athlete):
+    """An untrained skill rolls a Risk die: its row shows Success and Costly success apart, with the
+    same figures as the panel, never one lumped "success" figure."""
+    character, _ = athlete
+    stealth = character.cold_stars.skills.get(name="Stealth")
+    assert not stealth.trained
+    odds = cold_stars.odds(stealth.pool)
+    assert odds["costly_success"] > 0
+    page = client.get(reverse("character_detail", args=[character.pk])).content.decode()
+    panel = client.get(panel_url(character, "cold-stars-skill", stealth)).content.decode()
+    for code, label in (("success", "Success"), ("costly_success", "Costly success")):
+        figure = f"{float(odds[code] * 100):.1f}%"
+        assert f"{figure} {label}" in page
+        assert figure in panel
+    lumped = f"{float((odds['success'] + odds['costly_success']) * 100):.1f}% success"
+    assert lumped not in page
