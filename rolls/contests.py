@@ -244,8 +244,9 @@ def roll_side(
     opponent = contest.name_b if side == "a" else contest.name_a
     if contest.kind == ContestKind.COGENT_CONFLICT:
         row = target.obj
+        attribute = None if target.is_combat else row.attribute
         if target.is_combat:
-            pool = sheet.combat_pool(rating=row.rating)
+            pool = sheet.combat_pool(rating=row.rating, weapon_bonus=row.weapon_bonus_now)
             terms = [
                 (cogent.BASE_DICE, "base"),
                 (row.rating, row.name),
@@ -264,7 +265,9 @@ def roll_side(
                 (row.rating, row.name),
                 (sheet.attribute_value(row.attribute), row.get_attribute_display()),
             ]
-        terms += [(-sheet.injury_dice, "injury"), (-sheet.penalty_dice, "situational")]
+        if target.is_combat and row.weapon:
+            terms.append((row.weapon_bonus_now, row.weapon_label))
+        terms += [(-dice, what) for dice, what in sheet.penalties(attribute)]
         faces = cogent.roll(pool, rng)
         result = cogent.resolve(faces, challenge_level=cogent.CL_MIN)
         wins = result.rolled_wins

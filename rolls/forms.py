@@ -20,7 +20,7 @@ from rolls.models import OUTCOME_LABELS, Kind, Visibility
 from rolls.rules import cogent, cold_stars, dad6
 from rolls.targets import Target
 from sheets import ranges
-from sheets.models import ColdStarsAbility, System
+from sheets.models import CUSTOM_WEAPON, ColdStarsAbility, System
 
 # Display order of the odds bands, best first.
 BAND_ORDER = (
@@ -32,9 +32,7 @@ BAND_ORDER = (
     "critical_failure",
 )
 CERTAIN = Fraction(1)
-# Sheet decision: a custom (ranged) weapon bonus on the panel; the engine accepts any integer.
-WEAPON_BONUS_MIN, WEAPON_BONUS_MAX = -10, 10
-CUSTOM_WEAPON = "custom"
+WEAPON_BONUS_MIN, WEAPON_BONUS_MAX = ranges.COGENT_WEAPON_BONUS_MIN, ranges.COGENT_WEAPON_BONUS_MAX
 
 
 class Refused(Exception):
@@ -354,8 +352,12 @@ class CogentRollForm(RollForm):
 
     def setup(self) -> None:
         if self.target.is_combat:
+            # The weapon stored with the combat skill, so the panel's default pool is the sheet's.
+            row = self.target.obj
             self.fields["weapon"].required = True
-            self.fields["weapon"].initial = next(iter(cogent.WEAPON_BONUSES))
+            self.fields["weapon"].initial = row.weapon or next(iter(cogent.WEAPON_BONUSES))
+            if row.weapon == CUSTOM_WEAPON:
+                self.fields["weapon_bonus"].initial = row.weapon_bonus
         else:
             del self.fields["weapon"], self.fields["weapon_bonus"]
         if self.sheet.destiny_points < cogent.DESTINY_COST:
@@ -396,29 +398,19 @@ class CogentRollForm(RollForm):
     def make_plan(self) -> Plan:
         d, sheet, row = self.cleaned_data, self.sheet, self.target.obj
         cl, extra = d["challenge_level"], d["extra_penalty"]
-        modifier = sheet.negative_modifier - extra
         weapon, bonus = self._weapon()
         terms = [(cogent.BASE_DICE, "base"), (row.rating, row.name)]
+        attribute = None if self.target.is_combat else row.attribute
         if self.target.is_combat:
+            pool = sheet.combat_pool(rating=row.rating, weapon_bonus=bonus, extra=extra)
             attributes = [sheet.strength, sheet.reflex, sheet.intelligence]
-            pool = cogent.combat_pool_size(
-                combat_skill=row.rating,
-                attributes=attributes,
-                weapon_bonus=bonus,
-                modifier=modifier,
-            )
             terms += list(zip(attributes, cogent.ATTRIBUTES, strict=True))
             terms.append((bonus, weapon))
         else:
-            pool = cogent.pool_size(
-                skill=row.rating, attribute=sheet.attribute_value(row.attribute), modifier=modifier
-            )
+            pool = sheet.pool_for_skill(rating=row.rating, attribute=row.attribute, extra=extra)
             terms.append((sheet.attribute_value(row.attribute), row.get_attribute_display()))
-        terms += [
-            (-sheet.injury_dice, "injury"),
-            (-sheet.penalty_dice, "situational"),
-            (-extra, "extra penalty"),
-        ]
+        terms += [(-dice, what) for dice, what in sheet.penalties(attribute)]
+        terms.append((-extra, "extra penalty"))
         breakdown = f"{_terms(terms)} = {pool}d6"
         if sum(value for value, _ in terms) < pool:
             breakdown += " (a pool is never below 0)"
@@ -451,7 +443,8 @@ class CogentRollForm(RollForm):
             )
         options = self._base_options() | {
             "challenge_level": cl,
-            "injury_dice": sheet.injury_dice,
+            "injury_dice": sheet.injury_dice_on(attribute),
+            "disability_dice": sheet.disability_dice_on(attribute),
             "penalty_dice": sheet.penalty_dice,
             "extra_penalty": extra,
             "destiny_before": d["destiny_before"],

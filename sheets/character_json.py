@@ -21,12 +21,16 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.forms import ModelForm
 
+from rolls.rules import cogent
 from sheets import ranges
 from sheets.forms import (
     CharacterBasicsForm,
+    CogentDisabilityForm,
+    CogentInjuryForm,
     CogentSheetForm,
     CogentSkillForm,
     CogentSubSkillForm,
+    CogentSubSkillRatingForm,
     CogentVocationForm,
     ColdStarsDomainForm,
     ColdStarsSheetForm,
@@ -81,7 +85,17 @@ def export_character(character: Character) -> dict[str, Any]:
         sheet = character.cogent
         data["sheet"] = {
             **{f: getattr(sheet, f) for f in CogentSheetForm._meta.fields},
-            "skills": [{"name": s.name, "rating": s.rating} for s in sheet.skills.all()],
+            "skills": [
+                {"name": s.name, "rating": s.rating} | ({"craft": s.craft} if s.craft else {})
+                for s in sheet.skills.all()
+            ],
+            "injuries": [
+                {"level": i.level, "description": i.description} for i in sheet.injury_list
+            ],
+            "disabling_characteristics": [
+                {"name": d.name, "attribute": d.attribute, "dice": d.dice}
+                for d in sheet.disability_list
+            ],
             "vocations": [
                 {
                     "name": v.name,
@@ -90,6 +104,11 @@ def export_character(character: Character) -> dict[str, Any]:
                     "subskills": [
                         {"kind": s.kind, "name": s.name, "rating": s.rating}
                         | ({"attribute": s.attribute} if not s.is_combat else {})
+                        | (
+                            {"weapon": s.weapon, "weapon_bonus": s.weapon_bonus}
+                            if s.is_combat and s.weapon
+                            else {}
+                        )
                         for s in v.subskills.all()
                     ],
                 }
@@ -339,7 +358,23 @@ def _import_cogent(character: Character, data: dict[str, Any], c: _Collector) ->
             c.error(f"{path}.name", f"“{name}” appears twice.")
         else:
             seen.add(name.lower())
-            c.run(CogentSkillForm(data=_fields(item, ("rating",)), instance=skill), path)
+            fields = ("rating", "craft") if skill.has_craft else ("rating",)
+            c.run(CogentSkillForm(data=_fields(item, fields), instance=skill), path)
+    injuries = c.items(data, "injuries", "sheet")
+    if not injuries and isinstance(data.get("injury_dice"), int) and data["injury_dice"] > 0:
+        # Exports before individual injuries carried one number: it comes back as injuries
+        # whose levels add up to it, like the migration that replaced it.
+        left, injuries = data["injury_dice"], []
+        while left > 0:
+            level = min(max(cogent.INJURY_LEVELS), left)
+            injuries.append({"level": level, "description": "carried over"})
+            left -= level
+    for i, item in enumerate(injuries):
+        form = CogentInjuryForm(data=_fields(item, ("level", "description")), sheet=sheet)
+        c.run(form, f"sheet.injuries[{i}]")
+    for i, item in enumerate(c.items(data, "disabling_characteristics", "sheet")):
+        form = CogentDisabilityForm(data=_fields(item, ("name", "attribute", "dice")), sheet=sheet)
+        c.run(form, f"sheet.disabling_characteristics[{i}]")
     for i, item in enumerate(c.items(data, "vocations", "sheet")):
         path = f"sheet.vocations[{i}]"
         form = CogentVocationForm(data=_fields(item, ("name", "attribute", "rating")), sheet=sheet)
@@ -350,7 +385,13 @@ def _import_cogent(character: Character, data: dict[str, Any], c: _Collector) ->
             sub_data = _fields(sub, ("kind", "attribute", "rating"))
             name_key = "combat_skill" if sub.get("kind") == "combat" else "name"
             sub_data[name_key] = sub.get("name", "")
-            c.run(CogentSubSkillForm(data=sub_data, vocation=vocation), f"{path}.subskills[{j}]")
+            sub_form = CogentSubSkillForm(data=sub_data, vocation=vocation)
+            if c.run(sub_form, f"{path}.subskills[{j}]") and sub_form.instance.is_combat:
+                weapon = _fields(sub, ("rating", "weapon", "weapon_bonus"), sub_form.instance)
+                c.run(
+                    CogentSubSkillRatingForm(data=weapon, instance=sub_form.instance),
+                    f"{path}.subskills[{j}]",
+                )
 
 
 def _import_dad6(character: Character, data: dict[str, Any], c: _Collector) -> None:

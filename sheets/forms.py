@@ -18,9 +18,12 @@ from sheets import ranges
 from sheets.catalog import cold_stars_catalog
 from sheets.models import (
     COGENT_COMBAT_SKILLS,
+    CUSTOM_WEAPON,
     Campaign,
     CampaignSkill,
     Character,
+    CogentDisability,
+    CogentInjury,
     CogentSheet,
     CogentSkill,
     CogentSubSkill,
@@ -150,7 +153,6 @@ class CogentSheetForm(forms.ModelForm):
             "reflex",
             "intelligence",
             "destiny_points",
-            "injury_dice",
             "penalty_dice",
         )
 
@@ -158,11 +160,53 @@ class CogentSheetForm(forms.ModelForm):
 class CogentSkillForm(forms.ModelForm):
     class Meta:
         model = CogentSkill
-        fields = ("rating",)
+        fields = ("rating", "craft")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["rating"].label = f"{self.instance.name} rating"
+        if self.instance.has_craft:
+            self.fields["craft"].label = "Animal or craft"
+            self.fields["craft"].widget.attrs["placeholder"] = "e.g. Horse, Spaceship"
+        else:
+            del self.fields["craft"]
+
+
+class CogentInjuryForm(forms.ModelForm):
+    class Meta:
+        model = CogentInjury
+        fields = ("level", "description")
+        help_texts = {
+            "level": "Each level removes one die from physical checks (Strength, Reflex, combat).",
+            "description": "Optional: where and how (e.g. cut forearm).",
+        }
+
+    def __init__(self, *args: Any, sheet: CogentSheet, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.instance.sheet = sheet
+
+
+class CogentDisabilityForm(forms.ModelForm):
+    class Meta:
+        model = CogentDisability
+        fields = ("name", "attribute", "dice")
+        help_texts = {
+            "dice": "Dice it removes from checks of that attribute (Feeble, Heavy, Dim-witted: 1).",
+        }
+
+    def __init__(self, *args: Any, sheet: CogentSheet, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.instance.sheet = sheet
+        self.fields["name"].widget.attrs["placeholder"] = "e.g. Feeble, Phobia (heights)"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        attribute, dice = data.get("attribute"), data.get("dice")
+        if attribute and not dice:
+            self.add_error("dice", "Say how many dice it removes, or leave the attribute empty.")
+        elif dice and not attribute:
+            self.add_error("attribute", "Choose the attribute whose checks lose the dice.")
+        return data
 
 
 class CogentVocationForm(forms.ModelForm):
@@ -252,13 +296,37 @@ class CogentSubSkillForm(forms.ModelForm):
 
 
 class CogentSubSkillRatingForm(forms.ModelForm):
+    """A sub-skill's rating; a combat skill also names its usual weapon (rules at the table)."""
+
     class Meta:
         model = CogentSubSkill
-        fields = ("rating",)
+        fields = ("rating", "weapon", "weapon_bonus")
+        labels = {"weapon_bonus": "Other weapon's bonus"}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["rating"].label = f"{self.instance.name} rating"
+        if self.instance.is_combat:
+            self.fields["weapon"].label = f"{self.instance.name} weapon"
+            self.fields["weapon"].choices = [("", "No weapon"), *self.fields["weapon"].choices[1:]]
+            self.fields["weapon_bonus"].required = False
+            self.fields["weapon_bonus"].widget.attrs |= {
+                "min": ranges.COGENT_WEAPON_BONUS_MIN,
+                "max": ranges.COGENT_WEAPON_BONUS_MAX,
+            }
+        else:
+            del self.fields["weapon"], self.fields["weapon_bonus"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not self.instance.is_combat:
+            return data
+        if data.get("weapon") == CUSTOM_WEAPON:
+            if data.get("weapon_bonus") is None:
+                self.add_error("weapon_bonus", "Enter the weapon's bonus dice.")
+        else:
+            data["weapon_bonus"] = 0  # a named weapon's bonus is the Book's, none without one
+        return data
 
     def clean_rating(self) -> int:
         rating = self.cleaned_data["rating"]

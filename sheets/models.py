@@ -19,6 +19,7 @@ from django.db import models, transaction
 from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import cached_property
 
 from rolls.rules import cogent, cold_stars, dad6
 from sheets import ranges
@@ -401,6 +402,7 @@ COGENT_CORE_SKILLS: tuple[tuple[str, str], ...] = tuple(
     (name, attribute.lower()) for name, attribute in cogent.CORE_SKILLS.items()
 )
 COGENT_COMBAT_SKILLS: tuple[str, ...] = tuple(cogent.COMBAT_SKILLS)
+COGENT_CRAFT_SKILL = "Ride/Pilot"  # the core skill that names its animal or craft
 
 
 class CogentSheet(models.Model):
@@ -419,11 +421,6 @@ class CogentSheet(models.Model):
     destiny_points = models.SmallIntegerField(
         default=ranges.COGENT_DESTINY_START,
         validators=_range(ranges.COGENT_DESTINY_MIN, ranges.COGENT_DESTINY_MAX),
-    )
-    injury_dice = models.SmallIntegerField(
-        default=0,
-        validators=_range(0, ranges.COGENT_PENALTY_MAX),
-        help_text="Dice removed from every pool by injuries.",
     )
     penalty_dice = models.SmallIntegerField(
         "situational penalty dice",
@@ -448,7 +445,6 @@ class CogentSheet(models.Model):
                 ranges.COGENT_DESTINY_MAX,
                 "cogent_destiny_range",
             ),
-            _between("injury_dice", 0, ranges.COGENT_PENALTY_MAX, "cogent_injury_range"),
             _between("penalty_dice", 0, ranges.COGENT_PENALTY_MAX, "cogent_penalty_range"),
         ]
 
@@ -467,25 +463,126 @@ class CogentSheet(models.Model):
     def attribute_value(self, attribute: str) -> int:
         return getattr(self, CogentAttribute(attribute).value)
 
-    @property
-    def negative_modifier(self) -> int:
-        # Seed step 4: injuries and situational penalties each remove that many dice.
-        return -(self.injury_dice + self.penalty_dice)
+    @cached_property
+    def injury_list(self) -> list[CogentInjury]:
+        # Read once per loaded sheet (every row's pool needs it); uses a prefetch when there is one.
+        return list(self.injuries.all())
 
-    def pool_for_skill(self, *, rating: int, attribute: str) -> int:
+    @cached_property
+    def disability_list(self) -> list[CogentDisability]:
+        return list(self.disabilities.all())
+
+    @property
+    def injury_dice(self) -> int:
+        """Dice the injuries take off a physical check (they stack, Book)."""
+        return cogent.injury_dice([i.level for i in self.injury_list], attribute=None)
+
+    def injury_dice_on(self, attribute: str | None) -> int:
+        """Rules at the table: injury dice come off physical checks only (``None``: combat)."""
+        return cogent.injury_dice([i.level for i in self.injury_list], attribute=attribute)
+
+    def disability_dice_on(self, attribute: str | None) -> int:
+        """Dice the disabling characteristics take off checks governed by ``attribute``."""
+        if attribute is None:
+            return 0
+        return sum(d.dice for d in self.disability_list if d.attribute == attribute)
+
+    def penalties(self, attribute: str | None) -> list[tuple[int, str]]:
+        """Seed step 4, the negative modifiers of a check governed by ``attribute`` (``None``:
+        a combat pool), as (dice, what) pairs for a breakdown."""
+        return [
+            (self.injury_dice_on(attribute), "injury"),
+            (self.disability_dice_on(attribute), "disabling characteristic"),
+            (self.penalty_dice, "situational"),
+        ]
+
+    def modifier_on(self, attribute: str | None) -> int:
+        return -sum(dice for dice, _ in self.penalties(attribute))
+
+    def pool_for_skill(self, *, rating: int, attribute: str, extra: int = 0) -> int:
         return cogent.pool_size(
             skill=rating,
             attribute=self.attribute_value(attribute),
-            modifier=self.negative_modifier,
+            modifier=self.modifier_on(attribute) - extra,
         )
 
-    def combat_pool(self, *, rating: int, weapon_bonus: int = 0) -> int:
+    def combat_pool(self, *, rating: int, weapon_bonus: int = 0, extra: int = 0) -> int:
         return cogent.combat_pool_size(
             combat_skill=rating,
             attributes=[self.strength, self.reflex, self.intelligence],
             weapon_bonus=weapon_bonus,
-            modifier=self.negative_modifier,
+            modifier=self.modifier_on(None) - extra,
         )
+
+    def creation_warnings(
+        self, skills: list[CogentSkill], vocations: list[CogentVocation]
+    ) -> list[str]:
+        """The Book's creation rules as soft checks, shown to the owner and the GM (the caller
+        passes the rows it has loaded anyway)."""
+        return cogent.creation_warnings(
+            core_skill_ratings=[skill.rating for skill in skills], vocations=len(vocations)
+        )
+
+
+class CogentInjury(models.Model):
+    """One injury: its level removes that many dice from physical checks (Book)."""
+
+    sheet = models.ForeignKey(CogentSheet, on_delete=models.CASCADE, related_name="injuries")
+    level = models.SmallIntegerField(
+        choices=[(level, f"{level} — {name}") for level, name in cogent.INJURY_LEVELS.items()],
+        validators=_range(min(cogent.INJURY_LEVELS), max(cogent.INJURY_LEVELS)),
+    )
+    description = models.CharField(max_length=ranges.NAME_MAX_LENGTH, blank=True)
+
+    class Meta:
+        ordering = ["-level", "pk"]
+        constraints = [
+            _between(
+                "level",
+                min(cogent.INJURY_LEVELS),
+                max(cogent.INJURY_LEVELS),
+                "cogent_injury_level_range",
+            )
+        ]
+
+    def __str__(self) -> str:
+        name = f"{cogent.INJURY_LEVELS[self.level]} injury"
+        return f"{name}: {self.description}" if self.description else name
+
+
+class CogentDisability(models.Model):
+    """A disabling characteristic (Book): a name, and the dice it removes from checks governed by
+    one attribute when it has a mechanical effect (e.g. Feeble: −1 on Strength checks)."""
+
+    sheet = models.ForeignKey(CogentSheet, on_delete=models.CASCADE, related_name="disabilities")
+    name = models.CharField(max_length=ranges.NAME_MAX_LENGTH)
+    attribute = models.CharField(
+        "affects checks of",
+        max_length=16,
+        choices=CogentAttribute.choices,
+        blank=True,
+        help_text="Leave empty when it has no dice effect (a phobia, a compulsion…).",
+    )
+    dice = models.SmallIntegerField(
+        "dice removed",
+        default=0,
+        validators=_range(0, ranges.COGENT_PENALTY_MAX),
+    )
+
+    class Meta:
+        ordering = ["name", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(name=""), name="cogent_disability_name_not_empty"),
+            _between("dice", 0, ranges.COGENT_PENALTY_MAX, "cogent_disability_dice_range"),
+            models.CheckConstraint(
+                condition=Q(attribute="", dice=0)
+                | Q(attribute__in=CogentAttribute.values, dice__gt=0),
+                name="cogent_disability_shape",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class CogentSkill(models.Model):
@@ -496,6 +593,9 @@ class CogentSkill(models.Model):
         default=0, validators=_range(ranges.COGENT_SKILL_MIN, ranges.COGENT_SKILL_MAX)
     )
     position = models.PositiveSmallIntegerField(default=0)
+    # Book (core_skills.tex): "When the ride skill is chosen the player must choose what type of
+    # animal or craft it applies to." Only Ride/Pilot uses it.
+    craft = models.CharField(max_length=ranges.NAME_MAX_LENGTH, blank=True)
 
     class Meta:
         ordering = ["position", "pk"]
@@ -513,6 +613,10 @@ class CogentSkill(models.Model):
     @property
     def pool(self) -> int:
         return self.sheet.pool_for_skill(rating=self.rating, attribute=self.attribute)
+
+    @property
+    def has_craft(self) -> bool:
+        return self.name == COGENT_CRAFT_SKILL
 
 
 class CogentVocation(models.Model):
@@ -554,6 +658,9 @@ class CogentVocation(models.Model):
         return None
 
 
+CUSTOM_WEAPON = "custom"  # a weapon outside the Book's melee table: its bonus is typed in
+
+
 class SubSkillKind(models.TextChoices):
     VOCATIONAL = "vocational", "Vocational skill"
     COMBAT = "combat", "Combat skill"
@@ -576,6 +683,18 @@ class CogentSubSkill(models.Model):
     )
     rating = models.SmallIntegerField(
         default=0, validators=_range(ranges.COGENT_SUBSKILL_MIN, ranges.COGENT_SUBSKILL_MAX)
+    )
+    # Rules at the table: a combat skill names its usual weapon, so the sheet's pool and the roll
+    # panel's default pool are the same number. A named weapon's bonus is the Book's; "other"
+    # (``CUSTOM_WEAPON``) keeps the bonus typed in (ranged weapons and the like).
+    weapon = models.CharField(
+        max_length=32,
+        blank=True,
+        choices=[(name, f"{name} ({bonus:+d})") for name, bonus in cogent.WEAPON_BONUSES.items()]
+        + [(CUSTOM_WEAPON, "Other (enter the bonus)")],
+    )
+    weapon_bonus = models.SmallIntegerField(
+        default=0, validators=_range(ranges.COGENT_WEAPON_BONUS_MIN, ranges.COGENT_WEAPON_BONUS_MAX)
     )
 
     class Meta:
@@ -612,10 +731,22 @@ class CogentSubSkill(models.Model):
         return self.kind == SubSkillKind.COMBAT
 
     @property
+    def weapon_label(self) -> str:
+        """How a breakdown names the stored weapon."""
+        return self.weapon if self.weapon in cogent.WEAPON_BONUSES else "weapon"
+
+    @property
+    def weapon_bonus_now(self) -> int:
+        """The stored weapon's bonus dice: the Book's for a named weapon, the typed one for other."""
+        if self.weapon in cogent.WEAPON_BONUSES:
+            return cogent.WEAPON_BONUSES[self.weapon]
+        return self.weapon_bonus if self.weapon == CUSTOM_WEAPON else 0
+
+    @property
     def pool(self) -> int:
         sheet = self.vocation.sheet
         if self.is_combat:
-            return sheet.combat_pool(rating=self.rating)
+            return sheet.combat_pool(rating=self.rating, weapon_bonus=self.weapon_bonus_now)
         return sheet.pool_for_skill(rating=self.rating, attribute=self.attribute)
 
 

@@ -24,8 +24,12 @@ COGENT_SUBSKILLS_PER_VOCATION: Final = cogent.MAX_SUB_SKILLS
 COGENT_DESTINY_MIN: Final = 0
 COGENT_DESTINY_MAX: Final = cogent.DESTINY_MAX
 COGENT_DESTINY_START: Final = cogent.DESTINY_MAX  # RULES.md §1: destiny points start at 3
-# Decision (sheet): dice removed by injuries and by the situation, each 0..20.
+# Decision (sheet): dice removed by the situation or a disabling characteristic, each 0..20.
 COGENT_PENALTY_MAX: Final = 20
+# Decision (sheet): a weapon bonus outside the Book's melee table (ranged and the like), −10..10;
+# the engine accepts any integer.
+COGENT_WEAPON_BONUS_MIN: Final = -10
+COGENT_WEAPON_BONUS_MAX: Final = 10
 
 # DAD6 (engine)
 DAD6_LEVEL_MIN: Final = dad6.LEVEL_MIN

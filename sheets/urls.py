@@ -43,6 +43,22 @@ urlpatterns = [
         views.cogent_skill_update,
         name="cogent_skill_update",
     ),
+    path("characters/<id:pk>/cogent/injuries/", views.cogent_injury_add, name="cogent_injury_add"),
+    path(
+        "characters/<id:pk>/cogent/injuries/<id:injury_pk>/delete/",
+        views.cogent_injury_delete,
+        name="cogent_injury_delete",
+    ),
+    path(
+        "characters/<id:pk>/cogent/disabilities/",
+        views.cogent_disability_add,
+        name="cogent_disability_add",
+    ),
+    path(
+        "characters/<id:pk>/cogent/disabilities/<id:disability_pk>/delete/",
+        views.cogent_disability_delete,
+        name="cogent_disability_delete",
+    ),
     path(
         "characters/<id:pk>/cogent/vocations/",
         views.cogent_vocation_add,

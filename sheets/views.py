@@ -35,6 +35,8 @@ from sheets.forms import (
     CharacterBasicsForm,
     CharacterCreateForm,
     CharacterImportForm,
+    CogentDisabilityForm,
+    CogentInjuryForm,
     CogentSheetForm,
     CogentSkillForm,
     CogentSubSkillForm,
@@ -52,6 +54,8 @@ from sheets.models import (
     Campaign,
     CampaignSkill,
     Character,
+    CogentDisability,
+    CogentInjury,
     CogentSkill,
     CogentSubSkill,
     CogentVocation,
@@ -572,6 +576,14 @@ def _sheet_context(
             "add_vocation_form": form(
                 "add-vocation", lambda: CogentVocationForm(sheet=sheet, prefix="add-vocation")
             ),
+            "add_injury_form": form(
+                "add-injury", lambda: CogentInjuryForm(sheet=sheet, prefix="add-injury")
+            ),
+            "add_disability_form": form(
+                "add-disability", lambda: CogentDisabilityForm(sheet=sheet, prefix="add-disability")
+            ),
+            # Soft checks of the creation rules: for the people who can fix them, never blocking.
+            "creation_warnings": sheet.creation_warnings(skills, vocations) if can_edit else [],
         }
     elif system == System.DAD6:
         sheet = character.dad6
@@ -816,6 +828,46 @@ def cogent_subskill_delete(request: HttpRequest, pk: int, subskill_pk: int) -> H
     return _after_delete(
         request, character, membership, f"Removed {sub.name}.", f"vocation-{sub.vocation_id}"
     )
+
+
+@login_required
+@require_POST
+def cogent_injury_add(request: HttpRequest, pk: int) -> HttpResponse:
+    character, membership = _character_for_editor(request, pk)
+    _require_system(character, System.COGENT)
+    form = CogentInjuryForm(request.POST, sheet=character.cogent, prefix="add-injury")
+    return _save(
+        request, character, membership, form, "add-injury", "Added the injury.", "injuries"
+    )
+
+
+@login_required
+@require_POST
+def cogent_injury_delete(request: HttpRequest, pk: int, injury_pk: int) -> HttpResponse:
+    character, membership = _character_for_editor(request, pk)
+    _require_system(character, System.COGENT)
+    injury = get_object_or_404(CogentInjury, pk=injury_pk, sheet_id=character.pk)
+    injury.delete()
+    return _after_delete(request, character, membership, f"Removed the {injury}.", "injuries")
+
+
+@login_required
+@require_POST
+def cogent_disability_add(request: HttpRequest, pk: int) -> HttpResponse:
+    character, membership = _character_for_editor(request, pk)
+    _require_system(character, System.COGENT)
+    form = CogentDisabilityForm(request.POST, sheet=character.cogent, prefix="add-disability")
+    return _save(request, character, membership, form, "add-disability", "Added it.", "injuries")
+
+
+@login_required
+@require_POST
+def cogent_disability_delete(request: HttpRequest, pk: int, disability_pk: int) -> HttpResponse:
+    character, membership = _character_for_editor(request, pk)
+    _require_system(character, System.COGENT)
+    disability = get_object_or_404(CogentDisability, pk=disability_pk, sheet_id=character.pk)
+    disability.delete()
+    return _after_delete(request, character, membership, f"Removed {disability.name}.", "injuries")
 
 
 def _after_delete(

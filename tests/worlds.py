@@ -54,6 +54,8 @@ def build_table(system: str, gm: Any, player: Any, observer: Any) -> Table:
         rows["subskill"] = rows["vocation"].subskills.create(
             slot=1, kind="combat", name="Small", rating=1
         )
+        rows["injury"] = sheet.injuries.create(level=2, description="burn")
+        rows["disability"] = sheet.disabilities.create(name="Feeble", attribute="strength", dice=1)
         kind, target = "cogent-skill", rows["skill"]
         contest = ContestFactory(campaign=campaign, character_a=pc, character_b=npc)
     elif system == System.DAD6:

@@ -14,6 +14,7 @@ from ._common import (
     RandomSource,
     binomial_weights,
     check_bool,
+    check_choice,
     check_faces,
     check_int,
     roll_dice,
@@ -92,6 +93,14 @@ WEAPON_BONUSES: dict[str, int] = {  # Book: melee weapon bonus dice; ranged modi
     "Reach": 3,
 }
 DEATHBLOW_VICTORY_LEVELS = 5  # Book: victory levels run from 1 (minor injury) to 5 (deathblow)
+# Book (combat_fundamentals.tex): an injury of level n removes n dice from physical checks, and
+# injuries stack in dice (two Medium injuries are −4D6); a level-5 result is a deathblow.
+INJURY_LEVELS: dict[int, str] = {1: "Minor", 2: "Medium", 3: "Serious", 4: "Fatal", 5: "Deathblow"}
+# Decision (rules at the table, from the Book's "−nD6 to all physical-based dice checks"): the
+# physical checks are those governed by Strength or Reflex, and every combat pool.
+PHYSICAL_ATTRIBUTES = ("Strength", "Reflex")
+CREATION_NEGATIVE_SKILLS_MAX = 1  # Book (core_skills.tex): one core skill may be −1 at creation
+CREATION_VOCATIONS_MIN = 1  # Book (vocations.tex): a character has at least one vocation
 
 
 def _check_pool(pool: object) -> int:
@@ -301,6 +310,44 @@ def conflict(
         winner=winner,
         victory_levels=abs(wins_a - wins_b),
     )
+
+
+def is_physical(attribute: str | None) -> bool:
+    """Whether a check governed by ``attribute`` is physical (``None``: a combat pool, which draws
+    on every attribute)."""
+    if attribute is None:
+        return True
+    name = check_choice(
+        attribute.capitalize() if isinstance(attribute, str) else attribute,
+        name="Attribute",
+        choices=ATTRIBUTES,
+    )
+    return name in PHYSICAL_ATTRIBUTES
+
+
+def injury_dice(levels: Iterable[int], *, attribute: str | None) -> int:
+    """The dice a character's injuries remove from a check governed by ``attribute`` (``None`` for
+    a combat pool): the sum of the injury levels on physical checks, none on Intelligence checks."""
+    total = 0
+    for level in levels:
+        total += check_int(
+            level, name="Injury level", low=min(INJURY_LEVELS), high=max(INJURY_LEVELS)
+        )
+    return total if is_physical(attribute) else 0
+
+
+def creation_warnings(*, core_skill_ratings: Iterable[int], vocations: int) -> list[str]:
+    """Book creation rules as soft checks: what a GM may want to look at, never a refusal."""
+    warnings = []
+    negatives = sum(1 for rating in core_skill_ratings if rating < 0)
+    if negatives > CREATION_NEGATIVE_SKILLS_MAX:
+        warnings.append(
+            f"{negatives} core skills are at −1; the creation rules allow "
+            f"{CREATION_NEGATIVE_SKILLS_MAX}."
+        )
+    if vocations < CREATION_VOCATIONS_MIN:
+        warnings.append("No vocation yet; the creation rules give every character at least one.")
+    return warnings
 
 
 def _win_weights(pool: int, destiny_before: bool) -> list[int]:

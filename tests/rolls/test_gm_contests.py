@@ -109,7 +109,7 @@ def test_cogent_deathblow_is_named(client, settings):
     athletics.save()
     strong.cogent.strength = 4
     strong.cogent.save()
-    weak.cogent.injury_dice = 20
+    weak.cogent.penalty_dice = 20
     weak.cogent.save()
     contest = ContestFactory(campaign=campaign, character_a=strong, character_b=weak)
     pool = athletics.pool  # 11 dice against 0

@@ -1,11 +1,13 @@
 """Rules at the table (docs/rules.md, "Rules at the table"): the Decisions that settle how the
 rules apply in panels, follow-ups, calls and contests — each through the HTTP client."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
 from rolls.models import Contest, ContestState, Kind, RollEntry
-from rolls.rules import cold_stars
+from rolls.rules import cogent, cold_stars
 from sheets.models import Role, System
 from tests.factories import CampaignFactory, CharacterFactory
 from tests.rolls.helpers import follow_url, latest, odds_url, panel_url, roll_url
@@ -159,3 +161,145 @@ def test_cold_stars_sheet_rows_use_the_panels_words_and_numbers(client, athlete)
         assert figure in panel
     lumped = f"{float((odds['success'] + odds['costly_success']) * 100):.1f}% success"
     assert lumped not in page
+
+
+# ---------------------------------------------------------------------------------------------
+# Cogent: the sheet's injuries, weapons and creation checks
+# ---------------------------------------------------------------------------------------------
+
+
+def pool_of(html, row_id):
+    row = re.search(rf'<tr id="{row_id}".*?</tr>', html, re.S).group(0)
+    return int(re.search(r'data-pool="(-?\d+)"', row).group(1))
+
+
+@pytest.fixture
+def soldier(client):
+    character = CharacterFactory(campaign__system=System.COGENT)
+    sheet = character.cogent
+    sheet.strength, sheet.reflex, sheet.intelligence = 1, 1, 1
+    sheet.save()
+    vocation = sheet.vocations.create(name="Soldier", attribute="strength", rating=3)
+    sword = vocation.subskills.create(slot=1, kind="combat", name="Medium", rating=2)
+    client.force_login(character.owner)
+    return character, sword
+
+
+def test_cogent_combat_row_and_panel_use_the_stored_weapon(client, soldier):
+    character, sword = soldier
+    url = reverse("cogent_subskill_update", args=[character.pk, sword.pk])
+    saved = client.post(
+        url, {f"subskill-{sword.pk}-rating": 2, f"subskill-{sword.pk}-weapon": "Medium"}
+    )
+    assert saved.status_code == 302
+    expected = cogent.combat_pool_size(combat_skill=2, attributes=[1, 1, 1], weapon_bonus=1)
+    page = client.get(character.get_absolute_url()).content.decode()
+    assert pool_of(page, f"subskill-{sword.pk}") == expected
+    form = client.get(panel_url(character, "cogent-subskill", sword)).context["form"]
+    assert form.plan.pool["dice"] == expected and form["weapon"].value() == "Medium"
+    # The roll made from the panel's defaults rolls that pool and stores it.
+    data = {"challenge_level": 1, "extra_penalty": 0, "weapon": "Medium"}
+    assert client.post(roll_url(character, "cogent-subskill", sword), data).status_code == 302
+    entry = latest()
+    assert entry.pool["dice"] == len(entry.faces) == expected
+
+
+def test_cogent_other_weapon_needs_its_bonus(client, soldier):
+    character, sword = soldier
+    url = reverse("cogent_subskill_update", args=[character.pk, sword.pk])
+    refused = client.post(
+        url, {f"subskill-{sword.pk}-rating": 2, f"subskill-{sword.pk}-weapon": "custom"}
+    )
+    assert refused.status_code == 400 and "Enter the weapon" in refused.content.decode()
+    client.post(
+        url,
+        {
+            f"subskill-{sword.pk}-rating": 2,
+            f"subskill-{sword.pk}-weapon": "custom",
+            f"subskill-{sword.pk}-weapon_bonus": 4,
+        },
+    )
+    sword.refresh_from_db()
+    assert sword.weapon_bonus_now == 4
+    form = client.get(panel_url(character, "cogent-subskill", sword)).context["form"]
+    assert form["weapon"].value() == "custom" and form["weapon_bonus"].value() == 4
+
+
+def test_cogent_injuries_come_off_physical_checks_only(client, soldier):
+    character, sword = soldier
+    add = reverse("cogent_injury_add", args=[character.pk])
+    for level in (1, 2):
+        response = client.post(add, {"add-injury-level": level, "add-injury-description": "cut"})
+        assert response.status_code == 302
+    sheet = character.cogent
+    athletics, persuasion = sheet.skills.get(name="Athletics"), sheet.skills.get(name="Persuasion")
+    page = client.get(character.get_absolute_url()).content.decode()
+    assert "−2d6 on physical checks" in page and "Medium injury: cut" in page
+    assert pool_of(page, f"skill-{athletics.pk}") == cogent.pool_size(
+        skill=0, attribute=1, modifier=-3
+    )
+    assert pool_of(page, f"skill-{persuasion.pk}") == cogent.pool_size(skill=0, attribute=1)
+    assert pool_of(page, f"subskill-{sword.pk}") == cogent.combat_pool_size(
+        combat_skill=2, attributes=[1, 1, 1], modifier=-3
+    )
+    data = {"challenge_level": 1, "extra_penalty": 0}
+    client.post(roll_url(character, "cogent-skill", persuasion), data)
+    entry = latest()
+    assert entry.options["injury_dice"] == 0 and entry.pool["dice"] == 4
+    assert "injury" not in entry.breakdown
+    client.post(roll_url(character, "cogent-skill", athletics), data)
+    entry = latest()
+    assert entry.options["injury_dice"] == 3 and "− 3 injury" in entry.breakdown
+
+
+def test_cogent_disabling_characteristic_takes_dice_from_its_attribute(client, soldier):
+    character, _ = soldier
+    add = reverse("cogent_disability_add", args=[character.pk])
+    refused = client.post(add, {"add-disability-name": "Feeble", "add-disability-dice": 1})
+    assert refused.status_code == 400 and "Choose the attribute" in refused.content.decode()
+    client.post(
+        add,
+        {
+            "add-disability-name": "Feeble",
+            "add-disability-attribute": "strength",
+            "add-disability-dice": 1,
+        },
+    )
+    sheet = character.cogent
+    athletics, stealth = sheet.skills.get(name="Athletics"), sheet.skills.get(name="Stealth")
+    page = client.get(character.get_absolute_url()).content.decode()
+    assert pool_of(page, f"skill-{athletics.pk}") == cogent.pool_size(
+        skill=0, attribute=1, modifier=-1
+    )
+    assert pool_of(page, f"skill-{stealth.pk}") == cogent.pool_size(skill=0, attribute=1)
+
+
+def test_cogent_ride_pilot_records_its_craft(client, soldier):
+    character, _ = soldier
+    ride = character.cogent.skills.get(name="Ride/Pilot")
+    url = reverse("cogent_skill_update", args=[character.pk, ride.pk])
+    client.post(url, {f"skill-{ride.pk}-rating": 1, f"skill-{ride.pk}-craft": "Horse"})
+    ride.refresh_from_db()
+    assert ride.craft == "Horse"
+    assert (
+        'Ride/Pilot <span class="meta">(Horse)</span>'
+        in client.get(character.get_absolute_url()).content.decode()
+    )
+
+
+def test_cogent_creation_checks_warn_the_owner_and_gm_without_blocking(client, soldier):
+    character, _ = soldier
+    sheet = character.cogent
+    sheet.skills.filter(name__in=["Swim", "Throw"]).update(rating=-1)
+    sheet.vocations.all().delete()
+    page = client.get(character.get_absolute_url()).content.decode()
+    assert "2 core skills are at −1" in page and "No vocation yet" in page
+    client.force_login(gm_of(character.campaign))
+    assert "2 core skills are at −1" in client.get(character.get_absolute_url()).content.decode()
+    # Nothing stops play: the character still rolls.
+    client.force_login(character.owner)
+    swim = sheet.skills.get(name="Swim")
+    response = client.post(
+        roll_url(character, "cogent-skill", swim), {"challenge_level": 1, "extra_penalty": 0}
+    )
+    assert response.status_code == 302

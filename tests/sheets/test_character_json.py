@@ -27,7 +27,14 @@ def rich_character(system):
         vocation.subskills.create(
             slot=1, kind="vocational", name="Suture", attribute="reflex", rating=2
         )
-        vocation.subskills.create(slot=2, kind="combat", name="Small", rating=1)
+        vocation.subskills.create(slot=2, kind="combat", name="Small", rating=1, weapon="Small")
+        vocation.subskills.create(
+            slot=3, kind="combat", name="Hand Ballistic", rating=1, weapon="custom", weapon_bonus=2
+        )
+        sheet.skills.filter(name="Ride/Pilot").update(craft="Horse")
+        sheet.injuries.create(level=2, description="broken arm")
+        sheet.disabilities.create(name="Feeble", attribute="strength", dice=1)
+        sheet.disabilities.create(name="Phobia (heights)")
     elif system == System.DAD6:
         sheet = character.dad6
         sheet.class_name, sheet.level = "Ranger", 5
@@ -186,3 +193,14 @@ def test_export_view_downloads_json(client):
     assert response["Content-Type"] == "application/json"
     assert "attachment" in response["Content-Disposition"]
     assert json.loads(response.content)["system"] == "cold_stars"
+
+
+def test_an_old_export_with_injury_dice_imports_them_as_injuries():
+    data = json.loads(export_json(rich_character(System.COGENT)))
+    del data["sheet"]["injuries"]
+    data["sheet"]["injury_dice"] = 7  # the one number exports carried before injuries
+    target = CampaignFactory(system=System.COGENT)
+    gm = target.memberships.get(role=Role.GM)
+    copy = import_character(json.dumps(data), membership=gm).character
+    levels = sorted(i.level for i in copy.cogent.injuries.all())
+    assert levels == [2, 5] and copy.cogent.injury_dice == 7

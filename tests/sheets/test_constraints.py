@@ -81,7 +81,6 @@ def test_character_constraints():
         ("reflex", -1, 4),
         ("intelligence", -1, 4),
         ("destiny_points", 0, 3),
-        ("injury_dice", 0, 20),
         ("penalty_dice", 0, 20),
     ],
 )
@@ -91,6 +90,22 @@ def test_cogent_sheet_ranges(field, low, high):
     accepts(CogentSheet, sheet.pk, **{field: high})
     rejects(CogentSheet, sheet.pk, **{field: low - 1})
     rejects(CogentSheet, sheet.pk, **{field: high + 1})
+
+
+def test_cogent_injury_and_disability_constraints():
+    from sheets.models import CogentDisability, CogentInjury
+
+    sheet = CharacterFactory().cogent
+    injury = sheet.injuries.create(level=1)
+    accepts(CogentInjury, injury.pk, level=5)
+    rejects(CogentInjury, injury.pk, level=0)
+    rejects(CogentInjury, injury.pk, level=6)
+    feeble = sheet.disabilities.create(name="Feeble", attribute="strength", dice=1)
+    rejects(CogentDisability, feeble.pk, name="")
+    rejects(CogentDisability, feeble.pk, dice=0)  # an attribute without dice
+    rejects(CogentDisability, feeble.pk, attribute="")  # dice without an attribute
+    accepts(CogentDisability, feeble.pk, attribute="", dice=0)  # no dice effect at all
+    rejects(CogentDisability, feeble.pk, attribute="charisma")
 
 
 def test_cogent_skill_constraints():

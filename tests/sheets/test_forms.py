@@ -87,7 +87,6 @@ def test_character_create_form_only_offers_hiding_to_the_gm():
         ("reflex", -2),
         ("intelligence", "x"),
         ("destiny_points", 4),
-        ("injury_dice", -1),
         ("penalty_dice", 21),
     ],
 )

@@ -220,6 +220,8 @@ def _edit_urls(campaigns):
     cold = campaigns[System.COLD_STARS]["pc"]
     vocation = cogent.cogent.vocations.create(name="Surgeon", attribute="intelligence", rating=2)
     sub = vocation.subskills.create(slot=1, kind="combat", name="Small", rating=1)
+    injury = cogent.cogent.injuries.create(level=1)
+    feeble = cogent.cogent.disabilities.create(name="Feeble", attribute="strength", dice=1)
     skill = cogent.cogent.skills.get(name="Athletics")
     dskill = dad6.dad6.skills.create(name="Tracking", is_class_skill=True)
     cskill = cold.cold_stars.skills.get(name="Piloting")
@@ -233,10 +235,23 @@ def _edit_urls(campaigns):
                 "sheet-reflex": 0,
                 "sheet-intelligence": 0,
                 "sheet-destiny_points": 3,
-                "sheet-injury_dice": 0,
                 "sheet-penalty_dice": 0,
             },
         ),
+        (
+            reverse("cogent_injury_add", args=[cogent.pk]),
+            {"add-injury-level": 2, "add-injury-description": "graze"},
+        ),
+        (reverse("cogent_injury_delete", args=[cogent.pk, injury.pk]), {}),
+        (
+            reverse("cogent_disability_add", args=[cogent.pk]),
+            {
+                "add-disability-name": "Heavy",
+                "add-disability-attribute": "reflex",
+                "add-disability-dice": 1,
+            },
+        ),
+        (reverse("cogent_disability_delete", args=[cogent.pk, feeble.pk]), {}),
         (
             reverse("cogent_skill_update", args=[cogent.pk, skill.pk]),
             {f"skill-{skill.pk}-rating": 3},
@@ -267,7 +282,7 @@ def _edit_urls(campaigns):
         ),
         (
             reverse("cogent_subskill_update", args=[cogent.pk, sub.pk]),
-            {f"subskill-{sub.pk}-rating": 2},
+            {f"subskill-{sub.pk}-rating": 2, f"subskill-{sub.pk}-weapon": "Small"},
         ),
         (reverse("cogent_subskill_delete", args=[cogent.pk, sub.pk]), {}),
         (reverse("cogent_vocation_delete", args=[cogent.pk, vocation.pk]), {}),

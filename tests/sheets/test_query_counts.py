@@ -58,11 +58,12 @@ def add_rows(character, n):
 
 
 @pytest.mark.parametrize(
-    ("system", "expected"), [(System.COGENT, 11), (System.DAD6, 9), (System.COLD_STARS, 10)]
+    ("system", "expected"), [(System.COGENT, 13), (System.DAD6, 9), (System.COLD_STARS, 10)]
 )
 def test_sheet_page(client, system, expected):
     # session, user, character, membership, sheet reload, recent rolls, the GM's open calls and
-    # contests for the character (the prompts), then one query per row table
+    # contests for the character (the prompts), then one query per row table (Cogent: injuries
+    # and disabling characteristics too)
     character = CharacterFactory(campaign__system=system)
     client.force_login(character.owner)
     add_rows(character, 1)
@@ -75,5 +76,6 @@ def test_sheet_page_for_the_gm_of_a_big_campaign(client):
     campaign = CampaignFactory(system=System.COGENT)
     characters = [CharacterFactory(campaign=campaign) for _ in range(4)]
     client.force_login(campaign.memberships.get(role=Role.GM).user)
-    # no vocations: no prefetch; +2 for the GM's prompts (open calls, contests)
-    assert count(client, characters[0].get_absolute_url()) == 10
+    # no vocations: no prefetch; +2 for the GM's prompts (open calls, contests), +2 for the
+    # injuries and disabling characteristics
+    assert count(client, characters[0].get_absolute_url()) == 12

@@ -49,8 +49,9 @@ def test_demo_is_idempotent_and_complete():
 def test_cogent_pools_come_from_the_engine(client):
     character = CharacterFactory()
     sheet = character.cogent
-    sheet.strength, sheet.reflex, sheet.intelligence, sheet.injury_dice = 2, 1, -1, 1
+    sheet.strength, sheet.reflex, sheet.intelligence = 2, 1, -1
     sheet.save()
+    sheet.injuries.create(level=1, description="cut")
     vocation = sheet.vocations.create(name="Soldier", attribute="strength", rating=3)
     combat = vocation.subskills.create(slot=1, kind="combat", name="Medium", rating=2)
     craft = vocation.subskills.create(
@@ -65,7 +66,8 @@ def test_cogent_pools_come_from_the_engine(client):
     )
     expected = cogent.combat_pool_size(combat_skill=2, attributes=[2, 1, -1], modifier=-1)
     assert pool_cell(html, f"subskill-{combat.pk}") == f"{expected}d6"
-    expected = cogent.pool_size(skill=1, attribute=-1, modifier=-1)
+    # Rules at the table: injuries come off physical checks only; Drill is an Intelligence skill.
+    expected = cogent.pool_size(skill=1, attribute=-1, modifier=0)
     assert pool_cell(html, f"subskill-{craft.pk}") == f"{expected}d6"
 
 

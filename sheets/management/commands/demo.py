@@ -26,7 +26,8 @@ def _cogent_rob(character: Character) -> None:
     vocation.subskills.create(
         slot=1, kind="vocational", name="Surgery", attribute="reflex", rating=2
     )
-    vocation.subskills.create(slot=2, kind="combat", name="Small", rating=1)
+    vocation.subskills.create(slot=2, kind="combat", name="Small", rating=1, weapon="Small")
+    sheet.skills.filter(name="Ride/Pilot").update(craft="Shuttle")
 
 
 def _cogent_bob(character: Character) -> None:
@@ -38,7 +39,10 @@ def _cogent_bob(character: Character) -> None:
     vocation.subskills.create(
         slot=1, kind="vocational", name="Lockpicking", attribute="reflex", rating=3
     )
-    vocation.subskills.create(slot=2, kind="combat", name="Reach", rating=1)
+    vocation.subskills.create(slot=2, kind="combat", name="Reach", rating=1, weapon="Reach")
+    # An injury and a disabling characteristic, so the demo shows what they do to the pools.
+    sheet.injuries.create(level=1, description="bruised ribs")
+    sheet.disabilities.create(name="Kleptomaniac")
 
 
 def _dad6(character: Character, class_name: str, level: int, skills: dict[str, str]) -> None:
