@@ -125,22 +125,49 @@ def test_cold_stars_no_skip_in_a_passive_contest(client, passive):
     assert contest.state == ContestState.OPEN
 
 
-def test_cold_stars_correct_after_the_verdict_is_refused(client, passive):
+def test_cold_stars_passive_contest_corrects_before_the_verdict_and_never_after(client, passive):
     vera, stealth, contest = passive
     risk = contest.character_b.cold_stars.perception
     data = cs_data(ability="agility", risk=risk, contest=contest.pk)
     assert client.post(roll_url(vera, "cold-stars-skill", stealth), data).status_code == 302
     roll = RollEntry.objects.get(contest=contest, kind=Kind.ROLL)
+    # The verdict waits: the contest's prompt offers Correct and Keep, the roll's card neither.
     contest.refresh_from_db()
-    assert contest.state == ContestState.DECIDED
-    card = client.get(reverse("roll_entry", args=[roll.pk])).content.decode()
-    assert "Correct comes before the verdict" in card
+    assert contest.state == ContestState.OPEN
+    assert not RollEntry.objects.filter(contest=contest, kind=Kind.CONTEST).exists()
+    sheet_page = client.get(vera.get_absolute_url()).content.decode()
+    assert "Correct: re-roll (1 Momentum)" in sheet_page and "Keep this roll" in sheet_page
+    assert (
+        "Correct: re-roll the pool"
+        not in client.get(reverse("roll_entry", args=[roll.pk])).content.decode()
+    )
     refused = client.post(follow_url(roll, "correct"))
+    assert refused.status_code == 409 and "on the contest&#x27;s prompt" in refused.content.decode()
+    # Correct: the verdict is decided on the corrected roll.
+    side = reverse("contest_side", args=[contest.pk, "a", "correct"])
+    assert client.post(side).status_code == 302
+    corrected = RollEntry.objects.get(contest=contest, kind=Kind.CORRECT)
+    assert corrected.follows_id == roll.pk
+    contest.refresh_from_db()
+    if contest.state == ContestState.CHOOSING:  # all blank: side A picks first
+        assert corrected.outcome == "choice"
+        choose = reverse("contest_choose", args=[contest.pk])
+        assert client.post(choose, {"choice": "failure"}).status_code == 302
+        contest.refresh_from_db()
+    assert contest.state == ContestState.DECIDED
+    verdict = RollEntry.objects.get(contest=contest, kind=Kind.CONTEST)
+    if corrected.outcome != "choice":
+        assert verdict.outcome == corrected.outcome
+    assert [s["entry"] for s in verdict.result["sides"]] == [roll.pk, corrected.pk]
+    vera.cold_stars.refresh_from_db()
+    assert vera.cold_stars.momentum == 1
+    # After the verdict, Correct is refused with the reason and spends nothing.
+    refused = client.post(side)
     assert refused.status_code == 409
     assert "Correct comes before the verdict" in refused.content.decode()
     vera.cold_stars.refresh_from_db()
-    assert vera.cold_stars.momentum == 2  # nothing spent
-    assert not RollEntry.objects.filter(kind=Kind.CORRECT).exists()
+    assert vera.cold_stars.momentum == 1
+    assert RollEntry.objects.filter(kind=Kind.CORRECT).count() == 1
 
 
 def test_cold_stars_sheet_rows_use_the_panels_words_and_numbers(client, athlete):
