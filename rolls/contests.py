@@ -31,6 +31,7 @@ from django.utils import timezone
 from rolls import followups
 from rolls.forms import (
     CERTAIN,
+    OUTSIDE_DOMAINS,
     Refused,
     _terms,
     apply_cold_stars_change,
@@ -92,6 +93,8 @@ def passive_risk(contest: Contest) -> int:
     return cold_stars.passive_risk(
         ability=sheet.ability_value(contest.ability_b or target.obj.ability),
         skill=target.obj.rating,
+        domain_skill=target.obj.is_domain,
+        in_domain=not contest.outside_domain_b,
     )
 
 
@@ -101,6 +104,10 @@ def panel_preset(contest: Contest) -> tuple[dict[str, Any], set[str]]:
         values: dict[str, Any] = {"risk": passive_risk(contest)}
         if contest.ability_a:
             values["ability"] = contest.ability_a
+        if contest.outside_domain_a:
+            # The GM's call: the acting side's domain skill counts as outside every domain.
+            values["domain"] = OUTSIDE_DOMAINS
+            return values, {"risk", "domain"}
         return values, {"risk"}
     if contest.kind == ContestKind.DAD6_OPPOSED:
         try:
@@ -225,6 +232,7 @@ def _cold_stars_pool(contest: Contest, side: str, target: Target, sheet: Any) ->
         skill=row.rating,
         trained=row.trained,
         domain_skill=row.is_domain,
+        in_domain=not contest.outside_domain(side),
     )
 
 
@@ -330,7 +338,12 @@ def roll_side(
     breakdown = (
         f"{sheet.ability_value(ability)} {ColdStarsAbility(ability).label} + "
         f"{target.obj.name} {'trained ' + str(target.obj.rating) if target.obj.trained else 'untrained'}"
-        f", Risk 0 (contest) = {built.describe()}"
+        + (
+            f", outside every domain (counts as at most {cold_stars.OUTSIDE_DOMAIN_SKILL_CAP})"
+            if contest.outside_domain(side) and target.obj.needs_domain
+            else ""
+        )
+        + f", Risk 0 (contest) = {built.describe()}"
     )
     if willpower:
         breakdown += f"; Willpower upgrades {willpower}: {pool.describe()}"
@@ -339,7 +352,12 @@ def roll_side(
         character,
         user,
         target,
-        options=base | {"ability": ability, "willpower": willpower},
+        options=base
+        | {
+            "ability": ability,
+            "willpower": willpower,
+            "in_domain": not contest.outside_domain(side),
+        },
         pool=pool,
         breakdown=breakdown + f"; against {opponent}",
         rng=rng,
