@@ -6,7 +6,9 @@
   Correct once (step 6); ``cold_stars.contest`` decides; even → the initiator chooses.
 * Cold Stars active vs passive, DAD6 opposed: only side A rolls, through the ordinary roll panel with
   the Risk (``cold_stars.passive_risk``) or the difficulty (``dad6.opposed_difficulty``) locked;
-  the roll's outcome is the verdict.
+  the roll's outcome is the verdict. DAD6: at once. Cold Stars: like an active contest, the verdict
+  waits for side A to keep its roll or Correct it (step 6 comes before the verdict, which is decided
+  on the corrected roll); an all-blank result waits for side A's choice.
 
 Side rolls are entries linked by ``contest``; the verdict is one more entry of kind ``contest``
 whose ``result`` holds both sides' dice and links, so the log shows the contest as one card.
@@ -26,8 +28,10 @@ from typing import Any
 
 from django.utils import timezone
 
+from rolls import followups
 from rolls.forms import (
     CERTAIN,
+    OUTSIDE_DOMAINS,
     Refused,
     _terms,
     apply_cold_stars_change,
@@ -89,6 +93,8 @@ def passive_risk(contest: Contest) -> int:
     return cold_stars.passive_risk(
         ability=sheet.ability_value(contest.ability_b or target.obj.ability),
         skill=target.obj.rating,
+        domain_skill=target.obj.is_domain,
+        in_domain=not contest.outside_domain_b,
     )
 
 
@@ -98,6 +104,10 @@ def panel_preset(contest: Contest) -> tuple[dict[str, Any], set[str]]:
         values: dict[str, Any] = {"risk": passive_risk(contest)}
         if contest.ability_a:
             values["ability"] = contest.ability_a
+        if contest.outside_domain_a:
+            # The GM's call: the acting side's domain skill counts as outside every domain.
+            values["domain"] = OUTSIDE_DOMAINS
+            return values, {"risk", "domain"}
         return values, {"risk"}
     if contest.kind == ContestKind.DAD6_OPPOSED:
         try:
@@ -119,30 +129,61 @@ def check_single_roll(contest: Contest, character: Character) -> None:
         raise Refused(f"{contest.name_a} has already rolled for this contest.")
 
 
-def decide_single(contest: Contest, entry: RollEntry, user: Any) -> RollEntry:
-    """The acting roll resolved normally is the verdict (Cold Stars passive, DAD6 opposed)."""
+# Cold Stars contests: each rolling side keeps its roll or Corrects it before the verdict.
+KEEP_OR_CORRECT = (ContestKind.COLD_STARS_ACTIVE, ContestKind.COLD_STARS_PASSIVE)
+
+
+def rolled_single(contest: Contest, entry: RollEntry, user: Any) -> RollEntry | None:
+    """Side A's panel roll is in: DAD6's verdict at once; Cold Stars waits for Keep or Correct."""
+    if contest.kind == ContestKind.COLD_STARS_PASSIVE:
+        return None
+    return decide_single(contest, entry, user)
+
+
+def decide_single(contest: Contest, entry: RollEntry, user: Any, *, choice: str = "") -> RollEntry:
+    """The acting roll resolved normally is the verdict (Cold Stars passive, DAD6 opposed);
+    ``choice``: side A's pick for an all-blank Cold Stars result."""
     if contest.kind == ContestKind.COLD_STARS_PASSIVE:
         how = f"Risk {entry.options.get('risk')} from {contest.name_b}'s higher Ability or Skill"
+        if entry.kind == Kind.CORRECT:
+            how += "; Corrected"
     else:
         how = (
             f"Difficulty {entry.options.get('difficulty')}: {contest.difficulty} "
             f"+ {contest.opposition} for opposition"
         )
-    verdict = f"{contest.name_a}: {entry.outcome_label}"
+    outcome = choice or entry.outcome
+    verdict = f"{contest.name_a}: {OUTCOME_LABELS[outcome] if choice else entry.outcome_label}"
+    if choice:
+        how += f"; all blank, {contest.name_a} took a {OUTCOME_LABELS[choice]}"
+    deciding = deciding_entries(contest) if contest.kind == ContestKind.COLD_STARS_PASSIVE else []
+    deciding = deciding or [entry]
     return _verdict(
         contest,
         user,
-        winner="a" if entry.outcome.endswith("success") else "b",
-        outcome=entry.outcome,
+        winner="a" if outcome.endswith("success") else "b",
+        outcome=outcome,
         label=verdict,
         detail=f"{how}. {entry.detail}".strip(),
         odds=Fraction(entry.odds),
         table={band: Fraction(p) for band, p in entry.odds_table.items()},
-        sides=[_side_json(entry, "a", contest.name_a)],
-        extra={},
-        # The verdict shows the roll's dice: it is seen by exactly who may see the roll.
-        **verdict_audience([entry]),
+        sides=[_side_json(e, "a", contest.name_a) for e in deciding],
+        extra={"choice": choice} if choice else {},
+        # The verdict shows the roll's dice: it is seen by exactly who may see the rolls.
+        **verdict_audience(deciding),
     )
+
+
+def _decide_passive(contest: Contest, user: Any) -> RollEntry | None:
+    """Cold Stars active vs passive, side A kept (or Corrected) its roll: the verdict on the roll
+    as it now stands, or side A's choice first when it is all blank."""
+    entry = side_status(contest, "a").entry
+    assert entry is not None
+    if entry.outcome == "choice":
+        contest.state = ContestState.CHOOSING
+        contest.save(update_fields=["state"])
+        return None
+    return decide_single(contest, entry, user)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -191,6 +232,7 @@ def _cold_stars_pool(contest: Contest, side: str, target: Target, sheet: Any) ->
         skill=row.rating,
         trained=row.trained,
         domain_skill=row.is_domain,
+        in_domain=not contest.outside_domain(side),
     )
 
 
@@ -299,7 +341,12 @@ def roll_side(
     breakdown = (
         f"{sheet.ability_value(ability)} {ColdStarsAbility(ability).label} + "
         f"{target.obj.name} {'trained ' + str(target.obj.rating) if target.obj.trained else 'untrained'}"
-        f", Risk 0 (contest) = {built.describe()}"
+        + (
+            f", outside every domain (counts as at most {cold_stars.OUTSIDE_DOMAIN_SKILL_CAP})"
+            if contest.outside_domain(side) and target.obj.needs_domain
+            else ""
+        )
+        + f", Risk 0 (contest) = {built.describe()}"
     )
     if willpower:
         breakdown += f"; Willpower upgrades {willpower}: {pool.describe()}"
@@ -308,7 +355,12 @@ def roll_side(
         character,
         user,
         target,
-        options=base | {"ability": ability, "willpower": willpower},
+        options=base
+        | {
+            "ability": ability,
+            "willpower": willpower,
+            "in_domain": not contest.outside_domain(side),
+        },
         pool=pool,
         breakdown=breakdown + f"; against {opponent}",
         rng=rng,
@@ -358,16 +410,32 @@ def _cold_stars_side_entry(
 def correct_side(contest: Contest, side: str, sheet: Any, rng: Any, user: Any) -> RollEntry:
     """Cold Stars step 6: re-roll this side's whole pool for 1 Momentum, once."""
     status = side_status(contest, side)
-    if contest.kind != ContestKind.COLD_STARS_ACTIVE:
+    if contest.kind not in KEEP_OR_CORRECT:
         raise Refused("Correct is a Cold Stars step.")
-    if contest.state != ContestState.OPEN or status.settled:
+    if contest.state != ContestState.OPEN:
+        # Rules at the table: Correct in a contest comes before the verdict; after it the re-roll
+        # would spend Momentum and change nothing.
+        raise Refused("This contest is past its rolls; Correct comes before the verdict.")
+    if status.settled:
         raise Refused(f"{status.name} is done with this roll.")
+    if contest.kind == ContestKind.COLD_STARS_PASSIVE and side != "a":
+        raise Refused(f"Only {contest.name_a} rolls in this contest.")
     if status.entry is None:
         raise Refused(f"{status.name} hasn't rolled yet.")
     if status.entry.kind != Kind.ROLL:
         raise Refused("Correct re-rolls a roll once.")
-    changes = apply_cold_stars_change(sheet, cold_stars.CORRECT_COST)
     entry = status.entry
+    if contest.kind == ContestKind.COLD_STARS_PASSIVE:
+        # The acting roll is read the ordinary way (Risk and all): its Correct too.
+        outcome = followups.correct_outcome(entry, sheet, rng)
+        new = RollEntry.objects.append(
+            **_entry_fields(contest, status.character, user, target_for(contest, side)),
+            follows=entry,
+            **outcome.fields(),
+        )
+        settle_side(contest, side, user)
+        return new
+    changes = apply_cold_stars_change(sheet, cold_stars.CORRECT_COST)
     pool = cold_stars.Pool(entry.pool["ability"], entry.pool["skill"], entry.pool["risk"])
     new = _cold_stars_side_entry(
         contest,
@@ -389,11 +457,13 @@ def correct_side(contest: Contest, side: str, sheet: Any, rng: Any, user: Any) -
 def settle_side(contest: Contest, side: str, user: Any) -> RollEntry | None:
     """This side keeps its roll (Cold Stars); the contest is decided once both have."""
     status = side_status(contest, side)
-    if contest.kind != ContestKind.COLD_STARS_ACTIVE:
+    if contest.kind not in KEEP_OR_CORRECT:
         raise Refused("Keeping a roll is a Cold Stars step.")
     # Only while rolls are awaited: keeping again after the verdict would decide a second time.
     if contest.state != ContestState.OPEN:
         raise Refused("This contest is not waiting for rolls.")
+    if contest.kind == ContestKind.COLD_STARS_PASSIVE and side != "a":
+        raise Refused(f"Only {contest.name_a} rolls in this contest.")
     if status.entry is None:
         raise Refused(f"{status.name} hasn't rolled yet.")
     setattr(contest, f"settled_{side}", True)
@@ -404,6 +474,8 @@ def settle_side(contest: Contest, side: str, user: Any) -> RollEntry | None:
 def decide_if_ready(contest: Contest, user: Any) -> RollEntry | None:
     """Once every side is in: the verdict entry, a new round (Cogent tie) or the initiator's
     choice (Cold Stars even). Returns the verdict entry when there is one."""
+    if contest.kind == ContestKind.COLD_STARS_PASSIVE:
+        return _decide_passive(contest, user) if contest.settled_a else None
     status = sides(contest)
     a, b = status
     if not (a.rolled and b.rolled):
@@ -482,6 +554,9 @@ def choose(contest: Contest, choice: str, user: Any) -> RollEntry:
     if choice not in CHOICES:
         raise Refused("Choose a Costly Success or a Failure.")
     a, b = sides(contest)
+    if contest.kind == ContestKind.COLD_STARS_PASSIVE and a.entry is not None:
+        # An all-blank acting roll (Ability + Skill, no Risk left): side A picks, as in any roll.
+        return decide_single(contest, a.entry, user, choice=choice)
     if a.entry is None or b.entry is None:  # a state no roll led to: nothing to choose between
         raise Refused("This contest isn't waiting for the initiator's choice.")
     result = cold_stars.contest(_cs_faces(a.entry), _cs_faces(b.entry))

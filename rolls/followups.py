@@ -24,7 +24,7 @@ from rolls.forms import (
     dad6_reading,
     dad6_result,
 )
-from rolls.models import OUTCOME_LABELS, ContestState, Kind, RollEntry
+from rolls.models import OUTCOME_LABELS, Kind, RollEntry
 from rolls.rules import cogent, cold_stars, dad6
 from sheets.models import System
 
@@ -54,6 +54,9 @@ def available(entry: RollEntry, sheet: Any, *, has_follow_up: bool) -> list[Foll
         # A side's roll in a contest where both roll is Corrected or kept from the contest's
         # prompt (rolls/contests.py), never from its own card.
         return []
+    if entry.system == System.COLD_STARS and entry.contest_id is not None:
+        # So is a passive contest's acting roll: Correct or Keep before the verdict, on the prompt.
+        return []
     where, keys = READS[entry.system]
     if not all(key in getattr(entry, where) for key in keys):
         return []
@@ -77,14 +80,11 @@ def available(entry: RollEntry, sheet: Any, *, has_follow_up: bool) -> list[Foll
         offers = []
         if entry.kind == Kind.ROLL:
             momentum = -cold_stars.CORRECT_COST.momentum
-            if entry.contest_id is not None and entry.contest.state != ContestState.OPEN:
-                # Rules at the table: Correct in a contest comes before the verdict; after it the
-                # re-roll would spend Momentum and change nothing.
-                problem = "This roll's contest is over; Correct comes before the verdict."
-            elif sheet.momentum < momentum:
-                problem = f"Correct needs {momentum} Momentum; you have {sheet.momentum}."
-            else:
-                problem = ""
+            problem = (
+                ""
+                if sheet.momentum >= momentum
+                else f"Correct needs {momentum} Momentum; you have {sheet.momentum}."
+            )
             offers.append(
                 FollowUp(
                     "correct", f"Correct: re-roll the pool ({momentum} Momentum)", problem=problem
@@ -121,7 +121,9 @@ def _refuse_unless_offered(entry: RollEntry, sheet: Any, name: str, value: str =
 def _not_offered(entry: RollEntry, name: str) -> str:
     if entry.follow_ups.exists():
         return "This roll already has a follow-up; act on the latest entry instead."
-    if entry.outcome == CONTEST_ROLL:
+    if entry.outcome == CONTEST_ROLL or (
+        entry.system == System.COLD_STARS and entry.contest_id is not None
+    ):
         return "This roll is one side of a contest: what follows it is on the contest's prompt."
     return {
         "destiny": "Destiny after the roll applies to Cogent rolls.",
@@ -137,7 +139,7 @@ def perform(name: str, entry: RollEntry, sheet: Any, rng: Any, value: str = "") 
     if name == "destiny":
         return _destiny(entry, sheet)
     if name == "correct":
-        return _correct(entry, sheet, rng)
+        return correct_outcome(entry, sheet, rng)
     if name == "choice":
         return _choice(entry, value)
     return _buy_boon(entry)
@@ -171,7 +173,9 @@ def _destiny(entry: RollEntry, sheet: Any) -> Outcome:
     )
 
 
-def _correct(entry: RollEntry, sheet: Any, rng: Any) -> Outcome:
+def correct_outcome(entry: RollEntry, sheet: Any, rng: Any) -> Outcome:
+    """Cold Stars step 6 on a roll read the ordinary way: the same pool re-rolled for 1 Momentum
+    (also a passive contest's acting roll, from the contest's prompt)."""
     changes = apply_cold_stars_change(sheet, cold_stars.CORRECT_COST)
     pool = cold_stars.Pool(entry.pool["ability"], entry.pool["skill"], entry.pool["risk"])
     faces = cold_stars.roll(pool, rng)

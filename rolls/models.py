@@ -933,6 +933,14 @@ class Contest(models.Model):
     opposition = models.PositiveSmallIntegerField(
         default=0, help_text="DAD6: opposing factors, +1 boon each."
     )
+    # Cold Stars: the GM's word that a side acts outside every declared domain of its skill (a
+    # domain skill at rank 3+ then counts as at most 2: cold_stars.counted_skill).
+    outside_domain_a = models.BooleanField(
+        default=False, help_text="Cold Stars: side A acts outside every domain of its skill."
+    )
+    outside_domain_b = models.BooleanField(
+        default=False, help_text="Cold Stars: side B acts outside every domain of its skill."
+    )
     round = models.PositiveSmallIntegerField(default=1)
     settled_a = models.BooleanField(default=False, help_text="Side A is done with its roll.")
     settled_b = models.BooleanField(default=False, help_text="Side B is done with its roll.")
@@ -974,6 +982,9 @@ class Contest(models.Model):
 
     def ability(self, side: str) -> str:
         return self.ability_a if side == "a" else self.ability_b
+
+    def outside_domain(self, side: str) -> bool:
+        return self.outside_domain_a if side == "a" else self.outside_domain_b
 
     def side_of(self, character: Character) -> str | None:
         if self.character_a_id == character.pk:

@@ -138,6 +138,16 @@ class ContestForm(forms.Form):
     character_b = forms.ModelChoiceField(queryset=Character.objects.none(), label="Side B")
     skill_b = forms.ChoiceField(label="Side B's skill", required=False)
     ability_b = _ability_field("Side B's Ability")
+    outside_domain_a = forms.BooleanField(
+        label="Side A acts outside every domain of its skill",
+        required=False,
+        help_text="A domain skill at rank 3+ then counts as at most 2.",
+    )
+    outside_domain_b = forms.BooleanField(
+        label="Side B acts outside every domain of its skill",
+        required=False,
+        help_text="A domain skill at rank 3+ then counts as at most 2 (for the passive Risk too).",
+    )
     difficulty = forms.IntegerField(
         label="Difficulty before opposition",
         min_value=dad6.DIFFICULTY_MIN,
@@ -166,6 +176,7 @@ class ContestForm(forms.Form):
         self.fields["skill_b"].choices = [("", "—"), *choices]
         if system != System.COLD_STARS:
             del self.fields["ability_a"], self.fields["ability_b"]
+            del self.fields["outside_domain_a"], self.fields["outside_domain_b"]
         if system != System.DAD6:
             del self.fields["difficulty"], self.fields["opposition"]
             self.fields["skill_b"].required = True

@@ -427,6 +427,8 @@ def contest_create(request: HttpRequest, pk: int) -> HttpResponse:
             skill_b=d.get("skill_b") or "",
             ability_a=d.get("ability_a", ""),
             ability_b=d.get("ability_b", ""),
+            outside_domain_a=d.get("outside_domain_a", False),
+            outside_domain_b=d.get("outside_domain_b", False),
             difficulty=d.get("difficulty") or 1,
             opposition=d.get("opposition") or 0,
         )

@@ -212,7 +212,7 @@ def _answered(ask: Ask | None, entry: RollEntry, user: Any) -> None:
     if ask.call is not None:
         live.publish(entry.campaign_id, "call", ask.call.pk, cause=entry.pk)
     elif ask.contest is not None:
-        contests.decide_single(ask.contest, entry, user)
+        contests.rolled_single(ask.contest, entry, user)
         live.publish(entry.campaign_id, "contest", ask.contest.pk, cause=entry.pk)
 
 

@@ -107,14 +107,21 @@ def build_pool(
     check_bool(in_domain, name="In domain")
     if not trained and skill:
         raise ValueError("An untrained skill has no rating; use a Skill rating of 0.")
-    effective_skill = skill
-    if domain_skill and skill >= DOMAIN_FROM_RANK and not in_domain:
-        # Seed: outside every declared domain the skill counts as at most 2, with no untrained penalty
-        # (the character is trained, which `trained` already says).
-        effective_skill = min(skill, OUTSIDE_DOMAIN_SKILL_CAP)
+    effective_skill = counted_skill(skill, domain_skill=domain_skill, in_domain=in_domain)
     effective_risk = risk + (0 if trained else UNTRAINED_RISK)
     net = effective_skill - effective_risk
     return Pool(ability=ability, skill=max(0, net), risk=max(0, -net))
+
+
+def counted_skill(skill: int, *, domain_skill: bool = False, in_domain: bool = True) -> int:
+    """Seed: a domain skill at rank 3+ counts as at most 2 outside every declared domain, with no
+    untrained penalty (the character is trained). Every pool and the passive side's Risk read it."""
+    check_int(skill, name="Skill rating", low=SKILL_MIN, high=SKILL_MAX)
+    domain_skill = check_bool(domain_skill, name="Domain skill")
+    outside = not check_bool(in_domain, name="In domain")
+    if domain_skill and outside and skill >= DOMAIN_FROM_RANK:
+        return min(skill, OUTSIDE_DOMAIN_SKILL_CAP)
+    return skill
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,11 +276,17 @@ def can_skip(pool: Pool, *, contested: bool = False, modified: bool = False) -> 
     return True
 
 
-def passive_risk(*, ability: int, skill: int) -> int:
-    """Seed: the passive side's higher Ability or Skill becomes the acting roll's Risk."""
+def passive_risk(
+    *, ability: int, skill: int, domain_skill: bool = False, in_domain: bool = True
+) -> int:
+    """Seed: the passive side's higher Ability or Skill becomes the acting roll's Risk.
+
+    Decision (contests outside a domain): the passive side's Skill is the one it would roll, so a
+    domain skill at rank 3+ outside every declared domain counts as at most 2 here too
+    (:func:`counted_skill`)."""
     check_int(ability, name="Passive side's Ability", low=ABILITY_MIN, high=ABILITY_MAX)
     check_int(skill, name="Passive side's Skill", low=SKILL_MIN, high=SKILL_MAX)
-    return max(ability, skill)
+    return max(ability, counted_skill(skill, domain_skill=domain_skill, in_domain=in_domain))
 
 
 @dataclass(frozen=True, slots=True)
@@ -434,7 +447,9 @@ def contest_pool(
     in_domain: bool = True,
 ) -> Pool:
     """Seed: in an active contest both sides build at Risk 0 — "pure Ability + Skill dice".
-    Decision: so an untrained side rolls its Ability alone, without the +1 Risk."""
+    Decision: so an untrained side rolls its Ability alone, without the +1 Risk. ``in_domain``:
+    the GM's word on whether this side acts inside one of its declared domains (the cap of
+    :func:`counted_skill` applies outside every one)."""
     pool = build_pool(
         ability=ability,
         skill=skill,

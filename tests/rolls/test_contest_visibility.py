@@ -95,7 +95,7 @@ def hide(character):
 
 
 def roll_single(t, contest, character, user, visibility):
-    """Side A's roll through its roll panel; the verdict follows. The contest fixes the
+    """Side A's roll through its roll panel, kept in Cold Stars; the verdict follows. The contest fixes the
     difficulty (DAD6) or the Risk (Cold Stars): they are left to it."""
     if contest.kind == "dad6_opposed":
         skill = character.dad6.skills.get(name="Climb")
@@ -108,6 +108,10 @@ def roll_single(t, contest, character, user, visibility):
         data = {"ability": "agility", "modification": "none"}
     response = client_as(user).post(url, data | {"contest": contest.pk, "visibility": visibility})
     assert response.status_code == 302, response.content.decode()[:3000]
+    if contest.kind == "cold_stars_passive":
+        # Cold Stars: the verdict waits for side A to keep its roll (or Correct it).
+        response = client_as(user).post(side_url(contest, "a", "keep"))
+        assert response.status_code == 302, response.content.decode()[:3000]
 
 
 def play_both(t, contest, settings, first, last):

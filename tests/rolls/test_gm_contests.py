@@ -250,6 +250,9 @@ def test_cold_stars_passive_sets_the_risk_from_the_engine(client, seeded, stars)
     assert client.post(roll_url(vera, "cold-stars-skill", stealth), data).status_code == 302
     roll = RollEntry.objects.get(contest=contest, kind=Kind.ROLL)
     assert roll.options["risk"] == risk
+    # The verdict waits for side A to keep its roll (or Correct it).
+    assert not RollEntry.objects.filter(contest=contest, kind=Kind.CONTEST).exists()
+    assert client.post(side_url(contest, "a", "keep")).status_code == 302
     verdict = verdict_of(contest)
     assert verdict.outcome == roll.outcome and verdict.result["sides"][0]["entry"] == roll.pk
     contest.refresh_from_db()

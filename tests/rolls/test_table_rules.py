@@ -127,22 +127,49 @@ def test_cold_stars_no_skip_in_a_passive_contest(client, passive):
     assert contest.state == ContestState.OPEN
 
 
-def test_cold_stars_correct_after_the_verdict_is_refused(client, passive):
+def test_cold_stars_passive_contest_corrects_before_the_verdict_and_never_after(client, passive):
     vera, stealth, contest = passive
     risk = contest.character_b.cold_stars.perception
     data = cs_data(ability="agility", risk=risk, contest=contest.pk)
     assert client.post(roll_url(vera, "cold-stars-skill", stealth), data).status_code == 302
     roll = RollEntry.objects.get(contest=contest, kind=Kind.ROLL)
+    # The verdict waits: the contest's prompt offers Correct and Keep, the roll's card neither.
     contest.refresh_from_db()
-    assert contest.state == ContestState.DECIDED
-    card = client.get(reverse("roll_entry", args=[roll.pk])).content.decode()
-    assert "Correct comes before the verdict" in card
+    assert contest.state == ContestState.OPEN
+    assert not RollEntry.objects.filter(contest=contest, kind=Kind.CONTEST).exists()
+    sheet_page = client.get(vera.get_absolute_url()).content.decode()
+    assert "Correct: re-roll (1 Momentum)" in sheet_page and "Keep this roll" in sheet_page
+    assert (
+        "Correct: re-roll the pool"
+        not in client.get(reverse("roll_entry", args=[roll.pk])).content.decode()
+    )
     refused = client.post(follow_url(roll, "correct"))
+    assert refused.status_code == 409 and "on the contest&#x27;s prompt" in refused.content.decode()
+    # Correct: the verdict is decided on the corrected roll.
+    side = reverse("contest_side", args=[contest.pk, "a", "correct"])
+    assert client.post(side).status_code == 302
+    corrected = RollEntry.objects.get(contest=contest, kind=Kind.CORRECT)
+    assert corrected.follows_id == roll.pk
+    contest.refresh_from_db()
+    if contest.state == ContestState.CHOOSING:  # all blank: side A picks first
+        assert corrected.outcome == "choice"
+        choose = reverse("contest_choose", args=[contest.pk])
+        assert client.post(choose, {"choice": "failure"}).status_code == 302
+        contest.refresh_from_db()
+    assert contest.state == ContestState.DECIDED
+    verdict = RollEntry.objects.get(contest=contest, kind=Kind.CONTEST)
+    if corrected.outcome != "choice":
+        assert verdict.outcome == corrected.outcome
+    assert [s["entry"] for s in verdict.result["sides"]] == [roll.pk, corrected.pk]
+    vera.cold_stars.refresh_from_db()
+    assert vera.cold_stars.momentum == 1
+    # After the verdict, Correct is refused with the reason and spends nothing.
+    refused = client.post(side)
     assert refused.status_code == 409
     assert "Correct comes before the verdict" in refused.content.decode()
     vera.cold_stars.refresh_from_db()
-    assert vera.cold_stars.momentum == 2  # nothing spent
-    assert not RollEntry.objects.filter(kind=Kind.CORRECT).exists()
+    assert vera.cold_stars.momentum == 1
+    assert RollEntry.objects.filter(kind=Kind.CORRECT).count() == 1
 
 
 def test_cold_stars_sheet_rows_use_the_panels_words_and_numbers(client, athlete):
@@ -303,3 +330,103 @@ def test_cogent_creation_checks_warn_the_owner_and_gm_without_blocking(client, s
         roll_url(character, "cogent-skill", swim), {"challenge_level": 1, "extra_penalty": 0}
     )
     assert response.status_code == 302
+
+
+@pytest.fixture
+def pilots(client):
+    """Vera and Kit, each Piloting 4 (a domain skill, declared domain Small Craft), Agility 1."""
+    campaign = CampaignFactory(system=System.COLD_STARS)
+    people = []
+    for name in ("Vera", "Kit"):
+        character = CharacterFactory(campaign=campaign, name=name)
+        sheet = character.cold_stars
+        sheet.agility = sheet.perception = 1
+        sheet.save()
+        piloting = sheet.skills.get(name="Piloting")
+        piloting.domains.create(name="Small Craft")
+        piloting.trained, piloting.rating = True, 4
+        piloting.save()
+        people.append(character)
+    return campaign, *people
+
+
+def pilots_contest(client, campaign, vera, kit, kind, **outside):
+    fields = {f"outside_domain_{side}": "on" for side in outside}
+    return start_contest(
+        client,
+        campaign,
+        kind=kind,
+        character_a=vera.pk,
+        skill_a="Piloting",
+        ability_a="agility",
+        character_b=kit.pk,
+        skill_b="Piloting",
+        ability_b="agility",
+        **fields,
+    )
+
+
+def test_cold_stars_active_contest_outside_a_domain_counts_the_skill_as_2(client, pilots):
+    campaign, vera, kit = pilots
+    contest = pilots_contest(client, campaign, vera, kit, "cold_stars_active", a=True)
+    assert contest.outside_domain_a and not contest.outside_domain_b
+    for side in ("a", "b"):
+        roll = reverse("contest_side", args=[contest.pk, side, "roll"])
+        assert client.post(roll).status_code == 302
+    a = RollEntry.objects.get(contest=contest, options__contest_side="a")
+    b = RollEntry.objects.get(contest=contest, options__contest_side="b")
+    assert a.pool == {"ability": 1, "skill": 2, "risk": 0}
+    assert "outside every domain" in a.breakdown
+    assert b.pool == {"ability": 1, "skill": 4, "risk": 0}
+
+
+def test_cold_stars_passive_contest_outside_a_domain(client, pilots):
+    campaign, vera, kit = pilots
+    # The passive side outside its domains: its Piloting 4 counts as 2 for the Risk.
+    contest = pilots_contest(client, campaign, vera, kit, "cold_stars_passive", a=True, b=True)
+    piloting = vera.cold_stars.skills.get(name="Piloting")
+    client.force_login(vera.owner)
+    form = client.get(panel_url(vera, "cold-stars-skill", piloting) + f"?contest={contest.pk}")
+    form = form.context["form"]
+    assert form["risk"].value() == 2
+    # The acting side outside its domains too: the GM's call, locked in the panel.
+    assert form.fields["domain"].disabled and form["domain"].value() == "__outside__"
+    url = roll_url(vera, "cold-stars-skill", piloting)
+    base = cs_data(ability="agility", risk=2, contest=contest.pk)
+    refused = client.post(url, base | {"domain": "Small Craft"})
+    assert refused.status_code == 400 and "it can&#x27;t be changed" in refused.content.decode()
+    assert client.post(url, base).status_code == 302
+    roll = RollEntry.objects.get(contest=contest, kind=Kind.ROLL)
+    assert roll.pool["built"] == {"ability": 1, "skill": 0, "risk": 0}  # 2 (capped) vs Risk 2
+    # Inside its domains (the GM's default), the passive side's full rank sets the Risk.
+    inside = pilots_contest(client, campaign, kit, vera, "cold_stars_passive")
+    client.force_login(kit.owner)
+    kit_piloting = kit.cold_stars.skills.get(name="Piloting")
+    form = client.get(panel_url(kit, "cold-stars-skill", kit_piloting) + f"?contest={inside.pk}")
+    assert form.context["form"]["risk"].value() == 4
+
+
+def test_cold_stars_call_fixes_ability_and_risk_the_player_still_picks_step_4(client, athlete):
+    character, athletics = athlete
+    campaign = character.campaign
+    client.force_login(gm_of(campaign))
+    data = {
+        "call-skill": "Athletics",
+        "call-difficulty": 2,
+        "call-ability": "strength",
+        "call-characters": [character.pk],
+    }
+    response = client.post(reverse("call_create", args=[campaign.pk]), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    call = campaign.roll_calls.get()
+    client.force_login(character.owner)
+    url = roll_url(character, "cold-stars-skill", athletics)
+    # What the GM set can't be changed by a crafted request …
+    for crafted in ({"risk": 1}, {"ability": "agility"}):
+        refused = client.post(url, cs_data(risk=2, call=call.pk) | crafted)
+        assert refused.status_code == 400 and "it can&#x27;t be changed" in refused.content.decode()
+    # … and the player's own legal step-4 choice still stands: Press on the GM's Risk 2.
+    assert client.post(url, cs_data(risk=2, call=call.pk, modification="press")).status_code == 302
+    entry = RollEntry.objects.get(call=call)
+    assert entry.options["risk"] == 2 and entry.options["modification"] == "press"
+    assert entry.pool["risk"] == 3  # the GM's Risk 2, +1 for Press

@@ -211,3 +211,19 @@ def test_roll_draws_every_die_type_from_the_rng():
 def test_pool_describe():
     assert Pool(3, 2, 0).describe() == "3 Ability + 2 Skill"
     assert Pool(2, 0, 1).describe() == "2 Ability + 1 Risk"
+
+
+def test_counted_skill_caps_a_domain_skill_at_3_plus_outside_every_domain():
+    assert cs.counted_skill(3, domain_skill=True, in_domain=False) == cs.OUTSIDE_DOMAIN_SKILL_CAP
+    assert cs.counted_skill(5, domain_skill=True, in_domain=False) == 2
+    assert cs.counted_skill(5, domain_skill=True, in_domain=True) == 5
+    assert cs.counted_skill(2, domain_skill=True, in_domain=False) == 2
+    assert cs.counted_skill(5, domain_skill=False, in_domain=False) == 5
+
+
+def test_passive_risk_counts_a_domain_skill_outside_its_domains_as_at_most_2():
+    assert cs.passive_risk(ability=1, skill=4, domain_skill=True, in_domain=False) == 2
+    assert cs.passive_risk(ability=3, skill=4, domain_skill=True, in_domain=False) == 3
+    assert cs.passive_risk(ability=1, skill=4, domain_skill=True, in_domain=True) == 4
+    with pytest.raises(ValueError, match="In domain"):
+        cs.passive_risk(ability=1, skill=4, domain_skill=True, in_domain="no")
