@@ -196,3 +196,26 @@ def test_outcome_names_the_odds_band(faces, cl, expected):
     result = cogent.resolve(faces, challenge_level=cl)
     assert result.outcome == expected
     assert expected in cogent.odds(len(faces), challenge_level=cl)
+
+
+def test_injury_dice_come_off_physical_checks_only():
+    """Rules at the table: injuries stack in dice and hit Strength, Reflex and combat pools."""
+    assert cogent.injury_dice([1, 2], attribute="strength") == 3
+    assert cogent.injury_dice([1, 2], attribute="Reflex") == 3
+    assert cogent.injury_dice([4], attribute=None) == 4  # a combat pool
+    assert cogent.injury_dice([1, 2], attribute="intelligence") == 0
+    assert cogent.injury_dice([], attribute="strength") == 0
+    with pytest.raises(ValueError, match="Injury level"):
+        cogent.injury_dice([6], attribute="strength")
+    with pytest.raises(ValueError, match="Attribute"):
+        cogent.injury_dice([1], attribute="charisma")
+    assert cogent.INJURY_LEVELS[5] == "Deathblow" and len(cogent.INJURY_LEVELS) == 5
+
+
+def test_creation_warnings():
+    assert cogent.creation_warnings(core_skill_ratings=[-1, 0, 2], vocations=1) == []
+    warnings = cogent.creation_warnings(core_skill_ratings=[-1, -1, 0], vocations=0)
+    assert warnings == [
+        "2 core skills are at −1; the creation rules allow 1.",
+        "No vocation yet; the creation rules give every character at least one.",
+    ]
