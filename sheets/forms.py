@@ -17,11 +17,11 @@ from django.utils import timezone
 from sheets import ranges
 from sheets.catalog import cold_stars_catalog
 from sheets.models import (
-    COGENT_COMBAT_SKILLS,
     CUSTOM_WEAPON,
     Campaign,
     CampaignSkill,
     Character,
+    CogentCombatSkill,
     CogentDisability,
     CogentInjury,
     CogentSheet,
@@ -35,6 +35,7 @@ from sheets.models import (
     Dad6Skill,
     Invite,
     SubSkillKind,
+    cogent_combat_skills,
 )
 
 
@@ -239,13 +240,10 @@ class CogentVocationForm(forms.ModelForm):
         return rating
 
 
-COMBAT_CHOICES = [("", "—"), *((name, name) for name in COGENT_COMBAT_SKILLS)]
-
-
 class CogentSubSkillForm(forms.ModelForm):
     """Adds a sub-skill: a vocational skill (own name and attribute) or a combat skill."""
 
-    combat_skill = forms.ChoiceField(choices=COMBAT_CHOICES, required=False)
+    combat_skill = forms.ChoiceField(required=False)  # the Book's list and the campaign's
     name = forms.CharField(
         label="Vocational skill name", max_length=ranges.NAME_MAX_LENGTH, required=False
     )
@@ -257,6 +255,11 @@ class CogentSubSkillForm(forms.ModelForm):
     def __init__(self, *args: Any, vocation: CogentVocation, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.instance.vocation = vocation
+        campaign = vocation.sheet.character.campaign
+        self.fields["combat_skill"].choices = [
+            ("", "—"),
+            *((name, name) for name in cogent_combat_skills(campaign)),
+        ]
         self.fields["kind"].widget = forms.RadioSelect(choices=SubSkillKind.choices)
         self.fields["kind"].initial = SubSkillKind.VOCATIONAL
 
@@ -454,6 +457,26 @@ class ColdStarsDomainForm(forms.ModelForm):
             raise forms.ValidationError("A domain needs a name.")
         if self.instance.skill.domains.filter(name__iexact=name).exists():
             raise forms.ValidationError("That domain is already on the sheet.")
+        return name
+
+
+class CogentCombatSkillForm(forms.ModelForm):
+    class Meta:
+        model = CogentCombatSkill
+        fields = ("name",)
+        labels = {"name": "Combat skill"}
+        help_texts = {"name": "A magic, a power or a fighting style, e.g. “Fire Magic”."}
+
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.instance.campaign = campaign
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise forms.ValidationError("A combat skill needs a name.")
+        if name.lower() in (n.lower() for n in cogent_combat_skills(self.instance.campaign)):
+            raise forms.ValidationError("That combat skill is already on the list.")
         return name
 
 

@@ -718,7 +718,7 @@ class CogentSubSkill(models.Model):
                     Q(kind=SubSkillKind.VOCATIONAL, attribute__in=CogentAttribute.values)
                     & ~Q(name="")
                 )
-                | Q(kind=SubSkillKind.COMBAT, attribute="", name__in=COGENT_COMBAT_SKILLS),
+                | (Q(kind=SubSkillKind.COMBAT, attribute="") & ~Q(name="")),
                 name="cogent_subskill_kind_shape",
             ),
         ]
@@ -941,6 +941,40 @@ class ColdStarsSheet(models.Model):
 
     def ability_value(self, ability: str) -> int:
         return getattr(self, ColdStarsAbility(ability).value)
+
+
+class CogentCombatSkill(models.Model):
+    """A combat skill the narrator defines for a Cogent campaign (magic, powers, Book
+    custom_rules_and_magic.tex), offered beside the fixed list wherever a combat skill is chosen."""
+
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.CASCADE, related_name="cogent_combat_skills"
+    )
+    name = models.CharField(max_length=ranges.NAME_MAX_LENGTH)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "name"], name="cogent_combat_skill_unique_name"
+            ),
+            models.CheckConstraint(
+                condition=~Q(name=""), name="cogent_combat_skill_name_not_empty"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def cogent_combat_skills(campaign: Campaign) -> list[str]:
+    """The combat skills a sub-skill of this campaign may be: the Book's list, then the GM's.
+    Read once per loaded campaign: a sheet offers the list in every vocation's add form."""
+    cached = getattr(campaign, "_cogent_combat_skills", None)
+    if cached is None:
+        names = campaign.cogent_combat_skills.values_list("name", flat=True)
+        cached = campaign._cogent_combat_skills = [*COGENT_COMBAT_SKILLS, *names]
+    return cached
 
 
 class CampaignSkill(models.Model):

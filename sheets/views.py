@@ -35,6 +35,7 @@ from sheets.forms import (
     CharacterBasicsForm,
     CharacterCreateForm,
     CharacterImportForm,
+    CogentCombatSkillForm,
     CogentDisabilityForm,
     CogentInjuryForm,
     CogentSheetForm,
@@ -51,6 +52,7 @@ from sheets.forms import (
     SignupForm,
 )
 from sheets.models import (
+    COGENT_COMBAT_SKILLS,
     Campaign,
     CampaignSkill,
     Character,
@@ -974,30 +976,44 @@ def cold_stars_domain_delete(request: HttpRequest, pk: int, domain_pk: int) -> H
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_skills(request: HttpRequest, pk: int) -> HttpResponse:
-    """Cold Stars: the GM's custom skills beside the default catalog."""
+    """The GM's skills beside the rules' own: Cold Stars custom skills beside the default catalog,
+    Cogent combat skills (magic, powers) beside the Book's fixed list."""
     campaign, membership = _campaign_for_member(request, pk)
-    if campaign.system != System.COLD_STARS:
-        raise Http404("Custom skills exist only in Cold Stars campaigns.")
+    if campaign.system == System.DAD6:
+        raise Http404("DAD6 skills are written on each sheet; there is no campaign list.")
+    cogent_campaign = campaign.system == System.COGENT
+    form_class: Any = CogentCombatSkillForm if cogent_campaign else CampaignSkillForm
     form = None
     if membership.is_gm:
-        form = CampaignSkillForm(_data(request), campaign=campaign)
+        form = form_class(_data(request), campaign=campaign)
     elif request.method == "POST":
         raise PermissionDenied("Only the GM adds skills.")
     if request.method == "POST" and form is not None and form.is_valid():
         with transaction.atomic():
             skill = form.save()
-            skill.add_to_sheets()
-        messages.success(request, f"Added {skill.name} to every sheet in the campaign.")
+            if not cogent_campaign:
+                skill.add_to_sheets()
+        messages.success(
+            request,
+            f"Added {skill.name}: vocations can now take it as a combat skill."
+            if cogent_campaign
+            else f"Added {skill.name} to every sheet in the campaign.",
+        )
         return redirect("campaign_skills", pk=campaign.pk)
+    context: dict[str, Any] = {"campaign": campaign, "membership": membership, "form": form}
+    if cogent_campaign:
+        context |= {
+            "combat_skills": COGENT_COMBAT_SKILLS,
+            "custom_combat_skills": campaign.cogent_combat_skills.all(),
+        }
+    else:
+        context |= {
+            "custom_skills": CampaignSkill.objects.filter(campaign=campaign),
+            "catalog": cold_stars_catalog(),
+        }
     return render(
         request,
         "sheets/campaign_skills.html",
-        {
-            "campaign": campaign,
-            "membership": membership,
-            "form": form,
-            "custom_skills": CampaignSkill.objects.filter(campaign=campaign),
-            "catalog": cold_stars_catalog(),
-        },
+        context,
         status=400 if form is not None and form.is_bound else 200,
     )

@@ -430,3 +430,34 @@ def test_cold_stars_call_fixes_ability_and_risk_the_player_still_picks_step_4(cl
     entry = RollEntry.objects.get(call=call)
     assert entry.options["risk"] == 2 and entry.options["modification"] == "press"
     assert entry.pool["risk"] == 3  # the GM's Risk 2, +1 for Press
+
+
+def test_cogent_narrator_defined_combat_skills(client, soldier):
+    character, _ = soldier
+    campaign = character.campaign
+    url = reverse("campaign_skills", args=[campaign.pk])
+    # Players read the list; only the GM adds to it.
+    page = client.get(url)
+    assert page.status_code == 200 and "Heavy Ballistic" in page.content.decode()
+    assert client.post(url, {"name": "Fire Magic"}).status_code == 403
+    client.force_login(gm_of(campaign))
+    assert client.post(url, {"name": "Fire Magic"}).status_code == 302
+    clash = client.post(url, {"name": "medium"})
+    assert clash.status_code == 400 and "already on the list" in clash.content.decode()
+    # A vocation takes it as a combat skill: it rolls a combat pool like the Book's.
+    client.force_login(character.owner)
+    vocation = character.cogent.vocations.get()
+    key = f"add-subskill-{vocation.pk}"
+    add = reverse("cogent_subskill_add", args=[character.pk, vocation.pk])
+    response = client.post(
+        add, {f"{key}-kind": "combat", f"{key}-combat_skill": "Fire Magic", f"{key}-rating": 1}
+    )
+    assert response.status_code == 302
+    magic = vocation.subskills.get(name="Fire Magic")
+    assert magic.is_combat
+    assert magic.pool == cogent.combat_pool_size(combat_skill=1, attributes=[1, 1, 1])
+    # A name on neither list is refused beside the field.
+    refused = client.post(
+        add, {f"{key}-kind": "combat", f"{key}-combat_skill": "Lightsaber", f"{key}-rating": 1}
+    )
+    assert refused.status_code == 400 and "Lightsaber" in refused.content.decode()
