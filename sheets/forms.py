@@ -317,6 +317,13 @@ class CogentSubSkillRatingForm(forms.ModelForm):
                 "min": ranges.COGENT_WEAPON_BONUS_MIN,
                 "max": ranges.COGENT_WEAPON_BONUS_MAX,
             }
+            chosen = (
+                self.data.get(self.add_prefix("weapon")) if self.is_bound else self.instance.weapon
+            )
+            if chosen != CUSTOM_WEAPON:
+                # A named weapon's bonus is the Book's: the box appears once "Other" is chosen
+                # (saved, or sent back with "Enter the weapon's bonus dice" without JavaScript).
+                self.fields["weapon_bonus"].widget = forms.HiddenInput()
         else:
             del self.fields["weapon"], self.fields["weapon_bonus"]
 
