@@ -346,9 +346,40 @@ class CogentRollForm(RollForm):
     destiny_before = forms.BooleanField(
         label=f"Spend a destiny point first ({cogent.DESTINY_WIN_FACE}–6 win)", required=False
     )
-    duress = forms.BooleanField(label="Under duress", required=False)
-    contested = forms.BooleanField(label="Contested", required=False)
-    reflexive = forms.BooleanField(label="Reflexive (a failure injures)", required=False)
+    circumstances = forms.MultipleChoiceField(
+        label="Combat circumstances",
+        choices=[
+            (key, f"{label} (+{dice})")
+            for key, (label, dice) in cogent.COMBAT_CIRCUMSTANCES.items()
+        ],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        help_text="Bonus dice for the situation of the fight.",
+    )
+    equipment = forms.IntegerField(
+        label="Unequal equipment",
+        min_value=cogent.EQUIPMENT_MIN,
+        max_value=cogent.EQUIPMENT_MAX,
+        initial=0,
+        required=False,  # left out means none
+        help_text=f"Dice the GM adds or removes for the tools at hand "
+        f"({cogent.EQUIPMENT_MIN:+d} to {cogent.EQUIPMENT_MAX:+d}).",
+    )
+    duress = forms.BooleanField(
+        label="Under duress",
+        required=False,
+        help_text="Rushed or threatened: no automatic pass for a big pool.",
+    )
+    contested = forms.BooleanField(
+        label="Contested",
+        required=False,
+        help_text="Someone works against it: no automatic pass for a big pool.",
+    )
+    reflexive = forms.BooleanField(
+        label="Reflexive (a failure injures)",
+        required=False,
+        help_text="A saving throw: a failure injures by CL − wins (at most 5), no automatic pass.",
+    )
 
     def setup(self) -> None:
         if self.target.is_combat:
@@ -359,7 +390,8 @@ class CogentRollForm(RollForm):
             if row.weapon == CUSTOM_WEAPON:
                 self.fields["weapon_bonus"].initial = row.weapon_bonus
         else:
-            del self.fields["weapon"], self.fields["weapon_bonus"]
+            # Rules at the table: the combat circumstances apply to combat rolls only.
+            del self.fields["weapon"], self.fields["weapon_bonus"], self.fields["circumstances"]
         if self.sheet.destiny_points < cogent.DESTINY_COST:
             # Shown disabled, but still read: a request asking for it is refused in clean(),
             # never rolled without the destiny it asked for.
@@ -374,6 +406,10 @@ class CogentRollForm(RollForm):
         data = super().clean()
         if data.get("weapon") == CUSTOM_WEAPON and data.get("weapon_bonus") is None:
             self.add_error("weapon_bonus", "Enter the weapon's bonus dice.")
+        try:
+            cogent.circumstance_dice(data.get("circumstances") or [])
+        except ValueError as exc:
+            self.add_error("circumstances", str(exc))
         if data.get("destiny_before") and self.sheet.destiny_points < cogent.DESTINY_COST:
             self.add_error(
                 "destiny_before", "You have no destiny points left to spend before the roll."
@@ -399,16 +435,25 @@ class CogentRollForm(RollForm):
         d, sheet, row = self.cleaned_data, self.sheet, self.target.obj
         cl, extra = d["challenge_level"], d["extra_penalty"]
         weapon, bonus = self._weapon()
+        circumstances = list(d.get("circumstances") or [])
+        equipment = d.get("equipment") or 0
+        more = cogent.circumstance_dice(circumstances) + cogent.equipment_dice(equipment)
         terms = [(cogent.BASE_DICE, "base"), (row.rating, row.name)]
         attribute = None if self.target.is_combat else row.attribute
         if self.target.is_combat:
-            pool = sheet.combat_pool(rating=row.rating, weapon_bonus=bonus, extra=extra)
+            pool = sheet.combat_pool(
+                rating=row.rating, weapon_bonus=bonus, extra=extra, bonus_dice=more
+            )
             attributes = [sheet.strength, sheet.reflex, sheet.intelligence]
             terms += list(zip(attributes, cogent.ATTRIBUTES, strict=True))
             terms.append((bonus, weapon))
         else:
-            pool = sheet.pool_for_skill(rating=row.rating, attribute=row.attribute, extra=extra)
+            pool = sheet.pool_for_skill(
+                rating=row.rating, attribute=row.attribute, extra=extra, bonus_dice=more
+            )
             terms.append((sheet.attribute_value(row.attribute), row.get_attribute_display()))
+        terms += circumstance_terms(circumstances)
+        terms.append((equipment, "unequal equipment"))
         terms += [(-dice, what) for dice, what in sheet.penalties(attribute)]
         terms.append((-extra, "extra penalty"))
         breakdown = f"{_terms(terms)} = {pool}d6"
@@ -453,6 +498,10 @@ class CogentRollForm(RollForm):
             "reflexive": d["reflexive"],
             "rating": row.rating,
         }
+        if circumstances:
+            options["circumstances"] = circumstances
+        if equipment:
+            options["equipment"] = equipment
         if self.target.is_combat:
             options |= {"weapon": weapon, "weapon_bonus": bonus}
         else:
@@ -505,6 +554,15 @@ class CogentRollForm(RollForm):
         )
 
 
+def circumstance_terms(circumstances: Iterable[str]) -> list[tuple[int, str]]:
+    """A breakdown's words for the combat circumstances: (+2, "high ground")."""
+    terms = []
+    for key in circumstances:
+        label, dice = cogent.COMBAT_CIRCUMSTANCES[key]
+        terms.append((dice, label.split(" (")[0].lower()))
+    return terms
+
+
 def cogent_faces(result: cogent.ActionResult) -> list[dict[str, Any]]:
     return [
         {
@@ -530,7 +588,8 @@ def cogent_detail(result: cogent.ActionResult, *, reflexive: bool) -> str:
     else:
         words += f": failure, short by {-result.margin}"
     if reflexive and not result.success:
-        words += f". Injury level {result.injury_level}"
+        level = result.injury_level
+        words += f". Injury level {level} ({cogent.INJURY_LEVELS[level].lower()})"
     return words
 
 

@@ -499,19 +499,25 @@ class CogentSheet(models.Model):
     def modifier_on(self, attribute: str | None) -> int:
         return -sum(dice for dice, _ in self.penalties(attribute))
 
-    def pool_for_skill(self, *, rating: int, attribute: str, extra: int = 0) -> int:
+    def pool_for_skill(
+        self, *, rating: int, attribute: str, extra: int = 0, bonus_dice: int = 0
+    ) -> int:
         return cogent.pool_size(
             skill=rating,
             attribute=self.attribute_value(attribute),
             modifier=self.modifier_on(attribute) - extra,
+            bonus_dice=bonus_dice,
         )
 
-    def combat_pool(self, *, rating: int, weapon_bonus: int = 0, extra: int = 0) -> int:
+    def combat_pool(
+        self, *, rating: int, weapon_bonus: int = 0, extra: int = 0, bonus_dice: int = 0
+    ) -> int:
         return cogent.combat_pool_size(
             combat_skill=rating,
             attributes=[self.strength, self.reflex, self.intelligence],
             weapon_bonus=weapon_bonus,
             modifier=self.modifier_on(None) - extra,
+            bonus_dice=bonus_dice,
         )
 
     def creation_warnings(

@@ -99,6 +99,21 @@ INJURY_LEVELS: dict[int, str] = {1: "Minor", 2: "Medium", 3: "Serious", 4: "Fata
 # Decision (rules at the table, from the Book's "−nD6 to all physical-based dice checks"): the
 # physical checks are those governed by Strength or Reflex, and every combat pool.
 PHYSICAL_ATTRIBUTES = ("Strength", "Reflex")
+# Rules at the table (Book combat_modifiers.tex, as RULES.md §5 lists them): circumstances that add
+# dice to a combat roll. Dual wielding is one or the other hand, never both.
+COMBAT_CIRCUMSTANCES: dict[str, tuple[str, int]] = {
+    "high_ground": ("High ground", 2),
+    "flanking": ("Flanking", 2),
+    "charging": ("Charging", 1),
+    "dual_main": ("Dual wielding, main hand", 2),
+    "dual_off": ("Dual wielding, off hand", 1),
+    "defence": ("Defence roll (scores no victory levels)", 2),
+}
+EXCLUSIVE_CIRCUMSTANCES = (frozenset({"dual_main", "dual_off"}),)
+DEFENCE = "defence"  # Book: a defence roll adds 2 dice and can achieve no level of victory
+# Unequal equipment (Book): the narrator adds or removes dice for the tools at hand, on any roll.
+# Decision: −5..+5, enough for "no lock picks" to "a master's kit".
+EQUIPMENT_MIN, EQUIPMENT_MAX = -5, 5
 CREATION_NEGATIVE_SKILLS_MAX = 1  # Book (core_skills.tex): one core skill may be −1 at creation
 CREATION_VOCATIONS_MIN = 1  # Book (vocations.tex): a character has at least one vocation
 
@@ -127,16 +142,48 @@ def _check_modifier(modifier: object) -> int:
     return check_int(modifier, name="Penalty modifier", low=-MAX_POOL, high=0)
 
 
-def pool_size(*, skill: int, attribute: int, modifier: int = 0) -> int:
-    """Seed: base three + skill points + governing attribute points − penalties, never below 0."""
+def _check_bonus(bonus_dice: object) -> int:
+    return check_int(bonus_dice, name="Bonus dice", low=-MAX_POOL, high=MAX_POOL)
+
+
+def circumstance_dice(circumstances: Iterable[str]) -> int:
+    """The dice the combat circumstances add (Book; ``COMBAT_CIRCUMSTANCES``)."""
+    chosen = set()
+    for name in circumstances:
+        if name not in COMBAT_CIRCUMSTANCES:
+            allowed = ", ".join(COMBAT_CIRCUMSTANCES)
+            raise ValueError(f"Combat circumstance must be one of {allowed}; {name!r} is not.")
+        chosen.add(name)
+    for group in EXCLUSIVE_CIRCUMSTANCES:
+        if len(chosen & group) > 1:
+            raise ValueError(
+                "Dual wielding is rolled with the main hand or the off hand, not both."
+            )
+    return sum(COMBAT_CIRCUMSTANCES[name][1] for name in chosen)
+
+
+def equipment_dice(equipment: int) -> int:
+    """Unequal equipment (Book): the dice the narrator adds or removes for the tools at hand."""
+    return check_int(equipment, name="Unequal equipment", low=EQUIPMENT_MIN, high=EQUIPMENT_MAX)
+
+
+def pool_size(*, skill: int, attribute: int, modifier: int = 0, bonus_dice: int = 0) -> int:
+    """Seed: base three + skill points + governing attribute points − penalties, never below 0.
+    ``bonus_dice`` (Book bonus dice: unequal equipment) may add or remove dice."""
     check_int(skill, name="Skill", low=SKILL_MIN, high=SKILL_MAX)
     check_int(attribute, name="Attribute", low=ATTRIBUTE_MIN, high=ATTRIBUTE_MAX)
     _check_modifier(modifier)
-    return max(0, BASE_DICE + skill + attribute + modifier)
+    _check_bonus(bonus_dice)
+    return max(0, BASE_DICE + skill + attribute + modifier + bonus_dice)
 
 
 def combat_pool_size(
-    *, combat_skill: int, attributes: Iterable[int], weapon_bonus: int = 0, modifier: int = 0
+    *,
+    combat_skill: int,
+    attributes: Iterable[int],
+    weapon_bonus: int = 0,
+    modifier: int = 0,
+    bonus_dice: int = 0,
 ) -> int:
     """Seed/Book: combat pools add *all* attribute points, the combat skill and the weapon bonus."""
     check_int(combat_skill, name="Combat skill", low=VOCATION_MIN, high=VOCATION_MAX)
@@ -152,7 +199,8 @@ def combat_pool_size(
         check_int(rating, name="Attribute", low=ATTRIBUTE_MIN, high=ATTRIBUTE_MAX)
     check_int(weapon_bonus, name="Weapon bonus", low=-MAX_POOL, high=MAX_POOL)
     _check_modifier(modifier)
-    return max(0, BASE_DICE + combat_skill + sum(ratings) + weapon_bonus + modifier)
+    _check_bonus(bonus_dice)
+    return max(0, BASE_DICE + combat_skill + sum(ratings) + weapon_bonus + modifier + bonus_dice)
 
 
 def auto_success(
@@ -204,8 +252,12 @@ class ActionResult:
 
     @property
     def injury_level(self) -> int:
-        """Book: a failed reflexive action inflicts an injury of level CL − wins (0 on success)."""
-        return 0 if self.success else self.challenge_level - self.wins
+        """Book: a failed reflexive action inflicts an injury of level CL − wins (0 on success),
+        capped at 5 (deathblow)."""
+        # Rules at the table: at most 5, a deathblow (a CL 8 roll with no wins would say 8).
+        if self.success:
+            return 0
+        return min(DEATHBLOW_VICTORY_LEVELS, self.challenge_level - self.wins)
 
     @property
     def challenge_name(self) -> str:

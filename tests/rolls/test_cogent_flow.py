@@ -207,8 +207,10 @@ def test_reflexive_failure_shows_the_injury_level(client, rob, seeded):
     )
     entry = latest()
     assert entry.outcome in ("failure", "critical_failure")
-    assert f"Injury level {8 - entry.result['wins']}" in entry.detail
-    assert entry.result["injury_level"] == 8 - entry.result["wins"]
+    # CL − wins, at most 5: a deathblow (rules at the table).
+    level = min(5, 8 - entry.result["wins"])
+    assert f"Injury level {level} ({cogent.INJURY_LEVELS[level].lower()})" in entry.detail
+    assert entry.result["injury_level"] == level
 
 
 def test_bad_options_get_a_message_beside_the_field_and_write_nothing(client, rob):

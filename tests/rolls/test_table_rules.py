@@ -461,3 +461,41 @@ def test_cogent_narrator_defined_combat_skills(client, soldier):
         add, {f"{key}-kind": "combat", f"{key}-combat_skill": "Lightsaber", f"{key}-rating": 1}
     )
     assert refused.status_code == 400 and "Lightsaber" in refused.content.decode()
+
+
+def test_cogent_combat_circumstances_in_the_panel(client, soldier):
+    character, sword = soldier
+    sword.weapon = "Medium"
+    sword.save()
+    url = odds_url(character, "cogent-subskill", sword)
+    base = {"challenge_level": 3, "extra_penalty": 0, "weapon": "Medium"}
+    form = client.get(url, base | {"circumstances": ["high_ground", "charging"]}).context["form"]
+    expected = cogent.combat_pool_size(
+        combat_skill=2, attributes=[1, 1, 1], weapon_bonus=1, bonus_dice=3
+    )
+    assert form.plan.pool["dice"] == expected
+    assert "+ 2 high ground + 1 charging" in form.plan.breakdown
+    odds = cogent.odds(expected, challenge_level=3)
+    assert [(b.code, b.chance) for b in form.plan.bands] == [
+        (code, odds[code]) for code in ("success", "failure", "critical_failure") if odds[code]
+    ]
+    both = client.get(url, base | {"circumstances": ["dual_main", "dual_off"]}).context["form"]
+    assert "main hand or the off hand" in str(both.errors["circumstances"])
+    data = base | {"circumstances": ["flanking"], "equipment": -1}
+    assert client.post(roll_url(character, "cogent-subskill", sword), data).status_code == 302
+    entry = latest()
+    assert entry.options["circumstances"] == ["flanking"] and entry.options["equipment"] == -1
+    assert entry.pool["dice"] == len(entry.faces) == expected - 3 + 2 - 1
+
+
+def test_cogent_circumstances_are_for_combat_rolls_only(client, soldier):
+    character, _ = soldier
+    athletics = character.cogent.skills.get(name="Athletics")
+    url = panel_url(character, "cogent-skill", athletics)
+    form = client.get(url).context["form"]
+    assert "circumstances" not in form.fields and "equipment" in form.fields
+    data = {"challenge_level": 1, "extra_penalty": 0, "circumstances": ["high_ground"]}
+    client.post(roll_url(character, "cogent-skill", athletics), data)
+    entry = latest()  # a crafted circumstance on a skill roll is not a field there: ignored
+    assert "circumstances" not in entry.options
+    assert entry.pool["dice"] == cogent.pool_size(skill=0, attribute=1)

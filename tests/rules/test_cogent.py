@@ -219,3 +219,28 @@ def test_creation_warnings():
         "2 core skills are at −1; the creation rules allow 1.",
         "No vocation yet; the creation rules give every character at least one.",
     ]
+
+
+def test_reflexive_injury_level_is_capped_at_a_deathblow():
+    result = cogent.resolve((1, 2, 4), challenge_level=8)
+    assert result.wins == 1 and result.injury_level == 5  # CL − wins would be 7
+    assert cogent.resolve((4, 5), challenge_level=4).injury_level == 2
+    assert cogent.resolve((4, 5), challenge_level=2).injury_level == 0
+
+
+def test_combat_circumstances_and_equipment_add_dice():
+    assert cogent.circumstance_dice([]) == 0
+    assert cogent.circumstance_dice(["high_ground", "flanking", "charging"]) == 5
+    assert cogent.circumstance_dice(["dual_main"]) == 2
+    assert cogent.circumstance_dice(["dual_off", "defence"]) == 3
+    with pytest.raises(ValueError, match="main hand or the off hand"):
+        cogent.circumstance_dice(["dual_main", "dual_off"])
+    with pytest.raises(ValueError, match="Combat circumstance"):
+        cogent.circumstance_dice(["ambush"])
+    assert cogent.equipment_dice(-5) == -5 and cogent.equipment_dice(5) == 5
+    with pytest.raises(ValueError, match="Unequal equipment"):
+        cogent.equipment_dice(6)
+    # Bonus dice may add or remove; the pool never goes below 0.
+    assert cogent.pool_size(skill=1, attribute=1, bonus_dice=2) == 7
+    assert cogent.pool_size(skill=0, attribute=0, bonus_dice=-5) == 0
+    assert cogent.combat_pool_size(combat_skill=1, attributes=[1, 0, 0], bonus_dice=3) == 8
