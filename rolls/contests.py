@@ -35,6 +35,7 @@ from rolls.forms import (
     Refused,
     _terms,
     apply_cold_stars_change,
+    circumstance_terms,
     cogent_faces,
     cold_stars_faces,
     fraction_text,
@@ -52,6 +53,7 @@ from rolls.models import (
 from rolls.rules import cogent, cold_stars, dad6
 from rolls.targets import Target, find_target
 from sheets.models import Character, ColdStarsAbility, Membership
+from sheets.ranges import COGENT_PENALTY_MAX
 
 SIDES = ("a", "b")
 
@@ -266,6 +268,7 @@ def roll_side(
     *,
     willpower: int = 0,
     visibility: str = Visibility.PUBLIC,
+    cogent: CogentSide | None = None,
 ) -> RollEntry:
     """One side's roll for the current round, on its *locked* sheet, seen by ``visibility``."""
     if not contest.both_roll:
@@ -285,49 +288,17 @@ def roll_side(
     }
     opponent = contest.name_b if side == "a" else contest.name_a
     if contest.kind == ContestKind.COGENT_CONFLICT:
-        row = target.obj
-        attribute = None if target.is_combat else row.attribute
-        if target.is_combat:
-            pool = sheet.combat_pool(rating=row.rating, weapon_bonus=row.weapon_bonus_now)
-            terms = [
-                (cogent.BASE_DICE, "base"),
-                (row.rating, row.name),
-                *list(
-                    zip(
-                        [sheet.strength, sheet.reflex, sheet.intelligence],
-                        cogent.ATTRIBUTES,
-                        strict=True,
-                    )
-                ),
-            ]
-        else:
-            pool = sheet.pool_for_skill(rating=row.rating, attribute=row.attribute)
-            terms = [
-                (cogent.BASE_DICE, "base"),
-                (row.rating, row.name),
-                (sheet.attribute_value(row.attribute), row.get_attribute_display()),
-            ]
-        if target.is_combat and row.weapon:
-            terms.append((row.weapon_bonus_now, row.weapon_label))
-        terms += [(-dice, what) for dice, what in sheet.penalties(attribute)]
-        faces = cogent.roll(pool, rng)
-        result = cogent.resolve(faces, challenge_level=cogent.CL_MIN)
-        wins = result.rolled_wins
-        return RollEntry.objects.append(
-            **_entry_fields(contest, character, user, target),
-            kind=Kind.ROLL,
+        return _cogent_side_roll(
+            contest,
+            side,
+            target,
+            sheet,
+            rng,
+            user,
+            options=cogent or CogentSide(),
+            base=base,
             visibility=visibility,
-            options=base | {"rating": row.rating},
-            pool={"dice": pool},
-            breakdown=f"{_terms(terms)} = {pool}d6, conflict round {contest.round} "
-            f"against {opponent}",
-            faces=cogent_faces(result),
-            outcome="contest_roll",
-            outcome_label=OUTCOME_LABELS["contest_roll"],
-            detail=f"{wins} win{'' if wins == 1 else 's'}",
-            result={"wins": wins},
-            **_odds(cogent.win_distribution(pool)[wins], _counts(cogent.win_distribution(pool))),
-            resource_changes={},
+            opponent=opponent,
         )
     built = _cold_stars_pool(contest, side, target, sheet)
     if not 0 <= willpower <= built.ability:
@@ -367,6 +338,157 @@ def roll_side(
         changes=changes,
         visibility=visibility,
     )
+
+
+@dataclass(frozen=True)
+class CogentSide:
+    """What a Cogent conflict side chooses for its roll: everything an action's roll may use
+    that applies to a conflict (rules at the table) — no destiny *after*, no Challenge Level."""
+
+    destiny_before: bool = False
+    circumstances: tuple[str, ...] = ()
+    equipment: int = 0
+    extra_penalty: int = 0
+
+    @classmethod
+    def from_post(cls, data: Any) -> CogentSide:
+        """Read and check the side's options from a request; :class:`Refused` in words."""
+
+        def number(name: str, label: str, low: int, high: int) -> int:
+            raw = str(data.get(name, "") or "0").strip()
+            if not (raw.lstrip("-").isascii() and raw.lstrip("-").isdigit()) or len(raw) > 4:
+                raise Refused(f"{label} must be a whole number from {low} to {high}.")
+            value = int(raw)
+            if not low <= value <= high:
+                raise Refused(f"{label} must be from {low} to {high}; {value} is out of range.")
+            return value
+
+        circumstances = tuple(data.getlist("circumstances")) if hasattr(data, "getlist") else ()
+        try:
+            cogent.circumstance_dice(circumstances)
+        except ValueError as exc:
+            raise Refused(str(exc)) from None
+        return cls(
+            destiny_before=data.get("destiny_before") in ("on", "true", "1"),
+            circumstances=circumstances,
+            equipment=number(
+                "equipment", "Unequal equipment", cogent.EQUIPMENT_MIN, cogent.EQUIPMENT_MAX
+            ),
+            extra_penalty=number("extra_penalty", "Extra penalty dice", 0, COGENT_PENALTY_MAX),
+        )
+
+
+def cogent_side_pool(target: Target, sheet: Any, options: CogentSide) -> int:
+    """A conflict side's pool: the sheet's (stored weapon included) with the side's options."""
+    row = target.obj
+    more = cogent.circumstance_dice(options.circumstances) + cogent.equipment_dice(
+        options.equipment
+    )
+    if target.is_combat:
+        return sheet.combat_pool(
+            rating=row.rating,
+            weapon_bonus=row.weapon_bonus_now,
+            extra=options.extra_penalty,
+            bonus_dice=more,
+        )
+    return sheet.pool_for_skill(
+        rating=row.rating, attribute=row.attribute, extra=options.extra_penalty, bonus_dice=more
+    )
+
+
+def _cogent_side_roll(
+    contest: Contest,
+    side: str,
+    target: Target,
+    sheet: Any,
+    rng: Any,
+    user: Any,
+    *,
+    options: CogentSide,
+    base: dict[str, Any],
+    visibility: str,
+    opponent: str,
+) -> RollEntry:
+    row = target.obj
+    if options.circumstances and not target.is_combat:
+        raise Refused("Combat circumstances apply to combat skills only.")
+    changes = {}
+    if options.destiny_before:
+        if sheet.destiny_points < cogent.DESTINY_COST:
+            raise Refused("You have no destiny points left to spend before the roll.")
+        sheet.destiny_points -= cogent.DESTINY_COST
+        sheet.save(update_fields=["destiny_points"])
+        changes["destiny"] = -cogent.DESTINY_COST
+    pool = cogent_side_pool(target, sheet, options)
+    terms: list[tuple[int, str]] = [(cogent.BASE_DICE, "base"), (row.rating, row.name)]
+    attribute = None if target.is_combat else row.attribute
+    if target.is_combat:
+        terms += list(
+            zip([sheet.strength, sheet.reflex, sheet.intelligence], cogent.ATTRIBUTES, strict=True)
+        )
+        if row.weapon:
+            terms.append((row.weapon_bonus_now, row.weapon_label))
+    else:
+        terms.append((sheet.attribute_value(row.attribute), row.get_attribute_display()))
+    terms += circumstance_terms(options.circumstances)
+    terms.append((options.equipment, "unequal equipment"))
+    terms += [(-dice, what) for dice, what in sheet.penalties(attribute)]
+    terms.append((-options.extra_penalty, "extra penalty"))
+    breakdown = f"{_terms(terms)} = {pool}d6, conflict round {contest.round} against {opponent}"
+    if options.destiny_before:
+        breakdown += f", destiny spent first ({cogent.DESTINY_WIN_FACE}–6 win)"
+    faces = cogent.roll(pool, rng)
+    result = cogent.resolve(
+        faces, challenge_level=cogent.CL_MIN, destiny_before=options.destiny_before
+    )
+    wins = result.rolled_wins
+    distribution = cogent.win_distribution(pool, destiny_before=options.destiny_before)
+    recorded = base | {
+        "rating": row.rating,
+        "combat": target.is_combat,
+        "destiny_before": options.destiny_before,
+        "circumstances": list(options.circumstances),
+        "equipment": options.equipment,
+        "extra_penalty": options.extra_penalty,
+    }
+    return RollEntry.objects.append(
+        **_entry_fields(contest, target.character, user, target),
+        kind=Kind.ROLL,
+        visibility=visibility,
+        options=recorded,
+        pool={"dice": pool},
+        breakdown=breakdown,
+        faces=cogent_faces(result),
+        outcome="contest_roll",
+        outcome_label=OUTCOME_LABELS["contest_roll"],
+        detail=f"{wins} win{'' if wins == 1 else 's'}",
+        result={"wins": wins},
+        **_odds(distribution[wins], _counts(distribution)),
+        resource_changes=changes,
+    )
+
+
+def cogent_verdict_words(
+    contest: Contest, result: cogent.ConflictResult, a: RollEntry, b: RollEntry
+) -> tuple[str, dict[str, Any]]:
+    """Rules at the table: victory levels and "deathblow" are combat words — only when a side
+    rolls a combat skill; a winner that made a defence roll scores none; any other conflict
+    reports the margin in wins."""
+    winner = a if result.winner == "a" else b
+    name = contest.name_a if result.winner == "a" else contest.name_b
+    margin = abs(result.wins_a - result.wins_b)
+    combat = bool(a.options.get("combat") or b.options.get("combat"))
+    if not combat:
+        label = f"{name} wins by {margin} win{'' if margin == 1 else 's'}"
+        return label, {"margin": margin}
+    if cogent.DEFENCE in winner.options.get("circumstances", []):
+        label = f"{name} holds: a defence roll scores no victory levels"
+        return label, {"margin": margin, "victory_levels": 0, "deathblow": False}
+    levels = result.victory_levels
+    label = f"{name} wins by {levels} victory level" + ("s" if levels != 1 else "")
+    if result.deathblow:
+        label += " — deathblow"
+    return label, {"margin": margin, "victory_levels": levels, "deathblow": result.deathblow}
 
 
 def _cold_stars_side_entry(
@@ -487,18 +609,22 @@ def decide_if_ready(contest: Contest, user: Any) -> RollEntry | None:
     if contest.kind == ContestKind.COGENT_CONFLICT:
         faces_a = [die["face"] for die in a.entry.faces]
         faces_b = [die["face"] for die in b.entry.faces]
-        result = cogent.conflict(faces_a, faces_b)
+        before_a = bool(a.entry.options.get("destiny_before"))
+        before_b = bool(b.entry.options.get("destiny_before"))
+        result = cogent.conflict(
+            faces_a, faces_b, destiny_before_a=before_a, destiny_before_b=before_b
+        )
         if result.tie:
             contest.round += 1
             contest.save(update_fields=["round"])
             return None
-        chances = cogent.conflict_odds(a.entry.pool["dice"], b.entry.pool["dice"])
-        name = contest.name_a if result.winner == "a" else contest.name_b
-        label = f"{name} wins by {result.victory_levels} victory level" + (
-            "s" if result.victory_levels != 1 else ""
+        chances = cogent.conflict_odds(
+            a.entry.pool["dice"],
+            b.entry.pool["dice"],
+            destiny_before_a=before_a,
+            destiny_before_b=before_b,
         )
-        if result.deathblow:
-            label += " — deathblow"
+        label, figures = cogent_verdict_words(contest, result, a.entry, b.entry)
         return _verdict(
             contest,
             user,
@@ -510,12 +636,7 @@ def decide_if_ready(contest: Contest, user: Any) -> RollEntry | None:
             odds=chances[result.winner] / (chances["a"] + chances["b"]),
             table=_from_a(chances["a"], chances["b"]),
             **_sides_and_audience(contest),
-            extra={
-                "wins_a": result.wins_a,
-                "wins_b": result.wins_b,
-                "victory_levels": result.victory_levels,
-                "deathblow": result.deathblow,
-            },
+            extra={"wins_a": result.wins_a, "wins_b": result.wins_b} | figures,
         )
     result = cold_stars.contest(_cs_faces(a.entry), _cs_faces(b.entry))
     if result.winner is None:

@@ -121,6 +121,12 @@ def _refuse_unless_offered(entry: RollEntry, sheet: Any, name: str, value: str =
 def _not_offered(entry: RollEntry, name: str) -> str:
     if entry.follow_ups.exists():
         return "This roll already has a follow-up; act on the latest entry instead."
+    if name == "destiny" and entry.system == System.COGENT and entry.contest_id is not None:
+        # Rules at the table: a conflict takes destiny before each side's roll, never after.
+        return (
+            "Destiny after the roll isn't used in a conflict; a side spends it before its roll, "
+            "on the contest's prompt."
+        )
     if entry.outcome == CONTEST_ROLL or (
         entry.system == System.COLD_STARS and entry.contest_id is not None
     ):

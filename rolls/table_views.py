@@ -8,6 +8,7 @@ field (400) or the refusal (409). Every change publishes its live event inside i
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 from django.contrib import messages
@@ -24,7 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
 from rolls import contests, live
-from rolls.forms import Refused
+from rolls.forms import Refused, percent
 from rolls.models import (
     Contest,
     ContestKind,
@@ -34,10 +35,11 @@ from rolls.models import (
     RollCallTarget,
     RollEntry,
 )
+from rolls.rules import cogent
 from rolls.table_forms import RESOURCE_FORMS, CallForm, ContestForm
 from rolls.targets import SHEET_MODELS, find_target, lock_sheet, skill_names
 from rolls.views import ROLL_EVENT, _rng
-from sheets.models import Campaign, Character, Membership, System
+from sheets.models import Campaign, Character, Membership, System, cogent_combat_skills
 from sheets.views import _campaign_for_gm, _campaign_for_member, _character_for_reader
 
 LAST_ROLLS = 3  # per character on the dashboard
@@ -77,6 +79,9 @@ def _character_rows(
         .select_related("owner", related)
         .order_by("is_npc", "name", "pk")
     )
+    if campaign.system == System.COGENT:
+        # The summary shows injury dice: one read of every sheet's injuries, not one per sheet.
+        characters = characters.prefetch_related("cogent__injuries")
     rolls = _last_rolls(campaign, membership, LAST_ROLLS)
     form_class = RESOURCE_FORMS.get(campaign.system)
     bound = bound or {}
@@ -144,10 +149,16 @@ def _contests(campaign: Campaign, membership: Membership) -> list[dict[str, Any]
         .prefetch_related(entries)
         .order_by("-decided_at", "-pk")[:RECENT_CLOSED]
     )
-    return [_contest_card(contest, membership) for contest in active + decided]
+    # The dashboard lists every contest: a side's pool and odds (reads of both sheets) are on the
+    # rolling character's own prompt, not repeated per contest here.
+    for contest in active + decided:
+        contest.campaign = campaign  # one instance: what is read of the campaign is read once
+    return [_contest_card(contest, membership, figures=False) for contest in active + decided]
 
 
-def _contest_card(contest: Contest, membership: Membership) -> dict[str, Any]:
+def _contest_card(
+    contest: Contest, membership: Membership, *, figures: bool = True
+) -> dict[str, Any]:
     """A contest with, per side, what it rolled and what this member may do for it now.
 
     A member who may not read every roll of the contest (``contests.readable_by``) gets no
@@ -178,6 +189,8 @@ def _contest_card(contest: Contest, membership: Membership) -> dict[str, Any]:
                 )
         if can_act and contest.both_roll and not status.rolled:
             side["visibilities"] = contests.visibility_choices(contest, membership)
+        if can_act and contest.kind == ContestKind.COGENT_CONFLICT and not status.rolled:
+            side |= _cogent_side_choices(contest, status.side, figures=figures)
         if can_act and contest.kind == ContestKind.COLD_STARS_ACTIVE and not status.rolled:
             try:
                 sheet = character.cold_stars
@@ -512,6 +525,43 @@ def _change_contest(
     return _contest_response(request, contest, membership, refusal, done)
 
 
+def _cogent_side_choices(contest: Contest, side: str, *, figures: bool) -> dict[str, Any]:
+    """A Cogent conflict side's options before it rolls (rules at the table: what an action's
+    roll may use, less destiny after). With ``figures``: its pool and its chance to win a round
+    against the other side's pool, both at their defaults (odds from the engine)."""
+    skill = contest.skill(side)
+    choices: dict[str, Any] = {
+        # Circumstances are offered for a combat skill (the server checks the row itself).
+        "combat": skill in cogent_combat_skills(contest.campaign),
+        "circumstances": [
+            (key, f"{label} (+{dice})")
+            for key, (label, dice) in cogent.COMBAT_CIRCUMSTANCES.items()
+        ],
+        "equipment_range": (cogent.EQUIPMENT_MIN, cogent.EQUIPMENT_MAX),
+        "destiny": None,  # unknown without the sheet: a request without any left is refused
+    }
+    if figures:
+        try:
+            target = contests.target_for(contest, side)
+            other = contests.target_for(contest, "b" if side == "a" else "a")
+        except Refused as exc:
+            return {"problem": str(exc)}
+        defaults = contests.CogentSide()
+        pool = contests.cogent_side_pool(target, target.sheet, defaults)
+        other_pool = contests.cogent_side_pool(other, other.sheet, defaults)
+        chances = cogent.conflict_odds(pool, other_pool)
+        decided = chances["a"] + chances["b"]
+        win = chances["a"] / decided if decided else Fraction(1, 2)
+        choices |= {
+            "combat": target.is_combat,
+            "pool": pool,
+            "other_pool": other_pool,
+            "win": percent(win),
+            "destiny": target.sheet.destiny_points,
+        }
+    return {"cogent": choices}
+
+
 @login_required
 @require_POST
 def contest_side(request: HttpRequest, pk: int, side: str, action: str) -> HttpResponse:
@@ -531,6 +581,11 @@ def contest_side(request: HttpRequest, pk: int, side: str, action: str) -> HttpR
             visibility = contests.chosen_visibility(
                 contest, membership, request.POST.get("visibility", "")
             )
+            cogent_options = (
+                contests.CogentSide.from_post(request.POST)
+                if contest.kind == ContestKind.COGENT_CONFLICT
+                else None
+            )
             contests.roll_side(
                 contest,
                 side,
@@ -539,6 +594,7 @@ def contest_side(request: HttpRequest, pk: int, side: str, action: str) -> HttpR
                 request.user,
                 willpower=willpower,
                 visibility=visibility,
+                cogent=cogent_options,
             )
             if contest.kind == ContestKind.COGENT_CONFLICT:
                 contests.decide_if_ready(contest, request.user)

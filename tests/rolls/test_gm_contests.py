@@ -87,9 +87,11 @@ def test_cogent_conflict_tie_rerolls_then_the_engine_decides(client, settings):
     contest.refresh_from_db()
     assert contest.state == ContestState.DECIDED and contest.winner == expected.winner
     verdict = verdict_of(contest)
-    assert verdict.result["victory_levels"] == expected.victory_levels
+    # Athletics is no combat skill: the margin in wins, no victory levels (rules at the table).
+    assert verdict.result["margin"] == expected.victory_levels
+    assert "victory_levels" not in verdict.result
     assert len(verdict.result["sides"]) == 4  # both rounds, both sides
-    assert f"{expected.victory_levels} victory level" in verdict.outcome_label
+    assert f"wins by {expected.victory_levels} win" in verdict.outcome_label
     assert verify_like_an_outside_script(campaign.pk) == 5
     # The log shows the contest as one card linking each side's roll.
     body = client.get(reverse("campaign_log", args=[campaign.pk])).content.decode()
@@ -104,15 +106,17 @@ def test_cogent_deathblow_is_named(client, settings):
     campaign = CampaignFactory(system=System.COGENT)
     strong = CharacterFactory(campaign=campaign)
     weak = CharacterFactory(campaign=campaign)
-    athletics = strong.cogent.skills.get(name="Athletics")
-    athletics.rating = 4
-    athletics.save()
     strong.cogent.strength = 4
     strong.cogent.save()
     weak.cogent.penalty_dice = 20
     weak.cogent.save()
-    contest = ContestFactory(campaign=campaign, character_a=strong, character_b=weak)
-    pool = athletics.pool  # 11 dice against 0
+    for character in (strong, weak):
+        vocation = character.cogent.vocations.create(name="Soldier", attribute="strength", rating=4)
+        vocation.subskills.create(slot=1, kind="combat", name="Large", rating=4, weapon="Large")
+    contest = ContestFactory(
+        campaign=campaign, character_a=strong, character_b=weak, skill_a="Large", skill_b="Large"
+    )
+    pool = strong.cogent.vocations.get().subskills.get().pool  # 13 dice against 0
     seed = next(
         s for s in range(200) if cogent.conflict(cogent.roll(pool, random.Random(s)), ()).deathblow
     )
