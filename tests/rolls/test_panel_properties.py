@@ -91,9 +91,14 @@ def cogent_cases(draw) -> Case:
         row.save()
         kind = "cogent-skill"
     sheet.strength, sheet.reflex, sheet.intelligence = (draw(attribute) for _ in range(3))
-    sheet.injury_dice, sheet.penalty_dice = draw(penalty), draw(penalty)
+    sheet.penalty_dice = draw(penalty)
     sheet.destiny_points = draw(st.integers(0, cogent.DESTINY_MAX))
     sheet.save()
+    for level in draw(st.lists(st.sampled_from(sorted(cogent.INJURY_LEVELS)), max_size=2)):
+        sheet.injuries.create(level=level)
+    if draw(st.booleans()):
+        attribute = draw(st.sampled_from(["strength", "reflex", "intelligence"]))
+        sheet.disabilities.create(name="Feeble", attribute=attribute, dice=draw(st.integers(1, 2)))
     data = {
         "challenge_level": draw(st.sampled_from(sorted(cogent.CHALLENGE_LEVELS))),
         "extra_penalty": draw(st.integers(0, 4)),
@@ -103,6 +108,14 @@ def cogent_cases(draw) -> Case:
         data["weapon"] = weapon
         if weapon == "custom":
             data["weapon_bonus"] = draw(st.integers(-3, 5))
+        circumstances = draw(
+            st.lists(st.sampled_from(sorted(cogent.COMBAT_CIRCUMSTANCES)), unique=True, max_size=3)
+        )
+        if not {"dual_main", "dual_off"} <= set(circumstances):
+            data["circumstances"] = circumstances
+    equipment = draw(st.integers(cogent.EQUIPMENT_MIN, cogent.EQUIPMENT_MAX))
+    if equipment:
+        data["equipment"] = equipment
     for flag in ("duress", "contested", "reflexive"):
         if draw(st.booleans()):
             data[flag] = "on"

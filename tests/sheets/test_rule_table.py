@@ -25,8 +25,9 @@ def test_a_new_cogent_character_starts_with_three_destiny_points(client):
 def test_injuries_and_situational_penalties_remove_dice(client):
     character = CharacterFactory(campaign__system=System.COGENT)
     sheet = character.cogent
-    sheet.strength, sheet.injury_dice, sheet.penalty_dice = 1, 1, 2
+    sheet.strength, sheet.penalty_dice = 1, 2
     sheet.save()
+    sheet.injuries.create(level=1, description="cut")
     athletics = sheet.skills.get(name="Athletics")  # STR: a physical check
     athletics.rating = 2
     athletics.save()
