@@ -97,8 +97,19 @@ def available(entry: RollEntry, sheet: Any, *, has_follow_up: bool) -> list[Foll
             ]
         return offers
     if entry.system == System.DAD6 and entry.kind == Kind.ROLL and entry.outcome == "failure":
+        if _dad6_beyond_reach(entry):
+            return []  # the task was impossible: nothing to buy (the refusal says why)
         return [FollowUp("buy_boon", "Buy a boon with a bane")]
     return []
+
+
+def _dad6_beyond_reach(entry: RollEntry) -> str:
+    """The engine's reason a DAD6 roll could not have succeeded, or ``""``."""
+    try:
+        rolled = dad6.resolve([die["face"] for die in entry.faces], **dad6_reading(entry.options))
+    except ValueError:
+        return ""  # unreadable options: the follow-up itself refuses with the engine's reason
+    return dad6.beyond_reach(rolled)
 
 
 def _refuse_unless_offered(entry: RollEntry, sheet: Any, name: str, value: str = "") -> None:
@@ -123,6 +134,10 @@ def _not_offered(entry: RollEntry, name: str) -> str:
         return "This roll already has a follow-up; act on the latest entry instead."
     if entry.outcome == CONTEST_ROLL:
         return "This roll is one side of a contest: what follows it is on the contest's prompt."
+    if name == "buy_boon" and entry.system == System.DAD6 and entry.kind == Kind.ROLL:
+        reason = _dad6_beyond_reach(entry)
+        if reason:
+            return reason
     return {
         "destiny": "Destiny after the roll applies to Cogent rolls.",
         "correct": "Correct re-rolls a Cold Stars roll, once.",

@@ -183,11 +183,32 @@ def resolve(
     )
 
 
+def beyond_reach(result: Result) -> str:
+    """Rules at the table (Decision, from the Book's "The challenge is simply beyond them"): a boon
+    can be bought with a bane only when the task was possible, i.e. the roll's odds of success were
+    above 0. The most the roll could have scored is its traded boons plus one per rolled die that
+    can reach the target; when that is below the Difficulty, this returns the reason a GM reads,
+    otherwise ``""``."""
+    if not isinstance(result, Result):
+        raise ValueError(f"beyond_reach takes a Result, not {result!r}.")
+    per_die = 1 if _boon_faces(die_modifier(competence=result.competence, task=result.task)) else 0
+    most = result.traded_boons + per_die * len(result.faces)
+    if most >= result.difficulty:
+        return ""
+    return (
+        f"The challenge was beyond this roll: it could score at most {most} of the "
+        f"{result.difficulty} boons needed, so no boon can be bought with a bane."
+    )
+
+
 def buy_boon(result: Result) -> Result:
     """Book: a failed Character may buy a boon by accepting a bane. Decision: one boon, once per
-    roll; the roll is read again with it (a success if that reaches the difficulty)."""
+    roll; the roll is read again with it (a success if that reaches the difficulty). Refused when
+    the task was impossible (see :func:`beyond_reach`)."""
     if not isinstance(result, Result):
         raise ValueError(f"buy_boon takes a Result, not {result!r}.")
+    if problem := beyond_reach(result):
+        raise ValueError(problem)
     if result.success:
         raise ValueError("Only a failed roll can buy a boon with a bane.")
     if result.bought_boons:

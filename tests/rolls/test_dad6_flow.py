@@ -115,3 +115,17 @@ def test_a_success_cannot_buy_a_boon(client, tracker, settings):
     client.post(roll_url(character, "dad6-skill", skill), DEFAULTS)
     refused = client.post(follow_url(latest(), "buy_boon"))
     assert refused.status_code == 409 and RollEntry.objects.count() == 1
+
+
+def test_an_impossible_roll_cannot_buy_a_boon(client, tracker):
+    # Rules at the table: 3 dice can't reach Difficulty 4, so the odds were 0 and no bane buys a
+    # boon; the button isn't offered and a crafted POST is refused with the reason.
+    character, skill = tracker
+    client.post(roll_url(character, "dad6-skill", skill), DEFAULTS | {"difficulty": 4})
+    roll = latest()
+    assert roll.outcome == "failure"
+    page = client.get(roll.get_absolute_url()).content.decode()
+    assert "Buy a boon with a bane" not in page
+    refused = client.post(follow_url(roll, "buy_boon"))
+    assert refused.status_code == 409 and RollEntry.objects.count() == 1
+    assert "beyond this roll" in refused.content.decode()
