@@ -571,7 +571,7 @@ def _extra_field(label: str, help_text: str) -> forms.IntegerField:
     )
 
 
-# The most boons any pool can buy (the largest pool the engine takes, 8 dice a boon); the pool at
+# The most boons any pool can trade dice for (the largest pool the engine takes, 8 dice a boon); the pool at
 # hand allows fewer, checked in Dad6RollForm.clean.
 TRADED_BOONS_MAX = dad6.max_traded_boons(dad6.MAX_POOL)
 
@@ -603,7 +603,7 @@ class Dad6RollForm(RollForm):
         f"{dad6.EXTRA_DICE_MAX} in all.",
     )
     traded_boons = forms.IntegerField(
-        label="Boons bought with dice",
+        label="Boons traded for dice",
         min_value=0,
         max_value=TRADED_BOONS_MAX,
         initial=0,
@@ -657,7 +657,7 @@ class Dad6RollForm(RollForm):
         breakdown += f" = {pool}d6"
         if traded:
             spent = traded * dad6.DICE_PER_TRADED_BOON
-            breakdown += f"; {_plural(traded, 'boon')} bought with {spent} dice, {rolled}d6 rolled"
+            breakdown += f"; {_plural(traded, 'boon')} traded for {spent} dice, {rolled}d6 rolled"
         breakdown += (
             f"; {self.competence.capitalize()} {task} task: {per_die:+d} per die"
             f" vs Difficulty {difficulty}"
@@ -677,7 +677,7 @@ class Dad6RollForm(RollForm):
         notes = [
             f"{row.name}: {self.competence.capitalize()}"
             + (" (class skill, from the level)" if row.is_class_skill else "")
-            + f"; up to {dad6.max_traded_boons(pool)} boons can be bought with these dice."
+            + f"; up to {dad6.max_traded_boons(pool)} boons can be traded for these dice."
         ]
         return Plan(
             options,
@@ -728,7 +728,7 @@ def dad6_detail(result: dad6.Result) -> str:
     words = f"{_plural(result.boons, 'boon')} of {result.difficulty} needed"
     extras = []
     if result.traded_boons:
-        extras.append(f"{result.traded_boons} bought with dice")
+        extras.append(f"{result.traded_boons} traded for dice")
     if result.bought_boons:
         extras.append(f"{result.bought_boons} bought with a bane")
     if extras:

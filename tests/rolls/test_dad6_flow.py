@@ -66,7 +66,7 @@ def test_roll_with_extra_dice_and_a_traded_boon(client, tracker, settings):
     assert [d["value"] for d in entry.faces] == list(result.modified)
     assert entry.outcome == result.outcome and entry.result["boons"] == result.boons
     assert entry.breakdown.startswith(
-        "3 level + 3 tools + 2 helpers + 1 doubled time = 9d6; 1 boon bought with 8 dice, 1d6 rolled"
+        "3 level + 3 tools + 2 helpers + 1 doubled time = 9d6; 1 boon traded for 8 dice, 1d6 rolled"
     )
     assert (
         entry.odds_fraction
