@@ -26,7 +26,8 @@ from rolls.forms import (
 )
 from rolls.models import OUTCOME_LABELS, ContestState, Kind, RollEntry
 from rolls.rules import cogent, cold_stars, dad6
-from sheets.models import System
+from sheets.models import DAD6_DEFAULT_BANE, System
+from sheets.ranges import NAME_MAX_LENGTH
 
 CONTEST_ROLL = "contest_roll"  # the outcome of one side's roll in a contest where both roll
 
@@ -37,6 +38,8 @@ class FollowUp:
     label: str
     value: str = ""  # for "choice": the outcome picked
     problem: str = ""  # why it can't be done now (shown beside a disabled button)
+    asks: str = ""  # the label of a text the player may give as the value (a bane's wording)
+    asks_max: int = 0  # that text's longest length
 
 
 # What a system's follow-ups read again from the entry (its options, its pool): an entry without
@@ -99,7 +102,14 @@ def available(entry: RollEntry, sheet: Any, *, has_follow_up: bool) -> list[Foll
     if entry.system == System.DAD6 and entry.kind == Kind.ROLL and entry.outcome == "failure":
         if _dad6_beyond_reach(entry):
             return []  # the task was impossible: nothing to buy (the refusal says why)
-        return [FollowUp("buy_boon", "Buy a boon with a bane")]
+        return [
+            FollowUp(
+                "buy_boon",
+                "Buy a boon with a bane",
+                asks="The bane you accept",
+                asks_max=NAME_MAX_LENGTH,
+            )
+        ]
     return []
 
 
@@ -155,7 +165,7 @@ def perform(name: str, entry: RollEntry, sheet: Any, rng: Any, value: str = "") 
         return _correct(entry, sheet, rng)
     if name == "choice":
         return _choice(entry, value)
-    return _buy_boon(entry)
+    return _buy_boon(entry, sheet, value)
 
 
 def _destiny(entry: RollEntry, sheet: Any) -> Outcome:
@@ -222,13 +232,18 @@ def _choice(entry: RollEntry, value: str) -> Outcome:
     )
 
 
-def _buy_boon(entry: RollEntry) -> Outcome:
+def _buy_boon(entry: RollEntry, sheet: Any, value: str) -> Outcome:
     o = entry.options
     rolled = dad6.resolve([die["face"] for die in entry.faces], **dad6_reading(entry.options))
     try:
         result = dad6.buy_boon(rolled)
     except ValueError as exc:
         raise Refused(str(exc)) from None
+    description = " ".join(value.split()) or DAD6_DEFAULT_BANE
+    if len(description) > NAME_MAX_LENGTH:
+        raise Refused(f"Describe the bane in at most {NAME_MAX_LENGTH} characters.")
+    # The bane is put in play on the locked sheet, in the same transaction as the entry.
+    sheet.banes.create(description=description)
     return Outcome(
         kind=Kind.BUY_BOON,
         options=o,

@@ -31,6 +31,7 @@ from sheets.forms import (
     ColdStarsDomainForm,
     ColdStarsSheetForm,
     ColdStarsSkillForm,
+    Dad6BaneForm,
     Dad6SheetForm,
     Dad6SkillForm,
 )
@@ -106,6 +107,7 @@ def export_character(character: Character) -> dict[str, Any]:
                 | ({} if s.is_class_skill else {"competence": s.competence})
                 for s in sheet.skills.all()
             ],
+            "banes": [b.description for b in sheet.banes.all()],
         }
     elif system == System.COLD_STARS:
         sheet = character.cold_stars
@@ -363,6 +365,15 @@ def _import_dad6(character: Character, data: dict[str, Any], c: _Collector) -> N
             data=_fields(item, ("name", "is_class_skill", "competence")), sheet=sheet
         )
         c.run(form, f"sheet.skills[{i}]")
+    banes = data.get("banes", [])
+    if not isinstance(banes, list):
+        c.error("sheet.banes", "expected a list of bane descriptions ([…]).")
+        banes = []
+    for i, description in enumerate(banes):
+        if not isinstance(description, str):
+            c.error(f"sheet.banes[{i}]", "expected a bane's description (text).")
+            continue
+        c.run(Dad6BaneForm(data={"description": description}, sheet=sheet), f"sheet.banes[{i}]")
 
 
 def _import_cold_stars(

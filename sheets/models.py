@@ -690,6 +690,30 @@ class Dad6Skill(models.Model):
         return dad6.die_modifier(competence=self.effective_competence)
 
 
+# A bane bought with a boon whose player gave no wording (the roll's follow-up form asks for one).
+DAD6_DEFAULT_BANE = "A bane accepted to buy a boon"
+
+
+class Dad6Bane(models.Model):
+    """A bane in play (Book: a failed Character buys a boon by accepting a bane): added by a bought
+    boon, removed by the owner or GM on the sheet. It names no roll, so a hidden roll's bane says
+    nothing about that roll beyond the sheet's figures (docs/roll-log.md, traces)."""
+
+    sheet = models.ForeignKey(Dad6Sheet, on_delete=models.CASCADE, related_name="banes")
+    description = models.CharField(max_length=ranges.NAME_MAX_LENGTH, default=DAD6_DEFAULT_BANE)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(description=""), name="dad6_bane_description_not_empty"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.description
+
+
 # ---------------------------------------------------------------------------------------------
 # Cold Stars
 # ---------------------------------------------------------------------------------------------

@@ -4,11 +4,12 @@ buying a boon with a bane as a linked entry (once)."""
 import random
 
 import pytest
+from django.urls import reverse
 
 from rolls.models import Kind, RollEntry
 from rolls.rules import dad6
-from sheets.models import System
-from tests.factories import CharacterFactory
+from sheets.models import DAD6_DEFAULT_BANE, Role, System
+from tests.factories import CharacterFactory, MembershipFactory
 from tests.rolls.helpers import follow_url, latest, odds_url, panel_url, roll_url, seed_where
 
 pytestmark = pytest.mark.django_db
@@ -100,6 +101,8 @@ def test_failure_shows_severity_and_buys_one_boon_with_a_bane(client, tracker, s
     assert response.status_code == 302 and response["Location"] == bought.get_absolute_url()
     assert (bought.kind, bought.follows, bought.outcome) == (Kind.BUY_BOON, roll, "success")
     assert bought.result["boons"] == 1 and bought.resource_changes == {"banes": 1}
+    # The bane is in play on the sheet; no wording given, so the default one.
+    assert list(character.dad6.banes.values_list("description", flat=True)) == [DAD6_DEFAULT_BANE]
     again = client.post(follow_url(roll, "buy_boon"))
     assert again.status_code == 409 and RollEntry.objects.count() == 2
     chained = client.post(follow_url(bought, "buy_boon"))
@@ -129,3 +132,48 @@ def test_an_impossible_roll_cannot_buy_a_boon(client, tracker):
     refused = client.post(follow_url(roll, "buy_boon"))
     assert refused.status_code == 409 and RollEntry.objects.count() == 1
     assert "beyond this roll" in refused.content.decode()
+
+
+def failed_roll(client, character, skill, settings):
+    settings.ROLLS_RNG_SEED = seed_where(
+        lambda faces: not dad6.resolve(faces, competence="familiar").success,
+        lambda rng: dad6.roll(3, rng),
+    )
+    client.post(roll_url(character, "dad6-skill", skill), DEFAULTS)
+    return latest()
+
+
+def test_a_bought_boon_puts_the_players_bane_in_play(client, tracker, settings):
+    character, skill = tracker
+    roll = failed_roll(client, character, skill, settings)
+    page = client.get(roll.get_absolute_url()).content.decode()
+    assert "The bane you accept" in page
+    too_long = client.post(follow_url(roll, "buy_boon"), {"value": "x" * 101})
+    assert too_long.status_code == 409 and "at most 100 characters" in too_long.content.decode()
+    assert RollEntry.objects.count() == 1 and not character.dad6.banes.exists()
+    client.post(follow_url(roll, "buy_boon"), {"value": "  Owes   the ferryman "})
+    assert latest().kind == Kind.BUY_BOON
+    assert [b.description for b in character.dad6.banes.all()] == ["Owes the ferryman"]
+    sheet = client.get(character.get_absolute_url()).content.decode()
+    assert "Banes in play" in sheet and "Owes the ferryman" in sheet
+
+
+def test_owner_and_gm_remove_a_bane_another_player_cannot(client, tracker):
+    character, _ = tracker
+    bane = character.dad6.banes.create(description="Owes the ferryman")
+    url = reverse("dad6_bane_delete", args=[character.pk, bane.pk])
+    other = MembershipFactory(campaign=character.campaign, role=Role.PLAYER).user
+    client.force_login(other)
+    assert client.post(url).status_code == 403 and character.dad6.banes.exists()
+    assert "Remove <span" not in client.get(character.get_absolute_url()).content.decode()
+    client.force_login(character.owner)
+    response = client.post(url)
+    assert response.status_code == 302 and not character.dad6.banes.exists()
+    bane = character.dad6.banes.create(description="Cursed")
+    client.force_login(character.campaign.memberships.get(role=Role.GM).user)
+    client.post(reverse("dad6_bane_delete", args=[character.pk, bane.pk]))
+    assert not character.dad6.banes.exists()
+    # Another sheet's bane is not reachable through this character.
+    elsewhere = CharacterFactory(campaign__system=System.DAD6).dad6.banes.create(description="x")
+    missing = client.post(reverse("dad6_bane_delete", args=[character.pk, elsewhere.pk]))
+    assert missing.status_code == 404

@@ -34,6 +34,7 @@ def rich_character(system):
         sheet.save()
         sheet.skills.create(name="Tracking", is_class_skill=True)
         sheet.skills.create(name="Cooking", competence="familiar")
+        sheet.banes.create(description="Owes the ferryman")
     else:
         sheet = character.cold_stars
         sheet.agility, sheet.momentum_max, sheet.momentum = 4, 5, 2
@@ -136,6 +137,18 @@ def test_dad6_errors():
     errors = errors_for(json.dumps(data), System.DAD6)
     assert any(e.startswith("sheet.level:") for e in errors)
     assert any(e.startswith("sheet.skills[2].competence:") for e in errors)
+
+
+def test_dad6_banes_in_play_travel_with_the_character():
+    data = export_character(rich_character(System.DAD6))
+    assert data["sheet"]["banes"] == ["Owes the ferryman"]
+    data["sheet"]["banes"] += ["", 3, "x" * 101]
+    errors = errors_for(json.dumps(data), System.DAD6)
+    assert [e.split(":")[0] for e in errors] == [
+        "sheet.banes[1].description",
+        "sheet.banes[2]",
+        "sheet.banes[3].description",
+    ]
 
 
 def test_cold_stars_errors():
