@@ -99,6 +99,16 @@ def available(entry: RollEntry, sheet: Any, *, has_follow_up: bool) -> list[Foll
                 FollowUp("choice", "Take a Failure", value="failure"),
             ]
         return offers
+    if entry.system == System.DAD6 and entry.kind in (Kind.ROLL, Kind.EXTRA_BOON):
+        left = _extra_boons_left(entry)
+        if left:
+            return [
+                FollowUp("extra_boon", f"Extra boon: {label}", value=spend, problem=problem)
+                for spend, label in dad6.EXTRA_BOON_SPENDS.items()
+                # Paying down a bane is offered only when one is in play.
+                if spend != "pay_down_bane" or sheet.banes.exists()
+                for problem in [_extra_boon_problem(spend, sheet)]
+            ]
     if entry.system == System.DAD6 and entry.kind == Kind.ROLL and entry.outcome == "failure":
         if _dad6_beyond_reach(entry):
             return []  # the task was impossible: nothing to buy (the refusal says why)
@@ -111,6 +121,25 @@ def available(entry: RollEntry, sheet: Any, *, has_follow_up: bool) -> list[Foll
             )
         ]
     return []
+
+
+def _extra_boons_left(entry: RollEntry) -> int:
+    """A DAD6 roll's extra boons not yet spent: the roll's own, or what its last spend left."""
+    if entry.kind == Kind.EXTRA_BOON:
+        return entry.result.get("extra_boons_left", 0)
+    if entry.outcome != "success":
+        return 0
+    try:
+        rolled = dad6.resolve([die["face"] for die in entry.faces], **dad6_reading(entry.options))
+    except ValueError:
+        return 0
+    return rolled.extra_boons
+
+
+def _extra_boon_problem(spend: str, sheet: Any) -> str:
+    if spend == "roll_forward" and sheet.forward_boons >= dad6.BONUS_BOONS_MAX:
+        return f"This character already holds {dad6.BONUS_BOONS_MAX} rolled-forward boons."
+    return ""
 
 
 def _dad6_beyond_reach(entry: RollEntry) -> str:
@@ -130,9 +159,15 @@ def _refuse_unless_offered(entry: RollEntry, sheet: Any, name: str, value: str =
     ]
     if not offers:
         raise Refused(_not_offered(entry, name))
-    if name == "choice":
+    if name in ("choice", "extra_boon"):
         # The value is the player's pick: it must be one of those offered, never left out.
         offers = [o for o in offers if o.value == value]
+        if not offers and name == "extra_boon":
+            raise Refused(
+                "Spend the extra boon on one of the offers"
+                + ("" if sheet.banes.exists() else " (there is no bane in play to pay down)")
+                + "."
+            )
         if not offers:
             raise Refused("Choose a Costly Success or a Failure.")
     if offers[0].problem:
@@ -153,6 +188,7 @@ def _not_offered(entry: RollEntry, name: str) -> str:
         "correct": "Correct re-rolls a Cold Stars roll, once.",
         "choice": "Only an all-blank Ability + Skill result lets the player choose.",
         "buy_boon": "Only a failed DAD6 roll can buy a boon with a bane.",
+        "extra_boon": "Only a DAD6 success with boons above its Difficulty has extra boons to spend.",
     }.get(name, "That follow-up doesn't exist.")
 
 
@@ -165,6 +201,8 @@ def perform(name: str, entry: RollEntry, sheet: Any, rng: Any, value: str = "") 
         return _correct(entry, sheet, rng)
     if name == "choice":
         return _choice(entry, value)
+    if name == "extra_boon":
+        return _extra_boon(entry, sheet, value)
     return _buy_boon(entry, sheet, value)
 
 
@@ -255,4 +293,36 @@ def _buy_boon(entry: RollEntry, sheet: Any, value: str) -> Outcome:
         result=dad6_result(result),
         odds=CERTAIN,
         resource_changes={"banes": 1},
+    )
+
+
+def _extra_boon(entry: RollEntry, sheet: Any, spend: str) -> Outcome:
+    """Spend one extra boon (Book), on the locked sheet: pay down the oldest bane in play, cut the
+    time taken, or roll a boon forward to the character's next roll."""
+    try:
+        left = dad6.spend_extra_boon(_extra_boons_left(entry), spend)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    changes: dict[str, int] = {}
+    what = dad6.EXTRA_BOON_SPENDS[spend]
+    if spend == "pay_down_bane":
+        bane = sheet.banes.order_by("pk").first()
+        what += f" ({bane.description})"
+        bane.delete()
+        changes["banes"] = -1
+    elif spend == "roll_forward":
+        sheet.forward_boons += 1
+        sheet.save(update_fields=["forward_boons"])
+        changes["forward_boons"] = 1
+    return Outcome(
+        kind=Kind.EXTRA_BOON,
+        options=entry.options | {"spend": spend},
+        pool=entry.pool,
+        breakdown=entry.breakdown,
+        faces=[],
+        outcome=entry.outcome,
+        detail=f"Extra boon spent: {what}; {left} extra boon{'' if left == 1 else 's'} left.",
+        result={"spend": spend, "extra_boons_left": left},
+        odds=CERTAIN,
+        resource_changes=changes,
     )

@@ -32,6 +32,7 @@ from sheets.forms import (
     ColdStarsSheetForm,
     ColdStarsSkillForm,
     Dad6BaneForm,
+    Dad6ForwardBoonsForm,
     Dad6SheetForm,
     Dad6SkillForm,
 )
@@ -108,6 +109,7 @@ def export_character(character: Character) -> dict[str, Any]:
                 for s in sheet.skills.all()
             ],
             "banes": [b.description for b in sheet.banes.all()],
+            "forward_boons": sheet.forward_boons,
         }
     elif system == System.COLD_STARS:
         sheet = character.cold_stars
@@ -308,9 +310,10 @@ def import_character(raw: str, *, membership: Membership) -> Imported:
         result = Imported(character)
         if System(campaign.system) == System.COLD_STARS:
             _import_cold_stars(character, data["sheet"], c, gm=gm, result=result, ignored=ignored)
+        elif System(campaign.system) == System.DAD6:
+            _import_dad6(character, data["sheet"], c, gm=gm, ignored=ignored)
         else:
-            importer = {System.COGENT: _import_cogent, System.DAD6: _import_dad6}
-            importer[System(campaign.system)](character, data["sheet"], c)
+            _import_cogent(character, data["sheet"], c)
         if c.errors:
             # Raising inside atomic() rolls back the character and every row created so far.
             raise CharacterImportError(c.errors)
@@ -355,8 +358,17 @@ def _import_cogent(character: Character, data: dict[str, Any], c: _Collector) ->
             c.run(CogentSubSkillForm(data=sub_data, vocation=vocation), f"{path}.subskills[{j}]")
 
 
-def _import_dad6(character: Character, data: dict[str, Any], c: _Collector) -> None:
+def _import_dad6(
+    character: Character, data: dict[str, Any], c: _Collector, *, gm: bool, ignored: list[str]
+) -> None:
     sheet = character.dad6
+    if "forward_boons" in data:
+        # Rolled-forward boons are earned by rolls; only the GM sets them by hand (or by import).
+        if gm:
+            form = Dad6ForwardBoonsForm(data=_fields(data, ("forward_boons",)), instance=sheet)
+            c.run(form, "sheet")
+        elif data["forward_boons"]:
+            ignored.append("forward_boons")
     c.run(
         Dad6SheetForm(data=_fields(data, ("class_name", "level"), sheet), instance=sheet), "sheet"
     )

@@ -280,6 +280,14 @@ class Dad6SheetForm(forms.ModelForm):
         fields = ("class_name", "level")
 
 
+class Dad6ForwardBoonsForm(forms.ModelForm):
+    """The boons rolled forward, as the GM's character JSON import reads them."""
+
+    class Meta:
+        model = Dad6Sheet
+        fields = ("forward_boons",)
+
+
 class Dad6BaneForm(forms.ModelForm):
     """A bane in play, as the character JSON import reads it (the sheet adds them from rolls)."""
 

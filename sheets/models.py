@@ -636,10 +636,18 @@ class Dad6Sheet(models.Model):
         default=ranges.DAD6_LEVEL_MIN,
         validators=_range(ranges.DAD6_LEVEL_MIN, ranges.DAD6_LEVEL_MAX),
     )
+    # Extra boons rolled forward: each is one automatic boon of the character's next roll (engine
+    # resolve/odds bonus_boons), spent by that roll on the locked sheet.
+    forward_boons = models.SmallIntegerField(
+        "rolled-forward boons",
+        default=0,
+        validators=_range(0, ranges.DAD6_FORWARD_BOONS_MAX),
+    )
 
     class Meta:
         constraints = [
-            _between("level", ranges.DAD6_LEVEL_MIN, ranges.DAD6_LEVEL_MAX, "dad6_level_range")
+            _between("level", ranges.DAD6_LEVEL_MIN, ranges.DAD6_LEVEL_MAX, "dad6_level_range"),
+            _between("forward_boons", 0, ranges.DAD6_FORWARD_BOONS_MAX, "dad6_forward_boons_range"),
         ]
 
     def __str__(self) -> str:

@@ -177,3 +177,113 @@ def test_owner_and_gm_remove_a_bane_another_player_cannot(client, tracker):
     elsewhere = CharacterFactory(campaign__system=System.DAD6).dad6.banes.create(description="x")
     missing = client.post(reverse("dad6_bane_delete", args=[character.pk, elsewhere.pk]))
     assert missing.status_code == 404
+
+
+def test_extra_boons_are_spent_one_by_one_as_a_chain(client, tracker, settings):
+    character, skill = tracker
+    character.dad6.banes.create(description="Owes the ferryman")
+    settings.ROLLS_RNG_SEED = seed_where(
+        lambda faces: dad6.resolve(faces, competence="familiar").boons == 3,
+        lambda rng: dad6.roll(3, rng),
+    )
+    client.post(roll_url(character, "dad6-skill", skill), DEFAULTS)
+    roll = latest()
+    assert roll.outcome == "success" and roll.result["extra_boons"] == 2
+    page = client.get(roll.get_absolute_url()).content.decode()
+    for label in ("Pay down a bane", "Cut the time taken", "Roll a boon forward"):
+        assert f"Extra boon: {label}" in page
+    assert "Buy a boon with a bane" not in page
+    forward = client.post(follow_url(roll, "extra_boon"), {"value": "roll_forward"})
+    first = latest()
+    assert forward.status_code == 302 and (first.kind, first.follows) == (Kind.EXTRA_BOON, roll)
+    assert "Roll a boon forward; 1 extra boon left" in first.detail
+    assert first.resource_changes == {"forward_boons": 1}
+    character.dad6.refresh_from_db()
+    assert character.dad6.forward_boons == 1
+    bogus = client.post(follow_url(first, "extra_boon"), {"value": "buy_beer"})
+    assert bogus.status_code == 409 and RollEntry.objects.count() == 2
+    client.post(follow_url(first, "extra_boon"), {"value": "pay_down_bane"})
+    second = latest()
+    assert (second.follows, second.resource_changes) == (first, {"banes": -1})
+    assert "Owes the ferryman" in second.detail and "0 extra boons left" in second.detail
+    assert not character.dad6.banes.exists()
+    assert "Extra boon:" not in client.get(second.get_absolute_url()).content.decode()
+    refused = client.post(follow_url(second, "extra_boon"), {"value": "cut_time"})
+    assert refused.status_code == 409 and RollEntry.objects.count() == 3
+
+
+def test_pay_down_is_offered_only_with_a_bane_in_play(client, tracker, settings):
+    character, skill = tracker
+    settings.ROLLS_RNG_SEED = seed_where(
+        lambda faces: dad6.resolve(faces, competence="familiar").boons >= 2,
+        lambda rng: dad6.roll(3, rng),
+    )
+    client.post(roll_url(character, "dad6-skill", skill), DEFAULTS)
+    roll = latest()
+    page = client.get(roll.get_absolute_url()).content.decode()
+    assert "Extra boon: Cut the time taken" in page and "Pay down a bane" not in page
+    refused = client.post(follow_url(roll, "extra_boon"), {"value": "pay_down_bane"})
+    assert refused.status_code == 409 and "no bane in play" in refused.content.decode()
+
+
+def test_a_rolled_forward_boon_counts_in_the_next_roll_and_is_spent(client, tracker):
+    character, skill = tracker
+    character.dad6.forward_boons = 1
+    character.dad6.save()
+    assert "Rolled-forward boons: <strong>1</strong>" in (
+        client.get(character.get_absolute_url()).content.decode()
+    )
+    panel = client.get(panel_url(character, "dad6-skill", skill)).content.decode()
+    assert (
+        "+1 rolled-forward boon" in panel
+        and '100% <span class="exact" title="exact chance">(1/1)' in panel
+    )
+    odds = client.get(
+        odds_url(character, "dad6-skill", skill), DEFAULTS | {"difficulty": 2}
+    ).content.decode()
+    assert "42.1%" in odds  # one boon already there: the 3 dice need one more
+    client.post(roll_url(character, "dad6-skill", skill), DEFAULTS | {"difficulty": 2})
+    roll = latest()
+    assert roll.options["forward_boons"] == 1 and "1 rolled forward" in roll.detail
+    assert roll.resource_changes == {"forward_boons": -1} and "+1 rolled-forward boon" in (
+        roll.breakdown
+    )
+    character.dad6.refresh_from_db()
+    assert character.dad6.forward_boons == 0
+    client.post(roll_url(character, "dad6-skill", skill), DEFAULTS)
+    assert latest().options["forward_boons"] == 0 and latest().resource_changes == {}
+
+
+def test_the_gm_sets_rolled_forward_boons_a_player_cannot(client, tracker):
+    character, _ = tracker
+    url = reverse("character_resources", args=[character.pk])
+    data = {f"res-{character.pk}-forward_boons": 2}
+    assert client.post(url, data).status_code == 403
+    client.force_login(character.campaign.memberships.get(role=Role.GM).user)
+    assert client.post(url, data).status_code == 302
+    too_many = client.post(url, {f"res-{character.pk}-forward_boons": dad6.BONUS_BOONS_MAX + 1})
+    assert too_many.status_code == 400
+    character.dad6.refresh_from_db()
+    assert character.dad6.forward_boons == 2
+
+
+def test_a_roll_whose_forward_boons_were_spent_a_moment_ago_is_refused(
+    client, tracker, monkeypatch
+):
+    # Another roll spends the boon between this panel's odds and its sheet lock: refused, not
+    # rolled with odds that counted a boon that is gone.
+    from rolls import views
+    from sheets.models import Dad6Sheet
+
+    character, skill = tracker
+    Dad6Sheet.objects.filter(pk=character.pk).update(forward_boons=1)
+    real_lock = views.lock_sheet
+
+    def lock_after_another_roll(pk, system):
+        Dad6Sheet.objects.filter(pk=pk).update(forward_boons=0)
+        return real_lock(pk, system)
+
+    monkeypatch.setattr(views, "lock_sheet", lock_after_another_roll)
+    response = client.post(roll_url(character, "dad6-skill", skill), DEFAULTS)
+    assert "rolled-forward boons changed a moment ago" in response.content.decode()
+    assert not RollEntry.objects.exists()

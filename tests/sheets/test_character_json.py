@@ -35,6 +35,8 @@ def rich_character(system):
         sheet.skills.create(name="Tracking", is_class_skill=True)
         sheet.skills.create(name="Cooking", competence="familiar")
         sheet.banes.create(description="Owes the ferryman")
+        sheet.forward_boons = 2
+        sheet.save()
     else:
         sheet = character.cold_stars
         sheet.agility, sheet.momentum_max, sheet.momentum = 4, 5, 2
@@ -199,3 +201,14 @@ def test_export_view_downloads_json(client):
     assert response["Content-Type"] == "application/json"
     assert "attachment" in response["Content-Disposition"]
     assert json.loads(response.content)["system"] == "cold_stars"
+
+
+def test_only_the_gm_imports_rolled_forward_boons():
+    data = export_json(rich_character(System.DAD6))
+    target = CampaignFactory(system=System.DAD6)
+    player = MembershipFactory(campaign=target, role=Role.PLAYER)
+    imported = import_character(data, membership=player)
+    assert imported.character.dad6.forward_boons == 0
+    assert "forward_boons" in imported.notices[0]
+    gm = target.memberships.get(role=Role.GM)
+    assert import_character(data, membership=gm).character.dad6.forward_boons == 2
