@@ -26,7 +26,8 @@ from rolls.forms import (
 )
 from rolls.models import OUTCOME_LABELS, Kind, RollEntry
 from rolls.rules import cogent, cold_stars, dad6
-from sheets.models import System
+from sheets.models import DAD6_DEFAULT_BANE, System
+from sheets.ranges import NAME_MAX_LENGTH
 
 CONTEST_ROLL = "contest_roll"  # the outcome of one side's roll in a contest where both roll
 
@@ -37,6 +38,8 @@ class FollowUp:
     label: str
     value: str = ""  # for "choice": the outcome picked
     problem: str = ""  # why it can't be done now (shown beside a disabled button)
+    asks: str = ""  # the label of a text the player may give as the value (a bane's wording)
+    asks_max: int = 0  # that text's longest length
 
 
 # What a system's follow-ups read again from the entry (its options, its pool): an entry without
@@ -96,9 +99,56 @@ def available(entry: RollEntry, sheet: Any, *, has_follow_up: bool) -> list[Foll
                 FollowUp("choice", "Take a Failure", value="failure"),
             ]
         return offers
+    if entry.system == System.DAD6 and entry.kind in (Kind.ROLL, Kind.EXTRA_BOON):
+        left = _extra_boons_left(entry)
+        if left:
+            return [
+                FollowUp("extra_boon", f"Extra boon: {label}", value=spend, problem=problem)
+                for spend, label in dad6.EXTRA_BOON_SPENDS.items()
+                # Paying down a bane is offered only when one is in play.
+                if spend != "pay_down_bane" or sheet.banes.exists()
+                for problem in [_extra_boon_problem(spend, sheet)]
+            ]
     if entry.system == System.DAD6 and entry.kind == Kind.ROLL and entry.outcome == "failure":
-        return [FollowUp("buy_boon", "Buy a boon with a bane")]
+        if _dad6_beyond_reach(entry):
+            return []  # the task was impossible: nothing to buy (the refusal says why)
+        return [
+            FollowUp(
+                "buy_boon",
+                "Buy a boon with a bane",
+                asks="The bane you accept",
+                asks_max=NAME_MAX_LENGTH,
+            )
+        ]
     return []
+
+
+def _extra_boons_left(entry: RollEntry) -> int:
+    """A DAD6 roll's extra boons not yet spent: the roll's own, or what its last spend left."""
+    if entry.kind == Kind.EXTRA_BOON:
+        return entry.result.get("extra_boons_left", 0)
+    if entry.outcome != "success":
+        return 0
+    try:
+        rolled = dad6.resolve([die["face"] for die in entry.faces], **dad6_reading(entry.options))
+    except ValueError:
+        return 0
+    return rolled.extra_boons
+
+
+def _extra_boon_problem(spend: str, sheet: Any) -> str:
+    if spend == "roll_forward" and sheet.forward_boons >= dad6.BONUS_BOONS_MAX:
+        return f"This character already holds {dad6.BONUS_BOONS_MAX} rolled-forward boons."
+    return ""
+
+
+def _dad6_beyond_reach(entry: RollEntry) -> str:
+    """The engine's reason a DAD6 roll could not have succeeded, or ``""``."""
+    try:
+        rolled = dad6.resolve([die["face"] for die in entry.faces], **dad6_reading(entry.options))
+    except ValueError:
+        return ""  # unreadable options: the follow-up itself refuses with the engine's reason
+    return dad6.beyond_reach(rolled)
 
 
 def _refuse_unless_offered(entry: RollEntry, sheet: Any, name: str, value: str = "") -> None:
@@ -109,9 +159,15 @@ def _refuse_unless_offered(entry: RollEntry, sheet: Any, name: str, value: str =
     ]
     if not offers:
         raise Refused(_not_offered(entry, name))
-    if name == "choice":
+    if name in ("choice", "extra_boon"):
         # The value is the player's pick: it must be one of those offered, never left out.
         offers = [o for o in offers if o.value == value]
+        if not offers and name == "extra_boon":
+            raise Refused(
+                "Spend the extra boon on one of the offers"
+                + ("" if sheet.banes.exists() else " (there is no bane in play to pay down)")
+                + "."
+            )
         if not offers:
             raise Refused("Choose a Costly Success or a Failure.")
     if offers[0].problem:
@@ -131,11 +187,16 @@ def _not_offered(entry: RollEntry, name: str) -> str:
         entry.system == System.COLD_STARS and entry.contest_id is not None
     ):
         return "This roll is one side of a contest: what follows it is on the contest's prompt."
+    if name == "buy_boon" and entry.system == System.DAD6 and entry.kind == Kind.ROLL:
+        reason = _dad6_beyond_reach(entry)
+        if reason:
+            return reason
     return {
         "destiny": "Destiny after the roll applies to Cogent rolls.",
         "correct": "Correct re-rolls a Cold Stars roll, once.",
         "choice": "Only an all-blank Ability + Skill result lets the player choose.",
         "buy_boon": "Only a failed DAD6 roll can buy a boon with a bane.",
+        "extra_boon": "Only a DAD6 success with boons above its Difficulty has extra boons to spend.",
     }.get(name, "That follow-up doesn't exist.")
 
 
@@ -148,7 +209,9 @@ def perform(name: str, entry: RollEntry, sheet: Any, rng: Any, value: str = "") 
         return correct_outcome(entry, sheet, rng)
     if name == "choice":
         return _choice(entry, value)
-    return _buy_boon(entry)
+    if name == "extra_boon":
+        return _extra_boon(entry, sheet, value)
+    return _buy_boon(entry, sheet, value)
 
 
 def _destiny(entry: RollEntry, sheet: Any) -> Outcome:
@@ -217,13 +280,18 @@ def _choice(entry: RollEntry, value: str) -> Outcome:
     )
 
 
-def _buy_boon(entry: RollEntry) -> Outcome:
+def _buy_boon(entry: RollEntry, sheet: Any, value: str) -> Outcome:
     o = entry.options
     rolled = dad6.resolve([die["face"] for die in entry.faces], **dad6_reading(entry.options))
     try:
         result = dad6.buy_boon(rolled)
     except ValueError as exc:
         raise Refused(str(exc)) from None
+    description = " ".join(value.split()) or DAD6_DEFAULT_BANE
+    if len(description) > NAME_MAX_LENGTH:
+        raise Refused(f"Describe the bane in at most {NAME_MAX_LENGTH} characters.")
+    # The bane is put in play on the locked sheet, in the same transaction as the entry.
+    sheet.banes.create(description=description)
     return Outcome(
         kind=Kind.BUY_BOON,
         options=o,
@@ -235,4 +303,36 @@ def _buy_boon(entry: RollEntry) -> Outcome:
         result=dad6_result(result),
         odds=CERTAIN,
         resource_changes={"banes": 1},
+    )
+
+
+def _extra_boon(entry: RollEntry, sheet: Any, spend: str) -> Outcome:
+    """Spend one extra boon (Book), on the locked sheet: pay down the oldest bane in play, cut the
+    time taken, or roll a boon forward to the character's next roll."""
+    try:
+        left = dad6.spend_extra_boon(_extra_boons_left(entry), spend)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    changes: dict[str, int] = {}
+    what = dad6.EXTRA_BOON_SPENDS[spend]
+    if spend == "pay_down_bane":
+        bane = sheet.banes.order_by("pk").first()
+        what += f" ({bane.description})"
+        bane.delete()
+        changes["banes"] = -1
+    elif spend == "roll_forward":
+        sheet.forward_boons += 1
+        sheet.save(update_fields=["forward_boons"])
+        changes["forward_boons"] = 1
+    return Outcome(
+        kind=Kind.EXTRA_BOON,
+        options=entry.options | {"spend": spend},
+        pool=entry.pool,
+        breakdown=entry.breakdown,
+        faces=[],
+        outcome=entry.outcome,
+        detail=f"Extra boon spent: {what}; {left} extra boon{'' if left == 1 else 's'} left.",
+        result={"spend": spend, "extra_boons_left": left},
+        odds=CERTAIN,
+        resource_changes=changes,
     )

@@ -623,7 +623,7 @@ def _extra_field(label: str, help_text: str) -> forms.IntegerField:
     )
 
 
-# The most boons any pool can buy (the largest pool the engine takes, 8 dice a boon); the pool at
+# The most boons any pool can trade dice for (the largest pool the engine takes, 8 dice a boon); the pool at
 # hand allows fewer, checked in Dad6RollForm.clean.
 TRADED_BOONS_MAX = dad6.max_traded_boons(dad6.MAX_POOL)
 
@@ -655,7 +655,7 @@ class Dad6RollForm(RollForm):
         f"{dad6.EXTRA_DICE_MAX} in all.",
     )
     traded_boons = forms.IntegerField(
-        label="Boons bought with dice",
+        label="Boons traded for dice",
         min_value=0,
         max_value=TRADED_BOONS_MAX,
         initial=0,
@@ -709,13 +709,22 @@ class Dad6RollForm(RollForm):
         breakdown += f" = {pool}d6"
         if traded:
             spent = traded * dad6.DICE_PER_TRADED_BOON
-            breakdown += f"; {_plural(traded, 'boon')} bought with {spent} dice, {rolled}d6 rolled"
+            breakdown += f"; {_plural(traded, 'boon')} traded for {spent} dice, {rolled}d6 rolled"
+        # Boons rolled forward from an earlier roll: automatic boons of this one, spent by it.
+        forward = sheet.forward_boons
+        if forward:
+            breakdown += f"; +{_plural(forward, 'rolled-forward boon')}"
         breakdown += (
             f"; {self.competence.capitalize()} {task} task: {per_die:+d} per die"
             f" vs Difficulty {difficulty}"
         )
         odds = dad6.odds(
-            pool, competence=self.competence, task=task, difficulty=difficulty, traded_boons=traded
+            pool,
+            competence=self.competence,
+            task=task,
+            difficulty=difficulty,
+            traded_boons=traded,
+            bonus_boons=forward,
         )
         options = self._base_options() | {
             "level": sheet.level,
@@ -725,11 +734,12 @@ class Dad6RollForm(RollForm):
             "task": task,
             **{name: d[name] for name, _, _ in EXTRA_DICE_FIELDS},
             "traded_boons": traded,
+            "forward_boons": forward,
         }
         notes = [
             f"{row.name}: {self.competence.capitalize()}"
             + (" (class skill, from the level)" if row.is_class_skill else "")
-            + f"; up to {dad6.max_traded_boons(pool)} boons can be bought with these dice."
+            + f"; up to {dad6.max_traded_boons(pool)} boons can be traded for these dice."
         ]
         return Plan(
             options,
@@ -746,6 +756,18 @@ class Dad6RollForm(RollForm):
         if action != "roll":
             raise Refused("DAD6 rolls are always rolled.")
         o = plan.options
+        # The rolled-forward boons are spent on the locked sheet: the odds shown counted them, so a
+        # roll that finds a different number (spent or changed a moment ago) is refused.
+        if sheet.forward_boons != o["forward_boons"]:
+            raise Refused(
+                "This character's rolled-forward boons changed a moment ago; check the odds and "
+                "roll again."
+            )
+        changes = {}
+        if o["forward_boons"]:
+            sheet.forward_boons = 0
+            sheet.save(update_fields=["forward_boons"])
+            changes["forward_boons"] = -o["forward_boons"]
         faces = dad6.roll(plan.pool["dice"], rng, traded_boons=o["traded_boons"])
         result = dad6.resolve(faces, **dad6_reading(o))
         odds = dad6.odds(plan.pool["dice"], **dad6_reading(o))
@@ -759,14 +781,16 @@ class Dad6RollForm(RollForm):
             detail=dad6_detail(result),
             result=dad6_result(result),
             odds=odds[result.outcome],
-            resource_changes={},
+            resource_changes=changes,
             odds_table=odds,
         )
 
 
 def dad6_reading(options: dict[str, Any]) -> dict[str, Any]:
     """The options a DAD6 roll is read with, as ``resolve`` and ``odds`` take them."""
-    return {key: options[key] for key in ("competence", "task", "difficulty", "traded_boons")}
+    reading = {key: options[key] for key in ("competence", "task", "difficulty", "traded_boons")}
+    # Entries from before rolled-forward boons existed carry none.
+    return reading | {"bonus_boons": options.get("forward_boons", 0)}
 
 
 def dad6_faces(result: dad6.Result) -> list[dict[str, Any]]:
@@ -780,9 +804,11 @@ def dad6_detail(result: dad6.Result) -> str:
     words = f"{_plural(result.boons, 'boon')} of {result.difficulty} needed"
     extras = []
     if result.traded_boons:
-        extras.append(f"{result.traded_boons} bought with dice")
+        extras.append(f"{result.traded_boons} traded for dice")
     if result.bought_boons:
         extras.append(f"{result.bought_boons} bought with a bane")
+    if result.bonus_boons:
+        extras.append(f"{result.bonus_boons} rolled forward")
     if extras:
         words += f" ({', '.join(extras)})"
     if result.success:
@@ -796,6 +822,7 @@ def dad6_result(result: dad6.Result) -> dict[str, Any]:
         "margin_of_failure": result.margin_of_failure,
         "severity": result.severity,
         "bought_boons": result.bought_boons,
+        "extra_boons": result.extra_boons,
     }
 
 
@@ -1098,5 +1125,7 @@ def default_bands(kind: str, obj: Any) -> list[Band]:
     if kind.startswith("cogent"):
         return bands(cogent.odds(obj.pool))
     if kind == "dad6-skill":
-        return bands(dad6.odds(obj.pool, competence=obj.effective_competence))
+        # The rolled-forward boons count, as they will in the panel.
+        forward = obj.sheet.forward_boons
+        return bands(dad6.odds(obj.pool, competence=obj.effective_competence, bonus_boons=forward))
     return bands(cold_stars.odds(obj.pool))

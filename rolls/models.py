@@ -67,6 +67,7 @@ class Kind(models.TextChoices):
     CORRECT = "correct", "Correct (re-roll)"
     CHOICE = "choice", "Choice"
     BUY_BOON = "buy_boon", "Boon bought with a bane"
+    EXTRA_BOON = "extra_boon", "Extra boon spent"
     CONTEST = "contest", "Contest"
 
 

@@ -13,7 +13,14 @@ from django.db import connection
 from rolls.models import CONTEST_KINDS, ContestKind
 from rolls.rules import cogent, cold_stars, dad6
 from rolls.targets import find_target
-from sheets.models import Character, CogentSheet, ColdStarsAbility, ColdStarsSheet, System
+from sheets.models import (
+    Character,
+    CogentSheet,
+    ColdStarsAbility,
+    ColdStarsSheet,
+    Dad6Sheet,
+    System,
+)
 
 ANY_ABILITY = ""
 
@@ -32,8 +39,17 @@ class ColdStarsResourcesForm(forms.ModelForm):
         fields = ("momentum", "willpower")
 
 
+class Dad6ResourcesForm(forms.ModelForm):
+    """The boons rolled forward (the GM's to correct; rolls add and spend them)."""
+
+    class Meta:
+        model = Dad6Sheet
+        fields = ("forward_boons",)
+
+
 RESOURCE_FORMS: dict[str, type[forms.ModelForm]] = {
     System.COGENT: CogentResourcesForm,
+    System.DAD6: Dad6ResourcesForm,
     System.COLD_STARS: ColdStarsResourcesForm,
 }
 

@@ -272,7 +272,7 @@ def character_resources(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = character.campaign
     form_class = RESOURCE_FORMS.get(campaign.system)
     if form_class is None:
-        raise Http404("DAD6 characters have no resources to edit.")
+        raise Http404("This system has no resources to edit.")
     prefix = f"res-{character.pk}"
     saved = False
     with transaction.atomic():

@@ -271,7 +271,7 @@ def roll_follow_up(request: HttpRequest, pk: int, action: str) -> HttpResponse:
         raise PermissionDenied("Only the character's player or the GM can follow up this roll.")
     if not entry.is_readable_by(membership):
         raise PermissionDenied("Only the GM sees this roll's result, so only the GM follows it up.")
-    if action not in ("destiny", "correct", "choice", "buy_boon"):
+    if action not in ("destiny", "correct", "choice", "buy_boon", "extra_boon"):
         raise Http404("No such follow-up.")
     value = request.POST.get("value", "")
     new_entry, refusal = None, ""

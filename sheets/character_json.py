@@ -35,6 +35,8 @@ from sheets.forms import (
     ColdStarsDomainForm,
     ColdStarsSheetForm,
     ColdStarsSkillForm,
+    Dad6BaneForm,
+    Dad6ForwardBoonsForm,
     Dad6SheetForm,
     Dad6SkillForm,
 )
@@ -125,6 +127,8 @@ def export_character(character: Character) -> dict[str, Any]:
                 | ({} if s.is_class_skill else {"competence": s.competence})
                 for s in sheet.skills.all()
             ],
+            "banes": [b.description for b in sheet.banes.all()],
+            "forward_boons": sheet.forward_boons,
         }
     elif system == System.COLD_STARS:
         sheet = character.cold_stars
@@ -325,9 +329,10 @@ def import_character(raw: str, *, membership: Membership) -> Imported:
         result = Imported(character)
         if System(campaign.system) == System.COLD_STARS:
             _import_cold_stars(character, data["sheet"], c, gm=gm, result=result, ignored=ignored)
+        elif System(campaign.system) == System.DAD6:
+            _import_dad6(character, data["sheet"], c, gm=gm, ignored=ignored)
         else:
-            importer = {System.COGENT: _import_cogent, System.DAD6: _import_dad6}
-            importer[System(campaign.system)](character, data["sheet"], c)
+            _import_cogent(character, data["sheet"], c)
         if c.errors:
             # Raising inside atomic() rolls back the character and every row created so far.
             raise CharacterImportError(c.errors)
@@ -394,8 +399,17 @@ def _import_cogent(character: Character, data: dict[str, Any], c: _Collector) ->
                 )
 
 
-def _import_dad6(character: Character, data: dict[str, Any], c: _Collector) -> None:
+def _import_dad6(
+    character: Character, data: dict[str, Any], c: _Collector, *, gm: bool, ignored: list[str]
+) -> None:
     sheet = character.dad6
+    if "forward_boons" in data:
+        # Rolled-forward boons are earned by rolls; only the GM sets them by hand (or by import).
+        if gm:
+            form = Dad6ForwardBoonsForm(data=_fields(data, ("forward_boons",)), instance=sheet)
+            c.run(form, "sheet")
+        elif data["forward_boons"]:
+            ignored.append("forward_boons")
     c.run(
         Dad6SheetForm(data=_fields(data, ("class_name", "level"), sheet), instance=sheet), "sheet"
     )
@@ -404,6 +418,15 @@ def _import_dad6(character: Character, data: dict[str, Any], c: _Collector) -> N
             data=_fields(item, ("name", "is_class_skill", "competence")), sheet=sheet
         )
         c.run(form, f"sheet.skills[{i}]")
+    banes = data.get("banes", [])
+    if not isinstance(banes, list):
+        c.error("sheet.banes", "expected a list of bane descriptions ([…]).")
+        banes = []
+    for i, description in enumerate(banes):
+        if not isinstance(description, str):
+            c.error(f"sheet.banes[{i}]", "expected a bane's description (text).")
+            continue
+        c.run(Dad6BaneForm(data={"description": description}, sheet=sheet), f"sheet.banes[{i}]")
 
 
 def _import_cold_stars(

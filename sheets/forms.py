@@ -31,6 +31,7 @@ from sheets.models import (
     ColdStarsDomain,
     ColdStarsSheet,
     ColdStarsSkill,
+    Dad6Bane,
     Dad6Sheet,
     Dad6Skill,
     Invite,
@@ -355,6 +356,26 @@ class Dad6SheetForm(forms.ModelForm):
     class Meta:
         model = Dad6Sheet
         fields = ("class_name", "level")
+
+
+class Dad6ForwardBoonsForm(forms.ModelForm):
+    """The boons rolled forward, as the GM's character JSON import reads them."""
+
+    class Meta:
+        model = Dad6Sheet
+        fields = ("forward_boons",)
+
+
+class Dad6BaneForm(forms.ModelForm):
+    """A bane in play, as the character JSON import reads it (the sheet adds them from rolls)."""
+
+    class Meta:
+        model = Dad6Bane
+        fields = ("description",)
+
+    def __init__(self, *args: Any, sheet: Dad6Sheet, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.instance.sheet = sheet
 
 
 class Dad6SkillForm(forms.ModelForm):

@@ -773,10 +773,18 @@ class Dad6Sheet(models.Model):
         default=ranges.DAD6_LEVEL_MIN,
         validators=_range(ranges.DAD6_LEVEL_MIN, ranges.DAD6_LEVEL_MAX),
     )
+    # Extra boons rolled forward: each is one automatic boon of the character's next roll (engine
+    # resolve/odds bonus_boons), spent by that roll on the locked sheet.
+    forward_boons = models.SmallIntegerField(
+        "rolled-forward boons",
+        default=0,
+        validators=_range(0, ranges.DAD6_FORWARD_BOONS_MAX),
+    )
 
     class Meta:
         constraints = [
-            _between("level", ranges.DAD6_LEVEL_MIN, ranges.DAD6_LEVEL_MAX, "dad6_level_range")
+            _between("level", ranges.DAD6_LEVEL_MIN, ranges.DAD6_LEVEL_MAX, "dad6_level_range"),
+            _between("forward_boons", 0, ranges.DAD6_FORWARD_BOONS_MAX, "dad6_forward_boons_range"),
         ]
 
     def __str__(self) -> str:
@@ -825,6 +833,30 @@ class Dad6Skill(models.Model):
     def die_bonus(self) -> int:
         """What a mundane task adds to each die at this competence (engine)."""
         return dad6.die_modifier(competence=self.effective_competence)
+
+
+# A bane bought with a boon whose player gave no wording (the roll's follow-up form asks for one).
+DAD6_DEFAULT_BANE = "A bane accepted to buy a boon"
+
+
+class Dad6Bane(models.Model):
+    """A bane in play (Book: a failed Character buys a boon by accepting a bane): added by a bought
+    boon, removed by the owner or GM on the sheet. It names no roll, so a hidden roll's bane says
+    nothing about that roll beyond the sheet's figures (docs/roll-log.md, traces)."""
+
+    sheet = models.ForeignKey(Dad6Sheet, on_delete=models.CASCADE, related_name="banes")
+    description = models.CharField(max_length=ranges.NAME_MAX_LENGTH, default=DAD6_DEFAULT_BANE)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(description=""), name="dad6_bane_description_not_empty"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.description
 
 
 # ---------------------------------------------------------------------------------------------

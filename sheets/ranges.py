@@ -34,6 +34,7 @@ COGENT_WEAPON_BONUS_MAX: Final = 10
 # DAD6 (engine)
 DAD6_LEVEL_MIN: Final = dad6.LEVEL_MIN
 DAD6_LEVEL_MAX: Final = dad6.LEVEL_MAX
+DAD6_FORWARD_BOONS_MAX: Final = dad6.BONUS_BOONS_MAX
 
 # Cold Stars (engine)
 COLD_STARS_ABILITY_MIN: Final = cold_stars.ABILITY_MIN

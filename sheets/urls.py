@@ -101,6 +101,11 @@ urlpatterns = [
         views.dad6_skill_delete,
         name="dad6_skill_delete",
     ),
+    path(
+        "characters/<id:pk>/dad6/banes/<id:bane_pk>/delete/",
+        views.dad6_bane_delete,
+        name="dad6_bane_delete",
+    ),
     # Cold Stars
     path(
         "characters/<id:pk>/cold-stars/skills/<id:skill_pk>/",

@@ -63,6 +63,7 @@ from sheets.models import (
     CogentVocation,
     ColdStarsDomain,
     ColdStarsSkill,
+    Dad6Bane,
     Dad6Skill,
     Invite,
     InviteError,
@@ -606,6 +607,7 @@ def _sheet_context(
             "add_skill_form": form(
                 "add-skill", lambda: Dad6SkillForm(sheet=sheet, prefix="add-skill")
             ),
+            "banes": list(sheet.banes.all()),
         }
     elif system == System.COLD_STARS:
         sheet = character.cold_stars
@@ -913,6 +915,19 @@ def dad6_skill_delete(request: HttpRequest, pk: int, skill_pk: int) -> HttpRespo
     skill = get_object_or_404(Dad6Skill, pk=skill_pk, sheet_id=character.pk)
     skill.delete()
     return _after_delete(request, character, membership, f"Removed {skill.name}.", "skills")
+
+
+@login_required
+@require_POST
+def dad6_bane_delete(request: HttpRequest, pk: int, bane_pk: int) -> HttpResponse:
+    """The owner or the GM takes a bane out of play (an extra boon pays one down from the log)."""
+    character, membership = _character_for_editor(request, pk)
+    _require_system(character, System.DAD6)
+    bane = get_object_or_404(Dad6Bane, pk=bane_pk, sheet_id=character.pk)
+    bane.delete()
+    return _after_delete(
+        request, character, membership, f"Removed the bane: {bane.description}.", "banes"
+    )
 
 
 # Cold Stars ------------------------------------------------------------------------------------

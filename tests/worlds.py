@@ -60,6 +60,7 @@ def build_table(system: str, gm: Any, player: Any, observer: Any) -> Table:
         contest = ContestFactory(campaign=campaign, character_a=pc, character_b=npc)
     elif system == System.DAD6:
         rows["skill"] = pc.dad6.skills.create(name="Tracking", is_class_skill=True)
+        rows["bane"] = pc.dad6.banes.create(description="Owes the ferryman")
         kind, target = "dad6-skill", rows["skill"]
         contest = ContestFactory(
             campaign=campaign,

@@ -3,7 +3,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("rolls", "0006_log_salt_head"),
+        ("rolls", "0007_dad6_extra_boons"),
     ]
 
     operations = [

@@ -56,6 +56,16 @@ SEVERITY: dict[int, str] = {1: "Almost!", 2: "Close!", 3: "A miss!", 4: "Lookout
 # Decision: a failed roll may buy one boon by accepting a bane (Book: "buy" a boon), once per roll.
 BOUGHT_BOONS_PER_BANE = 1
 
+# Decision (rules at the table): a boon rolled forward from an earlier roll's extra boons adds one
+# automatic boon to the character's next roll; a sheet holds at most this many.
+BONUS_BOONS_MAX = 10
+# Book: extra boons (boons above the Difficulty) can be spent; each spend is one extra boon.
+EXTRA_BOON_SPENDS: dict[str, str] = {
+    "pay_down_bane": "Pay down a bane",
+    "cut_time": "Cut the time taken",
+    "roll_forward": "Roll a boon forward",
+}
+
 # Decision: when every rolled die scored a boon (or none was rolled, all traded) and the roll still
 # failed for want of boons, the miss is as close as it gets.
 NO_MISSING_DIE_MARGIN = 1
@@ -134,6 +144,12 @@ class Result:
     margin_of_failure: int | None  # None on success
     severity: str | None  # None on success
     bought_boons: int = 0  # boons bought by accepting a bane (see buy_boon)
+    bonus_boons: int = 0  # automatic boons rolled forward from an earlier roll
+
+    @property
+    def extra_boons(self) -> int:
+        """Book: the boons above the Difficulty, each of which can be spent (0 on a failure)."""
+        return max(0, self.boons - self.difficulty)
 
     @property
     def outcome(self) -> str:
@@ -153,16 +169,19 @@ def resolve(
     task: str = "mundane",
     difficulty: int = 1,
     traded_boons: int = 0,
+    bonus_boons: int = 0,
 ) -> Result:
-    """Read the dice actually rolled (after any trade) against a difficulty in boons."""
+    """Read the dice actually rolled (after any trade) against a difficulty in boons.
+    ``bonus_boons`` are automatic boons rolled forward from an earlier roll."""
     rolled = check_faces(faces, sides=SIDES)
     if len(rolled) > MAX_POOL:
         raise ValueError(f"A pool has at most {MAX_POOL} dice; {len(rolled)} were given.")
     modifier = die_modifier(competence=competence, task=task)
     check_int(difficulty, name="Difficulty", low=DIFFICULTY_MIN, high=DIFFICULTY_MAX)
     check_int(traded_boons, name="Traded boons", low=0, high=MAX_POOL // DICE_PER_TRADED_BOON)
+    check_int(bonus_boons, name="Rolled-forward boons", low=0, high=BONUS_BOONS_MAX)
     modified = tuple(face + modifier for face in rolled)
-    boons = traded_boons + sum(1 for value in modified if value >= BOON_TARGET)
+    boons = traded_boons + bonus_boons + sum(1 for value in modified if value >= BOON_TARGET)
     success = boons >= difficulty
     margin = None
     if not success:
@@ -176,6 +195,7 @@ def resolve(
         task=task,
         difficulty=difficulty,
         traded_boons=traded_boons,
+        bonus_boons=bonus_boons,
         boons=boons,
         success=success,
         margin_of_failure=margin,
@@ -183,11 +203,32 @@ def resolve(
     )
 
 
+def beyond_reach(result: Result) -> str:
+    """Rules at the table (Decision, from the Book's "The challenge is simply beyond them"): a boon
+    can be bought with a bane only when the task was possible, i.e. the roll's odds of success were
+    above 0. The most the roll could have scored is its traded boons plus one per rolled die that
+    can reach the target; when that is below the Difficulty, this returns the reason a GM reads,
+    otherwise ``""``."""
+    if not isinstance(result, Result):
+        raise ValueError(f"beyond_reach takes a Result, not {result!r}.")
+    per_die = 1 if _boon_faces(die_modifier(competence=result.competence, task=result.task)) else 0
+    most = result.traded_boons + result.bonus_boons + per_die * len(result.faces)
+    if most >= result.difficulty:
+        return ""
+    return (
+        f"The challenge was beyond this roll: it could score at most {most} of the "
+        f"{result.difficulty} boons needed, so no boon can be bought with a bane."
+    )
+
+
 def buy_boon(result: Result) -> Result:
     """Book: a failed Character may buy a boon by accepting a bane. Decision: one boon, once per
-    roll; the roll is read again with it (a success if that reaches the difficulty)."""
+    roll; the roll is read again with it (a success if that reaches the difficulty). Refused when
+    the task was impossible (see :func:`beyond_reach`)."""
     if not isinstance(result, Result):
         raise ValueError(f"buy_boon takes a Result, not {result!r}.")
+    if problem := beyond_reach(result):
+        raise ValueError(problem)
     if result.success:
         raise ValueError("Only a failed roll can buy a boon with a bane.")
     if result.bought_boons:
@@ -216,16 +257,31 @@ def odds(
     task: str = "mundane",
     difficulty: int = 1,
     traded_boons: int = 0,
+    bonus_boons: int = 0,
 ) -> dict[str, Fraction]:
-    """Exact chances of ``"success"`` and ``"failure"``. ``pool`` is the size before trading."""
+    """Exact chances of ``"success"`` and ``"failure"``. ``pool`` is the size before trading;
+    ``bonus_boons`` (rolled forward) count as boons already scored."""
     rolled = dice_rolled(pool, traded_boons=traded_boons)
     modifier = die_modifier(competence=competence, task=task)
     check_int(difficulty, name="Difficulty", low=DIFFICULTY_MIN, high=DIFFICULTY_MAX)
-    needed = difficulty - traded_boons
+    check_int(bonus_boons, name="Rolled-forward boons", low=0, high=BONUS_BOONS_MAX)
+    needed = difficulty - traded_boons - bonus_boons
     weights = binomial_weights(rolled, _boon_faces(modifier), SIDES)
     success = sum(weights[max(0, needed) :])
     denominator = SIDES**rolled
     return to_fractions({"success": success, "failure": denominator - success}, denominator)
+
+
+def spend_extra_boon(extra_boons: int, spend: str) -> int:
+    """Book: spend one extra boon on ``spend`` (a key of :data:`EXTRA_BOON_SPENDS`); returns how
+    many extra boons remain. Refused when none is left."""
+    check_choice(spend, name="Extra boon spend", choices=tuple(EXTRA_BOON_SPENDS))
+    check_int(extra_boons, name="Extra boons", low=0)
+    if extra_boons < 1:
+        raise ValueError(
+            "No extra boons are left to spend: the roll needs boons above its Difficulty."
+        )
+    return extra_boons - 1
 
 
 def opposed_difficulty(difficulty: int = DIFFICULTY_MIN, *, opposition: int) -> int:

@@ -209,7 +209,7 @@ def test_out_of_range_options_are_refused_beside_the_field(
 def test_the_most_extra_dice_and_boons_the_rules_allow_roll(client, dad6_row, seeded):
     character, row, kind = dad6_row
     data = DAD6_VALID | {"tools": 10, "helpers": 10, "advantages": 5, "time": 5}
-    # Familiar, level 3 + 30 extra dice = 33: four boons bought with 32 dice, one die rolled.
+    # Familiar, level 3 + 30 extra dice = 33: four boons traded for 32 dice, one die rolled.
     response = client.post(roll_url(character, kind, row), data | {"traded_boons": 4})
     assert response.status_code == 302
     assert latest().pool == {"dice": 33, "rolled": 1, "traded_boons": 4, "die_modifier": 0}

@@ -4,11 +4,12 @@ buying a boon with a bane as a linked entry (once)."""
 import random
 
 import pytest
+from django.urls import reverse
 
 from rolls.models import Kind, RollEntry
 from rolls.rules import dad6
-from sheets.models import System
-from tests.factories import CharacterFactory
+from sheets.models import DAD6_DEFAULT_BANE, Role, System
+from tests.factories import CharacterFactory, MembershipFactory
 from tests.rolls.helpers import follow_url, latest, odds_url, panel_url, roll_url, seed_where
 
 pytestmark = pytest.mark.django_db
@@ -66,7 +67,7 @@ def test_roll_with_extra_dice_and_a_traded_boon(client, tracker, settings):
     assert [d["value"] for d in entry.faces] == list(result.modified)
     assert entry.outcome == result.outcome and entry.result["boons"] == result.boons
     assert entry.breakdown.startswith(
-        "3 level + 3 tools + 2 helpers + 1 doubled time = 9d6; 1 boon bought with 8 dice, 1d6 rolled"
+        "3 level + 3 tools + 2 helpers + 1 doubled time = 9d6; 1 boon traded for 8 dice, 1d6 rolled"
     )
     assert (
         entry.odds_fraction
@@ -100,6 +101,8 @@ def test_failure_shows_severity_and_buys_one_boon_with_a_bane(client, tracker, s
     assert response.status_code == 302 and response["Location"] == bought.get_absolute_url()
     assert (bought.kind, bought.follows, bought.outcome) == (Kind.BUY_BOON, roll, "success")
     assert bought.result["boons"] == 1 and bought.resource_changes == {"banes": 1}
+    # The bane is in play on the sheet; no wording given, so the default one.
+    assert list(character.dad6.banes.values_list("description", flat=True)) == [DAD6_DEFAULT_BANE]
     again = client.post(follow_url(roll, "buy_boon"))
     assert again.status_code == 409 and RollEntry.objects.count() == 2
     chained = client.post(follow_url(bought, "buy_boon"))
@@ -115,3 +118,172 @@ def test_a_success_cannot_buy_a_boon(client, tracker, settings):
     client.post(roll_url(character, "dad6-skill", skill), DEFAULTS)
     refused = client.post(follow_url(latest(), "buy_boon"))
     assert refused.status_code == 409 and RollEntry.objects.count() == 1
+
+
+def test_an_impossible_roll_cannot_buy_a_boon(client, tracker):
+    # Rules at the table: 3 dice can't reach Difficulty 4, so the odds were 0 and no bane buys a
+    # boon; the button isn't offered and a crafted POST is refused with the reason.
+    character, skill = tracker
+    client.post(roll_url(character, "dad6-skill", skill), DEFAULTS | {"difficulty": 4})
+    roll = latest()
+    assert roll.outcome == "failure"
+    page = client.get(roll.get_absolute_url()).content.decode()
+    assert "Buy a boon with a bane" not in page
+    refused = client.post(follow_url(roll, "buy_boon"))
+    assert refused.status_code == 409 and RollEntry.objects.count() == 1
+    assert "beyond this roll" in refused.content.decode()
+
+
+def failed_roll(client, character, skill, settings):
+    settings.ROLLS_RNG_SEED = seed_where(
+        lambda faces: not dad6.resolve(faces, competence="familiar").success,
+        lambda rng: dad6.roll(3, rng),
+    )
+    client.post(roll_url(character, "dad6-skill", skill), DEFAULTS)
+    return latest()
+
+
+def test_a_bought_boon_puts_the_players_bane_in_play(client, tracker, settings):
+    character, skill = tracker
+    roll = failed_roll(client, character, skill, settings)
+    page = client.get(roll.get_absolute_url()).content.decode()
+    assert "The bane you accept" in page
+    too_long = client.post(follow_url(roll, "buy_boon"), {"value": "x" * 101})
+    assert too_long.status_code == 409 and "at most 100 characters" in too_long.content.decode()
+    assert RollEntry.objects.count() == 1 and not character.dad6.banes.exists()
+    client.post(follow_url(roll, "buy_boon"), {"value": "  Owes   the ferryman "})
+    assert latest().kind == Kind.BUY_BOON
+    assert [b.description for b in character.dad6.banes.all()] == ["Owes the ferryman"]
+    sheet = client.get(character.get_absolute_url()).content.decode()
+    assert "Banes in play" in sheet and "Owes the ferryman" in sheet
+
+
+def test_owner_and_gm_remove_a_bane_another_player_cannot(client, tracker):
+    character, _ = tracker
+    bane = character.dad6.banes.create(description="Owes the ferryman")
+    url = reverse("dad6_bane_delete", args=[character.pk, bane.pk])
+    other = MembershipFactory(campaign=character.campaign, role=Role.PLAYER).user
+    client.force_login(other)
+    assert client.post(url).status_code == 403 and character.dad6.banes.exists()
+    assert "Remove <span" not in client.get(character.get_absolute_url()).content.decode()
+    client.force_login(character.owner)
+    response = client.post(url)
+    assert response.status_code == 302 and not character.dad6.banes.exists()
+    bane = character.dad6.banes.create(description="Cursed")
+    client.force_login(character.campaign.memberships.get(role=Role.GM).user)
+    client.post(reverse("dad6_bane_delete", args=[character.pk, bane.pk]))
+    assert not character.dad6.banes.exists()
+    # Another sheet's bane is not reachable through this character.
+    elsewhere = CharacterFactory(campaign__system=System.DAD6).dad6.banes.create(description="x")
+    missing = client.post(reverse("dad6_bane_delete", args=[character.pk, elsewhere.pk]))
+    assert missing.status_code == 404
+
+
+def test_extra_boons_are_spent_one_by_one_as_a_chain(client, tracker, settings):
+    character, skill = tracker
+    character.dad6.banes.create(description="Owes the ferryman")
+    settings.ROLLS_RNG_SEED = seed_where(
+        lambda faces: dad6.resolve(faces, competence="familiar").boons == 3,
+        lambda rng: dad6.roll(3, rng),
+    )
+    client.post(roll_url(character, "dad6-skill", skill), DEFAULTS)
+    roll = latest()
+    assert roll.outcome == "success" and roll.result["extra_boons"] == 2
+    page = client.get(roll.get_absolute_url()).content.decode()
+    for label in ("Pay down a bane", "Cut the time taken", "Roll a boon forward"):
+        assert f"Extra boon: {label}" in page
+    assert "Buy a boon with a bane" not in page
+    forward = client.post(follow_url(roll, "extra_boon"), {"value": "roll_forward"})
+    first = latest()
+    assert forward.status_code == 302 and (first.kind, first.follows) == (Kind.EXTRA_BOON, roll)
+    assert "Roll a boon forward; 1 extra boon left" in first.detail
+    assert first.resource_changes == {"forward_boons": 1}
+    character.dad6.refresh_from_db()
+    assert character.dad6.forward_boons == 1
+    bogus = client.post(follow_url(first, "extra_boon"), {"value": "buy_beer"})
+    assert bogus.status_code == 409 and RollEntry.objects.count() == 2
+    client.post(follow_url(first, "extra_boon"), {"value": "pay_down_bane"})
+    second = latest()
+    assert (second.follows, second.resource_changes) == (first, {"banes": -1})
+    assert "Owes the ferryman" in second.detail and "0 extra boons left" in second.detail
+    assert not character.dad6.banes.exists()
+    assert "Extra boon:" not in client.get(second.get_absolute_url()).content.decode()
+    refused = client.post(follow_url(second, "extra_boon"), {"value": "cut_time"})
+    assert refused.status_code == 409 and RollEntry.objects.count() == 3
+
+
+def test_pay_down_is_offered_only_with_a_bane_in_play(client, tracker, settings):
+    character, skill = tracker
+    settings.ROLLS_RNG_SEED = seed_where(
+        lambda faces: dad6.resolve(faces, competence="familiar").boons >= 2,
+        lambda rng: dad6.roll(3, rng),
+    )
+    client.post(roll_url(character, "dad6-skill", skill), DEFAULTS)
+    roll = latest()
+    page = client.get(roll.get_absolute_url()).content.decode()
+    assert "Extra boon: Cut the time taken" in page and "Pay down a bane" not in page
+    refused = client.post(follow_url(roll, "extra_boon"), {"value": "pay_down_bane"})
+    assert refused.status_code == 409 and "no bane in play" in refused.content.decode()
+
+
+def test_a_rolled_forward_boon_counts_in_the_next_roll_and_is_spent(client, tracker):
+    character, skill = tracker
+    character.dad6.forward_boons = 1
+    character.dad6.save()
+    assert "Rolled-forward boons: <strong>1</strong>" in (
+        client.get(character.get_absolute_url()).content.decode()
+    )
+    panel = client.get(panel_url(character, "dad6-skill", skill)).content.decode()
+    assert (
+        "+1 rolled-forward boon" in panel
+        and '100% <span class="exact" title="exact chance">(1/1)' in panel
+    )
+    odds = client.get(
+        odds_url(character, "dad6-skill", skill), DEFAULTS | {"difficulty": 2}
+    ).content.decode()
+    assert "42.1%" in odds  # one boon already there: the 3 dice need one more
+    client.post(roll_url(character, "dad6-skill", skill), DEFAULTS | {"difficulty": 2})
+    roll = latest()
+    assert roll.options["forward_boons"] == 1 and "1 rolled forward" in roll.detail
+    assert roll.resource_changes == {"forward_boons": -1} and "+1 rolled-forward boon" in (
+        roll.breakdown
+    )
+    character.dad6.refresh_from_db()
+    assert character.dad6.forward_boons == 0
+    client.post(roll_url(character, "dad6-skill", skill), DEFAULTS)
+    assert latest().options["forward_boons"] == 0 and latest().resource_changes == {}
+
+
+def test_the_gm_sets_rolled_forward_boons_a_player_cannot(client, tracker):
+    character, _ = tracker
+    url = reverse("character_resources", args=[character.pk])
+    data = {f"res-{character.pk}-forward_boons": 2}
+    assert client.post(url, data).status_code == 403
+    client.force_login(character.campaign.memberships.get(role=Role.GM).user)
+    assert client.post(url, data).status_code == 302
+    too_many = client.post(url, {f"res-{character.pk}-forward_boons": dad6.BONUS_BOONS_MAX + 1})
+    assert too_many.status_code == 400
+    character.dad6.refresh_from_db()
+    assert character.dad6.forward_boons == 2
+
+
+def test_a_roll_whose_forward_boons_were_spent_a_moment_ago_is_refused(
+    client, tracker, monkeypatch
+):
+    # Another roll spends the boon between this panel's odds and its sheet lock: refused, not
+    # rolled with odds that counted a boon that is gone.
+    from rolls import views
+    from sheets.models import Dad6Sheet
+
+    character, skill = tracker
+    Dad6Sheet.objects.filter(pk=character.pk).update(forward_boons=1)
+    real_lock = views.lock_sheet
+
+    def lock_after_another_roll(pk, system):
+        Dad6Sheet.objects.filter(pk=pk).update(forward_boons=0)
+        return real_lock(pk, system)
+
+    monkeypatch.setattr(views, "lock_sheet", lock_after_another_roll)
+    response = client.post(roll_url(character, "dad6-skill", skill), DEFAULTS)
+    assert "rolled-forward boons changed a moment ago" in response.content.decode()
+    assert not RollEntry.objects.exists()

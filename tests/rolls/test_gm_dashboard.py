@@ -60,7 +60,7 @@ def test_permissions(client, table):
 def test_shows_key_ratings_per_system(client):
     for system, words in (
         (System.COGENT, ["Strength", "Reflex", "Intelligence", "Destiny points"]),
-        (System.DAD6, ["Class", "Level", "Ranger"]),
+        (System.DAD6, ["Class", "Level", "Ranger", "Rolled-forward boons"]),
         (System.COLD_STARS, ["Agility", "Presence", "Momentum", "Willpower"]),
     ):
         campaign = CampaignFactory(system=system)
@@ -72,8 +72,8 @@ def test_shows_key_ratings_per_system(client):
         body = client.get(dashboard(campaign)).content.decode()
         for word in words:
             assert word in body, (system, word)
-        # DAD6 has no resources to edit inline.
-        assert (resources_url(character) in body) == (system != System.DAD6)
+        # Every system has resources to edit inline (DAD6: the rolled-forward boons).
+        assert resources_url(character) in body
 
 
 def test_live_parts_refresh_from_partials(client, table):
@@ -145,9 +145,10 @@ def test_resource_edit_permissions(client, table):
     for user in (observer, pc.owner):
         client.force_login(user)
         assert client.post(resources_url(pc), data).status_code == 403
+    # DAD6's resource is the rolled-forward boons: the GM edits them; an empty post is a 400.
     dad6 = CharacterFactory(campaign__system=System.DAD6)
     client.force_login(gm_of(dad6.campaign))
-    assert client.post(resources_url(dad6), {}).status_code == 404
+    assert client.post(resources_url(dad6), {}).status_code == 400
 
 
 def test_last_rolls_per_character(client, seeded):

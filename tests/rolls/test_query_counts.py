@@ -102,7 +102,7 @@ def test_log_page_same_for_one_and_many(client, seeded):
 
 
 @pytest.mark.parametrize(
-    ("system", "expected"), [(System.COGENT, 12), (System.DAD6, 9), (System.COLD_STARS, 10)]
+    ("system", "expected"), [(System.COGENT, 12), (System.DAD6, 10), (System.COLD_STARS, 10)]
 )
 def test_sheet_with_recent_rolls(client, seeded, system, expected):
     character = CharacterFactory(campaign__system=system)
@@ -114,5 +114,5 @@ def test_sheet_with_recent_rolls(client, seeded, system, expected):
     for _ in range(6):
         client.post(roll_url(character, kind, row), data)
     # session, user, character, membership, sheet reload, recent rolls, the GM's prompts (open
-    # calls, contests), one per row table
+    # calls, contests), one per row table (DAD6: skills and banes)
     assert count(client, character.get_absolute_url()) == one == expected

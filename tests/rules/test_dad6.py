@@ -145,8 +145,64 @@ def test_a_bought_boon_can_still_fall_short():
 def test_buying_a_boon_is_for_failures_and_once():
     with pytest.raises(ValueError, match="Only a failed roll"):
         dad6.buy_boon(dad6.resolve((6,), competence="familiar"))
-    bought = dad6.buy_boon(dad6.resolve((1,), competence="familiar", difficulty=3))
+    bought = dad6.buy_boon(dad6.resolve((1, 1, 1), competence="familiar", difficulty=3))
     with pytest.raises(ValueError, match="already bought"):
         dad6.buy_boon(bought)
     with pytest.raises(ValueError, match="takes a Result"):
         dad6.buy_boon("failure")
+
+
+@pytest.mark.parametrize(
+    ("faces", "options", "possible"),
+    [
+        ((1, 1, 1), {"difficulty": 3}, True),
+        ((1, 1, 1), {"difficulty": 4}, False),  # 3 dice score at most 3 boons
+        ((1,), {"difficulty": 2, "traded_boons": 1}, True),  # a traded boon counts
+        ((), {"difficulty": 2, "traded_boons": 1}, False),
+        # Familiar on an Expert task: every die is −2, so no die can reach 6.
+        ((1, 1), {"difficulty": 1, "task": "expert"}, False),
+        ((1, 1), {"difficulty": 1, "task": "expert", "competence": "master"}, True),
+    ],
+)
+def test_a_boon_is_bought_only_when_the_task_was_possible(faces, options, possible):
+    options = {"competence": "familiar"} | options
+    result = dad6.resolve(faces, **options)
+    pool = len(faces) + result.traded_boons * dad6.DICE_PER_TRADED_BOON
+    assert (dad6.odds(pool, **options)["success"] > 0) is possible  # the same as the odds say
+    assert (dad6.beyond_reach(result) == "") is possible
+    if possible:
+        assert dad6.buy_boon(result).bought_boons == 1
+    else:
+        with pytest.raises(ValueError, match="beyond this roll"):
+            dad6.buy_boon(result)
+
+
+def test_extra_boons_are_the_boons_above_the_difficulty():
+    assert dad6.resolve((6, 6, 6), competence="familiar", difficulty=1).extra_boons == 2
+    assert dad6.resolve((6, 1, 1), competence="familiar", difficulty=1).extra_boons == 0
+    assert dad6.resolve((6, 1, 1), competence="familiar", difficulty=3).extra_boons == 0
+    traded = dad6.resolve((6,), competence="familiar", difficulty=1, traded_boons=1)
+    assert traded.extra_boons == 1
+
+
+def test_spending_extra_boons_counts_down_and_stops_at_none():
+    assert [dad6.spend_extra_boon(n, s) for n, s in ((2, "roll_forward"), (1, "cut_time"))] == [
+        1,
+        0,
+    ]
+    with pytest.raises(ValueError, match="No extra boons are left"):
+        dad6.spend_extra_boon(0, "pay_down_bane")
+    with pytest.raises(ValueError, match="Extra boon spend must be one of"):
+        dad6.spend_extra_boon(1, "buy_beer")
+
+
+def test_a_rolled_forward_boon_is_an_automatic_boon():
+    result = dad6.resolve((1, 1), competence="familiar", difficulty=1, bonus_boons=1)
+    assert (result.boons, result.bonus_boons, result.success) == (1, 1, True)
+    assert dad6.odds(2, competence="familiar", difficulty=1, bonus_boons=1)["success"] == 1
+    # It can make an impossible task possible, so a boon may then be bought with a bane.
+    short = dad6.resolve((1, 1), competence="familiar", difficulty=3, bonus_boons=1)
+    assert dad6.beyond_reach(short) == "" and dad6.buy_boon(short).boons == 2
+    assert dad6.beyond_reach(dad6.resolve((1,), competence="familiar", difficulty=3, bonus_boons=1))
+    with pytest.raises(ValueError, match="Rolled-forward boons"):
+        dad6.resolve((1,), competence="familiar", bonus_boons=dad6.BONUS_BOONS_MAX + 1)

@@ -70,6 +70,20 @@ def test_dad6_odds_match_enumeration(pool, competence, task, difficulty):
     assert _nonzero(odds) == _frequencies(outcomes, 6**pool)
 
 
+@pytest.mark.parametrize("pool", range(1, 4))
+@pytest.mark.parametrize("task", dad6.TASKS)
+@pytest.mark.parametrize("bonus", [1, 2])
+@pytest.mark.parametrize("difficulty", [1, 2, 4])
+def test_dad6_odds_with_rolled_forward_boons_match_enumeration(pool, task, bonus, difficulty):
+    reading = {"competence": "familiar", "task": task, "difficulty": difficulty}
+    outcomes = Counter()
+    for faces in product(range(1, 7), repeat=pool):
+        r = dad6.resolve(faces, bonus_boons=bonus, **reading)
+        outcomes["success" if r.success else "failure"] += 1
+    odds = dad6.odds(pool, bonus_boons=bonus, **reading)
+    assert _nonzero(odds) == _frequencies(outcomes, 6**pool)
+
+
 SMALL_POOLS = [
     Pool(a, s, r)
     for a in range(4)

@@ -41,6 +41,9 @@ def rich_character(system):
         sheet.save()
         sheet.skills.create(name="Tracking", is_class_skill=True)
         sheet.skills.create(name="Cooking", competence="familiar")
+        sheet.banes.create(description="Owes the ferryman")
+        sheet.forward_boons = 2
+        sheet.save()
     else:
         sheet = character.cold_stars
         sheet.agility, sheet.momentum_max, sheet.momentum = 4, 5, 2
@@ -145,6 +148,18 @@ def test_dad6_errors():
     assert any(e.startswith("sheet.skills[2].competence:") for e in errors)
 
 
+def test_dad6_banes_in_play_travel_with_the_character():
+    data = export_character(rich_character(System.DAD6))
+    assert data["sheet"]["banes"] == ["Owes the ferryman"]
+    data["sheet"]["banes"] += ["", 3, "x" * 101]
+    errors = errors_for(json.dumps(data), System.DAD6)
+    assert [e.split(":")[0] for e in errors] == [
+        "sheet.banes[1].description",
+        "sheet.banes[2]",
+        "sheet.banes[3].description",
+    ]
+
+
 def test_cold_stars_errors():
     data = valid(System.COLD_STARS)
     data["sheet"]["skills"][0]["domains"] = []  # Piloting 3 without a domain
@@ -204,3 +219,14 @@ def test_an_old_export_with_injury_dice_imports_them_as_injuries():
     copy = import_character(json.dumps(data), membership=gm).character
     levels = sorted(i.level for i in copy.cogent.injuries.all())
     assert levels == [2, 5] and copy.cogent.injury_dice == 7
+
+
+def test_only_the_gm_imports_rolled_forward_boons():
+    data = export_json(rich_character(System.DAD6))
+    target = CampaignFactory(system=System.DAD6)
+    player = MembershipFactory(campaign=target, role=Role.PLAYER)
+    imported = import_character(data, membership=player)
+    assert imported.character.dad6.forward_boons == 0
+    assert "forward_boons" in imported.notices[0]
+    gm = target.memberships.get(role=Role.GM)
+    assert import_character(data, membership=gm).character.dad6.forward_boons == 2

@@ -224,6 +224,7 @@ def _edit_urls(campaigns):
     feeble = cogent.cogent.disabilities.create(name="Feeble", attribute="strength", dice=1)
     skill = cogent.cogent.skills.get(name="Athletics")
     dskill = dad6.dad6.skills.create(name="Tracking", is_class_skill=True)
+    bane = dad6.dad6.banes.create(description="Owes the ferryman")
     cskill = cold.cold_stars.skills.get(name="Piloting")
     domain = cskill.domains.create(name="Small Craft")
     return [
@@ -296,6 +297,7 @@ def _edit_urls(campaigns):
             {f"skill-{dskill.pk}-name": "Tracking", f"skill-{dskill.pk}-is_class_skill": "on"},
         ),
         (reverse("dad6_skill_delete", args=[dad6.pk, dskill.pk]), {}),
+        (reverse("dad6_bane_delete", args=[dad6.pk, bane.pk]), {}),
         (
             reverse("cold_stars_skill_update", args=[cold.pk, cskill.pk]),
             {f"skill-{cskill.pk}-trained": "on", f"skill-{cskill.pk}-rating": 3},

@@ -52,19 +52,20 @@ def add_rows(character, n):
             character.dad6.skills.create(
                 name=f"S{character.dad6.skills.count()}", competence="expert"
             )
+            character.dad6.banes.create(description="A bane")
     else:
         for skill in character.cold_stars.skills.filter(is_domain=True, domains=None)[:n]:
             skill.domains.create(name="Somewhere")
 
 
 @pytest.mark.parametrize(
-    ("system", "expected"), [(System.COGENT, 14), (System.DAD6, 9), (System.COLD_STARS, 10)]
+    ("system", "expected"), [(System.COGENT, 14), (System.DAD6, 10), (System.COLD_STARS, 10)]
 )
 def test_sheet_page(client, system, expected):
     # session, user, character, membership, sheet reload, recent rolls, the GM's open calls and
     # contests for the character (the prompts), then one query per row table (Cogent: injuries
     # and disabling characteristics too, and the campaign's combat skills once for every
-    # vocation's add form)
+    # vocation's add form; DAD6: skills, banes)
     character = CharacterFactory(campaign__system=system)
     client.force_login(character.owner)
     add_rows(character, 1)

@@ -45,10 +45,20 @@ def _cogent_bob(character: Character) -> None:
     sheet.disabilities.create(name="Kleptomaniac")
 
 
-def _dad6(character: Character, class_name: str, level: int, skills: dict[str, str]) -> None:
+def _dad6(
+    character: Character,
+    class_name: str,
+    level: int,
+    skills: dict[str, str],
+    *,
+    banes: tuple[str, ...] = (),
+    forward_boons: int = 0,
+) -> None:
     sheet = character.dad6
-    sheet.class_name, sheet.level = class_name, level
+    sheet.class_name, sheet.level, sheet.forward_boons = class_name, level, forward_boons
     sheet.save()
+    for description in banes:
+        sheet.banes.create(description=description)
     for name, competence in skills.items():
         if competence == "class":
             sheet.skills.create(name=name, is_class_skill=True)
@@ -93,6 +103,7 @@ DEMO = {
                     "Ranger",
                     4,
                     {"Tracking": "class", "Archery": "class", "Cooking": "familiar"},
+                    forward_boons=1,
                 ),
             ),
             "bob": (
@@ -102,6 +113,7 @@ DEMO = {
                     "Cleric",
                     2,
                     {"Healing": "class", "Lore": "class", "Swimming": "unfamiliar"},
+                    banes=("Owes the ferryman a favour",),
                 ),
             ),
         },
