@@ -68,10 +68,11 @@ class Kind(models.TextChoices):
     CHOICE = "choice", "Choice"
     BUY_BOON = "buy_boon", "Boon bought with a bane"
     CONTEST = "contest", "Contest"
+    ASSIST = "assist", "Assist"
 
 
 # Kinds that start a chain (everything else follows one of these).
-ROOT_KINDS = (Kind.ROLL, Kind.AUTO_PASS, Kind.SKIP, Kind.REVEAL, Kind.CONTEST)
+ROOT_KINDS = (Kind.ROLL, Kind.AUTO_PASS, Kind.SKIP, Kind.REVEAL, Kind.CONTEST, Kind.ASSIST)
 
 
 class Visibility(models.TextChoices):
@@ -771,6 +772,52 @@ def canonical_json(content: dict[str, Any]) -> bytes:
 # ---------------------------------------------------------------------------------------------
 # The GM table: calls for a roll and contests (docs/gm-table.md)
 # ---------------------------------------------------------------------------------------------
+
+
+class AssistQuerySet(models.QuerySet):
+    def waiting(self) -> AssistQuerySet:
+        return self.filter(used_by__isnull=True, dropped_at__isnull=True)
+
+    def waiting_for(self, character: Character) -> AssistQuerySet:
+        """The assist the character's next action takes (cogent.ASSISTS_PER_ROLL: one at most)."""
+        return self.waiting().filter(assisted=character).select_related("entry")
+
+
+class Assist(models.Model):
+    """A rolled Cogent assist waiting for the assisted character's next action.
+
+    The assist itself is a log entry (kind "assist", append-only); this row only says whom it is
+    for and whether it was used or dropped — state that changes, so it lives outside the chain.
+    The main roll names the assist it took in its own ``options`` (by entry token and hash)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="assists")
+    entry = models.OneToOneField(RollEntry, on_delete=models.PROTECT, related_name="assist_for")
+    assisted = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="assists")
+    wins = models.SmallIntegerField(help_text="Signed: added to the main roll's wins.")
+    used_by = models.OneToOneField(
+        RollEntry,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="assist_used",
+    )
+    dropped_at = models.DateTimeField(null=True, blank=True)
+
+    objects = AssistQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"{self.entry.character_name}'s assist for {self.assisted}"
+
+    @property
+    def by_name(self) -> str:
+        return self.entry.character_name
+
+    @property
+    def wins_text(self) -> str:
+        return f"{self.wins:+d} win{'' if abs(self.wins) == 1 else 's'}"
 
 
 class RollCallQuerySet(models.QuerySet):

@@ -26,6 +26,7 @@ from django_htmx.http import trigger_client_event
 from rolls import contests, live
 from rolls.forms import Refused
 from rolls.models import (
+    Assist,
     Contest,
     ContestKind,
     ContestState,
@@ -390,6 +391,9 @@ def prompts_context(character: Character, membership: Membership) -> dict[str, A
         for contest in Contest.objects.prompts_for(character).prefetch_related(_contest_entries())
     ]
     context["membership"] = membership
+    if character.campaign.system == System.COGENT:
+        # Only the assisted character's rollers see it wait: whether it is used tells of rolls.
+        context["waiting_assist"] = Assist.objects.waiting_for(character).first()
     return context
 
 

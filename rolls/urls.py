@@ -23,6 +23,7 @@ urlpatterns = [
     # Entries go by token, not pk: the pks' gaps would count hidden rolls (rolls/tokens.py).
     path("rolls/<entry:pk>/", views.roll_entry, name="roll_entry"),
     path("rolls/<entry:pk>/reveal/", views.roll_reveal, name="roll_reveal"),
+    path("rolls/<entry:pk>/drop-assist/", views.assist_drop, name="assist_drop"),
     path("rolls/<entry:pk>/<slug:action>/", views.roll_follow_up, name="roll_follow_up"),
     path("campaigns/<id:pk>/log/", log_tools.campaign_log, name="campaign_log"),
 ]

@@ -18,12 +18,13 @@ from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
 from rolls import contests, followups, live
 from rolls.forms import FORMS, Outcome, Refused, RollForm
-from rolls.models import ROOT_KINDS, HiddenEntry, Kind, RollEntry, Visibility
+from rolls.models import ROOT_KINDS, Assist, HiddenEntry, Kind, RollEntry, Visibility
 from rolls.rules import system_rng
 from rolls.table import Ask, ask_for
 from rolls.targets import SHEET_MODELS, Target, load_target, lock_sheet
@@ -174,6 +175,9 @@ def roll_create(request: HttpRequest, pk: int, kind: str, target_pk: int) -> Htt
                 ask = ask_for(request.POST, character, target, lock=True)
                 sheet = lock_sheet(character.pk, target.system)
                 outcome = form.roll(action, sheet, _rng())
+                if ask is not None and getattr(form, "assist_target", None) is not None:
+                    raise Refused("An answer to the GM's request can't be an assist roll.")
+                _lock_assists(form)
                 links = ask.links() if ask else {}
                 entry = _append(
                     request,
@@ -184,6 +188,7 @@ def roll_create(request: HttpRequest, pk: int, kind: str, target_pk: int) -> Htt
                     **links,
                 )
                 _answered(ask, entry, request.user)
+                _record_assist(form, entry)
         except Refused as exc:
             refusal = str(exc)
         else:
@@ -202,6 +207,40 @@ def roll_create(request: HttpRequest, pk: int, kind: str, target_pk: int) -> Htt
         return trigger_client_event(response, ROLL_EVENT) if entry else response
     status = 409 if refusal else 400
     return render(request, "rolls/panel.html", context, status=status)
+
+
+def _lock_assists(form: RollForm) -> None:
+    """Inside the roll's transaction, re-check the assist state the form was built on: the
+    waiting assist this roll takes is still waiting, and no other assist has started to wait
+    for the character this one is for (one at a time, cogent.ASSISTS_PER_ROLL)."""
+    taken = getattr(form, "_assist_taken", lambda: None)()
+    if taken is not None:
+        still = Assist.objects.select_for_update().waiting().filter(pk=taken.pk).exists()
+        if not still:
+            raise Refused(
+                f"{taken.by_name}'s assist was used or dropped a moment ago; check the odds again."
+            )
+    assisted = getattr(form, "assist_target", None)
+    if assisted is not None:
+        lock_sheet(assisted.pk, assisted.campaign.system)  # serialises two assists for one
+        if Assist.objects.waiting_for(assisted).exists():
+            raise Refused(f"An assist already waits for {assisted.name}.")
+
+
+def _record_assist(form: RollForm, entry: RollEntry) -> None:
+    """After the entry is appended: an assist starts to wait, or the one taken is used."""
+    assisted = getattr(form, "assist_target", None)
+    if entry.kind == Kind.ASSIST and assisted is not None:
+        Assist.objects.create(
+            campaign_id=entry.campaign_id,
+            entry=entry,
+            assisted=assisted,
+            wins=entry.result["assist"],
+        )
+        return
+    taken = getattr(form, "_assist_taken", lambda: None)()
+    if taken is not None and "assist" in entry.options:
+        Assist.objects.filter(pk=taken.pk).update(used_by=entry)
 
 
 def _answered(ask: Ask | None, entry: RollEntry, user: Any) -> None:
@@ -371,6 +410,37 @@ def roll_reveal(request: HttpRequest, pk: int) -> HttpResponse:
         text += ", and with it the contest's " + ", ".join(f"#{other.seq}" for other in also)
     messages.success(request, text + ".")
     return redirect(reveal)
+
+
+@login_required
+@require_POST
+def assist_drop(request: HttpRequest, pk: int) -> HttpResponse:
+    """Drop a waiting assist (the moment passed): the GM, the assisted character's roller or the
+    assisting character's roller may. The assist entry stays in the log; only its wait ends."""
+    entry, membership = _entry_for_member(request, pk)
+    assist = Assist.objects.filter(entry=entry).select_related("assisted").first()
+    if assist is None:
+        raise Http404("No such assist.")
+    assisted = assist.assisted
+    allowed = assisted.can_roll(membership) or (
+        entry.character is not None and entry.character.can_roll(membership)
+    )
+    if not allowed:
+        raise PermissionDenied(
+            "Only the GM or the player of the assisted or assisting character drops an assist."
+        )
+    with transaction.atomic():
+        # One UPDATE … WHERE still waiting: a roll taking it at the same moment wins or loses.
+        dropped = Assist.objects.waiting().filter(pk=assist.pk).update(dropped_at=timezone.now())
+        if dropped:
+            live.publish(entry.campaign_id, "sheet", assisted.pk)
+    if dropped:
+        messages.success(request, f"Dropped {assist.by_name}'s assist for {assisted.name}.")
+    else:
+        messages.info(request, "That assist was already used or dropped.")
+    if assisted.can_read(membership):
+        return redirect(assisted)
+    return redirect(entry)
 
 
 def _reveal(entry: RollEntry, user: Any) -> RollEntry:

@@ -1,0 +1,257 @@
+"""Cogent assists through HTTP (RULES.md §1 "Assist", §5 "Assists"): a character rolls an assist
+for another, it waits on the assisted character's sheet, the next action's odds and result
+include it, and every permission and visibility rule holds against crafted requests."""
+
+import random
+import re
+
+import pytest
+from django.urls import reverse
+
+from rolls.forms import percent
+from rolls.models import Assist, Kind, RollEntry
+from rolls.rules import cogent
+from sheets.models import Role, System
+from tests.factories import CharacterFactory, CogentVocationFactory
+from tests.rolls.helpers import latest, odds_url, panel_url, roll_url, seed_where, token
+
+pytestmark = pytest.mark.django_db
+
+ANN_POOL = 9  # 3 base + 4 Perception + 2 Reflex
+
+
+@pytest.fixture
+def party():
+    """Ann (player ann) assists Bo (player bo); Cy (player cy) is at the table too; the GM has a
+    visible NPC (Guard) and a hidden one (Spy)."""
+    ann = CharacterFactory(campaign__system=System.COGENT, name="Ann", owner__username="ann")
+    campaign = ann.campaign
+    ann.cogent.reflex = 2
+    ann.cogent.save()
+    ann.cogent.skills.filter(name="Perception").update(rating=4)
+    bo = CharacterFactory(campaign=campaign, name="Bo", owner__username="bo")
+    cy = CharacterFactory(campaign=campaign, name="Cy", owner__username="cy")
+    gm = campaign.memberships.get(role=Role.GM).user
+    guard = CharacterFactory(campaign=campaign, name="Guard", owner=gm, is_npc=True)
+    spy = CharacterFactory(
+        campaign=campaign, name="Spy", owner=gm, is_npc=True, hidden_from_players=True
+    )
+    return {
+        "ann": ann,
+        "bo": bo,
+        "cy": cy,
+        "gm": gm,
+        "guard": guard,
+        "spy": spy,
+        "perception": ann.cogent.skills.get(name="Perception"),
+        "bo_search": bo.cogent.skills.get(name="Perception"),
+    }
+
+
+@pytest.fixture
+def helpful(settings):
+    """Dice for which Ann's 9d6 assist against CL 3 changes the next roll."""
+    settings.ROLLS_RNG_SEED = seed_where(
+        lambda faces: cogent.assist(faces) != 0, lambda rng: cogent.roll(ANN_POOL, rng)
+    )
+    return cogent.assist(cogent.roll(ANN_POOL, random.Random(settings.ROLLS_RNG_SEED)))
+
+
+def _assist(client, party, *, for_character=None, **extra):
+    data = {"challenge_level": 3, "extra_penalty": 0, "action": "assist"}
+    data["assist_for"] = (for_character or party["bo"]).pk
+    data |= extra
+    return client.post(roll_url(party["ann"], "cogent-skill", party["perception"]), data)
+
+
+def test_an_assist_waits_and_the_next_action_takes_it(client, party, helpful):
+    client.force_login(party["ann"].owner)
+    response = _assist(client, party)
+    entry = latest()
+    assert response.status_code == 302 and entry.kind == Kind.ASSIST
+    assert entry.result["assist"] == helpful
+    assert entry.options["assist_for"] == "Bo" and "for Bo's next action" in entry.detail
+    waiting = Assist.objects.get()
+    assert (waiting.assisted, waiting.wins, waiting.used_by) == (party["bo"], helpful, None)
+
+    client.force_login(party["bo"].owner)
+    sheet = client.get(party["bo"].get_absolute_url()).content.decode()
+    assert "An assist waits" in sheet and f"Ann's assist: {helpful:+d} win" in sheet
+    page = client.get(panel_url(party["bo"], "cogent-skill", party["bo_search"])).content.decode()
+    assert "Take Ann&#x27;s assist" in page or "Take Ann's assist" in page
+    shown = client.get(
+        odds_url(party["bo"], "cogent-skill", party["bo_search"]),
+        {"challenge_level": 2, "extra_penalty": 0, "use_assist": "on"},
+    ).content.decode()
+    bo_pool = int(re.search(r"= (\d+)d6", shown).group(1))
+    expected = cogent.odds(bo_pool, challenge_level=2, assist=helpful)["success"]
+    assert expected != cogent.odds(bo_pool, challenge_level=2)["success"]
+    assert percent(expected) in shown
+    assert f"{helpful:+d} win" in shown and "from Ann" in shown
+
+    response = client.post(
+        roll_url(party["bo"], "cogent-skill", party["bo_search"]),
+        {"challenge_level": 2, "extra_penalty": 0, "use_assist": "on"},
+    )
+    main = latest()
+    assert response.status_code == 302 and main.kind == Kind.ROLL
+    assert main.options["assist"] == {"by": "Ann", "wins": helpful, "entry_hash": entry.hash}
+    assert main.result["wins"] == max(0, main.result["rolled_wins"] + helpful)
+    assert f"{helpful:+d} from Ann's assist" in main.detail
+    assert Assist.objects.get().used_by == main
+    # Used: the sheet no longer shows it and the panel no longer offers it.
+    assert "An assist waits" not in client.get(party["bo"].get_absolute_url()).content.decode()
+    page = client.get(panel_url(party["bo"], "cogent-skill", party["bo_search"])).content.decode()
+    assert "Take Ann" not in page
+
+
+def test_a_vocation_assists_with_its_rating_and_governing_attribute(client, party, seeded):
+    vocation = CogentVocationFactory(sheet=party["ann"].cogent, name="Tracker", rating=2)
+    client.force_login(party["ann"].owner)
+    response = client.post(
+        roll_url(party["ann"], "cogent-vocation", vocation),
+        {
+            "challenge_level": 4,
+            "extra_penalty": 0,
+            "action": "assist",
+            "assist_for": party["bo"].pk,
+        },
+    )
+    entry = latest()
+    assert response.status_code == 302 and entry.kind == Kind.ASSIST
+    assert entry.options["challenge_level"] == 4 and Assist.objects.get().entry == entry
+
+
+def test_unticking_keeps_the_assist_for_later(client, party, helpful):
+    client.force_login(party["ann"].owner)
+    _assist(client, party)
+    client.force_login(party["bo"].owner)
+    client.post(
+        roll_url(party["bo"], "cogent-skill", party["bo_search"]),
+        {"challenge_level": 2, "extra_penalty": 0},
+    )
+    assert "assist" not in latest().options and Assist.objects.waiting().count() == 1
+
+
+@pytest.mark.parametrize(
+    ("extra", "field_message"),
+    [
+        ({"challenge_level": 2}, "CL 3 or higher"),
+        ({"visibility": "blind"}, "An assist is rolled in public"),
+        ({"use_assist": "on"}, None),
+    ],
+)
+def test_refused_assists_write_nothing(client, party, extra, field_message):
+    client.force_login(party["ann"].owner)
+    response = _assist(client, party, **extra)
+    assert response.status_code == 400 and not RollEntry.objects.exists()
+    if field_message:
+        assert field_message in response.content.decode()
+
+
+def test_one_assist_waits_at_a_time(client, party, seeded):
+    client.force_login(party["gm"])
+    _assist(client, party)
+    response = client.post(
+        roll_url(party["guard"], "cogent-skill", party["guard"].cogent.skills.first()),
+        {
+            "challenge_level": 3,
+            "extra_penalty": 0,
+            "action": "assist",
+            "assist_for": party["bo"].pk,
+        },
+    )
+    assert response.status_code == 400 and "already waits for Bo" in response.content.decode()
+    assert RollEntry.objects.count() == 1
+
+
+def test_only_who_may_roll_the_assisting_character_rolls_the_assist(client, party):
+    client.force_login(party["cy"].owner)
+    assert _assist(client, party).status_code == 403
+    assert not RollEntry.objects.exists()
+
+
+def test_crafted_targets_are_refused(client, party):
+    other = CharacterFactory(campaign__system=System.COGENT, name="Stranger")
+    client.force_login(party["ann"].owner)
+    for character in (other, party["spy"]):  # another campaign's; a hidden NPC
+        response = _assist(client, party, for_character=character)
+        assert response.status_code == 400
+    assert not RollEntry.objects.exists()
+    assert (
+        "Spy"
+        not in client.get(
+            panel_url(party["ann"], "cogent-skill", party["perception"])
+        ).content.decode()
+    )
+
+
+def test_a_hidden_npc_neither_gives_nor_takes_an_assist(client, party):
+    client.force_login(party["gm"])
+    response = _assist(client, party, for_character=party["spy"])
+    assert response.status_code == 400 and "hidden NPC" in response.content.decode()
+    response = client.post(
+        roll_url(party["spy"], "cogent-skill", party["spy"].cogent.skills.first()),
+        {
+            "challenge_level": 3,
+            "extra_penalty": 0,
+            "action": "assist",
+            "assist_for": party["bo"].pk,
+        },
+    )
+    assert response.status_code == 400 and "hidden NPC" in response.content.decode()
+    assert not RollEntry.objects.exists()
+
+
+def test_the_waiting_assist_shows_only_to_the_assisted_characters_rollers(client, party, seeded):
+    client.force_login(party["ann"].owner)
+    _assist(client, party)
+    assert "An assist waits" not in client.get(party["bo"].get_absolute_url()).content.decode()
+    client.force_login(party["cy"].owner)
+    assert "An assist waits" not in client.get(party["bo"].get_absolute_url()).content.decode()
+    client.force_login(party["gm"])
+    page = client.get(party["bo"].get_absolute_url()).content.decode()
+    entry = latest()
+    assert "An assist waits" in page and f"/rolls/{token(entry)}/drop-assist/" in page
+    assert f"/rolls/{entry.pk}/" not in page
+
+
+def test_dropping_an_assist(client, party, seeded):
+    client.force_login(party["ann"].owner)
+    _assist(client, party)
+    entry = latest()
+    url = reverse("assist_drop", args=[entry.pk])
+    client.force_login(party["cy"].owner)
+    assert client.post(url).status_code == 403
+    outsider = CharacterFactory(campaign__system=System.COGENT).owner
+    client.force_login(outsider)
+    assert client.post(url).status_code == 404
+    client.force_login(party["bo"].owner)
+    assert client.post(url).status_code == 302
+    assert Assist.objects.get().dropped_at is not None and not Assist.objects.waiting().exists()
+    assert RollEntry.objects.count() == 1  # the assist roll stays in the log
+
+
+def test_a_dropped_assist_is_not_silently_rolled_without(client, party, seeded):
+    client.force_login(party["ann"].owner)
+    _assist(client, party)
+    client.post(reverse("assist_drop", args=[latest().pk]))
+    client.force_login(party["bo"].owner)
+    response = client.post(
+        roll_url(party["bo"], "cogent-skill", party["bo_search"]),
+        {"challenge_level": 2, "extra_penalty": 0, "use_assist": "on"},
+    )
+    assert response.status_code == 400 and "used or dropped" in response.content.decode()
+    assert RollEntry.objects.count() == 1
+
+
+def test_a_contested_roll_takes_no_assist(client, party, seeded):
+    client.force_login(party["ann"].owner)
+    _assist(client, party)
+    client.force_login(party["bo"].owner)
+    response = client.post(
+        roll_url(party["bo"], "cogent-skill", party["bo_search"]),
+        {"challenge_level": 2, "extra_penalty": 0, "use_assist": "on", "contested": "on"},
+    )
+    assert response.status_code == 400 and "not to a contested roll" in response.content.decode()
+    assert Assist.objects.waiting().count() == 1
