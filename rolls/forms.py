@@ -398,9 +398,11 @@ class CogentRollForm(RollForm):
         )
         if not self.gm:
             others = others.filter(hidden_from_players=False)
-        self.fields["assist_for"].choices = [("", "Nobody: this is my own roll")] + [
-            (other.pk, other.name) for other in others.order_by("name", "pk")
-        ]
+        others = others.order_by("name", "pk")
+        # A callable: read only when the panel is drawn or an assist is asked for, not on every roll.
+        self.fields["assist_for"].choices = lambda: (
+            [("", "Nobody: this is my own roll")] + [(other.pk, other.name) for other in others]
+        )
         self.assist_target: Character | None = None
         self.waiting_assist: Assist | None = None
         if not self.in_contest or cogent.ASSISTS_IN_CONFLICTS:

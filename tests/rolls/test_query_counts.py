@@ -60,8 +60,9 @@ def test_roll_post(client, seeded, django_assert_num_queries, system):
     client.force_login(character.owner)
     client.post(roll_url(character, kind, row), data)  # warm up: the first entry has no head
     # session, user, character, membership, row (+ its domains for Cold Stars), SAVEPOINT, sheet
-    # lock, SAVEPOINT, campaign lock, chain head, insert, RELEASE ×2 (+ NOTIFY on PostgreSQL)
-    expected = {System.COGENT: 13, System.DAD6: 13, System.COLD_STARS: 14}[system] + NOTIFY
+    # lock, SAVEPOINT, campaign lock, chain head, insert, RELEASE ×2 (+ NOTIFY on PostgreSQL);
+    # Cogent also reads the assist waiting for the character (rolls/forms.py).
+    expected = {System.COGENT: 14, System.DAD6: 13, System.COLD_STARS: 14}[system] + NOTIFY
     with django_assert_num_queries(expected):
         response = client.post(roll_url(character, kind, row), data)
     assert response.status_code == 302
@@ -71,9 +72,10 @@ def test_roll_post_htmx(client, seeded, django_assert_num_queries):
     character = CharacterFactory(campaign__system=System.COGENT)
     row = target(character)
     client.force_login(character.owner)
-    # … plus the sheet re-read for the fresh panel.
+    # … plus the sheet re-read for the fresh panel, and the waiting assist (once per form: the
+    # rolled one and the fresh one) and the characters an assist may be for (the fresh panel).
     kind, data = ROLLS[System.COGENT]
-    with django_assert_num_queries(14 + NOTIFY):
+    with django_assert_num_queries(17 + NOTIFY):
         response = client.post(roll_url(character, kind, row), data, headers={"HX-Request": "true"})
     assert response.status_code == 200
 
@@ -100,7 +102,9 @@ def test_log_page_same_for_one_and_many(client, seeded):
 
 
 @pytest.mark.parametrize(
-    ("system", "expected"), [(System.COGENT, 10), (System.DAD6, 9), (System.COLD_STARS, 10)]
+    # Cogent: + the assist waiting for the character (its prompt area)
+    ("system", "expected"),
+    [(System.COGENT, 11), (System.DAD6, 9), (System.COLD_STARS, 10)],
 )
 def test_sheet_with_recent_rolls(client, seeded, system, expected):
     character = CharacterFactory(campaign__system=system)
