@@ -19,7 +19,7 @@ from django.db.models.functions import RowNumber
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
@@ -35,7 +35,8 @@ from rolls.models import (
     RollCallTarget,
     RollEntry,
 )
-from rolls.table_forms import RESOURCE_FORMS, CallForm, ContestForm
+from rolls.rules import cogent
+from rolls.table_forms import RESOURCE_FORMS, AssistForm, CallForm, ContestForm
 from rolls.targets import SHEET_MODELS, find_target, lock_sheet, skill_names
 from rolls.views import ROLL_EVENT, _rng
 from sheets.models import Campaign, Character, Membership, System
@@ -209,9 +210,13 @@ def _dashboard_context(
     bound: dict[int, Any] | None = None,
     call_form: CallForm | None = None,
     contest_form: ContestForm | None = None,
+    assist_form: AssistForm | None = None,
 ) -> dict[str, Any]:
     skills = skill_names(campaign)
+    if campaign.system == System.COGENT:
+        assist_form = assist_form or AssistForm(campaign=campaign, skills=skills)
     return {
+        "assist_form": assist_form,
         "campaign": campaign,
         "membership": membership,
         "live_campaign": campaign,
@@ -316,6 +321,30 @@ def call_create(request: HttpRequest, pk: int) -> HttpResponse:
         return f"Called for {call.skill} ({call.difficulty_label})."
 
     return _create(request, campaign, membership, form, create, "call")
+
+
+@login_required
+@require_POST
+def assist_start(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM has a character assist another (Cogent): opens the assisting character's roll
+    panel set up for the assist. Nothing is rolled or written here; the panel rolls it."""
+    campaign, membership = _campaign_for_gm(request, pk)
+    if campaign.system != System.COGENT:
+        raise Http404("Assists are a Cogent rule.")
+    form = AssistForm(request.POST, campaign=campaign, skills=skill_names(campaign))
+    if not form.is_valid() or form.target is None:
+        context = _dashboard_context(campaign, membership, assist_form=form)
+        return render(request, "rolls/dashboard.html", context, status=400)
+    target, d = form.target, form.cleaned_data
+    params = {
+        "assist_for": d["assisted"].pk,
+        "challenge_level": d["challenge_level"],
+        "extra_penalty": 0,
+    }
+    if target.is_combat:
+        params["weapon"] = next(iter(cogent.WEAPON_BONUSES))
+    url = reverse("roll_panel", args=[target.character.pk, target.kind, target.obj.pk])
+    return redirect(f"{url}?{urlencode(params)}")
 
 
 def _create(

@@ -56,6 +56,7 @@ urlpatterns += [
     path("campaigns/<id:pk>/calls/", table_views.call_create, name="call_create"),
     path("calls/<id:pk>/close/", table_views.call_close, name="call_close"),
     path("campaigns/<id:pk>/contests/", table_views.contest_create, name="contest_create"),
+    path("campaigns/<id:pk>/assists/", table_views.assist_start, name="assist_start"),
     path(
         "contests/<id:pk>/<slug:side>/<slug:action>/",
         table_views.contest_side,

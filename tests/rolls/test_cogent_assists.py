@@ -255,3 +255,46 @@ def test_a_contested_roll_takes_no_assist(client, party, seeded):
     )
     assert response.status_code == 400 and "not to a contested roll" in response.content.decode()
     assert Assist.objects.waiting().count() == 1
+
+
+def _gm_assist(client, party, **data):
+    url = reverse("assist_start", args=[party["ann"].campaign_id])
+    fields = {"assisting": party["guard"].pk, "skill": "Perception", "assisted": party["bo"].pk}
+    fields |= {"challenge_level": 4} | data
+    return client.post(url, {f"assist-{k}": v for k, v in fields.items()})
+
+
+def test_the_gm_table_opens_an_npcs_assist_panel_and_the_gm_rolls_it(client, party, seeded):
+    client.force_login(party["gm"])
+    page = client.get(reverse("campaign_dashboard", args=[party["ann"].campaign_id]))
+    assert "Have a character assist" in page.content.decode()
+    response = _gm_assist(client, party)
+    assert response.status_code == 302
+    panel = client.get(response["Location"]).content.decode()
+    assert "Roll" in panel and "to assist Bo" in panel and "vs CL 4" in panel
+    guard_perception = party["guard"].cogent.skills.get(name="Perception")
+    client.post(
+        roll_url(party["guard"], "cogent-skill", guard_perception),
+        {
+            "challenge_level": 4,
+            "extra_penalty": 0,
+            "action": "assist",
+            "assist_for": party["bo"].pk,
+        },
+    )
+    waiting = Assist.objects.get()
+    assert (waiting.entry.character, waiting.assisted) == (party["guard"], party["bo"])
+
+
+def test_the_gm_table_assist_form_refuses_bad_input(client, party):
+    client.force_login(party["gm"])
+    for data, message in [
+        ({"assisted": party["guard"].pk}, "assists someone else"),
+        ({"skill": "Tracker"}, "Select a valid choice"),
+        ({"challenge_level": 2}, "Select a valid choice"),
+        ({"assisted": CharacterFactory(campaign__system=System.COGENT).pk}, "valid choice"),
+    ]:
+        response = _gm_assist(client, party, **data)
+        assert response.status_code == 400 and message in response.content.decode()
+    client.force_login(party["ann"].owner)
+    assert _gm_assist(client, party).status_code in (403, 404)
