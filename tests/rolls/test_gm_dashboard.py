@@ -215,8 +215,9 @@ def test_query_count_does_not_grow_with_characters(client, seeded, system):
     # session, user, membership+campaign, skill names (Cogent: vocations and sub-skills; DAD6:
     # skills; Cold Stars: campaign skills), last rolls of every character (one window query),
     # characters with their sheets, open and closed calls, active and decided contests, and the
-    # character choices of the call form and the contest form's two sides
-    expected = {System.COGENT: 14, System.DAD6: 13, System.COLD_STARS: 13}[system]
+    # character choices of the call form and the contest form's two sides (Cogent: and the assist
+    # form's, one read for both of its character fields)
+    expected = {System.COGENT: 15, System.DAD6: 13, System.COLD_STARS: 13}[system]
     assert _count(client, dashboard(campaign)) == one == expected
 
 
@@ -236,5 +237,5 @@ def test_query_count_with_calls_and_contests(client, seeded):
         call.targets.create(character=character)
         ContestFactory(campaign=campaign, character_a=character, character_b=first)
     # … plus each list's prefetched targets and entries: open calls (2), closed calls (2),
-    # active contests (1, their entries)
-    assert _count(client, dashboard(campaign)) == one == 19
+    # active contests (1, their entries); the assist form's characters (1)
+    assert _count(client, dashboard(campaign)) == one == 20
