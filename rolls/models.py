@@ -820,6 +820,47 @@ class Assist(models.Model):
         return f"{self.wins:+d} win{'' if abs(self.wins) == 1 else 's'}"
 
 
+class AssistRequestQuerySet(models.QuerySet):
+    def open(self) -> AssistRequestQuerySet:
+        return self.filter(closed_at__isnull=True)
+
+    def prompts_for(self, character: Character) -> AssistRequestQuerySet:
+        """Open requests another character of the campaign may answer with an assist."""
+        return (
+            self.open()
+            .filter(campaign_id=character.campaign_id)
+            .exclude(character=character)
+            .select_related("character")
+        )
+
+    def close_for(self, character: Character) -> int:
+        return self.open().filter(character=character).update(closed_at=timezone.now())
+
+
+class AssistRequest(models.Model):
+    """ "Ask for an assist": a character's player asks the table to assist its next action. Shown
+    as a prompt on the other characters' sheets; closed by an assist rolled for it, the asking
+    character's next roll, or its player (or the GM) withdrawing it."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="assist_requests")
+    character = models.ForeignKey(
+        Character, on_delete=models.CASCADE, related_name="assist_requests"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    objects = AssistRequestQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"{self.character} asks for an assist"
+
+
 class RollCallQuerySet(models.QuerySet):
     def open(self) -> RollCallQuerySet:
         return self.filter(closed_at__isnull=True)

@@ -27,6 +27,7 @@ from rolls import contests, live
 from rolls.forms import Refused
 from rolls.models import (
     Assist,
+    AssistRequest,
     Contest,
     ContestKind,
     ContestState,
@@ -423,7 +424,28 @@ def prompts_context(character: Character, membership: Membership) -> dict[str, A
     if character.campaign.system == System.COGENT:
         # Only the assisted character's rollers see it wait: whether it is used tells of rolls.
         context["waiting_assist"] = Assist.objects.waiting_for(character).first()
+        # "Ask for an assist": this character's own open request, and the others' it may answer
+        # (a hidden NPC never asks, so no request names one).
+        requests = list(
+            AssistRequest.objects.open()
+            .filter(campaign_id=character.campaign_id, character__hidden_from_players=False)
+            .select_related("character")
+        )
+        context["own_assist_request"] = any(r.character_id == character.pk for r in requests)
+        context["assist_requests"] = [r for r in requests if r.character_id != character.pk]
+        if context["assist_requests"]:
+            context["assist_skills"] = _row_names(character)
     return context
+
+
+def _row_names(character: Character) -> list[str]:
+    """The names of the rows an assist may be rolled with, in sheet order."""
+    sheet = character.cogent
+    names = list(sheet.skills.values_list("name", flat=True))
+    for vocation in sheet.vocations.prefetch_related("subskills"):
+        names.append(vocation.name)
+        names += [sub.name for sub in vocation.subskills.all()]
+    return list(dict.fromkeys(names))
 
 
 @login_required

@@ -24,6 +24,8 @@ urlpatterns = [
     path("rolls/<entry:pk>/", views.roll_entry, name="roll_entry"),
     path("rolls/<entry:pk>/reveal/", views.roll_reveal, name="roll_reveal"),
     path("rolls/<entry:pk>/drop-assist/", views.assist_drop, name="assist_drop"),
+    path("characters/<id:pk>/ask-assist/", views.assist_ask, name="assist_ask"),
+    path("characters/<id:pk>/assist/<id:ask_pk>/", views.assist_offer, name="assist_offer"),
     path("rolls/<entry:pk>/<slug:action>/", views.roll_follow_up, name="roll_follow_up"),
     path("campaigns/<id:pk>/log/", log_tools.campaign_log, name="campaign_log"),
 ]

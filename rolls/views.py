@@ -19,15 +19,24 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
 from rolls import contests, followups, live
 from rolls.forms import FORMS, Outcome, Refused, RollForm
-from rolls.models import ROOT_KINDS, Assist, HiddenEntry, Kind, RollEntry, Visibility
-from rolls.rules import system_rng
+from rolls.models import (
+    ROOT_KINDS,
+    Assist,
+    AssistRequest,
+    HiddenEntry,
+    Kind,
+    RollEntry,
+    Visibility,
+)
+from rolls.rules import cogent, system_rng
 from rolls.table import Ask, ask_for
-from rolls.targets import SHEET_MODELS, Target, load_target, lock_sheet
+from rolls.targets import SHEET_MODELS, Target, find_target, load_target, lock_sheet
 from sheets.models import Character, Membership
 from sheets.views import _character_for_reader
 
@@ -92,6 +101,10 @@ def _panel_context(
 ) -> dict[str, Any]:
     context = {
         "ask": ask,
+        # Cogent: the roller may ask the table for an assist when none waits yet.
+        "ask_assist_url": reverse("assist_ask", args=[target.character.pk])
+        if target.system == "cogent" and getattr(form, "waiting_assist", None) is None and not ask
+        else "",
         "character": target.character,
         "campaign": target.character.campaign,
         "target": target,
@@ -237,6 +250,11 @@ def _record_assist(form: RollForm, entry: RollEntry) -> None:
             assisted=assisted,
             wins=entry.result["assist"],
         )
+        AssistRequest.objects.close_for(assisted)  # the request, if any, is answered
+        # The assisted character's sheet (its stream hears only its own entries) and every
+        # sheet's prompt area (an answered request goes away) learn of it without a reload.
+        live.publish(entry.campaign_id, "sheet", assisted.pk)
+        live.publish(entry.campaign_id, "call", 0)
         return
     taken = getattr(form, "_assist_taken", lambda: None)()
     if taken is not None and "assist" in entry.options:
@@ -441,6 +459,71 @@ def assist_drop(request: HttpRequest, pk: int) -> HttpResponse:
     if assisted.can_read(membership):
         return redirect(assisted)
     return redirect(entry)
+
+
+@login_required
+@require_POST
+def assist_ask(request: HttpRequest, pk: int) -> HttpResponse:
+    """ "Ask for an assist": the character's roller asks the table (a prompt on the other sheets).
+    ``withdraw`` in the POST closes the open request instead."""
+    character, _ = _character_for_roller(request, pk)
+    if character.campaign.system != "cogent":
+        raise Http404("Assists are a Cogent rule.")
+    if request.POST.get("withdraw"):
+        if AssistRequest.objects.close_for(character):
+            live.publish(character.campaign_id, "call", 0)
+            messages.info(request, f"{character.name} no longer asks for an assist.")
+        return redirect(character)
+    if character.hidden_from_players:
+        return HttpResponse(
+            "A hidden NPC can't ask for an assist: the request would name it to the players.",
+            status=400,
+            content_type="text/plain",
+        )
+    with transaction.atomic():
+        lock_sheet(character.pk, character.campaign.system)  # one open request at a time
+        if Assist.objects.waiting_for(character).exists():
+            messages.info(request, f"An assist already waits for {character.name}.")
+        elif AssistRequest.objects.open().filter(character=character).exists():
+            messages.info(request, f"{character.name} has already asked for an assist.")
+        else:
+            AssistRequest.objects.create(
+                campaign_id=character.campaign_id, character=character, created_by=request.user
+            )
+            live.publish(character.campaign_id, "call", 0)
+            messages.success(request, f"{character.name} asks the table for an assist.")
+    return redirect(character)
+
+
+@login_required
+@require_GET
+def assist_offer(request: HttpRequest, pk: int, ask_pk: int) -> HttpResponse:
+    """Answer a request from this character's sheet: open its roll panel for the chosen row,
+    set up as an assist for the asking character (nothing is written until it is rolled)."""
+    character, _ = _character_for_roller(request, pk)
+    ask = (
+        AssistRequest.objects.prompts_for(character)
+        .filter(pk=ask_pk, character__hidden_from_players=False)
+        .first()
+    )
+    if ask is None:
+        raise Http404("No such request, or it was answered or withdrawn.")
+    target = find_target(character, request.GET.get("skill", ""))
+    if target is None:
+        return HttpResponse(
+            f"{character.name} has no skill by that name; choose one from the list.",
+            status=400,
+            content_type="text/plain",
+        )
+    params = {
+        "assist_for": ask.character_id,
+        "challenge_level": cogent.ASSIST_MIN_CL,
+        "extra_penalty": 0,
+    }
+    if target.is_combat:
+        params["weapon"] = next(iter(cogent.WEAPON_BONUSES))
+    url = reverse("roll_panel", args=[character.pk, target.kind, target.obj.pk])
+    return redirect(f"{url}?{urlencode(params)}")
 
 
 def _reveal(entry: RollEntry, user: Any) -> RollEntry:

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from rolls.forms import percent
-from rolls.models import Assist, Kind, RollEntry
+from rolls.models import Assist, AssistRequest, Kind, RollEntry
 from rolls.rules import cogent
 from sheets.models import Role, System
 from tests.factories import CharacterFactory, CogentVocationFactory
@@ -298,3 +298,59 @@ def test_the_gm_table_assist_form_refuses_bad_input(client, party):
         assert response.status_code == 400 and message in response.content.decode()
     client.force_login(party["ann"].owner)
     assert _gm_assist(client, party).status_code in (403, 404)
+
+
+def test_ask_for_an_assist_prompts_the_table_and_an_assist_answers_it(client, party, seeded):
+    client.force_login(party["bo"].owner)
+    panel = client.get(panel_url(party["bo"], "cogent-skill", party["bo_search"])).content.decode()
+    ask_url = reverse("assist_ask", args=[party["bo"].pk])
+    assert "Ask for an assist" in panel and ask_url in panel
+    assert client.post(ask_url).status_code == 302
+    client.post(ask_url)  # asking twice keeps one request
+    assert AssistRequest.objects.open().count() == 1
+    assert "You asked for an assist" in client.get(party["bo"].get_absolute_url()).content.decode()
+
+    client.force_login(party["ann"].owner)
+    sheet = client.get(party["ann"].get_absolute_url()).content.decode()
+    request = AssistRequest.objects.get()
+    offer = reverse("assist_offer", args=[party["ann"].pk, request.pk])
+    assert "Bo asks for an assist." in sheet and offer in sheet
+    response = client.get(offer, {"skill": "Perception"})
+    assert response.status_code == 302
+    panel = client.get(response["Location"]).content.decode()
+    assert "to assist Bo" in panel and "vs CL 3" in panel
+    assert client.get(offer, {"skill": "No such skill"}).status_code == 400
+    _assist(client, party)
+    assert not AssistRequest.objects.open().exists()  # answered
+    assert Assist.objects.waiting_for(party["bo"]).exists()
+    assert client.get(offer, {"skill": "Perception"}).status_code == 404
+
+
+def test_ask_for_an_assist_permissions(client, party):
+    ask_url = reverse("assist_ask", args=[party["bo"].pk])
+    client.force_login(party["ann"].owner)
+    assert client.post(ask_url).status_code == 403  # only Bo's roller asks for Bo
+    client.force_login(party["gm"])
+    spy_url = reverse("assist_ask", args=[party["spy"].pk])
+    response = client.post(spy_url)
+    assert response.status_code == 400 and "hidden NPC" in response.content.decode()
+    assert not AssistRequest.objects.exists()
+    client.force_login(party["bo"].owner)
+    client.post(ask_url)
+    request = AssistRequest.objects.get()
+    # Another campaign's player can't answer it; Cy can't answer it with Ann.
+    outsider = CharacterFactory(campaign__system=System.COGENT)
+    client.force_login(outsider.owner)
+    offer = reverse("assist_offer", args=[outsider.pk, request.pk])
+    assert client.get(offer, {"skill": "Perception"}).status_code == 404
+    client.force_login(party["cy"].owner)
+    offer = reverse("assist_offer", args=[party["ann"].pk, request.pk])
+    assert client.get(offer, {"skill": "Perception"}).status_code == 403
+    # Bo withdraws it; the prompt goes away.
+    client.force_login(party["bo"].owner)
+    client.post(ask_url, {"withdraw": "1"})
+    assert not AssistRequest.objects.open().exists()
+    client.force_login(party["cy"].owner)
+    assert (
+        "Bo asks for an assist." not in client.get(party["cy"].get_absolute_url()).content.decode()
+    )

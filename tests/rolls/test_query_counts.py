@@ -102,9 +102,9 @@ def test_log_page_same_for_one_and_many(client, seeded):
 
 
 @pytest.mark.parametrize(
-    # Cogent: + the assist waiting for the character (its prompt area)
+    # Cogent: + the assist waiting for the character and the open assist requests (its prompts)
     ("system", "expected"),
-    [(System.COGENT, 11), (System.DAD6, 9), (System.COLD_STARS, 10)],
+    [(System.COGENT, 12), (System.DAD6, 9), (System.COLD_STARS, 10)],
 )
 def test_sheet_with_recent_rolls(client, seeded, system, expected):
     character = CharacterFactory(campaign__system=system)
