@@ -354,3 +354,25 @@ def test_ask_for_an_assist_permissions(client, party):
     assert (
         "Bo asks for an assist." not in client.get(party["cy"].get_absolute_url()).content.decode()
     )
+
+
+def test_the_assisted_sheet_hears_of_a_new_assist_live(client, party, seeded, monkeypatch):
+    from rolls import live
+
+    heard, publish = [], live.publish
+
+    def recording(campaign, kind, id, **kwargs):
+        heard.append((kind, id))
+        return publish(campaign, kind, id, **kwargs)
+
+    monkeypatch.setattr(live, "publish", recording)
+    client.force_login(party["ann"].owner)
+    _assist(client, party)
+    # Bo's sheet stream hears only Bo's own entries and sheet events: the assist names Bo's sheet;
+    # every sheet's prompt area listens for "call" (an answered request goes away).
+    assert ("sheet", party["bo"].pk) in heard and ("call", 0) in heard
+    client.force_login(party["bo"].owner)
+    partial = client.get(
+        reverse("character_prompts", args=[party["bo"].pk]), headers={"HX-Request": "true"}
+    ).content.decode()
+    assert "sse:sheet" in partial and "An assist waits" in partial
