@@ -376,3 +376,19 @@ def test_the_assisted_sheet_hears_of_a_new_assist_live(client, party, seeded, mo
         reverse("character_prompts", args=[party["bo"].pk]), headers={"HX-Request": "true"}
     ).content.decode()
     assert "sse:sheet" in partial and "An assist waits" in partial
+
+
+def test_destiny_after_keeps_the_assist_the_roll_took(client, party, helpful):
+    client.force_login(party["ann"].owner)
+    _assist(client, party)
+    client.force_login(party["bo"].owner)
+    client.post(
+        roll_url(party["bo"], "cogent-skill", party["bo_search"]),
+        {"challenge_level": 8, "extra_penalty": 0, "use_assist": "on"},
+    )
+    main = latest()
+    client.post(reverse("roll_follow_up", args=[main.pk, "destiny"]))
+    follow = latest()
+    assert follow.kind == Kind.DESTINY and follow.follows == main
+    assert follow.result["wins"] == max(0, main.result["rolled_wins"] + helpful + 1)
+    assert f"{helpful:+d} from Ann's assist" in follow.detail
