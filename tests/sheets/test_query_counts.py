@@ -58,11 +58,12 @@ def add_rows(character, n):
 
 
 @pytest.mark.parametrize(
-    ("system", "expected"), [(System.COGENT, 11), (System.DAD6, 9), (System.COLD_STARS, 10)]
+    ("system", "expected"), [(System.COGENT, 13), (System.DAD6, 9), (System.COLD_STARS, 10)]
 )
 def test_sheet_page(client, system, expected):
     # session, user, character, membership, sheet reload, recent rolls, the GM's open calls and
-    # contests for the character (the prompts), then one query per row table
+    # contests for the character (the prompts; Cogent: and the waiting assist and the open assist
+    # requests), then one query per row table
     character = CharacterFactory(campaign__system=system)
     client.force_login(character.owner)
     add_rows(character, 1)
