@@ -76,5 +76,6 @@ def test_sheet_page_for_the_gm_of_a_big_campaign(client):
     campaign = CampaignFactory(system=System.COGENT)
     characters = [CharacterFactory(campaign=campaign) for _ in range(4)]
     client.force_login(campaign.memberships.get(role=Role.GM).user)
-    # no vocations: no prefetch; +2 for the GM's prompts (open calls, contests)
-    assert count(client, characters[0].get_absolute_url()) == 10
+    # no vocations: no prefetch; +2 for the GM's prompts (open calls, contests), +2 for the
+    # assist prompts (the waiting assist, open assist requests)
+    assert count(client, characters[0].get_absolute_url()) == 12
