@@ -399,9 +399,14 @@ class CogentRollForm(RollForm):
         if not self.gm:
             others = others.filter(hidden_from_players=False)
         others = others.order_by("name", "pk")
+        # Book: an assist may help the assister's own next roll ("whether their own or another
+        # player's" — the Martial Artist example) as well as someone else's.
+        own = [(character.pk, f"{character.name} (this character's own next action)")]
         # A callable: read only when the panel is drawn or an assist is asked for, not on every roll.
         self.fields["assist_for"].choices = lambda: (
-            [("", "Nobody: this is my own roll")] + [(other.pk, other.name) for other in others]
+            [("", "Nobody: this is a roll of its own")]
+            + own
+            + [(other.pk, other.name) for other in others]
         )
         self.assist_target: Character | None = None
         self.waiting_assist: Assist | None = None

@@ -392,3 +392,28 @@ def test_destiny_after_keeps_the_assist_the_roll_took(client, party, helpful):
     assert follow.kind == Kind.DESTINY and follow.follows == main
     assert follow.result["wins"] == max(0, main.result["rolled_wins"] + helpful + 1)
     assert f"{helpful:+d} from Ann's assist" in follow.detail
+
+
+def test_a_vocation_assists_its_own_characters_next_action(client, party, seeded):
+    # Book, assists.tex: the Martial Artist vocation assists the same character's Acrobatics.
+    vocation = CogentVocationFactory(sheet=party["ann"].cogent, name="Martial Artist", rating=2)
+    client.force_login(party["ann"].owner)
+    client.post(
+        roll_url(party["ann"], "cogent-vocation", vocation),
+        {
+            "challenge_level": 3,
+            "extra_penalty": 0,
+            "action": "assist",
+            "assist_for": party["ann"].pk,
+        },
+    )
+    waiting = Assist.objects.get()
+    assert waiting.assisted == waiting.entry.character == party["ann"]
+    acrobatics = party["ann"].cogent.skills.get(name="Acrobatics")
+    page = client.get(panel_url(party["ann"], "cogent-skill", acrobatics)).content.decode()
+    assert "Take Ann" in page
+    client.post(
+        roll_url(party["ann"], "cogent-skill", acrobatics),
+        {"challenge_level": 4, "extra_penalty": 0, "use_assist": "on"},
+    )
+    assert Assist.objects.get().used_by == latest()
