@@ -433,20 +433,16 @@ def roll_reveal(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def assist_drop(request: HttpRequest, pk: int) -> HttpResponse:
-    """Drop a waiting assist (the moment passed): the GM, the assisted character's roller or the
-    assisting character's roller may. The assist entry stays in the log; only its wait ends."""
+    """Drop a waiting assist (the moment passed): the GM or the assisted character's roller may.
+    Not the assister: "already used" would tell them the assisted character rolled, perhaps a
+    hidden roll. The assist entry stays in the log; only its wait ends."""
     entry, membership = _entry_for_member(request, pk)
     assist = Assist.objects.filter(entry=entry).select_related("assisted").first()
     if assist is None:
         raise Http404("No such assist.")
     assisted = assist.assisted
-    allowed = assisted.can_roll(membership) or (
-        entry.character is not None and entry.character.can_roll(membership)
-    )
-    if not allowed:
-        raise PermissionDenied(
-            "Only the GM or the player of the assisted or assisting character drops an assist."
-        )
+    if not assisted.can_roll(membership):
+        raise PermissionDenied("Only the GM or the assisted character's player drops an assist.")
     with transaction.atomic():
         # One UPDATE … WHERE still waiting: a roll taking it at the same moment wins or loses.
         dropped = Assist.objects.waiting().filter(pk=assist.pk).update(dropped_at=timezone.now())

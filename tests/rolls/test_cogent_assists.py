@@ -221,8 +221,9 @@ def test_dropping_an_assist(client, party, seeded):
     _assist(client, party)
     entry = latest()
     url = reverse("assist_drop", args=[entry.pk])
-    client.force_login(party["cy"].owner)
-    assert client.post(url).status_code == 403
+    for user in (party["cy"].owner, party["ann"].owner):  # the assister may not either
+        client.force_login(user)
+        assert client.post(url).status_code == 403
     outsider = CharacterFactory(campaign__system=System.COGENT).owner
     client.force_login(outsider)
     assert client.post(url).status_code == 404
@@ -235,8 +236,10 @@ def test_dropping_an_assist(client, party, seeded):
 def test_a_dropped_assist_is_not_silently_rolled_without(client, party, seeded):
     client.force_login(party["ann"].owner)
     _assist(client, party)
-    client.post(reverse("assist_drop", args=[latest().pk]))
     client.force_login(party["bo"].owner)
+    # Dropped (say, in another tab) after Bo's panel was drawn with the assist ticked.
+    client.post(reverse("assist_drop", args=[latest().pk]))
+    assert not Assist.objects.waiting().exists()
     response = client.post(
         roll_url(party["bo"], "cogent-skill", party["bo_search"]),
         {"challenge_level": 2, "extra_penalty": 0, "use_assist": "on"},
