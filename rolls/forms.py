@@ -431,6 +431,14 @@ class CogentRollForm(RollForm):
             self.add_error(
                 None, "The assist was used or dropped a moment ago; check the odds again."
             )
+        if data.get("use_assist") and data.get("visibility") not in (None, "", Visibility.PUBLIC):
+            # Decision: the roll that takes a (public) assist is public too. Otherwise the
+            # assist's wait ending, or a second assist becoming possible, would tell the assister
+            # that a hidden roll was made.
+            self.add_error(
+                "use_assist",
+                "A roll that takes an assist is public, like the assist; untick it to roll hidden.",
+            )
         if data.get("use_assist") and data.get("contested") and not cogent.ASSISTS_IN_CONFLICTS:
             self.add_error("use_assist", "An assist applies to an action, not to a contested roll.")
         if for_pk is None:

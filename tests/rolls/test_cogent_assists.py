@@ -420,3 +420,16 @@ def test_a_vocation_assists_its_own_characters_next_action(client, party, seeded
         {"challenge_level": 4, "extra_penalty": 0, "use_assist": "on"},
     )
     assert Assist.objects.get().used_by == latest()
+
+
+def test_a_hidden_roll_takes_no_assist(client, party, seeded):
+    # Its wait ending would tell the assister that a hidden roll was made.
+    client.force_login(party["ann"].owner)
+    _assist(client, party)
+    client.force_login(party["bo"].owner)
+    response = client.post(
+        roll_url(party["bo"], "cogent-skill", party["bo_search"]),
+        {"challenge_level": 2, "extra_penalty": 0, "use_assist": "on", "visibility": "blind"},
+    )
+    assert response.status_code == 400 and "is public, like the assist" in response.content.decode()
+    assert Assist.objects.waiting().count() == 1 and RollEntry.objects.count() == 1
