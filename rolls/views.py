@@ -504,7 +504,9 @@ def assist_offer(request: HttpRequest, pk: int, ask_pk: int) -> HttpResponse:
     )
     if ask is None:
         raise Http404("No such request, or it was answered or withdrawn.")
-    target = find_target(character, request.GET.get("skill", ""))
+    if "skill" not in request.GET:  # nothing chosen yet: the prompt on the sheet asks
+        return redirect(character)
+    target = find_target(character, request.GET["skill"])
     if target is None:
         return HttpResponse(
             f"{character.name} has no skill by that name; choose one from the list.",

@@ -308,8 +308,10 @@ KWARGS: dict[str, Build] = {
     "roll_entry": lambda t: {"pk": t[COGENT].entry.pk},
     "roll_reveal": lambda t: {"pk": t[COGENT].entry.pk},
     "assist_drop": lambda t: {"pk": t[COGENT].entry.pk},
-    # A request id that exists nowhere: a non-member is turned away by the character first.
-    "assist_offer": lambda t: {"pk": t[COGENT].pc.pk, "ask_pk": 1},
+    "assist_offer": lambda t: {
+        "pk": t[COGENT].pc.pk,
+        "ask_pk": t[COGENT].rows["assist_request"].pk,
+    },
     "roll_follow_up": lambda t: {"pk": t[COGENT].entry.pk, "action": "destiny"},
     "call_close": lambda t: {"pk": t[COGENT].call.pk},
     "contest_side": lambda t: {"pk": t[COGENT].contest.pk, "side": "a", "action": "roll"},
