@@ -223,9 +223,14 @@ def _destiny(entry: RollEntry, sheet: Any) -> Outcome:
             challenge_level=o["challenge_level"],
             destiny_before=o["destiny_before"],
             destiny_after=after,
+            # The assist the roll took stays in it (rolls/forms.py records it in the options).
+            assist=o.get("assist", {}).get("wins", 0),
         )
     except ValueError as exc:
         raise Refused(str(exc)) from None
+    detail = cogent_detail(result, reflexive=o["reflexive"])
+    if result.assist:
+        detail += f" ({result.assist:+d} from {o['assist']['by']}'s assist)"
     sheet.destiny_points -= cogent.DESTINY_COST
     sheet.save(update_fields=["destiny_points"])
     return Outcome(
@@ -235,7 +240,7 @@ def _destiny(entry: RollEntry, sheet: Any) -> Outcome:
         breakdown=entry.breakdown,
         faces=entry.faces,  # the same dice, read again with one more win
         outcome=result.outcome,
-        detail=cogent_detail(result, reflexive=o["reflexive"]),
+        detail=detail,
         result=cogent_result(result, reflexive=o["reflexive"]),
         odds=CERTAIN,
         resource_changes={"destiny": -cogent.DESTINY_COST},

@@ -223,3 +223,50 @@ class ContestForm(forms.Form):
             except ValueError as exc:
                 self.add_error("opposition", str(exc))
         return data
+
+
+class AssistForm(forms.Form):
+    """The GM has a character (an NPC or any other) assist a named character (Cogent): the form
+    opens the assisting character's roll panel set up for the assist, where the GM rolls it."""
+
+    # Plain choices from one read of the campaign's characters (two model fields would read twice).
+    assisting = forms.TypedChoiceField(label="Who assists", coerce=int)
+    skill = forms.ChoiceField(label="With", help_text="A core skill, vocation or vocational skill.")
+    assisted = forms.TypedChoiceField(label="Whom", coerce=int)
+    challenge_level = forms.TypedChoiceField(
+        label="Assist CL",
+        coerce=int,
+        choices=[
+            (cl, f"{cl} — {name}")
+            for cl, name in cogent.CHALLENGE_LEVELS.items()
+            if cl >= cogent.ASSIST_MIN_CL
+        ],
+        initial=cogent.ASSIST_MIN_CL,
+    )
+
+    def __init__(self, *args: Any, campaign: Any, skills: list[str], **kwargs: Any) -> None:
+        kwargs.setdefault("prefix", "assist")
+        super().__init__(*args, **kwargs)
+        characters = Character.objects.filter(campaign=campaign).order_by("name", "pk")
+        self.characters = {c.pk: c for c in characters}
+        choices = [("", "---------")] + [
+            (pk, c.name + (" (NPC)" if c.is_npc else "")) for pk, c in self.characters.items()
+        ]
+        self.fields["assisting"].choices = choices
+        self.fields["assisted"].choices = choices
+        self.fields["skill"].choices = [(name, name) for name in skills]
+        self.target = None
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for name in ("assisting", "assisted"):
+            if data.get(name) is not None:
+                data[name] = self.characters[data[name]]
+        assisting, assisted, skill = data.get("assisting"), data.get("assisted"), data.get("skill")
+        if assisting and assisted and assisting == assisted:
+            self.add_error("assisted", "A character assists someone else's roll.")
+        if assisting and skill:
+            self.target = find_target(assisting, skill, assist=True)
+            if self.target is None:
+                self.add_error("skill", f"{assisting.name} has no skill called {skill}.")
+        return data

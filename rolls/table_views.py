@@ -20,13 +20,15 @@ from django.db.models.functions import RowNumber
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
 from rolls import contests, live
 from rolls.forms import Refused, percent
 from rolls.models import (
+    Assist,
+    AssistRequest,
     Contest,
     ContestKind,
     ContestState,
@@ -36,7 +38,7 @@ from rolls.models import (
     RollEntry,
 )
 from rolls.rules import cogent
-from rolls.table_forms import RESOURCE_FORMS, CallForm, ContestForm
+from rolls.table_forms import RESOURCE_FORMS, AssistForm, CallForm, ContestForm
 from rolls.targets import SHEET_MODELS, find_target, lock_sheet, skill_names
 from rolls.views import ROLL_EVENT, _rng
 from sheets.models import Campaign, Character, Membership, System, cogent_combat_skills
@@ -221,9 +223,14 @@ def _dashboard_context(
     bound: dict[int, Any] | None = None,
     call_form: CallForm | None = None,
     contest_form: ContestForm | None = None,
+    assist_form: AssistForm | None = None,
 ) -> dict[str, Any]:
-    skills = skill_names(campaign)
+    # Calls and contests name what is rolled; an assist may also be made with a vocation.
+    skills = skill_names(campaign, vocations=False)
+    if campaign.system == System.COGENT:
+        assist_form = assist_form or AssistForm(campaign=campaign, skills=skill_names(campaign))
     return {
+        "assist_form": assist_form,
         "campaign": campaign,
         "membership": membership,
         "live_campaign": campaign,
@@ -310,7 +317,7 @@ def character_resources(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def call_create(request: HttpRequest, pk: int) -> HttpResponse:
     campaign, membership = _campaign_for_gm(request, pk)
-    form = CallForm(request.POST, campaign=campaign, skills=skill_names(campaign))
+    form = CallForm(request.POST, campaign=campaign, skills=skill_names(campaign, vocations=False))
 
     def create(d: dict[str, Any]) -> str:
         call = RollCall.objects.create(
@@ -328,6 +335,30 @@ def call_create(request: HttpRequest, pk: int) -> HttpResponse:
         return f"Called for {call.skill} ({call.difficulty_label})."
 
     return _create(request, campaign, membership, form, create, "call")
+
+
+@login_required
+@require_POST
+def assist_start(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM has a character assist another (Cogent): opens the assisting character's roll
+    panel set up for the assist. Nothing is rolled or written here; the panel rolls it."""
+    campaign, membership = _campaign_for_gm(request, pk)
+    if campaign.system != System.COGENT:
+        raise Http404("Assists are a Cogent rule.")
+    form = AssistForm(request.POST, campaign=campaign, skills=skill_names(campaign))
+    if not form.is_valid() or form.target is None:
+        context = _dashboard_context(campaign, membership, assist_form=form)
+        return render(request, "rolls/dashboard.html", context, status=400)
+    target, d = form.target, form.cleaned_data
+    params = {
+        "assist_for": d["assisted"].pk,
+        "challenge_level": d["challenge_level"],
+        "extra_penalty": 0,
+    }
+    if target.is_combat:
+        params["weapon"] = next(iter(cogent.WEAPON_BONUSES))
+    url = reverse("roll_panel", args=[target.character.pk, target.kind, target.obj.pk])
+    return redirect(f"{url}?{urlencode(params)}")
 
 
 def _create(
@@ -348,7 +379,9 @@ def _create(
         if not request.htmx:
             messages.success(request, announce)
             return redirect(reverse("campaign_dashboard", args=[campaign.pk]) + f"#{what}s")
-        form = type(form)(campaign=campaign, skills=skill_names(campaign))
+        form = type(form)(
+            campaign=campaign, skills=skill_names(campaign, vocations=isinstance(form, AssistForm))
+        )
     elif not request.htmx:
         context = _dashboard_context(campaign, membership, **{f"{what}_form": form})
         return render(request, "rolls/dashboard.html", context, status=400)
@@ -403,7 +436,31 @@ def prompts_context(character: Character, membership: Membership) -> dict[str, A
         for contest in Contest.objects.prompts_for(character).prefetch_related(_contest_entries())
     ]
     context["membership"] = membership
+    if character.campaign.system == System.COGENT:
+        # Only the assisted character's rollers see it wait: whether it is used tells of rolls.
+        context["waiting_assist"] = Assist.objects.waiting_for(character).first()
+        # "Ask for an assist": this character's own open request, and the others' it may answer
+        # (a hidden NPC never asks, so no request names one).
+        requests = list(
+            AssistRequest.objects.open()
+            .filter(campaign_id=character.campaign_id, character__hidden_from_players=False)
+            .select_related("character")
+        )
+        context["own_assist_request"] = any(r.character_id == character.pk for r in requests)
+        context["assist_requests"] = [r for r in requests if r.character_id != character.pk]
+        if context["assist_requests"]:
+            context["assist_skills"] = _row_names(character)
     return context
+
+
+def _row_names(character: Character) -> list[str]:
+    """The names of the rows an assist may be rolled with, in sheet order."""
+    sheet = character.cogent
+    names = list(sheet.skills.values_list("name", flat=True))
+    for vocation in sheet.vocations.prefetch_related("subskills"):
+        names.append(vocation.name)
+        names += [sub.name for sub in vocation.subskills.all()]
+    return list(dict.fromkeys(names))
 
 
 @login_required
@@ -424,7 +481,9 @@ def character_prompts(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def contest_create(request: HttpRequest, pk: int) -> HttpResponse:
     campaign, membership = _campaign_for_gm(request, pk)
-    form = ContestForm(request.POST, campaign=campaign, skills=skill_names(campaign))
+    form = ContestForm(
+        request.POST, campaign=campaign, skills=skill_names(campaign, vocations=False)
+    )
 
     def create(d: dict[str, Any]) -> str:
         a, b = d["character_a"], d["character_b"]

@@ -97,7 +97,7 @@ def lock_sheet(character_id: int, system: str) -> Any:
 # ---------------------------------------------------------------------------------------------
 
 
-def skill_names(campaign: Any) -> list[str]:
+def skill_names(campaign: Any, *, vocations: bool = True) -> list[str]:
     """The skill names the GM may ask for in this campaign, in sheet order.
 
     Cogent: the 15 core skills every sheet has, then the vocations and vocational or combat
@@ -110,9 +110,12 @@ def skill_names(campaign: Any) -> list[str]:
     system = campaign.system
     if system == System.COGENT:
         names = [name for name, _ in COGENT_CORE_SKILLS]
-        names += CogentVocation.objects.filter(sheet__character__campaign=campaign).values_list(
-            "name", flat=True
-        )
+        if (
+            vocations
+        ):  # rules at the table: vocations only assist; a call or contest never names one
+            names += CogentVocation.objects.filter(sheet__character__campaign=campaign).values_list(
+                "name", flat=True
+            )
         names += CogentSubSkill.objects.filter(
             vocation__sheet__character__campaign=campaign
         ).values_list("name", flat=True)
@@ -128,18 +131,22 @@ def skill_names(campaign: Any) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def find_target(character: Character, name: str) -> Target | None:
+def find_target(character: Character, name: str, *, assist: bool = False) -> Target | None:
     """The row called ``name`` on this character's sheet, or None when the sheet has none.
 
     Names are unique per sheet, except Cogent sub-skills (unique per vocation): the first one, in
-    vocation order, is taken.
+    vocation order, is taken. A Cogent vocation is found only for an assist (rules at the table:
+    vocations only assist), so a call or a contest never rolls one.
     """
     system = character.campaign.system
     candidates: list[tuple[str, Any]] = []
     if system == System.COGENT:
-        candidates = [
-            ("cogent-skill", CogentSkill.objects.filter(sheet_id=character.pk)),
-            ("cogent-vocation", CogentVocation.objects.filter(sheet_id=character.pk)),
+        candidates = [("cogent-skill", CogentSkill.objects.filter(sheet_id=character.pk))]
+        if assist:
+            candidates.append(
+                ("cogent-vocation", CogentVocation.objects.filter(sheet_id=character.pk))
+            )
+        candidates += [
             (
                 "cogent-subskill",
                 CogentSubSkill.objects.filter(vocation__sheet_id=character.pk).order_by(

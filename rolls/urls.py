@@ -23,6 +23,9 @@ urlpatterns = [
     # Entries go by token, not pk: the pks' gaps would count hidden rolls (rolls/tokens.py).
     path("rolls/<entry:pk>/", views.roll_entry, name="roll_entry"),
     path("rolls/<entry:pk>/reveal/", views.roll_reveal, name="roll_reveal"),
+    path("rolls/<entry:pk>/drop-assist/", views.assist_drop, name="assist_drop"),
+    path("characters/<id:pk>/ask-assist/", views.assist_ask, name="assist_ask"),
+    path("characters/<id:pk>/assist/<id:ask_pk>/", views.assist_offer, name="assist_offer"),
     path("rolls/<entry:pk>/<slug:action>/", views.roll_follow_up, name="roll_follow_up"),
     path("campaigns/<id:pk>/log/", log_tools.campaign_log, name="campaign_log"),
 ]
@@ -55,6 +58,7 @@ urlpatterns += [
     path("campaigns/<id:pk>/calls/", table_views.call_create, name="call_create"),
     path("calls/<id:pk>/close/", table_views.call_close, name="call_close"),
     path("campaigns/<id:pk>/contests/", table_views.contest_create, name="contest_create"),
+    path("campaigns/<id:pk>/assists/", table_views.assist_start, name="assist_start"),
     path(
         "contests/<id:pk>/<slug:side>/<slug:action>/",
         table_views.contest_side,

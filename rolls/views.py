@@ -18,15 +18,25 @@ from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
 from rolls import contests, followups, live
 from rolls.forms import FORMS, Outcome, Refused, RollForm
-from rolls.models import ROOT_KINDS, HiddenEntry, Kind, RollEntry, Visibility
-from rolls.rules import system_rng
+from rolls.models import (
+    ROOT_KINDS,
+    Assist,
+    AssistRequest,
+    HiddenEntry,
+    Kind,
+    RollEntry,
+    Visibility,
+)
+from rolls.rules import cogent, system_rng
 from rolls.table import Ask, ask_for
-from rolls.targets import SHEET_MODELS, Target, load_target, lock_sheet
+from rolls.targets import SHEET_MODELS, Target, find_target, load_target, lock_sheet
 from sheets.models import Character, Membership
 from sheets.views import _character_for_reader
 
@@ -91,6 +101,10 @@ def _panel_context(
 ) -> dict[str, Any]:
     context = {
         "ask": ask,
+        # Cogent: the roller may ask the table for an assist when none waits yet.
+        "ask_assist_url": reverse("assist_ask", args=[target.character.pk])
+        if target.system == "cogent" and getattr(form, "waiting_assist", None) is None and not ask
+        else "",
         "character": target.character,
         "campaign": target.character.campaign,
         "target": target,
@@ -174,6 +188,9 @@ def roll_create(request: HttpRequest, pk: int, kind: str, target_pk: int) -> Htt
                 ask = ask_for(request.POST, character, target, lock=True)
                 sheet = lock_sheet(character.pk, target.system)
                 outcome = form.roll(action, sheet, _rng())
+                if ask is not None and getattr(form, "assist_target", None) is not None:
+                    raise Refused("An answer to the GM's request can't be an assist roll.")
+                _lock_assists(form)
                 links = ask.links() if ask else {}
                 entry = _append(
                     request,
@@ -184,6 +201,7 @@ def roll_create(request: HttpRequest, pk: int, kind: str, target_pk: int) -> Htt
                     **links,
                 )
                 _answered(ask, entry, request.user)
+                _record_assist(form, entry)
         except Refused as exc:
             refusal = str(exc)
         else:
@@ -202,6 +220,45 @@ def roll_create(request: HttpRequest, pk: int, kind: str, target_pk: int) -> Htt
         return trigger_client_event(response, ROLL_EVENT) if entry else response
     status = 409 if refusal else 400
     return render(request, "rolls/panel.html", context, status=status)
+
+
+def _lock_assists(form: RollForm) -> None:
+    """Inside the roll's transaction, re-check the assist state the form was built on: the
+    waiting assist this roll takes is still waiting, and no other assist has started to wait
+    for the character this one is for (one at a time, cogent.ASSISTS_PER_ROLL)."""
+    taken = getattr(form, "_assist_taken", lambda: None)()
+    if taken is not None:
+        still = Assist.objects.select_for_update().waiting().filter(pk=taken.pk).exists()
+        if not still:
+            raise Refused(
+                f"{taken.by_name}'s assist was used or dropped a moment ago; check the odds again."
+            )
+    assisted = getattr(form, "assist_target", None)
+    if assisted is not None:
+        lock_sheet(assisted.pk, assisted.campaign.system)  # serialises two assists for one
+        if Assist.objects.waiting_for(assisted).exists():
+            raise Refused(f"An assist already waits for {assisted.name}.")
+
+
+def _record_assist(form: RollForm, entry: RollEntry) -> None:
+    """After the entry is appended: an assist starts to wait, or the one taken is used."""
+    assisted = getattr(form, "assist_target", None)
+    if entry.kind == Kind.ASSIST and assisted is not None:
+        Assist.objects.create(
+            campaign_id=entry.campaign_id,
+            entry=entry,
+            assisted=assisted,
+            wins=entry.result["assist"],
+        )
+        AssistRequest.objects.close_for(assisted)  # the request, if any, is answered
+        # The assisted character's sheet (its stream hears only its own entries) and every
+        # sheet's prompt area (an answered request goes away) learn of it without a reload.
+        live.publish(entry.campaign_id, "sheet", assisted.pk)
+        live.publish(entry.campaign_id, "call", 0)
+        return
+    taken = getattr(form, "_assist_taken", lambda: None)()
+    if taken is not None and "assist" in entry.options:
+        Assist.objects.filter(pk=taken.pk).update(used_by=entry)
 
 
 def _answered(ask: Ask | None, entry: RollEntry, user: Any) -> None:
@@ -371,6 +428,100 @@ def roll_reveal(request: HttpRequest, pk: int) -> HttpResponse:
         text += ", and with it the contest's " + ", ".join(f"#{other.seq}" for other in also)
     messages.success(request, text + ".")
     return redirect(reveal)
+
+
+@login_required
+@require_POST
+def assist_drop(request: HttpRequest, pk: int) -> HttpResponse:
+    """Drop a waiting assist (the moment passed): the GM or the assisted character's roller may.
+    Not the assister: "already used" would tell them the assisted character rolled, perhaps a
+    hidden roll. The assist entry stays in the log; only its wait ends."""
+    entry, membership = _entry_for_member(request, pk)
+    assist = Assist.objects.filter(entry=entry).select_related("assisted").first()
+    if assist is None:
+        raise Http404("No such assist.")
+    assisted = assist.assisted
+    if not assisted.can_roll(membership):
+        raise PermissionDenied("Only the GM or the assisted character's player drops an assist.")
+    with transaction.atomic():
+        # One UPDATE … WHERE still waiting: a roll taking it at the same moment wins or loses.
+        dropped = Assist.objects.waiting().filter(pk=assist.pk).update(dropped_at=timezone.now())
+        if dropped:
+            live.publish(entry.campaign_id, "sheet", assisted.pk)
+    if dropped:
+        messages.success(request, f"Dropped {assist.by_name}'s assist for {assisted.name}.")
+    else:
+        messages.info(request, "That assist was already used or dropped.")
+    if assisted.can_read(membership):
+        return redirect(assisted)
+    return redirect(entry)
+
+
+@login_required
+@require_POST
+def assist_ask(request: HttpRequest, pk: int) -> HttpResponse:
+    """ "Ask for an assist": the character's roller asks the table (a prompt on the other sheets).
+    ``withdraw`` in the POST closes the open request instead."""
+    character, _ = _character_for_roller(request, pk)
+    if character.campaign.system != "cogent":
+        raise Http404("Assists are a Cogent rule.")
+    if request.POST.get("withdraw"):
+        if AssistRequest.objects.close_for(character):
+            live.publish(character.campaign_id, "call", 0)
+            messages.info(request, f"{character.name} no longer asks for an assist.")
+        return redirect(character)
+    if character.hidden_from_players:
+        return HttpResponse(
+            "A hidden NPC can't ask for an assist: the request would name it to the players.",
+            status=400,
+            content_type="text/plain",
+        )
+    with transaction.atomic():
+        lock_sheet(character.pk, character.campaign.system)  # one open request at a time
+        if Assist.objects.waiting_for(character).exists():
+            messages.info(request, f"An assist already waits for {character.name}.")
+        elif AssistRequest.objects.open().filter(character=character).exists():
+            messages.info(request, f"{character.name} has already asked for an assist.")
+        else:
+            AssistRequest.objects.create(
+                campaign_id=character.campaign_id, character=character, created_by=request.user
+            )
+            live.publish(character.campaign_id, "call", 0)
+            messages.success(request, f"{character.name} asks the table for an assist.")
+    return redirect(character)
+
+
+@login_required
+@require_GET
+def assist_offer(request: HttpRequest, pk: int, ask_pk: int) -> HttpResponse:
+    """Answer a request from this character's sheet: open its roll panel for the chosen row,
+    set up as an assist for the asking character (nothing is written until it is rolled)."""
+    character, _ = _character_for_roller(request, pk)
+    ask = (
+        AssistRequest.objects.prompts_for(character)
+        .filter(pk=ask_pk, character__hidden_from_players=False)
+        .first()
+    )
+    if ask is None:
+        raise Http404("No such request, or it was answered or withdrawn.")
+    if "skill" not in request.GET:  # nothing chosen yet: the prompt on the sheet asks
+        return redirect(character)
+    target = find_target(character, request.GET["skill"], assist=True)
+    if target is None:
+        return HttpResponse(
+            f"{character.name} has no skill by that name; choose one from the list.",
+            status=400,
+            content_type="text/plain",
+        )
+    params = {
+        "assist_for": ask.character_id,
+        "challenge_level": cogent.ASSIST_MIN_CL,
+        "extra_penalty": 0,
+    }
+    if target.is_combat:
+        params["weapon"] = next(iter(cogent.WEAPON_BONUSES))
+    url = reverse("roll_panel", args=[character.pk, target.kind, target.obj.pk])
+    return redirect(f"{url}?{urlencode(params)}")
 
 
 def _reveal(entry: RollEntry, user: Any) -> RollEntry:

@@ -136,6 +136,12 @@ PERMISSION_TESTS: dict[str, tuple[str, ...]] = {
         "tests.rolls.test_gm_contests::test_cold_stars_active_even_lets_the_initiator_choose",
     ),
     "contest_cancel": ("tests.rolls.test_gm_contests::test_contest_permissions",),
+    "assist_drop": ("tests.rolls.test_cogent_assists::test_dropping_an_assist",),
+    "assist_ask": ("tests.rolls.test_cogent_assists::test_ask_for_an_assist_permissions",),
+    "assist_offer": ("tests.rolls.test_cogent_assists::test_ask_for_an_assist_permissions",),
+    "assist_start": (
+        "tests.rolls.test_cogent_assists::test_the_gm_table_assist_form_refuses_bad_input",
+    ),
 }
 
 # Where a registered test reaches its URL through a helper rather than by name.
@@ -265,6 +271,7 @@ KWARGS: dict[str, Build] = {
             "campaign_dashboard",
             "call_create",
             "contest_create",
+            "assist_start",
         ),
         campaign(),
     ),
@@ -283,6 +290,7 @@ KWARGS: dict[str, Build] = {
             "cogent_vocation_add",
             "cogent_injury_add",
             "cogent_disability_add",
+            "assist_ask",
         ),
         pc(),
     ),
@@ -309,6 +317,11 @@ KWARGS: dict[str, Build] = {
     ),
     "roll_entry": lambda t: {"pk": t[COGENT].entry.pk},
     "roll_reveal": lambda t: {"pk": t[COGENT].entry.pk},
+    "assist_drop": lambda t: {"pk": t[COGENT].entry.pk},
+    "assist_offer": lambda t: {
+        "pk": t[COGENT].pc.pk,
+        "ask_pk": t[COGENT].rows["assist_request"].pk,
+    },
     "roll_follow_up": lambda t: {"pk": t[COGENT].entry.pk, "action": "destiny"},
     "call_close": lambda t: {"pk": t[COGENT].call.pk},
     "contest_side": lambda t: {"pk": t[COGENT].contest.pk, "side": "a", "action": "roll"},

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rolls.models import AssistRequest
 from sheets.models import Campaign, Character, Invite, Membership, Role, System
 from tests.factories import (
     CampaignFactory,
@@ -58,6 +59,10 @@ def build_table(system: str, gm: Any, player: Any, observer: Any) -> Table:
         rows["disability"] = sheet.disabilities.create(name="Feeble", attribute="strength", dice=1)
         kind, target = "cogent-skill", rows["skill"]
         contest = ContestFactory(campaign=campaign, character_a=pc, character_b=npc)
+        # The NPC asks the table for an assist: the PC's sheet offers to answer it.
+        rows["assist_request"] = AssistRequest.objects.create(
+            campaign=campaign, character=npc, created_by=gm
+        )
     elif system == System.DAD6:
         rows["skill"] = pc.dad6.skills.create(name="Tracking", is_class_skill=True)
         rows["bane"] = pc.dad6.banes.create(description="Owes the ferryman")

@@ -53,6 +53,15 @@ CHALLENGE_LEVELS: dict[int, str] = {  # Book
 SPECIALITY_MIN_POOL = 8  # Book: skill speciality needs 8+ dice …
 SPECIALITY_MAX_CL = 3  # … against CL 3 or less
 ASSIST_MIN_CL = 3  # Book: the CL of an assist starts at three and is never lower
+# Decision: one assist waits for a character at a time and its next action takes it. The Book lets
+# the narrator allow several helpers, but folds them into one assist roll ("Group Assists": each
+# extra helper adds a die to the assisting pool); a second assist while one waits is refused.
+ASSISTS_PER_ROLL = 1
+# Decision: an assist applies to the assisted character's next *action* (a roll against a CL,
+# combat skills included, as the Book's "skill or combat roll"). A conflict's side (a GM contest,
+# or a roll marked contested) takes none: the Book prices a conflict as wins against wins and
+# says nothing of assists there, and the engine's conflict() has no assist term.
+ASSISTS_IN_CONFLICTS = False
 
 ATTRIBUTES = ("Strength", "Reflex", "Intelligence")  # Book
 CORE_SKILLS: dict[str, str] = {  # Book: the 15 core skills and their governing attribute
@@ -305,6 +314,17 @@ def resolve(
         critical_failure=wins == 0,
         margin=wins - challenge_level,
     )
+
+
+def check_assist_cl(challenge_level: object) -> int:
+    """Book: an assist's CL is 3 or more; the GM-readable refusal otherwise."""
+    cl = _check_cl(challenge_level)
+    if cl < ASSIST_MIN_CL:
+        raise ValueError(
+            f"An assist is rolled against CL {ASSIST_MIN_CL} or higher (the Book's floor); "
+            f"CL {cl} is too low."
+        )
+    return cl
 
 
 def assist(

@@ -140,6 +140,7 @@ COGENT = Panel(
         pool["dice"],
         challenge_level=options["challenge_level"],
         destiny_before=options["destiny_before"],
+        assist=options.get("assist", {}).get("wins", 0),
     ),
 )
 
@@ -154,12 +155,13 @@ def dad6_cases(draw) -> Case:
     character = CharacterFactory(campaign__system=System.DAD6)
     sheet = character.dad6
     sheet.level = draw(st.integers(ranges.DAD6_LEVEL_MIN, ranges.DAD6_LEVEL_MAX))
+    sheet.forward_boons = draw(st.integers(0, 2))  # rolled forward: automatic boons of this roll
     sheet.save()
     if draw(st.booleans()):
         row = sheet.skills.create(name="Climb", is_class_skill=True, competence="")
     else:
         row = sheet.skills.create(name="Climb", competence=draw(st.sampled_from(dad6.COMPETENCES)))
-    extra = draw(st.lists(st.integers(0, 8), min_size=4, max_size=4))
+    extra = draw(st.lists(st.integers(0, dad6.EXTRA_DICE_MAX // 4), min_size=4, max_size=4))
     data = dict(zip(EXTRA_DICE, extra, strict=True)) | {
         "difficulty": draw(st.integers(dad6.DIFFICULTY_MIN, dad6.DIFFICULTY_MAX)),
         "task": draw(st.sampled_from(dad6.TASKS)),
@@ -190,6 +192,7 @@ DAD6 = Panel(
         task=options["task"],
         difficulty=options["difficulty"],
         traded_boons=options["traded_boons"],
+        bonus_boons=options.get("forward_boons", 0),
     ),
 )
 

@@ -62,7 +62,8 @@ def test_roll_post(client, seeded, django_assert_num_queries, system):
     # session, user, character, membership, row (+ its domains for Cold Stars), SAVEPOINT, sheet
     # lock, SAVEPOINT, campaign lock, chain head, insert, RELEASE ×2 (+ NOTIFY on PostgreSQL);
     # Cogent also reads the sheet's injuries and disabling characteristics (they set the pool)
-    expected = {System.COGENT: 15, System.DAD6: 13, System.COLD_STARS: 14}[system] + NOTIFY
+    # and the assist waiting for the character (rolls/forms.py)
+    expected = {System.COGENT: 16, System.DAD6: 13, System.COLD_STARS: 14}[system] + NOTIFY
     with django_assert_num_queries(expected):
         response = client.post(roll_url(character, kind, row), data)
     assert response.status_code == 302
@@ -73,9 +74,10 @@ def test_roll_post_htmx(client, seeded, django_assert_num_queries):
     row = target(character)
     client.force_login(character.owner)
     # … plus the sheet re-read for the fresh panel (and its injuries and disabling
-    # characteristics: the panel's pool depends on them).
+    # characteristics: the panel's pool depends on them), the waiting assist (once per form: the
+    # rolled one and the fresh one) and the characters an assist may be for (the fresh panel).
     kind, data = ROLLS[System.COGENT]
-    with django_assert_num_queries(18 + NOTIFY):
+    with django_assert_num_queries(21 + NOTIFY):
         response = client.post(roll_url(character, kind, row), data, headers={"HX-Request": "true"})
     assert response.status_code == 200
 
@@ -102,7 +104,10 @@ def test_log_page_same_for_one_and_many(client, seeded):
 
 
 @pytest.mark.parametrize(
-    ("system", "expected"), [(System.COGENT, 12), (System.DAD6, 10), (System.COLD_STARS, 10)]
+    # Cogent: + injuries and characteristics, the assist waiting for the character and the open
+    # assist requests (its prompts)
+    ("system", "expected"),
+    [(System.COGENT, 14), (System.DAD6, 10), (System.COLD_STARS, 10)],
 )
 def test_sheet_with_recent_rolls(client, seeded, system, expected):
     character = CharacterFactory(campaign__system=system)

@@ -615,3 +615,38 @@ def test_cogent_defence_roll_scores_no_victory_levels(client, settings, duel):
         )
     assert verdict.result["victory_levels"] == 0 and not verdict.result["deathblow"]
     assert "a defence roll scores no victory levels" in verdict.outcome_label
+
+
+def test_cogent_vocations_only_assist(client, soldier):
+    """Book (vocations.tex): vocations can't make checks; they only assist."""
+    character, sword = soldier
+    vocation = character.cogent.vocations.get()
+    ally = CharacterFactory(campaign=character.campaign, name="Ally")
+    page = client.get(character.get_absolute_url()).content.decode()
+    row = re.search(r'<tr data-kind="cogent-vocation".*?</tr>', page, re.S).group(0)
+    assert ">Assist<" in row and ">Roll<" not in row and "assists only" in row
+    # Its vocational and combat skills still roll.
+    assert re.search(rf'<tr id="subskill-{sword.pk}".*?>Roll<', page, re.S)
+    # A roll of its own is refused beside the field, and nothing is written.
+    url = roll_url(character, "cogent-vocation", vocation)
+    refused = client.post(url, {"challenge_level": 3, "extra_penalty": 0, "assist_for": ""})
+    assert refused.status_code == 400
+    assert "A vocation only assists" in refused.content.decode()
+    assert not RollEntry.objects.exists()
+    # As an assist it rolls (the panel opens set up for one, against CL 3).
+    form = client.get(panel_url(character, "cogent-vocation", vocation)).context["form"]
+    assert form["challenge_level"].value() == cogent.ASSIST_MIN_CL
+    assert form["assist_for"].value() == ally.pk
+    data = {"challenge_level": 3, "extra_penalty": 0, "assist_for": ally.pk, "action": "assist"}
+    assert client.post(url, data).status_code == 302
+    assert latest().kind == Kind.ASSIST
+    # The GM can't call for a vocation or set one as a contest side.
+    client.force_login(gm_of(character.campaign))
+    dashboard = client.get(reverse("campaign_dashboard", args=[character.campaign.pk]))
+    call_form = dashboard.context["call_form"]
+    assert "Soldier" not in dict(call_form.fields["skill"].choices)
+    call = client.post(
+        reverse("call_create", args=[character.campaign.pk]),
+        {"call-characters": [character.pk], "call-skill": "Soldier", "call-difficulty": 1},
+    )
+    assert call.status_code == 400 and not character.campaign.roll_calls.exists()

@@ -134,6 +134,21 @@ def test_assist_example_from_the_book():
     assert cogent.resolve((4,), assist=-3).wins == 0
 
 
+def test_an_assist_cl_is_three_or_more():
+    assert cogent.check_assist_cl(3) == 3 and cogent.check_assist_cl(8) == 8
+    with pytest.raises(ValueError, match="CL 3 or higher"):
+        cogent.check_assist_cl(2)
+    with pytest.raises(ValueError, match="Challenge Level"):
+        cogent.check_assist_cl(9)
+
+
+def test_assist_decisions():
+    # One waiting assist per roll (the Book folds extra helpers into the one assist roll), and
+    # conflicts take none: the engine's conflict has no assist term.
+    assert cogent.ASSISTS_PER_ROLL == 1 and cogent.ASSISTS_IN_CONFLICTS is False
+    assert "assist" not in cogent.conflict.__code__.co_varnames
+
+
 def test_exact_odds_small_pools():
     assert cogent.odds(1) == {
         "success": Fraction(1, 2),

@@ -59,13 +59,14 @@ def add_rows(character, n):
 
 
 @pytest.mark.parametrize(
-    ("system", "expected"), [(System.COGENT, 14), (System.DAD6, 10), (System.COLD_STARS, 10)]
+    ("system", "expected"), [(System.COGENT, 16), (System.DAD6, 10), (System.COLD_STARS, 10)]
 )
 def test_sheet_page(client, system, expected):
     # session, user, character, membership, sheet reload, recent rolls, the GM's open calls and
     # contests for the character (the prompts), then one query per row table (Cogent: injuries
-    # and disabling characteristics too, and the campaign's combat skills once for every
-    # vocation's add form; DAD6: skills, banes)
+    # and disabling characteristics too, the campaign's combat skills once for every vocation's
+    # add form, and the assist prompts: the waiting assist, open assist requests; DAD6: skills,
+    # banes)
     character = CharacterFactory(campaign__system=system)
     client.force_login(character.owner)
     add_rows(character, 1)
@@ -79,5 +80,6 @@ def test_sheet_page_for_the_gm_of_a_big_campaign(client):
     characters = [CharacterFactory(campaign=campaign) for _ in range(4)]
     client.force_login(campaign.memberships.get(role=Role.GM).user)
     # no vocations: no prefetch; +2 for the GM's prompts (open calls, contests), +2 for the
-    # injuries and disabling characteristics
-    assert count(client, characters[0].get_absolute_url()) == 12
+    # injuries and disabling characteristics, assist prompts (the waiting assist, open assist
+    # requests)
+    assert count(client, characters[0].get_absolute_url()) == 14
