@@ -147,6 +147,14 @@ class CharacterBasicsForm(forms.ModelForm):
 # ---------------------------------------------------------------------------------------------
 
 
+class SheetRowForm(forms.ModelForm):
+    """A form for one row of a sheet (a skill, an injury, a bane…): the row belongs to ``sheet``."""
+
+    def __init__(self, *args: Any, sheet: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.instance.sheet = sheet
+
+
 class CogentSheetForm(forms.ModelForm):
     class Meta:
         model = CogentSheet
@@ -174,7 +182,7 @@ class CogentSkillForm(forms.ModelForm):
             del self.fields["craft"]
 
 
-class CogentInjuryForm(forms.ModelForm):
+class CogentInjuryForm(SheetRowForm):
     class Meta:
         model = CogentInjury
         fields = ("level", "description")
@@ -183,23 +191,15 @@ class CogentInjuryForm(forms.ModelForm):
             "description": "Optional: where and how (e.g. cut forearm).",
         }
 
-    def __init__(self, *args: Any, sheet: CogentSheet, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.instance.sheet = sheet
 
-
-class CogentDisabilityForm(forms.ModelForm):
+class CogentDisabilityForm(SheetRowForm):
     class Meta:
         model = CogentDisability
         fields = ("name", "attribute", "dice")
         help_texts = {
             "dice": "Dice it removes from checks of that attribute (Feeble, Heavy, Dim-witted: 1).",
         }
-
-    def __init__(self, *args: Any, sheet: CogentSheet, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.instance.sheet = sheet
-        self.fields["name"].widget.attrs["placeholder"] = "e.g. Feeble, Phobia (heights)"
+        widgets = {"name": forms.TextInput(attrs={"placeholder": "e.g. Feeble, Phobia (heights)"})}
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -366,16 +366,12 @@ class Dad6ForwardBoonsForm(forms.ModelForm):
         fields = ("forward_boons",)
 
 
-class Dad6BaneForm(forms.ModelForm):
+class Dad6BaneForm(SheetRowForm):
     """A bane in play, as the character JSON import reads it (the sheet adds them from rolls)."""
 
     class Meta:
         model = Dad6Bane
         fields = ("description",)
-
-    def __init__(self, *args: Any, sheet: Dad6Sheet, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.instance.sheet = sheet
 
 
 class Dad6SkillForm(forms.ModelForm):

@@ -73,3 +73,20 @@ def dad6_opposed(opposition):
         opposition=opposition,
     )
     return campaign, kim, climb, contest
+
+
+def gm_of(campaign):
+    from sheets.models import Role
+
+    return campaign.memberships.get(role=Role.GM).user
+
+
+def start_contest(client, campaign, **fields):
+    """The GM starts a contest through the dashboard's form (``fields`` without the prefix)."""
+    from rolls.models import Contest
+
+    client.force_login(gm_of(campaign))
+    data = {f"contest-{key}": value for key, value in fields.items()}
+    response = client.post(reverse("contest_create", args=[campaign.pk]), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return Contest.objects.latest("pk")

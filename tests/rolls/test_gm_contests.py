@@ -16,7 +16,7 @@ from tests.factories import (
     MembershipFactory,
     UserFactory,
 )
-from tests.rolls.helpers import dad6_opposed, panel_url, roll_url
+from tests.rolls.helpers import dad6_opposed, gm_of, panel_url, roll_url, start_contest
 from tests.rolls.test_log import verify_like_an_outside_script
 
 pytestmark = pytest.mark.django_db
@@ -24,20 +24,11 @@ pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
 
 
-def gm_of(campaign):
-    return campaign.memberships.get(role=Role.GM).user
-
-
 def side_url(contest, side, action="roll"):
     return reverse("contest_side", args=[contest.pk, side, action])
 
 
-def start(client, campaign, **fields):
-    client.force_login(gm_of(campaign))
-    data = {f"contest-{key}": value for key, value in fields.items()}
-    response = client.post(reverse("contest_create", args=[campaign.pk]), data)
-    assert response.status_code == 302, response.content.decode()[:2000]
-    return Contest.objects.latest("pk")
+start = start_contest
 
 
 def verdict_of(contest):

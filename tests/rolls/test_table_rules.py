@@ -6,25 +6,21 @@ import re
 import pytest
 from django.urls import reverse
 
-from rolls.models import Contest, ContestState, Kind, RollEntry
+from rolls.models import ContestState, Kind, RollEntry
 from rolls.rules import cogent, cold_stars
-from sheets.models import Role, System
+from sheets.models import System
 from tests.factories import CampaignFactory, CharacterFactory
-from tests.rolls.helpers import follow_url, latest, odds_url, panel_url, roll_url
+from tests.rolls.helpers import (
+    follow_url,
+    gm_of,
+    latest,
+    odds_url,
+    panel_url,
+    roll_url,
+    start_contest,
+)
 
 pytestmark = pytest.mark.django_db
-
-
-def gm_of(campaign):
-    return campaign.memberships.get(role=Role.GM).user
-
-
-def start_contest(client, campaign, **fields):
-    client.force_login(gm_of(campaign))
-    data = {f"contest-{key}": value for key, value in fields.items()}
-    response = client.post(reverse("contest_create", args=[campaign.pk]), data)
-    assert response.status_code == 302, response.content.decode()[:2000]
-    return Contest.objects.latest("pk")
 
 
 # ---------------------------------------------------------------------------------------------
