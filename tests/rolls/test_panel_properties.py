@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rolls.forms import OUTSIDE_DOMAINS
 from rolls.rules import cogent, cold_stars, dad6
 from sheets import ranges
 from sheets.models import ColdStarsAbility, System
@@ -73,8 +74,19 @@ class Panel:
 def cogent_cases(draw) -> Case:
     attribute = st.integers(ranges.COGENT_ATTRIBUTE_MIN, ranges.COGENT_ATTRIBUTE_MAX)
     penalty = st.integers(0, 6)
-    combat = draw(st.booleans())
-    if combat:
+    kind_of_row = draw(st.sampled_from(["core", "combat", "vocational"]))
+    combat = kind_of_row == "combat"
+    if kind_of_row == "vocational":
+        vocation = CogentVocationFactory(rating=4)
+        row = CogentSubSkillFactory(
+            vocation=vocation,
+            kind="vocational",
+            name="Surgery",
+            attribute=draw(st.sampled_from(["strength", "reflex", "intelligence"])),
+            rating=draw(st.integers(ranges.COGENT_SUBSKILL_MIN, ranges.COGENT_SUBSKILL_MAX)),
+        )
+        sheet, kind = vocation.sheet, "cogent-subskill"
+    elif combat:
         vocation = CogentVocationFactory(rating=4)
         row = CogentSubSkillFactory(
             vocation=vocation,
@@ -210,14 +222,25 @@ def cold_stars_cases(draw) -> Case:
     sheet.momentum_max = sheet.willpower_max = 5
     sheet.momentum, sheet.willpower = draw(st.integers(0, 5)), draw(st.integers(0, 5))
     sheet.save()
-    row = sheet.skills.get(name="Athletics")
+    # Athletics, or Piloting: a domain skill (Seed), inside or outside its domain from rank 3.
+    row = sheet.skills.get(name=draw(st.sampled_from(["Athletics", "Piloting"])))
     row.trained = draw(st.booleans())
-    row.rating = draw(st.integers(0, cold_stars.DOMAIN_FROM_RANK - 1)) if row.trained else 0
+    top = cold_stars.SKILL_MAX if row.is_domain else cold_stars.DOMAIN_FROM_RANK - 1
+    row.rating = draw(st.integers(0, top)) if row.trained else 0
     row.save()
+    domain = ""
+    if row.is_domain and row.rating >= cold_stars.DOMAIN_FROM_RANK:
+        row.domains.create(name="Small Craft")
+        domain = draw(st.sampled_from(["Small Craft", OUTSIDE_DOMAINS]))
     ability = draw(st.sampled_from([a.value for a in ColdStarsAbility]))
     risk = draw(st.integers(cold_stars.RISK_MIN, cold_stars.RISK_MAX))
     built = cold_stars.build_pool(
-        ability=sheet.ability_value(ability), skill=row.rating, risk=risk, trained=row.trained
+        ability=sheet.ability_value(ability),
+        skill=row.rating,
+        risk=risk,
+        trained=row.trained,
+        domain_skill=row.is_domain,
+        in_domain=domain != OUTSIDE_DOMAINS,
     )
     legal = []  # the step-4 choices the rules and the sheet's resources allow
     for value in ("none", "press", "brace", *(f"willpower-{n}" for n in range(1, 6))):
@@ -233,6 +256,8 @@ def cold_stars_cases(draw) -> Case:
     skippable = cold_stars.can_skip(built, modified=modification != "none")
     action = draw(st.sampled_from(["roll", "skip"] if skippable else ["roll"]))
     data = {"ability": ability, "risk": risk, "modification": modification}
+    if domain:
+        data["domain"] = domain
     return Case(character, "cold-stars-skill", row, data, action)
 
 
