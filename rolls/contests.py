@@ -35,11 +35,12 @@ from rolls.forms import (
     Refused,
     _terms,
     apply_cold_stars_change,
-    circumstance_terms,
     cogent_faces,
+    cogent_pool,
     cold_stars_faces,
     fraction_text,
     percent,
+    spend_destiny_before,
 )
 from rolls.models import (
     OUTCOME_LABELS,
@@ -378,21 +379,21 @@ class CogentSide:
         )
 
 
-def cogent_side_pool(target: Target, sheet: Any, options: CogentSide) -> int:
-    """A conflict side's pool: the sheet's (stored weapon included) with the side's options."""
+def cogent_side_pool(
+    target: Target, sheet: Any, options: CogentSide
+) -> tuple[int, list[tuple[int, str]]]:
+    """A conflict side's pool and breakdown terms: the sheet's, with its stored weapon, and the
+    side's options (the roll panel's reading, ``rolls.forms.cogent_pool``)."""
     row = target.obj
-    more = cogent.circumstance_dice(options.circumstances) + cogent.equipment_dice(
-        options.equipment
-    )
-    if target.is_combat:
-        return sheet.combat_pool(
-            rating=row.rating,
-            weapon_bonus=row.weapon_bonus_now,
-            extra=options.extra_penalty,
-            bonus_dice=more,
-        )
-    return sheet.pool_for_skill(
-        rating=row.rating, attribute=row.attribute, extra=options.extra_penalty, bonus_dice=more
+    weapon = (row.weapon_label, row.weapon_bonus_now) if target.is_combat else ("", 0)
+    return cogent_pool(
+        sheet,
+        row,
+        combat=target.is_combat,
+        weapon=weapon,
+        circumstances=options.circumstances,
+        equipment=options.equipment,
+        extra=options.extra_penalty,
     )
 
 
@@ -412,28 +413,8 @@ def _cogent_side_roll(
     row = target.obj
     if options.circumstances and not target.is_combat:
         raise Refused("Combat circumstances apply to combat skills only.")
-    changes = {}
-    if options.destiny_before:
-        if sheet.destiny_points < cogent.DESTINY_COST:
-            raise Refused("You have no destiny points left to spend before the roll.")
-        sheet.destiny_points -= cogent.DESTINY_COST
-        sheet.save(update_fields=["destiny_points"])
-        changes["destiny"] = -cogent.DESTINY_COST
-    pool = cogent_side_pool(target, sheet, options)
-    terms: list[tuple[int, str]] = [(cogent.BASE_DICE, "base"), (row.rating, row.name)]
-    attribute = None if target.is_combat else row.attribute
-    if target.is_combat:
-        terms += list(
-            zip([sheet.strength, sheet.reflex, sheet.intelligence], cogent.ATTRIBUTES, strict=True)
-        )
-        if row.weapon:
-            terms.append((row.weapon_bonus_now, row.weapon_label))
-    else:
-        terms.append((sheet.attribute_value(row.attribute), row.get_attribute_display()))
-    terms += circumstance_terms(options.circumstances)
-    terms.append((options.equipment, "unequal equipment"))
-    terms += [(-dice, what) for dice, what in sheet.penalties(attribute)]
-    terms.append((-options.extra_penalty, "extra penalty"))
+    changes = spend_destiny_before(sheet) if options.destiny_before else {}
+    pool, terms = cogent_side_pool(target, sheet, options)
     breakdown = f"{_terms(terms)} = {pool}d6, conflict round {contest.round} against {opponent}"
     if options.destiny_before:
         breakdown += f", destiny spent first ({cogent.DESTINY_WIN_FACE}–6 win)"

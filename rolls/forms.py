@@ -558,25 +558,16 @@ class CogentRollForm(RollForm):
         weapon, bonus = self._weapon()
         circumstances = list(d.get("circumstances") or [])
         equipment = d.get("equipment") or 0
-        more = cogent.circumstance_dice(circumstances) + cogent.equipment_dice(equipment)
-        terms = [(cogent.BASE_DICE, "base"), (row.rating, row.name)]
         attribute = None if self.target.is_combat else row.attribute
-        if self.target.is_combat:
-            pool = sheet.combat_pool(
-                rating=row.rating, weapon_bonus=bonus, extra=extra, bonus_dice=more
-            )
-            attributes = [sheet.strength, sheet.reflex, sheet.intelligence]
-            terms += list(zip(attributes, cogent.ATTRIBUTES, strict=True))
-            terms.append((bonus, weapon))
-        else:
-            pool = sheet.pool_for_skill(
-                rating=row.rating, attribute=row.attribute, extra=extra, bonus_dice=more
-            )
-            terms.append((sheet.attribute_value(row.attribute), row.get_attribute_display()))
-        terms += circumstance_terms(circumstances)
-        terms.append((equipment, "unequal equipment"))
-        terms += [(-dice, what) for dice, what in sheet.penalties(attribute)]
-        terms.append((-extra, "extra penalty"))
+        pool, terms = cogent_pool(
+            sheet,
+            row,
+            combat=self.target.is_combat,
+            weapon=(weapon, bonus),
+            circumstances=circumstances,
+            equipment=equipment,
+            extra=extra,
+        )
         breakdown = f"{_terms(terms)} = {pool}d6"
         if sum(value for value, _ in terms) < pool:
             breakdown += " (a pool is never below 0)"
@@ -680,13 +671,7 @@ class CogentRollForm(RollForm):
             )
         if (action == "assist") != (self.assist_target is not None):
             raise Refused("Choose whom the assist is for, then roll the assist.")
-        changes = {}
-        if options["destiny_before"]:
-            if sheet.destiny_points < cogent.DESTINY_COST:
-                raise Refused("You have no destiny points left to spend before the roll.")
-            sheet.destiny_points -= cogent.DESTINY_COST
-            sheet.save(update_fields=["destiny_points"])
-            changes["destiny"] = -cogent.DESTINY_COST
+        changes = spend_destiny_before(sheet) if options["destiny_before"] else {}
         faces = cogent.roll(pool, rng)
         if self.assist_target is not None:
             return self._assist_outcome(options, plan, faces, changes)
@@ -749,6 +734,51 @@ class CogentRollForm(RollForm):
             resource_changes=changes,
             odds_table=odds,
         )
+
+
+def cogent_pool(
+    sheet: Any,
+    row: Any,
+    *,
+    combat: bool,
+    weapon: tuple[str, int],
+    circumstances: Iterable[str],
+    equipment: int,
+    extra: int,
+) -> tuple[int, list[tuple[int, str]]]:
+    """A Cogent pool from the sheet and a roll's options, with the terms a breakdown names: one
+    reading for the roll panel and a conflict side's roll."""
+    circumstances = list(circumstances)
+    more = cogent.circumstance_dice(circumstances) + cogent.equipment_dice(equipment)
+    terms = [(cogent.BASE_DICE, "base"), (row.rating, row.name)]
+    attribute = None if combat else row.attribute
+    if combat:
+        name, bonus = weapon
+        pool = sheet.combat_pool(
+            rating=row.rating, weapon_bonus=bonus, extra=extra, bonus_dice=more
+        )
+        attributes = [sheet.strength, sheet.reflex, sheet.intelligence]
+        terms += list(zip(attributes, cogent.ATTRIBUTES, strict=True))
+        terms.append((bonus, name))
+    else:
+        pool = sheet.pool_for_skill(
+            rating=row.rating, attribute=row.attribute, extra=extra, bonus_dice=more
+        )
+        terms.append((sheet.attribute_value(row.attribute), row.get_attribute_display()))
+    terms += circumstance_terms(circumstances)
+    terms.append((equipment, "unequal equipment"))
+    terms += [(-dice, what) for dice, what in sheet.penalties(attribute)]
+    terms.append((-extra, "extra penalty"))
+    return pool, terms
+
+
+def spend_destiny_before(sheet: Any) -> dict[str, int]:
+    """Spend a destiny point before a Cogent roll on the *locked* sheet; refuse without one."""
+    if sheet.destiny_points < cogent.DESTINY_COST:
+        raise Refused("You have no destiny points left to spend before the roll.")
+    sheet.destiny_points -= cogent.DESTINY_COST
+    sheet.save(update_fields=["destiny_points"])
+    return {"destiny": -cogent.DESTINY_COST}
 
 
 def circumstance_terms(circumstances: Iterable[str]) -> list[tuple[int, str]]:

@@ -606,8 +606,8 @@ def _cogent_side_choices(contest: Contest, side: str, *, figures: bool) -> dict[
         except Refused as exc:
             return {"problem": str(exc)}
         defaults = contests.CogentSide()
-        pool = contests.cogent_side_pool(target, target.sheet, defaults)
-        other_pool = contests.cogent_side_pool(other, other.sheet, defaults)
+        pool, _ = contests.cogent_side_pool(target, target.sheet, defaults)
+        other_pool, _ = contests.cogent_side_pool(other, other.sheet, defaults)
         chances = cogent.conflict_odds(pool, other_pool)
         decided = chances["a"] + chances["b"]
         win = chances["a"] / decided if decided else Fraction(1, 2)
