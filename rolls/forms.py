@@ -399,9 +399,8 @@ class CogentRollForm(RollForm):
             # The weapon stored with the combat skill, so the panel's default pool is the sheet's.
             row = self.target.obj
             self.fields["weapon"].required = True
-            self.fields["weapon"].initial = row.weapon or next(iter(cogent.WEAPON_BONUSES))
-            if row.weapon == CUSTOM_WEAPON:
-                self.fields["weapon_bonus"].initial = row.weapon_bonus
+            for name, value in default_weapon(row).items():
+                self.fields[name].initial = value
         else:
             # Rules at the table: the combat circumstances apply to combat rolls only.
             del self.fields["weapon"], self.fields["weapon_bonus"], self.fields["circumstances"]
@@ -734,6 +733,14 @@ class CogentRollForm(RollForm):
             resource_changes=changes,
             odds_table=odds,
         )
+
+
+def default_weapon(row: Any) -> dict[str, Any]:
+    """The panel's weapon for a combat row: the one stored with the combat skill (its bonus too
+    for "other"), else the first of the Book's table."""
+    if row.weapon == CUSTOM_WEAPON:
+        return {"weapon": CUSTOM_WEAPON, "weapon_bonus": row.weapon_bonus}
+    return {"weapon": row.weapon or next(iter(cogent.WEAPON_BONUSES))}
 
 
 def cogent_pool(

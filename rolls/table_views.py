@@ -20,7 +20,7 @@ from django.db.models.functions import RowNumber
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
@@ -40,7 +40,7 @@ from rolls.models import (
 from rolls.rules import cogent
 from rolls.table_forms import RESOURCE_FORMS, AssistForm, CallForm, ContestForm
 from rolls.targets import SHEET_MODELS, find_target, lock_sheet, skill_names
-from rolls.views import ROLL_EVENT, _rng
+from rolls.views import ROLL_EVENT, _rng, assist_panel_url
 from sheets.models import Campaign, Character, Membership, System, cogent_combat_skills
 from sheets.views import _campaign_for_gm, _campaign_for_member, _character_for_reader
 
@@ -349,16 +349,8 @@ def assist_start(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid() or form.target is None:
         context = _dashboard_context(campaign, membership, assist_form=form)
         return render(request, "rolls/dashboard.html", context, status=400)
-    target, d = form.target, form.cleaned_data
-    params = {
-        "assist_for": d["assisted"].pk,
-        "challenge_level": d["challenge_level"],
-        "extra_penalty": 0,
-    }
-    if target.is_combat:
-        params["weapon"] = next(iter(cogent.WEAPON_BONUSES))
-    url = reverse("roll_panel", args=[target.character.pk, target.kind, target.obj.pk])
-    return redirect(f"{url}?{urlencode(params)}")
+    d = form.cleaned_data
+    return redirect(assist_panel_url(form.target, d["assisted"].pk, d["challenge_level"]))
 
 
 def _create(

@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
 from rolls import contests, followups, live
-from rolls.forms import FORMS, Outcome, Refused, RollForm
+from rolls.forms import FORMS, Outcome, Refused, RollForm, default_weapon
 from rolls.models import (
     ROOT_KINDS,
     Assist,
@@ -513,15 +513,22 @@ def assist_offer(request: HttpRequest, pk: int, ask_pk: int) -> HttpResponse:
             status=400,
             content_type="text/plain",
         )
-    params = {
-        "assist_for": ask.character_id,
-        "challenge_level": cogent.ASSIST_MIN_CL,
+    return redirect(assist_panel_url(target, ask.character_id, cogent.ASSIST_MIN_CL))
+
+
+def assist_panel_url(target: Target, assisted_pk: int, challenge_level: int) -> str:
+    """The assisting row's roll panel, set up to roll an assist for ``assisted_pk`` (a request
+    answered from a sheet, or the GM table's form): a combat row keeps its stored weapon, so the
+    pool is the sheet's."""
+    params: dict[str, Any] = {
+        "assist_for": assisted_pk,
+        "challenge_level": challenge_level,
         "extra_penalty": 0,
     }
     if target.is_combat:
-        params["weapon"] = next(iter(cogent.WEAPON_BONUSES))
-    url = reverse("roll_panel", args=[character.pk, target.kind, target.obj.pk])
-    return redirect(f"{url}?{urlencode(params)}")
+        params |= default_weapon(target.obj)
+    url = reverse("roll_panel", args=[target.character.pk, target.kind, target.obj.pk])
+    return f"{url}?{urlencode(params)}"
 
 
 def _reveal(entry: RollEntry, user: Any) -> RollEntry:

@@ -646,3 +646,25 @@ def test_cogent_vocations_only_assist(client, soldier):
         {"call-characters": [character.pk], "call-skill": "Soldier", "call-difficulty": 1},
     )
     assert call.status_code == 400 and not character.campaign.roll_calls.exists()
+
+
+def test_cogent_an_assist_from_a_combat_skill_keeps_its_stored_weapon(client, soldier):
+    """The GM table's assist opens the combat row's panel with the weapon on the sheet, so the
+    assist's pool is the sheet's number (it opened with the first weapon of the table)."""
+    character, sword = soldier
+    sword.weapon = "Medium"
+    sword.save()
+    ally = CharacterFactory(campaign=character.campaign, name="Ally")
+    client.force_login(gm_of(character.campaign))
+    response = client.post(
+        reverse("assist_start", args=[character.campaign.pk]),
+        {
+            "assist-assisting": character.pk,
+            "assist-skill": "Medium",
+            "assist-assisted": ally.pk,
+            "assist-challenge_level": 3,
+        },
+    )
+    assert response.status_code == 302 and "weapon=Medium" in response["Location"]
+    form = client.get(response["Location"]).context["form"]
+    assert form.plan.pool["dice"] == sword.pool
