@@ -475,7 +475,7 @@ class CogentSheet(models.Model):
     @property
     def injury_dice(self) -> int:
         """Dice the injuries take off a physical check (they stack, Book)."""
-        return cogent.injury_dice([i.level for i in self.injury_list], attribute=None)
+        return self.injury_dice_on(None)
 
     def injury_dice_on(self, attribute: str | None) -> int:
         """Rules at the table: injury dice come off physical checks only (``None``: combat)."""
