@@ -1,4 +1,5 @@
 import pytest
+from django.core.servers.basehttp import WSGIServer
 from hypothesis import settings as hypothesis_settings
 
 # No per-example deadline anywhere: on a busy 2-core machine a property test's example can take
@@ -6,6 +7,13 @@ from hypothesis import settings as hypothesis_settings
 # what the benchmarks measure, docs/performance.md).
 hypothesis_settings.register_profile("poolside", deadline=None)
 hypothesis_settings.load_profile("poolside")
+
+# The live server listens with Django's backlog of 10. The concurrency tests open 50 connections at
+# once, as a busy table would; past the backlog the kernel drops handshakes and a client can see
+# "connection reset" before the server ever reads its request. A production server (uvicorn) listens
+# with 2048, so the tests' live server gets a deep queue too. Set before the session-scoped live
+# server binds its socket.
+WSGIServer.request_queue_size = 128
 
 
 @pytest.fixture(autouse=True)
