@@ -152,8 +152,8 @@ def main() -> int:
     from django.test import Client
     from django.urls import reverse
 
+    from rolls.log.tokens import entry_token
     from rolls.models import RollEntry
-    from rolls.tokens import entry_token
 
     print("Poolside log page benchmark (25 entries a page; in-process, DEBUG off)")
     print(common.machine())

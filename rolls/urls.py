@@ -1,8 +1,11 @@
 from django.urls import path
 
-import rolls.tokens  # noqa: F401 — registers <entry:…>, a roll entry's opaque token
+import rolls.log.tokens  # noqa: F401 — registers <entry:…>, a roll entry's opaque token
 import sheets.converters  # noqa: F401 — registers <id:…>
-from rolls import live_views, log_tools, table_views, views
+from rolls.live import stream as live_views
+from rolls.log import views as log_tools
+from rolls.rolling import views
+from rolls.table import views as table_views
 
 urlpatterns = [
     path(
@@ -20,7 +23,7 @@ urlpatterns = [
         views.roll_create,
         name="roll_create",
     ),
-    # Entries go by token, not pk: the pks' gaps would count hidden rolls (rolls/tokens.py).
+    # Entries go by token, not pk: the pks' gaps would count hidden rolls (rolls/log/tokens.py).
     path("rolls/<entry:pk>/", views.roll_entry, name="roll_entry"),
     path("rolls/<entry:pk>/reveal/", views.roll_reveal, name="roll_reveal"),
     path("rolls/<entry:pk>/drop-assist/", views.assist_drop, name="assist_drop"),

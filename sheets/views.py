@@ -1,7 +1,7 @@
 """Views for accounts, campaigns, invites and character sheets.
 
-Permission helpers (`_campaign_for_member`, `_campaign_for_gm`, `_character_for_reader`,
-`_character_for_editor`) are the only way views load a campaign or character: a non-member always
+Permission helpers (`campaign_for_member`, `campaign_for_gm`, `character_for_reader`,
+`character_for_editor`) are the only way views load a campaign or character: a non-member always
 gets a 404 (no existence leak), a member without the right role a 403.
 Every HTMX action is a plain form too: HTMX requests get the named partial, plain POSTs a redirect.
 """
@@ -24,9 +24,16 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from config.ratelimit import rate_limited
 from rolls import live
-from rolls.live_views import live_context
+from rolls.live.stream import live_context
 from rolls.models import RollEntry
 from sheets import ranges
+from sheets.access import (
+    campaign_for_creator,
+    campaign_for_gm,
+    campaign_for_member,
+    character_for_editor,
+    character_for_reader,
+)
 from sheets.catalog import cold_stars_catalog, cold_stars_groups
 from sheets.character_json import CharacterImportError, export_json, import_character
 from sheets.forms import (
@@ -74,57 +81,6 @@ from sheets.models import (
 User = get_user_model()
 
 RECENT_ROLLS = 5  # entries shown on a sheet; the campaign log has the rest
-
-# ---------------------------------------------------------------------------------------------
-# Permission helpers
-# ---------------------------------------------------------------------------------------------
-
-
-def _campaign_for_member(request: HttpRequest, pk: int) -> tuple[Campaign, Membership]:
-    """The campaign and the user's membership; 404 for non-members and unknown campaigns alike."""
-    membership = (
-        Membership.objects.select_related("campaign")
-        .filter(campaign_id=pk, user_id=request.user.pk)
-        .first()
-    )
-    if membership is None:
-        raise Http404("No such campaign.")
-    return membership.campaign, membership
-
-
-def _campaign_for_gm(request: HttpRequest, pk: int) -> tuple[Campaign, Membership]:
-    campaign, membership = _campaign_for_member(request, pk)
-    if not membership.is_gm:
-        raise PermissionDenied("Only the GM can do that.")
-    return campaign, membership
-
-
-def _campaign_for_creator(request: HttpRequest, pk: int) -> tuple[Campaign, Membership]:
-    """GM or player: observers only read."""
-    campaign, membership = _campaign_for_member(request, pk)
-    if not membership.can_create_characters():
-        raise PermissionDenied("Observers cannot create characters.")
-    return campaign, membership
-
-
-def _character_for_reader(request: HttpRequest, pk: int) -> tuple[Character, Membership]:
-    """The character if the user may read it; hidden NPCs are a 404 for everyone but the GM."""
-    character = get_object_or_404(Character.objects.select_related("campaign", "owner"), pk=pk)
-    membership = (
-        Membership.objects.filter(campaign_id=character.campaign_id, user_id=request.user.pk)
-        .select_related("campaign")
-        .first()
-    )
-    if not character.can_read(membership):
-        raise Http404("No such character.")
-    return character, membership
-
-
-def _character_for_editor(request: HttpRequest, pk: int) -> tuple[Character, Membership]:
-    character, membership = _character_for_reader(request, pk)
-    if not character.can_edit(membership):
-        raise PermissionDenied("You can read this character but not edit it.")
-    return character, membership
 
 
 def _data(request: HttpRequest) -> Any:
@@ -200,7 +156,7 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign, membership = _campaign_for_member(request, pk)
+    campaign, membership = campaign_for_member(request, pk)
     return render(request, "sheets/campaign_detail.html", _campaign_context(campaign, membership))
 
 
@@ -225,7 +181,7 @@ def _campaign_context(
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign, _ = _campaign_for_gm(request, pk)
+    campaign, _ = campaign_for_gm(request, pk)
     form = CampaignForm(_data(request), instance=campaign)
     if request.method == "POST" and form.is_valid():
         form.save()
@@ -242,13 +198,13 @@ def campaign_edit(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def member_remove(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse:
-    campaign, gm = _campaign_for_gm(request, pk)
+    campaign, gm = campaign_for_gm(request, pk)
     member = get_object_or_404(campaign.memberships.select_related("user"), pk=member_pk)
     if member.pk == gm.pk:
         raise PermissionDenied("Hand the GM role to someone else before leaving.")
     if request.method == "POST":
         member.delete()
-        # Their open live streams end (rolls/live_views.py re-reads the membership).
+        # Their open live streams end (rolls/live/stream.py re-reads the membership).
         live.publish(campaign.pk, "member", member.user_id)
         messages.success(request, f"{member.user.username} was removed from the campaign.")
         return redirect(campaign)
@@ -271,7 +227,7 @@ def member_remove(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse
 @login_required
 @require_http_methods(["GET", "POST"])
 def member_make_gm(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse:
-    campaign, gm = _campaign_for_gm(request, pk)
+    campaign, gm = campaign_for_gm(request, pk)
     member = get_object_or_404(campaign.memberships.select_related("user"), pk=member_pk)
     if member.pk == gm.pk:
         return redirect(campaign)
@@ -301,7 +257,7 @@ def member_make_gm(request: HttpRequest, pk: int, member_pk: int) -> HttpRespons
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_leave(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign, membership = _campaign_for_member(request, pk)
+    campaign, membership = campaign_for_member(request, pk)
     if membership.is_gm:
         raise PermissionDenied("The GM cannot leave; hand the GM role to another member first.")
     if request.method == "POST":
@@ -330,7 +286,7 @@ def campaign_leave(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def invite_create(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign, membership = _campaign_for_gm(request, pk)
+    campaign, membership = campaign_for_gm(request, pk)
     form = InviteForm(request.POST)
     if form.is_valid():
         invite = form.save(commit=False)
@@ -350,7 +306,7 @@ def invite_create(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def invite_revoke(request: HttpRequest, pk: int, invite_pk: int) -> HttpResponse:
-    campaign, membership = _campaign_for_gm(request, pk)
+    campaign, membership = campaign_for_gm(request, pk)
     invite = get_object_or_404(campaign.invites, pk=invite_pk)
     invite.revoke()
     if request.htmx:
@@ -399,7 +355,7 @@ def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def character_create(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign, membership = _campaign_for_creator(request, pk)
+    campaign, membership = campaign_for_creator(request, pk)
     form = CharacterCreateForm(_data(request), gm=membership.is_gm)
     if request.method == "POST" and form.is_valid():
         character = campaign.new_character(
@@ -422,7 +378,7 @@ def character_create(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def character_import(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign, membership = _campaign_for_creator(request, pk)
+    campaign, membership = campaign_for_creator(request, pk)
     form = CharacterImportForm(_data(request), request.FILES if request.method == "POST" else None)
     import_errors: list[str] = []
     if request.method == "POST" and form.is_valid():
@@ -447,7 +403,7 @@ def character_import(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def character_export(request: HttpRequest, pk: int) -> HttpResponse:
-    character, _ = _character_for_reader(request, pk)
+    character, _ = character_for_reader(request, pk)
     response = HttpResponse(export_json(character), content_type="application/json")
     filename = "".join(ch if ch.isalnum() else "-" for ch in character.name).strip("-") or "sheet"
     response["Content-Disposition"] = f'attachment; filename="{filename}.poolside.json"'
@@ -457,7 +413,7 @@ def character_export(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def character_delete(request: HttpRequest, pk: int) -> HttpResponse:
-    character, _ = _character_for_editor(request, pk)
+    character, _ = character_for_editor(request, pk)
     campaign = character.campaign
     if request.method == "POST":
         character.delete()
@@ -479,7 +435,7 @@ def character_delete(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    character, membership = _character_for_reader(request, pk)
+    character, membership = character_for_reader(request, pk)
     return _render_sheet(request, character, membership)
 
 
@@ -709,7 +665,7 @@ def _save(
 @login_required
 @require_POST
 def character_basics(request: HttpRequest, pk: int) -> HttpResponse:
-    character, membership = _character_for_editor(request, pk)
+    character, membership = character_for_editor(request, pk)
     form = CharacterBasicsForm(
         request.POST, instance=character, gm=membership.is_gm, prefix="basics"
     )
@@ -727,7 +683,7 @@ def _sheet_form_class(system: str) -> Any:
 @login_required
 @require_POST
 def sheet_update(request: HttpRequest, pk: int) -> HttpResponse:
-    character, membership = _character_for_editor(request, pk)
+    character, membership = character_for_editor(request, pk)
     system = character.campaign.system
     # The one-to-one sheet's related name is the system's value (cogent, dad6, cold_stars).
     sheet = getattr(character, system)
@@ -747,7 +703,7 @@ def _require_system(character: Character, system: str) -> None:
 @login_required
 @require_POST
 def cogent_skill_update(request: HttpRequest, pk: int, skill_pk: int) -> HttpResponse:
-    character, membership = _character_for_editor(request, pk)
+    character, membership = character_for_editor(request, pk)
     _require_system(character, System.COGENT)
     skill = get_object_or_404(CogentSkill, pk=skill_pk, sheet_id=character.pk)
     form = CogentSkillForm(request.POST, instance=skill, prefix=f"skill-{skill.pk}")
@@ -765,7 +721,7 @@ def cogent_skill_update(request: HttpRequest, pk: int, skill_pk: int) -> HttpRes
 @login_required
 @require_POST
 def cogent_vocation_add(request: HttpRequest, pk: int) -> HttpResponse:
-    character, membership = _character_for_editor(request, pk)
+    character, membership = character_for_editor(request, pk)
     _require_system(character, System.COGENT)
     form = CogentVocationForm(request.POST, sheet=character.cogent, prefix="add-vocation")
     return _save(
@@ -776,7 +732,7 @@ def cogent_vocation_add(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def cogent_vocation_update(request: HttpRequest, pk: int, vocation_pk: int) -> HttpResponse:
-    character, membership = _character_for_editor(request, pk)
+    character, membership = character_for_editor(request, pk)
     _require_system(character, System.COGENT)
     vocation = get_object_or_404(CogentVocation, pk=vocation_pk, sheet_id=character.pk)
     key = f"vocation-{vocation.pk}"
@@ -787,7 +743,7 @@ def cogent_vocation_update(request: HttpRequest, pk: int, vocation_pk: int) -> H
 @login_required
 @require_POST
 def cogent_vocation_delete(request: HttpRequest, pk: int, vocation_pk: int) -> HttpResponse:
-    character, membership = _character_for_editor(request, pk)
+    character, membership = character_for_editor(request, pk)
     _require_system(character, System.COGENT)
     vocation = get_object_or_404(CogentVocation, pk=vocation_pk, sheet_id=character.pk)
     vocation.delete()
@@ -797,7 +753,7 @@ def cogent_vocation_delete(request: HttpRequest, pk: int, vocation_pk: int) -> H
 @login_required
 @require_POST
 def cogent_subskill_add(request: HttpRequest, pk: int, vocation_pk: int) -> HttpResponse:
-    character, membership = _character_for_editor(request, pk)
+    character, membership = character_for_editor(request, pk)
     _require_system(character, System.COGENT)
     vocation = get_object_or_404(CogentVocation, pk=vocation_pk, sheet_id=character.pk)
     key = f"add-subskill-{vocation.pk}"
@@ -810,7 +766,7 @@ def cogent_subskill_add(request: HttpRequest, pk: int, vocation_pk: int) -> Http
 @login_required
 @require_POST
 def cogent_subskill_update(request: HttpRequest, pk: int, subskill_pk: int) -> HttpResponse:
-    character, membership = _character_for_editor(request, pk)
+    character, membership = character_for_editor(request, pk)
     _require_system(character, System.COGENT)
     sub = get_object_or_404(
         CogentSubSkill.objects.select_related("vocation"),
@@ -825,7 +781,7 @@ def cogent_subskill_update(request: HttpRequest, pk: int, subskill_pk: int) -> H
 @login_required
 @require_POST
 def cogent_subskill_delete(request: HttpRequest, pk: int, subskill_pk: int) -> HttpResponse:
-    character, membership = _character_for_editor(request, pk)
+    character, membership = character_for_editor(request, pk)
     _require_system(character, System.COGENT)
     sub = get_object_or_404(CogentSubSkill, pk=subskill_pk, vocation__sheet_id=character.pk)
     sub.delete()
@@ -837,7 +793,7 @@ def cogent_subskill_delete(request: HttpRequest, pk: int, subskill_pk: int) -> H
 @login_required
 @require_POST
 def cogent_injury_add(request: HttpRequest, pk: int) -> HttpResponse:
-    character, membership = _character_for_editor(request, pk)
+    character, membership = character_for_editor(request, pk)
     _require_system(character, System.COGENT)
     form = CogentInjuryForm(request.POST, sheet=character.cogent, prefix="add-injury")
     return _save(
@@ -848,7 +804,7 @@ def cogent_injury_add(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def cogent_injury_delete(request: HttpRequest, pk: int, injury_pk: int) -> HttpResponse:
-    character, membership = _character_for_editor(request, pk)
+    character, membership = character_for_editor(request, pk)
     _require_system(character, System.COGENT)
     injury = get_object_or_404(CogentInjury, pk=injury_pk, sheet_id=character.pk)
     injury.delete()
@@ -858,7 +814,7 @@ def cogent_injury_delete(request: HttpRequest, pk: int, injury_pk: int) -> HttpR
 @login_required
 @require_POST
 def cogent_disability_add(request: HttpRequest, pk: int) -> HttpResponse:
-    character, membership = _character_for_editor(request, pk)
+    character, membership = character_for_editor(request, pk)
     _require_system(character, System.COGENT)
     form = CogentDisabilityForm(request.POST, sheet=character.cogent, prefix="add-disability")
     return _save(request, character, membership, form, "add-disability", "Added it.", "injuries")
@@ -867,7 +823,7 @@ def cogent_disability_add(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def cogent_disability_delete(request: HttpRequest, pk: int, disability_pk: int) -> HttpResponse:
-    character, membership = _character_for_editor(request, pk)
+    character, membership = character_for_editor(request, pk)
     _require_system(character, System.COGENT)
     disability = get_object_or_404(CogentDisability, pk=disability_pk, sheet_id=character.pk)
     disability.delete()
@@ -890,7 +846,7 @@ def _after_delete(
 @login_required
 @require_POST
 def dad6_skill_add(request: HttpRequest, pk: int) -> HttpResponse:
-    character, membership = _character_for_editor(request, pk)
+    character, membership = character_for_editor(request, pk)
     _require_system(character, System.DAD6)
     form = Dad6SkillForm(request.POST, sheet=character.dad6, prefix="add-skill")
     return _save(request, character, membership, form, "add-skill", "Added the skill.", "skills")
@@ -899,7 +855,7 @@ def dad6_skill_add(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def dad6_skill_update(request: HttpRequest, pk: int, skill_pk: int) -> HttpResponse:
-    character, membership = _character_for_editor(request, pk)
+    character, membership = character_for_editor(request, pk)
     _require_system(character, System.DAD6)
     skill = get_object_or_404(Dad6Skill, pk=skill_pk, sheet_id=character.pk)
     key = f"skill-{skill.pk}"
@@ -910,7 +866,7 @@ def dad6_skill_update(request: HttpRequest, pk: int, skill_pk: int) -> HttpRespo
 @login_required
 @require_POST
 def dad6_skill_delete(request: HttpRequest, pk: int, skill_pk: int) -> HttpResponse:
-    character, membership = _character_for_editor(request, pk)
+    character, membership = character_for_editor(request, pk)
     _require_system(character, System.DAD6)
     skill = get_object_or_404(Dad6Skill, pk=skill_pk, sheet_id=character.pk)
     skill.delete()
@@ -921,7 +877,7 @@ def dad6_skill_delete(request: HttpRequest, pk: int, skill_pk: int) -> HttpRespo
 @require_POST
 def dad6_bane_delete(request: HttpRequest, pk: int, bane_pk: int) -> HttpResponse:
     """The owner or the GM takes a bane out of play (an extra boon pays one down from the log)."""
-    character, membership = _character_for_editor(request, pk)
+    character, membership = character_for_editor(request, pk)
     _require_system(character, System.DAD6)
     bane = get_object_or_404(Dad6Bane, pk=bane_pk, sheet_id=character.pk)
     bane.delete()
@@ -936,7 +892,7 @@ def dad6_bane_delete(request: HttpRequest, pk: int, bane_pk: int) -> HttpRespons
 @login_required
 @require_POST
 def cold_stars_skill_update(request: HttpRequest, pk: int, skill_pk: int) -> HttpResponse:
-    character, membership = _character_for_editor(request, pk)
+    character, membership = character_for_editor(request, pk)
     _require_system(character, System.COLD_STARS)
     skill = get_object_or_404(ColdStarsSkill, pk=skill_pk, sheet_id=character.pk)
     key = f"skill-{skill.pk}"
@@ -947,7 +903,7 @@ def cold_stars_skill_update(request: HttpRequest, pk: int, skill_pk: int) -> Htt
 @login_required
 @require_POST
 def cold_stars_domain_add(request: HttpRequest, pk: int, skill_pk: int) -> HttpResponse:
-    character, membership = _character_for_editor(request, pk)
+    character, membership = character_for_editor(request, pk)
     _require_system(character, System.COLD_STARS)
     skill = get_object_or_404(ColdStarsSkill, pk=skill_pk, sheet_id=character.pk, is_domain=True)
     key = f"domain-{skill.pk}"
@@ -966,7 +922,7 @@ def cold_stars_domain_add(request: HttpRequest, pk: int, skill_pk: int) -> HttpR
 @login_required
 @require_POST
 def cold_stars_domain_delete(request: HttpRequest, pk: int, domain_pk: int) -> HttpResponse:
-    character, membership = _character_for_editor(request, pk)
+    character, membership = character_for_editor(request, pk)
     _require_system(character, System.COLD_STARS)
     domain = get_object_or_404(
         ColdStarsDomain.objects.select_related("skill"), pk=domain_pk, skill__sheet_id=character.pk
@@ -993,7 +949,7 @@ def cold_stars_domain_delete(request: HttpRequest, pk: int, domain_pk: int) -> H
 def campaign_skills(request: HttpRequest, pk: int) -> HttpResponse:
     """The GM's skills beside the rules' own: Cold Stars custom skills beside the default catalog,
     Cogent combat skills (magic, powers) beside the Book's fixed list."""
-    campaign, membership = _campaign_for_member(request, pk)
+    campaign, membership = campaign_for_member(request, pk)
     if campaign.system == System.DAD6:
         raise Http404("DAD6 skills are written on each sheet; there is no campaign list.")
     cogent_campaign = campaign.system == System.COGENT

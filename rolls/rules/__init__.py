@@ -9,10 +9,9 @@ from __future__ import annotations
 import secrets
 
 from . import cogent, cold_stars, dad6
+from ._common import RandomSource
 
-SYSTEMS = {"cogent": cogent, "dad6": dad6, "cold_stars": cold_stars}
-
-__all__ = ["SYSTEMS", "cogent", "cold_stars", "dad6", "system_rng"]
+__all__ = ["RandomSource", "cogent", "cold_stars", "dad6", "system_rng"]
 
 
 def system_rng() -> secrets.SystemRandom:

@@ -8,8 +8,9 @@ from typing import Any
 from django import template
 from django.urls import reverse
 
-from rolls.forms import Band, default_bands, percent
-from rolls.tokens import entry_token as _entry_token
+from rolls.log.tokens import entry_token as _entry_token
+from rolls.rolling.display import Band, percent
+from rolls.rolling.forms import default_bands
 
 register = template.Library()
 
@@ -37,7 +38,7 @@ def headline(bands: list[Band]) -> str:
 def gm_prompts(context: Any, character: Any, membership: Any) -> dict[str, Any]:
     """The GM's open calls and contests for this character, on its sheet (empty for anyone who
     can't roll it). The prompts hold forms, so the page's CSRF token comes along."""
-    from rolls.table_views import prompts_context
+    from rolls.table.views import prompts_context
 
     return prompts_context(character, membership) | {"csrf_token": context.get("csrf_token")}
 

@@ -5,8 +5,8 @@ import random
 from django.db import connection, transaction
 from django.urls import reverse
 
+from rolls.log.tokens import entry_token
 from rolls.models import RollEntry
-from rolls.tokens import entry_token
 
 SEED = 20261129
 SEED = 20261129
@@ -37,7 +37,7 @@ def seed_where(predicate, roll):
 
 
 def token(entry) -> str:
-    """What pages, links and the stream call an entry (rolls/tokens.py), never its pk."""
+    """What pages, links and the stream call an entry (rolls/log/tokens.py), never its pk."""
     return entry_token(entry.pk)
 
 

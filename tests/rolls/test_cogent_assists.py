@@ -8,8 +8,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from rolls.forms import percent
 from rolls.models import Assist, AssistRequest, Kind, RollEntry
+from rolls.rolling.display import percent
 from rolls.rules import cogent
 from sheets.models import Role, System
 from tests.factories import CharacterFactory, CogentVocationFactory

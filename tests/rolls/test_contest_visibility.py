@@ -10,10 +10,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
-from rolls import contests
+from rolls.log.tokens import entry_token
 from rolls.models import Contest, ContestState, Kind, RollEntry, Visibility
 from rolls.rules import cogent
-from rolls.tokens import entry_token
+from rolls.table import contests
 from sheets.models import Role, System
 from tests.factories import CharacterFactory, ContestFactory, MembershipFactory
 from tests.rolls.helpers import roll_url, seed_where

@@ -272,7 +272,7 @@ def test_a_roll_whose_forward_boons_were_spent_a_moment_ago_is_refused(
 ):
     # Another roll spends the boon between this panel's odds and its sheet lock: refused, not
     # rolled with odds that counted a boon that is gone.
-    from rolls import views
+    from rolls.rolling import views
     from sheets.models import Dad6Sheet
 
     character, skill = tracker

@@ -1,4 +1,4 @@
-"""The campaign event stream (rolls/live_views.py) over Django's ASGI handler: who may open it, what
+"""The campaign event stream (rolls/live/stream.py) over Django's ASGI handler: who may open it, what
 each member receives, resuming, filtering to one character, shared reads and removed members.
 
 Runs on SQLite (in-memory hub) and PostgreSQL (NOTIFY/LISTEN), whichever the suite runs on."""
@@ -9,7 +9,8 @@ import pytest
 from django.test import AsyncClient, Client
 from django.urls import reverse
 
-from rolls import live, live_views
+from rolls import live
+from rolls.live import stream as live_views
 from rolls.models import RollEntry
 from sheets.models import Role, System
 from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, UserFactory

@@ -6,7 +6,8 @@ import asyncio
 import pytest
 from django.test import Client
 
-from rolls import live, live_views
+from rolls import live
+from rolls.live import stream as live_views
 from rolls.models import RollEntry
 from tests.factories import RollCallFactory
 from tests.rolls.helpers import follow_url, token

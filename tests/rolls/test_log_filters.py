@@ -120,7 +120,7 @@ def test_bad_parameters_show_a_message_and_never_fail(client, table):
 
 
 def test_pages_keep_the_filters(client, table, monkeypatch):
-    monkeypatch.setattr("rolls.log_tools.LOG_PAGE_SIZE", 3)
+    monkeypatch.setattr("rolls.log.views.LOG_PAGE_SIZE", 3)
     ada, bo = table["ada"], table["bo"]
     mine = []
     for i in range(8):

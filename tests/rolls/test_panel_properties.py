@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rolls.forms import OUTSIDE_DOMAINS
+from rolls.rolling.forms.cold_stars import OUTSIDE_DOMAINS
 from rolls.rules import cogent, cold_stars, dad6
 from sheets import ranges
 from sheets.models import ColdStarsAbility, System

@@ -62,7 +62,7 @@ def test_roll_post(client, seeded, django_assert_num_queries, system):
     # session, user, character, membership, row (+ its domains for Cold Stars), SAVEPOINT, sheet
     # lock, SAVEPOINT, campaign lock, chain head, insert, RELEASE ×2 (+ NOTIFY on PostgreSQL);
     # Cogent also reads the sheet's injuries and disabling characteristics (they set the pool)
-    # and the assist waiting for the character (rolls/forms.py)
+    # and the assist waiting for the character (rolls/rolling/forms/)
     expected = {System.COGENT: 16, System.DAD6: 13, System.COLD_STARS: 14}[system] + NOTIFY
     with django_assert_num_queries(expected):
         response = client.post(roll_url(character, kind, row), data)

@@ -1,11 +1,11 @@
-"""rolls.stats without a database: the chi-square survival function against published table values,
+"""rolls.log.statistics without a database: the chi-square survival function against published table values,
 the fairness test, the luck figure and the chart geometry."""
 
 import math
 
 import pytest
 
-from rolls.stats import (
+from rolls.log.statistics import (
     Tally,
     chi_square_sf,
     fairness_test,

@@ -24,8 +24,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
-from rolls import contests, live
-from rolls.forms import Refused, percent
+from rolls import live
 from rolls.models import (
     Assist,
     AssistRequest,
@@ -37,12 +36,20 @@ from rolls.models import (
     RollCallTarget,
     RollEntry,
 )
+from rolls.rolling.display import percent
+from rolls.rolling.outcomes import Refused, dice_rng
+from rolls.rolling.targets import SHEET_MODELS, find_target, lock_sheet, skill_names
+from rolls.rolling.views import ROLL_EVENT, assist_panel_url
 from rolls.rules import cogent
-from rolls.table_forms import RESOURCE_FORMS, AssistForm, CallForm, ContestForm
-from rolls.targets import SHEET_MODELS, find_target, lock_sheet, skill_names
-from rolls.views import ROLL_EVENT, _rng, assist_panel_url
+from rolls.table import contests
+from rolls.table.forms import RESOURCE_FORMS, AssistForm, CallForm, ContestForm
+from sheets.access import (
+    campaign_for_gm,
+    campaign_for_member,
+    character_for_gm,
+    character_for_reader,
+)
 from sheets.models import Campaign, Character, Membership, System, cogent_combat_skills
-from sheets.views import _campaign_for_gm, _campaign_for_member, _character_for_reader
 
 LAST_ROLLS = 3  # per character on the dashboard
 RECENT_CLOSED = 5  # closed calls and decided contests still shown
@@ -246,7 +253,7 @@ def _dashboard_context(
 @login_required
 @require_GET
 def campaign_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign, membership = _campaign_for_gm(request, pk)
+    campaign, membership = campaign_for_gm(request, pk)
     part = request.GET.get("part", "")
     if request.htmx and part in PARTS:
         context = {"campaign": campaign, "membership": membership}
@@ -265,17 +272,10 @@ def campaign_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
 # ---------------------------------------------------------------------------------------------
 
 
-def _character_for_gm(request: HttpRequest, pk: int) -> tuple[Character, Membership]:
-    """Any character of the GM's campaign (hidden NPCs too); 404 for non-members, 403 otherwise."""
-    character = get_object_or_404(Character.objects.select_related("campaign"), pk=pk)
-    _, membership = _campaign_for_gm(request, character.campaign_id)
-    return character, membership
-
-
 @login_required
 @require_POST
 def character_resources(request: HttpRequest, pk: int) -> HttpResponse:
-    character, membership = _character_for_gm(request, pk)
+    character, membership = character_for_gm(request, pk)
     campaign = character.campaign
     form_class = RESOURCE_FORMS.get(campaign.system)
     if form_class is None:
@@ -316,7 +316,7 @@ def character_resources(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def call_create(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign, membership = _campaign_for_gm(request, pk)
+    campaign, membership = campaign_for_gm(request, pk)
     form = CallForm(request.POST, campaign=campaign, skills=skill_names(campaign, vocations=False))
 
     def create(d: dict[str, Any]) -> str:
@@ -342,7 +342,7 @@ def call_create(request: HttpRequest, pk: int) -> HttpResponse:
 def assist_start(request: HttpRequest, pk: int) -> HttpResponse:
     """The GM has a character assist another (Cogent): opens the assisting character's roll
     panel set up for the assist. Nothing is rolled or written here; the panel rolls it."""
-    campaign, membership = _campaign_for_gm(request, pk)
+    campaign, membership = campaign_for_gm(request, pk)
     if campaign.system != System.COGENT:
         raise Http404("Assists are a Cogent rule.")
     form = AssistForm(request.POST, campaign=campaign, skills=skill_names(campaign))
@@ -394,7 +394,7 @@ def _create(
 @require_POST
 def call_close(request: HttpRequest, pk: int) -> HttpResponse:
     call = get_object_or_404(RollCall.objects.select_related("campaign"), pk=pk)
-    campaign, _ = _campaign_for_gm(request, call.campaign_id)
+    campaign, _ = campaign_for_gm(request, call.campaign_id)
     with transaction.atomic():
         call.close()
         live.publish(campaign.pk, "call", call.pk)
@@ -458,7 +458,7 @@ def _row_names(character: Character) -> list[str]:
 @login_required
 @require_GET
 def character_prompts(request: HttpRequest, pk: int) -> HttpResponse:
-    character, membership = _character_for_reader(request, pk)
+    character, membership = character_for_reader(request, pk)
     if not request.htmx:
         return redirect(character)
     return render(request, "rolls/_prompts.html", prompts_context(character, membership))
@@ -472,7 +472,7 @@ def character_prompts(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def contest_create(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign, membership = _campaign_for_gm(request, pk)
+    campaign, membership = campaign_for_gm(request, pk)
     form = ContestForm(
         request.POST, campaign=campaign, skills=skill_names(campaign, vocations=False)
     )
@@ -506,7 +506,7 @@ def _contest_for_member(request: HttpRequest, pk: int) -> tuple[Contest, Members
     contest = get_object_or_404(
         Contest.objects.select_related("campaign", "character_a", "character_b"), pk=pk
     )
-    _, membership = _campaign_for_member(request, contest.campaign_id)
+    _, membership = campaign_for_member(request, contest.campaign_id)
     return contest, membership
 
 
@@ -641,7 +641,7 @@ def contest_side(request: HttpRequest, pk: int, side: str, action: str) -> HttpR
                 contest,
                 side,
                 sheet,
-                _rng(),
+                dice_rng(),
                 request.user,
                 willpower=willpower,
                 visibility=visibility,
@@ -656,7 +656,7 @@ def contest_side(request: HttpRequest, pk: int, side: str, action: str) -> HttpR
                 raise PermissionDenied(
                     "Only the GM sees this roll's result, so only the GM Corrects it."
                 )
-            contests.correct_side(contest, side, sheet, _rng(), request.user)
+            contests.correct_side(contest, side, sheet, dice_rng(), request.user)
         else:
             contests.settle_side(contest, side, request.user)
 
@@ -685,5 +685,5 @@ def contest_choose(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def contest_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     contest, _ = _contest_for_member(request, pk)
-    _, membership = _campaign_for_gm(request, contest.campaign_id)
+    _, membership = campaign_for_gm(request, contest.campaign_id)
     return _change_contest(request, contest, membership, contests.cancel, "Called the contest off.")

@@ -11,8 +11,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import connection
 
 from rolls.models import CONTEST_KINDS, ContestKind
+from rolls.rolling.targets import find_target
 from rolls.rules import cogent, cold_stars, dad6
-from rolls.targets import find_target
 from sheets.models import (
     Character,
     CogentSheet,

@@ -35,13 +35,13 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
-from rolls.forms import BAND_ORDER
-from rolls.live_views import live_context
+from rolls.live.stream import live_context
+from rolls.log.statistics import TRIAL_KINDS, Summary, Tally
+from rolls.log.tokens import entry_pk, entry_token
 from rolls.models import OUTCOME_LABELS, LogHead, RollEntry
-from rolls.stats import TRIAL_KINDS, Summary, Tally
-from rolls.tokens import entry_pk, entry_token
+from rolls.rolling.display import BAND_ORDER
+from sheets.access import campaign_for_member, character_for_reader
 from sheets.models import Campaign, Character, Membership, System
-from sheets.views import _campaign_for_member, _character_for_reader
 
 LOG_PAGE_SIZE = 25
 # Rows per export query: big enough that a million entries take 2,000 queries, small enough that a
@@ -229,8 +229,8 @@ def _url(name: str, campaign: Campaign, params: QueryDict, **extra: Any) -> str:
 @require_GET
 def campaign_log(request: HttpRequest, pk: int) -> HttpResponse:
     """The campaign's log, newest first, filtered; keyset pages (``?before=<entry token>``, never
-    OFFSET). The cursor is the last entry's token, not its pk (rolls/tokens.py)."""
-    campaign, membership = _campaign_for_member(request, pk)
+    OFFSET). The cursor is the last entry's token, not its pk (rolls/log/tokens.py)."""
+    campaign, membership = campaign_for_member(request, pk)
     before = request.GET.get("before", "")
     before_pk = entry_pk(before) if before else None
     if before and before_pk is None:
@@ -532,7 +532,7 @@ def _export(
     content_type: str,
     render_parts: Callable[[dict[str, Any], Iterator[list[dict]]], Iterator[str]],
 ) -> HttpResponse:
-    campaign, membership = _campaign_for_member(request, pk)
+    campaign, membership = campaign_for_member(request, pk)
     form, entries = _filtered(request, campaign, membership)
     if form.errors:
         # An export is a record someone keeps: rather than quietly exporting something other than
@@ -617,7 +617,7 @@ def tally(entries: Any) -> tuple[Summary, list[tuple[int | None, str, Summary]]]
 @login_required
 @require_GET
 def campaign_stats(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign, membership = _campaign_for_member(request, pk)
+    campaign, membership = campaign_for_member(request, pk)
     entries = RollEntry.objects.readable_by(membership).filter(campaign=campaign)
     summary, characters = tally(entries)
     readable_ids = set(Character.objects.visible_to(membership).values_list("pk", flat=True))
@@ -638,7 +638,7 @@ def campaign_stats(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def character_stats(request: HttpRequest, pk: int) -> HttpResponse:
-    character, membership = _character_for_reader(request, pk)
+    character, membership = character_for_reader(request, pk)
     entries = RollEntry.objects.readable_by(membership).filter(character=character)
     summary, _ = tally(entries)
     return render(

@@ -28,20 +28,6 @@ from typing import Any
 
 from django.utils import timezone
 
-from rolls import followups
-from rolls.forms import (
-    CERTAIN,
-    OUTSIDE_DOMAINS,
-    Refused,
-    _terms,
-    apply_cold_stars_change,
-    cogent_faces,
-    cogent_pool,
-    cold_stars_faces,
-    fraction_text,
-    percent,
-    spend_destiny_before,
-)
 from rolls.models import (
     OUTCOME_LABELS,
     Contest,
@@ -51,8 +37,19 @@ from rolls.models import (
     RollEntry,
     Visibility,
 )
+from rolls.rolling import followups
+from rolls.rolling.display import CERTAIN, fraction_text, percent
+from rolls.rolling.forms.cogent import cogent_pool, spend_destiny_before
+from rolls.rolling.forms.cold_stars import OUTSIDE_DOMAINS
+from rolls.rolling.outcomes import (
+    Refused,
+    apply_cold_stars_change,
+    cogent_faces,
+    cold_stars_faces,
+    pool_terms,
+)
+from rolls.rolling.targets import Target, find_target
 from rolls.rules import cogent, cold_stars, dad6
-from rolls.targets import Target, find_target
 from sheets.models import Character, ColdStarsAbility, Membership
 from sheets.ranges import COGENT_PENALTY_MAX
 
@@ -415,7 +412,7 @@ def _cogent_side_roll(
         raise Refused("Combat circumstances apply to combat skills only.")
     changes = spend_destiny_before(sheet) if options.destiny_before else {}
     pool, terms = cogent_side_pool(target, sheet, options)
-    breakdown = f"{_terms(terms)} = {pool}d6, conflict round {contest.round} against {opponent}"
+    breakdown = f"{pool_terms(terms)} = {pool}d6, conflict round {contest.round} against {opponent}"
     if options.destiny_before:
         breakdown += f", destiny spent first ({cogent.DESTINY_WIN_FACE}–6 win)"
     faces = cogent.roll(pool, rng)

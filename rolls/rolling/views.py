@@ -7,10 +7,8 @@ HTMX gets the panel with the message (htmx swaps only 2xx), plain requests a 4xx
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -23,8 +21,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
-from rolls import contests, followups, live
-from rolls.forms import FORMS, Outcome, Refused, RollForm, default_weapon
+from rolls import live
 from rolls.models import (
     ROOT_KINDS,
     Assist,
@@ -34,27 +31,20 @@ from rolls.models import (
     RollEntry,
     Visibility,
 )
-from rolls.rules import cogent, system_rng
-from rolls.table import Ask, ask_for
-from rolls.targets import SHEET_MODELS, Target, find_target, load_target, lock_sheet
+from rolls.rolling import followups
+from rolls.rolling.asks import Ask, ask_for
+from rolls.rolling.forms import FORMS
+from rolls.rolling.forms.base import RollForm
+from rolls.rolling.forms.cogent import default_weapon
+from rolls.rolling.outcomes import Outcome, Refused, dice_rng
+from rolls.rolling.targets import SHEET_MODELS, Target, find_target, load_target, lock_sheet
+from rolls.rules import cogent
+from rolls.table import contests
+from sheets.access import character_for_roller
 from sheets.models import Character, Membership
-from sheets.views import _character_for_reader
 
 ROLL_EVENT = "rollLogged"  # HX-Trigger after every new entry: the sheet refreshes its resources
 ASK_PARAMS = ("call", "contest")  # not options: which GM request the panel answers
-
-
-def _rng() -> Any:
-    """Production: the OS CSPRNG. Tests set ROLLS_RNG_SEED (never from the environment)."""
-    seed = getattr(settings, "ROLLS_RNG_SEED", None)
-    return system_rng() if seed is None else random.Random(seed)
-
-
-def _character_for_roller(request: HttpRequest, pk: int) -> tuple[Character, Membership]:
-    character, membership = _character_for_reader(request, pk)
-    if not character.can_roll(membership):
-        raise PermissionDenied("Only the character's player or the GM can roll for it.")
-    return character, membership
 
 
 def shows_seq(membership: Membership | None) -> bool:
@@ -152,7 +142,7 @@ def _ask(params: Any, target: Target) -> tuple[Ask | None, str]:
 @login_required
 @require_GET
 def roll_panel(request: HttpRequest, pk: int, kind: str, target_pk: int) -> HttpResponse:
-    character, membership = _character_for_roller(request, pk)
+    character, membership = character_for_roller(request, pk)
     if request.htmx and request.GET.get("close"):
         return HttpResponse("")
     target = load_target(character, kind, target_pk)
@@ -165,7 +155,7 @@ def roll_panel(request: HttpRequest, pk: int, kind: str, target_pk: int) -> Http
 @login_required
 @require_GET
 def roll_odds(request: HttpRequest, pk: int, kind: str, target_pk: int) -> HttpResponse:
-    character, membership = _character_for_roller(request, pk)
+    character, membership = character_for_roller(request, pk)
     target = load_target(character, kind, target_pk)
     ask, _ = _ask(request.GET, target)
     form = _form(request.GET, target, membership, ask=ask)
@@ -175,7 +165,7 @@ def roll_odds(request: HttpRequest, pk: int, kind: str, target_pk: int) -> HttpR
 @login_required
 @require_POST
 def roll_create(request: HttpRequest, pk: int, kind: str, target_pk: int) -> HttpResponse:
-    character, membership = _character_for_roller(request, pk)
+    character, membership = character_for_roller(request, pk)
     target = load_target(character, kind, target_pk)
     action = request.POST.get("action", "roll")
     ask, refusal = _ask(request.POST, target)
@@ -187,7 +177,7 @@ def roll_create(request: HttpRequest, pk: int, kind: str, target_pk: int) -> Htt
                 # Re-checked under a row lock: closed, answered or decided a moment ago refuses.
                 ask = ask_for(request.POST, character, target, lock=True)
                 sheet = lock_sheet(character.pk, target.system)
-                outcome = form.roll(action, sheet, _rng())
+                outcome = form.roll(action, sheet, dice_rng())
                 if ask is not None and getattr(form, "assist_target", None) is not None:
                     raise Refused("An answer to the GM's request can't be an assist roll.")
                 _lock_assists(form)
@@ -335,7 +325,7 @@ def roll_follow_up(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     try:
         with transaction.atomic():
             sheet = lock_sheet(character.pk, entry.system)
-            outcome = followups.perform(action, entry, sheet, _rng(), value)
+            outcome = followups.perform(action, entry, sheet, dice_rng(), value)
             new_entry = _append(request, character, outcome, label=entry.label, follows=entry)
     except Refused as exc:
         refusal = str(exc)
@@ -462,7 +452,7 @@ def assist_drop(request: HttpRequest, pk: int) -> HttpResponse:
 def assist_ask(request: HttpRequest, pk: int) -> HttpResponse:
     """ "Ask for an assist": the character's roller asks the table (a prompt on the other sheets).
     ``withdraw`` in the POST closes the open request instead."""
-    character, _ = _character_for_roller(request, pk)
+    character, _ = character_for_roller(request, pk)
     if character.campaign.system != "cogent":
         raise Http404("Assists are a Cogent rule.")
     if request.POST.get("withdraw"):
@@ -496,7 +486,7 @@ def assist_ask(request: HttpRequest, pk: int) -> HttpResponse:
 def assist_offer(request: HttpRequest, pk: int, ask_pk: int) -> HttpResponse:
     """Answer a request from this character's sheet: open its roll panel for the chosen row,
     set up as an assist for the asking character (nothing is written until it is rolled)."""
-    character, _ = _character_for_roller(request, pk)
+    character, _ = character_for_roller(request, pk)
     ask = (
         AssistRequest.objects.prompts_for(character)
         .filter(pk=ask_pk, character__hidden_from_players=False)

@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rolls.forms import (
-    CERTAIN,
+from rolls.models import OUTCOME_LABELS, Kind, RollEntry
+from rolls.rolling.display import CERTAIN
+from rolls.rolling.outcomes import (
     Outcome,
     Refused,
     apply_cold_stars_change,
@@ -24,7 +25,6 @@ from rolls.forms import (
     dad6_reading,
     dad6_result,
 )
-from rolls.models import OUTCOME_LABELS, Kind, RollEntry
 from rolls.rules import cogent, cold_stars, dad6
 from sheets.models import DAD6_DEFAULT_BANE, System
 from sheets.ranges import NAME_MAX_LENGTH
@@ -55,7 +55,7 @@ def available(entry: RollEntry, sheet: Any, *, has_follow_up: bool) -> list[Foll
     """The follow-ups to offer under ``entry`` (for someone allowed to roll its character)."""
     if has_follow_up or entry.character_id is None or entry.outcome == CONTEST_ROLL:
         # A side's roll in a contest where both roll is Corrected or kept from the contest's
-        # prompt (rolls/contests.py), never from its own card.
+        # prompt (rolls/table/contests.py), never from its own card.
         return []
     if entry.system == System.COLD_STARS and entry.contest_id is not None:
         # So is a passive contest's acting roll: Correct or Keep before the verdict, on the prompt.
@@ -223,7 +223,7 @@ def _destiny(entry: RollEntry, sheet: Any) -> Outcome:
             challenge_level=o["challenge_level"],
             destiny_before=o["destiny_before"],
             destiny_after=after,
-            # The assist the roll took stays in it (rolls/forms.py records it in the options).
+            # The assist the roll took stays in it (rolls/rolling/forms/ records it in the options).
             assist=o.get("assist", {}).get("wins", 0),
         )
     except ValueError as exc:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rolls import contests
-from rolls.forms import Refused
 from rolls.models import Contest, RollCall, RollEntry
-from rolls.targets import Target
+from rolls.rolling.outcomes import Refused
+from rolls.rolling.targets import Target
+from rolls.table import contests
 from sheets.models import Character
 
 

@@ -3,7 +3,7 @@
 ``GET /campaigns/<pk>/events/`` streams, for one member, every change of the campaign they may know
 of (docs/live.md):
 
-* ``event: entry`` with ``id: <entry token>`` (rolls/tokens.py: never the pk, whose gaps would
+* ``event: entry`` with ``id: <entry token>`` (rolls/log/tokens.py: never the pk, whose gaps would
   count hidden rolls) and, as data, the entry's log item (``<li>`` + card) rendered for that
   member through ``card_for`` — nothing at all for an entry they may not know exists;
 * ``event: sheet`` / ``call`` / ``contest`` with ``data: <id>`` only: components re-fetch their own
@@ -39,8 +39,8 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
 from rolls import live
+from rolls.log.tokens import entry_pk, entry_token
 from rolls.models import RollEntry
-from rolls.tokens import entry_pk, entry_token
 from sheets.models import Character, Membership
 
 KEEPALIVE = 15.0  # seconds between comment lines on a quiet stream (proxies drop silent ones)
@@ -300,7 +300,7 @@ def live_context(
     committed between rendering and connecting still arrives — and limited to one character."""
     params: dict[str, int | str] = {}
     if last_id is not None:
-        # The entry's token ("0": from the start), never its pk (rolls/tokens.py).
+        # The entry's token ("0": from the start), never its pk (rolls/log/tokens.py).
         params["last_id"] = entry_token(last_id) if last_id else "0"
     if character is not None:
         params["character"] = character.pk

@@ -1,0 +1,450 @@
+"""One log entry: what was rolled, by whom, the dice and the outcome, hashed into the chain.
+
+The canonical form hashed into ``hash`` is documented in docs/roll-log.md; keep the two in step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+
+from rolls.models.log import (
+    HASH_VERSION,
+    HASH_VERSION_GM_TABLE,
+    HASH_VERSION_SALTED,
+    RECORDED_LINKS,
+    ROOT_KINDS,
+    SALT_BYTES,
+    VISIBILITY_NAMES,
+    AppendOnlyError,
+    Kind,
+    RollEntryQuerySet,
+    Visibility,
+)
+from sheets.models import Campaign, Character, Membership, System
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die of an entry, ready for display: its face and a sentence for screen readers."""
+
+    face: int
+    kind: str  # "d6", "ability", "skill", "risk"
+    reading: str  # e.g. "win", "boon", "success", "blank", "critical_failure"
+    label: str
+
+
+DIE_NAMES = {
+    "d6": "d6",
+    "ability": "d10 Ability die",
+    "skill": "d10 Skill die",
+    "risk": "d10 Risk die",
+}
+
+
+READING_WORDS = {
+    "win": "win",
+    "loss": "no win",
+    "boon": "boon",
+    "no_boon": "no boon",
+    "blank": "blank",
+    "success": "success",
+    "critical_success": "critical success",
+    "failure": "failure",
+    "critical_failure": "critical failure",
+}
+
+
+class RollEntry(models.Model):
+    """One roll or follow-up in a campaign's log. Field meanings: docs/roll-log.md."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.PROTECT, related_name="roll_entries")
+    seq = models.PositiveIntegerField(help_text="Position in the campaign's chain, from 1.")
+    # Navigation links. The log keeps an entry when its character or user is deleted, so these
+    # are nulled then; the names below are what the entry (and its hash) recorded.
+    character = models.ForeignKey(
+        Character, on_delete=models.SET_NULL, null=True, related_name="roll_entries"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    character_name = models.CharField(max_length=200)
+    username = models.CharField(max_length=150)
+    system = models.CharField(max_length=16, choices=System.choices)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    follows = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="follow_ups"
+    )
+    root = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="chain",
+        help_text="The roll this follow-up's chain started with (empty on a root).",
+    )
+    visibility = models.CharField(
+        max_length=16, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    roller = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        help_text="Who made the root roll: GM-only and blind rolls are theirs to know of.",
+    )
+    reveals = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="revealed_by",
+        help_text="On a reveal entry: the hidden roll it makes readable by everyone.",
+    )
+    label = models.CharField(max_length=200, help_text="What was rolled: skill, ability, …")
+    options = models.JSONField(default=dict, help_text="Every option the roll was made with.")
+    pool = models.JSONField(default=dict)
+    breakdown = models.TextField(help_text="The pool in words.")
+    faces = models.JSONField(default=list, help_text="Every die: kind, face, reading.")
+    outcome = models.CharField(max_length=32)
+    outcome_label = models.CharField(max_length=100)
+    detail = models.TextField(blank=True, help_text="The outcome in words (wins, boons, …).")
+    result = models.JSONField(default=dict, help_text="The outcome's figures.")
+    odds = models.CharField(
+        max_length=400,
+        help_text="Exact chance of this outcome when rolled, as numerator/denominator.",
+    )
+    odds_display = models.CharField(max_length=16)
+    odds_table = models.JSONField(
+        default=dict,
+        help_text="Every outcome's exact chance when rolled, as numerator/denominator.",
+    )
+    resource_changes = models.JSONField(default=dict)
+    # The GM table: the call this roll answers, the contest it is part of (set at creation only).
+    call = models.ForeignKey(
+        "RollCall", on_delete=models.PROTECT, null=True, blank=True, related_name="entries"
+    )
+    contest = models.ForeignKey(
+        "Contest", on_delete=models.PROTECT, null=True, blank=True, related_name="entries"
+    )
+    # Frozen when written and hashed (version 3): who may read the entry must not depend on a
+    # row that can change later (docs/roll-log.md).
+    hidden_character = models.BooleanField(
+        default=False,
+        help_text="The character was a hidden NPC when this was written: players read the entry "
+        "only once revealed.",
+    )
+    # The ids behind the character, user and roller links as written. The links are nulled when
+    # the row they point to is deleted; these never change, are hashed, and a check constraint
+    # holds each link to NULL or to its id here — so re-pointing a link is caught.
+    character_ref = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
+    user_ref = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
+    roller_ref = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
+    salt = models.CharField(
+        max_length=2 * SALT_BYTES,
+        blank=True,
+        editable=False,
+        help_text="Random, hashed with the entry (version 3), shown only to who may read it.",
+    )
+    created_at = models.DateTimeField()
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64, unique=True)
+
+    objects = RollEntryQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-pk"]
+        verbose_name_plural = "roll entries"
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "seq"], name="roll_entry_unique_seq"),
+            # One follow-up per entry: chains are linear, so "Correct only once", "one choice",
+            # "one bought boon" and "destiny one at a time" hold even under concurrent clicks.
+            models.UniqueConstraint(fields=["follows"], name="roll_entry_one_follow_up"),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="roll_entry_seq_positive"),
+            models.CheckConstraint(condition=Q(kind__in=Kind.values), name="roll_entry_kind_valid"),
+            models.CheckConstraint(
+                condition=Q(kind__in=ROOT_KINDS, follows__isnull=True)
+                | (~Q(kind__in=ROOT_KINDS) & Q(follows__isnull=False)),
+                name="roll_entry_follow_ups_follow",
+            ),
+            models.CheckConstraint(
+                condition=Q(visibility__in=Visibility.values), name="roll_entry_visibility_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind=Kind.REVEAL, reveals__isnull=False, visibility=Visibility.PUBLIC)
+                | (~Q(kind=Kind.REVEAL) & Q(reveals__isnull=True)),
+                name="roll_entry_reveal_reveals",
+            ),
+            *(
+                models.CheckConstraint(
+                    # The ref must be set too: a NULL would make the comparison unknown, which
+                    # a CHECK lets through.
+                    condition=Q(**{f"{link}__isnull": True})
+                    | Q(**{f"{link}_ref__isnull": False, f"{link}_id": F(f"{link}_ref")}),
+                    name=f"roll_entry_{link}_as_recorded",
+                )
+                for link in RECORDED_LINKS
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["campaign", "-id"], name="roll_entry_campaign_page"),
+            models.Index(fields=["character", "-id"], name="roll_entry_character_recent"),
+            # Log filters (log_tools.py): by skill, newest first; by date range.
+            models.Index(fields=["campaign", "label", "-id"], name="roll_entry_campaign_label"),
+            models.Index(fields=["campaign", "created_at"], name="roll_entry_campaign_time"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.character_name}: {self.label} — {self.outcome_label}"
+
+    # --- append-only -----------------------------------------------------------------------
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError("changed")
+        kwargs["force_insert"] = True
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return reverse("roll_entry", args=[self.pk])
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("deleted")
+
+    # --- visibility --------------------------------------------------------------------------
+    redacted = False  # a HiddenEntry says True
+    SUCCESS_OUTCOMES = frozenset({"critical_success", "success", "costly_success"})
+
+    @property
+    def succeeded(self) -> bool:
+        """Did this entry end in a success of any band? ("choice" is not yet decided.)"""
+        return self.outcome in self.SUCCESS_OUTCOMES
+
+    @property
+    def visibility_name(self) -> str:
+        return VISIBILITY_NAMES[self.visibility]
+
+    @cached_property
+    def is_revealed(self) -> bool:
+        root_pk = self.root_id or self.pk
+        return RollEntry.objects.filter(reveals_id=root_pk).exists()
+
+    @property
+    def is_hidden(self) -> bool:
+        """Not (yet) readable by every member."""
+        if self.visibility == Visibility.PUBLIC and not self.hidden_character:
+            return False
+        return not self.is_revealed
+
+    def is_readable_by(self, membership: Membership | None) -> bool:
+        """May this member see the dice, outcome, odds and pool? (The same rule as
+        ``RollEntryQuerySet.readable_by``; rows from ``visible_to`` carry the answer.)"""
+        if membership is None or membership.campaign_id != self.campaign_id:
+            return False
+        if getattr(self, "readable_for", None) == membership.pk:
+            return bool(self.readable)
+        if membership.is_gm:
+            return True
+        if self.visibility == Visibility.PUBLIC and not self.hidden_character:
+            return True
+        if self.visibility == Visibility.GM_ONLY and self.roller_id == membership.user_id:
+            return True
+        # Last, because it is the one check that costs a query.
+        return self.is_revealed
+
+    def is_known_to(self, membership: Membership | None) -> bool:
+        """May this member know the entry exists (full card or placeholder)? The roller of a
+        blind roll knows of the roll itself, never of its follow-ups (``visible_to``)."""
+        if self.is_readable_by(membership):
+            return True
+        return (
+            membership is not None
+            and membership.campaign_id == self.campaign_id
+            and self.visibility == Visibility.BLIND
+            and self.roller_id == membership.user_id
+            and self.root_id is None
+        )
+
+    def card_for(self, membership: Membership | None) -> RollEntry | HiddenEntry:
+        """The entry itself for a member who may read it, else a placeholder that holds nothing
+        secret — templates can't leak what the object doesn't have."""
+        if self.is_readable_by(membership):
+            return self
+        return HiddenEntry(
+            pk=self.pk,
+            seq=self.seq,
+            campaign_id=self.campaign_id,
+            character_id=self.character_id,
+            character_name=self.character_name,
+            label=self.label,
+            username=self.username,
+            # Never the real kind: an automatic pass, or any follow-up, tells the outcome.
+            kind=Kind.ROLL,
+            created_at=self.created_at,
+            visibility=self.visibility,
+        )
+
+    # --- hash chain ------------------------------------------------------------------------
+    def content(self) -> dict[str, Any]:
+        """The hashed fields, exactly as docs/roll-log.md lists them."""
+        content = self._content_v1()
+        if self.salt:
+            content |= {
+                "v": HASH_VERSION_SALTED,
+                "call": self.call_id,
+                "contest": self.contest_id,
+                "salt": self.salt,
+                # The root decides a follow-up's audience (a reveal of the root opens it).
+                "root": self._seq_of("root"),
+                "character_id": self.character_ref,
+                "user_id": self.user_ref,
+                "roller_id": self.roller_ref,
+                "hidden_character": self.hidden_character,
+            }
+        elif self.call_id or self.contest_id:
+            content |= {
+                "v": HASH_VERSION_GM_TABLE,
+                "call": self.call_id,
+                "contest": self.contest_id,
+            }
+        return content
+
+    def moved_link(self) -> str | None:
+        """The name of a link that points elsewhere than the id the entry recorded (the check
+        constraint refuses that on write; this catches it where constraints were bypassed)."""
+        for link in RECORDED_LINKS:
+            current = getattr(self, f"{link}_id")
+            if current is not None and current != getattr(self, f"{link}_ref"):
+                return link
+        return None
+
+    def _content_v1(self) -> dict[str, Any]:
+        return {
+            "v": HASH_VERSION,
+            "campaign": self.campaign_id,
+            "seq": self.seq,
+            "prev_hash": self.prev_hash,
+            "created_at": self.created_at.astimezone(UTC).isoformat(timespec="microseconds"),
+            "system": self.system,
+            "kind": self.kind,
+            "follows": self._seq_of("follows"),
+            "visibility": self.visibility,
+            "reveals": self._seq_of("reveals"),
+            "character": self.character_name,
+            "user": self.username,
+            "label": self.label,
+            "options": self.options,
+            "pool": self.pool,
+            "breakdown": self.breakdown,
+            "faces": self.faces,
+            "outcome": self.outcome,
+            "outcome_label": self.outcome_label,
+            "detail": self.detail,
+            "result": self.result,
+            "odds": self.odds,
+            "odds_table": self.odds_table,
+            "resource_changes": self.resource_changes,
+        }
+
+    def _seq_of(self, link: str) -> int | None:
+        """The ``seq`` of a linked entry. ``verify_chain`` annotates ``<link>_seq`` so checking a
+        million entries doesn't cost a query per link."""
+        if getattr(self, f"{link}_id") is None:
+            return None
+        annotated = getattr(self, f"{link}_seq", None)
+        return annotated if annotated is not None else getattr(self, link).seq
+
+    def compute_hash(self) -> str:
+        return hashlib.sha256(canonical_json(self.content())).hexdigest()
+
+    # --- display ---------------------------------------------------------------------------
+    @property
+    def odds_fraction(self) -> Fraction:
+        return Fraction(self.odds)
+
+    @property
+    def dice(self) -> list[Die]:
+        return dice_of(self.faces)
+
+    @property
+    def contest_sides(self) -> list[dict[str, Any]]:
+        """A contest verdict's rolls (from its hashed ``result``), each with its dice and link."""
+        if self.kind != Kind.CONTEST:
+            return []
+        return [
+            side
+            | {"dice": dice_of(side["faces"]), "url": reverse("roll_entry", args=[side["entry"]])}
+            for side in self.result.get("sides", [])
+        ]
+
+    @property
+    def resource_list(self) -> list[str]:
+        """E.g. ["−1 Destiny", "+1 Momentum"], for the card."""
+        names = {
+            "destiny": "Destiny",
+            "momentum": "Momentum",
+            "willpower": "Willpower",
+            "banes": "Bane",
+        }
+        return [
+            f"{'+' if change > 0 else '−'}{abs(change)} {names.get(key, key)}"
+            for key, change in sorted(self.resource_changes.items())
+            if change
+        ]
+
+    @property
+    def is_follow_up(self) -> bool:
+        return self.follows_id is not None
+
+
+@dataclass(frozen=True)
+class HiddenEntry:
+    """What a member who may not read a roll is shown of it: that it happened, no figures."""
+
+    pk: int
+    seq: int
+    campaign_id: int
+    character_id: int | None
+    character_name: str
+    label: str
+    username: str
+    kind: str
+    created_at: datetime
+    visibility: str
+    redacted: bool = True
+
+    def get_absolute_url(self) -> str:
+        return reverse("roll_entry", args=[self.pk])
+
+    @property
+    def visibility_name(self) -> str:
+        return VISIBILITY_NAMES[self.visibility]
+
+
+def dice_of(faces: list[dict[str, Any]]) -> list[Die]:
+    """Stored faces, ready for display: each die with a sentence for screen readers."""
+    dice = []
+    for die in faces:
+        name = DIE_NAMES.get(die["kind"], die["kind"])
+        words = READING_WORDS.get(die["reading"], die["reading"].replace("_", " "))
+        shown = f"{die['face']}"
+        if "value" in die and die["value"] != die["face"]:
+            shown += f" (modified {die['value']})"
+        dice.append(Die(die["face"], die["kind"], die["reading"], f"{name}: {shown}, {words}"))
+    return dice
+
+
+def canonical_json(content: dict[str, Any]) -> bytes:
+    """Keys sorted, no whitespace, UTF-8 (not \\u-escaped). No floats ever enter the content."""
+    return json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode(
+        "utf-8"
+    )

@@ -1,0 +1,366 @@
+"""The campaign roll log: append-only entries, each hashed and chained to the one before it.
+
+An entry is written once, by :meth:`RollEntryQuerySet.append`, inside the transaction that also
+spends or gains the resources it records. Nothing updates or deletes it afterwards: ``save`` on a
+stored row, ``delete``, and the QuerySet's ``update``/``delete``/``bulk_*`` all raise
+:class:`AppendOnlyError`. A correction is a new entry that ``follows`` the old one.
+
+The entry model itself is in :mod:`rolls.models.entry`; the canonical form hashed into ``hash``
+is documented in docs/roll-log.md; keep the two in step.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.core.exceptions import EmptyResultSet
+from django.db import IntegrityError, connections, models, transaction
+from django.db.models import BooleanField, ExpressionWrapper, F, Q, Value
+from django.db.models.expressions import RawSQL
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+from django.utils import timezone
+
+from rolls import live
+from sheets.models import Campaign, Character, Membership
+
+if TYPE_CHECKING:
+    from rolls.models.entry import RollEntry
+
+GENESIS_HASH = "0" * 64
+
+
+# Bumped whenever the canonical form changes, so a verifier knows which rules an entry follows.
+HASH_VERSION = 1
+
+
+# Version 2 adds the GM table's links ("call", "contest"). Entries without either link keep the
+# version-1 form byte for byte, so every chain written before them still verifies.
+HASH_VERSION_GM_TABLE = 2
+
+
+# Version 3 (every entry written since) adds a random salt and who the entry is about and by whom
+# (the ids behind the links, and the frozen hidden-NPC flag). The salt is what keeps a hash that a
+# player can see from being checked against guesses of a hidden roll's dice (docs/roll-log.md).
+HASH_VERSION_SALTED = 3
+
+
+SALT_BYTES = 16  # 128 bits
+
+
+# The links whose ids an entry records (``<link>_ref``): who it is about, who clicked, who rolled.
+RECORDED_LINKS = ("character", "user", "roller")
+
+
+# Lost races for the next seq (SQLite has no row lock) are retried this often before giving up.
+APPEND_ATTEMPTS = 5
+
+
+class AppendOnlyError(Exception):
+    """Roll log entries are never changed or deleted; corrections are new entries."""
+
+    def __init__(self, what: str = "changed") -> None:
+        super().__init__(
+            f"Roll log entries can't be {what}: the log is append-only. Record a new entry instead."
+        )
+
+
+class Kind(models.TextChoices):
+    ROLL = "roll", "Roll"
+    AUTO_PASS = "auto_pass", "Automatic pass"
+    SKIP = "skip", "Skipped roll"
+    REVEAL = "reveal", "Reveal"
+    DESTINY = "destiny", "Destiny after the roll"
+    CORRECT = "correct", "Correct (re-roll)"
+    CHOICE = "choice", "Choice"
+    BUY_BOON = "buy_boon", "Boon bought with a bane"
+    EXTRA_BOON = "extra_boon", "Extra boon spent"
+    CONTEST = "contest", "Contest"
+    ASSIST = "assist", "Assist"
+
+
+# Kinds that start a chain (everything else follows one of these).
+ROOT_KINDS = (Kind.ROLL, Kind.AUTO_PASS, Kind.SKIP, Kind.REVEAL, Kind.CONTEST, Kind.ASSIST)
+
+
+class Visibility(models.TextChoices):
+    """Who may read a roll. Follow-ups inherit their root's; a reveal makes a root readable by all."""
+
+    PUBLIC = "public", "Public"
+    GM_ONLY = "gm_only", "GM only (you and the GM)"
+    BLIND = "blind", "Blind (only the GM sees the result)"
+    SECRET = "secret", "Secret (the GM's own hidden roll)"
+
+
+# Short names for cards and sentences ("a blind roll").
+VISIBILITY_NAMES = {
+    Visibility.PUBLIC: "public",
+    Visibility.GM_ONLY: "GM-only",
+    Visibility.BLIND: "blind",
+    Visibility.SECRET: "secret",
+}
+
+
+# Display names of outcome codes (the engine's odds bands and Cold Stars results).
+OUTCOME_LABELS: dict[str, str] = {
+    "critical_success": "Critical success",
+    "success": "Success",
+    "costly_success": "Costly success",
+    "choice": "Your choice: costly success or failure",
+    "failure": "Failure",
+    "critical_failure": "Critical failure",
+    "contest_roll": "Rolled for a contest",
+}
+
+
+class RollEntryQuerySet(models.QuerySet):
+    # --- append-only -----------------------------------------------------------------------
+    def update(self, **kwargs: Any) -> int:
+        raise AppendOnlyError("changed")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("deleted")
+
+    def bulk_update(self, *args: Any, **kwargs: Any) -> int:
+        raise AppendOnlyError("changed")
+
+    def bulk_create(self, *args: Any, **kwargs: Any) -> list:
+        # bulk_create would skip the hash chain; entries are appended one by one.
+        raise AppendOnlyError("bulk-created")
+
+    # --- reading ---------------------------------------------------------------------------
+    def for_cards(self) -> RollEntryQuerySet:
+        """Everything an entry card shows, in this one query."""
+        return self.select_related("follows", "reveals")
+
+    def page(self, campaign: Campaign, *, before: int | None, size: int) -> list[RollEntry]:
+        """Keyset page, newest first: entries with id < ``before`` (never OFFSET). One query;
+        one extra row tells whether an older page exists."""
+        qs = self.filter(campaign=campaign)
+        if before is not None:
+            qs = qs.filter(pk__lt=before)
+        return list(qs.for_cards().order_by("-pk")[: size + 1])
+
+    def labels(self) -> list[str]:
+        """The distinct labels of these entries, in order — one query, fast at a million entries.
+
+        ``SELECT DISTINCT label`` would read every entry (and, for a player, join each one to test
+        its visibility): seconds at a million. This is a loose index scan instead — a recursive
+        query that asks, per step, for the smallest label above the last one found, so the
+        (campaign, label) index is probed once per distinct label and the visibility test runs
+        only until the first visible entry of each label."""
+        step = self.filter(label__gt=RawSQL('"poolside_labels"."label"', ()))
+        try:
+            sql, params = step.order_by("label").values("label")[:1].query.sql_with_params()
+        except EmptyResultSet:  # .none(), or a filter that can match nothing
+            return []
+        query = (
+            'WITH RECURSIVE "poolside_labels"("label") AS ('
+            " SELECT CAST('' AS varchar(200))"
+            f' UNION ALL SELECT ({sql}) FROM "poolside_labels"'
+            ' WHERE "poolside_labels"."label" IS NOT NULL)'
+            ' SELECT "label" FROM "poolside_labels"'
+            """ WHERE "label" IS NOT NULL AND "label" <> ''"""
+        )
+        with connections[self.db].cursor() as cursor:
+            cursor.execute(query, params)
+            return [label for (label,) in cursor.fetchall()]
+
+    def recent_for(self, character: Character, size: int) -> list[RollEntry]:
+        return list(self.filter(character=character).for_cards().order_by("-pk")[:size])
+
+    # --- visibility ------------------------------------------------------------------------
+    # One rule, in SQL here and in Python in RollEntry.is_readable_by; tests hold them together.
+    @staticmethod
+    def _readable(membership: Membership) -> Q:
+        revealed = Q(revealed_by__isnull=False) | Q(root__revealed_by__isnull=False)
+        # A hidden NPC's rolls would give the NPC away, so players read them only once revealed.
+        # Frozen on the entry when it was written (``hidden_character``): deleting, un-hiding or
+        # hiding the NPC later changes nothing about who reads what was rolled before.
+        public = Q(visibility=Visibility.PUBLIC, hidden_character=False)
+        own_gm_only = Q(visibility=Visibility.GM_ONLY, roller_id=membership.user_id)
+        return public | own_gm_only | revealed
+
+    def visible_to(self, membership: Membership) -> RollEntryQuerySet:
+        """Entries the member may know exist — as a full card or, for the roller of a blind roll,
+        a placeholder. Each row carries ``readable`` (may the member see its figures?)."""
+        qs = self.filter(campaign_id=membership.campaign_id)
+        if membership.is_gm:
+            readable: Any = Value(True)
+        else:
+            rule = self._readable(membership)
+            # Only the root: a follow-up exists only after some outcomes (a bought boon only
+            # after a failure), so its placeholder would give the hidden result away.
+            own_blind = Q(
+                visibility=Visibility.BLIND, roller_id=membership.user_id, root__isnull=True
+            )
+            qs = qs.filter(rule | own_blind)
+            readable = ExpressionWrapper(rule, output_field=BooleanField())
+        return qs.annotate(readable=readable, readable_for=Value(membership.pk))
+
+    def readable_by(self, membership: Membership) -> RollEntryQuerySet:
+        """Entries whose dice, outcome, odds and pool the member may see (exports, statistics)."""
+        qs = self.filter(campaign_id=membership.campaign_id)
+        return qs if membership.is_gm else qs.filter(self._readable(membership))
+
+    # --- integrity ---------------------------------------------------------------------------
+    def verify_chain(self, campaign_id: int) -> ChainReport:
+        """Recompute one campaign's chain in ``seq`` order and report the first broken entry:
+        a gap in ``seq``, a ``prev_hash`` that isn't the previous ``hash``, a ``hash`` that
+        doesn't match the entry's canonical content, or a link that isn't the one it recorded
+        (docs/roll-log.md). Last, the chain's end must be the head recorded on ``LogHead`` — so
+        deleting the newest entries is caught too, although what is left chains perfectly."""
+        rows = (
+            self.filter(campaign_id=campaign_id)
+            .annotate(
+                follows_seq=F("follows__seq"),
+                reveals_seq=F("reveals__seq"),
+                root_seq=F("root__seq"),
+            )
+            .order_by("seq")
+        )
+        previous, count = GENESIS_HASH, 0
+        for entry in rows.iterator(chunk_size=2000):
+            count += 1
+            if entry.seq != count:
+                return ChainReport(count - 1, entry, f"expected #{count}, found #{entry.seq}")
+            if entry.prev_hash != previous:
+                return ChainReport(count - 1, entry, "not chained to the entry before it")
+            if entry.compute_hash() != entry.hash:
+                return ChainReport(count - 1, entry, "its content no longer matches its hash")
+            if moved := entry.moved_link():
+                return ChainReport(count - 1, entry, f"its {moved} link was changed")
+            previous = entry.hash
+        head = LogHead.objects.filter(campaign_id=campaign_id).first()
+        head_length, head_hash = (head.length, head.hash) if head else (0, GENESIS_HASH)
+        if head_length > count:
+            missing = head_length - count
+            return ChainReport(
+                count,
+                None,
+                f"the head records #{head_length}: the newest {missing} "
+                f"entr{'y is' if missing == 1 else 'ies are'} missing",
+            )
+        if (head_length, head_hash) != (count, previous):
+            return ChainReport(
+                count, None, f"the chain ends at #{count}, but the head records #{head_length}"
+            )
+        return ChainReport(count, None, "")
+
+    # --- writing ---------------------------------------------------------------------------
+    def append(self, *, campaign: Campaign, **fields: Any) -> RollEntry:
+        """Append one entry to the campaign's chain and return it.
+
+        Runs inside the caller's transaction when there is one (so resource changes and the entry
+        commit together). The campaign row is locked (``SELECT … FOR UPDATE`` on PostgreSQL), so
+        concurrent appends take turns and each links to the true previous entry; the unique
+        (campaign, seq) constraint backs that up where there is no row lock (SQLite), and a lost
+        race is retried.
+        """
+        follows = fields.get("follows")
+        if follows is not None:
+            # A follow-up belongs to its root roll's chain: same audience, same roller.
+            root = follows.root if follows.root_id else follows
+            fields |= {
+                "root": root,
+                "visibility": root.visibility,
+                "roller_id": root.roller_id,
+                "hidden_character": root.hidden_character,
+            }
+        elif "roller" not in fields and "roller_id" not in fields:
+            fields["roller"] = fields.get("user")
+        if "hidden_character" not in fields:
+            fields["hidden_character"] = _is_hidden_npc(fields)
+        if campaign.force_public_rolls and fields.get("visibility", Visibility.PUBLIC) != (
+            Visibility.PUBLIC
+        ):
+            raise ValueError("This campaign makes every roll public.")
+        for attempt in range(APPEND_ATTEMPTS):
+            try:
+                with transaction.atomic():
+                    # The head row is the lock (SELECT … FOR UPDATE on PostgreSQL) and the
+                    # chain's end in one read; it moves in the same transaction as the insert.
+                    head, _ = LogHead.objects.select_for_update().get_or_create(
+                        campaign_id=campaign.pk
+                    )
+                    seq, prev_hash = head.length + 1, head.hash
+                    entry = self.model(campaign=campaign, seq=seq, prev_hash=prev_hash, **fields)
+                    entry.salt = secrets.token_hex(SALT_BYTES)
+                    entry.character_ref = entry.character_id
+                    entry.user_ref = entry.user_id
+                    entry.roller_ref = entry.roller_id
+                    entry.created_at = timezone.now()
+                    entry.hash = entry.compute_hash()
+                    entry.save()
+                    LogHead.objects.filter(pk=campaign.pk).update(length=seq, hash=entry.hash)
+                    entry.is_revealed = False  # brand new: nothing can have revealed it yet
+                    # In the same savepoint: open streams hear of the entry when (and only if)
+                    # the caller's transaction commits.
+                    live.publish(campaign.pk, "entry", entry.pk)
+                    return entry
+            except IntegrityError:
+                # Only a lost race for the seq is retried; any other clash (a second follow-up
+                # of the same entry) is the caller's to report.
+                lost_race = self.filter(campaign=campaign, seq=seq).exists()
+                if not lost_race or attempt == APPEND_ATTEMPTS - 1:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _is_hidden_npc(fields: dict[str, Any]) -> bool:
+    """Is the entry about a hidden NPC, as of now? Frozen into the entry: later changes to the
+    character (un-hiding it, deleting it) never make what was hidden readable. A reveal is
+    meant for everyone, whoever it is about."""
+    if fields.get("kind") == Kind.REVEAL:
+        return False
+    character = fields.get("character")
+    if character is not None:
+        return bool(character.hidden_from_players)
+    if fields.get("character_id") is not None:
+        return Character.objects.filter(
+            pk=fields["character_id"], hidden_from_players=True
+        ).exists()
+    return False
+
+
+class LogHead(models.Model):
+    """Where a campaign's chain ends: its length and last hash, moved in the transaction that
+    appends. ``verify_log`` compares the chain with it, so deleting the newest entries — which
+    leaves a shorter chain that verifies by itself — is caught. It is also the appends' lock."""
+
+    campaign = models.OneToOneField(
+        Campaign, on_delete=models.CASCADE, primary_key=True, related_name="log_head"
+    )
+    length = models.PositiveIntegerField(default=0)
+    hash = models.CharField(max_length=64, default=GENESIS_HASH)
+
+    def __str__(self) -> str:
+        return f"{self.campaign_id}: #{self.length} {self.hash}"
+
+    @property
+    def digest(self) -> str:
+        """What a GM can write down to check the log against later: ``#length:hash``."""
+        return f"#{self.length}:{self.hash}"
+
+
+@receiver(post_save, sender=Campaign)
+def _start_the_log(
+    sender: type[Campaign], instance: Campaign, created: bool, **kwargs: Any
+) -> None:
+    """Every campaign gets its (empty) head with it, so a roll never pays for creating it.
+    ``append`` still creates a missing one, for campaigns made before heads existed."""
+    if created and not kwargs.get("raw"):
+        LogHead.objects.create(campaign=instance)
+
+
+@dataclass(frozen=True)
+class ChainReport:
+    verified: int  # entries checked and found intact before the break (all of them when intact)
+    broken: RollEntry | None  # the first broken entry (None when intact or the head is off)
+    reason: str
+
+    @property
+    def intact(self) -> bool:
+        return not self.reason

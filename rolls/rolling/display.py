@@ -1,0 +1,75 @@
+"""How a chance reads on a page: percentages that never round a possible outcome to 0% or an
+uncertain one to 100%, exact fractions, and the odds bands in display order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rolls.models import OUTCOME_LABELS
+
+# Display order of the odds bands, best first.
+BAND_ORDER = (
+    "critical_success",
+    "success",
+    "costly_success",
+    "choice",
+    "failure",
+    "critical_failure",
+)
+
+
+CERTAIN = Fraction(1)
+
+
+def percent(chance: Fraction) -> str:
+    """A chance for people: one decimal, never "0.0%" for a possible outcome nor "100.0%" for an
+    uncertain one."""
+    if chance == 0:
+        return "0%"
+    if chance == 1:
+        return "100%"
+    value = chance * 100
+    if value < Fraction(1, 10):
+        return "<0.1%"
+    if value > Fraction(999, 10):
+        return ">99.9%"
+    return f"{float(value):.1f}%"
+
+
+def fraction_text(chance: Fraction) -> str:
+    return f"{chance.numerator}/{chance.denominator}"
+
+
+@dataclass(frozen=True)
+class Band:
+    code: str
+    label: str
+    chance: Fraction
+    x: int  # left edge on a 0–1000 scale, for the SVG bar
+    width: int
+
+    @property
+    def percent(self) -> str:
+        return percent(self.chance)
+
+    @property
+    def exact(self) -> str:
+        return fraction_text(self.chance)
+
+
+def bands(odds: dict[str, Fraction]) -> list[Band]:
+    """The engine's odds as ordered bands with bar geometry. Edges are rounded cumulatively, so
+    the widths always add up to the full bar."""
+    result, cumulative = [], Fraction(0)
+    for code in BAND_ORDER:
+        chance = odds.get(code, Fraction(0))
+        if not chance:
+            continue
+        left = round(cumulative * 1000)
+        cumulative += chance
+        result.append(
+            Band(code, OUTCOME_LABELS[code], chance, left, round(cumulative * 1000) - left)
+        )
+    return result

@@ -1,0 +1,149 @@
+"""The roll panel's common form: options, presets a GM call or contest fixes, and the odds."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from django import forms
+
+from rolls.models import Visibility
+from rolls.rolling.targets import Target
+
+if TYPE_CHECKING:
+    from rolls.rolling.outcomes import Choice, Outcome, Plan
+
+
+def _same_value(field: forms.Field, sent: Any, fixed: Any) -> bool:
+    """Whether ``sent`` (as submitted) cleans to the same value as ``fixed`` through ``field``
+    ("04" and 4 are the same Risk; "abc" is no Risk at all)."""
+    probe = copy.copy(field)
+    probe.disabled = False
+    try:
+        return probe.clean(sent) == probe.clean(fixed)
+    except forms.ValidationError:
+        return False
+
+
+def _shown(field: forms.Field, value: Any) -> str:
+    """A field's value as the panel words it (a choice's label without its figures)."""
+    for choice, label in getattr(field, "choices", ()):
+        if str(choice) == str(value):
+            return str(label).split(" (")[0]
+    return str(value)
+
+
+class RollForm(forms.Form):
+    """Shared by the three panels. ``target`` is the sheet row, ``sheet`` its sheet as loaded."""
+
+    system: str = ""
+
+    visibility = forms.ChoiceField(
+        label="Who sees the result",
+        choices=Visibility.choices,
+        initial=Visibility.PUBLIC,
+        required=False,  # left out (an odds request, a bookmarked panel URL) means public
+    )
+
+    def __init__(
+        self,
+        data: Any = None,
+        *,
+        target: Target,
+        sheet: Any,
+        gm: bool = False,
+        preset: dict[str, Any] | None = None,
+        locked: Iterable[str] = (),
+        in_contest: bool = False,
+    ) -> None:
+        super().__init__(data, auto_id="roll_%s")
+        self.target = target
+        self.sheet = sheet
+        self.gm = gm
+        # The roll is one side of a GM's contest: rules that differ in a contest read this.
+        self.in_contest = in_contest
+        if target.character.campaign.force_public_rolls:
+            # The campaign setting wins: no choice to offer, and a crafted POST can't add one.
+            del self.fields["visibility"]
+        elif not gm:
+            self.fields["visibility"].choices = [
+                c for c in Visibility.choices if c[0] != Visibility.SECRET
+            ]
+        self.plan: Plan | None = None
+        self.choices: list[Choice] = []  # Cold Stars: every step-4 option, side by side
+        self.locked: set[str] = set()
+        self.setup()
+        self.apply_preset(preset or {}, set(locked))
+
+    def apply_preset(self, values: dict[str, Any], locked: set[str]) -> None:
+        """Prefill options set by the GM (a call for a roll, a contest). A locked field is disabled
+        (Django cleans it to the GM's value), and :meth:`clean` refuses a request that submits
+        another value for it: a browser never sends a disabled field, so only a crafted request
+        does, and it should hear no rather than have its roll quietly differ from what it sent."""
+        for name, value in values.items():
+            if name in self.fields:
+                self.fields[name].initial = value
+                if name in locked:
+                    self.fields[name].disabled = True
+                    self.fields[name].help_text = "Set by the GM."
+                    self.locked.add(name)
+
+    def setup(self) -> None:
+        """Adjust fields to the target and sheet (initial values, disabled options)."""
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for name in sorted(self.locked):
+            field = self.fields[name]
+            sent = field.widget.value_from_datadict(self.data, self.files, self.add_prefix(name))
+            if sent in (None, "") or _same_value(field, sent, field.initial):
+                continue
+            self.add_error(
+                name,
+                f"The GM set {field.label} to {_shown(field, field.initial)} for this roll; "
+                "it can't be changed.",
+            )
+        return data
+
+    def full_clean(self) -> None:
+        super().full_clean()
+        if self.is_bound and not self._errors:
+            try:
+                self.plan = self.make_plan()
+            except ValueError as exc:  # the engine refused the combination, in GM words
+                self.add_error(None, str(exc))
+                self.plan = None
+
+    @property
+    def chosen_visibility(self) -> str:
+        return self.cleaned_data.get("visibility") or Visibility.PUBLIC
+
+    @classmethod
+    def with_defaults(
+        cls, *, target: Target, sheet: Any, gm: bool = False, **presets: Any
+    ) -> RollForm:
+        """The panel as first opened: bound to its initial values, so the odds show at once."""
+        blank = cls(target=target, sheet=sheet, gm=gm, **presets)
+        data = {}
+        for name, bound in blank.fields.items():
+            value = blank.get_initial_for_field(bound, name)
+            if value is not None and value is not False and value != "":
+                data[name] = value
+        return cls(data, target=target, sheet=sheet, gm=gm, **presets)
+
+    def next_roll_data(self, data: Any, sheet: Any) -> Any:
+        """The options a panel shows after a roll, given the sheet as it now is: ``data`` less
+        any choice the resources no longer cover (it would be refused if rolled again)."""
+        return data
+
+    def make_plan(self) -> Plan:
+        raise NotImplementedError
+
+    def roll(self, action: str, sheet: Any, rng: Any) -> Outcome:
+        """Carry out ``action`` against the *locked* ``sheet``; raise :class:`Refused` when the
+        resources don't allow it (the caller's transaction then writes nothing)."""
+        raise NotImplementedError
+
+    def _base_options(self) -> dict[str, Any]:
+        return {"target": self.target.kind, "target_id": self.target.obj.pk}

@@ -1,0 +1,515 @@
+"""The Cogent roll panel: pool from the sheet, CL, destiny, circumstances, equipment, assists."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django import forms
+
+from rolls.models import Assist, Kind, Visibility
+from rolls.rolling.display import CERTAIN, bands
+from rolls.rolling.forms.base import RollForm
+from rolls.rolling.outcomes import (
+    Action,
+    Outcome,
+    Plan,
+    Refused,
+    cogent_detail,
+    cogent_faces,
+    cogent_result,
+    plural,
+    pool_terms,
+)
+from rolls.rules import cogent
+from sheets import ranges
+from sheets.models import CUSTOM_WEAPON, Character, System
+
+# ---------------------------------------------------------------------------------------------
+# Cogent Roleplay
+# ---------------------------------------------------------------------------------------------
+
+WEAPON_BONUS_MIN, WEAPON_BONUS_MAX = ranges.COGENT_WEAPON_BONUS_MIN, ranges.COGENT_WEAPON_BONUS_MAX
+
+
+VOCATION_KIND = "cogent-vocation"  # a vocation row: it assists, it is never rolled on its own
+
+
+class CogentRollForm(RollForm):
+    system = System.COGENT
+
+    challenge_level = forms.TypedChoiceField(
+        label="Challenge Level",
+        coerce=int,
+        choices=[(cl, f"{cl} — {name}") for cl, name in cogent.CHALLENGE_LEVELS.items()],
+        initial=cogent.CL_MIN,
+    )
+    extra_penalty = forms.IntegerField(
+        label="Extra penalty dice",
+        min_value=0,
+        max_value=ranges.COGENT_PENALTY_MAX,
+        initial=0,
+        help_text="Dice removed for this roll only.",
+    )
+    weapon = forms.ChoiceField(
+        label="Weapon",
+        choices=[(name, f"{name} ({bonus:+d})") for name, bonus in cogent.WEAPON_BONUSES.items()]
+        + [(CUSTOM_WEAPON, "Other (enter the bonus)")],
+        required=False,
+    )
+    weapon_bonus = forms.IntegerField(
+        label="Other weapon bonus",
+        min_value=WEAPON_BONUS_MIN,
+        max_value=WEAPON_BONUS_MAX,
+        required=False,
+        help_text="Ranged weapons and the like.",
+    )
+    destiny_before = forms.BooleanField(
+        label=f"Spend a destiny point first ({cogent.DESTINY_WIN_FACE}–6 win)", required=False
+    )
+    circumstances = forms.MultipleChoiceField(
+        label="Combat circumstances",
+        choices=[
+            (key, f"{label} (+{dice})")
+            for key, (label, dice) in cogent.COMBAT_CIRCUMSTANCES.items()
+        ],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        help_text="Bonus dice for the situation of the fight.",
+    )
+    equipment = forms.IntegerField(
+        label="Unequal equipment",
+        min_value=cogent.EQUIPMENT_MIN,
+        max_value=cogent.EQUIPMENT_MAX,
+        initial=0,
+        required=False,  # left out means none
+        help_text=f"Dice the GM adds or removes for the tools at hand "
+        f"({cogent.EQUIPMENT_MIN:+d} to {cogent.EQUIPMENT_MAX:+d}).",
+    )
+    duress = forms.BooleanField(
+        label="Under duress",
+        required=False,
+        help_text="Rushed or threatened: no automatic pass for a big pool.",
+    )
+    contested = forms.BooleanField(
+        label="Contested",
+        required=False,
+        help_text="Someone works against it: no automatic pass for a big pool.",
+    )
+    reflexive = forms.BooleanField(
+        label="Reflexive (a failure injures)",
+        required=False,
+        help_text="A saving throw: a failure injures by CL − wins (at most 5), no automatic pass.",
+    )
+    assist_for = forms.TypedChoiceField(
+        label="Roll as an assist for",
+        coerce=int,
+        empty_value=None,
+        required=False,
+        help_text=f"Against CL {cogent.ASSIST_MIN_CL} or more: wins above the CL add to that "
+        "character's next action, a shortfall subtracts.",
+    )
+    use_assist = forms.BooleanField(label="Take the waiting assist", required=False, initial=True)
+
+    def setup(self) -> None:
+        self._setup_assists()
+        if self.target.is_combat:
+            # The weapon stored with the combat skill, so the panel's default pool is the sheet's.
+            row = self.target.obj
+            self.fields["weapon"].required = True
+            for name, value in default_weapon(row).items():
+                self.fields[name].initial = value
+        else:
+            # Rules at the table: the combat circumstances apply to combat rolls only.
+            del self.fields["weapon"], self.fields["weapon_bonus"], self.fields["circumstances"]
+        if self.sheet.destiny_points < cogent.DESTINY_COST:
+            # Shown disabled, but still read: a request asking for it is refused in clean(),
+            # never rolled without the destiny it asked for.
+            self.fields["destiny_before"].widget.attrs["disabled"] = True
+            self.fields["destiny_before"].help_text = "You have no destiny points left."
+        else:
+            self.fields[
+                "destiny_before"
+            ].help_text = f"You have {self.sheet.destiny_points} of {cogent.DESTINY_MAX}."
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("weapon") == CUSTOM_WEAPON and data.get("weapon_bonus") is None:
+            self.add_error("weapon_bonus", "Enter the weapon's bonus dice.")
+        try:
+            cogent.circumstance_dice(data.get("circumstances") or [])
+        except ValueError as exc:
+            self.add_error("circumstances", str(exc))
+        if data.get("destiny_before") and self.sheet.destiny_points < cogent.DESTINY_COST:
+            self.add_error(
+                "destiny_before", "You have no destiny points left to spend before the roll."
+            )
+        self._clean_assists(data)
+        return data
+
+    def _setup_assists(self) -> None:
+        """Assists (Book, assists.tex): this row may assist another character of the campaign,
+        and an assist rolled for this character waits for its next action."""
+        character = self.target.character
+        others = Character.objects.filter(campaign_id=character.campaign_id).exclude(
+            pk=character.pk
+        )
+        if not self.gm:
+            others = others.filter(hidden_from_players=False)
+        others = others.order_by("name", "pk")
+        # Book: an assist may help the assister's own next roll ("whether their own or another
+        # player's" — the Martial Artist example) as well as someone else's.
+        own = [(character.pk, f"{character.name} (this character's own next action)")]
+        # A callable: read only when the panel is drawn or an assist is asked for, not on every roll.
+        # Rules at the table: a vocation only assists (Book, vocations.tex), so its panel has no
+        # "roll of its own".
+        alone = [] if self.assist_only else [("", "Nobody: this is a roll of its own")]
+        self.fields["assist_for"].choices = lambda: (
+            alone + own + [(other.pk, other.name) for other in others]
+        )
+        if self.assist_only:
+            first = others.first()
+            self.fields["assist_for"].initial = first.pk if first else character.pk
+            self.fields["assist_for"].error_messages["required"] = (
+                "A vocation only assists: choose whom this roll helps."
+            )
+            self.fields["challenge_level"].initial = cogent.ASSIST_MIN_CL
+            self.fields["assist_for"].required = True
+            self.fields["assist_for"].help_text = (
+                "A vocation only assists: its rating helps another roll (or this character's "
+                f"own next one), against CL {cogent.ASSIST_MIN_CL} or more."
+            )
+        self.assist_target: Character | None = None
+        self.waiting_assist: Assist | None = None
+        if not self.in_contest or cogent.ASSISTS_IN_CONFLICTS:
+            self.waiting_assist = Assist.objects.waiting_for(character).first()
+        if self.waiting_assist is None:
+            del self.fields["use_assist"]
+        else:
+            waiting = self.waiting_assist
+            self.fields[
+                "use_assist"
+            ].label = f"Take {waiting.by_name}'s assist ({waiting.wins_text})"
+            self.fields[
+                "use_assist"
+            ].help_text = "It waits for this character's next action; untick to keep it for later."
+
+    @property
+    def assist_only(self) -> bool:
+        return self.target.kind == VOCATION_KIND
+
+    def _clean_assists(self, data: dict[str, Any]) -> None:
+        for_pk = data.get("assist_for")
+        if self.waiting_assist is None and self.data.get("use_assist"):
+            # Asked for an assist that was used or dropped since the panel opened: say so rather
+            # than roll without the wins the roller counted on.
+            self.add_error(
+                None, "The assist was used or dropped a moment ago; check the odds again."
+            )
+        if data.get("use_assist") and data.get("visibility") not in (None, "", Visibility.PUBLIC):
+            # Decision: the roll that takes a (public) assist is public too. Otherwise the
+            # assist's wait ending, or a second assist becoming possible, would tell the assister
+            # that a hidden roll was made.
+            self.add_error(
+                "use_assist",
+                "A roll that takes an assist is public, like the assist; untick it to roll hidden.",
+            )
+        if data.get("use_assist") and data.get("contested") and not cogent.ASSISTS_IN_CONFLICTS:
+            self.add_error("use_assist", "An assist applies to an action, not to a contested roll.")
+        if for_pk is None:
+            return
+        target = Character.objects.filter(pk=for_pk, campaign_id=self.target.character.campaign_id)
+        self.assist_target = target.first()
+        if self.assist_target is None:  # a crafted value: the choices list only the campaign's
+            self.add_error("assist_for", "Choose a character of this campaign.")
+            return
+        if data.get("use_assist"):
+            self.add_error(
+                "use_assist", "An assist roll doesn't take an assist itself; untick this."
+            )
+        cl = data.get("challenge_level")
+        if cl is not None:
+            try:
+                cogent.check_assist_cl(cl)
+            except ValueError as exc:
+                self.add_error("challenge_level", str(exc))
+        if self.target.character.hidden_from_players or self.assist_target.hidden_from_players:
+            # Decision: an assist is public (the main roll's odds and result show it), so a
+            # hidden NPC can neither give nor take one without naming itself to the players.
+            self.add_error("assist_for", "A hidden NPC neither gives nor takes assists.")
+        if data.get("visibility", Visibility.PUBLIC) not in ("", Visibility.PUBLIC):
+            self.add_error(
+                "visibility",
+                "An assist is rolled in public: the assisted roll's odds and result show it.",
+            )
+        if Assist.objects.waiting_for(self.assist_target).exists():
+            self.add_error(
+                "assist_for",
+                f"An assist already waits for {self.assist_target.name}; it is used by their "
+                "next action or dropped from their sheet first.",
+            )
+
+    def next_roll_data(self, data: Any, sheet: Any) -> Any:
+        if "assist_for" in data or "use_assist" in data:
+            # An assist rolled or taken is done with: the next roll starts without either.
+            data = data.copy()
+            data.pop("assist_for", None)
+            data.pop("use_assist", None)
+        if sheet.destiny_points >= cogent.DESTINY_COST or "destiny_before" not in data:
+            return data
+        data = data.copy()
+        del data["destiny_before"]
+        return data
+
+    def _weapon(self) -> tuple[str, int]:
+        name = self.cleaned_data.get("weapon") or ""
+        if not self.target.is_combat:
+            return "", 0
+        if name == CUSTOM_WEAPON:
+            return "weapon", self.cleaned_data["weapon_bonus"]
+        return name, cogent.WEAPON_BONUSES[name]
+
+    def make_plan(self) -> Plan:
+        d, sheet, row = self.cleaned_data, self.sheet, self.target.obj
+        cl, extra = d["challenge_level"], d["extra_penalty"]
+        weapon, bonus = self._weapon()
+        circumstances = list(d.get("circumstances") or [])
+        equipment = d.get("equipment") or 0
+        attribute = None if self.target.is_combat else row.attribute
+        pool, terms = cogent_pool(
+            sheet,
+            row,
+            combat=self.target.is_combat,
+            weapon=(weapon, bonus),
+            circumstances=circumstances,
+            equipment=equipment,
+            extra=extra,
+        )
+        breakdown = f"{pool_terms(terms)} = {pool}d6"
+        if sum(value for value, _ in terms) < pool:
+            breakdown += " (a pool is never below 0)"
+        breakdown += f" vs CL {cl} ({cogent.CHALLENGE_LEVELS[cl]})"
+        flags = [name for name in ("duress", "contested", "reflexive") if d[name]]
+        if d["destiny_before"]:
+            breakdown += f", destiny spent first ({cogent.DESTINY_WIN_FACE}–6 win)"
+        if flags:
+            breakdown += ", " + ", ".join(
+                self.fields[f].label.split(" (")[0].lower() for f in flags
+            )
+        assist = self._assist_taken()
+        if assist is not None:
+            breakdown += f", {assist.wins_text} from {assist.by_name}'s assist"
+        wins = assist.wins if assist is not None else 0
+        odds = cogent.odds(
+            pool, challenge_level=cl, destiny_before=d["destiny_before"], assist=wins
+        )
+        auto = cogent.auto_success(
+            pool,
+            challenge_level=cl,
+            duress=d["duress"],
+            contested=d["contested"],
+            reflexive=d["reflexive"],
+        )
+        actions = (
+            [Action("auto_pass", "Take the automatic pass"), Action("roll", "Roll anyway", False)]
+            if auto
+            else [Action("roll", f"Roll {pool}d6")]
+        )
+        notes = []
+        if self.assist_target is not None:
+            # An assist is always rolled: its wins above the CL are what it gives.
+            auto = False
+            actions = [Action("assist", f"Roll {pool}d6 to assist {self.assist_target.name}")]
+            notes.append(
+                f"Wins above CL {cl} add to {self.assist_target.name}'s next action, a shortfall "
+                f"subtracts; at most {cl} either way. Success below means the assist does no harm."
+            )
+        elif assist is not None:
+            notes.append(
+                f"{assist.by_name}'s assist: {assist.wins_text} on this roll (odds included)."
+            )
+        if auto:
+            notes.append(
+                f"Skill speciality: {pool} dice against CL {cl} pass without rolling "
+                "(unless you choose to roll)."
+            )
+        options = self._base_options() | {
+            "challenge_level": cl,
+            "injury_dice": sheet.injury_dice_on(attribute),
+            "disability_dice": sheet.disability_dice_on(attribute),
+            "penalty_dice": sheet.penalty_dice,
+            "extra_penalty": extra,
+            "destiny_before": d["destiny_before"],
+            "duress": d["duress"],
+            "contested": d["contested"],
+            "reflexive": d["reflexive"],
+            "rating": row.rating,
+        }
+        if circumstances:
+            options["circumstances"] = circumstances
+        if equipment:
+            options["equipment"] = equipment
+        if self.target.is_combat:
+            options |= {"weapon": weapon, "weapon_bonus": bonus}
+        else:
+            options["attribute"] = row.attribute
+        if self.assist_target is not None:
+            options["assist_for"] = self.assist_target.name
+        elif assist is not None:
+            # Linked by the assist entry's hash, as exports link entries: never a raw pk.
+            options["assist"] = {
+                "by": assist.by_name,
+                "wins": assist.wins,
+                "entry_hash": assist.entry.hash,
+            }
+        return Plan(options, {"dice": pool}, breakdown, bands(odds), actions, notes)
+
+    def roll(self, action: str, sheet: Any, rng: Any) -> Outcome:
+        plan = self.plan
+        assert plan is not None
+        options, pool = dict(plan.options), plan.pool["dice"]
+        cl = options["challenge_level"]
+        if action == "auto_pass":
+            if not any(a.name == "auto_pass" for a in plan.actions):
+                raise Refused("This roll doesn't pass automatically; roll the dice.")
+            options["destiny_before"] = False  # nothing is rolled, so nothing is spent
+            options.pop("assist", None)  # nor is a waiting assist used: it waits on
+            return Outcome(
+                kind=Kind.AUTO_PASS,
+                options=options,
+                pool=plan.pool,
+                breakdown=plan.breakdown,
+                faces=[],
+                outcome="success",
+                detail=f"Skill speciality: {pool} dice against CL {cl} pass without rolling.",
+                result={},
+                odds=CERTAIN,
+                resource_changes={},
+            )
+        if (action == "assist") != (self.assist_target is not None):
+            raise Refused("Choose whom the assist is for, then roll the assist.")
+        changes = spend_destiny_before(sheet) if options["destiny_before"] else {}
+        faces = cogent.roll(pool, rng)
+        if self.assist_target is not None:
+            return self._assist_outcome(options, plan, faces, changes)
+        wins = options["assist"]["wins"] if "assist" in options else 0
+        result = cogent.resolve(
+            faces, challenge_level=cl, destiny_before=options["destiny_before"], assist=wins
+        )
+        odds = cogent.odds(
+            pool, challenge_level=cl, destiny_before=options["destiny_before"], assist=wins
+        )
+        detail = cogent_detail(result, reflexive=options["reflexive"])
+        if wins:
+            detail += f" ({wins:+d} from {options['assist']['by']}'s assist)"
+        elif "assist" in options:
+            detail += f" ({options['assist']['by']}'s assist: no change)"
+        return Outcome(
+            kind=Kind.ROLL,
+            options=options,
+            pool=plan.pool,
+            breakdown=plan.breakdown,
+            faces=cogent_faces(result),
+            outcome=result.outcome,
+            detail=detail,
+            result=cogent_result(result, reflexive=options["reflexive"]),
+            odds=odds[result.outcome],
+            resource_changes=changes,
+            odds_table=odds,
+        )
+
+    def _assist_taken(self) -> Assist | None:
+        """The waiting assist this roll takes, if the roller keeps it ticked."""
+        if self.waiting_assist is None or self.assist_target is not None:
+            return None
+        return self.waiting_assist if self.cleaned_data.get("use_assist") else None
+
+    def _assist_outcome(
+        self, options: dict[str, Any], plan: Plan, faces: tuple[int, ...], changes: dict[str, int]
+    ) -> Outcome:
+        """The assist entry (Book): wins above the assist's CL help the next action."""
+        cl, before = options["challenge_level"], options["destiny_before"]
+        value = cogent.assist(faces, challenge_level=cl, destiny_before=before)
+        result = cogent.resolve(faces, challenge_level=cl, destiny_before=before)
+        odds = cogent.odds(len(faces), challenge_level=cl, destiny_before=before)
+        name = options["assist_for"]
+        effect = "no change" if not value else f"{value:+d} win{'' if abs(value) == 1 else 's'}"
+        detail = (
+            f"{plural(result.rolled_wins, 'win')} vs assist CL {cl}: {effect} for {name}'s "
+            "next action"
+        )
+        return Outcome(
+            kind=Kind.ASSIST,
+            options=options,
+            pool=plan.pool,
+            breakdown=plan.breakdown,
+            faces=cogent_faces(result),
+            outcome=result.outcome,
+            detail=detail,
+            result=cogent_result(result, reflexive=False) | {"assist": value},
+            odds=odds[result.outcome],
+            resource_changes=changes,
+            odds_table=odds,
+        )
+
+
+def default_weapon(row: Any) -> dict[str, Any]:
+    """The panel's weapon for a combat row: the one stored with the combat skill (its bonus too
+    for "other"), else the first of the Book's table."""
+    if row.weapon == CUSTOM_WEAPON:
+        return {"weapon": CUSTOM_WEAPON, "weapon_bonus": row.weapon_bonus}
+    return {"weapon": row.weapon or next(iter(cogent.WEAPON_BONUSES))}
+
+
+def cogent_pool(
+    sheet: Any,
+    row: Any,
+    *,
+    combat: bool,
+    weapon: tuple[str, int],
+    circumstances: Iterable[str],
+    equipment: int,
+    extra: int,
+) -> tuple[int, list[tuple[int, str]]]:
+    """A Cogent pool from the sheet and a roll's options, with the terms a breakdown names: one
+    reading for the roll panel and a conflict side's roll."""
+    circumstances = list(circumstances)
+    more = cogent.circumstance_dice(circumstances) + cogent.equipment_dice(equipment)
+    terms = [(cogent.BASE_DICE, "base"), (row.rating, row.name)]
+    attribute = None if combat else row.attribute
+    if combat:
+        name, bonus = weapon
+        pool = sheet.combat_pool(
+            rating=row.rating, weapon_bonus=bonus, extra=extra, bonus_dice=more
+        )
+        attributes = [sheet.strength, sheet.reflex, sheet.intelligence]
+        terms += list(zip(attributes, cogent.ATTRIBUTES, strict=True))
+        terms.append((bonus, name))
+    else:
+        pool = sheet.pool_for_skill(
+            rating=row.rating, attribute=row.attribute, extra=extra, bonus_dice=more
+        )
+        terms.append((sheet.attribute_value(row.attribute), row.get_attribute_display()))
+    terms += circumstance_terms(circumstances)
+    terms.append((equipment, "unequal equipment"))
+    terms += [(-dice, what) for dice, what in sheet.penalties(attribute)]
+    terms.append((-extra, "extra penalty"))
+    return pool, terms
+
+
+def spend_destiny_before(sheet: Any) -> dict[str, int]:
+    """Spend a destiny point before a Cogent roll on the *locked* sheet; refuse without one."""
+    if sheet.destiny_points < cogent.DESTINY_COST:
+        raise Refused("You have no destiny points left to spend before the roll.")
+    sheet.destiny_points -= cogent.DESTINY_COST
+    sheet.save(update_fields=["destiny_points"])
+    return {"destiny": -cogent.DESTINY_COST}
+
+
+def circumstance_terms(circumstances: Iterable[str]) -> list[tuple[int, str]]:
+    """A breakdown's words for the combat circumstances: (+2, "high ground")."""
+    terms = []
+    for key in circumstances:
+        label, dice = cogent.COMBAT_CIRCUMSTANCES[key]
+        terms.append((dice, label.split(" (")[0].lower()))
+    return terms

@@ -1,0 +1,205 @@
+"""The DAD6 roll panel: boons, banes, competence and extra dice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from rolls.models import Kind
+from rolls.rolling.display import bands
+from rolls.rolling.forms.base import RollForm
+from rolls.rolling.outcomes import (
+    Action,
+    Outcome,
+    Plan,
+    Refused,
+    dad6_detail,
+    dad6_faces,
+    dad6_reading,
+    dad6_result,
+    plural,
+    pool_terms,
+)
+from rolls.rules import dad6
+from sheets.models import System
+
+# ---------------------------------------------------------------------------------------------
+# DAD6
+# ---------------------------------------------------------------------------------------------
+
+EXTRA_DICE_FIELDS = (  # (field, singular reason, plural reason)
+    ("tools", "tool", "tools"),
+    ("helpers", "helper", "helpers"),
+    ("advantages", "advantage", "advantages"),
+    ("time", "doubled time", "doublings of time"),
+)
+
+
+def _extra_field(label: str, help_text: str) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label, min_value=0, max_value=dad6.EXTRA_DICE_MAX, initial=0, help_text=help_text
+    )
+
+
+# The most boons any pool can trade dice for (the largest pool the engine takes, 8 dice a boon); the pool at
+# hand allows fewer, checked in Dad6RollForm.clean.
+TRADED_BOONS_MAX = dad6.max_traded_boons(dad6.MAX_POOL)
+
+
+class Dad6RollForm(RollForm):
+    system = System.DAD6
+
+    difficulty = forms.IntegerField(
+        label="Difficulty (boons needed)",
+        min_value=dad6.DIFFICULTY_MIN,
+        max_value=dad6.DIFFICULTY_MAX,
+        initial=dad6.DIFFICULTY_MIN,
+        help_text="1, plus 1 per significant obstacle.",
+    )
+    task = forms.ChoiceField(
+        label="Task",
+        choices=[
+            (task, f"{task.capitalize()} ({dad6.TASK_MODIFIER[task]:+d} per die)")
+            for task in dad6.TASKS
+        ],
+        initial=dad6.TASKS[0],
+    )
+    tools = _extra_field("Tools", "+1 die per useful tool.")
+    helpers = _extra_field("Helpers", "+1 die per helper.")
+    advantages = _extra_field("Advantages", "+1 die per environmental advantage.")
+    time = _extra_field(
+        "Time doublings",
+        "+1 die each time the time spent doubles. Tools, helpers, advantages and time add at most "
+        f"{dad6.EXTRA_DICE_MAX} in all.",
+    )
+    traded_boons = forms.IntegerField(
+        label="Boons traded for dice",
+        min_value=0,
+        max_value=TRADED_BOONS_MAX,
+        initial=0,
+        help_text=f"Trade {dad6.DICE_PER_TRADED_BOON} dice for 1 automatic boon.",
+    )
+
+    @property
+    def competence(self) -> str:
+        return self.target.obj.effective_competence
+
+    def clean(self) -> dict[str, Any]:
+        """The ranges that depend on more than one field, beside the field that breaks them."""
+        data = super().clean()
+        names = [name for name, _, _ in EXTRA_DICE_FIELDS]
+        if any(name not in data for name in names):
+            return data  # a reason already has its own message
+        extra = 0
+        for name in names:
+            extra += data[name]
+            if extra > dad6.EXTRA_DICE_MAX:
+                total = sum(data[n] for n in names)
+                self.add_error(
+                    name,
+                    f"Tools, helpers, advantages and time add at most {dad6.EXTRA_DICE_MAX} dice "
+                    f"in all; these add {total}.",
+                )
+                return data
+        if "traded_boons" in data:
+            try:
+                pool = dad6.pool_size(
+                    level=self.sheet.level, competence=self.competence, extra_dice=extra
+                )
+                dad6.dice_rolled(pool, traded_boons=data["traded_boons"])
+            except ValueError as exc:
+                self.add_error("traded_boons", str(exc))
+        return data
+
+    def make_plan(self) -> Plan:
+        d, sheet, row = self.cleaned_data, self.sheet, self.target.obj
+        extra = sum(d[name] for name, _, _ in EXTRA_DICE_FIELDS)
+        pool = dad6.pool_size(level=sheet.level, competence=self.competence, extra_dice=extra)
+        traded, difficulty, task = d["traded_boons"], d["difficulty"], d["task"]
+        rolled = dad6.dice_rolled(pool, traded_boons=traded)
+        per_die = dad6.die_modifier(competence=self.competence, task=task)
+        terms = [(sheet.level, "level")] + [
+            (d[name], one if d[name] == 1 else many) for name, one, many in EXTRA_DICE_FIELDS
+        ]
+        breakdown = f"{pool_terms(terms)}"
+        if self.competence == "unfamiliar":
+            breakdown += ", halved for Unfamiliar"
+        breakdown += f" = {pool}d6"
+        if traded:
+            spent = traded * dad6.DICE_PER_TRADED_BOON
+            breakdown += f"; {plural(traded, 'boon')} traded for {spent} dice, {rolled}d6 rolled"
+        # Boons rolled forward from an earlier roll: automatic boons of this one, spent by it.
+        forward = sheet.forward_boons
+        if forward:
+            breakdown += f"; +{plural(forward, 'rolled-forward boon')}"
+        breakdown += (
+            f"; {self.competence.capitalize()} {task} task: {per_die:+d} per die"
+            f" vs Difficulty {difficulty}"
+        )
+        odds = dad6.odds(
+            pool,
+            competence=self.competence,
+            task=task,
+            difficulty=difficulty,
+            traded_boons=traded,
+            bonus_boons=forward,
+        )
+        options = self._base_options() | {
+            "level": sheet.level,
+            "competence": self.competence,
+            "class_skill": row.is_class_skill,
+            "difficulty": difficulty,
+            "task": task,
+            **{name: d[name] for name, _, _ in EXTRA_DICE_FIELDS},
+            "traded_boons": traded,
+            "forward_boons": forward,
+        }
+        notes = [
+            f"{row.name}: {self.competence.capitalize()}"
+            + (" (class skill, from the level)" if row.is_class_skill else "")
+            + f"; up to {dad6.max_traded_boons(pool)} boons can be traded for these dice."
+        ]
+        return Plan(
+            options,
+            {"dice": pool, "rolled": rolled, "traded_boons": traded, "die_modifier": per_die},
+            breakdown,
+            bands(odds),
+            [Action("roll", f"Roll {rolled}d6")],
+            notes,
+        )
+
+    def roll(self, action: str, sheet: Any, rng: Any) -> Outcome:
+        plan = self.plan
+        assert plan is not None
+        if action != "roll":
+            raise Refused("DAD6 rolls are always rolled.")
+        o = plan.options
+        # The rolled-forward boons are spent on the locked sheet: the odds shown counted them, so a
+        # roll that finds a different number (spent or changed a moment ago) is refused.
+        if sheet.forward_boons != o["forward_boons"]:
+            raise Refused(
+                "This character's rolled-forward boons changed a moment ago; check the odds and "
+                "roll again."
+            )
+        changes = {}
+        if o["forward_boons"]:
+            sheet.forward_boons = 0
+            sheet.save(update_fields=["forward_boons"])
+            changes["forward_boons"] = -o["forward_boons"]
+        faces = dad6.roll(plan.pool["dice"], rng, traded_boons=o["traded_boons"])
+        result = dad6.resolve(faces, **dad6_reading(o))
+        odds = dad6.odds(plan.pool["dice"], **dad6_reading(o))
+        return Outcome(
+            kind=Kind.ROLL,
+            options=o,
+            pool=plan.pool,
+            breakdown=plan.breakdown,
+            faces=dad6_faces(result),
+            outcome=result.outcome,
+            detail=dad6_detail(result),
+            result=dad6_result(result),
+            odds=odds[result.outcome],
+            resource_changes=changes,
+            odds_table=odds,
+        )

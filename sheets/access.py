@@ -1,0 +1,76 @@
+"""Who may load what: the only way a view loads a campaign or a character.
+
+A non-member always gets a 404 (no existence leak: an unknown id and someone else's campaign answer
+alike); a member without the right role gets a 403 with a sentence saying why. Every app's views
+use these (docs/permissions.md has the table of who may do what).
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404
+
+from sheets.models import Campaign, Character, Membership
+
+
+def campaign_for_member(request: HttpRequest, pk: int) -> tuple[Campaign, Membership]:
+    """The campaign and the user's membership; 404 for non-members and unknown campaigns alike."""
+    membership = (
+        Membership.objects.select_related("campaign")
+        .filter(campaign_id=pk, user_id=request.user.pk)
+        .first()
+    )
+    if membership is None:
+        raise Http404("No such campaign.")
+    return membership.campaign, membership
+
+
+def campaign_for_gm(request: HttpRequest, pk: int) -> tuple[Campaign, Membership]:
+    campaign, membership = campaign_for_member(request, pk)
+    if not membership.is_gm:
+        raise PermissionDenied("Only the GM can do that.")
+    return campaign, membership
+
+
+def campaign_for_creator(request: HttpRequest, pk: int) -> tuple[Campaign, Membership]:
+    """GM or player: observers only read."""
+    campaign, membership = campaign_for_member(request, pk)
+    if not membership.can_create_characters():
+        raise PermissionDenied("Observers cannot create characters.")
+    return campaign, membership
+
+
+def character_for_reader(request: HttpRequest, pk: int) -> tuple[Character, Membership]:
+    """The character if the user may read it; hidden NPCs are a 404 for everyone but the GM."""
+    character = get_object_or_404(Character.objects.select_related("campaign", "owner"), pk=pk)
+    membership = (
+        Membership.objects.filter(campaign_id=character.campaign_id, user_id=request.user.pk)
+        .select_related("campaign")
+        .first()
+    )
+    if not character.can_read(membership):
+        raise Http404("No such character.")
+    return character, membership
+
+
+def character_for_editor(request: HttpRequest, pk: int) -> tuple[Character, Membership]:
+    character, membership = character_for_reader(request, pk)
+    if not character.can_edit(membership):
+        raise PermissionDenied("You can read this character but not edit it.")
+    return character, membership
+
+
+def character_for_roller(request: HttpRequest, pk: int) -> tuple[Character, Membership]:
+    """The character's player or the GM: the people who may roll for it."""
+    character, membership = character_for_reader(request, pk)
+    if not character.can_roll(membership):
+        raise PermissionDenied("Only the character's player or the GM can roll for it.")
+    return character, membership
+
+
+def character_for_gm(request: HttpRequest, pk: int) -> tuple[Character, Membership]:
+    """Any character of the GM's campaign (hidden NPCs too); 404 for non-members, 403 otherwise."""
+    character = get_object_or_404(Character.objects.select_related("campaign"), pk=pk)
+    _, membership = campaign_for_gm(request, character.campaign_id)
+    return character, membership
