@@ -43,7 +43,7 @@ from sheets.forms import (
 from sheets.models import Campaign, Character, Membership, System
 
 if TYPE_CHECKING:
-    from sheets.models import ColdStarsSheet
+    from sheets.models import CogentSheet, ColdStarsSheet, Dad6Sheet
 
 FORMAT = "poolside-character"
 VERSION = 1
@@ -82,71 +82,73 @@ def export_character(character: Character) -> dict[str, Any]:
     if character.hidden_from_players:
         # Only the GM reads a hidden NPC, so only the GM's export says so; the GM's import keeps it.
         data["character"]["hidden_from_players"] = True
-    system = character.campaign.system
-    if system == System.COGENT:
-        sheet = character.cogent
-        data["sheet"] = {
-            **{f: getattr(sheet, f) for f in CogentSheetForm._meta.fields},
-            "skills": [
-                {"name": s.name, "rating": s.rating} | ({"craft": s.craft} if s.craft else {})
-                for s in sheet.skills.all()
-            ],
-            "injuries": [
-                {"level": i.level, "description": i.description} for i in sheet.injury_list
-            ],
-            "disabling_characteristics": [
-                {"name": d.name, "attribute": d.attribute, "dice": d.dice}
-                for d in sheet.disability_list
-            ],
-            "vocations": [
-                {
-                    "name": v.name,
-                    "attribute": v.attribute,
-                    "rating": v.rating,
-                    "subskills": [
-                        {"kind": s.kind, "name": s.name, "rating": s.rating}
-                        | ({"attribute": s.attribute} if not s.is_combat else {})
-                        | (
-                            {"weapon": s.weapon, "weapon_bonus": s.weapon_bonus}
-                            if s.is_combat and s.weapon
-                            else {}
-                        )
-                        for s in v.subskills.all()
-                    ],
-                }
-                for v in sheet.vocations.prefetch_related("subskills")
-            ],
-        }
-    elif system == System.DAD6:
-        sheet = character.dad6
-        data["sheet"] = {
-            "class_name": sheet.class_name,
-            "level": sheet.level,
-            "skills": [
-                {"name": s.name, "is_class_skill": s.is_class_skill}
-                | ({} if s.is_class_skill else {"competence": s.competence})
-                for s in sheet.skills.all()
-            ],
-            "banes": [b.description for b in sheet.banes.all()],
-            "forward_boons": sheet.forward_boons,
-        }
-    elif system == System.COLD_STARS:
-        sheet = character.cold_stars
-        data["sheet"] = {
-            **{f: getattr(sheet, f) for f in ColdStarsSheetForm._meta.fields},
-            # Untrained skills without domains are the default: only what differs is exported.
-            "skills": [
-                {
-                    "name": s.name,
-                    "trained": s.trained,
-                    "rating": s.rating,
-                    "domains": [d.name for d in s.domains.all()],
-                }
-                for s in sheet.skills.prefetch_related("domains")
-                if s.trained or s.domains.all()
-            ],
-        }
+    system = character.campaign.rule_system
+    data["sheet"] = system.export_sheet(system.sheet_of(character))
     return data
+
+
+def export_cogent(sheet: CogentSheet) -> dict[str, Any]:
+    return {
+        **{f: getattr(sheet, f) for f in CogentSheetForm._meta.fields},
+        "skills": [
+            {"name": s.name, "rating": s.rating} | ({"craft": s.craft} if s.craft else {})
+            for s in sheet.skills.all()
+        ],
+        "injuries": [{"level": i.level, "description": i.description} for i in sheet.injury_list],
+        "disabling_characteristics": [
+            {"name": d.name, "attribute": d.attribute, "dice": d.dice}
+            for d in sheet.disability_list
+        ],
+        "vocations": [
+            {
+                "name": v.name,
+                "attribute": v.attribute,
+                "rating": v.rating,
+                "subskills": [
+                    {"kind": s.kind, "name": s.name, "rating": s.rating}
+                    | ({"attribute": s.attribute} if not s.is_combat else {})
+                    | (
+                        {"weapon": s.weapon, "weapon_bonus": s.weapon_bonus}
+                        if s.is_combat and s.weapon
+                        else {}
+                    )
+                    for s in v.subskills.all()
+                ],
+            }
+            for v in sheet.vocations.prefetch_related("subskills")
+        ],
+    }
+
+
+def export_dad6(sheet: Dad6Sheet) -> dict[str, Any]:
+    return {
+        "class_name": sheet.class_name,
+        "level": sheet.level,
+        "skills": [
+            {"name": s.name, "is_class_skill": s.is_class_skill}
+            | ({} if s.is_class_skill else {"competence": s.competence})
+            for s in sheet.skills.all()
+        ],
+        "banes": [b.description for b in sheet.banes.all()],
+        "forward_boons": sheet.forward_boons,
+    }
+
+
+def export_cold_stars(sheet: ColdStarsSheet) -> dict[str, Any]:
+    return {
+        **{f: getattr(sheet, f) for f in ColdStarsSheetForm._meta.fields},
+        # Untrained skills without domains are the default: only what differs is exported.
+        "skills": [
+            {
+                "name": s.name,
+                "trained": s.trained,
+                "rating": s.rating,
+                "domains": [d.name for d in s.domains.all()],
+            }
+            for s in sheet.skills.prefetch_related("domains")
+            if s.trained or s.domains.all()
+        ],
+    }
 
 
 def export_json(character: Character) -> str:
@@ -158,7 +160,7 @@ def export_json(character: Character) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
-class _Collector:
+class Collector:
     """Runs forms and gathers their errors with a JSON path, so the user sees where to look."""
 
     def __init__(self) -> None:
@@ -305,7 +307,7 @@ def import_character(raw: str, *, membership: Membership) -> Imported:
     campaign = membership.campaign
     gm = membership.is_gm
     data = _parse(raw, campaign)
-    c = _Collector()
+    c = Collector()
     basics = data["character"]
     hidden = basics.get("hidden_from_players", False)
     if gm and not isinstance(hidden, bool):
@@ -327,12 +329,9 @@ def import_character(raw: str, *, membership: Membership) -> Imported:
             hidden_from_players=gm and hidden,
         )
         result = Imported(character)
-        if System(campaign.system) == System.COLD_STARS:
-            _import_cold_stars(character, data["sheet"], c, gm=gm, result=result, ignored=ignored)
-        elif System(campaign.system) == System.DAD6:
-            _import_dad6(character, data["sheet"], c, gm=gm, ignored=ignored)
-        else:
-            _import_cogent(character, data["sheet"], c)
+        system = campaign.rule_system
+        sheet = system.sheet_of(character)
+        system.import_sheet(sheet, data["sheet"], c, gm=gm, result=result, ignored=ignored)
         if c.errors:
             # Raising inside atomic() rolls back the character and every row created so far.
             raise CharacterImportError(c.errors)
@@ -347,8 +346,7 @@ def import_character(raw: str, *, membership: Membership) -> Imported:
     return result
 
 
-def _import_cogent(character: Character, data: dict[str, Any], c: _Collector) -> None:
-    sheet = character.cogent
+def import_cogent(sheet: CogentSheet, data: dict[str, Any], c: Collector, **_: Any) -> None:
     fields = CogentSheetForm._meta.fields
     c.run(CogentSheetForm(data=_fields(data, fields, sheet), instance=sheet), "sheet")
     skills = {s.name.lower(): s for s in sheet.skills.all()}
@@ -399,10 +397,9 @@ def _import_cogent(character: Character, data: dict[str, Any], c: _Collector) ->
                 )
 
 
-def _import_dad6(
-    character: Character, data: dict[str, Any], c: _Collector, *, gm: bool, ignored: list[str]
+def import_dad6(
+    sheet: Dad6Sheet, data: dict[str, Any], c: Collector, *, gm: bool, ignored: list[str], **_: Any
 ) -> None:
-    sheet = character.dad6
     if "forward_boons" in data:
         # Rolled-forward boons are earned by rolls; only the GM sets them by hand (or by import).
         if gm:
@@ -429,16 +426,15 @@ def _import_dad6(
         c.run(Dad6BaneForm(data={"description": description}, sheet=sheet), f"sheet.banes[{i}]")
 
 
-def _import_cold_stars(
-    character: Character,
+def import_cold_stars(
+    sheet: ColdStarsSheet,
     data: dict[str, Any],
-    c: _Collector,
+    c: Collector,
     *,
     gm: bool,
     result: Imported,
     ignored: list[str],
 ) -> None:
-    sheet = character.cold_stars
     form = ColdStarsSheetForm(instance=sheet, gm=gm)
     values = _fields(data, list(form.fields), sheet)
     if not gm:

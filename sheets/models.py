@@ -28,6 +28,8 @@ from sheets.catalog import cold_stars_catalog, cold_stars_catalog_by_key
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
+    from sheets.systems import RuleSystem
+
 
 def _range(low: int, high: int) -> list:
     return [MinValueValidator(low), MaxValueValidator(high)]
@@ -122,6 +124,13 @@ class Campaign(models.Model):
 
     def system_locked(self) -> bool:
         return self.pk is not None and self.characters.exists()
+
+    @property
+    def rule_system(self) -> RuleSystem:
+        """Everything that differs per system, in one object (sheets/systems/)."""
+        from sheets.systems import rule_system
+
+        return rule_system(self.system)
 
     def membership_for(self, user: AbstractBaseUser | AnonymousUser) -> Membership | None:
         if not user.is_authenticated:
@@ -375,15 +384,12 @@ class Character(models.Model):
         return self.campaign.system
 
     def create_sheet(self) -> None:
-        system = self.campaign.system
-        if system == System.COGENT:
-            CogentSheet.create_for(self)
-        elif system == System.DAD6:
-            Dad6Sheet.objects.create(character=self)
-        elif system == System.COLD_STARS:
-            ColdStarsSheet.create_for(self)
-        else:  # pragma: no cover - guarded by the campaign_system_valid constraint
-            raise ValueError(f"Unknown system {system!r}")
+        self.campaign.rule_system.create_sheet(self)
+
+    @property
+    def sheet(self) -> Sheet:
+        """The character's one sheet, whichever system the campaign plays."""
+        return self.campaign.rule_system.sheet_of(self)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -591,7 +597,24 @@ class CogentDisability(models.Model):
         return self.name
 
 
-class CogentSkill(models.Model):
+class RollableRow:
+    """What the roll panel asks of a sheet row it rolls (mixed into each rollable row model)."""
+
+    is_combat = False  # a Cogent combat skill says True: it rolls with a weapon
+
+    @property
+    def owning_sheet(self) -> Sheet:
+        sheet: Sheet = self.sheet  # type: ignore[attr-defined]  # every row but a sub-skill has it
+        return sheet
+
+    @property
+    def roll_label(self) -> str:
+        """The row's name in a roll's label and the panel's heading."""
+        name: str = self.name  # type: ignore[attr-defined]
+        return name
+
+
+class CogentSkill(RollableRow, models.Model):
     sheet = models.ForeignKey(CogentSheet, on_delete=models.CASCADE, related_name="skills")
     name = models.CharField(max_length=ranges.NAME_MAX_LENGTH)
     attribute = models.CharField(max_length=16, choices=CogentAttribute.choices)
@@ -625,7 +648,7 @@ class CogentSkill(models.Model):
         return self.name == COGENT_CRAFT_SKILL
 
 
-class CogentVocation(models.Model):
+class CogentVocation(RollableRow, models.Model):
     sheet = models.ForeignKey(CogentSheet, on_delete=models.CASCADE, related_name="vocations")
     name = models.CharField(max_length=ranges.NAME_MAX_LENGTH)
     attribute = models.CharField(
@@ -653,6 +676,10 @@ class CogentVocation(models.Model):
         return self.name
 
     @property
+    def roll_label(self) -> str:
+        return f"{self.name} (vocation)"
+
+    @property
     def pool(self) -> int:
         return self.sheet.pool_for_skill(rating=self.rating, attribute=self.attribute)
 
@@ -672,7 +699,7 @@ class SubSkillKind(models.TextChoices):
     COMBAT = "combat", "Combat skill"
 
 
-class CogentSubSkill(models.Model):
+class CogentSubSkill(RollableRow, models.Model):
     vocation = models.ForeignKey(CogentVocation, on_delete=models.CASCADE, related_name="subskills")
     # Slots 1..4, unique per vocation: the database itself caps a vocation at four sub-skills.
     slot = models.PositiveSmallIntegerField(
@@ -731,6 +758,14 @@ class CogentSubSkill(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def owning_sheet(self) -> CogentSheet:
+        return self.vocation.sheet
+
+    @property
+    def roll_label(self) -> str:
+        return f"{self.name} (combat)" if self.is_combat else self.name
 
     @property
     def is_combat(self) -> bool:
@@ -794,8 +829,12 @@ class Dad6Sheet(models.Model):
     def class_skill_competence(self) -> str:
         return dad6.class_skill_competence(self.level)
 
+    @classmethod
+    def create_for(cls, character: Character) -> Dad6Sheet:
+        return cls.objects.create(character=character)
 
-class Dad6Skill(models.Model):
+
+class Dad6Skill(RollableRow, models.Model):
     sheet = models.ForeignKey(Dad6Sheet, on_delete=models.CASCADE, related_name="skills")
     name = models.CharField(max_length=ranges.NAME_MAX_LENGTH)
     is_class_skill = models.BooleanField("class skill", default=False)
@@ -1043,7 +1082,7 @@ class CampaignSkill(models.Model):
             sheet.ensure_skills()
 
 
-class ColdStarsSkill(models.Model):
+class ColdStarsSkill(RollableRow, models.Model):
     sheet = models.ForeignKey(ColdStarsSheet, on_delete=models.CASCADE, related_name="skills")
     # Exactly one source: a catalog key, or a campaign's custom skill.
     catalog_key = models.CharField(max_length=64, blank=True)
@@ -1127,3 +1166,18 @@ class ColdStarsDomain(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def deletion_problem(self) -> str:
+        """Why this domain can't go now ("" when it can): a domain skill rated 3 or more keeps at
+        least one domain (docs/rules.md, Cold Stars)."""
+        skill = self.skill
+        if skill.needs_domain and skill.domains.count() == 1:
+            return (
+                f"{skill.name} is rated {skill.rating}, so it needs at least one domain: "
+                "add another domain or lower the rating first."
+            )
+        return ""
+
+
+# Any system's sheet: what a view holds when the system does not matter to it.
+Sheet = CogentSheet | Dad6Sheet | ColdStarsSheet

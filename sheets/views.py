@@ -15,7 +15,6 @@ from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
-from django.db.models import Prefetch
 from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -26,7 +25,6 @@ from config.ratelimit import rate_limited
 from rolls import live
 from rolls.live.stream import live_context
 from rolls.models import RollEntry
-from sheets import ranges
 from sheets.access import (
     campaign_for_creator,
     campaign_for_gm,
@@ -34,49 +32,23 @@ from sheets.access import (
     character_for_editor,
     character_for_reader,
 )
-from sheets.catalog import cold_stars_catalog, cold_stars_groups
 from sheets.character_json import CharacterImportError, export_json, import_character
 from sheets.forms import (
     CampaignForm,
-    CampaignSkillForm,
     CharacterBasicsForm,
     CharacterCreateForm,
     CharacterImportForm,
-    CogentCombatSkillForm,
-    CogentDisabilityForm,
-    CogentInjuryForm,
-    CogentSheetForm,
-    CogentSkillForm,
-    CogentSubSkillForm,
-    CogentSubSkillRatingForm,
-    CogentVocationForm,
-    ColdStarsDomainForm,
-    ColdStarsSheetForm,
-    ColdStarsSkillForm,
-    Dad6SheetForm,
-    Dad6SkillForm,
     InviteForm,
     SignupForm,
 )
 from sheets.models import (
-    COGENT_COMBAT_SKILLS,
     Campaign,
-    CampaignSkill,
     Character,
-    CogentDisability,
-    CogentInjury,
-    CogentSkill,
-    CogentSubSkill,
-    CogentVocation,
-    ColdStarsDomain,
-    ColdStarsSkill,
-    Dad6Bane,
-    Dad6Skill,
     Invite,
     InviteError,
     Membership,
-    System,
 )
+from sheets.rows import DELETE, SheetRow
 
 User = get_user_model()
 
@@ -468,140 +440,19 @@ def _sheet_context(
             "basics", lambda: CharacterBasicsForm(instance=character, gm=gm, prefix="basics")
         ),
     }
-    system = character.campaign.system
-    if system == System.COGENT:
-        sheet = character.cogent
-        skills = list(sheet.skills.all())
-        vocations = list(
-            sheet.vocations.prefetch_related(
-                Prefetch("subskills", queryset=CogentSubSkill.objects.order_by("slot"))
-            )
-        )
-        context |= {
-            "sheet": sheet,
-            "sheet_form": form("sheet", lambda: CogentSheetForm(instance=sheet, prefix="sheet")),
-            "skill_groups": [
-                (
-                    label,
-                    sheet.attribute_value(attribute),
-                    [
-                        (
-                            s,
-                            form(
-                                f"skill-{s.pk}",
-                                lambda s=s: CogentSkillForm(instance=s, prefix=f"skill-{s.pk}"),
-                            ),
-                        )
-                        for s in skills
-                        if s.attribute == attribute
-                    ],
-                )
-                for attribute, label in [
-                    ("strength", "Strength"),
-                    ("reflex", "Reflex"),
-                    ("intelligence", "Intelligence"),
-                ]
-            ],
-            "vocations": [
-                {
-                    "vocation": v,
-                    "form": form(
-                        f"vocation-{v.pk}",
-                        lambda v=v: CogentVocationForm(
-                            instance=v, sheet=sheet, prefix=f"vocation-{v.pk}"
-                        ),
-                    ),
-                    "subskills": [
-                        (
-                            sub,
-                            form(
-                                f"subskill-{sub.pk}",
-                                lambda sub=sub: CogentSubSkillRatingForm(
-                                    instance=sub, prefix=f"subskill-{sub.pk}"
-                                ),
-                            ),
-                        )
-                        for sub in v.subskills.all()
-                    ],
-                    "add_form": form(
-                        f"add-subskill-{v.pk}",
-                        lambda v=v: CogentSubSkillForm(vocation=v, prefix=f"add-subskill-{v.pk}"),
-                    )
-                    if len(v.subskills.all()) < ranges.COGENT_SUBSKILLS_PER_VOCATION
-                    else None,
-                }
-                for v in vocations
-            ],
-            "add_vocation_form": form(
-                "add-vocation", lambda: CogentVocationForm(sheet=sheet, prefix="add-vocation")
-            ),
-            "add_injury_form": form(
-                "add-injury", lambda: CogentInjuryForm(sheet=sheet, prefix="add-injury")
-            ),
-            "add_disability_form": form(
-                "add-disability", lambda: CogentDisabilityForm(sheet=sheet, prefix="add-disability")
-            ),
-            # Soft checks of the creation rules: for the people who can fix them, never blocking.
-            "creation_warnings": sheet.creation_warnings(skills, vocations) if can_edit else [],
-        }
-    elif system == System.DAD6:
-        sheet = character.dad6
-        skills = list(sheet.skills.all())
-        context |= {
-            "sheet": sheet,
-            "sheet_form": form("sheet", lambda: Dad6SheetForm(instance=sheet, prefix="sheet")),
-            "skills": [
-                (
-                    s,
-                    form(
-                        f"skill-{s.pk}",
-                        lambda s=s: Dad6SkillForm(instance=s, sheet=sheet, prefix=f"skill-{s.pk}"),
-                    ),
-                )
-                for s in skills
-            ],
-            "add_skill_form": form(
-                "add-skill", lambda: Dad6SkillForm(sheet=sheet, prefix="add-skill")
-            ),
-            "banes": list(sheet.banes.all()),
-        }
-    elif system == System.COLD_STARS:
-        sheet = character.cold_stars
-        skills = list(sheet.skills.select_related("campaign_skill").prefetch_related("domains"))
-        groups: dict[str, list] = {name: [] for name in cold_stars_groups()}
-        for s in skills:
-            groups.setdefault(s.group, []).append(
-                {
-                    "skill": s,
-                    "form": form(
-                        f"skill-{s.pk}",
-                        lambda s=s: ColdStarsSkillForm(instance=s, prefix=f"skill-{s.pk}"),
-                    ),
-                    "domain_form": form(
-                        f"domain-{s.pk}",
-                        lambda s=s: ColdStarsDomainForm(skill=s, prefix=f"domain-{s.pk}"),
-                    )
-                    if s.is_domain
-                    else None,
-                }
-            )
-        context |= {
-            "sheet": sheet,
-            "sheet_form": form(
-                "sheet", lambda: ColdStarsSheetForm(instance=sheet, gm=gm, prefix="sheet")
-            ),
-            "skill_groups": [(name, rows) for name, rows in groups.items() if rows],
-        }
+    system = character.campaign.rule_system
+    sheet = system.sheet_of(character)
+    context |= {
+        "sheet": sheet,
+        "sheet_form": form("sheet", lambda: system.sheet_form_for(sheet, gm=gm)),
+    }
+    context |= system.sheet_context(character, sheet, form, can_edit=can_edit, gm=gm)
     return context
 
 
 def _sheet_queryset_character(character: Character) -> Character:
     """Reload with the one-to-one sheet joined so the page has a fixed number of queries."""
-    related = {
-        System.COGENT: "cogent",
-        System.DAD6: "dad6",
-        System.COLD_STARS: "cold_stars",
-    }[System(character.campaign.system)]
+    related = character.campaign.rule_system.related_name
     return Character.objects.select_related("campaign", "owner", related).get(pk=character.pk)
 
 
@@ -672,162 +523,43 @@ def character_basics(request: HttpRequest, pk: int) -> HttpResponse:
     return _save(request, character, membership, form, "basics", "Saved the character.", "basics")
 
 
-def _sheet_form_class(system: str) -> Any:
-    return {
-        System.COGENT: CogentSheetForm,
-        System.DAD6: Dad6SheetForm,
-        System.COLD_STARS: ColdStarsSheetForm,
-    }[System(system)]
-
-
 @login_required
 @require_POST
 def sheet_update(request: HttpRequest, pk: int) -> HttpResponse:
     character, membership = character_for_editor(request, pk)
-    system = character.campaign.system
-    # The one-to-one sheet's related name is the system's value (cogent, dad6, cold_stars).
-    sheet = getattr(character, system)
-    kwargs: dict[str, Any] = {"gm": membership.is_gm} if system == System.COLD_STARS else {}
-    form = _sheet_form_class(system)(request.POST, instance=sheet, prefix="sheet", **kwargs)
+    system = character.campaign.rule_system
+    sheet = system.sheet_of(character)
+    form = system.sheet_form_for(sheet, gm=membership.is_gm, data=request.POST)
     return _save(request, character, membership, form, "sheet", "Saved the sheet.", "sheet-top")
 
 
-# Cogent ----------------------------------------------------------------------------------------
-
-
-def _require_system(character: Character, system: str) -> None:
-    if character.campaign.system != system:
+@login_required
+@require_POST
+def sheet_row(
+    request: HttpRequest, pk: int, row: SheetRow, row_pk: int | None = None
+) -> HttpResponse:
+    """Add, save or delete one row of a sheet, as the line ``row`` of ``sheets.rows`` says."""
+    character, membership = character_for_editor(request, pk)
+    if character.campaign.system != row.system:
         raise Http404("This character plays another system.")
-
-
-@login_required
-@require_POST
-def cogent_skill_update(request: HttpRequest, pk: int, skill_pk: int) -> HttpResponse:
-    character, membership = character_for_editor(request, pk)
-    _require_system(character, System.COGENT)
-    skill = get_object_or_404(CogentSkill, pk=skill_pk, sheet_id=character.pk)
-    form = CogentSkillForm(request.POST, instance=skill, prefix=f"skill-{skill.pk}")
+    obj = None
+    if row.model is not None:
+        obj = get_object_or_404(row.queryset(), pk=row_pk, **{row.lookup: character.pk})
+    if row.action == DELETE:
+        problem = row.refuse(obj)
+        if problem:
+            if request.htmx:
+                return _render_sheet(request, character, membership, saved=problem)
+            messages.error(request, problem)
+            return redirect(character.get_absolute_url() + f"#{row.anchor(obj)}")
+        assert obj is not None
+        obj.delete()
+        return _after_delete(request, character, membership, row.saved(obj), row.anchor(obj))
+    assert row.form is not None
+    form = row.form(request.POST, obj, character.sheet)
     return _save(
-        request,
-        character,
-        membership,
-        form,
-        f"skill-{skill.pk}",
-        f"Saved {skill.name}.",
-        f"skill-{skill.pk}",
+        request, character, membership, form, row.key(obj), row.saved(obj), row.anchor(obj)
     )
-
-
-@login_required
-@require_POST
-def cogent_vocation_add(request: HttpRequest, pk: int) -> HttpResponse:
-    character, membership = character_for_editor(request, pk)
-    _require_system(character, System.COGENT)
-    form = CogentVocationForm(request.POST, sheet=character.cogent, prefix="add-vocation")
-    return _save(
-        request, character, membership, form, "add-vocation", "Added the vocation.", "vocations"
-    )
-
-
-@login_required
-@require_POST
-def cogent_vocation_update(request: HttpRequest, pk: int, vocation_pk: int) -> HttpResponse:
-    character, membership = character_for_editor(request, pk)
-    _require_system(character, System.COGENT)
-    vocation = get_object_or_404(CogentVocation, pk=vocation_pk, sheet_id=character.pk)
-    key = f"vocation-{vocation.pk}"
-    form = CogentVocationForm(request.POST, instance=vocation, sheet=character.cogent, prefix=key)
-    return _save(request, character, membership, form, key, f"Saved {vocation.name}.", key)
-
-
-@login_required
-@require_POST
-def cogent_vocation_delete(request: HttpRequest, pk: int, vocation_pk: int) -> HttpResponse:
-    character, membership = character_for_editor(request, pk)
-    _require_system(character, System.COGENT)
-    vocation = get_object_or_404(CogentVocation, pk=vocation_pk, sheet_id=character.pk)
-    vocation.delete()
-    return _after_delete(request, character, membership, f"Removed {vocation.name}.", "vocations")
-
-
-@login_required
-@require_POST
-def cogent_subskill_add(request: HttpRequest, pk: int, vocation_pk: int) -> HttpResponse:
-    character, membership = character_for_editor(request, pk)
-    _require_system(character, System.COGENT)
-    vocation = get_object_or_404(CogentVocation, pk=vocation_pk, sheet_id=character.pk)
-    key = f"add-subskill-{vocation.pk}"
-    form = CogentSubSkillForm(request.POST, vocation=vocation, prefix=key)
-    return _save(
-        request, character, membership, form, key, "Added the sub-skill.", f"vocation-{vocation.pk}"
-    )
-
-
-@login_required
-@require_POST
-def cogent_subskill_update(request: HttpRequest, pk: int, subskill_pk: int) -> HttpResponse:
-    character, membership = character_for_editor(request, pk)
-    _require_system(character, System.COGENT)
-    sub = get_object_or_404(
-        CogentSubSkill.objects.select_related("vocation"),
-        pk=subskill_pk,
-        vocation__sheet_id=character.pk,
-    )
-    key = f"subskill-{sub.pk}"
-    form = CogentSubSkillRatingForm(request.POST, instance=sub, prefix=key)
-    return _save(request, character, membership, form, key, f"Saved {sub.name}.", key)
-
-
-@login_required
-@require_POST
-def cogent_subskill_delete(request: HttpRequest, pk: int, subskill_pk: int) -> HttpResponse:
-    character, membership = character_for_editor(request, pk)
-    _require_system(character, System.COGENT)
-    sub = get_object_or_404(CogentSubSkill, pk=subskill_pk, vocation__sheet_id=character.pk)
-    sub.delete()
-    return _after_delete(
-        request, character, membership, f"Removed {sub.name}.", f"vocation-{sub.vocation_id}"
-    )
-
-
-@login_required
-@require_POST
-def cogent_injury_add(request: HttpRequest, pk: int) -> HttpResponse:
-    character, membership = character_for_editor(request, pk)
-    _require_system(character, System.COGENT)
-    form = CogentInjuryForm(request.POST, sheet=character.cogent, prefix="add-injury")
-    return _save(
-        request, character, membership, form, "add-injury", "Added the injury.", "injuries"
-    )
-
-
-@login_required
-@require_POST
-def cogent_injury_delete(request: HttpRequest, pk: int, injury_pk: int) -> HttpResponse:
-    character, membership = character_for_editor(request, pk)
-    _require_system(character, System.COGENT)
-    injury = get_object_or_404(CogentInjury, pk=injury_pk, sheet_id=character.pk)
-    injury.delete()
-    return _after_delete(request, character, membership, f"Removed the {injury}.", "injuries")
-
-
-@login_required
-@require_POST
-def cogent_disability_add(request: HttpRequest, pk: int) -> HttpResponse:
-    character, membership = character_for_editor(request, pk)
-    _require_system(character, System.COGENT)
-    form = CogentDisabilityForm(request.POST, sheet=character.cogent, prefix="add-disability")
-    return _save(request, character, membership, form, "add-disability", "Added it.", "injuries")
-
-
-@login_required
-@require_POST
-def cogent_disability_delete(request: HttpRequest, pk: int, disability_pk: int) -> HttpResponse:
-    character, membership = character_for_editor(request, pk)
-    _require_system(character, System.COGENT)
-    disability = get_object_or_404(CogentDisability, pk=disability_pk, sheet_id=character.pk)
-    disability.delete()
-    return _after_delete(request, character, membership, f"Removed {disability.name}.", "injuries")
 
 
 def _after_delete(
@@ -840,148 +572,29 @@ def _after_delete(
     return redirect(character.get_absolute_url() + f"#{anchor}")
 
 
-# DAD6 ------------------------------------------------------------------------------------------
-
-
-@login_required
-@require_POST
-def dad6_skill_add(request: HttpRequest, pk: int) -> HttpResponse:
-    character, membership = character_for_editor(request, pk)
-    _require_system(character, System.DAD6)
-    form = Dad6SkillForm(request.POST, sheet=character.dad6, prefix="add-skill")
-    return _save(request, character, membership, form, "add-skill", "Added the skill.", "skills")
-
-
-@login_required
-@require_POST
-def dad6_skill_update(request: HttpRequest, pk: int, skill_pk: int) -> HttpResponse:
-    character, membership = character_for_editor(request, pk)
-    _require_system(character, System.DAD6)
-    skill = get_object_or_404(Dad6Skill, pk=skill_pk, sheet_id=character.pk)
-    key = f"skill-{skill.pk}"
-    form = Dad6SkillForm(request.POST, instance=skill, sheet=character.dad6, prefix=key)
-    return _save(request, character, membership, form, key, f"Saved {skill.name}.", key)
-
-
-@login_required
-@require_POST
-def dad6_skill_delete(request: HttpRequest, pk: int, skill_pk: int) -> HttpResponse:
-    character, membership = character_for_editor(request, pk)
-    _require_system(character, System.DAD6)
-    skill = get_object_or_404(Dad6Skill, pk=skill_pk, sheet_id=character.pk)
-    skill.delete()
-    return _after_delete(request, character, membership, f"Removed {skill.name}.", "skills")
-
-
-@login_required
-@require_POST
-def dad6_bane_delete(request: HttpRequest, pk: int, bane_pk: int) -> HttpResponse:
-    """The owner or the GM takes a bane out of play (an extra boon pays one down from the log)."""
-    character, membership = character_for_editor(request, pk)
-    _require_system(character, System.DAD6)
-    bane = get_object_or_404(Dad6Bane, pk=bane_pk, sheet_id=character.pk)
-    bane.delete()
-    return _after_delete(
-        request, character, membership, f"Removed the bane: {bane.description}.", "banes"
-    )
-
-
-# Cold Stars ------------------------------------------------------------------------------------
-
-
-@login_required
-@require_POST
-def cold_stars_skill_update(request: HttpRequest, pk: int, skill_pk: int) -> HttpResponse:
-    character, membership = character_for_editor(request, pk)
-    _require_system(character, System.COLD_STARS)
-    skill = get_object_or_404(ColdStarsSkill, pk=skill_pk, sheet_id=character.pk)
-    key = f"skill-{skill.pk}"
-    form = ColdStarsSkillForm(request.POST, instance=skill, prefix=key)
-    return _save(request, character, membership, form, key, f"Saved {skill.name}.", key)
-
-
-@login_required
-@require_POST
-def cold_stars_domain_add(request: HttpRequest, pk: int, skill_pk: int) -> HttpResponse:
-    character, membership = character_for_editor(request, pk)
-    _require_system(character, System.COLD_STARS)
-    skill = get_object_or_404(ColdStarsSkill, pk=skill_pk, sheet_id=character.pk, is_domain=True)
-    key = f"domain-{skill.pk}"
-    form = ColdStarsDomainForm(request.POST, skill=skill, prefix=key)
-    return _save(
-        request,
-        character,
-        membership,
-        form,
-        key,
-        f"Added a {skill.name} domain.",
-        f"skill-{skill.pk}",
-    )
-
-
-@login_required
-@require_POST
-def cold_stars_domain_delete(request: HttpRequest, pk: int, domain_pk: int) -> HttpResponse:
-    character, membership = character_for_editor(request, pk)
-    _require_system(character, System.COLD_STARS)
-    domain = get_object_or_404(
-        ColdStarsDomain.objects.select_related("skill"), pk=domain_pk, skill__sheet_id=character.pk
-    )
-    skill = domain.skill
-    if skill.needs_domain and skill.domains.count() == 1:
-        # Deleting it would leave a rank 3+ domain skill without a domain (RULES.md §3).
-        message = (
-            f"{skill.name} is rated {skill.rating}, so it needs at least one domain: "
-            "add another domain or lower the rating first."
-        )
-        if request.htmx:
-            return _render_sheet(request, character, membership, saved=message)
-        messages.error(request, message)
-        return redirect(character.get_absolute_url() + f"#skill-{skill.pk}")
-    domain.delete()
-    return _after_delete(
-        request, character, membership, f"Removed the domain {domain.name}.", f"skill-{skill.pk}"
-    )
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_skills(request: HttpRequest, pk: int) -> HttpResponse:
     """The GM's skills beside the rules' own: Cold Stars custom skills beside the default catalog,
     Cogent combat skills (magic, powers) beside the Book's fixed list."""
     campaign, membership = campaign_for_member(request, pk)
-    if campaign.system == System.DAD6:
-        raise Http404("DAD6 skills are written on each sheet; there is no campaign list.")
-    cogent_campaign = campaign.system == System.COGENT
-    form_class: Any = CogentCombatSkillForm if cogent_campaign else CampaignSkillForm
+    system = campaign.rule_system
+    if not system.campaign_skills_label:
+        raise Http404(
+            f"{system.label} skills are written on each sheet; there is no campaign list."
+        )
     form = None
     if membership.is_gm:
-        form = form_class(_data(request), campaign=campaign)
+        form = system.campaign_skill_form(campaign, _data(request))
     elif request.method == "POST":
         raise PermissionDenied("Only the GM adds skills.")
     if request.method == "POST" and form is not None and form.is_valid():
         with transaction.atomic():
-            skill = form.save()
-            if not cogent_campaign:
-                skill.add_to_sheets()
-        messages.success(
-            request,
-            f"Added {skill.name}: vocations can now take it as a combat skill."
-            if cogent_campaign
-            else f"Added {skill.name} to every sheet in the campaign.",
-        )
+            message = system.add_campaign_skill(form)
+        messages.success(request, message)
         return redirect("campaign_skills", pk=campaign.pk)
     context: dict[str, Any] = {"campaign": campaign, "membership": membership, "form": form}
-    if cogent_campaign:
-        context |= {
-            "combat_skills": COGENT_COMBAT_SKILLS,
-            "custom_combat_skills": campaign.cogent_combat_skills.all(),
-        }
-    else:
-        context |= {
-            "custom_skills": CampaignSkill.objects.filter(campaign=campaign),
-            "catalog": cold_stars_catalog(),
-        }
+    context |= system.campaign_skills_context(campaign)
     return render(
         request,
         "sheets/campaign_skills.html",

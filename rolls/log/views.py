@@ -39,9 +39,8 @@ from rolls.live.stream import live_context
 from rolls.log.statistics import TRIAL_KINDS, Summary, Tally
 from rolls.log.tokens import entry_pk, entry_token
 from rolls.models import OUTCOME_LABELS, LogHead, RollEntry
-from rolls.rolling.display import BAND_ORDER
 from sheets.access import campaign_for_member, character_for_reader
-from sheets.models import Campaign, Character, Membership, System
+from sheets.models import Campaign, Character, Membership
 
 LOG_PAGE_SIZE = 25
 # Rows per export query: big enough that a million entries take 2,000 queries, small enough that a
@@ -50,12 +49,6 @@ EXPORT_CHUNK = 500
 STATS_CHUNK = 2000
 SEARCH_MAX_WORDS = 8
 
-# The outcomes each system's engine can produce, best first (rolls/rules/*.odds and resolve).
-SYSTEM_OUTCOMES = {
-    System.COGENT: ("success", "failure", "critical_failure"),
-    System.DAD6: ("success", "failure"),
-    System.COLD_STARS: BAND_ORDER,  # every band
-}
 ANY_SUCCESS, ANY_FAILURE = "any_success", "any_failure"
 # The dates a filter takes. Python's dates end at 9999-12-31, and a day's bounds are shifted by
 # the time zone and by a day ("To" is inclusive), so the extremes overflowed (a 500); no roll is
@@ -126,7 +119,7 @@ class LogFilterForm(forms.Form):
             ("", "All outcomes"),
             (ANY_SUCCESS, "Any success"),
             (ANY_FAILURE, "Any other outcome"),
-        ] + [(code, OUTCOME_LABELS[code]) for code in SYSTEM_OUTCOMES[campaign.system]]
+        ] + [(code, OUTCOME_LABELS[code]) for code in campaign.rule_system.log_outcomes]
 
     def _clean_date(self, name: str) -> date | None:
         value = self.cleaned_data.get(name)

@@ -36,7 +36,6 @@ from rolls.models.log import (
 )
 from rolls.models.table import (
     BOTH_ROLL,
-    CONTEST_KINDS,
     Contest,
     ContestKind,
     ContestQuerySet,
@@ -49,7 +48,6 @@ from rolls.models.table import (
 __all__ = [
     "APPEND_ATTEMPTS",
     "BOTH_ROLL",
-    "CONTEST_KINDS",
     "DIE_NAMES",
     "GENESIS_HASH",
     "HASH_VERSION",

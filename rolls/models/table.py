@@ -9,7 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from sheets.models import Campaign, Character, System
+from sheets.models import Campaign, Character
 
 
 class RollCallQuerySet(models.QuerySet):
@@ -58,28 +58,11 @@ class RollCall(models.Model):
 
     @property
     def difficulty_label(self) -> str:
-        system = self.campaign.system
-        if system == System.COGENT:
-            return f"CL {self.difficulty}"
-        if system == System.DAD6:
-            return f"Difficulty {self.difficulty}"
-        label = f"Risk {self.difficulty}"
-        if self.ability:
-            label += f", {self.ability.capitalize()}"
-        return label
+        return self.campaign.rule_system.difficulty_label(self.difficulty, self.ability)
 
     def preset(self) -> tuple[dict[str, Any], set[str]]:
         """The roll panel's prefilled values and which of them the player cannot change."""
-        system = self.campaign.system
-        if system == System.COGENT:
-            return {"challenge_level": self.difficulty}, {"challenge_level"}
-        if system == System.DAD6:
-            return {"difficulty": self.difficulty}, {"difficulty"}
-        # The GM's Ability, when the call names one, is as fixed as the Risk.
-        values: dict[str, Any] = {"risk": self.difficulty}
-        if self.ability:
-            values["ability"] = self.ability
-        return values, set(values)
+        return self.campaign.rule_system.call_preset(self.difficulty, self.ability)
 
     def targets_character(self, character: Character) -> bool:
         return self.targets.filter(character=character).exists()
@@ -111,13 +94,6 @@ class ContestKind(models.TextChoices):
     COLD_STARS_ACTIVE = "cold_stars_active", "Active vs active: both roll at Risk 0"
     COLD_STARS_PASSIVE = "cold_stars_passive", "Active vs passive: the passive side sets the Risk"
     DAD6_OPPOSED = "dad6_opposed", "Opposed: opposition adds difficulty"
-
-
-CONTEST_KINDS: dict[str, tuple[str, ...]] = {
-    System.COGENT: (ContestKind.COGENT_CONFLICT,),
-    System.COLD_STARS: (ContestKind.COLD_STARS_ACTIVE, ContestKind.COLD_STARS_PASSIVE),
-    System.DAD6: (ContestKind.DAD6_OPPOSED,),
-}
 
 
 # Contests where both sides roll; in the others only side A (the acting side) rolls.

@@ -28,6 +28,7 @@ from rolls.rolling.outcomes import (
 from rolls.rules import cogent, cold_stars, dad6
 from sheets.models import DAD6_DEFAULT_BANE, System
 from sheets.ranges import NAME_MAX_LENGTH
+from sheets.systems import rule_system
 
 CONTEST_ROLL = "contest_roll"  # the outcome of one side's roll in a contest where both roll
 
@@ -42,15 +43,6 @@ class FollowUp:
     asks_max: int = 0  # that text's longest length
 
 
-# What a system's follow-ups read again from the entry (its options, its pool): an entry without
-# them is offered nothing, rather than failing half-way.
-READS = {
-    System.COGENT: ("options", ("challenge_level", "destiny_before", "reflexive")),
-    System.DAD6: ("options", ("competence", "task", "difficulty", "traded_boons")),
-    System.COLD_STARS: ("pool", ("ability", "skill", "risk")),
-}
-
-
 def available(entry: RollEntry, sheet: Any, *, has_follow_up: bool) -> list[FollowUp]:
     """The follow-ups to offer under ``entry`` (for someone allowed to roll its character)."""
     if has_follow_up or entry.character_id is None or entry.outcome == CONTEST_ROLL:
@@ -60,7 +52,7 @@ def available(entry: RollEntry, sheet: Any, *, has_follow_up: bool) -> list[Foll
     if entry.system == System.COLD_STARS and entry.contest_id is not None:
         # So is a passive contest's acting roll: Correct or Keep before the verdict, on the prompt.
         return []
-    where, keys = READS[entry.system]
+    where, keys = rule_system(entry.system).follow_up_reads
     if not all(key in getattr(entry, where) for key in keys):
         return []
     if entry.system == System.COGENT and entry.kind in (Kind.ROLL, Kind.DESTINY):

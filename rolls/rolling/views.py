@@ -33,11 +33,10 @@ from rolls.models import (
 )
 from rolls.rolling import followups
 from rolls.rolling.asks import Ask, ask_for
-from rolls.rolling.forms import FORMS
 from rolls.rolling.forms.base import RollForm
 from rolls.rolling.forms.cogent import default_weapon
 from rolls.rolling.outcomes import Outcome, Refused, dice_rng
-from rolls.rolling.targets import SHEET_MODELS, Target, find_target, load_target, lock_sheet
+from rolls.rolling.targets import Target, find_target, load_target
 from rolls.rules import cogent
 from rolls.table import contests
 from sheets.access import character_for_roller
@@ -121,7 +120,7 @@ def _form(
 ) -> RollForm:
     """The system's panel form, bound to ``data`` or, when there is none, to its defaults —
     with the GM's values prefilled and locked when the roll answers a call or contest."""
-    form_class, sheet = FORMS[target.system], sheet or target.sheet
+    form_class, sheet = target.character.campaign.rule_system.roll_form, sheet or target.sheet
     kwargs = {"gm": membership.is_gm} | (ask.presets() if ask else {})
     if not any(key not in ASK_PARAMS for key in data):
         form = form_class.with_defaults(target=target, sheet=sheet, **kwargs)
@@ -176,7 +175,7 @@ def roll_create(request: HttpRequest, pk: int, kind: str, target_pk: int) -> Htt
             with transaction.atomic():
                 # Re-checked under a row lock: closed, answered or decided a moment ago refuses.
                 ask = ask_for(request.POST, character, target, lock=True)
-                sheet = lock_sheet(character.pk, target.system)
+                sheet = character.campaign.rule_system.lock_sheet(character.pk)
                 outcome = form.roll(action, sheet, dice_rng())
                 if ask is not None and getattr(form, "assist_target", None) is not None:
                     raise Refused("An answer to the GM's request can't be an assist roll.")
@@ -199,7 +198,7 @@ def roll_create(request: HttpRequest, pk: int, kind: str, target_pk: int) -> Htt
                 return redirect(entry)
             # Re-read the sheet: the panel shows the resources as they now are, and an option
             # they no longer pay for is unset rather than shown as an error under the result.
-            sheet = _sheet_now(character.pk, target.system)
+            sheet = character.campaign.rule_system.read_sheet(character.pk)
             data = form.next_roll_data(request.POST, sheet)
             form = _form(data, target, membership, sheet=sheet, ask=ask)
     context = _panel_context(
@@ -225,7 +224,7 @@ def _lock_assists(form: RollForm) -> None:
             )
     assisted = getattr(form, "assist_target", None)
     if assisted is not None:
-        lock_sheet(assisted.pk, assisted.campaign.system)  # serialises two assists for one
+        assisted.campaign.rule_system.lock_sheet(assisted.pk)  # serialises two assists for one
         if Assist.objects.waiting_for(assisted).exists():
             raise Refused(f"An assist already waits for {assisted.name}.")
 
@@ -261,11 +260,6 @@ def _answered(ask: Ask | None, entry: RollEntry, user: Any) -> None:
     elif ask.contest is not None:
         contests.rolled_single(ask.contest, entry, user)
         live.publish(entry.campaign_id, "contest", ask.contest.pk, cause=entry.pk)
-
-
-def _sheet_now(character_pk: int, system: str) -> Any:
-    """The sheet as it is after the roll's transaction (committed or rolled back)."""
-    return SHEET_MODELS[system].objects.get(pk=character_pk)
 
 
 def _append(
@@ -324,7 +318,7 @@ def roll_follow_up(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     new_entry, refusal = None, ""
     try:
         with transaction.atomic():
-            sheet = lock_sheet(character.pk, entry.system)
+            sheet = character.campaign.rule_system.lock_sheet(character.pk)
             outcome = followups.perform(action, entry, sheet, dice_rng(), value)
             new_entry = _append(request, character, outcome, label=entry.label, follows=entry)
     except Refused as exc:
@@ -332,7 +326,7 @@ def roll_follow_up(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     except IntegrityError:
         # Someone followed this entry up a moment earlier: the one-follow-up constraint held.
         refusal = "This roll already has a follow-up."
-    sheet = _sheet_now(character.pk, entry.system)
+    sheet = character.campaign.rule_system.read_sheet(character.pk)
     if new_entry is not None:
         if not request.htmx:
             return redirect(new_entry)
@@ -374,7 +368,7 @@ def roll_entry(request: HttpRequest, pk: int) -> HttpResponse:
     context = _detail_context(entry, membership)
     character = entry.character
     can_roll = character is not None and character.can_roll(membership)
-    sheet = getattr(character, entry.system) if can_roll else None
+    sheet = character.sheet if character is not None and can_roll else None
     context |= _result_context(
         entry.card_for(membership),
         sheet,
@@ -467,7 +461,7 @@ def assist_ask(request: HttpRequest, pk: int) -> HttpResponse:
             content_type="text/plain",
         )
     with transaction.atomic():
-        lock_sheet(character.pk, character.campaign.system)  # one open request at a time
+        character.campaign.rule_system.lock_sheet(character.pk)  # one open request at a time
         if Assist.objects.waiting_for(character).exists():
             messages.info(request, f"An assist already waits for {character.name}.")
         elif AssistRequest.objects.open().filter(character=character).exists():

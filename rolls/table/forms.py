@@ -10,16 +10,15 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import connection
 
-from rolls.models import CONTEST_KINDS, ContestKind
+from rolls.models import ContestKind
 from rolls.rolling.targets import find_target
-from rolls.rules import cogent, cold_stars, dad6
+from rolls.rules import cogent, dad6
 from sheets.models import (
     Character,
     CogentSheet,
     ColdStarsAbility,
     ColdStarsSheet,
     Dad6Sheet,
-    System,
 )
 
 ANY_ABILITY = ""
@@ -45,20 +44,6 @@ class Dad6ResourcesForm(forms.ModelForm):
     class Meta:
         model = Dad6Sheet
         fields = ("forward_boons",)
-
-
-RESOURCE_FORMS: dict[str, type[forms.ModelForm]] = {
-    System.COGENT: CogentResourcesForm,
-    System.DAD6: Dad6ResourcesForm,
-    System.COLD_STARS: ColdStarsResourcesForm,
-}
-
-# The difficulty a call or contest sets, per system: (label, low, high, default).
-DIFFICULTY = {
-    System.COGENT: ("Challenge Level", cogent.CL_MIN, cogent.CL_MAX, cogent.CL_MIN),
-    System.DAD6: ("Difficulty (boons)", dad6.DIFFICULTY_MIN, dad6.DIFFICULTY_MAX, 1),
-    System.COLD_STARS: ("Risk", cold_stars.RISK_MIN, cold_stars.RISK_MAX, cold_stars.RISK_MIN),
-}
 
 
 def _ability_field(label: str) -> forms.ChoiceField:
@@ -117,16 +102,17 @@ class CallForm(forms.Form):
             c.name + (" (NPC)" if c.is_npc else "")
         )
         self.fields["skill"].choices = [(name, name) for name in skills]
-        label, low, high, default = DIFFICULTY[campaign.system]
+        spec = campaign.rule_system.difficulty
+        low, high = spec.minimum, spec.maximum
         difficulty = self.fields["difficulty"]
-        difficulty.label, difficulty.min_value, difficulty.max_value = label, low, high
-        difficulty.initial = default
+        difficulty.label, difficulty.min_value, difficulty.max_value = spec.label, low, high
+        difficulty.initial = spec.default
         difficulty.validators += [
             MinValueValidator(low),
             MaxValueValidator(high),
         ]
         difficulty.widget.attrs.update(min=low, max=high)
-        if campaign.system != System.COLD_STARS:
+        if not campaign.rule_system.gm_picks_ability:
             del self.fields["ability"]
 
     def clean(self) -> dict[str, Any]:
@@ -181,19 +167,19 @@ class ContestForm(forms.Form):
         kwargs.setdefault("prefix", "contest")
         super().__init__(*args, **kwargs)
         self.campaign = campaign
-        system = campaign.system
+        system = campaign.rule_system
         self.fields["kind"].choices = [
-            (kind, ContestKind(kind).label) for kind in CONTEST_KINDS[system]
+            (kind, ContestKind(kind).label) for kind in system.contest_kinds
         ]
         for side in ("a", "b"):
             self.fields[f"character_{side}"].queryset = Character.objects.filter(campaign=campaign)
         choices = [(name, name) for name in skills]
         self.fields["skill_a"].choices = choices
         self.fields["skill_b"].choices = [("", "—"), *choices]
-        if system != System.COLD_STARS:
+        if not system.gm_picks_ability:
             del self.fields["ability_a"], self.fields["ability_b"]
             del self.fields["outside_domain_a"], self.fields["outside_domain_b"]
-        if system != System.DAD6:
+        if not system.opposition_adds_difficulty:
             del self.fields["difficulty"], self.fields["opposition"]
             self.fields["skill_b"].required = True
         else:
@@ -217,7 +203,11 @@ class ContestForm(forms.Form):
             skill = data.get(f"skill_{side}")
             if character and skill and find_target(character, skill) is None:
                 self.add_error(f"skill_{side}", f"{character.name} has no skill called {skill}.")
-        if self.campaign.system == System.DAD6 and "difficulty" in data and "opposition" in data:
+        if (
+            self.campaign.rule_system.opposition_adds_difficulty
+            and "difficulty" in data
+            and "opposition" in data
+        ):
             try:
                 dad6.opposed_difficulty(data["difficulty"], opposition=data["opposition"])
             except ValueError as exc:

@@ -38,22 +38,21 @@ from rolls.models import (
 )
 from rolls.rolling.display import percent
 from rolls.rolling.outcomes import Refused, dice_rng
-from rolls.rolling.targets import SHEET_MODELS, find_target, lock_sheet, skill_names
+from rolls.rolling.targets import find_target
 from rolls.rolling.views import ROLL_EVENT, assist_panel_url
 from rolls.rules import cogent
 from rolls.table import contests
-from rolls.table.forms import RESOURCE_FORMS, AssistForm, CallForm, ContestForm
+from rolls.table.forms import AssistForm, CallForm, ContestForm
 from sheets.access import (
     campaign_for_gm,
     campaign_for_member,
     character_for_gm,
     character_for_reader,
 )
-from sheets.models import Campaign, Character, Membership, System, cogent_combat_skills
+from sheets.models import Campaign, Character, Membership, cogent_combat_skills
 
 LAST_ROLLS = 3  # per character on the dashboard
 RECENT_CLOSED = 5  # closed calls and decided contests still shown
-SHEET_RELATED = {System.COGENT: "cogent", System.DAD6: "dad6", System.COLD_STARS: "cold_stars"}
 PARTS = ("characters", "calls", "contests")
 HIDDEN_CHOICE = "A roll of this contest is hidden from you, so the GM settles it."
 
@@ -82,26 +81,21 @@ def _last_rolls(campaign: Campaign, membership: Membership, size: int) -> dict[i
 def _character_rows(
     campaign: Campaign, membership: Membership, bound: dict[int, Any] | None = None
 ) -> list[dict[str, Any]]:
-    related = SHEET_RELATED[System(campaign.system)]
+    system = campaign.rule_system
     characters = (
         Character.objects.filter(campaign=campaign)
-        .select_related("owner", related)
+        .select_related("owner", system.related_name)
+        .prefetch_related(*system.summary_related())
         .order_by("is_npc", "name", "pk")
     )
-    if campaign.system == System.COGENT:
-        # The summary shows injury dice: one read of every sheet's injuries, not one per sheet.
-        characters = characters.prefetch_related("cogent__injuries")
     rolls = _last_rolls(campaign, membership, LAST_ROLLS)
-    form_class = RESOURCE_FORMS.get(campaign.system)
     bound = bound or {}
     rows = []
     for character in characters:
-        sheet = getattr(character, related)
-        form = None
-        if form_class is not None:
-            form = bound.get(character.pk) or form_class(
-                instance=sheet, prefix=f"res-{character.pk}"
-            )
+        sheet = system.sheet_of(character)
+        form = bound.get(character.pk) or system.resources_form(
+            instance=sheet, prefix=f"res-{character.pk}"
+        )
         rows.append(
             {
                 "character": character,
@@ -233,9 +227,11 @@ def _dashboard_context(
     assist_form: AssistForm | None = None,
 ) -> dict[str, Any]:
     # Calls and contests name what is rolled; an assist may also be made with a vocation.
-    skills = skill_names(campaign, vocations=False)
-    if campaign.system == System.COGENT:
-        assist_form = assist_form or AssistForm(campaign=campaign, skills=skill_names(campaign))
+    skills = campaign.rule_system.skill_names(campaign, vocations=False)
+    if campaign.rule_system.has_assists:
+        assist_form = assist_form or AssistForm(
+            campaign=campaign, skills=campaign.rule_system.skill_names(campaign)
+        )
     return {
         "assist_form": assist_form,
         "campaign": campaign,
@@ -277,13 +273,11 @@ def campaign_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
 def character_resources(request: HttpRequest, pk: int) -> HttpResponse:
     character, membership = character_for_gm(request, pk)
     campaign = character.campaign
-    form_class = RESOURCE_FORMS.get(campaign.system)
-    if form_class is None:
-        raise Http404("This system has no resources to edit.")
+    form_class = campaign.rule_system.resources_form
     prefix = f"res-{character.pk}"
     saved = False
     with transaction.atomic():
-        sheet = lock_sheet(character.pk, campaign.system)
+        sheet = campaign.rule_system.lock_sheet(character.pk)
         form = form_class(request.POST, instance=sheet, prefix=prefix)
         if form.is_valid():
             try:
@@ -296,9 +290,7 @@ def character_resources(request: HttpRequest, pk: int) -> HttpResponse:
                 saved = True
     if request.htmx:
         if saved:
-            form = form_class(
-                instance=SHEET_MODELS[campaign.system].objects.get(pk=pk), prefix=prefix
-            )
+            form = form_class(instance=campaign.rule_system.read_sheet(pk), prefix=prefix)
         context = {"row": {"character": character, "form": form}, "saved": saved}
         return render(request, "rolls/dashboard.html#resources", context)
     if saved:
@@ -317,7 +309,11 @@ def character_resources(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def call_create(request: HttpRequest, pk: int) -> HttpResponse:
     campaign, membership = campaign_for_gm(request, pk)
-    form = CallForm(request.POST, campaign=campaign, skills=skill_names(campaign, vocations=False))
+    form = CallForm(
+        request.POST,
+        campaign=campaign,
+        skills=campaign.rule_system.skill_names(campaign, vocations=False),
+    )
 
     def create(d: dict[str, Any]) -> str:
         call = RollCall.objects.create(
@@ -343,9 +339,11 @@ def assist_start(request: HttpRequest, pk: int) -> HttpResponse:
     """The GM has a character assist another (Cogent): opens the assisting character's roll
     panel set up for the assist. Nothing is rolled or written here; the panel rolls it."""
     campaign, membership = campaign_for_gm(request, pk)
-    if campaign.system != System.COGENT:
+    if not campaign.rule_system.has_assists:
         raise Http404("Assists are a Cogent rule.")
-    form = AssistForm(request.POST, campaign=campaign, skills=skill_names(campaign))
+    form = AssistForm(
+        request.POST, campaign=campaign, skills=campaign.rule_system.skill_names(campaign)
+    )
     if not form.is_valid() or form.target is None:
         context = _dashboard_context(campaign, membership, assist_form=form)
         return render(request, "rolls/dashboard.html", context, status=400)
@@ -372,7 +370,10 @@ def _create(
             messages.success(request, announce)
             return redirect(reverse("campaign_dashboard", args=[campaign.pk]) + f"#{what}s")
         form = type(form)(
-            campaign=campaign, skills=skill_names(campaign, vocations=isinstance(form, AssistForm))
+            campaign=campaign,
+            skills=campaign.rule_system.skill_names(
+                campaign, vocations=isinstance(form, AssistForm)
+            ),
         )
     elif not request.htmx:
         context = _dashboard_context(campaign, membership, **{f"{what}_form": form})
@@ -428,7 +429,7 @@ def prompts_context(character: Character, membership: Membership) -> dict[str, A
         for contest in Contest.objects.prompts_for(character).prefetch_related(_contest_entries())
     ]
     context["membership"] = membership
-    if character.campaign.system == System.COGENT:
+    if character.campaign.rule_system.has_assists:
         # Only the assisted character's rollers see it wait: whether it is used tells of rolls.
         context["waiting_assist"] = Assist.objects.waiting_for(character).first()
         # "Ask for an assist": this character's own open request, and the others' it may answer
@@ -474,7 +475,9 @@ def character_prompts(request: HttpRequest, pk: int) -> HttpResponse:
 def contest_create(request: HttpRequest, pk: int) -> HttpResponse:
     campaign, membership = campaign_for_gm(request, pk)
     form = ContestForm(
-        request.POST, campaign=campaign, skills=skill_names(campaign, vocations=False)
+        request.POST,
+        campaign=campaign,
+        skills=campaign.rule_system.skill_names(campaign, vocations=False),
     )
 
     def create(d: dict[str, Any]) -> str:
@@ -623,7 +626,7 @@ def contest_side(request: HttpRequest, pk: int, side: str, action: str) -> HttpR
     character = _side_character(contest, side, membership)
 
     def change(contest: Contest) -> None:
-        sheet = lock_sheet(character.pk, contest.campaign.system)
+        sheet = contest.campaign.rule_system.lock_sheet(character.pk)
         if action == "roll":
             try:
                 willpower = int(request.POST.get("willpower", "0") or 0)

@@ -9,19 +9,19 @@ from django import template
 from django.urls import reverse
 
 from rolls.log.tokens import entry_token as _entry_token
-from rolls.rolling.display import Band, percent
-from rolls.rolling.forms import default_bands
+from rolls.rolling.display import Band, bands, percent
 
 register = template.Library()
 
 
 @register.inclusion_tag("rolls/_roll_cell.html")
 def roll_cell(character: Any, kind: str, obj: Any, can_roll: bool, label: str) -> dict[str, Any]:
-    bands = default_bands(kind, obj)
+    # The odds at the panel's default options (DAD6: with the rolled-forward boons, as the panel).
+    row_bands = bands(character.campaign.rule_system.row_odds(kind, obj))
     return {
         "url": reverse("roll_panel", args=[character.pk, kind, obj.pk]),
-        "bands": bands,
-        "headline": headline(bands),
+        "bands": row_bands,
+        "headline": headline(row_bands),
         "can_roll": can_roll,
         "label": label,
     }

@@ -272,18 +272,18 @@ def test_a_roll_whose_forward_boons_were_spent_a_moment_ago_is_refused(
 ):
     # Another roll spends the boon between this panel's odds and its sheet lock: refused, not
     # rolled with odds that counted a boon that is gone.
-    from rolls.rolling import views
     from sheets.models import Dad6Sheet
+    from sheets.systems import RuleSystem
 
     character, skill = tracker
     Dad6Sheet.objects.filter(pk=character.pk).update(forward_boons=1)
-    real_lock = views.lock_sheet
+    real_lock = RuleSystem.lock_sheet
 
-    def lock_after_another_roll(pk, system):
+    def lock_after_another_roll(system, pk):
         Dad6Sheet.objects.filter(pk=pk).update(forward_boons=0)
-        return real_lock(pk, system)
+        return real_lock(system, pk)
 
-    monkeypatch.setattr(views, "lock_sheet", lock_after_another_roll)
+    monkeypatch.setattr(RuleSystem, "lock_sheet", lock_after_another_roll)
     response = client.post(roll_url(character, "dad6-skill", skill), DEFAULTS)
     assert "rolled-forward boons changed a moment ago" in response.content.decode()
     assert not RollEntry.objects.exists()

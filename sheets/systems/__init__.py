@@ -1,0 +1,208 @@
+"""The seam between the app and its rule systems: one object per system, looked up from the campaign.
+
+Everything that differs per system and is not a rule lives here (the rules are in ``rolls.rules``):
+the sheet model and its related name, the sheet and resource forms, the roll form, the rollable
+rows, the skill names a GM may ask for, the difficulty a GM call fixes, the contest kinds, the
+outcomes the log filters by, what follow-ups read again, the sheet's parts for its page, the JSON
+import and export, the template folder. Views, forms, models and templates ask
+``campaign.rule_system`` (or :func:`rule_system`) instead of branching on the system's name.
+
+Each system is a subclass in its own module (``cogent``, ``dad6``, ``cold_stars``); :data:`SYSTEMS`
+in ``registry`` is the only mapping keyed by system. Classes of the ``rolls`` app (the roll form, the
+GM's resource form) are named by dotted path and imported on first use: ``sheets`` imports
+without ``rolls``' views and forms.
+
+Adding a system: docs/architecture.md, "Adding a rule system".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from django.db import models
+from django.utils.module_loading import import_string
+
+if TYPE_CHECKING:
+    from django import forms
+
+    from rolls.rolling.forms.base import RollForm
+    from sheets.character_json import Collector, Imported
+    from sheets.models import Campaign, Character, Sheet
+
+# Builds one editable form of the sheet page, or None when the viewer can't edit (key, factory).
+FormMaker = Callable[[str, Callable[[], "forms.Form"]], "forms.Form | None"]
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """What a GM call or an opposed contest fixes, and how it reads ("CL 3", "Risk 2")."""
+
+    label: str  # the GM's form field label
+    short: str  # before the number in a call's name
+    minimum: int
+    maximum: int
+    default: int
+    field: str  # the roll panel's field the call fixes
+
+
+@dataclass(frozen=True)
+class RowKind:
+    """A rollable row kind: its URL kind, model, and how it is found within one character."""
+
+    kind: str  # in URLs: /characters/<pk>/roll/<kind>/<row pk>/
+    model: type[models.Model]
+    lookup: str  # the row's path to the sheet's pk (= the character's pk)
+    related: tuple[str, ...]  # loaded with the row
+    prefetch: tuple[str, ...] = ()
+    order_by: tuple[str, ...] = ()  # which row a name finds first, when names repeat
+    assist_only: bool = False  # found by name only for an assist (Cogent vocations)
+
+
+class RuleSystem:
+    """One rule system as the app sees it. Subclasses set the attributes and the methods that
+    differ; the base holds what is the same shape for every system."""
+
+    key: ClassVar[str]  # the System value stored on the campaign
+    label: ClassVar[str]
+    related_name: ClassVar[str]  # Character → its one-to-one sheet
+    sheet_model: ClassVar[type[Sheet]]
+    sheet_form: ClassVar[type[forms.ModelForm]]
+    sheet_form_takes_gm: ClassVar[bool] = False  # the sheet form has GM-only fields
+    roll_form_path: ClassVar[str]
+    resources_form_path: ClassVar[str]
+    difficulty: ClassVar[Difficulty]
+    contest_kinds: ClassVar[tuple[str, ...]]
+    log_outcomes: ClassVar[tuple[str, ...]]  # the outcomes the log filter offers, best first
+    # What follow-ups read again from an entry (where, keys): without them nothing is offered.
+    follow_up_reads: ClassVar[tuple[str, tuple[str, ...]]]
+    rows: ClassVar[tuple[RowKind, ...]]
+    campaign_skills_label: ClassVar[str] = ""  # the GM's own skills page, if the system has one
+    has_assists: ClassVar[bool] = False  # one character's roll helps another's (Cogent)
+    gm_picks_ability: ClassVar[bool] = False  # calls and contests name the Ability (Cold Stars)
+    # An opposed contest: only side A rolls, against a difficulty the opposition raises (DAD6).
+    opposition_adds_difficulty: ClassVar[bool] = False
+
+    def __str__(self) -> str:
+        return self.label
+
+    # --- classes from the rolls app ----------------------------------------------------------
+    @cached_property
+    def roll_form(self) -> type[RollForm]:
+        form: type[RollForm] = import_string(self.roll_form_path)
+        return form
+
+    @cached_property
+    def resources_form(self) -> type[forms.ModelForm]:
+        form: type[forms.ModelForm] = import_string(self.resources_form_path)
+        return form
+
+    # --- templates ---------------------------------------------------------------------------
+    @property
+    def sheet_template(self) -> str:
+        """The sheet's system part, included by the character page."""
+        return f"sheets/{self.key}/sheet.html"
+
+    @property
+    def summary_template(self) -> str:
+        """A character's figures on the GM dashboard."""
+        return f"sheets/{self.key}/summary.html"
+
+    # --- the sheet ---------------------------------------------------------------------------
+    def sheet_of(self, character: Character) -> Sheet:
+        sheet: Sheet = getattr(character, self.related_name)
+        return sheet
+
+    def create_sheet(self, character: Character) -> Sheet:
+        return self.sheet_model.create_for(character)  # type: ignore[attr-defined]
+
+    def lock_sheet(self, character_id: int) -> Sheet:
+        """Re-read the character's sheet row under a row lock (PostgreSQL ``FOR UPDATE``), so a
+        resource is checked and spent by one request at a time."""
+        sheet: Sheet = self.sheet_model._default_manager.select_for_update().get(pk=character_id)
+        return sheet
+
+    def read_sheet(self, character_id: int) -> Sheet:
+        """The sheet as it is now in the database (after a transaction, committed or not)."""
+        sheet: Sheet = self.sheet_model._default_manager.get(pk=character_id)
+        return sheet
+
+    def sheet_form_for(self, sheet: Sheet, *, gm: bool, data: Any = None) -> forms.ModelForm:
+        kwargs: dict[str, Any] = {"gm": gm} if self.sheet_form_takes_gm else {}
+        return self.sheet_form(data, instance=sheet, prefix="sheet", **kwargs)
+
+    def sheet_context(
+        self, character: Character, sheet: Sheet, form: FormMaker, *, can_edit: bool, gm: bool
+    ) -> dict[str, Any]:
+        """The rows the sheet's part shows, each with its (editable) form."""
+        raise NotImplementedError
+
+    def summary_related(self) -> tuple[str, ...]:
+        """What the dashboard's character summaries read, prefetched for every sheet at once."""
+        return ()
+
+    # --- rows and skills ---------------------------------------------------------------------
+    def row_kind(self, kind: str) -> RowKind | None:
+        return next((row for row in self.rows if row.kind == kind), None)
+
+    def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
+        """The skill names a GM may ask for in this campaign, in sheet order."""
+        raise NotImplementedError
+
+    def row_odds(self, kind: str, row: Any) -> dict[str, Fraction]:
+        """The engine's odds for a sheet row at the panel's default options."""
+        raise NotImplementedError
+
+    # --- the GM table ------------------------------------------------------------------------
+    def difficulty_label(self, difficulty: int, ability: str = "") -> str:
+        label = f"{self.difficulty.short} {difficulty}"
+        return f"{label}, {ability.capitalize()}" if ability else label
+
+    def call_preset(self, difficulty: int, ability: str = "") -> tuple[dict[str, Any], set[str]]:
+        """A GM call's prefilled panel values, all fixed (the GM's Ability too, when named)."""
+        values: dict[str, Any] = {self.difficulty.field: difficulty}
+        if ability:
+            values["ability"] = ability
+        return values, set(values)
+
+    # --- the GM's own skills (campaign_skills_label says whether the system has them) --------
+    def campaign_skill_form(self, campaign: Campaign, data: Any) -> forms.ModelForm:
+        raise NotImplementedError
+
+    def add_campaign_skill(self, form: forms.ModelForm) -> str:
+        """Save the GM's new skill (inside the view's transaction); the message saying so."""
+        raise NotImplementedError
+
+    def campaign_skills_context(self, campaign: Campaign) -> dict[str, Any]:
+        raise NotImplementedError
+
+    # --- JSON --------------------------------------------------------------------------------
+    def export_sheet(self, sheet: Any) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def import_sheet(
+        self,
+        sheet: Any,
+        data: dict[str, Any],
+        c: Collector,
+        *,
+        gm: bool,
+        result: Imported,
+        ignored: list[str],
+    ) -> None:
+        raise NotImplementedError
+
+
+def rule_system(key: str) -> RuleSystem:
+    from sheets.systems.registry import SYSTEMS
+
+    return SYSTEMS[key]
+
+
+def all_rule_systems() -> tuple[RuleSystem, ...]:
+    from sheets.systems.registry import SYSTEMS
+
+    return tuple(SYSTEMS.values())

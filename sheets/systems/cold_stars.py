@@ -1,0 +1,117 @@
+"""Cold Stars as the app sees it: Ability, Skill and Risk dice on d10 (rules: rolls.rules.cold_stars)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from rolls.rules import cold_stars
+from sheets.catalog import cold_stars_catalog, cold_stars_groups
+from sheets.character_json import export_cold_stars, import_cold_stars
+from sheets.forms import (
+    CampaignSkillForm,
+    ColdStarsDomainForm,
+    ColdStarsSheetForm,
+    ColdStarsSkillForm,
+)
+from sheets.models import CampaignSkill, ColdStarsSheet, ColdStarsSkill, System
+from sheets.systems import Difficulty, FormMaker, RowKind, RuleSystem
+
+if TYPE_CHECKING:
+    from sheets.models import Campaign, Character
+
+
+class ColdStarsSystem(RuleSystem):
+    key = System.COLD_STARS
+    label = System.COLD_STARS.label
+    related_name = "cold_stars"
+    sheet_model = ColdStarsSheet
+    sheet_form = ColdStarsSheetForm
+    sheet_form_takes_gm = True  # the resource maximums are the GM's
+    roll_form_path = "rolls.rolling.forms.cold_stars.ColdStarsRollForm"
+    resources_form_path = "rolls.table.forms.ColdStarsResourcesForm"
+    difficulty = Difficulty(
+        label="Risk",
+        short="Risk",
+        minimum=cold_stars.RISK_MIN,
+        maximum=cold_stars.RISK_MAX,
+        default=cold_stars.RISK_MIN,
+        field="risk",
+    )
+    contest_kinds = ("cold_stars_active", "cold_stars_passive")
+    # Every band, best first.
+    log_outcomes = (
+        "critical_success",
+        "success",
+        "costly_success",
+        "choice",
+        "failure",
+        "critical_failure",
+    )
+    follow_up_reads = ("pool", ("ability", "skill", "risk"))
+    rows = (
+        RowKind(
+            "cold-stars-skill",
+            ColdStarsSkill,
+            "sheet_id",
+            ("sheet", "campaign_skill"),
+            prefetch=("domains",),
+        ),
+    )
+    campaign_skills_label = "Skills"
+
+    gm_picks_ability = True
+
+    def sheet_context(
+        self, character: Character, sheet: Any, form: FormMaker, *, can_edit: bool, gm: bool
+    ) -> dict[str, Any]:
+        skills = list(sheet.skills.select_related("campaign_skill").prefetch_related("domains"))
+        groups: dict[str, list] = {name: [] for name in cold_stars_groups()}
+        for s in skills:
+            groups.setdefault(s.group, []).append(
+                {
+                    "skill": s,
+                    "form": form(
+                        f"skill-{s.pk}",
+                        lambda s=s: ColdStarsSkillForm(instance=s, prefix=f"skill-{s.pk}"),
+                    ),
+                    "domain_form": form(
+                        f"domain-{s.pk}",
+                        lambda s=s: ColdStarsDomainForm(skill=s, prefix=f"domain-{s.pk}"),
+                    )
+                    if s.is_domain
+                    else None,
+                }
+            )
+        return {
+            "skill_groups": [(name, rows) for name, rows in groups.items() if rows],
+        }
+
+    def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
+        """The catalog and the campaign's own skills: every sheet has them all."""
+        names = [skill.name for skill in cold_stars_catalog()]
+        names += CampaignSkill.objects.filter(campaign=campaign).values_list("name", flat=True)
+        return list(dict.fromkeys(names))
+
+    def row_odds(self, kind: str, row: Any) -> dict[str, Fraction]:
+        return cold_stars.odds(row.pool)
+
+    def campaign_skill_form(self, campaign: Campaign, data: Any) -> CampaignSkillForm:
+        return CampaignSkillForm(data, campaign=campaign)
+
+    def add_campaign_skill(self, form: Any) -> str:
+        skill = form.save()
+        skill.add_to_sheets()
+        return f"Added {skill.name} to every sheet in the campaign."
+
+    def campaign_skills_context(self, campaign: Campaign) -> dict[str, Any]:
+        return {
+            "custom_skills": CampaignSkill.objects.filter(campaign=campaign),
+            "catalog": cold_stars_catalog(),
+        }
+
+    def export_sheet(self, sheet: Any) -> dict[str, Any]:
+        return export_cold_stars(sheet)
+
+    def import_sheet(self, sheet: Any, data: dict[str, Any], c: Any, **kwargs: Any) -> None:
+        import_cold_stars(sheet, data, c, **kwargs)

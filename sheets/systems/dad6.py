@@ -1,0 +1,81 @@
+"""DAD6 Skills as the app sees it: d6 boons with competence bonuses (rules: rolls.rules.dad6)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from rolls.rules import dad6
+from sheets.character_json import export_dad6, import_dad6
+from sheets.forms import Dad6SheetForm, Dad6SkillForm
+from sheets.models import Dad6Sheet, Dad6Skill, System
+from sheets.systems import Difficulty, FormMaker, RowKind, RuleSystem
+
+if TYPE_CHECKING:
+    from sheets.models import Campaign, Character
+
+
+class Dad6System(RuleSystem):
+    key = System.DAD6
+    label = System.DAD6.label
+    related_name = "dad6"
+    sheet_model = Dad6Sheet
+    sheet_form = Dad6SheetForm
+    roll_form_path = "rolls.rolling.forms.dad6.Dad6RollForm"
+    resources_form_path = "rolls.table.forms.Dad6ResourcesForm"
+    difficulty = Difficulty(
+        label="Difficulty (boons)",
+        short="Difficulty",
+        minimum=dad6.DIFFICULTY_MIN,
+        maximum=dad6.DIFFICULTY_MAX,
+        default=1,
+        field="difficulty",
+    )
+    contest_kinds = ("dad6_opposed",)
+    log_outcomes = ("success", "failure")
+    follow_up_reads = ("options", ("competence", "task", "difficulty", "traded_boons"))
+    rows = (RowKind("dad6-skill", Dad6Skill, "sheet_id", ("sheet",)),)
+
+    opposition_adds_difficulty = True
+
+    def sheet_context(
+        self, character: Character, sheet: Any, form: FormMaker, *, can_edit: bool, gm: bool
+    ) -> dict[str, Any]:
+        skills = list(sheet.skills.all())
+        return {
+            "skills": [
+                (
+                    s,
+                    form(
+                        f"skill-{s.pk}",
+                        lambda s=s: Dad6SkillForm(instance=s, sheet=sheet, prefix=f"skill-{s.pk}"),
+                    ),
+                )
+                for s in skills
+            ],
+            "add_skill_form": form(
+                "add-skill", lambda: Dad6SkillForm(sheet=sheet, prefix="add-skill")
+            ),
+            "banes": list(sheet.banes.all()),
+        }
+
+    def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
+        """Every skill some sheet has, class skills first."""
+        names = (
+            Dad6Skill.objects.filter(sheet__character__campaign=campaign)
+            .order_by("-is_class_skill", "name")
+            .values_list("name", flat=True)
+        )
+        return list(dict.fromkeys(names))
+
+    def row_odds(self, kind: str, row: Any) -> dict[str, Fraction]:
+        # The rolled-forward boons count, as they will in the panel.
+        return dad6.odds(
+            row.pool, competence=row.effective_competence, bonus_boons=row.sheet.forward_boons
+        )
+
+    def export_sheet(self, sheet: Any) -> dict[str, Any]:
+        return export_dad6(sheet)
+
+    def import_sheet(self, sheet: Any, data: dict[str, Any], c: Any, **kwargs: Any) -> None:
+        import_dad6(sheet, data, c, **kwargs)
