@@ -6,6 +6,8 @@ documentation suggests) to use it. These classes are never instantiated: Django 
 own request objects, and the annotation only describes them.
 """
 
+from typing import TYPE_CHECKING
+
 from django.contrib.auth.models import User
 from django.http import HttpRequest
 from django_htmx.middleware import HtmxDetails
@@ -22,3 +24,7 @@ class AuthenticatedHttpRequest(HtmxHttpRequest):
     anonymous user."""
 
     user: User
+
+    if TYPE_CHECKING:
+
+        async def auser(self) -> User: ...
