@@ -30,9 +30,11 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/pytest
 
+# mypy reads its settings (apps checked, django-stubs plugin, strict rolls/rules) from pyproject.toml.
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .
@@ -65,4 +67,4 @@ bench-dashboard: $(STAMP)
 	$(BIN)/python benchmarks/dashboard.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache

@@ -26,7 +26,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.template.response import TemplateResponse
 
 from config.security import client_ip
@@ -72,13 +72,13 @@ def attempt(scope: str, key: str, rate: Rate, *, now: float | None = None) -> in
 
 def rate_limited(
     scope: str, target: Callable[[HttpRequest], str]
-) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+) -> Callable[[Callable[..., HttpResponseBase]], Callable[..., HttpResponseBase]]:
     """Limit a view's POSTs per client address and per ``target(request)`` (a username or email)
     with the rates of ``settings.RATE_LIMITS[scope]``; GETs are never limited."""
 
-    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    def decorator(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
         @wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             if request.method == "POST":
                 rates = settings.RATE_LIMITS[scope]
                 wait = attempt(f"{scope}:address", client_ip(request), Rate(*rates["address"]))

@@ -1,7 +1,7 @@
 """Request helpers and middleware for security features."""
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 from asgiref.sync import iscoroutinefunction
 from django.conf import settings
@@ -29,10 +29,12 @@ def client_ip(request: HttpRequest) -> str:
     return request.META.get("REMOTE_ADDR", "")
 
 
+# What a middleware gets from Django and gives back: sync or async, as the stack around it is.
+GetResponse = Callable[[HttpRequest], HttpResponseBase | Awaitable[HttpResponseBase]]
+
+
 @sync_and_async_middleware
-def private_no_store(
-    get_response: Callable[[HttpRequest], HttpResponseBase | Awaitable[HttpResponseBase]],
-) -> Callable:
+def private_no_store(get_response: GetResponse) -> GetResponse:
     """`Cache-Control: private, no-store` on every response Django renders.
 
     Nearly every page shows campaign data (sheets, rolls, the log, exports, statistics, the GM
@@ -44,17 +46,18 @@ def private_no_store(
     """
     if iscoroutinefunction(get_response):
 
-        async def middleware(request: HttpRequest) -> HttpResponseBase:
-            response = await get_response(request)
+        async def async_middleware(request: HttpRequest) -> HttpResponseBase:
+            response: HttpResponseBase = await get_response(request)
             patch_cache_control(response, private=True, no_store=True)
             return response
 
-    else:
+        return async_middleware
 
-        def middleware(request: HttpRequest) -> HttpResponseBase:
-            response = get_response(request)
-            patch_cache_control(response, private=True, no_store=True)
-            return response
+    def middleware(request: HttpRequest) -> HttpResponseBase:
+        # Not a coroutine function, so Django calls it in a sync stack: it answers a response.
+        response = cast(HttpResponseBase, get_response(request))
+        patch_cache_control(response, private=True, no_store=True)
+        return response
 
     return middleware
 
@@ -76,7 +79,8 @@ class RequestSizeLimit(FileUploadHandler):
         input_data: Any,
         META: dict[str, Any],
         content_length: int,
-        boundary: bytes,
+        # Django passes the boundary as bytes (MultiPartParser encodes it); django-stubs says str.
+        boundary: bytes,  # type: ignore[override]
         encoding: str | None = None,
     ) -> None:
         if content_length and content_length > settings.MAX_REQUEST_BYTES:

@@ -2,19 +2,21 @@
 
 A non-member always gets a 404 (no existence leak: an unknown id and someone else's campaign answer
 alike); a member without the right role gets a 403 with a sentence saying why. Every app's views
-use these (docs/permissions.md has the table of who may do what).
+use these (docs/permissions.md has the table of who may do what). They take the request of a view
+behind ``login_required``: ``AuthenticatedHttpRequest``, whose user is never the anonymous one.
 """
 
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 
+from config.http import AuthenticatedHttpRequest
 from sheets.models import Campaign, Character, Membership
 
 
-def campaign_for_member(request: HttpRequest, pk: int) -> tuple[Campaign, Membership]:
+def campaign_for_member(request: AuthenticatedHttpRequest, pk: int) -> tuple[Campaign, Membership]:
     """The campaign and the user's membership; 404 for non-members and unknown campaigns alike."""
     membership = (
         Membership.objects.select_related("campaign")
@@ -26,14 +28,14 @@ def campaign_for_member(request: HttpRequest, pk: int) -> tuple[Campaign, Member
     return membership.campaign, membership
 
 
-def campaign_for_gm(request: HttpRequest, pk: int) -> tuple[Campaign, Membership]:
+def campaign_for_gm(request: AuthenticatedHttpRequest, pk: int) -> tuple[Campaign, Membership]:
     campaign, membership = campaign_for_member(request, pk)
     if not membership.is_gm:
         raise PermissionDenied("Only the GM can do that.")
     return campaign, membership
 
 
-def campaign_for_creator(request: HttpRequest, pk: int) -> tuple[Campaign, Membership]:
+def campaign_for_creator(request: AuthenticatedHttpRequest, pk: int) -> tuple[Campaign, Membership]:
     """GM or player: observers only read."""
     campaign, membership = campaign_for_member(request, pk)
     if not membership.can_create_characters():
@@ -41,7 +43,9 @@ def campaign_for_creator(request: HttpRequest, pk: int) -> tuple[Campaign, Membe
     return campaign, membership
 
 
-def character_for_reader(request: HttpRequest, pk: int) -> tuple[Character, Membership]:
+def character_for_reader(
+    request: AuthenticatedHttpRequest, pk: int
+) -> tuple[Character, Membership]:
     """The character if the user may read it; hidden NPCs are a 404 for everyone but the GM."""
     character = get_object_or_404(Character.objects.select_related("campaign", "owner"), pk=pk)
     membership = (
@@ -49,19 +53,24 @@ def character_for_reader(request: HttpRequest, pk: int) -> tuple[Character, Memb
         .select_related("campaign")
         .first()
     )
-    if not character.can_read(membership):
+    # can_read(None) is False too; the check says so to the type checker.
+    if membership is None or not character.can_read(membership):
         raise Http404("No such character.")
     return character, membership
 
 
-def character_for_editor(request: HttpRequest, pk: int) -> tuple[Character, Membership]:
+def character_for_editor(
+    request: AuthenticatedHttpRequest, pk: int
+) -> tuple[Character, Membership]:
     character, membership = character_for_reader(request, pk)
     if not character.can_edit(membership):
         raise PermissionDenied("You can read this character but not edit it.")
     return character, membership
 
 
-def character_for_roller(request: HttpRequest, pk: int) -> tuple[Character, Membership]:
+def character_for_roller(
+    request: AuthenticatedHttpRequest, pk: int
+) -> tuple[Character, Membership]:
     """The character's player or the GM: the people who may roll for it."""
     character, membership = character_for_reader(request, pk)
     if not character.can_roll(membership):
@@ -69,7 +78,7 @@ def character_for_roller(request: HttpRequest, pk: int) -> tuple[Character, Memb
     return character, membership
 
 
-def character_for_gm(request: HttpRequest, pk: int) -> tuple[Character, Membership]:
+def character_for_gm(request: AuthenticatedHttpRequest, pk: int) -> tuple[Character, Membership]:
     """Any character of the GM's campaign (hidden NPCs too); 404 for non-members, 403 otherwise."""
     character = get_object_or_404(Character.objects.select_related("campaign"), pk=pk)
     _, membership = campaign_for_gm(request, character.campaign_id)

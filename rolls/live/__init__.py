@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 
@@ -172,7 +172,9 @@ class Hub:
                 await asyncio.sleep(RECONNECT_DELAY)
 
 
-def _call_on_loop(loop: asyncio.AbstractEventLoop, callback, event: Event) -> None:
+def _call_on_loop(
+    loop: asyncio.AbstractEventLoop, callback: Callable[[Event], object], event: Event
+) -> None:
     try:
         running = asyncio.get_running_loop()
     except RuntimeError:

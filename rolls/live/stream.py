@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -38,6 +38,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
+from config.http import AuthenticatedHttpRequest
 from rolls import live
 from rolls.log.tokens import entry_pk, entry_token
 from rolls.models import RollEntry
@@ -56,7 +57,7 @@ FORWARDED = frozenset({"sheet", "call", "contest"})  # kinds sent as ``data: <id
 # ---------------------------------------------------------------------------------------------
 
 
-def _db[**P, R](function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+def _db[**P, R](function: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
     """Run ``function`` on a worker thread and close that thread's connection afterwards.
 
     A stream may stay open for hours; it must not pin a database connection while it waits.
@@ -144,10 +145,10 @@ class SharedReads:
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        self.tasks: dict[tuple, tuple[float, asyncio.Task]] = {}
+        self.tasks: dict[tuple[Any, ...], tuple[float, asyncio.Task[Any]]] = {}
         self.reads = 0  # how many reads really ran (tests pin it)
 
-    async def get(self, key: tuple, read: Callable[[], Awaitable[Any]]) -> Any:
+    async def get(self, key: tuple[Any, ...], read: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
         now = self.loop.time()
         if len(self.tasks) > 64:
             self.tasks = {k: v for k, v in self.tasks.items() if v[0] > now}
@@ -160,7 +161,7 @@ class SharedReads:
         # Shielded: a stream that disconnects mid-read must not cancel it for the others.
         return await asyncio.shield(cached[1])
 
-    def _forget_failure(self, key: tuple, task: asyncio.Task) -> None:
+    def _forget_failure(self, key: tuple[Any, ...], task: asyncio.Task[Any]) -> None:
         if (task.cancelled() or task.exception() is not None) and self.tasks.get(key, (0, None))[
             1
         ] is task:
@@ -201,7 +202,9 @@ class Stream:
         self.membership = membership
         self.campaign_id = membership.campaign_id
         self.user_id = membership.user_id
-        self.last_id = last_id
+        self.resume_after = last_id  # None: from the newest entry on
+        # The newest entry sent or passed over; set from resume_after once subscribed.
+        self.last_id = 0
         self.character_id = character_id
 
     async def __aiter__(self) -> AsyncIterator[str]:
@@ -210,8 +213,8 @@ class Stream:
             # point beyond the newest entry (a token from before SECRET_KEY changed) would
             # silence the stream until some entry overtook it: it starts at the newest instead.
             head = await _db(_head)(self.campaign_id)
-            if self.last_id is None or self.last_id > head:
-                self.last_id = head
+            resume = self.resume_after
+            self.last_id = head if resume is None or resume > head else resume
             async for message in self.catch_up():
                 yield message
             # Caught up: from here on events drive the stream.
@@ -236,9 +239,9 @@ class Stream:
                     async for message in self.catch_up():
                         yield message
                 elif event.kind == "entry":
-                    message = await self.entry(event.id)
-                    if message:
-                        yield message
+                    card = await self.entry(event.id)
+                    if card:
+                        yield card
                 elif event.kind in FORWARDED and await self.forwards(event):
                     yield sse(event.kind, str(event.id))
 
@@ -324,7 +327,9 @@ def _resume_point(request: HttpRequest) -> int | None:
 
 @login_required
 @require_GET
-async def campaign_events(request: HttpRequest, pk: int) -> HttpResponse:
+async def campaign_events(
+    request: AuthenticatedHttpRequest, pk: int
+) -> HttpResponse | StreamingHttpResponse:
     try:
         last_id = _resume_point(request)
         character = request.GET.get("character")

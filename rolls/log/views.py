@@ -21,7 +21,7 @@ import json
 from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import UTC, date, datetime, time, timedelta
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from asgiref.sync import sync_to_async
 from django import forms
@@ -35,6 +35,7 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
+from config.http import AuthenticatedHttpRequest
 from rolls.live.stream import live_context
 from rolls.log.statistics import TRIAL_KINDS, Summary, Tally
 from rolls.log.tokens import entry_pk, entry_token
@@ -111,11 +112,16 @@ class LogFilterForm(forms.Form):
         choices: dict[str, list[tuple[int, str]]] = {"character": [], "player": []}
         for kind, name, pk in characters.union(players, all=True).order_by("choice", "name", "pk"):
             choices[kind].append((pk, name))
-        self.fields["character"].choices = [("", "All characters"), *choices["character"]]
-        self.fields["player"].choices = [("", "Everyone"), *choices["player"]]
+        # Declared above as choice fields; self.fields only knows them as fields.
+        character, player, skill, outcome = (
+            cast(forms.ChoiceField, self.fields[name])
+            for name in ("character", "player", "skill", "outcome")
+        )
+        character.choices = [("", "All characters"), *choices["character"]]
+        player.choices = [("", "Everyone"), *choices["player"]]
         labels = RollEntry.objects.visible_to(membership).filter(campaign=campaign).labels()
-        self.fields["skill"].choices = [("", "All skills")] + [(label, label) for label in labels]
-        self.fields["outcome"].choices = [
+        skill.choices = [("", "All skills")] + [(label, label) for label in labels]
+        outcome.choices = [
             ("", "All outcomes"),
             (ANY_SUCCESS, "Any success"),
             (ANY_FAILURE, "Any other outcome"),
@@ -136,7 +142,8 @@ class LogFilterForm(forms.Form):
         return self._clean_date("date_to")
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()  # Form.clean() answers cleaned_data
+        data = self.cleaned_data
         start, end = data.get("date_from"), data.get("date_to")
         if start and end and start > end:
             self.add_error("date_to", "“To” is before “From”; both dates are ignored.")
@@ -203,7 +210,7 @@ class LogFilterForm(forms.Form):
         return params
 
 
-def _filtered(request: HttpRequest, campaign: Campaign, membership: Membership) -> Any:
+def _filtered(request: AuthenticatedHttpRequest, campaign: Campaign, membership: Membership) -> Any:
     form = LogFilterForm(request.GET, campaign=campaign, membership=membership)
     form.is_valid()
     entries = form.apply(RollEntry.objects.visible_to(membership).filter(campaign=campaign))
@@ -220,7 +227,7 @@ def _url(name: str, campaign: Campaign, params: QueryDict, **extra: Any) -> str:
 
 @login_required
 @require_GET
-def campaign_log(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_log(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The campaign's log, newest first, filtered; keyset pages (``?before=<entry token>``, never
     OFFSET). The cursor is the last entry's token, not its pk (rolls/log/tokens.py)."""
     campaign, membership = campaign_for_member(request, pk)
@@ -366,7 +373,7 @@ def _percent(odds: str) -> str:
         return ""
 
 
-def export_rows(entries: Any, *, full: bool) -> Iterator[list[dict]]:
+def export_rows(entries: Any, *, full: bool) -> Iterator[list[dict[str, Any]]]:
     """The filtered visible entries, oldest first, as export records — one list per keyset chunk of
     ``EXPORT_CHUNK`` rows (``seq > last``: never OFFSET, never the whole log in memory).
 
@@ -475,7 +482,7 @@ def _csv_line(record: dict[str, Any], columns: tuple[str, ...]) -> list[Any]:
     return [safe_cell(cells.get(column, "")) for column in columns]
 
 
-def _csv_chunks(head: dict[str, Any], chunks: Iterator[list[dict]]) -> Iterator[str]:
+def _csv_chunks(head: dict[str, Any], chunks: Iterator[list[dict[str, Any]]]) -> Iterator[str]:
     columns = GM_CSV_COLUMNS if "chain_head" in head else CSV_COLUMNS
     buffer = io.StringIO()
     writer = csv.writer(buffer)
@@ -488,7 +495,7 @@ def _csv_chunks(head: dict[str, Any], chunks: Iterator[list[dict]]) -> Iterator[
         yield buffer.getvalue()
 
 
-def _json_chunks(head: dict[str, Any], chunks: Iterator[list[dict]]) -> Iterator[str]:
+def _json_chunks(head: dict[str, Any], chunks: Iterator[list[dict[str, Any]]]) -> Iterator[str]:
     """One valid JSON object, written as it streams: the head, then the entries one per line."""
     opening = json.dumps(head, ensure_ascii=False)
     yield opening[:-1] + ', "entries": ['
@@ -519,12 +526,12 @@ def _stream(request: HttpRequest, parts: Iterator[str]) -> Iterator[bytes] | Asy
 
 
 def _export(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     pk: int,
     extension: str,
     content_type: str,
-    render_parts: Callable[[dict[str, Any], Iterator[list[dict]]], Iterator[str]],
-) -> HttpResponse:
+    render_parts: Callable[[dict[str, Any], Iterator[list[dict[str, Any]]]], Iterator[str]],
+) -> HttpResponse | StreamingHttpResponse:
     campaign, membership = campaign_for_member(request, pk)
     form, entries = _filtered(request, campaign, membership)
     if form.errors:
@@ -567,13 +574,17 @@ def _export(
 
 @login_required
 @require_GET
-def campaign_log_csv(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_log_csv(
+    request: AuthenticatedHttpRequest, pk: int
+) -> HttpResponse | StreamingHttpResponse:
     return _export(request, pk, "csv", "text/csv; charset=utf-8", _csv_chunks)
 
 
 @login_required
 @require_GET
-def campaign_log_json(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_log_json(
+    request: AuthenticatedHttpRequest, pk: int
+) -> HttpResponse | StreamingHttpResponse:
     return _export(request, pk, "json", "application/json", _json_chunks)
 
 
@@ -609,7 +620,7 @@ def tally(entries: Any) -> tuple[Summary, list[tuple[int | None, str, Summary]]]
 
 @login_required
 @require_GET
-def campaign_stats(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_stats(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign, membership = campaign_for_member(request, pk)
     entries = RollEntry.objects.readable_by(membership).filter(campaign=campaign)
     summary, characters = tally(entries)
@@ -630,7 +641,7 @@ def campaign_stats(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def character_stats(request: HttpRequest, pk: int) -> HttpResponse:
+def character_stats(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character, membership = character_for_reader(request, pk)
     entries = RollEntry.objects.readable_by(membership).filter(character=character)
     summary, _ = tally(entries)

@@ -14,7 +14,7 @@ from sheets.models import Campaign, Character
 # ---------------------------------------------------------------------------------------------
 
 
-class AssistQuerySet(models.QuerySet):
+class AssistQuerySet(models.QuerySet["Assist"]):
     def waiting(self) -> AssistQuerySet:
         return self.filter(used_by__isnull=True, dropped_at__isnull=True)
 
@@ -60,7 +60,7 @@ class Assist(models.Model):
         return f"{self.wins:+d} win{'' if abs(self.wins) == 1 else 's'}"
 
 
-class AssistRequestQuerySet(models.QuerySet):
+class AssistRequestQuerySet(models.QuerySet["AssistRequest"]):
     def open(self) -> AssistRequestQuerySet:
         return self.filter(closed_at__isnull=True)
 

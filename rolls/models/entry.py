@@ -162,6 +162,11 @@ class RollEntry(models.Model):
 
     objects = RollEntryQuerySet.as_manager()
 
+    # Only on the rows of RollEntryQuerySet.visible_to() (query annotations, not columns): may the
+    # member whose pk is readable_for read this entry?
+    readable: bool
+    readable_for: int
+
     class Meta:
         ordering = ["-pk"]
         verbose_name_plural = "roll entries"

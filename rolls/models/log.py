@@ -95,7 +95,7 @@ class Visibility(models.TextChoices):
 
 
 # Short names for cards and sentences ("a blind roll").
-VISIBILITY_NAMES = {
+VISIBILITY_NAMES: dict[str, str] = {
     Visibility.PUBLIC: "public",
     Visibility.GM_ONLY: "GM-only",
     Visibility.BLIND: "blind",
@@ -115,7 +115,7 @@ OUTCOME_LABELS: dict[str, str] = {
 }
 
 
-class RollEntryQuerySet(models.QuerySet):
+class RollEntryQuerySet(models.QuerySet["RollEntry"]):
     # --- append-only -----------------------------------------------------------------------
     def update(self, **kwargs: Any) -> int:
         raise AppendOnlyError("changed")

@@ -12,7 +12,7 @@ from django.utils import timezone
 from sheets.models import Campaign, Character
 
 
-class RollCallQuerySet(models.QuerySet):
+class RollCallQuerySet(models.QuerySet["RollCall"]):
     def open(self) -> RollCallQuerySet:
         return self.filter(closed_at__isnull=True)
 
@@ -107,7 +107,7 @@ class ContestState(models.TextChoices):
     CANCELLED = "cancelled", "Called off"
 
 
-class ContestQuerySet(models.QuerySet):
+class ContestQuerySet(models.QuerySet["Contest"]):
     def active(self) -> ContestQuerySet:
         return self.filter(state__in=[ContestState.OPEN, ContestState.CHOOSING])
 

@@ -40,10 +40,12 @@ def check_bool(value: object, *, name: str) -> bool:
 
 
 def check_choice(value: object, *, name: str, choices: Sequence[str]) -> str:
-    if value not in choices:
+    # The choices are strings, so a value among them is a string: the isinstance check only lets
+    # the type checker see it.
+    if not isinstance(value, str) or value not in choices:
         allowed = ", ".join(choices)
         raise ValueError(f"{name} must be one of {allowed}; {value!r} is not.")
-    return value  # type: ignore[return-value]
+    return value
 
 
 def check_faces(faces: Iterable[object], *, sides: int, name: str = "die") -> tuple[int, ...]:
@@ -54,10 +56,12 @@ def check_faces(faces: Iterable[object], *, sides: int, name: str = "die") -> tu
         items = tuple(faces)
     except TypeError:
         raise ValueError(f"Faces must be a list of numbers, not {faces!r}.") from None
+    checked: list[int] = []
     for face in items:
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= sides:
             raise ValueError(f"A d{sides} {name} shows 1 to {sides}; {face!r} is not a face.")
-    return items
+        checked.append(face)
+    return tuple(checked)
 
 
 def binomial_weights(n: int, hit_faces: int, sides: int) -> list[int]:
