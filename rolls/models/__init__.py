@@ -35,7 +35,6 @@ from rolls.models.log import (
     Visibility,
 )
 from rolls.models.table import (
-    BOTH_ROLL,
     Contest,
     ContestKind,
     ContestQuerySet,
@@ -47,7 +46,6 @@ from rolls.models.table import (
 
 __all__ = [
     "APPEND_ATTEMPTS",
-    "BOTH_ROLL",
     "DIE_NAMES",
     "GENESIS_HASH",
     "HASH_VERSION",

@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from sheets.models import Campaign, Character
+from sheets.systems import ContestStyle, contest_style
 
 
 class RollCallQuerySet(models.QuerySet["RollCall"]):
@@ -97,7 +98,6 @@ class ContestKind(models.TextChoices):
 
 
 # Contests where both sides roll; in the others only side A (the acting side) rolls.
-BOTH_ROLL = (ContestKind.COGENT_CONFLICT, ContestKind.COLD_STARS_ACTIVE)
 
 
 class ContestState(models.TextChoices):
@@ -188,8 +188,13 @@ class Contest(models.Model):
         return self.state in (ContestState.OPEN, ContestState.CHOOSING)
 
     @property
+    def style(self) -> ContestStyle:
+        """How this kind of contest runs (who rolls, what side B does): from the rule system."""
+        return contest_style(self.kind)
+
+    @property
     def both_roll(self) -> bool:
-        return self.kind in BOTH_ROLL
+        return self.style.both_roll
 
     def character(self, side: str) -> Character | None:
         return self.character_a if side == "a" else self.character_b

@@ -31,7 +31,6 @@ from django.utils import timezone
 from rolls.models import (
     OUTCOME_LABELS,
     Contest,
-    ContestKind,
     ContestState,
     Kind,
     RollEntry,
@@ -100,7 +99,7 @@ def passive_risk(contest: Contest) -> int:
 
 def panel_preset(contest: Contest) -> tuple[dict[str, Any], set[str]]:
     """What side A's roll panel is prefilled with, and which values are locked."""
-    if contest.kind == ContestKind.COLD_STARS_PASSIVE:
+    if contest.style.side_b_sets_risk:
         values: dict[str, Any] = {"risk": passive_risk(contest)}
         if contest.ability_a:
             values["ability"] = contest.ability_a
@@ -109,7 +108,7 @@ def panel_preset(contest: Contest) -> tuple[dict[str, Any], set[str]]:
             values["domain"] = OUTSIDE_DOMAINS
             return values, {"risk", "domain"}
         return values, {"risk"}
-    if contest.kind == ContestKind.DAD6_OPPOSED:
+    if contest.style.side_b_opposes:
         try:
             raised = dad6.opposed_difficulty(contest.difficulty, opposition=contest.opposition)
         except ValueError as exc:
@@ -130,12 +129,11 @@ def check_single_roll(contest: Contest, character: Character) -> None:
 
 
 # Cold Stars contests: each rolling side keeps its roll or Corrects it before the verdict.
-KEEP_OR_CORRECT = (ContestKind.COLD_STARS_ACTIVE, ContestKind.COLD_STARS_PASSIVE)
 
 
 def rolled_single(contest: Contest, entry: RollEntry, user: Any) -> RollEntry | None:
     """Side A's panel roll is in: DAD6's verdict at once; Cold Stars waits for Keep or Correct."""
-    if contest.kind == ContestKind.COLD_STARS_PASSIVE:
+    if contest.style.side_b_sets_risk:
         return None
     return decide_single(contest, entry, user)
 
@@ -143,7 +141,7 @@ def rolled_single(contest: Contest, entry: RollEntry, user: Any) -> RollEntry | 
 def decide_single(contest: Contest, entry: RollEntry, user: Any, *, choice: str = "") -> RollEntry:
     """The acting roll resolved normally is the verdict (Cold Stars passive, DAD6 opposed);
     ``choice``: side A's pick for an all-blank Cold Stars result."""
-    if contest.kind == ContestKind.COLD_STARS_PASSIVE:
+    if contest.style.side_b_sets_risk:
         how = f"Risk {entry.options.get('risk')} from {contest.name_b}'s higher Ability or Skill"
         if entry.kind == Kind.CORRECT:
             how += "; Corrected"
@@ -156,7 +154,7 @@ def decide_single(contest: Contest, entry: RollEntry, user: Any, *, choice: str 
     verdict = f"{contest.name_a}: {OUTCOME_LABELS[outcome] if choice else entry.outcome_label}"
     if choice:
         how += f"; all blank, {contest.name_a} took a {OUTCOME_LABELS[choice]}"
-    deciding = deciding_entries(contest) if contest.kind == ContestKind.COLD_STARS_PASSIVE else []
+    deciding = deciding_entries(contest) if contest.style.side_b_sets_risk else []
     deciding = deciding or [entry]
     return _verdict(
         contest,
@@ -285,7 +283,7 @@ def roll_side(
         "target_id": target.obj.pk,
     }
     opponent = contest.name_b if side == "a" else contest.name_a
-    if contest.kind == ContestKind.COGENT_CONFLICT:
+    if contest.style.rounds:
         return _cogent_side_roll(
             contest,
             side,
@@ -510,7 +508,7 @@ def _cold_stars_side_entry(
 def correct_side(contest: Contest, side: str, sheet: Any, rng: Any, user: Any) -> RollEntry:
     """Cold Stars step 6: re-roll this side's whole pool for 1 Momentum, once."""
     status = side_status(contest, side)
-    if contest.kind not in KEEP_OR_CORRECT:
+    if not contest.style.keep_or_correct:
         raise Refused("Correct is a Cold Stars step.")
     if contest.state != ContestState.OPEN:
         # Rules at the table: Correct in a contest comes before the verdict; after it the re-roll
@@ -518,14 +516,14 @@ def correct_side(contest: Contest, side: str, sheet: Any, rng: Any, user: Any) -
         raise Refused("This contest is past its rolls; Correct comes before the verdict.")
     if status.settled:
         raise Refused(f"{status.name} is done with this roll.")
-    if contest.kind == ContestKind.COLD_STARS_PASSIVE and side != "a":
+    if contest.style.side_b_sets_risk and side != "a":
         raise Refused(f"Only {contest.name_a} rolls in this contest.")
     if status.entry is None:
         raise Refused(f"{status.name} hasn't rolled yet.")
     if status.entry.kind != Kind.ROLL:
         raise Refused("Correct re-rolls a roll once.")
     entry = status.entry
-    if contest.kind == ContestKind.COLD_STARS_PASSIVE:
+    if contest.style.side_b_sets_risk:
         # The acting roll is read the ordinary way (Risk and all): its Correct too.
         outcome = followups.correct_outcome(entry, sheet, rng)
         new = RollEntry.objects.append(
@@ -557,12 +555,12 @@ def correct_side(contest: Contest, side: str, sheet: Any, rng: Any, user: Any) -
 def settle_side(contest: Contest, side: str, user: Any) -> RollEntry | None:
     """This side keeps its roll (Cold Stars); the contest is decided once both have."""
     status = side_status(contest, side)
-    if contest.kind not in KEEP_OR_CORRECT:
+    if not contest.style.keep_or_correct:
         raise Refused("Keeping a roll is a Cold Stars step.")
     # Only while rolls are awaited: keeping again after the verdict would decide a second time.
     if contest.state != ContestState.OPEN:
         raise Refused("This contest is not waiting for rolls.")
-    if contest.kind == ContestKind.COLD_STARS_PASSIVE and side != "a":
+    if contest.style.side_b_sets_risk and side != "a":
         raise Refused(f"Only {contest.name_a} rolls in this contest.")
     if status.entry is None:
         raise Refused(f"{status.name} hasn't rolled yet.")
@@ -574,17 +572,19 @@ def settle_side(contest: Contest, side: str, user: Any) -> RollEntry | None:
 def decide_if_ready(contest: Contest, user: Any) -> RollEntry | None:
     """Once every side is in: the verdict entry, a new round (Cogent tie) or the initiator's
     choice (Cold Stars even). Returns the verdict entry when there is one."""
-    if contest.kind == ContestKind.COLD_STARS_PASSIVE:
+    if contest.style.side_b_sets_risk:
         return _decide_passive(contest, user) if contest.settled_a else None
     status = sides(contest)
     a, b = status
     if not (a.rolled and b.rolled):
         return None
-    if contest.kind == ContestKind.COLD_STARS_ACTIVE and not (
-        contest.settled_a and contest.settled_b
+    if (
+        contest.both_roll
+        and contest.style.keep_or_correct
+        and not (contest.settled_a and contest.settled_b)
     ):
         return None
-    if contest.kind == ContestKind.COGENT_CONFLICT:
+    if contest.style.rounds:
         faces_a = [die["face"] for die in a.entry.faces]
         faces_b = [die["face"] for die in b.entry.faces]
         before_a = bool(a.entry.options.get("destiny_before"))
@@ -653,7 +653,7 @@ def choose(contest: Contest, choice: str, user: Any) -> RollEntry:
     if choice not in CHOICES:
         raise Refused("Choose a Costly Success or a Failure.")
     a, b = sides(contest)
-    if contest.kind == ContestKind.COLD_STARS_PASSIVE and a.entry is not None:
+    if contest.style.side_b_sets_risk and a.entry is not None:
         # An all-blank acting roll (Ability + Skill, no Risk left): side A picks, as in any roll.
         return decide_single(contest, a.entry, user, choice=choice)
     if a.entry is None or b.entry is None:  # a state no roll led to: nothing to choose between

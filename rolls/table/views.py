@@ -29,7 +29,6 @@ from rolls.models import (
     Assist,
     AssistRequest,
     Contest,
-    ContestKind,
     ContestState,
     Kind,
     RollCall,
@@ -192,9 +191,9 @@ def _contest_card(
                 )
         if can_act and contest.both_roll and not status.rolled:
             side["visibilities"] = contests.visibility_choices(contest, membership)
-        if can_act and contest.kind == ContestKind.COGENT_CONFLICT and not status.rolled:
+        if can_act and contest.style.rounds and not status.rolled:
             side |= _cogent_side_choices(contest, status.side, figures=figures)
-        if can_act and contest.kind == ContestKind.COLD_STARS_ACTIVE and not status.rolled:
+        if can_act and contest.both_roll and contest.style.keep_or_correct and not status.rolled:
             try:
                 sheet = character.cold_stars
                 side["willpower"] = contests.willpower_choices(contest, status.side, sheet)
@@ -636,9 +635,7 @@ def contest_side(request: HttpRequest, pk: int, side: str, action: str) -> HttpR
                 contest, membership, request.POST.get("visibility", "")
             )
             cogent_options = (
-                contests.CogentSide.from_post(request.POST)
-                if contest.kind == ContestKind.COGENT_CONFLICT
-                else None
+                contests.CogentSide.from_post(request.POST) if contest.style.rounds else None
             )
             contests.roll_side(
                 contest,
@@ -650,7 +647,7 @@ def contest_side(request: HttpRequest, pk: int, side: str, action: str) -> HttpR
                 visibility=visibility,
                 cogent=cogent_options,
             )
-            if contest.kind == ContestKind.COGENT_CONFLICT:
+            if contest.style.rounds:
                 contests.decide_if_ready(contest, request.user)
         elif action == "correct":
             rolled = contests.side_status(contest, side).entry

@@ -50,6 +50,20 @@ class Difficulty:
 
 
 @dataclass(frozen=True)
+class ContestStyle:
+    """How one kind of contest runs: who rolls, what side B does, what comes before the verdict."""
+
+    kind: str  # the ContestKind value stored on the contest
+    both_roll: bool  # both sides roll their pools
+    rounds: bool = False  # a tie is a new round (a Cogent conflict: wins against wins)
+    keep_or_correct: bool = False  # a roll is kept or Corrected once before the verdict (step 6)
+    side_b_sets_risk: bool = False  # side B doesn't roll: its rating sets side A's Risk
+    side_b_opposes: bool = False  # side B doesn't roll: opposition raises side A's difficulty
+    side_b_words: str = ""  # what side B does when it doesn't roll
+    even_words: str = "Exactly even"  # the result that lets side A choose
+
+
+@dataclass(frozen=True)
 class RowKind:
     """A rollable row kind: its URL kind, model, and how it is found within one character."""
 
@@ -75,7 +89,7 @@ class RuleSystem:
     roll_form_path: ClassVar[str]
     resources_form_path: ClassVar[str]
     difficulty: ClassVar[Difficulty]
-    contest_kinds: ClassVar[tuple[str, ...]]
+    contest_styles: ClassVar[tuple[ContestStyle, ...]]
     log_outcomes: ClassVar[tuple[str, ...]]  # the outcomes the log filter offers, best first
     # What follow-ups read again from an entry (where, keys): without them nothing is offered.
     follow_up_reads: ClassVar[tuple[str, tuple[str, ...]]]
@@ -145,6 +159,10 @@ class RuleSystem:
         return ()
 
     # --- rows and skills ---------------------------------------------------------------------
+    @property
+    def contest_kinds(self) -> tuple[str, ...]:
+        return tuple(style.kind for style in self.contest_styles)
+
     def row_kind(self, kind: str) -> RowKind | None:
         return next((row for row in self.rows if row.kind == kind), None)
 
@@ -200,6 +218,11 @@ def rule_system(key: str) -> RuleSystem:
     from sheets.systems.registry import SYSTEMS
 
     return SYSTEMS[key]
+
+
+def contest_style(kind: str) -> ContestStyle:
+    """The style of a contest kind (kinds are unique across systems, so no campaign is read)."""
+    return next(s for system in all_rule_systems() for s in system.contest_styles if s.kind == kind)
 
 
 def all_rule_systems() -> tuple[RuleSystem, ...]:

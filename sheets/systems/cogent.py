@@ -30,7 +30,7 @@ from sheets.models import (
     CogentVocation,
     System,
 )
-from sheets.systems import Difficulty, FormMaker, RowKind, RuleSystem
+from sheets.systems import ContestStyle, Difficulty, FormMaker, RowKind, RuleSystem
 
 if TYPE_CHECKING:
     from sheets.models import Campaign, Character
@@ -52,7 +52,7 @@ class CogentSystem(RuleSystem):
         default=cogent.CL_MIN,
         field="challenge_level",
     )
-    contest_kinds = ("cogent_conflict",)
+    contest_styles = (ContestStyle("cogent_conflict", both_roll=True, rounds=True),)
     log_outcomes = ("success", "failure", "critical_failure")
     follow_up_reads = ("options", ("challenge_level", "destiny_before", "reflexive"))
     rows = (

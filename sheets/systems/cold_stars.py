@@ -15,7 +15,7 @@ from sheets.forms import (
     ColdStarsSkillForm,
 )
 from sheets.models import CampaignSkill, ColdStarsSheet, ColdStarsSkill, System
-from sheets.systems import Difficulty, FormMaker, RowKind, RuleSystem
+from sheets.systems import ContestStyle, Difficulty, FormMaker, RowKind, RuleSystem
 
 if TYPE_CHECKING:
     from sheets.models import Campaign, Character
@@ -38,7 +38,17 @@ class ColdStarsSystem(RuleSystem):
         default=cold_stars.RISK_MIN,
         field="risk",
     )
-    contest_kinds = ("cold_stars_active", "cold_stars_passive")
+    contest_styles = (
+        ContestStyle("cold_stars_active", both_roll=True, keep_or_correct=True),
+        ContestStyle(
+            "cold_stars_passive",
+            both_roll=False,
+            keep_or_correct=True,
+            side_b_sets_risk=True,
+            side_b_words="passive: sets the Risk",
+            even_words="All blank",
+        ),
+    )
     # Every band, best first.
     log_outcomes = (
         "critical_success",

@@ -9,7 +9,7 @@ from rolls.rules import dad6
 from sheets.character_json import export_dad6, import_dad6
 from sheets.forms import Dad6SheetForm, Dad6SkillForm
 from sheets.models import Dad6Sheet, Dad6Skill, System
-from sheets.systems import Difficulty, FormMaker, RowKind, RuleSystem
+from sheets.systems import ContestStyle, Difficulty, FormMaker, RowKind, RuleSystem
 
 if TYPE_CHECKING:
     from sheets.models import Campaign, Character
@@ -31,7 +31,14 @@ class Dad6System(RuleSystem):
         default=1,
         field="difficulty",
     )
-    contest_kinds = ("dad6_opposed",)
+    contest_styles = (
+        ContestStyle(
+            "dad6_opposed",
+            both_roll=False,
+            side_b_opposes=True,
+            side_b_words="opposes: adds difficulty",
+        ),
+    )
     log_outcomes = ("success", "failure")
     follow_up_reads = ("options", ("competence", "task", "difficulty", "traded_boons"))
     rows = (RowKind("dad6-skill", Dad6Skill, "sheet_id", ("sheet",)),)
