@@ -204,7 +204,7 @@ class RollEntry(models.Model):
         indexes = [
             models.Index(fields=["campaign", "-id"], name="roll_entry_campaign_page"),
             models.Index(fields=["character", "-id"], name="roll_entry_character_recent"),
-            # Log filters (log_tools.py): by skill, newest first; by date range.
+            # Log filters (rolls/log/filters.py): by skill, newest first; by date range.
             models.Index(fields=["campaign", "label", "-id"], name="roll_entry_campaign_label"),
             models.Index(fields=["campaign", "created_at"], name="roll_entry_campaign_time"),
         ]

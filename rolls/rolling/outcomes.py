@@ -85,11 +85,18 @@ class Outcome:
             "outcome_label": OUTCOME_LABELS[self.outcome],
             "detail": self.detail,
             "result": self.result,
-            "odds": fraction_text(self.odds),
-            "odds_display": percent(self.odds),
-            "odds_table": {band: fraction_text(p) for band, p in table.items() if p},
+            **odds_fields(self.odds, table),
             "resource_changes": {k: v for k, v in self.resource_changes.items() if v},
         }
+
+
+def odds_fields(chance: Fraction, table: dict[str, Fraction]) -> dict[str, Any]:
+    """The chance of what happened and the whole distribution it came from (``odds_table``)."""
+    return {
+        "odds": fraction_text(chance),
+        "odds_display": percent(chance),
+        "odds_table": {key: fraction_text(p) for key, p in table.items() if p},
+    }
 
 
 def pool_terms(parts: list[tuple[int, str]]) -> str:

@@ -1,4 +1,4 @@
-"""Roll panels, rolls and follow-ups, entry permalinks and reveals (the log page: log_tools.py).
+"""Roll panels, rolls and follow-ups, entry permalinks and reveals (the log page: rolls/log/).
 
 One view serves HTMX and plain requests: HTMX gets a named partial, a plain POST a redirect (to the
 new entry's permalink) or the page with the message. Refusals are never a 500 and write nothing:
@@ -38,7 +38,7 @@ from rolls.rolling.forms.cogent import default_weapon
 from rolls.rolling.outcomes import Outcome, Refused, dice_rng
 from rolls.rolling.targets import Target, find_target, load_target
 from rolls.rules import cogent
-from rolls.table import contests
+from rolls.table import contests, verdicts
 from sheets.access import character_for_roller
 from sheets.models import Character, Membership
 
@@ -402,8 +402,8 @@ def roll_reveal(request: HttpRequest, pk: int) -> HttpResponse:
         with transaction.atomic():
             reveal = _reveal(entry, request.user)
             # A contest's verdict and its rolls are revealed together: the verdict holds every
-            # side's dice, and the rolls together decide the verdict (contests.revealed_with).
-            also = [_reveal(other, request.user).reveals for other in contests.revealed_with(entry)]
+            # side's dice, and the rolls together decide the verdict (verdicts.revealed_with).
+            also = [_reveal(other, request.user).reveals for other in verdicts.revealed_with(entry)]
     except IntegrityError:
         # Another reveal of the same roll won the race; the roll is revealed either way.
         return redirect(entry)

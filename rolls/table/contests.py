@@ -18,6 +18,8 @@ Hidden sides (docs/gm-table.md, "Hidden rolls in a contest"): nobody learns a si
 verdict unless they may read every roll that decides it. The verdict entry gets the audience of its
 most hidden deciding roll (:func:`verdict_audience`), and :func:`readable_by` tells the views
 whether a member may see a contest's outcome — both through the entry-level visibility API only.
+
+The verdict entry and its audience are in ``verdicts``; a Cogent side's options in ``cogent_sides``.
 """
 
 from __future__ import annotations
@@ -37,20 +39,31 @@ from rolls.models import (
     Visibility,
 )
 from rolls.rolling import followups
-from rolls.rolling.display import CERTAIN, fraction_text, percent
-from rolls.rolling.forms.cogent import cogent_pool, spend_destiny_before
 from rolls.rolling.forms.cold_stars import OUTSIDE_DOMAINS
 from rolls.rolling.outcomes import (
     Refused,
     apply_cold_stars_change,
-    cogent_faces,
     cold_stars_faces,
-    pool_terms,
+    odds_fields,
 )
 from rolls.rolling.targets import Target, find_target
 from rolls.rules import cogent, cold_stars, dad6
+from rolls.table.cogent_sides import CogentSide, cogent_side_roll
+from rolls.table.verdicts import (
+    _cs_table,
+    _from_a,
+    append_verdict,
+    cogent_verdict_words,
+    cold_stars_contest_odds,
+    cold_stars_faces_of,
+    count_table,
+    deciding_entries,
+    side_entry_fields,
+    side_json,
+    sides_and_audience,
+    verdict_audience,
+)
 from sheets.models import Character, ColdStarsAbility, Membership
-from sheets.ranges import COGENT_PENALTY_MAX
 
 SIDES = ("a", "b")
 
@@ -156,7 +169,7 @@ def decide_single(contest: Contest, entry: RollEntry, user: Any, *, choice: str 
         how += f"; all blank, {contest.name_a} took a {OUTCOME_LABELS[choice]}"
     deciding = deciding_entries(contest) if contest.style.side_b_sets_risk else []
     deciding = deciding or [entry]
-    return _verdict(
+    return append_verdict(
         contest,
         user,
         winner="a" if outcome.endswith("success") else "b",
@@ -165,7 +178,7 @@ def decide_single(contest: Contest, entry: RollEntry, user: Any, *, choice: str 
         detail=f"{how}. {entry.detail}".strip(),
         odds=Fraction(entry.odds),
         table={band: Fraction(p) for band, p in entry.odds_table.items()},
-        sides=[_side_json(e, "a", contest.name_a) for e in deciding],
+        sides=[side_json(e, "a", contest.name_a) for e in deciding],
         extra={"choice": choice} if choice else {},
         # The verdict shows the roll's dice: it is seen by exactly who may see the rolls.
         **verdict_audience(deciding),
@@ -284,7 +297,7 @@ def roll_side(
     }
     opponent = contest.name_b if side == "a" else contest.name_a
     if contest.style.rounds:
-        return _cogent_side_roll(
+        return cogent_side_roll(
             contest,
             side,
             target,
@@ -336,137 +349,6 @@ def roll_side(
     )
 
 
-@dataclass(frozen=True)
-class CogentSide:
-    """What a Cogent conflict side chooses for its roll: everything an action's roll may use
-    that applies to a conflict (rules at the table) — no destiny *after*, no Challenge Level."""
-
-    destiny_before: bool = False
-    circumstances: tuple[str, ...] = ()
-    equipment: int = 0
-    extra_penalty: int = 0
-
-    @classmethod
-    def from_post(cls, data: Any) -> CogentSide:
-        """Read and check the side's options from a request; :class:`Refused` in words."""
-
-        def number(name: str, label: str, low: int, high: int) -> int:
-            raw = str(data.get(name, "") or "0").strip()
-            if not (raw.lstrip("-").isascii() and raw.lstrip("-").isdigit()) or len(raw) > 4:
-                raise Refused(f"{label} must be a whole number from {low} to {high}.")
-            value = int(raw)
-            if not low <= value <= high:
-                raise Refused(f"{label} must be from {low} to {high}; {value} is out of range.")
-            return value
-
-        circumstances = tuple(data.getlist("circumstances")) if hasattr(data, "getlist") else ()
-        try:
-            cogent.circumstance_dice(circumstances)
-        except ValueError as exc:
-            raise Refused(str(exc)) from None
-        return cls(
-            destiny_before=data.get("destiny_before") in ("on", "true", "1"),
-            circumstances=circumstances,
-            equipment=number(
-                "equipment", "Unequal equipment", cogent.EQUIPMENT_MIN, cogent.EQUIPMENT_MAX
-            ),
-            extra_penalty=number("extra_penalty", "Extra penalty dice", 0, COGENT_PENALTY_MAX),
-        )
-
-
-def cogent_side_pool(
-    target: Target, sheet: Any, options: CogentSide
-) -> tuple[int, list[tuple[int, str]]]:
-    """A conflict side's pool and breakdown terms: the sheet's, with its stored weapon, and the
-    side's options (the roll panel's reading, ``rolls.forms.cogent_pool``)."""
-    row = target.obj
-    weapon = (row.weapon_label, row.weapon_bonus_now) if target.is_combat else ("", 0)
-    return cogent_pool(
-        sheet,
-        row,
-        combat=target.is_combat,
-        weapon=weapon,
-        circumstances=options.circumstances,
-        equipment=options.equipment,
-        extra=options.extra_penalty,
-    )
-
-
-def _cogent_side_roll(
-    contest: Contest,
-    side: str,
-    target: Target,
-    sheet: Any,
-    rng: Any,
-    user: Any,
-    *,
-    options: CogentSide,
-    base: dict[str, Any],
-    visibility: str,
-    opponent: str,
-) -> RollEntry:
-    row = target.obj
-    if options.circumstances and not target.is_combat:
-        raise Refused("Combat circumstances apply to combat skills only.")
-    changes = spend_destiny_before(sheet) if options.destiny_before else {}
-    pool, terms = cogent_side_pool(target, sheet, options)
-    breakdown = f"{pool_terms(terms)} = {pool}d6, conflict round {contest.round} against {opponent}"
-    if options.destiny_before:
-        breakdown += f", destiny spent first ({cogent.DESTINY_WIN_FACE}–6 win)"
-    faces = cogent.roll(pool, rng)
-    result = cogent.resolve(
-        faces, challenge_level=cogent.CL_MIN, destiny_before=options.destiny_before
-    )
-    wins = result.rolled_wins
-    distribution = cogent.win_distribution(pool, destiny_before=options.destiny_before)
-    recorded = base | {
-        "rating": row.rating,
-        "combat": target.is_combat,
-        "destiny_before": options.destiny_before,
-        "circumstances": list(options.circumstances),
-        "equipment": options.equipment,
-        "extra_penalty": options.extra_penalty,
-    }
-    return RollEntry.objects.append(
-        **_entry_fields(contest, target.character, user, target),
-        kind=Kind.ROLL,
-        visibility=visibility,
-        options=recorded,
-        pool={"dice": pool},
-        breakdown=breakdown,
-        faces=cogent_faces(result),
-        outcome="contest_roll",
-        outcome_label=OUTCOME_LABELS["contest_roll"],
-        detail=f"{wins} win{'' if wins == 1 else 's'}",
-        result={"wins": wins},
-        **_odds(distribution[wins], _counts(distribution)),
-        resource_changes=changes,
-    )
-
-
-def cogent_verdict_words(
-    contest: Contest, result: cogent.ConflictResult, a: RollEntry, b: RollEntry
-) -> tuple[str, dict[str, Any]]:
-    """Rules at the table: victory levels and "deathblow" are combat words — only when a side
-    rolls a combat skill; a winner that made a defence roll scores none; any other conflict
-    reports the margin in wins."""
-    winner = a if result.winner == "a" else b
-    name = contest.name_a if result.winner == "a" else contest.name_b
-    margin = abs(result.wins_a - result.wins_b)
-    combat = bool(a.options.get("combat") or b.options.get("combat"))
-    if not combat:
-        label = f"{name} wins by {margin} win{'' if margin == 1 else 's'}"
-        return label, {"margin": margin}
-    if cogent.DEFENCE in winner.options.get("circumstances", []):
-        label = f"{name} holds: a defence roll scores no victory levels"
-        return label, {"margin": margin, "victory_levels": 0, "deathblow": False}
-    levels = result.victory_levels
-    label = f"{name} wins by {levels} victory level" + ("s" if levels != 1 else "")
-    if result.deathblow:
-        label += " — deathblow"
-    return label, {"margin": margin, "victory_levels": levels, "deathblow": result.deathblow}
-
-
 def _cold_stars_side_entry(
     contest: Contest,
     character: Character,
@@ -485,7 +367,7 @@ def _cold_stars_side_entry(
     faces = cold_stars.roll(pool, rng)
     count = cold_stars.successes(faces)
     return RollEntry.objects.append(
-        **_entry_fields(contest, character, user, target),
+        **side_entry_fields(contest, character, user, target),
         kind=kind,
         follows=follows,
         visibility=visibility,
@@ -497,9 +379,9 @@ def _cold_stars_side_entry(
         outcome_label=OUTCOME_LABELS["contest_roll"],
         detail=f"{count} success{'' if count == 1 else 'es'}",
         result={"successes": count},
-        **_odds(
+        **odds_fields(
             cold_stars.success_distribution(pool)[count],
-            _counts(cold_stars.success_distribution(pool)),
+            count_table(cold_stars.success_distribution(pool)),
         ),
         resource_changes={k: v for k, v in changes.items() if v},
     )
@@ -527,7 +409,7 @@ def correct_side(contest: Contest, side: str, sheet: Any, rng: Any, user: Any) -
         # The acting roll is read the ordinary way (Risk and all): its Correct too.
         outcome = followups.correct_outcome(entry, sheet, rng)
         new = RollEntry.objects.append(
-            **_entry_fields(contest, status.character, user, target_for(contest, side)),
+            **side_entry_fields(contest, status.character, user, target_for(contest, side)),
             follows=entry,
             **outcome.fields(),
         )
@@ -603,7 +485,7 @@ def decide_if_ready(contest: Contest, user: Any) -> RollEntry | None:
             destiny_before_b=before_b,
         )
         label, figures = cogent_verdict_words(contest, result, a.entry, b.entry)
-        return _verdict(
+        return append_verdict(
             contest,
             user,
             winner=result.winner,
@@ -613,17 +495,17 @@ def decide_if_ready(contest: Contest, user: Any) -> RollEntry | None:
             + (f", after {contest.round - 1} tied round(s)" if contest.round > 1 else ""),
             odds=chances[result.winner] / (chances["a"] + chances["b"]),
             table=_from_a(chances["a"], chances["b"]),
-            **_sides_and_audience(contest),
+            **sides_and_audience(contest),
             extra={"wins_a": result.wins_a, "wins_b": result.wins_b} | figures,
         )
-    result = cold_stars.contest(_cs_faces(a.entry), _cs_faces(b.entry))
+    result = cold_stars.contest(cold_stars_faces_of(a.entry), cold_stars_faces_of(b.entry))
     if result.winner is None:
         contest.state = ContestState.CHOOSING
         contest.save(update_fields=["state"])
         return None
     name = contest.name_a if result.winner == "a" else contest.name_b
     band = OUTCOME_LABELS[result.band]
-    return _verdict(
+    return append_verdict(
         contest,
         user,
         winner=result.winner,
@@ -631,9 +513,9 @@ def decide_if_ready(contest: Contest, user: Any) -> RollEntry | None:
         label=f"{name} wins: {band}",
         detail=f"{result.successes_a} successes against {result.successes_b}; "
         f"{result.margin} left after cancelling",
-        odds=_cs_contest_odds(a.entry, b.entry)[result.winner],
+        odds=cold_stars_contest_odds(a.entry, b.entry)[result.winner],
         table=_cs_table(a.entry, b.entry),
-        **_sides_and_audience(contest),
+        **sides_and_audience(contest),
         extra={
             "successes_a": result.successes_a,
             "successes_b": result.successes_b,
@@ -658,17 +540,17 @@ def choose(contest: Contest, choice: str, user: Any) -> RollEntry:
         return decide_single(contest, a.entry, user, choice=choice)
     if a.entry is None or b.entry is None:  # a state no roll led to: nothing to choose between
         raise Refused("This contest isn't waiting for the initiator's choice.")
-    result = cold_stars.contest(_cs_faces(a.entry), _cs_faces(b.entry))
-    return _verdict(
+    result = cold_stars.contest(cold_stars_faces_of(a.entry), cold_stars_faces_of(b.entry))
+    return append_verdict(
         contest,
         user,
         winner="a" if choice == "costly_success" else "b",
         outcome=choice,
         label=f"Even: {contest.name_a} takes a {OUTCOME_LABELS[choice]}",
         detail=f"{result.successes_a} successes each; the initiator chose",
-        odds=_cs_contest_odds(a.entry, b.entry)["even"],
+        odds=cold_stars_contest_odds(a.entry, b.entry)["even"],
         table=_cs_table(a.entry, b.entry),
-        **_sides_and_audience(contest),
+        **sides_and_audience(contest),
         extra={"successes_a": result.successes_a, "successes_b": result.successes_b, "margin": 0},
     )
 
@@ -679,229 +561,3 @@ def cancel(contest: Contest) -> None:
     contest.state = ContestState.CANCELLED
     contest.decided_at = timezone.now()
     contest.save(update_fields=["state", "decided_at"])
-
-
-# ---------------------------------------------------------------------------------------------
-# Entries
-# ---------------------------------------------------------------------------------------------
-
-
-def _cs_faces(entry: RollEntry) -> cold_stars.Faces:
-    return cold_stars.Faces(
-        **{
-            kind: tuple(d["face"] for d in entry.faces if d["kind"] == kind)
-            for kind in ("ability", "skill", "risk")
-        }
-    )
-
-
-def _cs_contest_odds(a: RollEntry, b: RollEntry) -> dict[str, Fraction]:
-    return cold_stars.contest_odds(
-        cold_stars.Pool(a.pool["ability"], a.pool["skill"], 0),
-        cold_stars.Pool(b.pool["ability"], b.pool["skill"], 0),
-    )
-
-
-def _from_a(a: Fraction, b: Fraction) -> dict[str, Fraction]:
-    """A conflict's verdict seen from side A, ties re-rolled: A wins (success) or loses."""
-    return {"success": a / (a + b), "failure": b / (a + b)}
-
-
-def _cs_table(a: RollEntry, b: RollEntry) -> dict[str, Fraction]:
-    """Side A's chances in an active contest: win, lose, or even (the initiator's choice)."""
-    odds = _cs_contest_odds(a, b)
-    return {"success": odds["a"], "failure": odds["b"], "choice": odds["even"]}
-
-
-def _odds(chance: Fraction, table: dict[str, Fraction]) -> dict[str, Any]:
-    """The chance of what happened and the whole distribution it came from (``odds_table``)."""
-    return {
-        "odds": fraction_text(chance),
-        "odds_display": percent(chance),
-        "odds_table": {key: fraction_text(p) for key, p in table.items() if p},
-    }
-
-
-def _counts(distribution: tuple[Fraction, ...]) -> dict[str, Fraction]:
-    """A side's roll has no outcome band of its own: its table is per count of wins/successes."""
-    return {str(count): chance for count, chance in enumerate(distribution)}
-
-
-def _entry_fields(
-    contest: Contest, character: Character, user: Any, target: Target
-) -> dict[str, Any]:
-    return {
-        "campaign": contest.campaign,
-        "contest": contest,
-        "character": character,
-        "user": user,
-        "character_name": character.name,
-        "username": user.get_username(),
-        "system": contest.campaign.system,
-        "label": target.label,
-    }
-
-
-def _side_json(entry: RollEntry, side: str, name: str) -> dict[str, Any]:
-    return {
-        "side": side,
-        "name": name,
-        "entry": entry.pk,
-        "seq": entry.seq,
-        "round": entry.options.get("contest_round", 1),
-        "label": entry.label,
-        "outcome_label": entry.outcome_label,
-        "detail": entry.detail,
-        "faces": entry.faces,
-    }
-
-
-def _sides_and_audience(contest: Contest) -> dict[str, Any]:
-    """Every roll of the contest, rounds and Corrects included, for the verdict card — and the
-    verdict's audience, which those rolls decide."""
-    deciding = deciding_entries(contest)
-    sides = [
-        _side_json(
-            entry,
-            entry.options.get("contest_side", "a"),
-            contest.name_a if entry.options.get("contest_side", "a") == "a" else contest.name_b,
-        )
-        for entry in deciding
-    ]
-    return {"sides": sides, **verdict_audience(deciding)}
-
-
-def _verdict(
-    contest: Contest,
-    user: Any,
-    *,
-    winner: str,
-    outcome: str,
-    label: str,
-    detail: str,
-    odds: Fraction,
-    table: dict[str, Fraction],
-    sides: list[dict[str, Any]],
-    extra: dict[str, Any],
-    **audience: Any,
-) -> RollEntry:
-    """The verdict entry. ``audience``: its visibility, roller and (for a hidden NPC) character,
-    from :func:`verdict_audience` — the most hidden of the rolls whose figures it holds."""
-    if contest.campaign.force_public_rolls and audience.get("visibility", Visibility.PUBLIC) != (
-        Visibility.PUBLIC
-    ):
-        # A roll made hidden before the GM made every roll public: a public verdict would show
-        # its dice, and the campaign allows no other.
-        raise Refused(
-            "A roll of this contest is hidden, but the campaign now makes every roll public: "
-            "the GM can call the contest off."
-        )
-    contest.state = ContestState.DECIDED
-    contest.winner = winner
-    contest.verdict = label
-    contest.decided_at = timezone.now()
-    contest.save(update_fields=["state", "winner", "verdict", "decided_at"])
-    skills = contest.skill_a + (f" vs {contest.skill_b}" if contest.skill_b else "")
-    fields: dict[str, Any] = {
-        "character": contest.character_a,
-        "visibility": Visibility.PUBLIC,
-    } | audience
-    return RollEntry.objects.append(
-        campaign=contest.campaign,
-        contest=contest,
-        user=user,
-        character_name=f"{contest.name_a} vs {contest.name_b}",
-        username=user.get_username(),
-        system=contest.campaign.system,
-        kind=Kind.CONTEST,
-        label=skills,
-        options={"contest": contest.pk, "contest_kind": contest.kind, "rounds": contest.round},
-        pool={},
-        breakdown=contest.get_kind_display(),
-        faces=[],
-        outcome=outcome,
-        outcome_label=label[:100],
-        detail=detail,
-        result={"winner": winner, "sides": sides} | extra,
-        **fields,
-        **_odds(odds or CERTAIN, table),
-        resource_changes={},
-    )
-
-
-# ---------------------------------------------------------------------------------------------
-# Hidden sides: who may learn a contest's outcome
-# ---------------------------------------------------------------------------------------------
-
-# How far a hidden roll is hidden: GM-only (the GM and its roller read it) < blind (the GM reads
-# it, its roller sees a placeholder) < secret or a hidden NPC's (the GM alone knows of it).
-_HIDDEN_RANK = {
-    Visibility.GM_ONLY: 1,
-    Visibility.BLIND: 2,
-    Visibility.SECRET: 3,
-    Visibility.PUBLIC: 3,  # public yet hidden: a hidden NPC's roll
-}
-
-
-def deciding_entries(contest: Contest) -> list[RollEntry]:
-    """Every roll whose figures the verdict holds: each side's rolls and Corrects, every round."""
-    return list(
-        contest.entries.exclude(kind=Kind.CONTEST).select_related("character").order_by("pk")
-    )
-
-
-def verdict_audience(deciding: list[RollEntry]) -> dict[str, Any]:
-    """The verdict's visibility (and roller, and character) so that it is read only by members
-    who may read every roll that decides it, and known (as a placeholder) only to whom the most
-    hidden of those rolls is known.
-
-    * Every roll readable by everyone: a public verdict.
-    * Otherwise it takes the audience of its most hidden roll: GM-only to that roll's roller,
-      blind (a placeholder for its roller), secret; a hidden NPC's roll is hidden through its
-      character, so the verdict is filed under that NPC and stays hidden exactly as its rolls do.
-    * GM-only rolls of two different rollers: neither may read the other's, so only the GM reads
-      the verdict — secret.
-    """
-    hidden = [entry for entry in deciding if _hidden(entry)]
-    if not hidden:
-        return {"visibility": Visibility.PUBLIC}
-    top = max(hidden, key=lambda entry: _HIDDEN_RANK[Visibility(entry.visibility)])
-    audience: dict[str, Any] = {"visibility": top.visibility, "roller_id": top.roller_id}
-    if top.visibility == Visibility.PUBLIC:
-        audience["character"] = top.character
-    elif top.visibility == Visibility.GM_ONLY and len({e.roller_id for e in hidden}) > 1:
-        audience["visibility"] = Visibility.SECRET
-    return audience
-
-
-def readable_by(membership: Membership, entries: list[RollEntry]) -> bool:
-    """May this member learn the contest's outcome — each side's figures, who won, the verdict?
-    Only if they may read every one of its ``entries`` (side rolls and the verdict; the GM
-    always may). A member who may not sees the contest as decided, its result hidden."""
-    return all(entry.is_readable_by(membership) for entry in entries)
-
-
-def revealed_with(entry: RollEntry) -> list[RollEntry]:
-    """What the GM's reveal of ``entry`` (already appended) reveals along with it, so a contest
-    never shows figures that its own entries still hide:
-
-    * a verdict: every hidden roll of the contest — the verdict card shows their dice anyway;
-    * a contest roll: the verdict, once no roll deciding it is hidden any more.
-    """
-    if entry.contest_id is None:
-        return []
-    deciding = deciding_entries(entry.contest)
-    if entry.kind == Kind.CONTEST:
-        return [e for e in deciding if e.follows_id is None and _hidden(e)]
-    verdict = entry.contest.entries.filter(kind=Kind.CONTEST).select_related("character").first()
-    if verdict is None or not _hidden(verdict):
-        return []
-    if any(_hidden(e) for e in deciding if e.follows_id is None and e.pk != entry.pk):
-        return []
-    return [verdict]
-
-
-def _hidden(entry: RollEntry) -> bool:
-    """Not readable by every member. (``is_hidden`` alone still says a hidden NPC's public roll
-    is hidden after the GM revealed it.)"""
-    return entry.is_hidden and not entry.is_revealed

@@ -38,7 +38,7 @@ def headline(bands: list[Band]) -> str:
 def gm_prompts(context: Any, character: Any, membership: Any) -> dict[str, Any]:
     """The GM's open calls and contests for this character, on its sheet (empty for anyone who
     can't roll it). The prompts hold forms, so the page's CSRF token comes along."""
-    from rolls.table.views import prompts_context
+    from rolls.table.prompts import prompts_context
 
     return prompts_context(character, membership) | {"csrf_token": context.get("csrf_token")}
 

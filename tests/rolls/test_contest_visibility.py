@@ -13,7 +13,7 @@ from django.utils.html import escape
 from rolls.log.tokens import entry_token
 from rolls.models import Contest, ContestState, Kind, RollEntry, Visibility
 from rolls.rules import cogent
-from rolls.table import contests
+from rolls.table import verdicts
 from sheets.models import Role, System
 from tests.factories import CharacterFactory, ContestFactory, MembershipFactory
 from tests.rolls.helpers import roll_url, seed_where
@@ -320,7 +320,7 @@ def test_the_verdict_takes_the_audience_of_its_most_hidden_roll(sides, expected)
                 odds_display="50%",
             )
         )
-    audience = contests.verdict_audience(entries)
+    audience = verdicts.verdict_audience(entries)
     visibility, roller, npc = expected
     assert audience["visibility"] == visibility
     assert audience.get("roller_id") == (t[roller].pk if roller else None)

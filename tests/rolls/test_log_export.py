@@ -89,7 +89,7 @@ def test_csv_parses_back_with_documented_columns(client, table):
 
 
 def test_dad6_faces_show_modified_values():
-    from rolls.log.views import compact_faces
+    from rolls.log.exports import compact_faces
 
     faces = [
         {"kind": "d6", "face": 5, "value": 4, "reading": "boon"},
@@ -260,7 +260,7 @@ def test_non_members_get_404(client, table, fmt):
 
 
 def test_export_reads_keyset_chunks(client, table, monkeypatch, django_assert_num_queries):
-    monkeypatch.setattr("rolls.log.views.EXPORT_CHUNK", 4)
+    monkeypatch.setattr("rolls.log.exports.EXPORT_CHUNK", 4)
     for _ in range(10):
         RollEntryFactory(character=table["ada"])
     client.force_login(table["gm"])

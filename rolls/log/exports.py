@@ -1,0 +1,352 @@
+"""The log as CSV or JSON, streamed in chunks with the same filters and visibility as the page
+(docs/log-tools.md has the formats).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import AsyncIterator, Callable, Iterator
+from datetime import UTC
+from fractions import Fraction
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.contrib.auth.decorators import login_required
+from django.core.handlers.asgi import ASGIRequest
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+
+from config.http import AuthenticatedHttpRequest
+from rolls.log.filters import filtered_entries
+from rolls.models import LogHead
+from sheets.access import campaign_for_member
+
+# Rows per export query: big enough that a million entries take 2,000 queries, small enough that a
+# chunk's rows and their rendered text stay a few megabytes.
+EXPORT_CHUNK = 500
+
+
+# ---------------------------------------------------------------------------------------------
+# Exports
+# ---------------------------------------------------------------------------------------------
+
+# Every member's export. No ``seq`` and no ``prev_hash``: a gap in the numbers, or a prev_hash that
+# isn't the hash of the entry before it, would tell a player that a roll they can't see exists. A
+# readable entry's ``hash`` is given (a fingerprint a later export must repeat) — its salt stays
+# with the GM, so it can't be checked against guesses either (docs/roll-log.md).
+CSV_COLUMNS = (
+    "time",
+    "character",
+    "player",
+    "system",
+    "kind",
+    "visibility",
+    "label",
+    "breakdown",
+    "faces",
+    "outcome",
+    "outcome_label",
+    "detail",
+    "odds",
+    "odds_percent",
+    "follows",
+    "resources",
+    "redacted",
+    "hash",
+)
+
+
+# The GM's export reads every entry, so it carries the whole chain: enough to verify it.
+GM_CSV_COLUMNS = ("seq", *CSV_COLUMNS, "prev_hash", "salt")
+
+
+# Cells a spreadsheet would read as a formula (or that hide one behind a tab or carriage return).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+DIE_LETTERS = {"ability": "A", "skill": "S", "risk": "R"}
+
+
+PLACEHOLDER_FIELDS = ("time", "character", "player", "system", "kind", "visibility", "label")
+
+
+EXPORT_VALUES = (
+    "pk",
+    "seq",
+    "created_at",
+    "character_name",
+    "username",
+    "system",
+    "kind",
+    "visibility",
+    "label",
+    "options",
+    "pool",
+    "breakdown",
+    "faces",
+    "outcome",
+    "outcome_label",
+    "detail",
+    "result",
+    "odds",
+    "odds_table",
+    "resource_changes",
+    "follows__hash",
+    "follows__seq",
+    "reveals__seq",
+    "root__seq",
+    "call_id",
+    "contest_id",
+    "character_ref",
+    "user_ref",
+    "roller_ref",
+    "hidden_character",
+    "salt",
+    "hash",
+    "prev_hash",
+    "readable",
+)
+
+
+def safe_cell(value: Any) -> Any:
+    """CSV/formula injection: a text cell starting like a formula gets a leading apostrophe."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def compact_faces(faces: list[dict[str, Any]]) -> str:
+    """Every die in a few characters: ``4 5 1`` (d6), ``A7 S10 R3`` (Cold Stars: Ability, Skill,
+    Risk), ``5>4`` for a DAD6 die whose face 5 the task modified to 4."""
+    parts = []
+    for die in faces:
+        text = f"{DIE_LETTERS.get(die.get('kind', ''), '')}{die['face']}"
+        if "value" in die and die["value"] != die["face"]:
+            text += f">{die['value']}"
+        parts.append(text)
+    return " ".join(parts)
+
+
+def _percent(odds: str) -> str:
+    try:
+        return f"{float(Fraction(odds)) * 100:.2f}"
+    except (ValueError, ZeroDivisionError):
+        return ""
+
+
+def export_rows(entries: Any, *, full: bool) -> Iterator[list[dict[str, Any]]]:
+    """The filtered visible entries, oldest first, as export records — one list per keyset chunk of
+    ``EXPORT_CHUNK`` rows (``seq > last``: never OFFSET, never the whole log in memory).
+
+    A readable entry gives every field; an entry the member only knows exists gives the
+    placeholder fields. ``full`` (the GM's export) adds the chain: seq, prev_hash, salt and the
+    rest of the hashed fields.
+    """
+    last_seq = 0
+    while True:
+        chunk = list(
+            entries.filter(seq__gt=last_seq)
+            .order_by("seq")
+            .values(*EXPORT_VALUES)[:EXPORT_CHUNK]
+            .iterator()
+        )
+        if not chunk:
+            return
+        yield [_record(row, bool(row["readable"]), full=full) for row in chunk]
+        last_seq = chunk[-1]["seq"]
+        if len(chunk) < EXPORT_CHUNK:
+            return
+
+
+def _record(row: dict[str, Any], readable: bool, *, full: bool) -> dict[str, Any]:
+    base = {"seq": row["seq"]} if full else {}
+    base |= {
+        "time": row["created_at"].astimezone(UTC).isoformat(timespec="microseconds"),
+        "character": row["character_name"],
+        "player": row["username"],
+        "system": row["system"],
+        # A placeholder's kind is always "roll": the real one (an automatic pass, a skip) would
+        # tell how the hidden roll went.
+        "kind": row["kind"] if readable else "roll",
+        "visibility": row["visibility"],
+        "label": row["label"],
+        "redacted": not readable,
+    }
+    if not readable:
+        return base
+    record = base | {
+        "options": row["options"],
+        "pool": row["pool"],
+        "breakdown": row["breakdown"],
+        "faces": row["faces"],
+        "outcome": row["outcome"],
+        "outcome_label": row["outcome_label"],
+        "detail": row["detail"],
+        "result": row["result"] if full else _numberless(row["result"]),
+        "odds": row["odds"],
+        "odds_table": row["odds_table"],
+        "resources": row["resource_changes"],
+        # The followed entry's hash: an id that numbers nothing (it is readable whenever this is).
+        "follows": row["follows__hash"],
+        "hash": row["hash"],
+    }
+    if full:
+        record |= {
+            "prev_hash": row["prev_hash"],
+            "salt": row["salt"],
+            "follows_seq": row["follows__seq"],
+            "reveals_seq": row["reveals__seq"],
+            "root_seq": row["root__seq"],
+            "call": row["call_id"],
+            "contest": row["contest_id"],
+            "character_id": row["character_ref"],
+            "user_id": row["user_ref"],
+            "roller_id": row["roller_ref"],
+            "hidden_character": row["hidden_character"],
+        }
+    return record
+
+
+def _numberless(result: dict[str, Any]) -> dict[str, Any]:
+    """A contest verdict's result names its rolls by ``seq`` and database id; a player gets the
+    sides without them (a chain number counts the rolls before it, hidden ones included)."""
+    if "sides" not in result:
+        return result
+    sides = [
+        {key: value for key, value in side.items() if key not in ("seq", "entry")}
+        for side in result["sides"]
+    ]
+    return result | {"sides": sides}
+
+
+def _csv_line(record: dict[str, Any], columns: tuple[str, ...]) -> list[Any]:
+    readable = not record["redacted"]
+    cells = {key: record.get(key, "") for key in ("seq", *PLACEHOLDER_FIELDS)}
+    cells["redacted"] = "yes" if record["redacted"] else "no"
+    if readable:
+        cells |= {
+            "breakdown": record["breakdown"],
+            "faces": compact_faces(record["faces"]),
+            "outcome": record["outcome"],
+            "outcome_label": record["outcome_label"],
+            "detail": record["detail"],
+            "odds": record["odds"],
+            "odds_percent": _percent(record["odds"]),
+            "follows": record["follows"] or "",
+            "resources": json.dumps(record["resources"], sort_keys=True, ensure_ascii=False)
+            if record["resources"]
+            else "",
+            "hash": record["hash"],
+            "prev_hash": record.get("prev_hash", ""),
+            "salt": record.get("salt", ""),
+        }
+    return [safe_cell(cells.get(column, "")) for column in columns]
+
+
+def _csv_chunks(head: dict[str, Any], chunks: Iterator[list[dict[str, Any]]]) -> Iterator[str]:
+    columns = GM_CSV_COLUMNS if "chain_head" in head else CSV_COLUMNS
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(columns)
+    yield buffer.getvalue()
+    for records in chunks:
+        buffer.seek(0)
+        buffer.truncate()
+        writer.writerows(_csv_line(record, columns) for record in records)
+        yield buffer.getvalue()
+
+
+def _json_chunks(head: dict[str, Any], chunks: Iterator[list[dict[str, Any]]]) -> Iterator[str]:
+    """One valid JSON object, written as it streams: the head, then the entries one per line."""
+    opening = json.dumps(head, ensure_ascii=False)
+    yield opening[:-1] + ', "entries": ['
+    first = True
+    for records in chunks:
+        parts = []
+        for record in records:
+            parts.append(("" if first else ",") + "\n" + json.dumps(record, ensure_ascii=False))
+            first = False
+        yield "".join(parts)
+    yield "\n]}\n"
+
+
+def _stream(request: HttpRequest, parts: Iterator[str]) -> Iterator[bytes] | AsyncIterator[bytes]:
+    """Under ASGI, Django would read a synchronous iterator into a list before sending it; an async
+    iterator that pulls one chunk at a time (each in the request's sync thread, so it uses the
+    request's database connection) keeps the export streaming there too."""
+    encoded = (part.encode("utf-8") for part in parts)
+    if not isinstance(request, ASGIRequest):
+        return encoded
+    pull = sync_to_async(lambda: next(encoded, None), thread_sensitive=True)
+
+    async def chunks() -> AsyncIterator[bytes]:
+        while (part := await pull()) is not None:
+            yield part
+
+    return chunks()
+
+
+def _export(
+    request: AuthenticatedHttpRequest,
+    pk: int,
+    extension: str,
+    content_type: str,
+    render_parts: Callable[[dict[str, Any], Iterator[list[dict[str, Any]]]], Iterator[str]],
+) -> HttpResponse | StreamingHttpResponse:
+    campaign, membership = campaign_for_member(request, pk)
+    form, entries = filtered_entries(request, campaign, membership)
+    if form.errors:
+        # An export is a record someone keeps: rather than quietly exporting something other than
+        # what was asked for, say what is wrong.
+        problems = "; ".join(
+            f"{form.fields[name].label}: {' '.join(errors)}" for name, errors in form.errors.items()
+        )
+        return HttpResponse(
+            f"Can't export with these filters. {problems}",
+            status=400,
+            content_type="text/plain; charset=utf-8",
+        )
+    now = timezone.now().astimezone(UTC)
+    head = {
+        "format": "poolside-roll-log",
+        # 2: no seq/prev_hash for players, "follows" is the followed entry's hash, the GM's
+        # export has the salt and every other hashed field.
+        "version": 2,
+        "campaign": {"id": campaign.pk, "name": campaign.name, "system": campaign.system},
+        "exported_at": now.isoformat(timespec="seconds"),
+        "exported_by": request.user.get_username(),
+        "filters": {key: str(value) for key, value in form.active.items()},
+    }
+    if membership.is_gm:
+        # Where the whole chain ends now (filters or not): keep it with the export to check later
+        # that nothing was cut from the end (docs/roll-log.md). Players don't get it: its count
+        # would tell them how many rolls they can't see.
+        log_head = LogHead.objects.filter(campaign=campaign).first() or LogHead()
+        head["chain_head"] = {"length": log_head.length, "hash": log_head.hash}
+    chunks = export_rows(entries, full=membership.is_gm)
+    response = StreamingHttpResponse(
+        _stream(request, render_parts(head, chunks)), content_type=content_type
+    )
+    filename = f"poolside-campaign-{campaign.pk}-log-{now:%Y%m%d-%H%M}.{extension}"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@login_required
+@require_GET
+def campaign_log_csv(
+    request: AuthenticatedHttpRequest, pk: int
+) -> HttpResponse | StreamingHttpResponse:
+    return _export(request, pk, "csv", "text/csv; charset=utf-8", _csv_chunks)
+
+
+@login_required
+@require_GET
+def campaign_log_json(
+    request: AuthenticatedHttpRequest, pk: int
+) -> HttpResponse | StreamingHttpResponse:
+    return _export(request, pk, "json", "application/json", _json_chunks)

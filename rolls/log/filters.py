@@ -1,0 +1,190 @@
+"""The log's filter form (who, what, outcome, visibility, dates, words) and the entries it selects, for
+the log page, its exports and its statistics alike.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+from typing import Any, cast
+
+from django import forms
+from django.db.models import Q, Value
+from django.http import QueryDict
+from django.utils import timezone
+
+from config.http import AuthenticatedHttpRequest
+from rolls.models import OUTCOME_LABELS, RollEntry
+from sheets.models import Campaign, Character, Membership
+
+SEARCH_MAX_WORDS = 8
+
+
+# ---------------------------------------------------------------------------------------------
+# Filters and search
+# ---------------------------------------------------------------------------------------------
+
+
+ANY_SUCCESS, ANY_FAILURE = "any_success", "any_failure"
+
+
+# The dates a filter takes. Python's dates end at 9999-12-31, and a day's bounds are shifted by
+# the time zone and by a day ("To" is inclusive), so the extremes overflowed (a 500); no roll is
+# older than the app or millennia ahead.
+DATE_MIN, DATE_MAX = date(1900, 1, 1), date(9998, 12, 31)
+
+
+class LogFilterForm(forms.Form):
+    """The log's GET form. Always bound (to the query string); a field with a bad value reports it
+    beside the field and is left out of the filter, so the rest still applies."""
+
+    q = forms.CharField(
+        label="Search",
+        required=False,
+        max_length=200,
+        help_text="Character, player, skill, pool, outcome or detail; every word must match.",
+        widget=forms.TextInput(attrs={"type": "search", "autocomplete": "off"}),
+    )
+    character = forms.TypedChoiceField(label="Character", required=False, coerce=int)
+    player = forms.TypedChoiceField(label="Player", required=False, coerce=int)
+    skill = forms.ChoiceField(label="Skill", required=False)
+    outcome = forms.ChoiceField(label="Outcome", required=False)
+    date_from = forms.DateField(
+        label="From",
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date", "min": DATE_MIN, "max": DATE_MAX}),
+    )
+    date_to = forms.DateField(
+        label="To",
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date", "min": DATE_MIN, "max": DATE_MAX}),
+    )
+
+    def __init__(
+        self, data: QueryDict, *, campaign: Campaign, membership: Membership, **kwargs: Any
+    ) -> None:
+        super().__init__(data, **kwargs)
+        self.campaign, self.membership = campaign, membership
+        # Only what the member may know: no hidden NPC for a player, no skill of a roll they may
+        # not know exists.
+        # Characters and players in one query (a UNION), skills in another (a loose index scan
+        # that stays fast at a million entries): the log page's query budget is six.
+        characters = (
+            Character.objects.visible_to(membership)
+            .order_by()
+            .annotate(choice=Value("character"))
+            .values_list("choice", "name", "pk")
+        )
+        players = (
+            Membership.objects.filter(campaign=campaign)
+            .order_by()
+            .annotate(choice=Value("player"))
+            .values_list("choice", "user__username", "user_id")
+        )
+        choices: dict[str, list[tuple[int, str]]] = {"character": [], "player": []}
+        for kind, name, pk in characters.union(players, all=True).order_by("choice", "name", "pk"):
+            choices[kind].append((pk, name))
+        # Declared above as choice fields; self.fields only knows them as fields.
+        character, player, skill, outcome = (
+            cast(forms.ChoiceField, self.fields[name])
+            for name in ("character", "player", "skill", "outcome")
+        )
+        character.choices = [("", "All characters"), *choices["character"]]
+        player.choices = [("", "Everyone"), *choices["player"]]
+        labels = RollEntry.objects.visible_to(membership).filter(campaign=campaign).labels()
+        skill.choices = [("", "All skills")] + [(label, label) for label in labels]
+        outcome.choices = [
+            ("", "All outcomes"),
+            (ANY_SUCCESS, "Any success"),
+            (ANY_FAILURE, "Any other outcome"),
+        ] + [(code, OUTCOME_LABELS[code]) for code in campaign.rule_system.log_outcomes]
+
+    def _clean_date(self, name: str) -> date | None:
+        value = self.cleaned_data.get(name)
+        if value is not None and not DATE_MIN <= value <= DATE_MAX:
+            raise forms.ValidationError(
+                f"Enter a date from {DATE_MIN:%-d %B %Y} to {DATE_MAX:%-d %B %Y}.", code="range"
+            )
+        return value
+
+    def clean_date_from(self) -> date | None:
+        return self._clean_date("date_from")
+
+    def clean_date_to(self) -> date | None:
+        return self._clean_date("date_to")
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()  # Form.clean() answers cleaned_data
+        data = self.cleaned_data
+        start, end = data.get("date_from"), data.get("date_to")
+        if start and end and start > end:
+            self.add_error("date_to", "“To” is before “From”; both dates are ignored.")
+            data.pop("date_from", None)
+        return data
+
+    @property
+    def active(self) -> dict[str, Any]:
+        """The valid, non-empty filters (a field with an error is not among them)."""
+        if not hasattr(self, "cleaned_data"):
+            self.is_valid()
+        return {k: v for k, v in self.cleaned_data.items() if v not in (None, "")}
+
+    def apply(self, entries: Any) -> Any:
+        """``entries`` (the member's visible entries) narrowed by every valid filter."""
+        f = self.active
+        # ``readable`` is visible_to's per-row answer to "may this member see the figures?".
+        readable = Q(readable=True)
+        if "character" in f:
+            entries = entries.filter(character_id=f["character"])
+        if "player" in f:
+            entries = entries.filter(user_id=f["player"])
+        if "skill" in f:
+            entries = entries.filter(label=f["skill"])
+        if "outcome" in f:
+            outcome = f["outcome"]
+            if outcome == ANY_SUCCESS:
+                figures = Q(outcome__in=RollEntry.SUCCESS_OUTCOMES)
+            elif outcome == ANY_FAILURE:
+                figures = ~Q(outcome__in=RollEntry.SUCCESS_OUTCOMES)
+            else:
+                figures = Q(outcome=outcome)
+            # An outcome is a figure: a placeholder never matches, whatever its hidden outcome.
+            entries = entries.filter(figures & readable)
+        tz = timezone.get_current_timezone()
+        if "date_from" in f:
+            entries = entries.filter(
+                created_at__gte=datetime.combine(f["date_from"], time.min, tzinfo=tz)
+            )
+        if "date_to" in f:
+            next_day = f["date_to"] + timedelta(days=1)
+            entries = entries.filter(created_at__lt=datetime.combine(next_day, time.min, tzinfo=tz))
+        for word in f.get("q", "").split()[:SEARCH_MAX_WORDS]:
+            known = (
+                Q(character_name__icontains=word)
+                | Q(username__icontains=word)
+                | Q(label__icontains=word)
+            )
+            figures = (
+                Q(breakdown__icontains=word)
+                | Q(detail__icontains=word)
+                | Q(outcome_label__icontains=word)
+            )
+            entries = entries.filter(known | (figures & readable))
+        return entries
+
+    def querydict(self) -> QueryDict:
+        """The active filters as query parameters (for links that keep them)."""
+        params = QueryDict(mutable=True)
+        for name in self.fields:
+            value = self.data.get(name, "")
+            if value and name in self.active:
+                params[name] = value
+        return params
+
+
+def filtered_entries(
+    request: AuthenticatedHttpRequest, campaign: Campaign, membership: Membership
+) -> Any:
+    form = LogFilterForm(request.GET, campaign=campaign, membership=membership)
+    form.is_valid()
+    entries = form.apply(RollEntry.objects.visible_to(membership).filter(campaign=campaign))
+    return form, entries

@@ -1,0 +1,132 @@
+"""A Cogent conflict side: the options one side rolls with, and the entry its roll becomes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rolls.models import (
+    OUTCOME_LABELS,
+    Contest,
+    Kind,
+    RollEntry,
+)
+from rolls.rolling.forms.cogent import cogent_pool, spend_destiny_before
+from rolls.rolling.outcomes import (
+    Refused,
+    cogent_faces,
+    odds_fields,
+    pool_terms,
+)
+from rolls.rolling.targets import Target
+from rolls.rules import cogent
+from rolls.table.verdicts import count_table, side_entry_fields
+from sheets.ranges import COGENT_PENALTY_MAX
+
+
+@dataclass(frozen=True)
+class CogentSide:
+    """What a Cogent conflict side chooses for its roll: everything an action's roll may use
+    that applies to a conflict (rules at the table) — no destiny *after*, no Challenge Level."""
+
+    destiny_before: bool = False
+    circumstances: tuple[str, ...] = ()
+    equipment: int = 0
+    extra_penalty: int = 0
+
+    @classmethod
+    def from_post(cls, data: Any) -> CogentSide:
+        """Read and check the side's options from a request; :class:`Refused` in words."""
+
+        def number(name: str, label: str, low: int, high: int) -> int:
+            raw = str(data.get(name, "") or "0").strip()
+            if not (raw.lstrip("-").isascii() and raw.lstrip("-").isdigit()) or len(raw) > 4:
+                raise Refused(f"{label} must be a whole number from {low} to {high}.")
+            value = int(raw)
+            if not low <= value <= high:
+                raise Refused(f"{label} must be from {low} to {high}; {value} is out of range.")
+            return value
+
+        circumstances = tuple(data.getlist("circumstances")) if hasattr(data, "getlist") else ()
+        try:
+            cogent.circumstance_dice(circumstances)
+        except ValueError as exc:
+            raise Refused(str(exc)) from None
+        return cls(
+            destiny_before=data.get("destiny_before") in ("on", "true", "1"),
+            circumstances=circumstances,
+            equipment=number(
+                "equipment", "Unequal equipment", cogent.EQUIPMENT_MIN, cogent.EQUIPMENT_MAX
+            ),
+            extra_penalty=number("extra_penalty", "Extra penalty dice", 0, COGENT_PENALTY_MAX),
+        )
+
+
+def cogent_side_pool(
+    target: Target, sheet: Any, options: CogentSide
+) -> tuple[int, list[tuple[int, str]]]:
+    """A conflict side's pool and breakdown terms: the sheet's, with its stored weapon, and the
+    side's options (the roll panel's reading, ``rolls.forms.cogent_pool``)."""
+    row = target.obj
+    weapon = (row.weapon_label, row.weapon_bonus_now) if target.is_combat else ("", 0)
+    return cogent_pool(
+        sheet,
+        row,
+        combat=target.is_combat,
+        weapon=weapon,
+        circumstances=options.circumstances,
+        equipment=options.equipment,
+        extra=options.extra_penalty,
+    )
+
+
+def cogent_side_roll(
+    contest: Contest,
+    side: str,
+    target: Target,
+    sheet: Any,
+    rng: Any,
+    user: Any,
+    *,
+    options: CogentSide,
+    base: dict[str, Any],
+    visibility: str,
+    opponent: str,
+) -> RollEntry:
+    row = target.obj
+    if options.circumstances and not target.is_combat:
+        raise Refused("Combat circumstances apply to combat skills only.")
+    changes = spend_destiny_before(sheet) if options.destiny_before else {}
+    pool, terms = cogent_side_pool(target, sheet, options)
+    breakdown = f"{pool_terms(terms)} = {pool}d6, conflict round {contest.round} against {opponent}"
+    if options.destiny_before:
+        breakdown += f", destiny spent first ({cogent.DESTINY_WIN_FACE}–6 win)"
+    faces = cogent.roll(pool, rng)
+    result = cogent.resolve(
+        faces, challenge_level=cogent.CL_MIN, destiny_before=options.destiny_before
+    )
+    wins = result.rolled_wins
+    distribution = cogent.win_distribution(pool, destiny_before=options.destiny_before)
+    recorded = base | {
+        "rating": row.rating,
+        "combat": target.is_combat,
+        "destiny_before": options.destiny_before,
+        "circumstances": list(options.circumstances),
+        "equipment": options.equipment,
+        "extra_penalty": options.extra_penalty,
+    }
+    return RollEntry.objects.append(
+        **side_entry_fields(contest, target.character, user, target),
+        kind=Kind.ROLL,
+        visibility=visibility,
+        options=recorded,
+        pool={"dice": pool},
+        breakdown=breakdown,
+        faces=cogent_faces(result),
+        outcome="contest_roll",
+        outcome_label=OUTCOME_LABELS["contest_roll"],
+        detail=f"{wins} win{'' if wins == 1 else 's'}",
+        result={"wins": wins},
+        **odds_fields(distribution[wins], count_table(distribution)),
+        resource_changes=changes,
+    )

@@ -1,0 +1,81 @@
+"""Prompts on a sheet: the GM's open calls and contests for this character, and Cogent assists waiting or asked for."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from rolls.models import (
+    Assist,
+    AssistRequest,
+    Contest,
+    RollCall,
+)
+from rolls.rolling.targets import find_target
+from rolls.table.cards import contest_card, contest_entries
+from sheets.access import (
+    character_for_reader,
+)
+from sheets.models import Character, Membership
+
+# ---------------------------------------------------------------------------------------------
+# Prompts on a sheet: open calls and contests this character takes part in
+# ---------------------------------------------------------------------------------------------
+
+
+def prompts_context(character: Character, membership: Membership) -> dict[str, Any]:
+    """What the sheet's prompt area shows (empty for anyone who can't roll this character)."""
+    context: dict[str, Any] = {"character": character, "prompt_calls": [], "prompt_contests": []}
+    if not character.can_roll(membership):
+        return context
+    for call in RollCall.objects.prompts_for(character).select_related("campaign"):
+        target = find_target(character, call.skill)
+        url = ""
+        if target is not None:
+            url = reverse("roll_panel", args=[character.pk, target.kind, target.obj.pk])
+            url += f"?call={call.pk}"
+        context["prompt_calls"].append({"call": call, "url": url})
+    context["prompt_contests"] = [
+        contest_card(contest, membership)
+        for contest in Contest.objects.prompts_for(character).prefetch_related(contest_entries())
+    ]
+    context["membership"] = membership
+    if character.campaign.rule_system.has_assists:
+        # Only the assisted character's rollers see it wait: whether it is used tells of rolls.
+        context["waiting_assist"] = Assist.objects.waiting_for(character).first()
+        # "Ask for an assist": this character's own open request, and the others' it may answer
+        # (a hidden NPC never asks, so no request names one).
+        requests = list(
+            AssistRequest.objects.open()
+            .filter(campaign_id=character.campaign_id, character__hidden_from_players=False)
+            .select_related("character")
+        )
+        context["own_assist_request"] = any(r.character_id == character.pk for r in requests)
+        context["assist_requests"] = [r for r in requests if r.character_id != character.pk]
+        if context["assist_requests"]:
+            context["assist_skills"] = _row_names(character)
+    return context
+
+
+def _row_names(character: Character) -> list[str]:
+    """The names of the rows an assist may be rolled with, in sheet order."""
+    sheet = character.cogent
+    names = list(sheet.skills.values_list("name", flat=True))
+    for vocation in sheet.vocations.prefetch_related("subskills"):
+        names.append(vocation.name)
+        names += [sub.name for sub in vocation.subskills.all()]
+    return list(dict.fromkeys(names))
+
+
+@login_required
+@require_GET
+def character_prompts(request: HttpRequest, pk: int) -> HttpResponse:
+    character, membership = character_for_reader(request, pk)
+    if not request.htmx:
+        return redirect(character)
+    return render(request, "rolls/_prompts.html", prompts_context(character, membership))
