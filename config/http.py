@@ -9,7 +9,7 @@ own request objects, and the annotation only describes them.
 from typing import TYPE_CHECKING
 
 from django.contrib.auth.models import User
-from django.http import HttpRequest
+from django.http import HttpRequest, QueryDict
 from django_htmx.middleware import HtmxDetails
 
 
@@ -28,3 +28,8 @@ class AuthenticatedHttpRequest(HtmxHttpRequest):
     if TYPE_CHECKING:
 
         async def auser(self) -> User: ...
+
+
+def form_data(request: HttpRequest) -> QueryDict | None:
+    """Form data for a POST, even an empty one (``request.POST or None`` would treat it as a GET)."""
+    return request.POST if request.method == "POST" else None
