@@ -17,8 +17,7 @@ from rolls.table import contests
 from sheets.models import Role, System
 from tests.factories import CharacterFactory, ContestFactory, MembershipFactory
 from tests.rolls.helpers import roll_url, seed_where
-from tests.rolls.live_helpers import off_loop, open_stream, run
-from tests.rolls.test_live_stream import client_for
+from tests.rolls.live_helpers import client_for, off_loop, open_stream, run
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,7 @@ from tests.factories import (
     RollCallFactory,
     UserFactory,
 )
-from tests.rolls.helpers import latest, panel_url, roll_url
-from tests.rolls.test_log import verify_like_an_outside_script
+from tests.rolls.helpers import latest, panel_url, roll_url, verify_like_an_outside_script
 
 pytestmark = pytest.mark.django_db
 
