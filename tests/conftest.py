@@ -3,7 +3,7 @@ from django.core.servers.basehttp import WSGIServer
 from hypothesis import settings as hypothesis_settings
 
 from sheets.models import System
-from tests.worlds import Party, build_parties, build_party
+from tests.worlds import Party, World, build_parties, build_party, build_world
 
 # No per-example deadline anywhere: on a busy 2-core machine a property test's example can take
 # longer than hypothesis's default 200 ms, and a test must fail on behaviour, not on load (speed is
@@ -69,3 +69,10 @@ def party(system) -> Party:
 def parties() -> dict[str, Party]:
     """A party per system, the same people at each."""
     return build_parties()
+
+
+@pytest.fixture
+def world(db) -> World:
+    """For the bad-input fuzzing: a furnished party per system (one of every object a URL can
+    name) and another campaign none of their people belongs to, whose ids are forgeries."""
+    return build_world()
