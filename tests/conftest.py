@@ -2,6 +2,9 @@ import pytest
 from django.core.servers.basehttp import WSGIServer
 from hypothesis import settings as hypothesis_settings
 
+from sheets.models import System
+from tests.worlds import Party, World, build_parties, build_party, build_world
+
 # No per-example deadline anywhere: on a busy 2-core machine a property test's example can take
 # longer than hypothesis's default 200 ms, and a test must fail on behaviour, not on load (speed is
 # what the benchmarks measure, docs/performance.md).
@@ -43,3 +46,33 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
             options = connection.settings_dict.setdefault("OPTIONS", {})
             switch = "-c poolside.log_maintenance=on"
             options["options"] = f"{options.get('options', '')} {switch}".strip()
+
+
+# --- the people at the table (tests/worlds.py) ------------------------------------------------
+
+
+@pytest.fixture
+def system() -> str:
+    """The rule system of ``party``: Cogent, unless a module overrides this fixture or a test
+    parametrizes it."""
+    return System.COGENT
+
+
+@pytest.fixture
+def party(system) -> Party:
+    """One campaign of ``system``: the GM, ana playing Ada, ben playing Bo, an observer, the GM's
+    NPCs Warden (seen) and Spy (hidden), and a non-member (tests/worlds.py). Blank sheets."""
+    return build_party(system)
+
+
+@pytest.fixture
+def parties() -> dict[str, Party]:
+    """A party per system, the same people at each."""
+    return build_parties()
+
+
+@pytest.fixture
+def world(db) -> World:
+    """For the bad-input fuzzing: a furnished party per system (one of every object a URL can
+    name) and another campaign none of their people belongs to, whose ids are forgeries."""
+    return build_world()

@@ -7,7 +7,9 @@ copies it into a file first (the sqlite3 backup API) — call it after creating 
 
 from __future__ import annotations
 
+import http.client
 import os
+import re
 import shlex
 import socket
 import subprocess
@@ -17,7 +19,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from django.conf import settings
 from django.db import connection
@@ -140,3 +142,38 @@ def serve(
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+class LiveLogin:
+    """Log-in attempts over HTTP against a uvicorn started by tests.live_servers, with the CSRF
+    cookie and token a browser would send."""
+
+    def __init__(self, base: str) -> None:
+        self.host, self.port = base.removeprefix("http://").split(":")
+        status, headers, body = self.request("GET", "/accounts/login/")
+        assert status == 200, status
+        self.cookie = next(
+            value.split(";")[0] for name, value in headers if name.lower() == "set-cookie"
+        )
+        self.token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1)
+
+    def request(self, method, path, body=None, headers=None):
+        conn = http.client.HTTPConnection(self.host, int(self.port), timeout=20)
+        try:
+            conn.request(method, path, body=body, headers=headers or {})
+            response = conn.getresponse()
+            return response.status, response.getheaders(), response.read().decode()
+        finally:
+            conn.close()
+
+    def login(self, username, password, forwarded_for=None) -> int:
+        headers = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Cookie": self.cookie,
+        }
+        if forwarded_for is not None:
+            headers["X-Forwarded-For"] = forwarded_for
+        form = urlencode(
+            {"username": username, "password": password, "csrfmiddlewaretoken": self.token}
+        )
+        return self.request("POST", "/accounts/login/", form, headers)[0]

@@ -15,8 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import UserFactory
-from tests.live_servers import database_url, uvicorn
-from tests.test_security import LiveLogin
+from tests.live_servers import LiveLogin, database_url, uvicorn
 
 pytestmark = pytest.mark.django_db
 

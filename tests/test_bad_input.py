@@ -18,32 +18,11 @@ from sheets.character_json import export_json
 from sheets.models import System
 from tests.factories import UserFactory
 from tests.fuzz import FUZZ, ODD_STRINGS, Request, bad_value, check, htmx_or_plain, mutated
-from tests.worlds import Table, build_table, build_tables
+from tests.worlds import World
 
 pytestmark = pytest.mark.django_db
 
 COGENT, DAD6, STARS = System.COGENT, System.DAD6, System.COLD_STARS
-
-
-@dataclass
-class World:
-    tables: dict[str, Table]
-    other: Table  # a campaign none of our users belongs to: its ids are forgeries
-
-    @property
-    def forged(self) -> list[str]:
-        o = self.other
-        ids = [o.campaign.pk, o.pc.pk, o.npc.pk, o.entry.pk, o.call.pk, o.contest.pk, o.invite.pk]
-        ids += [row.pk for row in o.rows.values() if hasattr(row, "pk")]
-        return [str(pk) for pk in ids]
-
-
-@pytest.fixture
-def world(db) -> World:
-    tables = build_tables()
-    stranger = UserFactory(username="stranger")
-    other = build_table(COGENT, stranger, UserFactory(username="p2"), UserFactory(username="o2"))
-    return World(tables, other)
 
 
 @dataclass
@@ -57,11 +36,11 @@ class Form:
 
 
 def pc(system: str) -> Callable[[World], Any]:
-    return lambda w: w.tables[system].pc
+    return lambda w: w.parties[system].pc
 
 
 def row(system: str, name: str) -> Callable[[World], Any]:
-    return lambda w: w.tables[system].rows[name]
+    return lambda w: w.parties[system].rows[name]
 
 
 FORMS = [
@@ -71,13 +50,13 @@ FORMS = [
         "login",
         "anonymous",
         lambda w: reverse("login"),
-        lambda w: {"username": "player", "password": "wrong", "next": "/campaigns/1/"},
+        lambda w: {"username": "ana", "password": "wrong", "next": "/campaigns/1/"},
     ),
     Form(
         "password_reset",
         "anonymous",
         lambda w: reverse("password_reset"),
-        lambda w: {"email": "player@example.com"},
+        lambda w: {"email": "ana@example.com"},
     ),
     Form(
         "password_change",
@@ -110,25 +89,25 @@ FORMS = [
     Form(
         "campaign_edit",
         "gm",
-        lambda w: reverse("campaign_edit", args=[w.tables[COGENT].campaign.pk]),
+        lambda w: reverse("campaign_edit", args=[w.parties[COGENT].campaign.pk]),
         lambda w: {"name": "Renamed", "description": "", "system": "cogent"},
     ),
     Form(
         "invite_create",
         "gm",
-        lambda w: reverse("invite_create", args=[w.tables[COGENT].campaign.pk]),
+        lambda w: reverse("invite_create", args=[w.parties[COGENT].campaign.pk]),
         lambda w: {"role": "player", "max_uses": "3", "expires_in": "7"},
     ),
     Form(
         "character_create",
         "player",
-        lambda w: reverse("character_create", args=[w.tables[DAD6].campaign.pk]),
+        lambda w: reverse("character_create", args=[w.parties[DAD6].campaign.pk]),
         lambda w: {"name": "Newt", "hidden_from_players": "on"},
     ),
     Form(
         "campaign_skills",
         "gm",
-        lambda w: reverse("campaign_skills", args=[w.tables[STARS].campaign.pk]),
+        lambda w: reverse("campaign_skills", args=[w.parties[STARS].campaign.pk]),
         lambda w: {
             "name": "Sailing",
             "group": "Campaign",
@@ -271,7 +250,7 @@ FORMS = [
 
 def login(client: Any, world: World, user: str) -> None:
     if user != "anonymous":
-        client.force_login(getattr(world.tables[COGENT], user))
+        client.force_login(getattr(world.parties[COGENT], user))
 
 
 @pytest.mark.parametrize("form", FORMS, ids=lambda f: f.id)
@@ -290,11 +269,14 @@ BODILESS = [
     ("dad6_skill_delete", lambda w: [pc(DAD6)(w).pk, row(DAD6, "skill")(w).pk]),
     ("cold_stars_domain_delete", lambda w: [pc(STARS)(w).pk, row(STARS, "domain")(w).pk]),
     ("character_delete", lambda w: [pc(DAD6)(w).pk]),
-    ("invite_revoke", lambda w: [w.tables[COGENT].campaign.pk, w.tables[COGENT].invite.pk]),
-    ("member_remove", lambda w: [w.tables[DAD6].campaign.pk, w.tables[DAD6].player_membership.pk]),
+    ("invite_revoke", lambda w: [w.parties[COGENT].campaign.pk, w.parties[COGENT].invite.pk]),
+    (
+        "member_remove",
+        lambda w: [w.parties[DAD6].campaign.pk, w.parties[DAD6].player_membership.pk],
+    ),
     (
         "member_make_gm",
-        lambda w: [w.tables[STARS].campaign.pk, w.tables[STARS].player_membership.pk],
+        lambda w: [w.parties[STARS].campaign.pk, w.parties[STARS].player_membership.pk],
     ),
 ]
 
@@ -303,7 +285,7 @@ BODILESS = [
 @FUZZ
 @given(data=st.data())
 def test_actions_without_fields_ignore_junk(client, world, name, args, data):
-    client.force_login(world.tables[COGENT].gm)
+    client.force_login(world.parties[COGENT].gm)
     body = data.draw(mutated({}, world.forged), label="body")
     check(client, Request("post", reverse(name, args=args(world)), body))
 
@@ -314,7 +296,7 @@ def test_invite_accept_survives_bad_tokens_and_bodies(client, world, data):
     client.force_login(UserFactory(username="newcomer"))
     token = data.draw(
         st.one_of(
-            st.just(world.tables[COGENT].invite.token),
+            st.just(world.parties[COGENT].invite.token),
             st.text(st.characters(codec="ascii", exclude_characters="/?#%"), min_size=1),
         ),
         label="token",
@@ -376,9 +358,9 @@ def broken_export(draw: Any, exported: dict[str, Any]) -> str:
 @FUZZ
 @given(data=st.data())
 def test_character_import_survives_hostile_json(client, world, system, data):
-    table = world.tables[system]
-    client.force_login(table.player)
-    exported = json.loads(export_json(table.pc))
+    party = world.parties[system]
+    client.force_login(party.player)
+    exported = json.loads(export_json(party.pc))
     text = data.draw(
         st.one_of(
             broken_export(exported),
@@ -388,19 +370,19 @@ def test_character_import_survives_hostile_json(client, world, system, data):
         ),
         label="text",
     )
-    url = reverse("character_import", args=[table.campaign.pk])
+    url = reverse("character_import", args=[party.campaign.pk])
     check(client, Request("post", url, {"text": text}))
 
 
 def test_the_harness_catches_a_partial_write(client, world):
     """The invariant check itself can fail: a request that answers 400 after writing is caught."""
-    table = world.tables[DAD6]
-    client.force_login(table.player)
-    url = reverse("sheet_update", args=[table.pc.pk])
+    party = world.parties[DAD6]
+    client.force_login(party.player)
+    url = reverse("sheet_update", args=[party.pc.pk])
     original = type(client).post
 
     def post_then_break(self, path, data=None, **kwargs):
-        table.pc.dad6.__class__.objects.filter(pk=table.pc.pk).update(level=3)
+        party.pc.dad6.__class__.objects.filter(pk=party.pc.pk).update(level=3)
         return original(self, path, {"sheet-level": "x"}, **kwargs)
 
     client.post = post_then_break.__get__(client)

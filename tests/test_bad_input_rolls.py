@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from rolls.models import Contest, ContestKind, ContestState, RollEntry
 from rolls.rules import cold_stars
 from sheets.models import System
-from tests.factories import ContestFactory, RollEntryFactory, UserFactory
+from tests.factories import ContestFactory, RollEntryFactory
 from tests.fuzz import (
     FUZZ,
     HUGE_INTS,
@@ -35,8 +35,8 @@ from tests.fuzz import (
     snapshot,
 )
 from tests.rolls.helpers import SEED, seed_where
-from tests.test_bad_input import World
-from tests.worlds import build_table, build_tables
+from tests.url_walker import KWARGS
+from tests.worlds import World
 
 pytestmark = pytest.mark.django_db
 
@@ -44,24 +44,23 @@ COGENT, DAD6, STARS = System.COGENT, System.DAD6, System.COLD_STARS
 
 
 @pytest.fixture
-def world(db, settings) -> World:
+def world(world, settings) -> World:
+    """The shared world (tests/conftest.py), with a real roll per system to follow up."""
     settings.ROLLS_RNG_SEED = SEED  # repeatable dice
-    tables = build_tables()
-    stranger = UserFactory(username="stranger")
-    other = build_table(COGENT, stranger, UserFactory(username="p2"), UserFactory(username="o2"))
+    parties = world.parties
     # A real roll per system, so follow-ups have options, resources and offers to work on.
     roller = Client()
-    roller.force_login(tables[COGENT].player)
-    for system, table in tables.items():
+    roller.force_login(parties[COGENT].player)
+    for system, party in parties.items():
         url = reverse(
-            "roll_create", args=[table.pc.pk, table.rows["kind"], table.rows["target"].pk]
+            "roll_create", args=[party.pc.pk, party.rows["kind"], party.rows["target"].pk]
         )
         response = roller.post(url, FIRST_ROLL[system])
         assert response.status_code == 302, response.content.decode()[:2000]
-        table.rows["rolled"] = RollEntry.objects.filter(character=table.pc).latest("pk")
+        party.rows["rolled"] = RollEntry.objects.filter(character=party.pc).latest("pk")
     # The entries whose follow-ups take a value or read options: an all-blank Cold Stars roll (the
     # player's choice) and one side's roll of a Cogent conflict (no Challenge Level).
-    stars = tables[STARS]
+    stars = parties[STARS]
     piloting = stars.rows["target"]
     piloting.trained, piloting.rating = True, 1  # no untrained Risk die: all blank is possible
     piloting.save()
@@ -78,10 +77,10 @@ def world(db, settings) -> World:
     stars.rows["choice"] = RollEntry.objects.filter(character=stars.pc).latest("pk")
     assert stars.rows["choice"].outcome == "choice"
     settings.ROLLS_RNG_SEED = SEED
-    cogent = tables[COGENT]
+    cogent = parties[COGENT]
     roller.post(reverse("contest_side", args=[cogent.contest.pk, "a", "roll"]))
     cogent.rows["side"] = RollEntry.objects.get(contest=cogent.contest)
-    return World(tables, other)
+    return world
 
 
 FIRST_ROLL = {
@@ -144,24 +143,24 @@ TARGETS = [
 @FUZZ
 @given(data=st.data())
 def test_roll_endpoints_survive_bad_input(client, world, system, kind, row, view, data):
-    table = world.tables[system]
+    party = world.parties[system]
     actor = data.draw(st.sampled_from(["player", "gm"]), label="actor")
-    client.force_login(getattr(table, actor))
+    client.force_login(getattr(party, actor))
     valid = ROLL_VALID[system] | {
-        "call": str(table.call.pk),
-        "contest": str(table.contest.pk),
+        "call": str(party.call.pk),
+        "contest": str(party.contest.pk),
     }
     body = data.draw(form_or_raw(valid, world.forged), label="body")
     # The row in the URL: the real one, or a forged one (another campaign's, an unknown id);
     # ids beyond 64 bits: test_out_of_range_ids_in_every_url_are_a_404.
     target_pk = data.draw(
         st.one_of(
-            st.just(table.rows[row].pk),
+            st.just(party.rows[row].pk),
             st.sampled_from([int(pk) for pk in world.forged] + [0, 10**17]),
         ),
         label="target_pk",
     )
-    url = reverse(view, args=[table.pc.pk, kind, target_pk])
+    url = reverse(view, args=[party.pc.pk, kind, target_pk])
     method = "post" if view == "roll_create" else "get"
     headers = htmx_or_plain(data)
     if isinstance(body, tuple):  # a raw body is posted whatever the view takes
@@ -202,10 +201,10 @@ INVITED = {"choice": "choice", "side": "destiny", "rolled": "destiny"}
 @FUZZ
 @given(data=st.data())
 def test_follow_ups_and_reveals_survive_bad_input(client, world, system, which, data):
-    table = world.tables[system]
+    party = world.parties[system]
     actor = data.draw(st.sampled_from(["player", "gm"]), label="actor")
-    client.force_login(getattr(table, actor))
-    entry = {"entry": table.entry, "other": world.other.entry}.get(which) or table.rows[which]
+    client.force_login(getattr(party, actor))
+    entry = {"entry": party.entry, "other": world.other.entry}.get(which) or party.rows[which]
     actions = ["destiny", "correct", "choice", "buy_boon", "reveal", "x" * 300]
     action = data.draw(
         st.one_of(st.just(INVITED.get(which, "destiny")), st.sampled_from(actions)),
@@ -266,14 +265,14 @@ def log_params(draw: Any, valid: dict[str, Any], forged: list[str]) -> dict[str,
 @FUZZ
 @given(data=st.data())
 def test_log_tools_survive_bad_query_strings(client, world, view, data):
-    table = world.tables[data.draw(st.sampled_from(System.values), label="system")]
-    client.force_login(getattr(table, data.draw(st.sampled_from(["player", "gm"]), label="who")))
-    valid = LOG_VALID | {"character": str(table.pc.pk), "player": str(table.player.pk)}
+    party = world.parties[data.draw(st.sampled_from(System.values), label="system")]
+    client.force_login(getattr(party, data.draw(st.sampled_from(["player", "gm"]), label="who")))
+    valid = LOG_VALID | {"character": str(party.pc.pk), "player": str(party.player.pk)}
     params = data.draw(log_params(valid, world.forged), label="params")
     headers = htmx_or_plain(data)
     response = check(
         client,
-        Request("get", reverse(view, args=[table.campaign.pk]), params, headers),
+        Request("get", reverse(view, args=[party.campaign.pk]), params, headers),
         writes=False,
     )
     if response.streaming:
@@ -283,12 +282,12 @@ def test_log_tools_survive_bad_query_strings(client, world, view, data):
 @FUZZ
 @given(data=st.data())
 def test_character_stats_and_prompts_survive_bad_query_strings(client, world, data):
-    table = world.tables[data.draw(st.sampled_from(System.values), label="system")]
-    client.force_login(table.player)
+    party = world.parties[data.draw(st.sampled_from(System.values), label="system")]
+    client.force_login(party.player)
     view = data.draw(st.sampled_from(["character_stats", "character_prompts"]), label="view")
     params = data.draw(log_params(LOG_VALID, world.forged), label="params")
     headers = htmx_or_plain(data)
-    check(client, Request("get", reverse(view, args=[table.pc.pk]), params, headers), writes=False)
+    check(client, Request("get", reverse(view, args=[party.pc.pk]), params, headers), writes=False)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -301,7 +300,7 @@ Built = tuple[str, str, dict[str, Any], tuple[str, ...]]  # method, URL, valid b
 
 def _roll(view: str, system: str, numbers: tuple[str, ...]) -> Callable[[World], Built]:
     def build(w: World) -> Built:
-        t = w.tables[system]
+        t = w.parties[system]
         url = reverse(view, args=[t.pc.pk, t.rows["kind"], t.rows["target"].pk])
         method = "post" if view == "roll_create" else "get"
         return method, url, dict(ROLL_VALID[system]), ("call", "contest", *numbers)
@@ -311,20 +310,20 @@ def _roll(view: str, system: str, numbers: tuple[str, ...]) -> Callable[[World],
 
 def _log(view: str) -> Callable[[World], Built]:
     def build(w: World) -> Built:
-        url = reverse(view, args=[w.tables[DAD6].campaign.pk])
+        url = reverse(view, args=[w.parties[DAD6].campaign.pk])
         return "get", url, dict(LOG_VALID), ("before", "character", "player")
 
     return build
 
 
 def _resources(w: World) -> Built:
-    pc = w.tables[COGENT].pc
+    pc = w.parties[COGENT].pc
     url = reverse("character_resources", args=[pc.pk])
     return "post", url, RESOURCES[COGENT](pc.pk), (f"res-{pc.pk}-destiny_points",)
 
 
 def _call(w: World) -> Built:
-    t = w.tables[DAD6]
+    t = w.parties[DAD6]
     body = CALL_VALID[DAD6](t) | {"call-characters": str(t.pc.pk)}
     return (
         "post",
@@ -335,7 +334,7 @@ def _call(w: World) -> Built:
 
 
 def _contest(w: World) -> Built:
-    t = w.tables[DAD6]
+    t = w.parties[DAD6]
     body = CONTEST_VALID[DAD6](t) | {
         "contest-character_a": str(t.pc.pk),
         "contest-character_b": str(t.npc.pk),
@@ -347,12 +346,12 @@ def _contest(w: World) -> Built:
 
 def _contest_side(w: World) -> Built:
     # The Cold Stars table's contest is active vs active, the player's PC on side A.
-    url = reverse("contest_side", args=[w.tables[STARS].contest.pk, "a", "roll"])
+    url = reverse("contest_side", args=[w.parties[STARS].contest.pk, "a", "roll"])
     return "post", url, {"willpower": "1"}, ("willpower",)
 
 
 def _character_stats(w: World) -> Built:
-    url = reverse("character_stats", args=[w.tables[STARS].pc.pk])
+    url = reverse("character_stats", args=[w.parties[STARS].pc.pk])
     return "get", url, {}, ("character", "player")
 
 
@@ -391,7 +390,7 @@ def test_integer_parameters_survive_odd_numbers(client, world, name, actor, buil
     method, url, body, params = build(world)
     param = data.draw(st.sampled_from(params), label="param")
     body[param] = data.draw(odd_integer(), label="value")
-    client.force_login(getattr(world.tables[COGENT], actor))
+    client.force_login(getattr(world.parties[COGENT], actor))
     headers = htmx_or_plain(data)
     response = check(client, Request(method, url, body, headers), writes=method == "post")
     if getattr(response, "streaming", False):
@@ -406,15 +405,15 @@ def test_integer_parameters_survive_odd_numbers(client, world, name, actor, buil
 def test_date_parameters_survive_impossible_dates(client, world, view, data):
     """The calendar's first and last days (a day or a time zone beyond them overflows), year 0
     and 99999, 30 February, month 13 — in either date filter, alone or both."""
-    table = world.tables[COGENT]
-    client.force_login(table.gm)
+    party = world.parties[COGENT]
+    client.force_login(party.gm)
     names = data.draw(
         st.sampled_from([("date_to",), ("date_from",), ("date_from", "date_to")]), label="names"
     )
     params = {name: data.draw(odd_date(), label=name) for name in names}
     response = check(
         client,
-        Request("get", reverse(view, args=[table.campaign.pk]), params, htmx_or_plain(data)),
+        Request("get", reverse(view, args=[party.campaign.pk]), params, htmx_or_plain(data)),
         writes=False,
     )
     if response.streaming:
@@ -435,9 +434,9 @@ RESOURCES = {
 @FUZZ
 @given(data=st.data())
 def test_resources_survive_bad_input(client, world, system, data):
-    table = world.tables[system]
-    client.force_login(table.gm)
-    character = data.draw(st.sampled_from([table.pc, table.npc]), label="character")
+    party = world.parties[system]
+    client.force_login(party.gm)
+    character = data.draw(st.sampled_from([party.pc, party.npc]), label="character")
     body = data.draw(mutated(RESOURCES[system](character.pk), world.forged), label="body")
     headers = htmx_or_plain(data)
     url = reverse("character_resources", args=[character.pk])
@@ -447,11 +446,11 @@ def test_resources_survive_bad_input(client, world, system, data):
 @FUZZ
 @given(data=st.data())
 def test_the_dashboard_survives_bad_query_strings(client, world, data):
-    table = world.tables[data.draw(st.sampled_from(System.values), label="system")]
-    client.force_login(table.gm)
+    party = world.parties[data.draw(st.sampled_from(System.values), label="system")]
+    client.force_login(party.gm)
     params = data.draw(mutated({"part": "calls"}, world.forged), label="params")
     headers = htmx_or_plain(data)
-    url = reverse("campaign_dashboard", args=[table.campaign.pk])
+    url = reverse("campaign_dashboard", args=[party.campaign.pk])
     check(client, Request("get", url, params, headers), writes=False)
 
 
@@ -481,38 +480,38 @@ CONTEST_VALID: dict[str, Callable[[Any], dict[str, Any]]] = {
 @FUZZ
 @given(data=st.data())
 def test_calls_and_contests_survive_bad_input(client, world, system, what, data):
-    table = world.tables[system]
-    client.force_login(table.gm)
-    skill = table.rows["target"].name
+    party = world.parties[system]
+    client.force_login(party.gm)
+    skill = party.rows["target"].name
     if what == "call":
-        valid = CALL_VALID[system](table) | {
-            "call-characters": [str(table.pc.pk), str(table.npc.pk)],
+        valid = CALL_VALID[system](party) | {
+            "call-characters": [str(party.pc.pk), str(party.npc.pk)],
             "call-note": "Now!",
         }
     else:
-        valid = CONTEST_VALID[system](table) | {
-            "contest-character_a": str(table.pc.pk),
-            "contest-character_b": str(table.npc.pk),
+        valid = CONTEST_VALID[system](party) | {
+            "contest-character_a": str(party.pc.pk),
+            "contest-character_b": str(party.npc.pk),
             "contest-skill_a": skill,
         }
     body = data.draw(mutated(valid, world.forged), label="body")
     headers = htmx_or_plain(data)
-    url = reverse(f"{what}_create", args=[table.campaign.pk])
+    url = reverse(f"{what}_create", args=[party.campaign.pk])
     check(client, Request("post", url, body, headers))
 
 
-def _choosing_contest(table: Any) -> Contest:
+def _choosing_contest(party: Any) -> Contest:
     """A Cold Stars active contest waiting for the initiator's choice (both sides rolled even)."""
     contest = ContestFactory(
-        campaign=table.campaign,
+        campaign=party.campaign,
         kind=ContestKind.COLD_STARS_ACTIVE,
-        character_a=table.pc,
-        character_b=table.npc,
+        character_a=party.pc,
+        character_b=party.npc,
         skill_a="Piloting",
         skill_b="Piloting",
         state=ContestState.CHOOSING,
     )
-    for side, character, user in (("a", table.pc, table.player), ("b", table.npc, table.gm)):
+    for side, character, user in (("a", party.pc, party.player), ("b", party.npc, party.gm)):
         faces = [
             {"kind": "ability", "face": 5, "value": 5},
             {"kind": "skill", "face": 5, "value": 5},
@@ -534,12 +533,12 @@ def _choosing_contest(table: Any) -> Contest:
 @FUZZ
 @given(data=st.data())
 def test_contest_actions_survive_bad_input(client, world, system, data):
-    table = world.tables[system]
+    party = world.parties[system]
     actor = data.draw(st.sampled_from(["player", "gm"]), label="actor")
-    client.force_login(getattr(table, actor))
-    contest = table.contest
+    client.force_login(getattr(party, actor))
+    contest = party.contest
     if system == STARS and data.draw(st.booleans(), label="choosing"):
-        contest = _choosing_contest(table)
+        contest = _choosing_contest(party)
     contest = data.draw(st.sampled_from([contest, world.other.contest]), label="contest")
     action = data.draw(
         st.sampled_from(
@@ -558,7 +557,7 @@ def test_contest_actions_survive_bad_input(client, world, system, data):
         label="body",
     )
     if action[1] is None and action[0] == "close":
-        call = data.draw(st.sampled_from([table.call, world.other.call]), label="call")
+        call = data.draw(st.sampled_from([party.call, world.other.call]), label="call")
         url = reverse("call_close", args=[call.pk])
     elif action[1] is None:
         url = reverse(f"contest_{action[0]}", args=[contest.pk])
@@ -576,17 +575,15 @@ def test_contest_actions_survive_bad_input(client, world, system, data):
 def test_out_of_range_ids_in_every_url_are_a_404(client, world):
     """Ids no row can have (0, beyond 64 bits) in every URL that takes one: a 404, not a 500
     (SQLite raised OverflowError on them before sheets/converters.py)."""
-    from tests.test_url_permissions import KWARGS
-
-    client.force_login(world.tables[COGENT].gm)
+    client.force_login(world.parties[COGENT].gm)
     sentinel, before = 987_654_321_987, snapshot()
     for name, build in sorted(KWARGS.items()):
         if name == "campaign_events":
             continue  # an async view; test_the_live_stream_survives_bad_query_strings covers it
-        for key, value in build(world.tables).items():
+        for key, value in build(world.parties).items():
             if not isinstance(value, int):
                 continue
-            template = reverse(name, kwargs=build(world.tables) | {key: sentinel})
+            template = reverse(name, kwargs=build(world.parties) | {key: sentinel})
             for forged in (0, 2**63, 10**30):
                 url = template.replace(str(sentinel), str(forged))
                 for method in (client.get, client.post):
@@ -603,9 +600,9 @@ def test_out_of_range_ids_in_every_url_are_a_404(client, world):
 @FUZZ
 @given(data=st.data())
 def test_the_live_stream_survives_bad_query_strings(world, data):
-    table = world.tables[data.draw(st.sampled_from(System.values), label="system")]
+    party = world.parties[data.draw(st.sampled_from(System.values), label="system")]
     values = (
-        [str(table.pc.pk), str(table.entry.pk)]
+        [str(party.pc.pk), str(party.entry.pk)]
         + world.forged
         + [str(n) for n in HUGE_INTS]
         + ODD_STRINGS
@@ -617,11 +614,11 @@ def test_the_live_stream_survives_bad_query_strings(world, data):
     header = data.draw(st.one_of(st.none(), st.sampled_from(values[:40])), label="Last-Event-ID")
     headers = {"Last-Event-ID": header} if header is not None else {}
     client = AsyncClient()
-    client.force_login(table.player)
+    client.force_login(party.player)
 
     async def go() -> Any:
         response = await client.get(
-            reverse("campaign_events", args=[table.campaign.pk]), params, headers=headers
+            reverse("campaign_events", args=[party.campaign.pk]), params, headers=headers
         )
         if response.streaming:
             # A stream that opened: read its first chunk (the retry line), then hang up.

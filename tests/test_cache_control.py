@@ -1,15 +1,15 @@
 """Every response Django renders says `Cache-Control: private, no-store`: campaign data (pages,
 partials, sheets, roll panels and results, the log, exports, statistics, the GM table, the live
 stream) must never be kept by a shared cache nor stored on the player's disk. Checked over every
-URL of the walker in tests/test_url_permissions.py, as the GM (who may read everything)."""
+URL of the walker in tests/url_walker.py, as the GM (who may read everything)."""
 
 import pytest
 from django.test import AsyncClient
 from django.urls import reverse
 
 from tests.rolls.live_helpers import open_stream, run
-from tests.test_url_permissions import KWARGS, walked, with_arguments
-from tests.worlds import build_tables
+from tests.url_walker import KWARGS, walked, with_arguments
+from tests.worlds import build_parties
 
 
 def assert_private(response, what):
@@ -24,10 +24,10 @@ def assert_private(response, what):
 # committed rows.
 @pytest.mark.django_db(transaction=True)
 def test_every_url_answers_private_no_store(client):
-    tables = build_tables()
-    gm = next(iter(tables.values())).gm
+    parties = build_parties(furnished=True)
+    gm = next(iter(parties.values())).gm
     client.force_login(gm)
-    urls = {name: reverse(name, kwargs=KWARGS[name](tables)) for name in KWARGS}
+    urls = {name: reverse(name, kwargs=KWARGS[name](parties)) for name in KWARGS}
     urls |= {
         name: reverse(name)
         for name in set(walked()) - set(with_arguments())
@@ -52,26 +52,26 @@ def test_every_url_answers_private_no_store(client):
 
 @pytest.mark.django_db
 def test_posted_answers_are_private_too(client):
-    tables = build_tables()
-    table = next(iter(tables.values()))
-    client.force_login(table.gm)
-    url = reverse("roll_create", kwargs=KWARGS["roll_create"](tables))
+    parties = build_parties(furnished=True)
+    party = next(iter(parties.values()))
+    client.force_login(party.gm)
+    url = reverse("roll_create", kwargs=KWARGS["roll_create"](parties))
     response = client.post(url, {}, headers={"HX-Request": "true"})
     assert_private(response, f"POST {url}")
     # A refusal of Django's own (CSRF, 405) is covered by the same middleware.
-    response = client.post(reverse("campaign_stats", kwargs=KWARGS["campaign_stats"](tables)))
+    response = client.post(reverse("campaign_stats", kwargs=KWARGS["campaign_stats"](parties)))
     assert_private(response, "POST to a GET-only page")
 
 
 @pytest.mark.django_db(transaction=True)
 def test_the_live_stream_is_private_and_not_stored():
-    tables = build_tables()
-    table = next(iter(tables.values()))
+    parties = build_parties(furnished=True)
+    party = next(iter(parties.values()))
     client = AsyncClient()
-    client.force_login(table.gm)
+    client.force_login(party.gm)
 
     async def scenario():
-        stream = await open_stream(client, table.campaign)
+        stream = await open_stream(client, party.campaign)
         assert_private(stream.response, "the live stream")
         # The stream's own "no-cache" (revalidate before reuse) stays as well.
         assert "no-cache" in stream.response["Cache-Control"]

@@ -1,12 +1,9 @@
 """Deployment settings and login throttling."""
 
-import http.client
 import os
-import re
 import secrets
 import subprocess
 import sys
-from urllib.parse import urlencode
 
 import pytest
 from django.conf import settings
@@ -15,7 +12,7 @@ from django.test import RequestFactory, override_settings
 
 from config.security import client_ip
 from tests.factories import PASSWORD, UserFactory
-from tests.live_servers import database_url, server_args, uvicorn
+from tests.live_servers import LiveLogin, database_url, server_args, uvicorn
 
 # The production environment README.md ("Production") documents.
 PRODUCTION_ENV = {
@@ -114,41 +111,6 @@ def test_client_ip_trusts_only_the_configured_proxies():
 # ---------------------------------------------------------------------------------------------
 # Through the real server: forged X-Forwarded-For must not escape the lockout
 # ---------------------------------------------------------------------------------------------
-
-
-class LiveLogin:
-    """Log-in attempts over HTTP against a uvicorn started by tests.live_servers, with the CSRF
-    cookie and token a browser would send."""
-
-    def __init__(self, base: str) -> None:
-        self.host, self.port = base.removeprefix("http://").split(":")
-        status, headers, body = self.request("GET", "/accounts/login/")
-        assert status == 200, status
-        self.cookie = next(
-            value.split(";")[0] for name, value in headers if name.lower() == "set-cookie"
-        )
-        self.token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1)
-
-    def request(self, method, path, body=None, headers=None):
-        conn = http.client.HTTPConnection(self.host, int(self.port), timeout=20)
-        try:
-            conn.request(method, path, body=body, headers=headers or {})
-            response = conn.getresponse()
-            return response.status, response.getheaders(), response.read().decode()
-        finally:
-            conn.close()
-
-    def login(self, username, password, forwarded_for=None) -> int:
-        headers = {
-            "Content-Type": "application/x-www-form-urlencoded",
-            "Cookie": self.cookie,
-        }
-        if forwarded_for is not None:
-            headers["X-Forwarded-For"] = forwarded_for
-        form = urlencode(
-            {"username": username, "password": password, "csrfmiddlewaretoken": self.token}
-        )
-        return self.request("POST", "/accounts/login/", form, headers)[0]
 
 
 def live_user(username):

@@ -2,28 +2,25 @@
 404 to non-members.
 
 The URL configuration is walked (nested ``include()``s too), so a new URL turns this module red
-until it is registered here: in ``PERMISSION_TESTS`` with the tests that check who may use it and,
-when it takes arguments, in ``KWARGS`` with how to build them for a real object. See
-docs/permissions.md, "Keeping every URL covered".
+until it is registered: here in ``PERMISSION_TESTS`` with the tests that check who may use it and,
+when it takes arguments, in ``KWARGS`` (tests/url_walker.py) with how to build them for a real
+object. See docs/permissions.md, "Keeping every URL covered".
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Callable, Iterator
-from typing import Any
 
 import pytest
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import reverse
 
-from sheets.models import System
 from tests.factories import CampaignFactory, UserFactory
 from tests.fuzz import snapshot  # every row of every app table
-from tests.worlds import Table, build_tables
+from tests.url_walker import KWARGS, OUTSIDE_CAMPAIGN, walked, with_arguments
+from tests.worlds import build_parties
 
 # The Django admin's own URLs: staff-only by Django's admin site, checked by test_admin_is_staff_only.
-ADMIN_NAMESPACE = "admin"
 
 # URL name -> the tests ("module::function") that check its permission rules. Each must exist and
 # its module must name the URL (or use the helper that builds it), so an entry can't point at
@@ -159,32 +156,6 @@ URL_HELPERS = {
 }
 
 
-# ---------------------------------------------------------------------------------------------
-# Walking the URL configuration
-# ---------------------------------------------------------------------------------------------
-
-
-def walk(resolver: URLResolver | None = None, prefix: str = "") -> Iterator[tuple[str, Any]]:
-    """Every named pattern outside the admin, as (name, pattern), through nested resolvers."""
-    for entry in (resolver or get_resolver()).url_patterns:
-        if isinstance(entry, URLResolver):
-            if entry.namespace == ADMIN_NAMESPACE:
-                continue
-            yield from walk(entry, prefix + str(entry.pattern))
-        elif isinstance(entry, URLPattern):
-            if not entry.name:
-                raise AssertionError(f"The URL {prefix}{entry.pattern} has no name: name it.")
-            yield entry.name, prefix + str(entry.pattern)
-
-
-def walked() -> dict[str, str]:
-    return dict(walk())
-
-
-def with_arguments() -> dict[str, str]:
-    return {name: route for name, route in walked().items() if "<" in route}
-
-
 def _module_source(node: str) -> str:
     """The source of the module of an existing test ``module::function`` (or a failed assert)."""
     module_name, function_name = node.split("::")
@@ -231,129 +202,25 @@ def test_the_walker_finds_nested_includes():
 # Every object inside a campaign: 404 for non-members, log in for anonymous visitors
 # ---------------------------------------------------------------------------------------------
 
-# URL name -> how to build its kwargs for a real object of ``tables`` (a campaign per system).
-# Patterns that take arguments but name nothing inside a campaign say why in OUTSIDE_CAMPAIGN.
-T = dict[str, Table]
-Build = Callable[[T], dict[str, Any]]
-COGENT, DAD6, STARS = System.COGENT, System.DAD6, System.COLD_STARS
-
-
-def campaign(system: str = COGENT) -> Build:
-    return lambda t: {"pk": t[system].campaign.pk}
-
-
-def pc(system: str = COGENT) -> Build:
-    return lambda t: {"pk": t[system].pc.pk}
-
-
-def pc_row(system: str, param: str, row: str) -> Build:
-    return lambda t: {"pk": t[system].pc.pk, param: t[system].rows[row].pk}
-
-
-def member(system: str = COGENT) -> Build:
-    return lambda t: {"pk": t[system].campaign.pk, "member_pk": t[system].player_membership.pk}
-
-
-KWARGS: dict[str, Build] = {
-    **dict.fromkeys(
-        (
-            "campaign_detail",
-            "campaign_edit",
-            "campaign_leave",
-            "invite_create",
-            "character_create",
-            "character_import",
-            "campaign_log",
-            "campaign_log_csv",
-            "campaign_log_json",
-            "campaign_stats",
-            "campaign_events",
-            "campaign_dashboard",
-            "call_create",
-            "contest_create",
-            "assist_start",
-        ),
-        campaign(),
-    ),
-    "campaign_skills": campaign(STARS),
-    "member_remove": member(),
-    "member_make_gm": member(),
-    "invite_revoke": lambda t: {"pk": t[COGENT].campaign.pk, "invite_pk": t[COGENT].invite.pk},
-    **dict.fromkeys(
-        (
-            "character_detail",
-            "character_export",
-            "character_delete",
-            "character_basics",
-            "character_stats",
-            "character_prompts",
-            "cogent_vocation_add",
-            "cogent_injury_add",
-            "cogent_disability_add",
-            "assist_ask",
-        ),
-        pc(),
-    ),
-    "sheet_update": pc(STARS),
-    "character_resources": pc(STARS),
-    "dad6_skill_add": pc(DAD6),
-    "cogent_skill_update": pc_row(COGENT, "row_pk", "skill"),
-    "cogent_vocation_update": pc_row(COGENT, "row_pk", "vocation"),
-    "cogent_vocation_delete": pc_row(COGENT, "row_pk", "vocation"),
-    "cogent_subskill_add": pc_row(COGENT, "row_pk", "vocation"),
-    "cogent_subskill_update": pc_row(COGENT, "row_pk", "subskill"),
-    "cogent_subskill_delete": pc_row(COGENT, "row_pk", "subskill"),
-    "cogent_injury_delete": pc_row(COGENT, "row_pk", "injury"),
-    "cogent_disability_delete": pc_row(COGENT, "row_pk", "disability"),
-    "dad6_skill_update": pc_row(DAD6, "row_pk", "skill"),
-    "dad6_skill_delete": pc_row(DAD6, "row_pk", "skill"),
-    "dad6_bane_delete": pc_row(DAD6, "row_pk", "bane"),
-    "cold_stars_skill_update": pc_row(STARS, "row_pk", "skill"),
-    "cold_stars_domain_add": pc_row(STARS, "row_pk", "skill"),
-    "cold_stars_domain_delete": pc_row(STARS, "row_pk", "domain"),
-    **dict.fromkeys(
-        ("roll_panel", "roll_odds", "roll_create"),
-        lambda t: pc_row(DAD6, "target_pk", "target")(t) | {"kind": t[DAD6].rows["kind"]},
-    ),
-    "roll_entry": lambda t: {"pk": t[COGENT].entry.pk},
-    "roll_reveal": lambda t: {"pk": t[COGENT].entry.pk},
-    "assist_drop": lambda t: {"pk": t[COGENT].entry.pk},
-    "assist_offer": lambda t: {
-        "pk": t[COGENT].pc.pk,
-        "ask_pk": t[COGENT].rows["assist_request"].pk,
-    },
-    "roll_follow_up": lambda t: {"pk": t[COGENT].entry.pk, "action": "destiny"},
-    "call_close": lambda t: {"pk": t[COGENT].call.pk},
-    "contest_side": lambda t: {"pk": t[COGENT].contest.pk, "side": "a", "action": "roll"},
-    "contest_choose": lambda t: {"pk": t[STARS].contest.pk},
-    "contest_cancel": lambda t: {"pk": t[COGENT].contest.pk},
-}
-OUTSIDE_CAMPAIGN = {
-    # An invite link is how a non-member joins: its page is meant for them (tests/sheets/test_invites.py).
-    "invite_accept": "token",
-    # Django's password reset link: a signed token for one user, nothing of a campaign.
-    "password_reset_confirm": "uidb64, token",
-}
-
 
 def test_every_url_with_arguments_has_a_way_to_build_them():
     names = set(with_arguments())
     missing = sorted(names - set(KWARGS) - set(OUTSIDE_CAMPAIGN))
     assert not missing, (
-        f"URL patterns with arguments missing from KWARGS (tests/test_url_permissions.py): {missing}"
+        f"URL patterns with arguments missing from KWARGS (tests/url_walker.py): {missing}"
     )
     stale = sorted((set(KWARGS) | set(OUTSIDE_CAMPAIGN)) - names)
     assert not stale, f"KWARGS names URL patterns that no longer exist: {stale}"
 
 
 @pytest.fixture
-def tables(transactional_db):
+def parties(transactional_db):
     # Transactional: the live stream (an async view) reads on worker threads, which see only
     # committed rows.
-    return build_tables()
+    return build_parties(furnished=True)
 
 
-def test_non_members_get_404_for_every_object_inside_a_campaign(client, tables):
+def test_non_members_get_404_for_every_object_inside_a_campaign(client, parties):
     # A stranger with a campaign of their own: a real user, just not a member of these.
     stranger = UserFactory(username="stranger")
     CampaignFactory(gm=stranger)
@@ -361,7 +228,7 @@ def test_non_members_get_404_for_every_object_inside_a_campaign(client, tables):
     before = snapshot()
     answers = {}
     for name in sorted(KWARGS):
-        url = reverse(name, kwargs=KWARGS[name](tables))
+        url = reverse(name, kwargs=KWARGS[name](parties))
         got = client.get(url).status_code
         posted = client.post(url, {"name": "x", "action": "roll"}).status_code
         answers[name] = (got, posted)
@@ -374,11 +241,11 @@ def test_non_members_get_404_for_every_object_inside_a_campaign(client, tables):
     assert len(answers) == len(with_arguments()) - len(OUTSIDE_CAMPAIGN)
 
 
-def test_anonymous_visitors_are_sent_to_log_in(client, tables):
+def test_anonymous_visitors_are_sent_to_log_in(client, parties):
     login = reverse("login")
     before = snapshot()
     for name in sorted(KWARGS):
-        url = reverse(name, kwargs=KWARGS[name](tables))
+        url = reverse(name, kwargs=KWARGS[name](parties))
         for method in (client.get, client.post):
             response = method(url)
             assert response.status_code == 302 and response["Location"].startswith(login), (

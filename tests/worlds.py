@@ -1,12 +1,20 @@
-"""A campaign of each system with one of every object a URL can name, for the URL walker
-(tests/test_url_permissions.py) and the bad-input fuzzing (tests/test_bad_input*.py)."""
+"""The people at a campaign's table, built the same way for every test (the fixtures ``party``,
+``parties`` and ``system`` in tests/conftest.py).
+
+One cast, whatever the system: the GM ("gm"); ana plays Ada and ben plays Bo; an observer; the GM's
+NPCs, Warden (players see him) and Spy (hidden from players); and a user of the site who is no
+member ("stranger"). Sheets are blank: a test sets the ratings it reads. ``furnish`` adds one of
+every object a URL can name, for the URL walker (tests/test_url_permissions.py) and the bad-input
+fuzzing (tests/test_bad_input*.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from rolls.models import AssistRequest
+from django.contrib.auth.models import User
+
+from rolls.models import AssistRequest, Contest, RollCall, RollEntry
 from sheets.models import Campaign, Character, Invite, Membership, Role, System
 from tests.factories import (
     CampaignFactory,
@@ -19,33 +27,104 @@ from tests.factories import (
     UserFactory,
 )
 
+# Who may be asked to act in a permission test, as the Party attribute that holds them.
+ACTORS = ("anonymous", "nonmember", "observer", "player", "other_player", "gm")
+
 
 @dataclass
-class Table:
-    """One campaign: its GM, a player and their PC, a visible NPC and every row kind, a log entry,
-    an open call, an open contest and an invite."""
+class Party:
+    """One campaign and everyone at its table."""
 
     campaign: Campaign
-    gm: Any
-    player: Any
-    observer: Any
-    pc: Character
-    npc: Character
-    entry: Any
-    call: Any
-    contest: Any
-    invite: Invite
-    player_membership: Membership
+    gm: User
+    player: User  # ana, plays pc
+    other_player: User  # ben, plays other_pc
+    observer: User
+    nonmember: User  # a user of the site, not a member of this campaign
+    pc: Character  # Ada
+    other_pc: Character  # Bo
+    npc: Character  # Warden, the GM's NPC the players see
+    hidden_npc: Character  # Spy, the GM's NPC hidden from players
+    # Only after furnish(): a log entry of the pc's, an open call, an open contest, an invite, and
+    # the rows a URL can name (skill, vocation, domain, …, "kind"/"target" of a roll panel).
+    entry: RollEntry | None = None
+    call: RollCall | None = None
+    contest: Contest | None = None
+    invite: Invite | None = None
     rows: dict[str, Any] = field(default_factory=dict)
 
+    def user(self, actor: str) -> User | None:
+        """The user behind an actor of ACTORS (None for "anonymous")."""
+        return None if actor == "anonymous" else getattr(self, actor)
 
-def build_table(system: str, gm: Any, player: Any, observer: Any) -> Table:
+    @property
+    def player_membership(self) -> Membership:
+        return self.campaign.memberships.get(user=self.player)
+
+
+def build_party(
+    system: str = System.COGENT,
+    *,
+    gm: User | None = None,
+    player: User | None = None,
+    other_player: User | None = None,
+    observer: User | None = None,
+    nonmember: User | None = None,
+) -> Party:
+    """A campaign of ``system`` with the cast above (pass users to seat other people)."""
+    gm = gm or UserFactory(username="gm")
+    player = player or UserFactory(username="ana")
+    other_player = other_player or UserFactory(username="ben")
+    observer = observer or UserFactory(username="observer")
+    nonmember = nonmember or UserFactory(username="stranger")
     campaign = CampaignFactory(system=system, gm=gm)
-    membership = MembershipFactory(campaign=campaign, user=player, role=Role.PLAYER)
+    MembershipFactory(campaign=campaign, user=player, role=Role.PLAYER)
+    MembershipFactory(campaign=campaign, user=other_player, role=Role.PLAYER)
     MembershipFactory(campaign=campaign, user=observer, role=Role.OBSERVER)
-    pc = CharacterFactory(campaign=campaign, owner=player, name="PC")
-    npc = campaign.new_character(owner=gm, name="Warden", is_npc=True)
-    rows: dict[str, Any] = {}
+    return Party(
+        campaign=campaign,
+        gm=gm,
+        player=player,
+        other_player=other_player,
+        observer=observer,
+        nonmember=nonmember,
+        pc=CharacterFactory(campaign=campaign, owner=player, name="Ada"),
+        other_pc=CharacterFactory(campaign=campaign, owner=other_player, name="Bo"),
+        npc=CharacterFactory(campaign=campaign, owner=gm, name="Warden", is_npc=True),
+        hidden_npc=CharacterFactory(
+            campaign=campaign, owner=gm, name="Spy", is_npc=True, hidden_from_players=True
+        ),
+    )
+
+
+def build_parties(*, furnished: bool = False) -> dict[str, Party]:
+    """A party per system, the same people at each."""
+    gm, player = UserFactory(username="gm"), UserFactory(username="ana")
+    other_player, observer = UserFactory(username="ben"), UserFactory(username="observer")
+    nonmember = UserFactory(username="stranger")
+    parties = {
+        system: build_party(
+            system,
+            gm=gm,
+            player=player,
+            other_player=other_player,
+            observer=observer,
+            nonmember=nonmember,
+        )
+        for system in System.values
+    }
+    if furnished:
+        for party in parties.values():
+            furnish(party)
+    return parties
+
+
+def furnish(party: Party) -> Party:
+    """Give the party one of every object a URL can name (rows of every kind on the pc's sheet,
+    a log entry, an open call, an open contest against Warden, an invite)."""
+    campaign, pc, npc, gm = party.campaign, party.pc, party.npc, party.gm
+    system = campaign.system
+    rows = party.rows
     if system == System.COGENT:
         sheet = pc.cogent
         rows["skill"] = sheet.skills.get(name="Athletics")
@@ -89,28 +168,38 @@ def build_table(system: str, gm: Any, player: Any, observer: Any) -> Table:
             skill_b="Piloting",
         )
     rows["kind"], rows["target"] = kind, target
-    entry = RollEntryFactory(character=pc, label=target.name)
-    call = RollCallFactory(campaign=campaign, skill=target.name, targets=[pc])
-    invite = InviteFactory(campaign=campaign)
-    return Table(
-        campaign=campaign,
-        gm=gm,
-        player=player,
-        observer=observer,
-        pc=pc,
-        npc=npc,
-        entry=entry,
-        call=call,
-        contest=contest,
-        invite=invite,
-        player_membership=membership,
-        rows=rows,
+    party.entry = RollEntryFactory(character=pc, label=target.name)
+    party.call = RollCallFactory(campaign=campaign, skill=target.name, targets=[pc])
+    party.contest = contest
+    party.invite = InviteFactory(campaign=campaign)
+    return party
+
+
+@dataclass
+class World:
+    """For the bad-input fuzzing: a furnished party per system, and another campaign none of
+    their people belongs to (its ids are forgeries)."""
+
+    parties: dict[str, Party]
+    other: Party
+
+    @property
+    def forged(self) -> list[str]:
+        o = self.other
+        ids = [o.campaign.pk, o.pc.pk, o.npc.pk, o.entry.pk, o.call.pk, o.contest.pk, o.invite.pk]
+        ids += [row.pk for row in o.rows.values() if hasattr(row, "pk")]
+        return [str(pk) for pk in ids]
+
+
+def build_world() -> World:
+    parties = build_parties(furnished=True)
+    # The other campaign's people are strangers to ours (and ours to it).
+    other = build_party(
+        System.COGENT,
+        gm=UserFactory(username="other_gm"),
+        player=UserFactory(username="p2"),
+        other_player=UserFactory(username="b2"),
+        observer=UserFactory(username="o2"),
+        nonmember=parties[System.COGENT].gm,
     )
-
-
-def build_tables() -> dict[str, Table]:
-    """A table per system, sharing the same GM, player and observer."""
-    gm = UserFactory(username="gm")
-    player = UserFactory(username="player")
-    observer = UserFactory(username="observer")
-    return {system: build_table(system, gm, player, observer) for system in System.values}
+    return World(parties, furnish(other))

@@ -5,25 +5,22 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
-from sheets.models import System
-from tests.factories import CharacterFactory
 from tests.live_servers import database_url, uvicorn
+from tests.rolls.helpers import athletics
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def table(browser):
-    rob = CharacterFactory(campaign__system=System.COGENT, name="Rob")
-    skill = rob.cogent.skills.get(name="Athletics")
-    skill.rating = 2
-    skill.save()
-    gm = rob.campaign.memberships.get(role="gm").user
+def pages(browser, party):
+    """The GM's and ana's browsers, each in its own context, on a uvicorn serving the party's
+    campaign (tests/worlds.py); Ada's Athletics is rated 2."""
+    party.pc.cogent.skills.filter(name="Athletics").update(rating=2)
     # Logged in by session cookie (the server can't check the tests' fast password hashes).
     sessions = {}
-    for name, user in (("gm", gm), ("player", rob.owner)):
+    for name in ("gm", "player"):
         client = Client()
-        client.force_login(user)
+        client.force_login(getattr(party, name))
         sessions[name] = client.cookies["sessionid"].value
     # The server process reads the data committed so far (on SQLite: a file copy of it).
     with uvicorn(database_url()) as base:
@@ -37,7 +34,7 @@ def table(browser):
             return context.new_page()
 
         try:
-            yield {"rob": rob, "skill": skill, "gm": person("gm"), "player": person("player")}
+            yield {"gm": person("gm"), "player": person("player")}
         finally:
             for context in contexts:
                 context.close()
@@ -62,34 +59,34 @@ def roll(page, character, skill, visibility="public"):
     return card.get_attribute("id")
 
 
-def test_the_gms_open_log_shows_a_players_roll_without_reloading(table):
-    gm, player, rob = table["gm"], table["player"], table["rob"]
-    log = f"/campaigns/{rob.campaign_id}/log/"
+def test_the_gms_open_log_shows_a_players_roll_without_reloading(pages, party):
+    gm, player, ada = pages["gm"], pages["player"], party.pc
+    log = f"/campaigns/{ada.campaign_id}/log/"
     live(gm, log)
     expect(gm.locator("#log-entries li.empty")).to_be_visible()
-    card_id = roll(player, rob, table["skill"])
+    card_id = roll(player, ada, athletics(ada))
     expect(gm.locator(f"#log-entries #{card_id}")).to_be_visible()
     expect(gm.locator("#log-entries li.empty")).to_be_hidden()
     # The player's own log, opened after the roll, then takes a second roll once only.
     live(player, log)
     expect(player.locator(f"#log-entries #{card_id}")).to_have_count(1)
-    gm_roll = roll(gm, rob, table["skill"])
+    gm_roll = roll(gm, ada, athletics(ada))
     expect(player.locator(f"#log-entries #{gm_roll}")).to_be_visible()
     expect(player.locator("#log-entries > li > .entry")).to_have_count(2)
 
 
-def test_the_players_open_sheet_shows_the_gms_roll_for_their_character(table):
-    gm, player, rob = table["gm"], table["player"], table["rob"]
-    live(player, rob.get_absolute_url())
-    card_id = roll(gm, rob, table["skill"])
+def test_the_players_open_sheet_shows_the_gms_roll_for_their_character(pages, party):
+    gm, player, ada = pages["gm"], pages["player"], party.pc
+    live(player, ada.get_absolute_url())
+    card_id = roll(gm, ada, athletics(ada))
     expect(player.locator(f"#recent-rolls #{card_id}")).to_be_visible()
 
 
-def test_a_blind_roll_shows_the_gm_the_card_and_the_player_only_a_placeholder(table):
-    gm, player, rob = table["gm"], table["player"], table["rob"]
-    log = f"/campaigns/{rob.campaign_id}/log/"
+def test_a_blind_roll_shows_the_gm_the_card_and_the_player_only_a_placeholder(pages, party):
+    gm, player, ada = pages["gm"], pages["player"], party.pc
+    log = f"/campaigns/{ada.campaign_id}/log/"
     live(gm, log)
-    card_id = roll(player, rob, table["skill"], visibility="blind")
+    card_id = roll(player, ada, athletics(ada), visibility="blind")
     # The roller's own panel says only that the roll was made.
     expect(player.locator(f"#roll-result #{card_id}")).to_contain_text("A blind roll was made.")
     gm_card = gm.locator(f"#log-entries #{card_id}")
@@ -100,7 +97,7 @@ def test_a_blind_roll_shows_the_gm_the_card_and_the_player_only_a_placeholder(ta
     assert dice and outcome
     live(player, log)
     expect(player.locator(f"#log-entries #{card_id}")).to_contain_text("A blind roll was made.")
-    for path in (log, rob.get_absolute_url()):
+    for path in (log, ada.get_absolute_url()):
         player.goto(path)
         html = player.content()
         assert f'id="{card_id}"' in html
@@ -111,21 +108,21 @@ def test_a_blind_roll_shows_the_gm_the_card_and_the_player_only_a_placeholder(ta
             assert breakdown not in html  # the pool in words (the sheet's panel shows it pre-roll)
 
 
-def test_the_gm_calls_for_a_roll_and_the_table_follows_it_live(table, browser):
+def test_the_gm_calls_for_a_roll_and_the_table_follows_it_live(pages, party, browser):
     """The GM calls for Athletics at CL 2 from the dashboard; the player's open sheet shows the
     prompt without reloading, opens the prefilled panel from it and rolls; the GM's dashboard,
     the GM's log and the player's log all show the result live."""
-    gm, player, rob = table["gm"], table["player"], table["rob"]
+    gm, player, ada = pages["gm"], pages["player"], party.pc
     gm_log = gm.context.new_page()
     player_log = player.context.new_page()
-    log = f"/campaigns/{rob.campaign_id}/log/"
+    log = f"/campaigns/{ada.campaign_id}/log/"
     live(gm_log, log)
     live(player_log, log)
-    live(player, rob.get_absolute_url())
-    live(gm, f"/campaigns/{rob.campaign_id}/dashboard/")
+    live(player, ada.get_absolute_url())
+    live(gm, f"/campaigns/{ada.campaign_id}/dashboard/")
 
     gm.locator("#calls summary").click()
-    gm.check(f"#calls input[name='call-characters'][value='{rob.pk}']")
+    gm.check(f"#calls input[name='call-characters'][value='{ada.pk}']")
     gm.select_option("#id_call-skill", "Athletics")
     gm.fill("#id_call-difficulty", "2")
     gm.locator("#calls form.table-form button[type=submit]").click()
@@ -144,7 +141,7 @@ def test_the_gm_calls_for_a_roll_and_the_table_follows_it_live(table, browser):
     card_id = card.get_attribute("id")
     outcome = card.locator(".outcome").inner_text()
 
-    expect(call).to_contain_text(f"Rob: {outcome}")
+    expect(call).to_contain_text(f"Ada: {outcome}")
     expect(call).to_contain_text("1 of 1 rolled")
     expect(gm_log.locator(f"#log-entries #{card_id}")).to_be_visible()
     expect(player_log.locator(f"#log-entries #{card_id}")).to_be_visible()

@@ -1,8 +1,6 @@
 import pytest
 
-from sheets.models import Role, System
-from tests.factories import CharacterFactory
-from tests.rolls.helpers import SEED
+from tests.rolls.helpers import SEED, athletics
 
 
 @pytest.fixture
@@ -13,15 +11,10 @@ def seeded(settings):
 
 
 @pytest.fixture
-def table():
-    """A Cold Stars table for the log tools: ana plays Ada, ben plays Bo; the GM has a visible NPC
-    (Warden) and a hidden one (Spy)."""
-    ada = CharacterFactory(campaign__system=System.COLD_STARS, name="Ada", owner__username="ana")
-    campaign = ada.campaign
-    bo = CharacterFactory(campaign=campaign, name="Bo", owner__username="ben")
-    gm = campaign.memberships.get(role=Role.GM).user
-    npc = CharacterFactory(campaign=campaign, name="Warden", owner=gm, is_npc=True)
-    spy = CharacterFactory(
-        campaign=campaign, name="Spy", owner=gm, is_npc=True, hidden_from_players=True
-    )
-    return {"campaign": campaign, "ada": ada, "bo": bo, "gm": gm, "npc": npc, "spy": spy}
+def rulebook_athletics(party):
+    """The rulebook's example on the party's pc (Ada): Strength 1, Athletics 2, a 6d6 pool."""
+    sheet = party.pc.cogent
+    sheet.strength = 1
+    sheet.save()
+    sheet.skills.filter(name="Athletics").update(rating=2)
+    return athletics(party.pc)

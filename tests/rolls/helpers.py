@@ -1,6 +1,9 @@
 """Shared helpers for the roll tests: URLs, seeded dice, and finding a seed for a wanted outcome."""
 
+import hashlib
+import json
 import random
+from datetime import UTC
 
 from django.db import connection, transaction
 from django.urls import reverse
@@ -28,10 +31,10 @@ def follow_url(entry, action):
     return reverse("roll_follow_up", args=[entry.pk, action])
 
 
-def seed_where(predicate, roll):
+def seed_where(predicate, roll_athletics):
     """The first seed whose dice satisfy ``predicate``; ``roll(rng)`` rolls them with the engine."""
     for seed in range(10_000):
-        if predicate(roll(random.Random(seed))):
+        if predicate(roll_athletics(random.Random(seed))):
             return seed
     raise AssertionError("no seed found")  # pragma: no cover
 
@@ -90,3 +93,155 @@ def start_contest(client, campaign, **fields):
     response = client.post(reverse("contest_create", args=[campaign.pk]), data)
     assert response.status_code == 302, response.content.decode()[:2000]
     return Contest.objects.latest("pk")
+
+
+def append(character, n=1, **extra):
+    entries = []
+    for i in range(n):
+        fields = {
+            "character": character,
+            "user": character.owner,
+            "character_name": character.name,
+            "username": character.owner.username,
+            "system": character.campaign.system,
+            "kind": "roll",
+            "label": f"Skill {i}",
+            "options": {"challenge_level": 1, "note": "ünïcode ✓"},
+            "pool": {"dice": 3},
+            "breakdown": "3 base = 3d6 vs CL 1 (Common)",
+            "faces": [{"kind": "d6", "face": 4, "reading": "win"}],
+            "outcome": "success",
+            "outcome_label": "Success",
+            "detail": "1 win vs CL 1: success, margin 0",
+            "result": {"wins": 1},
+            "odds": "7/8",
+            "odds_display": "87.5%",
+            "resource_changes": {},
+        } | extra
+        entries.append(RollEntry.objects.append(campaign=character.campaign, **fields))
+    return entries
+
+
+def verify_like_an_outside_script(campaign_id):
+    """docs/roll-log.md, step by step, from raw rows: no model code."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT id, seq, prev_hash, hash, created_at, system, kind, follows_id, character_name,"
+            " username, label, options, pool, breakdown, faces, outcome, outcome_label, detail,"
+            " result, odds, resource_changes, campaign_id, visibility, reveals_id, odds_table,"
+            " call_id, contest_id, salt, character_ref, user_ref, roller_ref, hidden_character, root_id"
+            " FROM rolls_rollentry"
+            " WHERE campaign_id = %s ORDER BY seq",
+            [campaign_id],
+        )
+        rows = cursor.fetchall()
+    seq_of = {row[0]: row[1] for row in rows}
+    previous = "0" * 64
+    for row in rows:
+        (
+            _pk,
+            seq,
+            prev_hash,
+            stored,
+            created,
+            system,
+            kind,
+            follows,
+            character,
+            user,
+            label,
+            options,
+            pool,
+            breakdown,
+            faces,
+            outcome,
+            outcome_label,
+            detail,
+            result,
+            odds,
+            changes,
+            campaign,
+            visibility,
+            reveals,
+            odds_table,
+            call,
+            contest,
+            salt,
+            character_ref,
+            user_ref,
+            roller_ref,
+            hidden_character,
+            root,
+        ) = row
+
+        def loads(v):
+            return json.loads(v) if isinstance(v, str) else v
+
+        if isinstance(created, str):  # SQLite hands back text
+            from django.utils.dateparse import parse_datetime
+
+            created = parse_datetime(created)
+        if created.tzinfo is None:
+            created = created.replace(tzinfo=UTC)
+        content = {
+            "v": 1,
+            "campaign": campaign,
+            "seq": seq,
+            "prev_hash": prev_hash,
+            "created_at": created.astimezone(UTC).isoformat(timespec="microseconds"),
+            "system": system,
+            "kind": kind,
+            "follows": seq_of.get(follows),
+            "visibility": visibility,
+            "reveals": seq_of.get(reveals),
+            "character": character,
+            "user": user,
+            "label": label,
+            "options": loads(options),
+            "pool": loads(pool),
+            "breakdown": breakdown,
+            "faces": loads(faces),
+            "outcome": outcome,
+            "outcome_label": outcome_label,
+            "detail": detail,
+            "result": loads(result),
+            "odds": odds,
+            "odds_table": loads(odds_table),
+            "resource_changes": loads(changes),
+        }
+        if salt:  # version 3: salted, with the recorded ids and the hidden-NPC flag
+            content |= {
+                "v": 3,
+                "call": call,
+                "contest": contest,
+                "salt": salt,
+                "root": seq_of.get(root),
+                "character_id": character_ref,
+                "user_id": user_ref,
+                "roller_id": roller_ref,
+                "hidden_character": bool(hidden_character),  # SQLite hands back 0/1
+            }
+        elif call is not None or contest is not None:  # version 2: the GM table's links
+            content |= {"v": 2, "call": call, "contest": contest}
+        canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        assert prev_hash == previous, f"#{seq} is not chained to #{seq - 1}"
+        assert hashlib.sha256(canonical.encode("utf-8")).hexdigest() == stored, f"#{seq} altered"
+        previous = stored
+    return len(rows)
+
+
+def roll_athletics(client, party, visibility, *, as_user="player", **extra):
+    """``as_user`` (a Party attribute) rolls the pc's Athletics against CL 2 through the real POST;
+    returns the new entry."""
+    client.force_login(getattr(party, as_user))
+    response = client.post(
+        roll_url(party.pc, "cogent-skill", athletics(party.pc)),
+        {"challenge_level": 2, "extra_penalty": 0, "visibility": visibility, **extra},
+    )
+    assert response.status_code == 302, response.content.decode()
+    return latest()
+
+
+def athletics(character):
+    """A Cogent character's Athletics row."""
+    return character.cogent.skills.get(name="Athletics")

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from asgiref.sync import sync_to_async
 from django.db import connections
-from django.test import Client
+from django.test import AsyncClient, Client
 from django.urls import reverse
 
 from tests.rolls.helpers import roll_url
@@ -163,3 +163,9 @@ def post_roll(user, character, skill, **data):
         roll_url(character, "cogent-skill", skill),
         {"challenge_level": 1, "extra_penalty": 0, **data},
     )
+
+
+def client_for(user) -> AsyncClient:
+    client = AsyncClient()
+    client.force_login(user)
+    return client

@@ -7,6 +7,7 @@ from fractions import Fraction
 import pytest
 
 from rolls.models import Kind, RollEntry
+from rolls.rolling.display import bands
 from rolls.rules import cogent
 from sheets.models import System
 from tests.factories import CharacterFactory, CogentSubSkillFactory, CogentVocationFactory
@@ -244,5 +245,14 @@ def test_htmx_roll_renders_the_result_in_place(client, rob, seeded):
 
 
 def test_a_sure_thing_never_shows_odds_of_zero_percent():
+    """No dice is a sure critical failure: the odds bar shows that one band at "100%" and leaves
+    the impossible outcomes out instead of showing them at 0%."""
     entry_odds = cogent.odds(0)
-    assert entry_odds["critical_failure"] == Fraction(1)
+    assert entry_odds == {
+        "success": Fraction(0),
+        "failure": Fraction(0),
+        "critical_failure": Fraction(1),
+    }
+    assert [(band.code, band.percent, band.width) for band in bands(entry_odds)] == [
+        ("critical_failure", "100%", 1000)
+    ]

@@ -18,6 +18,13 @@ from tests.rolls.helpers import dad6_opposed, follow_url, latest, panel_url, rol
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture
+def system():
+    """The log tools' party plays Cold Stars."""
+    return System.COLD_STARS
+
+
 HX = {"HX-Request": "true"}
 
 
@@ -346,11 +353,11 @@ DATES = ["9999-12-31", "0001-01-01", "1899-12-31", "9999-01-01"]
 @pytest.mark.parametrize("value", DATES)
 @pytest.mark.parametrize("time_zone", ["UTC", "Pacific/Kiritimati", "Pacific/Pago_Pago"])
 def test_dates_at_the_ends_of_the_calendar_are_refused_beside_the_field(
-    client, table, settings, name, value, time_zone
+    client, party, settings, name, value, time_zone
 ):
     settings.TIME_ZONE = time_zone
-    client.force_login(table["gm"])
-    campaign = table["campaign"]
+    client.force_login(party.gm)
+    campaign = party.campaign
     page = client.get(reverse("campaign_log", args=[campaign.pk]), {name: value})
     message = "Enter a date from 1 January 1900 to 31 December 9998."
     assert page.status_code == 200 and message in text(page)
@@ -363,15 +370,15 @@ def test_dates_at_the_ends_of_the_calendar_are_refused_beside_the_field(
 
 
 @pytest.mark.parametrize("value", ["0000-01-01", "99999-01-01", "2026-02-30", "2026-00-10"])
-def test_dates_that_dont_exist_are_refused_beside_the_field(client, table, value):
-    client.force_login(table["gm"])
-    page = client.get(reverse("campaign_log", args=[table["campaign"].pk]), {"date_to": value})
+def test_dates_that_dont_exist_are_refused_beside_the_field(client, party, value):
+    client.force_login(party.gm)
+    page = client.get(reverse("campaign_log", args=[party.campaign.pk]), {"date_to": value})
     assert page.status_code == 200 and page.context["form"].errors["date_to"]
 
 
-def test_the_first_and_last_dates_filter(client, table):
-    client.force_login(table["gm"])
-    url = reverse("campaign_log", args=[table["campaign"].pk])
+def test_the_first_and_last_dates_filter(client, party):
+    client.force_login(party.gm)
+    url = reverse("campaign_log", args=[party.campaign.pk])
     page = client.get(url, {"date_from": "1900-01-01", "date_to": "9998-12-31"})
     assert page.status_code == 200 and not page.context["form"].errors
 

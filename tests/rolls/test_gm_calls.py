@@ -13,8 +13,7 @@ from tests.factories import (
     RollCallFactory,
     UserFactory,
 )
-from tests.rolls.helpers import latest, panel_url, roll_url
-from tests.rolls.test_log import verify_like_an_outside_script
+from tests.rolls.helpers import latest, panel_url, roll_url, verify_like_an_outside_script
 
 pytestmark = pytest.mark.django_db
 
@@ -34,35 +33,27 @@ def call_data(characters, skill="Athletics", difficulty=3, **extra):
     } | extra
 
 
-@pytest.fixture
-def party():
-    campaign = CampaignFactory(system=System.COGENT)
-    rob = CharacterFactory(campaign=campaign, name="Rob")
-    ann = CharacterFactory(campaign=campaign, name="Ann")
-    return campaign, rob, ann
-
-
 def test_gm_creates_a_call_and_only_targets_are_prompted(client, party):
-    campaign, rob, ann = party
+    campaign, ada, bo = party.campaign, party.pc, party.other_pc
     client.force_login(gm_of(campaign))
     url = reverse("call_create", args=[campaign.pk])
-    response = client.post(url, call_data([rob], difficulty=3))
+    response = client.post(url, call_data([ada], difficulty=3))
     assert response.status_code == 302
     call = RollCall.objects.get()
     assert (call.skill, call.difficulty, call.created_by) == ("Athletics", 3, gm_of(campaign))
-    assert [t.character for t in call.targets.all()] == [rob]
-    # Rob's player sees the prompt on the sheet; Ann's doesn't; nor does an observer on Rob's.
-    client.force_login(rob.owner)
-    body = client.get(rob.get_absolute_url()).content.decode()
+    assert [t.character for t in call.targets.all()] == [ada]
+    # Ada's player sees the prompt on the sheet; Bo's doesn't; nor does an observer on Ada's.
+    client.force_login(ada.owner)
+    body = client.get(ada.get_absolute_url()).content.decode()
     assert "The GM asks" in body and "CL 3" in body and f"call={call.pk}" in body
-    client.force_login(ann.owner)
-    assert "The GM asks" not in client.get(ann.get_absolute_url()).content.decode()
+    client.force_login(bo.owner)
+    assert "The GM asks" not in client.get(bo.get_absolute_url()).content.decode()
     observer = MembershipFactory(campaign=campaign, role=Role.OBSERVER).user
     client.force_login(observer)
-    assert "The GM asks" not in client.get(rob.get_absolute_url()).content.decode()
+    assert "The GM asks" not in client.get(ada.get_absolute_url()).content.decode()
     # The prompt's own partial refreshes live.
-    client.force_login(rob.owner)
-    partial = client.get(reverse("character_prompts", args=[rob.pk]), headers=HX)
+    client.force_login(ada.owner)
+    partial = client.get(reverse("character_prompts", args=[ada.pk]), headers=HX)
     assert (
         'hx-trigger="sse:call, sse:contest, sse:entry, sse:sheet, rollLogged from:body"'
         in partial.content.decode()
@@ -70,10 +61,10 @@ def test_gm_creates_a_call_and_only_targets_are_prompted(client, party):
 
 
 def test_create_refuses_bad_input_with_a_message(client, party):
-    campaign, rob, _ann = party
+    campaign, ada = party.campaign, party.pc
     client.force_login(gm_of(campaign))
     url = reverse("call_create", args=[campaign.pk])
-    response = client.post(url, call_data([rob], difficulty=9))
+    response = client.post(url, call_data([ada], difficulty=9))
     assert response.status_code == 400
     assert "less than or equal to 8" in response.content.decode()
     response = client.post(url, call_data([]), headers=HX)
@@ -84,9 +75,9 @@ def test_create_refuses_bad_input_with_a_message(client, party):
 @pytest.mark.parametrize("forged", [2**63, 10**30, -(2**63) - 1])
 def test_an_out_of_range_character_id_is_refused_beside_the_field(client, party, forged):
     # Found by tests/test_bad_input_rolls.py: SQLite raised OverflowError (a 500) on the id.
-    campaign, rob, _ann = party
+    campaign, ada = party.campaign, party.pc
     client.force_login(gm_of(campaign))
-    data = call_data([rob]) | {"call-characters": [rob.pk, forged]}
+    data = call_data([ada]) | {"call-characters": [ada.pk, forged]}
     response = client.post(reverse("call_create", args=[campaign.pk]), data)
     assert response.status_code == 400
     assert f"“{forged}” is not a valid value." in response.content.decode()
@@ -108,30 +99,30 @@ def test_characters_lacking_the_skill_are_named(client):
 
 
 def test_prefilled_panel_locks_the_gms_value_and_the_roll_links_back(client, party, seeded):
-    campaign, rob, _ = party
-    call = RollCallFactory(campaign=campaign, skill="Athletics", difficulty=4, targets=[rob])
-    athletics = rob.cogent.skills.get(name="Athletics")
-    client.force_login(rob.owner)
-    response = client.get(panel_url(rob, "cogent-skill", athletics) + f"?call={call.pk}")
+    campaign, ada = party.campaign, party.pc
+    call = RollCallFactory(campaign=campaign, skill="Athletics", difficulty=4, targets=[ada])
+    athletics = ada.cogent.skills.get(name="Athletics")
+    client.force_login(ada.owner)
+    response = client.get(panel_url(ada, "cogent-skill", athletics) + f"?call={call.pk}")
     form = response.context["form"]
     assert form["challenge_level"].value() == 4 and form.fields["challenge_level"].disabled
     assert "Answering the GM" in response.content.decode()
     # A crafted POST can't lower the Challenge Level (tests/rolls/test_crafted_input.py); the
     # browser leaves the disabled field out.
     data = {"challenge_level": 1, "extra_penalty": 0, "call": call.pk}
-    response = client.post(roll_url(rob, "cogent-skill", athletics), data)
+    response = client.post(roll_url(ada, "cogent-skill", athletics), data)
     assert response.status_code == 400 and not RollEntry.objects.exists()
     del data["challenge_level"]
-    response = client.post(roll_url(rob, "cogent-skill", athletics), data)
+    response = client.post(roll_url(ada, "cogent-skill", athletics), data)
     assert response.status_code == 302
     entry = latest()
     assert entry.call == call and entry.options["challenge_level"] == 4
     assert verify_like_an_outside_script(campaign.pk) == 1
     # The prompt is gone, and a second answer is refused.
-    assert "The GM asks" not in client.get(rob.get_absolute_url()).content.decode()
-    response = client.post(roll_url(rob, "cogent-skill", athletics), data)
+    assert "The GM asks" not in client.get(ada.get_absolute_url()).content.decode()
+    response = client.post(roll_url(ada, "cogent-skill", athletics), data)
     assert response.status_code == 409
-    assert "closed, or Rob has already answered it" in response.content.decode()
+    assert "closed, or Ada has already answered it" in response.content.decode()
     # The dashboard shows who rolled and how.
     client.force_login(gm_of(campaign))
     body = client.get(reverse("campaign_dashboard", args=[campaign.pk])).content.decode()
@@ -140,30 +131,30 @@ def test_prefilled_panel_locks_the_gms_value_and_the_roll_links_back(client, par
 
 
 def test_only_targets_answer_and_only_open_calls(client, party):
-    campaign, rob, ann = party
-    call = RollCallFactory(campaign=campaign, targets=[rob])
-    skill = ann.cogent.skills.get(name="Athletics")
-    client.force_login(ann.owner)
+    campaign, ada, bo = party.campaign, party.pc, party.other_pc
+    call = RollCallFactory(campaign=campaign, targets=[ada])
+    skill = bo.cogent.skills.get(name="Athletics")
+    client.force_login(bo.owner)
     data = {"challenge_level": 1, "extra_penalty": 0, "call": call.pk}
-    response = client.post(roll_url(ann, "cogent-skill", skill), data)
+    response = client.post(roll_url(bo, "cogent-skill", skill), data)
     assert response.status_code == 409
-    assert "There is no such call for a roll for Ann." in response.content.decode()
-    # Another player can't answer for Rob at all.
-    rob_skill = rob.cogent.skills.get(name="Athletics")
-    assert client.post(roll_url(rob, "cogent-skill", rob_skill), data).status_code == 403
+    assert "There is no such call for a roll for Bo." in response.content.decode()
+    # Another player can't answer for Ada at all.
+    ada_skill = ada.cogent.skills.get(name="Athletics")
+    assert client.post(roll_url(ada, "cogent-skill", ada_skill), data).status_code == 403
     # Answering with another skill is refused.
-    client.force_login(rob.owner)
-    other = rob.cogent.skills.get(name="Stealth")
-    response = client.post(roll_url(rob, "cogent-skill", other), data)
+    client.force_login(ada.owner)
+    other = ada.cogent.skills.get(name="Stealth")
+    response = client.post(roll_url(ada, "cogent-skill", other), data)
     assert response.status_code == 409 and "asked for Athletics" in response.content.decode()
     call.close()
-    response = client.post(roll_url(rob, "cogent-skill", rob_skill), data)
+    response = client.post(roll_url(ada, "cogent-skill", ada_skill), data)
     assert response.status_code == 409 and "closed" in response.content.decode()
     assert not RollEntry.objects.exists()
 
 
 def test_the_gm_answers_for_an_npc(client, party, seeded):
-    campaign, *_ = party
+    campaign = party.campaign
     gm = gm_of(campaign)
     npc = CharacterFactory(campaign=campaign, owner=gm, is_npc=True, hidden_from_players=True)
     call = RollCallFactory(campaign=campaign, targets=[npc])
@@ -176,24 +167,24 @@ def test_the_gm_answers_for_an_npc(client, party, seeded):
 
 
 def test_close_and_permissions(client, party):
-    campaign, rob, _ = party
-    call = RollCallFactory(campaign=campaign, targets=[rob])
+    campaign, ada = party.campaign, party.pc
+    call = RollCallFactory(campaign=campaign, targets=[ada])
     close = reverse("call_close", args=[call.pk])
     create = reverse("call_create", args=[campaign.pk])
     client.force_login(UserFactory())
     assert client.post(close).status_code == 404
-    assert client.post(create, call_data([rob])).status_code == 404
-    for user in (rob.owner, MembershipFactory(campaign=campaign, role=Role.OBSERVER).user):
+    assert client.post(create, call_data([ada])).status_code == 404
+    for user in (ada.owner, MembershipFactory(campaign=campaign, role=Role.OBSERVER).user):
         client.force_login(user)
         assert client.post(close).status_code == 403
-        assert client.post(create, call_data([rob])).status_code == 403
+        assert client.post(create, call_data([ada])).status_code == 403
     client.force_login(gm_of(campaign))
     response = client.post(close, headers=HX)
     assert response.status_code == 200 and "closed" in response.content.decode()
     call.refresh_from_db()
     assert not call.is_open
-    client.force_login(rob.owner)
-    assert "The GM asks" not in client.get(rob.get_absolute_url()).content.decode()
+    client.force_login(ada.owner)
+    assert "The GM asks" not in client.get(ada.get_absolute_url()).content.decode()
 
 
 def test_cold_stars_call_prefills_risk_and_ability(client, seeded):
@@ -217,18 +208,18 @@ def test_cold_stars_call_prefills_risk_and_ability(client, seeded):
 def test_call_events_on_create_answer_and_close(client, party, seeded, monkeypatch):
     from rolls import live
 
-    campaign, rob, _ = party
+    campaign, ada = party.campaign, party.pc
     published = []
     monkeypatch.setattr(
         live, "publish", lambda *event, cause=None: published.append((*event, cause))
     )
     client.force_login(gm_of(campaign))
-    client.post(reverse("call_create", args=[campaign.pk]), call_data([rob]))
+    client.post(reverse("call_create", args=[campaign.pk]), call_data([ada]))
     call = RollCall.objects.get()
-    client.force_login(rob.owner)
-    athletics = rob.cogent.skills.get(name="Athletics")
+    client.force_login(ada.owner)
+    athletics = ada.cogent.skills.get(name="Athletics")
     data = {"extra_penalty": 0, "call": call.pk}
-    assert client.post(roll_url(rob, "cogent-skill", athletics), data).status_code == 302
+    assert client.post(roll_url(ada, "cogent-skill", athletics), data).status_code == 302
     client.force_login(gm_of(campaign))
     client.post(reverse("call_close", args=[call.pk]))
     calls = [event for event in published if event[1] == "call"]

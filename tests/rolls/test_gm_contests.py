@@ -16,8 +16,14 @@ from tests.factories import (
     MembershipFactory,
     UserFactory,
 )
-from tests.rolls.helpers import dad6_opposed, gm_of, panel_url, roll_url, start_contest
-from tests.rolls.test_log import verify_like_an_outside_script
+from tests.rolls.helpers import (
+    dad6_opposed,
+    gm_of,
+    panel_url,
+    roll_url,
+    start_contest,
+    verify_like_an_outside_script,
+)
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 from rolls import live
 from rolls.models import RollEntry, Visibility
 from sheets.models import Role, System
-from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, UserFactory
+from tests.factories import CampaignFactory, CharacterFactory, UserFactory
 from tests.rolls.helpers import roll_url
 
 pytestmark = pytest.mark.django_db
@@ -29,18 +29,13 @@ def resources_url(character):
 
 
 @pytest.fixture
-def table():
-    campaign = CampaignFactory(system=System.COLD_STARS)
-    pc = CharacterFactory(campaign=campaign, name="Vera")
-    npc = CharacterFactory(
-        campaign=campaign, owner=gm_of(campaign), is_npc=True, hidden_from_players=True, name="Spy"
-    )
-    observer = MembershipFactory(campaign=campaign, role=Role.OBSERVER).user
-    return campaign, pc, npc, observer
+def system():
+    """The dashboard's party plays Cold Stars."""
+    return System.COLD_STARS
 
 
-def test_permissions(client, table):
-    campaign, pc, _npc, observer = table
+def test_permissions(client, party):
+    campaign, pc, observer = party.campaign, party.pc, party.observer
     url = dashboard(campaign)
     assert client.get(url).status_code == 302  # anonymous → log in
     client.force_login(UserFactory())
@@ -53,7 +48,7 @@ def test_permissions(client, table):
     response = client.get(url)
     assert response.status_code == 200
     body = response.content.decode()
-    assert "Vera" in body and "Spy" in body  # hidden NPCs too: it's the GM's page
+    assert "Ada" in body and "Spy" in body  # hidden NPCs too: it's the GM's page
     assert response.context["live_campaign"] == campaign
 
 
@@ -76,8 +71,8 @@ def test_shows_key_ratings_per_system(client):
         assert resources_url(character) in body
 
 
-def test_live_parts_refresh_from_partials(client, table):
-    campaign, *_ = table
+def test_live_parts_refresh_from_partials(client, party):
+    campaign = party.campaign
     client.force_login(gm_of(campaign))
     body = client.get(dashboard(campaign)).content.decode()
     for trigger in ("sse:entry, sse:sheet", "sse:call, sse:entry", "sse:contest"):
@@ -88,8 +83,8 @@ def test_live_parts_refresh_from_partials(client, table):
         assert "<html" not in response.content.decode()
 
 
-def test_inline_resources_save_and_publish(client, table, monkeypatch):
-    campaign, pc, _, _ = table
+def test_inline_resources_save_and_publish(client, party, monkeypatch):
+    campaign, pc = party.campaign, party.pc
     sheet = pc.cold_stars
     sheet.momentum_max = sheet.willpower_max = 5
     sheet.save()
@@ -109,8 +104,8 @@ def test_inline_resources_save_and_publish(client, table, monkeypatch):
 
 
 @pytest.mark.parametrize("value", ["6", "-1", "lots", ""])
-def test_bad_resource_values_are_refused_beside_the_field(client, table, value):
-    campaign, pc, _, _ = table
+def test_bad_resource_values_are_refused_beside_the_field(client, party, value):
+    campaign, pc = party.campaign, party.pc
     sheet = pc.cold_stars
     sheet.momentum_max, sheet.momentum = 5, 2
     sheet.save()
@@ -137,8 +132,8 @@ def test_cogent_destiny_inline(client):
     assert "Ensure this value is less than or equal to 3" in response.content.decode()
 
 
-def test_resource_edit_permissions(client, table):
-    _campaign, pc, _, observer = table
+def test_resource_edit_permissions(client, party):
+    pc, observer = party.pc, party.observer
     data = {f"res-{pc.pk}-momentum": 0, f"res-{pc.pk}-willpower": 0}
     client.force_login(UserFactory())
     assert client.post(resources_url(pc), data).status_code == 404

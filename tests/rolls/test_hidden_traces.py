@@ -11,31 +11,25 @@ from django.urls import reverse
 from rolls.models import Kind, RollEntry, Visibility
 from sheets.models import Character
 from tests.factories import ContestFactory, RollCallFactory, RollEntryFactory
-from tests.rolls.helpers import follow_url, roll_url
-from tests.rolls.test_visibility import roll
-from tests.rolls.test_visibility import table as visibility_table  # noqa: F401
+from tests.rolls.helpers import follow_url, roll_athletics, roll_url
 
-pytestmark = pytest.mark.django_db
+# The visibility tests' party: ana's Ada rolls Athletics at 6d6 (tests/rolls/conftest.py).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rulebook_athletics")]
 
 # A chain number as text ("#3"), not an anchor or an id ("#roll-result", "entry-3").
 CHAIN_NUMBER = re.compile(r"#\d+\b")
-
-
-@pytest.fixture
-def table(request):
-    return request.getfixturevalue("visibility_table")
 
 
 def numbers_in(html: str) -> list[str]:
     return CHAIN_NUMBER.findall(html)
 
 
-def pages_of(client, table, user, entry):
-    """Every page a member reads ``entry`` on: the log, Rob's sheet and the permalink."""
-    client.force_login(table[user])
+def pages_of(client, party, user, entry):
+    """Every page a member reads ``entry`` on: the log, Ada's sheet and the permalink."""
+    client.force_login(getattr(party, user))
     return {
-        "log": client.get(f"/campaigns/{table['campaign'].pk}/log/").content.decode(),
-        "sheet": client.get(table["rob"].get_absolute_url()).content.decode(),
+        "log": client.get(f"/campaigns/{party.campaign.pk}/log/").content.decode(),
+        "sheet": client.get(party.pc.get_absolute_url()).content.decode(),
         "permalink": client.get(entry.get_absolute_url()).content.decode(),
     }
 
@@ -43,80 +37,82 @@ def pages_of(client, table, user, entry):
 # --- numbering ---------------------------------------------------------------------------------
 
 
-def test_players_see_no_chain_numbers_whose_gaps_count_hidden_rolls(client, table):
-    first = roll(client, table, Visibility.PUBLIC)
-    roll(client, table, Visibility.SECRET, as_user="gm")  # #2: nobody but the GM knows of it
-    client.force_login(table["alice"])
+def test_players_see_no_chain_numbers_whose_gaps_count_hidden_rolls(client, party):
+    first = roll_athletics(client, party, Visibility.PUBLIC)
+    roll_athletics(
+        client, party, Visibility.SECRET, as_user="gm"
+    )  # #2: nobody but the GM knows of it
+    client.force_login(party.player)
     client.post(follow_url(first, "destiny"))  # #3, follows #1
     follow_up = RollEntry.objects.get(follows=first)
-    blind = roll(client, table, Visibility.BLIND)  # #4: alice's placeholder
+    blind = roll_athletics(client, party, Visibility.BLIND)  # #4: ana's placeholder
     assert [follow_up.seq, blind.seq] == [3, 4]
-    for user in ("alice", "bob", "observer"):
+    for user in ("player", "other_player", "observer"):
         for entry in (first, follow_up):
-            pages = pages_of(client, table, user, entry)
+            pages = pages_of(client, party, user, entry)
             assert {name: numbers_in(html) for name, html in pages.items()} == {
                 "log": [],
                 "sheet": [],
                 "permalink": [],
             }, (user, entry.kind)
-    client.force_login(table["alice"])
+    client.force_login(party.player)
     assert numbers_in(client.get(blind.get_absolute_url()).content.decode()) == []
     # The GM keeps the numbers (they check the chain with them).
-    pages = pages_of(client, table, "gm", follow_up)
+    pages = pages_of(client, party, "gm", follow_up)
     assert "#3" in pages["log"] and "#2" in pages["log"] and "#3" in pages["sheet"]
     assert "Roll #3" in pages["permalink"] and "Follows #1" in pages["permalink"]
 
 
-def test_the_permalink_names_the_roll_without_a_number(client, table):
-    entry = roll(client, table, Visibility.PUBLIC)
-    client.force_login(table["bob"])
+def test_the_permalink_names_the_roll_without_a_number(client, party):
+    entry = roll_athletics(client, party, Visibility.PUBLIC)
+    client.force_login(party.other_player)
     html = client.get(entry.get_absolute_url()).content.decode()
     title = re.search(r"<title>(.*?)</title>", html, re.S).group(1)
-    assert "Rob: Athletics" in title and "#" not in title
-    assert re.search(r"<h1>Rob: Athletics", html)
+    assert "Ada: Athletics" in title and "#" not in title
+    assert re.search(r"<h1>Ada: Athletics", html)
 
 
-def test_a_reveal_tells_players_which_roll_without_its_number(client, table):
-    blind = roll(client, table, Visibility.BLIND)
-    client.force_login(table["gm"])
+def test_a_reveal_tells_players_which_roll_without_its_number(client, party):
+    blind = roll_athletics(client, party, Visibility.BLIND)
+    client.force_login(party.gm)
     client.post(reverse("roll_reveal", args=[blind.pk]))
     reveal = RollEntry.objects.get(kind=Kind.REVEAL)
     assert f"#{blind.seq}" not in reveal.detail  # new reveals record no number at all
-    for user in ("alice", "bob"):
-        html = pages_of(client, table, user, reveal)["permalink"]
+    for user in ("player", "other_player"):
+        html = pages_of(client, party, user, reveal)["permalink"]
         assert "The GM revealed a blind roll." in html and numbers_in(html) == []
 
 
 # --- placeholder kinds -------------------------------------------------------------------------
 
 
-def test_the_blind_roller_knows_of_the_roll_not_of_its_follow_ups(client, table):
-    blind = roll(client, table, Visibility.BLIND)
-    client.force_login(table["gm"])
+def test_the_blind_roller_knows_of_the_roll_not_of_its_follow_ups(client, party):
+    blind = roll_athletics(client, party, Visibility.BLIND)
+    client.force_login(party.gm)
     assert client.post(follow_url(blind, "destiny")).status_code == 302  # the GM follows it up
     follow_up = RollEntry.objects.get(follows=blind)
-    alice = table["campaign"].memberships.get(user=table["alice"])
+    ana = party.campaign.memberships.get(user=party.player)
     # Both spellings of the rule agree: the roll is known, its follow-up is not.
-    known = RollEntry.objects.visible_to(alice)
+    known = RollEntry.objects.visible_to(ana)
     assert list(known.values_list("pk", flat=True)) == [blind.pk]
-    assert blind.is_known_to(alice) and not follow_up.is_known_to(alice)
-    client.force_login(table["alice"])
-    log = client.get(f"/campaigns/{table['campaign'].pk}/log/").content.decode()
-    sheet = client.get(table["rob"].get_absolute_url()).content.decode()
+    assert blind.is_known_to(ana) and not follow_up.is_known_to(ana)
+    client.force_login(party.player)
+    log = client.get(f"/campaigns/{party.campaign.pk}/log/").content.decode()
+    sheet = client.get(party.pc.get_absolute_url()).content.decode()
     assert log.count("A blind roll was made.") == sheet.count("A blind roll was made.") == 1
     assert "kind-destiny" not in log + sheet and "Destiny" not in log
     assert client.get(follow_up.get_absolute_url()).status_code == 404
     assert "Followed by" not in client.get(blind.get_absolute_url()).content.decode()
 
 
-def test_a_placeholder_shows_no_kind_beyond_roll(client, table):
+def test_a_placeholder_shows_no_kind_beyond_roll(client, party):
     blind = RollEntry.objects.append(
-        campaign=table["campaign"],
-        character=table["rob"],
-        user=table["alice"],
-        character_name="Rob",
-        username=table["alice"].username,
-        system=table["campaign"].system,
+        campaign=party.campaign,
+        character=party.pc,
+        user=party.player,
+        character_name="Ada",
+        username=party.player.username,
+        system=party.campaign.system,
         kind=Kind.AUTO_PASS,  # an automatic pass is a success: its kind would tell
         visibility=Visibility.BLIND,
         label="Athletics",
@@ -126,10 +122,10 @@ def test_a_placeholder_shows_no_kind_beyond_roll(client, table):
         odds="1/1",
         odds_display="100%",
     )
-    alice = table["campaign"].memberships.get(user=table["alice"])
-    assert blind.card_for(alice).kind == Kind.ROLL
-    client.force_login(table["alice"])
-    for url in (f"/campaigns/{table['campaign'].pk}/log/", blind.get_absolute_url()):
+    ana = party.campaign.memberships.get(user=party.player)
+    assert blind.card_for(ana).kind == Kind.ROLL
+    client.force_login(party.player)
+    for url in (f"/campaigns/{party.campaign.pk}/log/", blind.get_absolute_url()):
         html = client.get(url).content.decode()
         assert "A blind roll was made." in html and "auto_pass" not in html, url
         assert "kind-roll" in html and "Automatic pass" not in html, url
@@ -154,48 +150,48 @@ def answer(client, user, character, **data):
     )
 
 
-def test_a_call_answered_by_the_gms_hidden_roll_is_refused_like_a_closed_one(client, table):
-    rob, gm = table["rob"], table["gm"]
-    answered = RollCallFactory(campaign=table["campaign"], targets=[rob], skill="Athletics")
-    closed = RollCallFactory(campaign=table["campaign"], targets=[rob], skill="Athletics")
+def test_a_call_answered_by_the_gms_hidden_roll_is_refused_like_a_closed_one(client, party):
+    ada, gm = party.pc, party.gm
+    answered = RollCallFactory(campaign=party.campaign, targets=[ada], skill="Athletics")
+    closed = RollCallFactory(campaign=party.campaign, targets=[ada], skill="Athletics")
     closed.close()
-    # The GM answers for Rob with a secret roll: Rob's player may not learn that it exists.
-    assert answer(client, gm, rob, call=answered.pk, visibility="secret").status_code == 302
-    after_hidden = refusal(answer(client, table["alice"], rob, call=answered.pk))
-    assert after_hidden == refusal(answer(client, table["alice"], rob, call=closed.pk))
+    # The GM answers for Ada with a secret roll: Ada's player may not learn that it exists.
+    assert answer(client, gm, ada, call=answered.pk, visibility="secret").status_code == 302
+    after_hidden = refusal(answer(client, party.player, ada, call=answered.pk))
+    assert after_hidden == refusal(answer(client, party.player, ada, call=closed.pk))
     assert RollEntry.objects.count() == 1
 
 
-def test_calls_and_contests_of_other_characters_are_refused_like_missing_ones(client, table):
-    rob, bob = table["rob"], table["bob"]
-    jack = Character.objects.get(name="Jack")
-    npc = table["campaign"].new_character(owner=table["gm"], name="Zed", is_npc=True)
-    call = RollCallFactory(campaign=table["campaign"], targets=[rob], skill="Athletics")
-    contest = ContestFactory(campaign=table["campaign"], character_a=rob, character_b=npc)
+def test_calls_and_contests_of_other_characters_are_refused_like_missing_ones(client, party):
+    ada, ben = party.pc, party.other_player
+    bo = Character.objects.get(name="Bo")
+    npc = party.campaign.new_character(owner=party.gm, name="Zed", is_npc=True)
+    call = RollCallFactory(campaign=party.campaign, targets=[ada], skill="Athletics")
+    contest = ContestFactory(campaign=party.campaign, character_a=ada, character_b=npc)
     missing = max(call.pk, contest.pk) + 100
     for param, pk in (("call", call.pk), ("contest", contest.pk)):
-        theirs = refusal(answer(client, bob, jack, **{param: pk}))
-        assert theirs == refusal(answer(client, bob, jack, **{param: missing})), param
-        assert "Rob" not in theirs and "Zed" not in theirs, theirs
+        theirs = refusal(answer(client, ben, bo, **{param: pk}))
+        assert theirs == refusal(answer(client, ben, bo, **{param: missing})), param
+        assert "Ada" not in theirs and "Zed" not in theirs, theirs
     assert not RollEntry.objects.exists()
 
 
 # --- database ids ------------------------------------------------------------------------------
 
 
-def test_no_page_shows_an_entrys_database_id(client, table):
+def test_no_page_shows_an_entrys_database_id(client, party):
     """The ids count every roll on the server: gaps between two a player sees would count the
     hidden ones. Links, the log's cursor, the stream's resume point and DOM ids use tokens."""
-    entries = [RollEntryFactory(character=table["rob"]) for _ in range(27)]
-    client.force_login(table["bob"])
-    log_url = f"/campaigns/{table['campaign'].pk}/log/"
+    entries = [RollEntryFactory(character=party.pc) for _ in range(27)]
+    client.force_login(party.other_player)
+    log_url = f"/campaigns/{party.campaign.pk}/log/"
     first = client.get(log_url).text
     older = html.unescape(re.search(r'<a href="([^"]*before=[^"]*)">Older rolls', first).group(1))
     pages = [
         first,
         client.get(older).text,
         client.get(entries[-1].get_absolute_url()).text,
-        client.get(table["rob"].get_absolute_url()).text,
+        client.get(party.pc.get_absolute_url()).text,
     ]
     text = "\n".join(pages)
     assert text.count("Link<span") >= 27 + 5  # every card was there to give its id away

@@ -11,8 +11,7 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 
 from rolls.models import LogHead, RollEntry, canonical_json
 from tests.factories import CharacterFactory
-from tests.rolls.helpers import tamper
-from tests.rolls.test_log import append
+from tests.rolls.helpers import append, tamper
 
 pytestmark = pytest.mark.django_db
 

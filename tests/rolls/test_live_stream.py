@@ -6,45 +6,19 @@ Runs on SQLite (in-memory hub) and PostgreSQL (NOTIFY/LISTEN), whichever the sui
 import asyncio
 
 import pytest
-from django.test import AsyncClient, Client
+from django.test import Client
 from django.urls import reverse
 
 from rolls import live
 from rolls.live import stream as live_views
 from rolls.models import RollEntry
-from sheets.models import Role, System
+from sheets.models import Role
 from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, UserFactory
-from tests.rolls.helpers import token
-from tests.rolls.live_helpers import events_url, off_loop, open_stream, post_roll, run
+from tests.rolls.helpers import athletics, token
+from tests.rolls.live_helpers import client_for, events_url, off_loop, open_stream, post_roll, run
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def table(seeded):
-    gm = UserFactory(username="gm")
-    campaign = CampaignFactory(system=System.COGENT, gm=gm)
-    users = {"gm": gm}
-    for name, role in (
-        ("player", Role.PLAYER),
-        ("other", Role.PLAYER),
-        ("observer", Role.OBSERVER),
-    ):
-        users[name] = UserFactory(username=name)
-        MembershipFactory(campaign=campaign, user=users[name], role=role)
-    pc = CharacterFactory(campaign=campaign, owner=users["player"], name="Rob")
-    other_pc = CharacterFactory(campaign=campaign, owner=users["other"], name="Ann")
-    return campaign, users, pc, other_pc
-
-
-def client_for(user) -> AsyncClient:
-    client = AsyncClient()
-    client.force_login(user)
-    return client
-
-
-def athletics(character):
-    return character.cogent.skills.get(name="Athletics")
+# Repeatable dice for every roll of the party (tests/rolls/conftest.py).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("seeded")]
 
 
 def roll(user, character):
@@ -61,17 +35,17 @@ def roll(user, character):
 # --- who may open it ---------------------------------------------------------------------------
 
 
-def test_anonymous_users_are_sent_to_log_in(client, table):
-    campaign, *_ = table
+def test_anonymous_users_are_sent_to_log_in(client, party):
+    campaign = party.campaign
     response = client.get(events_url(campaign))
     assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
 
 
-def test_non_members_and_unknown_campaigns_are_a_404(client, table):
-    campaign, *_ = table
+def test_non_members_and_unknown_campaigns_are_a_404(client, party):
+    campaign = party.campaign
     client.force_login(UserFactory(username="stranger"))
     assert client.get(events_url(campaign)).status_code == 404
-    client.force_login(table[1]["gm"])
+    client.force_login(party.gm)
     assert client.get(reverse("campaign_events", args=[campaign.pk + 1000])).status_code == 404
 
 
@@ -87,49 +61,49 @@ def test_non_members_and_unknown_campaigns_are_a_404(client, table):
         ({"last_id": "0" * 17}, {}),
     ],
 )
-def test_a_bad_resume_point_is_a_400_with_a_message(client, table, query, headers):
-    campaign, users, *_ = table
-    client.force_login(users["player"])
+def test_a_bad_resume_point_is_a_400_with_a_message(client, party, query, headers):
+    campaign = party.campaign
+    client.force_login(party.player)
     response = client.get(events_url(campaign), query, headers=headers)
     assert response.status_code == 400
     assert b"must be an entry's id" in response.content
 
 
-def test_the_character_filter_takes_only_readable_characters_of_the_campaign(client, table):
-    campaign, users, _pc, _ = table
-    client.force_login(users["player"])
+def test_the_character_filter_takes_only_readable_characters_of_the_campaign(client, party):
+    campaign = party.campaign
+    client.force_login(party.player)
     assert client.get(events_url(campaign, character="x")).status_code == 400
-    elsewhere = CharacterFactory(campaign=CampaignFactory(gm=users["player"]))
+    elsewhere = CharacterFactory(campaign=CampaignFactory(gm=party.player))
     assert client.get(events_url(campaign, character=elsewhere.pk)).status_code == 404
-    npc = campaign.new_character(
-        owner=users["gm"], name="Spy", is_npc=True, hidden_from_players=True
-    )
+    npc = party.hidden_npc  # Spy, hidden from players
     assert client.get(events_url(campaign, character=npc.pk)).status_code == 404
 
 
-def test_under_wsgi_the_stream_says_it_needs_asgi(client, table):
-    campaign, users, *_ = table
-    client.force_login(users["player"])  # the sync client goes through the WSGI handler
+def test_under_wsgi_the_stream_says_it_needs_asgi(client, party):
+    campaign = party.campaign
+    client.force_login(party.player)  # the sync client goes through the WSGI handler
     response = client.get(events_url(campaign))
     assert response.status_code == 501 and b"ASGI" in response.content
 
 
-def test_only_get(client, table):
-    campaign, users, *_ = table
-    client.force_login(users["player"])
+def test_only_get(client, party):
+    campaign = party.campaign
+    client.force_login(party.player)
     assert client.post(events_url(campaign)).status_code == 405
 
 
 # --- what arrives ------------------------------------------------------------------------------
 
 
-def test_a_roll_reaches_every_member_as_the_log_item(table):
-    campaign, users, pc, _ = table
-    readers = {name: client_for(users[name]) for name in ("gm", "other", "observer")}
+def test_a_roll_reaches_every_member_as_the_log_item(party):
+    campaign, pc = party.campaign, party.pc
+    readers = {
+        name: client_for(getattr(party, name)) for name in ("gm", "other_player", "observer")
+    }
 
     async def scenario():
         streams = {name: await open_stream(c, campaign) for name, c in readers.items()}
-        entry = await roll(users["player"], pc)
+        entry = await roll(party.player, pc)
         for stream in streams.values():
             message = await stream.next_event()
             assert message.event == "entry" and message.id == token(entry)
@@ -141,12 +115,12 @@ def test_a_roll_reaches_every_member_as_the_log_item(table):
     run(scenario)
 
 
-def test_a_stream_without_resume_point_starts_at_the_newest_entry(table):
-    campaign, users, pc, _ = table
+def test_a_stream_without_resume_point_starts_at_the_newest_entry(party):
+    campaign, pc = party.campaign, party.pc
     old = RollEntry.objects.count()
-    in_thread_entry = post_roll(users["player"], pc, athletics(pc))
+    in_thread_entry = post_roll(party.player, pc, athletics(pc))
     assert in_thread_entry.status_code == 302 and RollEntry.objects.count() == old + 1
-    client = client_for(users["gm"])
+    client = client_for(party.gm)
 
     async def scenario():
         stream = await open_stream(client, campaign)
@@ -155,12 +129,12 @@ def test_a_stream_without_resume_point_starts_at_the_newest_entry(table):
     run(scenario)
 
 
-def test_resuming_replays_what_was_missed_in_order(table):
-    campaign, users, pc, other_pc = table
-    first = roll_sync(users["player"], pc)
-    second = roll_sync(users["other"], other_pc)
-    third = roll_sync(users["player"], pc)
-    client = client_for(users["observer"])
+def test_resuming_replays_what_was_missed_in_order(party):
+    campaign, pc, other_pc = party.campaign, party.pc, party.other_pc
+    first = roll_sync(party.player, pc)
+    second = roll_sync(party.other_player, other_pc)
+    third = roll_sync(party.player, pc)
+    client = client_for(party.observer)
 
     async def scenario():
         stream = await open_stream(client, campaign, headers={"Last-Event-ID": token(first)})
@@ -169,7 +143,7 @@ def test_resuming_replays_what_was_missed_in_order(table):
             token(third),
         ]
         # Then live entries follow, without repeating the replayed ones.
-        fourth = await roll(users["other"], other_pc)
+        fourth = await roll(party.other_player, other_pc)
         assert (await stream.next_event()).id == token(fourth)
         await stream.close()
         # ?last_id= does the same (htmx re-created the EventSource); the header wins over it.
@@ -190,11 +164,11 @@ def roll_sync(user, character):
     return RollEntry.objects.filter(character=character).order_by("-pk").first()
 
 
-def test_catch_up_reads_in_batches(table, monkeypatch):
-    campaign, users, pc, _ = table
+def test_catch_up_reads_in_batches(party, monkeypatch):
+    campaign, pc = party.campaign, party.pc
     monkeypatch.setattr(live_views, "REPLAY_BATCH", 2)
-    entries = [roll_sync(users["player"], pc) for _ in range(5)]
-    client = client_for(users["gm"])
+    entries = [roll_sync(party.player, pc) for _ in range(5)]
+    client = client_for(party.gm)
 
     async def scenario():
         stream = await open_stream(client, campaign, last_id=0)
@@ -205,15 +179,15 @@ def test_catch_up_reads_in_batches(table, monkeypatch):
     run(scenario)
 
 
-def test_a_resync_re_reads_from_the_last_entry_sent(table, monkeypatch):
-    campaign, users, pc, _ = table
-    client = client_for(users["gm"])
+def test_a_resync_re_reads_from_the_last_entry_sent(party, monkeypatch):
+    campaign, pc = party.campaign, party.pc
+    client = client_for(party.gm)
 
     def roll_unannounced():
         # An entry whose event was lost (e.g. the LISTEN connection dropped).
         monkeypatch.setattr(live, "publish", lambda *args: None)
         try:
-            return roll_sync(users["player"], pc)
+            return roll_sync(party.player, pc)
         finally:
             monkeypatch.undo()
 
@@ -233,19 +207,19 @@ def test_a_resync_re_reads_from_the_last_entry_sent(table, monkeypatch):
     run(scenario)
 
 
-def test_the_sheet_stream_carries_only_its_character(table):
-    campaign, users, pc, other_pc = table
-    client = client_for(users["player"])
+def test_the_sheet_stream_carries_only_its_character(party):
+    campaign, pc, other_pc = party.campaign, party.pc, party.other_pc
+    client = client_for(party.player)
 
     async def scenario():
         stream = await open_stream(client, campaign, character=pc.pk)
-        await roll(users["other"], other_pc)
-        mine = await roll(users["gm"], pc)
+        await roll(party.other_player, other_pc)
+        mine = await roll(party.gm, pc)
         message = await stream.next_event()
         assert (message.event, message.id) == ("entry", token(mine))
         # Sheet edits: this character's come through as ids, another's do not.
-        await off_loop(lambda: edit_notes(users["other"], other_pc))
-        await off_loop(lambda: edit_notes(users["player"], pc))
+        await off_loop(lambda: edit_notes(party.other_player, other_pc))
+        await off_loop(lambda: edit_notes(party.player, pc))
         message = await stream.next_event()
         assert (message.event, message.data) == ("sheet", str(pc.pk))
         await stream.close()
@@ -263,12 +237,10 @@ def edit_notes(user, character):
     assert response.status_code == 302
 
 
-def test_other_kinds_are_forwarded_as_ids_and_hidden_npcs_stay_hidden(table):
-    campaign, users, pc, _ = table
-    npc = campaign.new_character(
-        owner=users["gm"], name="Spy", is_npc=True, hidden_from_players=True
-    )
-    player, gm = client_for(users["player"]), client_for(users["gm"])
+def test_other_kinds_are_forwarded_as_ids_and_hidden_npcs_stay_hidden(party):
+    campaign, pc = party.campaign, party.pc
+    npc = party.hidden_npc  # Spy, hidden from players
+    player, gm = client_for(party.player), client_for(party.gm)
 
     def publish(kind, id):
         from django.db import transaction
@@ -296,10 +268,10 @@ def test_other_kinds_are_forwarded_as_ids_and_hidden_npcs_stay_hidden(table):
     run(scenario)
 
 
-def test_a_quiet_stream_sends_keep_alives(table, monkeypatch):
-    campaign, users, *_ = table
+def test_a_quiet_stream_sends_keep_alives(party, monkeypatch):
+    campaign = party.campaign
     monkeypatch.setattr(live_views, "KEEPALIVE", 0.1)
-    client = client_for(users["player"])
+    client = client_for(party.player)
 
     async def scenario():
         stream = await open_stream(client, campaign)
@@ -309,14 +281,14 @@ def test_a_quiet_stream_sends_keep_alives(table, monkeypatch):
     run(scenario)
 
 
-def test_a_removed_member_stops_receiving(table):
-    campaign, users, _pc, _ = table
-    client = client_for(users["other"])
-    membership = campaign.memberships.get(user=users["other"])
+def test_a_removed_member_stops_receiving(party):
+    campaign = party.campaign
+    client = client_for(party.other_player)
+    membership = campaign.memberships.get(user=party.other_player)
 
     def remove():
         gm = Client()
-        gm.force_login(users["gm"])
+        gm.force_login(party.gm)
         response = gm.post(reverse("member_remove", args=[campaign.pk, membership.pk]))
         assert response.status_code == 302
 
@@ -330,33 +302,33 @@ def test_a_removed_member_stops_receiving(table):
     run(scenario)
 
 
-def test_a_membership_gone_unannounced_is_noticed_at_the_next_check(table, monkeypatch):
-    campaign, users, *_ = table
+def test_a_membership_gone_unannounced_is_noticed_at_the_next_check(party, monkeypatch):
+    campaign = party.campaign
     monkeypatch.setattr(live_views, "KEEPALIVE", 0.05)
     monkeypatch.setattr(live_views, "RECHECK", 0.1)
-    client = client_for(users["observer"])
+    client = client_for(party.observer)
 
     async def scenario():
         stream = await open_stream(client, campaign)
-        await off_loop(lambda: campaign.memberships.filter(user=users["observer"]).delete())
+        await off_loop(lambda: campaign.memberships.filter(user=party.observer).delete())
         assert await stream.ended()
 
     run(scenario)
 
 
-def test_one_event_is_read_once_and_rendered_once_per_audience(table):
-    campaign, users, pc, _other_pc = table
+def test_one_event_is_read_once_and_rendered_once_per_audience(party):
+    campaign, pc = party.campaign, party.pc
     extra = [UserFactory(username=f"watcher{n}") for n in range(4)]
     for user in extra:
         MembershipFactory(campaign=campaign, user=user, role=Role.OBSERVER)
-    watchers = [users["gm"], users["player"], users["other"], *extra]
+    watchers = [party.gm, party.player, party.other_player, *extra]
     clients = [client_for(user) for user in watchers]
 
     async def scenario():
         streams = [await open_stream(c, campaign) for c in clients]
         shared = live_views.shared_reads()
         before = shared.reads
-        entry = await roll(users["player"], pc)
+        entry = await roll(party.player, pc)
         messages = [await s.next_event() for s in streams]
         assert {m.id for m in messages} == {token(entry)}
         # One read of the entry, one render each for the GM, the roller and everyone else.

@@ -10,25 +10,20 @@ from rolls import live
 from rolls.live import stream as live_views
 from rolls.models import RollEntry
 from tests.factories import RollCallFactory
-from tests.rolls.helpers import follow_url, token
-from tests.rolls.live_helpers import off_loop, open_stream, post_roll, run
-from tests.rolls.test_live_stream import client_for
+from tests.rolls.helpers import athletics, follow_url, token
+from tests.rolls.live_helpers import client_for, off_loop, open_stream, post_roll, run
 
-# The visibility tests' table: GM, alice playing Rob, bob playing Jack, an observer.
-from tests.rolls.test_visibility import table as visibility_table  # noqa: F401
-
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def table(request):
-    return request.getfixturevalue("visibility_table")
+# The visibility tests' party: ana's Ada rolls Athletics at 6d6 (tests/rolls/conftest.py).
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("rulebook_athletics"),
+]
 
 
-def roll(table, user, visibility, **data):
+def roll(party, user, visibility, **data):
     def go():
         response = post_roll(
-            table[user], table["rob"], table["athletics"], visibility=visibility, **data
+            getattr(party, user), party.pc, athletics(party.pc), visibility=visibility, **data
         )
         assert response.status_code == 302, response.content.decode()
         return RollEntry.objects.order_by("-pk").first()
@@ -49,44 +44,47 @@ async def events_until(stream, entry):
             got.append((message.event, message.data))
 
 
-def test_a_call_answered_by_a_hidden_roll_is_heard_only_by_those_who_know_the_roll(table):
-    call = RollCallFactory(campaign=table["campaign"], targets=[table["rob"]], skill="Athletics")
-    clients = {name: client_for(table[name]) for name in ("gm", "alice", "bob", "observer")}
+def test_a_call_answered_by_a_hidden_roll_is_heard_only_by_those_who_know_the_roll(party):
+    call = RollCallFactory(campaign=party.campaign, targets=[party.pc], skill="Athletics")
+    clients = {
+        name: client_for(getattr(party, name))
+        for name in ("gm", "player", "other_player", "observer")
+    }
 
     async def scenario():
-        streams = {name: await open_stream(c, table["campaign"]) for name, c in clients.items()}
-        answer = await roll(table, "alice", "gm_only", call=call.pk, challenge_level=2)
+        streams = {name: await open_stream(c, party.campaign) for name, c in clients.items()}
+        answer = await roll(party, "player", "gm_only", call=call.pk, challenge_level=2)
         assert answer.call_id == call.pk
-        marker = await roll(table, "alice", "public")
+        marker = await roll(party, "player", "public")
         got = {name: await events_until(stream, marker) for name, stream in streams.items()}
-        for name in ("gm", "alice"):
+        for name in ("gm", "player"):
             assert ("call", str(call.pk)) in got[name], name
-        for name in ("bob", "observer"):
+        for name in ("other_player", "observer"):
             assert got[name] == [("entry", token(marker))], name
 
     run(scenario)
 
 
-def test_the_blind_roller_hears_nothing_of_the_rolls_follow_ups(table):
-    clients = {name: client_for(table[name]) for name in ("gm", "alice")}
+def test_the_blind_roller_hears_nothing_of_the_rolls_follow_ups(party):
+    clients = {name: client_for(getattr(party, name)) for name in ("gm", "player")}
 
     async def scenario():
-        streams = {name: await open_stream(c, table["campaign"]) for name, c in clients.items()}
-        blind = await roll(table, "alice", "blind")
+        streams = {name: await open_stream(c, party.campaign) for name, c in clients.items()}
+        blind = await roll(party, "player", "blind")
 
         def follow_up():
             client = Client()
-            client.force_login(table["gm"])
+            client.force_login(party.gm)
             assert client.post(follow_url(blind, "destiny")).status_code == 302
             return RollEntry.objects.get(follows=blind)
 
         hidden = await off_loop(follow_up)
-        marker = await roll(table, "alice", "public")
+        marker = await roll(party, "player", "public")
         got = {name: await events_until(stream, marker) for name, stream in streams.items()}
         assert got["gm"] == [("entry", token(e)) for e in (blind, hidden, marker)]
-        assert got["alice"] == [("entry", token(e)) for e in (blind, marker)]
+        assert got["player"] == [("entry", token(e)) for e in (blind, marker)]
         # Replayed from the start, the same.
-        stream = await open_stream(clients["alice"], table["campaign"], last_id=0)
+        stream = await open_stream(clients["player"], party.campaign, last_id=0)
         assert [m.id for m in stream.pending if m.event == "entry"] == [
             token(blind),
             token(marker),
@@ -95,22 +93,22 @@ def test_the_blind_roller_hears_nothing_of_the_rolls_follow_ups(table):
     run(scenario)
 
 
-def test_entries_a_member_may_not_know_of_leave_the_keep_alive_rhythm_alone(table, monkeypatch):
+def test_entries_a_member_may_not_know_of_leave_the_keep_alive_rhythm_alone(party, monkeypatch):
     """Were the keep-alive wait restarted by every event, a steady run of hidden rolls would
     silence a player's keep-alives — telling them rolls are being made."""
     monkeypatch.setattr(live_views, "KEEPALIVE", 0.3)
-    bob = client_for(table["bob"])
+    ben = client_for(party.other_player)
 
     async def scenario():
-        hidden = await roll(table, "gm", "secret")
-        stream = await open_stream(bob, table["campaign"])
+        hidden = await roll(party, "gm", "secret")
+        stream = await open_stream(ben, party.campaign)
         loop = asyncio.get_running_loop()
         stop = loop.time() + 1.5
 
         async def wake_every_stream():
             # The event a hidden entry sends to every stream of the campaign (as append does).
             while loop.time() < stop:
-                await off_loop(lambda: live.publish(table["campaign"].pk, "entry", hidden.pk))
+                await off_loop(lambda: live.publish(party.campaign.pk, "entry", hidden.pk))
                 await asyncio.sleep(0.05)
 
         waker = asyncio.create_task(wake_every_stream())
@@ -134,20 +132,20 @@ def test_entries_a_member_may_not_know_of_leave_the_keep_alive_rhythm_alone(tabl
     run(scenario)
 
 
-def test_stream_ids_are_tokens_not_database_ids(table):
-    bob = client_for(table["bob"])
+def test_stream_ids_are_tokens_not_database_ids(party):
+    ben = client_for(party.other_player)
 
     async def scenario():
-        first = await roll(table, "alice", "public")
-        stream = await open_stream(bob, table["campaign"], last_id=0)
-        second = await roll(table, "alice", "public")
+        first = await roll(party, "player", "public")
+        stream = await open_stream(ben, party.campaign, last_id=0)
+        second = await roll(party, "player", "public")
         ids = [m.id for m in stream.pending if m.event == "entry"]
         stream.pending.clear()
         ids.append((await stream.next_event()).id)
         assert ids == [token(first), token(second)]
         assert str(first.pk) not in ids and str(second.pk) not in ids
         # The browser resumes from the token it was last sent.
-        resumed = await open_stream(bob, table["campaign"], headers={"Last-Event-ID": ids[0]})
+        resumed = await open_stream(ben, party.campaign, headers={"Last-Event-ID": ids[0]})
         assert [m.id for m in resumed.pending if m.event == "entry"] == [token(second)]
 
     run(scenario)

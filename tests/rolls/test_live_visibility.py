@@ -6,38 +6,34 @@ from django.test import Client
 from django.urls import reverse
 
 from rolls.models import Kind, RollEntry
-from tests.rolls.helpers import token
-from tests.rolls.live_helpers import off_loop, open_stream, post_roll, run
-from tests.rolls.test_live_stream import client_for
+from tests.rolls.helpers import athletics, token
+from tests.rolls.live_helpers import client_for, off_loop, open_stream, post_roll, run
 
-# The pages' visibility tests' table (GM, alice playing Rob, bob, an observer): the same people
-# at the same table, live. Imported, pytest registers it here as the fixture "visibility_table".
-from tests.rolls.test_visibility import table as visibility_table  # noqa: F401
-
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def table(request):
-    return request.getfixturevalue("visibility_table")
+# The pages' visibility tests' party (ana's Ada rolls Athletics at 6d6), live.
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("rulebook_athletics"),
+]
 
 
-WATCHERS = ("gm", "alice", "bob", "observer")
+WATCHERS = ("gm", "player", "other_player", "observer")
 
 
-def roll(table, user, visibility):
+def roll(party, user, visibility):
     def go():
-        response = post_roll(table[user], table["rob"], table["athletics"], visibility=visibility)
+        response = post_roll(
+            getattr(party, user), party.pc, athletics(party.pc), visibility=visibility
+        )
         assert response.status_code == 302, response.content.decode()
         return RollEntry.objects.order_by("-pk").first()
 
     return off_loop(go)
 
 
-def reveal(table, entry):
+def reveal(party, entry):
     def go():
         client = Client()
-        client.force_login(table["gm"])
+        client.force_login(party.gm)
         assert client.post(reverse("roll_reveal", args=[entry.pk])).status_code == 302
         return RollEntry.objects.get(kind=Kind.REVEAL, reveals=entry)
 
@@ -64,15 +60,15 @@ async def until(stream, entry):
                 return got
 
 
-def test_hidden_rolls_on_the_stream_follow_the_visibility_rules(table):
-    clients = {name: client_for(table[name]) for name in WATCHERS}
+def test_hidden_rolls_on_the_stream_follow_the_visibility_rules(party):
+    clients = {name: client_for(getattr(party, name)) for name in WATCHERS}
 
     async def scenario():
-        streams = {name: await open_stream(c, table["campaign"]) for name, c in clients.items()}
-        gm_only = await roll(table, "alice", "gm_only")
-        blind = await roll(table, "alice", "blind")
-        secret = await roll(table, "gm", "secret")
-        marker = await roll(table, "alice", "public")
+        streams = {name: await open_stream(c, party.campaign) for name, c in clients.items()}
+        gm_only = await roll(party, "player", "gm_only")
+        blind = await roll(party, "player", "blind")
+        secret = await roll(party, "gm", "secret")
+        marker = await roll(party, "player", "public")
         hidden = (gm_only, blind, secret)
         got = {name: await until(stream, marker) for name, stream in streams.items()}
         ids = {name: [m.id for m in messages] for name, messages in got.items()}
@@ -84,24 +80,24 @@ def test_hidden_rolls_on_the_stream_follow_the_visibility_rules(table):
 
         everything = [token(e) for e in (*hidden, marker)]
         assert ids["gm"] == everything
-        assert ids["alice"] == [token(gm_only), token(blind), token(marker)]
-        assert ids["bob"] == ids["observer"] == [token(marker)]
+        assert ids["player"] == [token(gm_only), token(blind), token(marker)]
+        assert ids["other_player"] == ids["observer"] == [token(marker)]
 
         for entry in hidden:
             assert all(secret in text["gm"] for secret in secrets_of(entry))
-        assert all(secret in text["alice"] for secret in secrets_of(gm_only))
+        assert all(secret in text["player"] for secret in secrets_of(gm_only))
         # Alice's blind roll: a placeholder that it was made, none of its figures.
-        blind_card = next(m.data for m in got["alice"] if m.id == token(blind))
-        assert "A blind roll was made." in blind_card and "Rob" in blind_card
+        blind_card = next(m.data for m in got["player"] if m.id == token(blind))
+        assert "A blind roll was made." in blind_card and "Ada" in blind_card
         leaks = [s for s in secrets_of(blind) if s in blind_card]
         assert not leaks and blind.odds_display not in blind_card
-        for name in ("bob", "observer"):
+        for name in ("other_player", "observer"):
             for entry in hidden:
                 assert not [s for s in secrets_of(entry) if s in text[name]], name
 
         # Replayed (a reconnect from the start) the same rules hold.
-        for name, expected in (("bob", [marker]), ("alice", [gm_only, blind, marker])):
-            stream = await open_stream(clients[name], table["campaign"], last_id=0)
+        for name, expected in (("other_player", [marker]), ("player", [gm_only, blind, marker])):
+            stream = await open_stream(clients[name], party.campaign, last_id=0)
             replayed = [m for m in stream.pending if m.event == "entry"]
             assert [m.id for m in replayed] == [token(e) for e in expected]
             for message in replayed:
@@ -113,13 +109,13 @@ def test_hidden_rolls_on_the_stream_follow_the_visibility_rules(table):
     run(scenario)
 
 
-def test_a_reveal_reaches_every_member_live(table):
-    clients = {name: client_for(table[name]) for name in WATCHERS}
+def test_a_reveal_reaches_every_member_live(party):
+    clients = {name: client_for(getattr(party, name)) for name in WATCHERS}
 
     async def scenario():
-        blind = await roll(table, "alice", "blind")
-        streams = {name: await open_stream(c, table["campaign"]) for name, c in clients.items()}
-        revealed = await reveal(table, blind)
+        blind = await roll(party, "player", "blind")
+        streams = {name: await open_stream(c, party.campaign) for name, c in clients.items()}
+        revealed = await reveal(party, blind)
         for name, stream in streams.items():
             message = await stream.next_event()
             assert (message.event, message.id) == ("entry", token(revealed)), name

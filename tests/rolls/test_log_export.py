@@ -15,9 +15,16 @@ from django.test import AsyncClient
 from django.urls import reverse
 
 from rolls.models import Visibility
+from sheets.models import System
 from tests.factories import MembershipFactory, RollEntryFactory
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def system():
+    """The log tools' party plays Cold Stars."""
+    return System.COLD_STARS
 
 
 COLD_FACES = [
@@ -40,9 +47,9 @@ def csv_rows(response):
     return list(csv.DictReader(io.StringIO(body(response))))
 
 
-def test_csv_parses_back_with_documented_columns(client, table):
+def test_csv_parses_back_with_documented_columns(client, party):
     roll = RollEntryFactory(
-        character=table["ada"],
+        character=party.pc,
         label="Stealth",
         faces=COLD_FACES,
         outcome="success",
@@ -52,15 +59,15 @@ def test_csv_parses_back_with_documented_columns(client, table):
         resource_changes={"momentum": 1},
     )
     correct = RollEntryFactory(
-        character=table["ada"], kind="correct", follows=roll, label="Stealth", odds="1/3"
+        character=party.pc, kind="correct", follows=roll, label="Stealth", odds="1/3"
     )
-    client.force_login(table["ada"].owner)
-    response = export(client, table["campaign"], "csv")
+    client.force_login(party.pc.owner)
+    response = export(client, party.campaign, "csv")
     assert response.status_code == 200
     assert response.streaming
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"].startswith(
-        f'attachment; filename="poolside-campaign-{table["campaign"].pk}-log-'
+        f'attachment; filename="poolside-campaign-{party.campaign.pk}-log-'
     )
     assert response["Content-Disposition"].endswith('.csv"')
     rows = csv_rows(response)
@@ -80,8 +87,8 @@ def test_csv_parses_back_with_documented_columns(client, table):
     assert first["resources"] == '{"momentum": 1}'
     assert first["redacted"] == "no"
     assert second["follows"] == roll.hash
-    client.force_login(table["gm"])
-    gm_rows = csv_rows(export(client, table["campaign"], "csv"))
+    client.force_login(party.gm)
+    gm_rows = csv_rows(export(client, party.campaign, "csv"))
     columns = list(gm_rows[0])
     assert columns[0] == "seq" and columns[-2:] == ["prev_hash", "salt"]
     assert [r["seq"] for r in gm_rows] == [str(roll.seq), str(correct.seq)]
@@ -98,8 +105,8 @@ def test_dad6_faces_show_modified_values():
     assert compact_faces(faces) == "5>4 6"
 
 
-def test_csv_formula_injection_is_defused(client, table):
-    dangerous = table["ada"]
+def test_csv_formula_injection_is_defused(client, party):
+    dangerous = party.pc
     dangerous.name = '=HYPERLINK("http://evil")'
     dangerous.save()
     RollEntryFactory(
@@ -109,8 +116,8 @@ def test_csv_formula_injection_is_defused(client, table):
         detail="@cmd",
         outcome_label="\tTabbed",
     )
-    client.force_login(table["gm"])
-    (row,) = csv_rows(export(client, table["campaign"], "csv"))
+    client.force_login(party.gm)
+    (row,) = csv_rows(export(client, party.campaign, "csv"))
     assert row["character"] == '\'=HYPERLINK("http://evil")'
     assert row["label"] == "'+SUM(A1)"
     assert row["breakdown"] == "'-2+3"
@@ -119,21 +126,21 @@ def test_csv_formula_injection_is_defused(client, table):
     assert row["seq"] == "1"  # numbers are left alone
 
 
-def test_json_is_versioned_and_parses_back(client, table):
-    roll = RollEntryFactory(character=table["ada"], label="Stealth", faces=COLD_FACES)
-    client.force_login(table["gm"])
-    response = export(client, table["campaign"], "json", skill="Stealth")
+def test_json_is_versioned_and_parses_back(client, party):
+    roll = RollEntryFactory(character=party.pc, label="Stealth", faces=COLD_FACES)
+    client.force_login(party.gm)
+    response = export(client, party.campaign, "json", skill="Stealth")
     assert response["Content-Type"] == "application/json"
     assert response["Content-Disposition"].endswith('.json"')
     data = json.loads(body(response))
     assert data["format"] == "poolside-roll-log" and data["version"] == 2
     assert data["campaign"] == {
-        "id": table["campaign"].pk,
-        "name": table["campaign"].name,
+        "id": party.campaign.pk,
+        "name": party.campaign.name,
         "system": "cold_stars",
     }
     assert data["filters"] == {"skill": "Stealth"}
-    assert data["exported_by"] == table["gm"].username
+    assert data["exported_by"] == party.gm.username
     assert data["chain_head"] == {"length": roll.seq, "hash": roll.hash}
     (record,) = data["entries"]
     assert record["seq"] == roll.seq and record["redacted"] is False
@@ -143,20 +150,20 @@ def test_json_is_versioned_and_parses_back(client, table):
     assert record["follows"] is None
 
 
-def test_empty_and_filtered_exports(client, table):
-    client.force_login(table["gm"])
-    assert json.loads(body(export(client, table["campaign"], "json")))["entries"] == []
-    assert len(csv_rows(export(client, table["campaign"], "csv"))) == 0
-    RollEntryFactory(character=table["ada"])
-    RollEntryFactory(character=table["bo"])
-    rows = csv_rows(export(client, table["campaign"], "csv", character=table["bo"].pk))
+def test_empty_and_filtered_exports(client, party):
+    client.force_login(party.gm)
+    assert json.loads(body(export(client, party.campaign, "json")))["entries"] == []
+    assert len(csv_rows(export(client, party.campaign, "csv"))) == 0
+    RollEntryFactory(character=party.pc)
+    RollEntryFactory(character=party.other_pc)
+    rows = csv_rows(export(client, party.campaign, "csv", character=party.other_pc.pk))
     assert [row["character"] for row in rows] == ["Bo"]
-    bad = export(client, table["campaign"], "csv", date_from="nonsense")
+    bad = export(client, party.campaign, "csv", date_from="nonsense")
     assert bad.status_code == 400 and "Enter a valid date" in bad.text
 
 
-def test_visibility_in_a_players_export(client, table):
-    ada, bo = table["ada"], table["bo"]
+def test_visibility_in_a_players_export(client, party):
+    ada, bo = party.pc, party.other_pc
     public = RollEntryFactory(character=ada, label="Stealth")
     blind = RollEntryFactory(
         character=ada, label="Perception", visibility=Visibility.BLIND, faces=COLD_FACES,
@@ -168,10 +175,10 @@ def test_visibility_in_a_players_export(client, table):
     )
     after_blind = RollEntryFactory(character=ada, label="Stealth")
     secret = RollEntryFactory(
-        character=ada, user=table["gm"], label="Ambush", visibility=Visibility.SECRET
+        character=ada, user=party.gm, label="Ambush", visibility=Visibility.SECRET
     )
     client.force_login(ada.owner)
-    text = body(export(client, table["campaign"], "csv"))
+    text = body(export(client, party.campaign, "csv"))
     for leak in ("SECRETPOOL", "SECRETDETAIL", "Critical failure", "7/919", "BOSECRET", "Ambush",
                  "Lockpicking", blind.hash, gm_only.hash, secret.hash):  # fmt: skip
         assert leak not in text, leak
@@ -188,7 +195,7 @@ def test_visibility_in_a_players_export(client, table):
     assert not {"seq", "prev_hash", "salt"} & set(rows[0])
     assert public.salt not in text and after_blind.salt not in text
 
-    data = json.loads(body(export(client, table["campaign"], "json")))
+    data = json.loads(body(export(client, party.campaign, "json")))
     hidden = data["entries"][1]
     assert "chain_head" not in data  # its length would count the rolls a player can't see
     assert all("seq" not in e and "prev_hash" not in e and "salt" not in e for e in data["entries"])
@@ -206,24 +213,24 @@ def test_visibility_in_a_players_export(client, table):
 
     # bo sees the public rolls only; the GM everything in full.
     client.force_login(bo.owner)
-    rows = csv_rows(export(client, table["campaign"], "csv"))
+    rows = csv_rows(export(client, party.campaign, "csv"))
     assert [r["hash"] for r in rows] == [public.hash, gm_only.hash, after_blind.hash]
-    client.force_login(table["gm"])
-    rows = csv_rows(export(client, table["campaign"], "csv"))
+    client.force_login(party.gm)
+    rows = csv_rows(export(client, party.campaign, "csv"))
     assert all(r["redacted"] == "no" for r in rows) and len(rows) == 5
     assert all(r["prev_hash"] and r["salt"] for r in rows)
 
 
-def test_the_gms_json_export_is_enough_to_verify_the_chain(client, table):
+def test_the_gms_json_export_is_enough_to_verify_the_chain(client, party):
     """docs/roll-log.md: from the GM's export alone, rebuild each entry's hashed form, check every
     hash and link, and compare the end with the chain head the export carries."""
     from rolls.models import canonical_json
 
-    roll = RollEntryFactory(character=table["ada"], label="Stealth", visibility=Visibility.BLIND)
-    RollEntryFactory(character=table["ada"], kind="correct", follows=roll, label="Stealth")
-    RollEntryFactory(character=table["bo"], label="Climb")
-    client.force_login(table["gm"])
-    data = json.loads(body(export(client, table["campaign"], "json")))
+    roll = RollEntryFactory(character=party.pc, label="Stealth", visibility=Visibility.BLIND)
+    RollEntryFactory(character=party.pc, kind="correct", follows=roll, label="Stealth")
+    RollEntryFactory(character=party.other_pc, label="Climb")
+    client.force_login(party.gm)
+    data = json.loads(body(export(client, party.campaign, "json")))
     previous = "0" * 64
     for record in data["entries"]:
         content = {
@@ -251,20 +258,20 @@ def test_the_gms_json_export_is_enough_to_verify_the_chain(client, table):
 
 
 @pytest.mark.parametrize("fmt", ["csv", "json"])
-def test_non_members_get_404(client, table, fmt):
-    RollEntryFactory(character=table["ada"])
+def test_non_members_get_404(client, party, fmt):
+    RollEntryFactory(character=party.pc)
     client.force_login(MembershipFactory().user)
-    assert export(client, table["campaign"], fmt).status_code == 404
+    assert export(client, party.campaign, fmt).status_code == 404
     client.logout()
-    assert export(client, table["campaign"], fmt).status_code == 302  # to the log-in page
+    assert export(client, party.campaign, fmt).status_code == 302  # to the log-in page
 
 
-def test_export_reads_keyset_chunks(client, table, monkeypatch, django_assert_num_queries):
+def test_export_reads_keyset_chunks(client, party, monkeypatch, django_assert_num_queries):
     monkeypatch.setattr("rolls.log.exports.EXPORT_CHUNK", 4)
     for _ in range(10):
-        RollEntryFactory(character=table["ada"])
-    client.force_login(table["gm"])
-    response = export(client, table["campaign"], "csv")
+        RollEntryFactory(character=party.pc)
+    client.force_login(party.gm)
+    response = export(client, party.campaign, "csv")
     # Nothing is read before the body is consumed; then one query per chunk of 4: 4 + 4 + 2.
     with django_assert_num_queries(3) as ctx:
         rows = list(csv.DictReader(io.StringIO(body(response))))
@@ -273,36 +280,36 @@ def test_export_reads_keyset_chunks(client, table, monkeypatch, django_assert_nu
     assert "OFFSET" not in sql.upper()
 
 
-def test_query_count_fixed_for_one_and_many(client, table, django_assert_num_queries):
-    client.force_login(table["ada"].owner)
+def test_query_count_fixed_for_one_and_many(client, party, django_assert_num_queries):
+    client.force_login(party.pc.owner)
 
     def queries():
         from django.db import connection
         from django.test.utils import CaptureQueriesContext
 
         with CaptureQueriesContext(connection) as ctx:
-            body(export(client, table["campaign"], "json", skill="Athletics", q="ana"))
+            body(export(client, party.campaign, "json", skill="Athletics", q="ana"))
         return len(ctx.captured_queries)
 
-    RollEntryFactory(character=table["ada"])
+    RollEntryFactory(character=party.pc)
     one = queries()
     for _ in range(20):
-        RollEntryFactory(character=table["ada"])
+        RollEntryFactory(character=party.pc)
     # session, user, membership+campaign, the filter form's choices (characters and players in
     # one UNION, skills), one entry chunk
     assert queries() == one == 6
 
 
 @pytest.mark.django_db(transaction=True)
-def test_streams_as_an_async_iterator_under_asgi(table):
+def test_streams_as_an_async_iterator_under_asgi(party):
     """Under ASGI Django would read a sync iterator to the end first; ours is async."""
-    RollEntryFactory(character=table["ada"], label="Stealth")
-    RollEntryFactory(character=table["ada"], label="Stealth")
+    RollEntryFactory(character=party.pc, label="Stealth")
+    RollEntryFactory(character=party.pc, label="Stealth")
 
     async def fetch():
         client = AsyncClient()
-        await client.aforce_login(table["gm"])
-        response = await client.get(reverse("campaign_log_json", args=[table["campaign"].pk]))
+        await client.aforce_login(party.gm)
+        response = await client.get(reverse("campaign_log_json", args=[party.campaign.pk]))
         content = b"".join([part async for part in response.streaming_content])
         # The chunks were read on asgiref's sync thread: close its connection like a request end.
         await sync_to_async(connections.close_all)()
@@ -315,10 +322,10 @@ def test_streams_as_an_async_iterator_under_asgi(table):
     assert [e["label"] for e in data["entries"]] == ["Stealth", "Stealth"]
 
 
-def test_a_players_export_numbers_nothing_and_names_no_hidden_kind(client, table):
+def test_a_players_export_numbers_nothing_and_names_no_hidden_kind(client, party):
     """A placeholder says "roll" whatever it was (an automatic pass would tell it succeeded), and a
     contest verdict's sides come without their chain numbers and database ids."""
-    ada = table["ada"]
+    ada = party.pc
     RollEntryFactory(character=ada, kind="auto_pass", label="Stealth", visibility=Visibility.BLIND)
     sides = [
         {"side": "a", "name": "Ada", "entry": 1, "seq": 1, "label": "Stealth", "faces": []},
@@ -328,14 +335,14 @@ def test_a_players_export_numbers_nothing_and_names_no_hidden_kind(client, table
         character=ada, kind="contest", label="Stealth", result={"winner": "a", "sides": sides}
     )
     client.force_login(ada.owner)
-    placeholder, record = json.loads(body(export(client, table["campaign"], "json")))["entries"]
+    placeholder, record = json.loads(body(export(client, party.campaign, "json")))["entries"]
     assert placeholder["redacted"] is True and placeholder["kind"] == "roll"
     assert record["result"]["winner"] == "a"
     assert [set(side) for side in record["result"]["sides"]] == [
         {"side", "name", "label", "faces"}
     ] * 2
     # The GM's export keeps the verdict's result exactly as hashed.
-    client.force_login(table["gm"])
-    gm_entries = json.loads(body(export(client, table["campaign"], "json")))["entries"]
+    client.force_login(party.gm)
+    gm_entries = json.loads(body(export(client, party.campaign, "json")))["entries"]
     assert gm_entries[0]["kind"] == "auto_pass"
     assert gm_entries[1]["result"] == verdict.result

@@ -11,11 +11,17 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import resolve, reverse
 
 from rolls.models import RollEntry, Visibility
-from sheets.models import Role
+from sheets.models import Role, System
 from tests.factories import MembershipFactory, RollEntryFactory
 from tests.rolls.helpers import tamper
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def system():
+    """The log tools' party plays Cold Stars."""
+    return System.COLD_STARS
 
 
 def entry(character, **fields):
@@ -35,13 +41,13 @@ def seqs(response):
     return [by_pk[pk] for pk in pks]
 
 
-def test_each_filter(client, table):
-    ada, bo = table["ada"], table["bo"]
+def test_each_filter(client, party):
+    ada, bo = party.pc, party.other_pc
     e1 = entry(ada, label="Stealth", outcome="success")
     e2 = entry(ada, label="Shooting", outcome="failure", detail="The guard hears you")
     e3 = entry(bo, label="Stealth", outcome="critical_success")
-    client.force_login(table["gm"])
-    c = table["campaign"]
+    client.force_login(party.gm)
+    c = party.campaign
     assert seqs(log(client, c)) == [e3.seq, e2.seq, e1.seq]
     assert seqs(log(client, c, character=ada.pk)) == [e2.seq, e1.seq]
     assert seqs(log(client, c, player=bo.owner_id)) == [e3.seq]
@@ -57,15 +63,15 @@ def test_each_filter(client, table):
     )
 
 
-def test_date_range_is_inclusive(client, table):
-    old = entry(table["ada"])
-    new = entry(table["ada"])
+def test_date_range_is_inclusive(client, party):
+    old = entry(party.pc)
+    new = entry(party.pc)
     # created_at is set by append; move the first one back two days through raw SQL (the model
     # refuses updates, as the log is append-only; the hash is not checked here).
     two_days_ago = old.created_at - dt.timedelta(days=2)
     tamper("UPDATE rolls_rollentry SET created_at = %s WHERE id = %s", [two_days_ago, old.pk])
-    client.force_login(table["gm"])
-    c = table["campaign"]
+    client.force_login(party.gm)
+    c = party.campaign
     today = new.created_at.date().isoformat()
     then = two_days_ago.date().isoformat()
     assert seqs(log(client, c, date_from=today)) == [new.seq]
@@ -74,12 +80,12 @@ def test_date_range_is_inclusive(client, table):
     assert seqs(log(client, c, date_from=today, date_to=today)) == [new.seq]
 
 
-def test_search_words_fields_and_case(client, table):
-    ada, bo = table["ada"], table["bo"]
+def test_search_words_fields_and_case(client, party):
+    ada, bo = party.pc, party.other_pc
     e1 = entry(ada, label="Stealth", breakdown="Agility 3 + Stealth 2", detail="Quiet as a cat")
     e2 = entry(bo, label="Shooting", outcome="critical_failure", detail="The gun jams")
-    client.force_login(table["gm"])
-    c = table["campaign"]
+    client.force_login(party.gm)
+    c = party.campaign
     assert seqs(log(client, c, q="ADA")) == [e1.seq]  # character name, any case
     assert seqs(log(client, c, q="ben")) == [e2.seq]  # username
     assert seqs(log(client, c, q="shoot")) == [e2.seq]  # label
@@ -91,10 +97,10 @@ def test_search_words_fields_and_case(client, table):
     assert seqs(log(client, c, q="100%_")) == []  # LIKE wildcards are literal
 
 
-def test_bad_parameters_show_a_message_and_never_fail(client, table):
-    e1 = entry(table["ada"], label="Stealth")
-    client.force_login(table["ada"].owner)
-    c = table["campaign"]
+def test_bad_parameters_show_a_message_and_never_fail(client, party):
+    e1 = entry(party.pc, label="Stealth")
+    client.force_login(party.pc.owner)
+    c = party.campaign
     cases = [
         ({"character": "999999"}, "id_character_error"),
         ({"character": "abc"}, "id_character_error"),
@@ -119,16 +125,16 @@ def test_bad_parameters_show_a_message_and_never_fail(client, table):
     assert log(client, c, before="x").status_code == 400
 
 
-def test_pages_keep_the_filters(client, table, monkeypatch):
+def test_pages_keep_the_filters(client, party, monkeypatch):
     monkeypatch.setattr("rolls.log.views.LOG_PAGE_SIZE", 3)
-    ada, bo = table["ada"], table["bo"]
+    ada, bo = party.pc, party.other_pc
     mine = []
     for i in range(8):
         mine.append(entry(ada, label="Stealth").seq)
         entry(bo, label="Stealth")
         entry(ada, label=f"Other {i}")
-    client.force_login(table["gm"])
-    c = table["campaign"]
+    client.force_login(party.gm)
+    c = party.campaign
     url = reverse("campaign_log", args=[c.pk])
     response = client.get(url, {"character": ada.pk, "skill": "Stealth"})
     collected = seqs(response)
@@ -142,28 +148,28 @@ def test_pages_keep_the_filters(client, table, monkeypatch):
     assert collected == sorted(mine, reverse=True)
 
 
-def test_choices_only_offer_what_the_member_may_know(client, table):
-    entry(table["spy"], user=table["gm"], label="Poison", visibility=Visibility.SECRET)
-    entry(table["ada"], label="Stealth")
-    c = table["campaign"]
-    client.force_login(table["ada"].owner)
+def test_choices_only_offer_what_the_member_may_know(client, party):
+    entry(party.hidden_npc, user=party.gm, label="Poison", visibility=Visibility.SECRET)
+    entry(party.pc, label="Stealth")
+    c = party.campaign
+    client.force_login(party.pc.owner)
     page = log(client, c).text
     character_select = re.search(r'<select name="character".*?</select>', page, re.S).group(0)
     assert "Ada" in character_select and "Warden" in character_select
     assert "Spy" not in character_select
     assert "Poison" not in page  # the secret roll's skill isn't offered
     # Asking for the hidden NPC anyway is an unknown choice, not a leak.
-    response = log(client, c, character=table["spy"].pk)
+    response = log(client, c, character=party.hidden_npc.pk)
     assert 'id="id_character_error"' in response.text
-    client.force_login(table["gm"])
+    client.force_login(party.gm)
     page = log(client, c).text
     assert "Spy" in page and "Poison" in page
 
 
-def test_skill_choices_are_distinct_in_order_and_only_what_the_member_may_know(table):
+def test_skill_choices_are_distinct_in_order_and_only_what_the_member_may_know(party):
     from rolls.models import RollEntry
 
-    ada, bo, gm, spy = table["ada"], table["bo"], table["gm"], table["spy"]
+    ada, bo, gm, spy = party.pc, party.other_pc, party.gm, party.hidden_npc
     for label in ("Stealth", "Athletics", "Stealth"):
         entry(ada, label=label)
     entry(ada, label="Lore", visibility=Visibility.BLIND)  # ana's own blind roll: she knows of it
@@ -183,32 +189,33 @@ def test_skill_choices_are_distinct_in_order_and_only_what_the_member_may_know(t
     assert RollEntry.objects.none().labels() == []
 
 
-def test_character_and_player_choices_in_order(client, table):
-    client.force_login(table["gm"])
-    page = log(client, table["campaign"]).text
+def test_character_and_player_choices_in_order(client, party):
+    client.force_login(party.gm)
+    page = log(client, party.campaign).text
     character_select = re.search(r'<select name="character".*?</select>', page, re.S).group(0)
     player_select = re.search(r'<select name="player".*?</select>', page, re.S).group(0)
     assert re.findall(r'<option value="(\d+)"', character_select) == [
-        str(table[k].pk) for k in ("ada", "bo", "spy", "npc")
+        str(getattr(party, k).pk) for k in ("pc", "other_pc", "hidden_npc", "npc")
     ]
-    users = sorted([table["ada"].owner, table["bo"].owner, table["gm"]], key=lambda u: u.username)
+    members = [party.player, party.other_player, party.gm, party.observer]
+    users = sorted(members, key=lambda u: u.username)
     assert re.findall(r'<option value="(\d+)"', player_select) == [str(u.pk) for u in users]
 
 
-def test_figure_filters_never_match_a_placeholder(client, table):
+def test_figure_filters_never_match_a_placeholder(client, party):
     """ana's blind roll shows her a placeholder; filtering or searching by its hidden outcome,
     breakdown or detail must not single it out."""
     blind = entry(
-        table["ada"],
+        party.pc,
         label="Stealth",
         visibility=Visibility.BLIND,
         outcome="critical_failure",
         breakdown="Agility 3 secretbreakdown",
         detail="secretdetail",
     )
-    public = entry(table["ada"], label="Stealth", outcome="success")
-    c = table["campaign"]
-    client.force_login(table["ada"].owner)
+    public = entry(party.pc, label="Stealth", outcome="success")
+    c = party.campaign
+    client.force_login(party.pc.owner)
     assert seqs(log(client, c)) == [public.seq, blind.seq]  # the placeholder is listed
     assert seqs(log(client, c, outcome="critical_failure")) == []
     assert seqs(log(client, c, outcome="any_failure")) == []
@@ -218,18 +225,18 @@ def test_figure_filters_never_match_a_placeholder(client, table):
     # What the placeholder does show (who, which skill) is searchable.
     assert seqs(log(client, c, q="stealth")) == [public.seq, blind.seq]
     # Another player doesn't learn the blind roll exists at all.
-    client.force_login(table["bo"].owner)
+    client.force_login(party.other_pc.owner)
     assert seqs(log(client, c, q="stealth")) == [public.seq]
     # The GM reads it.
-    client.force_login(table["gm"])
+    client.force_login(party.gm)
     assert seqs(log(client, c, outcome="critical_failure")) == [blind.seq]
 
 
-def test_htmx_filter_change_returns_results_with_field_errors(client, table):
-    entry(table["ada"])
-    client.force_login(table["gm"])
+def test_htmx_filter_change_returns_results_with_field_errors(client, party):
+    entry(party.pc)
+    client.force_login(party.gm)
     response = client.get(
-        reverse("campaign_log", args=[table["campaign"].pk]),
+        reverse("campaign_log", args=[party.campaign.pk]),
         {"date_from": "2026-05-02", "date_to": "2026-05-01", "q": "ada"},
         headers={"HX-Request": "true"},
     )
@@ -242,10 +249,10 @@ def test_htmx_filter_change_returns_results_with_field_errors(client, table):
     assert "export.csv?q=ada" in text  # the export links carry the valid filters
 
 
-def test_full_page_form_and_export_links(client, table):
-    entry(table["ada"])
-    client.force_login(table["ada"].owner)
-    page = log(client, table["campaign"], skill="Athletics").text
+def test_full_page_form_and_export_links(client, party):
+    entry(party.pc)
+    client.force_login(party.pc.owner)
+    page = log(client, party.campaign, skill="Athletics").text
     assert '<form class="log-filters panel" method="get"' in page
     assert 'hx-push-url="true"' in page
     assert "export.csv?skill=Athletics" in page and "export.json?skill=Athletics" in page
@@ -266,10 +273,10 @@ def count_queries(client, url, params):
         {"character": "CHAR", "player": "USER", "date_from": "2020-01-01", "date_to": "2100-01-01"},
     ],
 )
-def test_query_count_is_fixed_with_filters(client, table, params):
-    ada = table["ada"]
+def test_query_count_is_fixed_with_filters(client, party, params):
+    ada = party.pc
     params = {k: {"CHAR": ada.pk, "USER": ada.owner_id}.get(v, v) for k, v in params.items()}
-    url = reverse("campaign_log", args=[table["campaign"].pk])
+    url = reverse("campaign_log", args=[party.campaign.pk])
     client.force_login(ada.owner)
     first = RollEntryFactory(character=ada, label="Stealth")
     one = count_queries(client, url, params)
@@ -284,14 +291,14 @@ def test_query_count_is_fixed_with_filters(client, table, params):
     assert count_queries(client, url, params) == one == 6
 
 
-def test_observer_filters_too(client, table):
-    observer = MembershipFactory(campaign=table["campaign"], role=Role.OBSERVER).user
-    e = entry(table["bo"], label="Stealth")
+def test_observer_filters_too(client, party):
+    observer = MembershipFactory(campaign=party.campaign, role=Role.OBSERVER).user
+    e = entry(party.other_pc, label="Stealth")
     client.force_login(observer)
-    assert seqs(log(client, table["campaign"], player=table["bo"].owner_id)) == [e.seq]
+    assert seqs(log(client, party.campaign, player=party.other_pc.owner_id)) == [e.seq]
 
 
-def test_non_member_gets_404(client, table):
+def test_non_member_gets_404(client, party):
     stranger = MembershipFactory(role=Role.PLAYER).user
     client.force_login(stranger)
-    assert log(client, table["campaign"], q="x").status_code == 404
+    assert log(client, party.campaign, q="x").status_code == 404

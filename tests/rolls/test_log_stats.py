@@ -25,20 +25,8 @@ def d6(*faces):
 
 
 @pytest.fixture
-def table():
-    ada = CharacterFactory(campaign__system=System.COGENT, name="Ada", owner__username="ana")
-    campaign = ada.campaign
-    bo = CharacterFactory(campaign=campaign, name="Bo", owner__username="ben")
-    gm = campaign.memberships.get(role=Role.GM).user
-    spy = CharacterFactory(
-        campaign=campaign, name="Spy", owner=gm, is_npc=True, hidden_from_players=True
-    )
-    return {"campaign": campaign, "ada": ada, "bo": bo, "gm": gm, "spy": spy}
-
-
-@pytest.fixture
-def rolls(table):
-    ada, bo = table["ada"], table["bo"]
+def rolls(party):
+    ada, bo = party.pc, party.other_pc
     r1 = RollEntryFactory(character=ada, outcome="success", odds_table=HALF, faces=d6(6, 5, 1))
     RollEntryFactory(
         character=ada, kind="destiny", follows=r1, outcome="success", odds_table=HALF,
@@ -58,7 +46,7 @@ def rolls(table):
         visibility=Visibility.GM_ONLY,
     )  # fmt: skip
     RollEntryFactory(
-        character=table["spy"], user=table["gm"], outcome="failure", odds_table=HALF,
+        character=party.hidden_npc, user=party.gm, outcome="failure", odds_table=HALF,
         faces=d6(1), visibility=Visibility.SECRET,
     )  # fmt: skip
 
@@ -72,9 +60,9 @@ def figure(page, name):
     return match.group(1)
 
 
-def test_campaign_figures_for_a_player(client, table, rolls):
-    client.force_login(table["bo"].owner)  # ben reads only the three public trials
-    page = stats(client, table["campaign"]).text
+def test_campaign_figures_for_a_player(client, party, rolls):
+    client.force_login(party.other_pc.owner)  # ben reads only the three public trials
+    page = stats(client, party.campaign).text
     assert figure(page, "Rolls") == "3"
     assert figure(page, "Successes") == "2"
     assert figure(page, "Success rate") == "66.7%"
@@ -89,20 +77,20 @@ def test_campaign_figures_for_a_player(client, table, rolls):
     assert "Spy" not in page
 
 
-def test_gm_and_roller_count_what_they_read(client, table, rolls):
-    client.force_login(table["ada"].owner)  # ana also reads her GM-only roll
-    assert figure(stats(client, table["campaign"]).text, "Rolls") == "4"
-    client.force_login(table["gm"])
-    page = stats(client, table["campaign"]).text
+def test_gm_and_roller_count_what_they_read(client, party, rolls):
+    client.force_login(party.pc.owner)  # ana also reads her GM-only roll
+    assert figure(stats(client, party.campaign).text, "Rolls") == "4"
+    client.force_login(party.gm)
+    page = stats(client, party.campaign).text
     assert figure(page, "Rolls") == "5"
     assert figure(page, "Successes") == "3"
     assert "Spy" in page  # by-character table
 
 
-def test_by_character_table_and_character_page(client, table, rolls):
-    client.force_login(table["bo"].owner)
-    page = stats(client, table["campaign"]).text
-    ada_url = reverse("character_stats", args=[table["ada"].pk])
+def test_by_character_table_and_character_page(client, party, rolls):
+    client.force_login(party.other_pc.owner)
+    page = stats(client, party.campaign).text
+    ada_url = reverse("character_stats", args=[party.pc.pk])
     assert f'<a href="{ada_url}">Ada</a>' in page
     ada_page = client.get(ada_url).text
     assert figure(ada_page, "Rolls") == "2"
@@ -111,14 +99,14 @@ def test_by_character_table_and_character_page(client, table, rolls):
     assert figure(ada_page, "Expected rate") == "37.5%"
 
 
-def test_fairness_chart_and_chi_square(client, table):
+def test_fairness_chart_and_chi_square(client, party):
     # 60 d6 with known counts: 5, 8, 9, 8, 10, 20 → χ² = 13.4 on 5 df.
     counts = {1: 5, 2: 8, 3: 9, 4: 8, 5: 10, 6: 20}
     faces = [face for face, n in counts.items() for _ in range(n)]
     for start in range(0, 60, 6):
-        RollEntryFactory(character=table["ada"], faces=d6(*faces[start : start + 6]))
-    client.force_login(table["ada"].owner)
-    page = stats(client, table["campaign"]).text
+        RollEntryFactory(character=party.pc, faces=d6(*faces[start : start + 6]))
+    client.force_login(party.pc.owner)
+    page = stats(client, party.campaign).text
     assert "Pearson's chi-square 13.40 with 5 degrees of freedom" in page
     assert f"p = {chi_square_sf(13.4, 5):.4f}" in page
     assert "Unusual for fair dice" in page
@@ -149,29 +137,29 @@ def test_cold_stars_dice_pooled_and_per_kind(client):
     assert "with 9 degrees of freedom" in page
 
 
-def test_empty_stats(client, table):
-    client.force_login(table["ada"].owner)
-    page = stats(client, table["campaign"]).text
+def test_empty_stats(client, party):
+    client.force_login(party.pc.owner)
+    page = stats(client, party.campaign).text
     assert figure(page, "Rolls") == "0"
     assert figure(page, "Success rate") == "—"
     assert "No rolls with recorded odds yet." in page
     assert "No dice thrown yet" in page
 
 
-def test_permissions(client, table, rolls):
-    spy_url = reverse("character_stats", args=[table["spy"].pk])
-    ada_url = reverse("character_stats", args=[table["ada"].pk])
-    campaign_url = reverse("campaign_stats", args=[table["campaign"].pk])
+def test_permissions(client, party, rolls):
+    spy_url = reverse("character_stats", args=[party.hidden_npc.pk])
+    ada_url = reverse("character_stats", args=[party.pc.pk])
+    campaign_url = reverse("campaign_stats", args=[party.campaign.pk])
     client.force_login(MembershipFactory().user)  # a member of another campaign
     for url in (spy_url, ada_url, campaign_url):
         assert client.get(url).status_code == 404
-    client.force_login(table["ada"].owner)
+    client.force_login(party.pc.owner)
     assert client.get(spy_url).status_code == 404  # hidden NPC
     assert client.get(ada_url).status_code == 200
-    observer = MembershipFactory(campaign=table["campaign"], role=Role.OBSERVER).user
+    observer = MembershipFactory(campaign=party.campaign, role=Role.OBSERVER).user
     client.force_login(observer)
     assert client.get(campaign_url).status_code == 200
-    client.force_login(table["gm"])
+    client.force_login(party.gm)
     page = client.get(spy_url).text
     assert figure(page, "Rolls") == "1"
     client.logout()
@@ -184,15 +172,15 @@ def count(client, url):
     return len(ctx.captured_queries)
 
 
-def test_query_counts_fixed(client, table):
-    ada = table["ada"]
+def test_query_counts_fixed(client, party):
+    ada = party.pc
     client.force_login(ada.owner)
-    campaign_url = reverse("campaign_stats", args=[table["campaign"].pk])
+    campaign_url = reverse("campaign_stats", args=[party.campaign.pk])
     character_url = reverse("character_stats", args=[ada.pk])
     RollEntryFactory(character=ada, faces=d6(1, 2))
     one = count(client, campaign_url), count(client, character_url)
     for i in range(20):
-        RollEntryFactory(character=table["bo"] if i % 2 else ada, faces=d6(3, 4))
+        RollEntryFactory(character=party.other_pc if i % 2 else ada, faces=d6(3, 4))
     # campaign: session, user, membership+campaign, the trials, readable characters (for links)
     # character: session, user, character+campaign, membership, the trials
     assert (count(client, campaign_url), count(client, character_url)) == one == (5, 5)

@@ -5,11 +5,10 @@ import pytest
 from django.urls import reverse
 
 from rolls.models import RollEntry
-from sheets.models import Role, System
-from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, UserFactory
-from tests.rolls.helpers import follow_url, panel_url, roll_url
+from tests.rolls.helpers import athletics, follow_url, panel_url, roll_url
 
-pytestmark = pytest.mark.django_db
+# Repeatable dice for the party's rolls (tests/rolls/conftest.py).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("seeded")]
 
 ROLLERS = {
     "anonymous": "login",
@@ -29,27 +28,9 @@ READERS = {
 }
 
 
-@pytest.fixture
-def world(seeded):
-    gm = UserFactory(username="gm")
-    campaign = CampaignFactory(system=System.COGENT, gm=gm)
-    users = {"gm": gm, "nonmember": UserFactory(username="stranger")}
-    for name, role in (
-        ("player", Role.PLAYER),
-        ("other_player", Role.PLAYER),
-        ("observer", Role.OBSERVER),
-    ):
-        users[name] = UserFactory(username=name)
-        MembershipFactory(campaign=campaign, user=users[name], role=role)
-    pc = CharacterFactory(campaign=campaign, owner=users["player"])
-    skill = pc.cogent.skills.get(name="Athletics")
-    npc = campaign.new_character(owner=gm, name="Hidden", is_npc=True, hidden_from_players=True)
-    return users, pc, skill, npc
-
-
-def login(client, users, actor):
+def login(client, party, actor):
     if actor != "anonymous":
-        client.force_login(users[actor])
+        client.force_login(party.user(actor))
 
 
 def expect(response, expected, ok_status):
@@ -60,9 +41,9 @@ def expect(response, expected, ok_status):
 
 
 @pytest.mark.parametrize("actor", ROLLERS)
-def test_panel_odds_and_roll(client, world, actor):
-    users, pc, skill, _ = world
-    login(client, users, actor)
+def test_panel_odds_and_roll(client, party, actor):
+    pc, skill = party.pc, athletics(party.pc)
+    login(client, party, actor)
     expect(client.get(panel_url(pc, "cogent-skill", skill)), ROLLERS[actor], 200)
     expect(
         client.get(reverse("roll_odds", args=[pc.pk, "cogent-skill", skill.pk])),
@@ -78,56 +59,56 @@ def test_panel_odds_and_roll(client, world, actor):
 
 
 @pytest.fixture
-def rolled(client, world):
+def rolled(client, party):
     """The player has rolled their character once; the client is logged out again."""
-    users, pc, skill, _ = world
-    client.force_login(users["player"])
+    pc, skill = party.pc, athletics(party.pc)
+    client.force_login(party.player)
     client.post(roll_url(pc, "cogent-skill", skill), {"challenge_level": 1, "extra_penalty": 0})
     client.logout()
     return RollEntry.objects.get()
 
 
 @pytest.mark.parametrize("actor", ROLLERS)
-def test_follow_up(client, world, rolled, actor):
-    login(client, world[0], actor)
+def test_follow_up(client, party, rolled, actor):
+    login(client, party, actor)
     expect(client.post(follow_url(rolled, "destiny")), ROLLERS[actor], 302)
 
 
 @pytest.mark.parametrize("actor", READERS)
-def test_log_and_permalink(client, world, rolled, actor):
-    users, pc, _, _ = world
+def test_log_and_permalink(client, party, rolled, actor):
+    pc = party.pc
     entry = rolled
-    login(client, users, actor)
+    login(client, party, actor)
     expect(client.get(reverse("campaign_log", args=[pc.campaign_id])), READERS[actor], 200)
     expect(client.get(entry.get_absolute_url()), READERS[actor], 200)
 
 
-def test_roll_buttons_only_for_those_who_may_roll(client, world):
-    users, pc, _, _ = world
+def test_roll_buttons_only_for_those_who_may_roll(client, party):
+    pc = party.pc
     for actor, shown in (
         ("player", True),
         ("gm", True),
         ("other_player", False),
         ("observer", False),
     ):
-        client.force_login(users[actor])
+        client.force_login(party.user(actor))
         page = client.get(pc.get_absolute_url()).content.decode()
         assert ('class="button roll-button"' in page) is shown, actor
         assert "success" in page  # the odds show for everyone who reads the sheet
 
 
-def test_hidden_npc_rolls_only_for_the_gm(client, world):
-    users, _, _, npc = world
+def test_hidden_npc_rolls_only_for_the_gm(client, party):
+    npc = party.hidden_npc
     skill = npc.cogent.skills.first()
-    client.force_login(users["player"])
+    client.force_login(party.player)
     assert client.get(panel_url(npc, "cogent-skill", skill)).status_code == 404
-    client.force_login(users["gm"])
+    client.force_login(party.gm)
     assert client.get(panel_url(npc, "cogent-skill", skill)).status_code == 200
 
 
-def test_a_row_of_another_character_is_a_404(client, world):
-    users, pc, _, npc = world
-    client.force_login(users["gm"])
+def test_a_row_of_another_character_is_a_404(client, party):
+    pc, npc = party.pc, party.hidden_npc
+    client.force_login(party.gm)
     foreign = npc.cogent.skills.first()
     assert client.get(panel_url(pc, "cogent-skill", foreign)).status_code == 404
     assert (
@@ -137,8 +118,8 @@ def test_a_row_of_another_character_is_a_404(client, world):
     assert client.post(reverse("roll_follow_up", args=[1, "nonsense"])).status_code == 404
 
 
-def test_unknown_follow_up_is_a_404(client, world):
-    users, pc, skill, _ = world
-    client.force_login(users["player"])
+def test_unknown_follow_up_is_a_404(client, party):
+    pc, skill = party.pc, athletics(party.pc)
+    client.force_login(party.player)
     client.post(roll_url(pc, "cogent-skill", skill), {"challenge_level": 1, "extra_penalty": 0})
     assert client.post(follow_url(RollEntry.objects.get(), "explode")).status_code == 404

@@ -7,12 +7,9 @@ from django.urls import reverse
 
 from sheets.models import Membership, Role, System
 from tests.factories import (
-    CampaignFactory,
     CampaignSkillFactory,
     CharacterFactory,
     InviteFactory,
-    MembershipFactory,
-    UserFactory,
 )
 
 pytestmark = pytest.mark.django_db
@@ -20,32 +17,9 @@ pytestmark = pytest.mark.django_db
 ACTORS = ["anonymous", "nonmember", "observer", "player", "other_player", "gm"]
 
 
-@pytest.fixture
-def world():
-    """One campaign per system; `player` owns `pc`, `other_player` is a second player."""
-    gm = UserFactory(username="gm")
-    users = {
-        "gm": gm,
-        "player": UserFactory(username="player"),
-        "other_player": UserFactory(username="other"),
-        "observer": UserFactory(username="observer"),
-        "nonmember": UserFactory(username="stranger"),
-    }
-    campaigns = {}
-    for system in System.values:
-        campaign = CampaignFactory(system=system, gm=gm)
-        MembershipFactory(campaign=campaign, user=users["player"], role=Role.PLAYER)
-        MembershipFactory(campaign=campaign, user=users["other_player"], role=Role.PLAYER)
-        MembershipFactory(campaign=campaign, user=users["observer"], role=Role.OBSERVER)
-        pc = CharacterFactory(campaign=campaign, owner=users["player"], name="PC")
-        npc = campaign.new_character(owner=gm, name="Hidden", is_npc=True, hidden_from_players=True)
-        campaigns[system] = {"campaign": campaign, "pc": pc, "npc": npc}
-    return users, campaigns
-
-
-def client_for(client, users, actor):
+def client_for(client, parties, actor):
     if actor != "anonymous":
-        client.force_login(users[actor])
+        client.force_login(parties[System.COGENT].user(actor))  # the same people at each
     return client
 
 
@@ -95,27 +69,26 @@ CAMPAIGN_CREATORS = {
         ("character_import", CAMPAIGN_CREATORS),
     ],
 )
-def test_campaign_pages(client, world, actor, name, expected):
-    users, campaigns = world
-    campaign = campaigns[System.COGENT]["campaign"]
-    response = client_for(client, users, actor).get(reverse(name, args=[campaign.pk]))
+def test_campaign_pages(client, parties, actor, name, expected):
+    campaign = parties[System.COGENT].campaign
+    response = client_for(client, parties, actor).get(reverse(name, args=[campaign.pk]))
     check(response, expected[actor])
 
 
 @pytest.mark.parametrize("actor", ACTORS)
-def test_campaign_skills_page(client, world, actor):
-    users, campaigns = world
-    campaign = campaigns[System.COLD_STARS]["campaign"]
-    response = client_for(client, users, actor).get(reverse("campaign_skills", args=[campaign.pk]))
+def test_campaign_skills_page(client, parties, actor):
+    campaign = parties[System.COLD_STARS].campaign
+    response = client_for(client, parties, actor).get(
+        reverse("campaign_skills", args=[campaign.pk])
+    )
     check(response, CAMPAIGN_READ[actor])
 
 
 @pytest.mark.parametrize("actor", ACTORS)
-def test_campaign_skill_add_is_gm_only(client, world, actor):
-    users, campaigns = world
-    campaign = campaigns[System.COLD_STARS]["campaign"]
+def test_campaign_skill_add_is_gm_only(client, parties, actor):
+    campaign = parties[System.COLD_STARS].campaign
     data = {"name": "Xenolinguistics", "group": "Knowledge", "ability": "intellect"}
-    response = client_for(client, users, actor).post(
+    response = client_for(client, parties, actor).post(
         reverse("campaign_skills", args=[campaign.pk]), data
     )
     check(response, {**CAMPAIGN_GM_ONLY, "gm": 302}[actor])
@@ -124,12 +97,11 @@ def test_campaign_skill_add_is_gm_only(client, world, actor):
 
 @pytest.mark.parametrize("actor", ACTORS)
 @pytest.mark.parametrize("name", ["member_remove", "member_make_gm"])
-def test_member_management_is_gm_only(client, world, actor, name):
-    users, campaigns = world
-    campaign = campaigns[System.DAD6]["campaign"]
-    target = Membership.objects.get(campaign=campaign, user=users["other_player"])
+def test_member_management_is_gm_only(client, parties, actor, name):
+    campaign = parties[System.DAD6].campaign
+    target = Membership.objects.get(campaign=campaign, user=parties[System.COGENT].other_player)
     url = reverse(name, args=[campaign.pk, target.pk])
-    c = client_for(client, users, actor)
+    c = client_for(client, parties, actor)
     check(c.get(url), CAMPAIGN_GM_ONLY[actor])
     response = c.post(url)
     check(response, {**CAMPAIGN_GM_ONLY, "gm": 302}[actor])
@@ -143,11 +115,10 @@ def test_member_management_is_gm_only(client, world, actor, name):
 
 
 @pytest.mark.parametrize("actor", ACTORS)
-def test_invite_create_and_revoke_are_gm_only(client, world, actor):
-    users, campaigns = world
-    campaign = campaigns[System.COGENT]["campaign"]
+def test_invite_create_and_revoke_are_gm_only(client, parties, actor):
+    campaign = parties[System.COGENT].campaign
     invite = InviteFactory(campaign=campaign)
-    c = client_for(client, users, actor)
+    c = client_for(client, parties, actor)
     check(
         c.post(reverse("invite_create", args=[campaign.pk]), {"role": "player"}),
         {**CAMPAIGN_GM_ONLY, "gm": 302}[actor],
@@ -162,12 +133,11 @@ def test_invite_create_and_revoke_are_gm_only(client, world, actor):
 
 
 @pytest.mark.parametrize("actor", ACTORS)
-def test_leave(client, world, actor):
-    users, campaigns = world
-    campaign = campaigns[System.COGENT]["campaign"]
+def test_leave(client, parties, actor):
+    campaign = parties[System.COGENT].campaign
     expected = {**CAMPAIGN_READ, "gm": 403}
     check(
-        client_for(client, users, actor).get(reverse("campaign_leave", args=[campaign.pk])),
+        client_for(client, parties, actor).get(reverse("campaign_leave", args=[campaign.pk])),
         expected[actor],
     )
 
@@ -196,28 +166,26 @@ HIDDEN_NPC_READ = {
 @pytest.mark.parametrize("actor", ACTORS)
 @pytest.mark.parametrize("system", System.values)
 @pytest.mark.parametrize("name", ["character_detail", "character_export"])
-def test_character_read(client, world, actor, system, name):
-    users, campaigns = world
-    c = client_for(client, users, actor)
-    check(c.get(reverse(name, args=[campaigns[system]["pc"].pk])), PC_READ[actor])
-    check(c.get(reverse(name, args=[campaigns[system]["npc"].pk])), HIDDEN_NPC_READ[actor])
+def test_character_read(client, parties, actor, system, name):
+    c = client_for(client, parties, actor)
+    check(c.get(reverse(name, args=[parties[system].pc.pk])), PC_READ[actor])
+    check(c.get(reverse(name, args=[parties[system].hidden_npc.pk])), HIDDEN_NPC_READ[actor])
 
 
 @pytest.mark.parametrize("actor", ACTORS)
-def test_character_delete_page(client, world, actor):
-    users, campaigns = world
-    pc = campaigns[System.COGENT]["pc"]
+def test_character_delete_page(client, parties, actor):
+    pc = parties[System.COGENT].pc
     check(
-        client_for(client, users, actor).get(reverse("character_delete", args=[pc.pk])),
+        client_for(client, parties, actor).get(reverse("character_delete", args=[pc.pk])),
         PC_EDIT[actor],
     )
 
 
-def _edit_urls(campaigns):
+def _edit_urls(parties):
     """Every editing endpoint, each on the player's PC, with a valid body."""
-    cogent = campaigns[System.COGENT]["pc"]
-    dad6 = campaigns[System.DAD6]["pc"]
-    cold = campaigns[System.COLD_STARS]["pc"]
+    cogent = parties[System.COGENT].pc
+    dad6 = parties[System.DAD6].pc
+    cold = parties[System.COLD_STARS].pc
     vocation = cogent.cogent.vocations.create(name="Surgeon", attribute="intelligence", rating=2)
     sub = vocation.subskills.create(slot=1, kind="combat", name="Small", rating=1)
     injury = cogent.cogent.injuries.create(level=1)
@@ -311,45 +279,43 @@ def _edit_urls(campaigns):
 
 
 @pytest.mark.parametrize("actor", ACTORS)
-def test_every_edit_endpoint_on_the_players_character(client, world, actor):
-    users, campaigns = world
-    c = client_for(client, users, actor)
+def test_every_edit_endpoint_on_the_players_character(client, parties, actor):
+    c = client_for(client, parties, actor)
     expected = {**PC_EDIT, "player": 302, "gm": 302}[actor]
-    for url, data in _edit_urls(campaigns):
+    for url, data in _edit_urls(parties):
         response = c.post(url, data)
         check(response, expected)
         assert response.status_code != 500, url
 
 
 @pytest.mark.parametrize("actor", ["observer", "player", "other_player"])
-def test_nobody_but_the_gm_edits_a_hidden_npc(client, world, actor):
-    users, campaigns = world
-    npc = campaigns[System.COGENT]["npc"]
-    response = client_for(client, users, actor).post(
+def test_nobody_but_the_gm_edits_a_hidden_npc(client, parties, actor):
+    npc = parties[System.COGENT].hidden_npc
+    response = client_for(client, parties, actor).post(
         reverse("character_basics", args=[npc.pk]), {"basics-name": "Pwned"}
     )
     assert response.status_code == 404
     npc.refresh_from_db()
-    assert npc.name == "Hidden"
+    assert npc.name == "Spy"
 
 
-def test_visible_npc_is_readable_but_not_editable_by_players(client, world):
-    users, campaigns = world
-    campaign = campaigns[System.COGENT]["campaign"]
-    npc = campaign.new_character(owner=users["gm"], name="Innkeeper", is_npc=True)
-    client.force_login(users["player"])
+def test_visible_npc_is_readable_but_not_editable_by_players(client, parties):
+    campaign = parties[System.COGENT].campaign
+    npc = campaign.new_character(owner=parties[System.COGENT].gm, name="Innkeeper", is_npc=True)
+    client.force_login(parties[System.COGENT].player)
     assert client.get(npc.get_absolute_url()).status_code == 200
     response = client.post(reverse("character_basics", args=[npc.pk]), {"basics-name": "X"})
     assert response.status_code == 403
 
 
-def test_player_cannot_reach_another_campaigns_rows_through_their_own_character(client, world):
+def test_player_cannot_reach_another_campaigns_rows_through_their_own_character(client, parties):
     """Row ids are scoped to the character in the URL: no editing someone else's skill by id."""
-    users, campaigns = world
-    other = CharacterFactory(campaign=campaigns[System.COGENT]["campaign"], owner=users["gm"])
+    other = CharacterFactory(
+        campaign=parties[System.COGENT].campaign, owner=parties[System.COGENT].gm
+    )
     foreign_skill = other.cogent.skills.first()
-    own = campaigns[System.COGENT]["pc"]
-    client.force_login(users["player"])
+    own = parties[System.COGENT].pc
+    client.force_login(parties[System.COGENT].player)
     response = client.post(
         reverse("cogent_skill_update", args=[own.pk, foreign_skill.pk]),
         {f"skill-{foreign_skill.pk}-rating": 4},
@@ -359,40 +325,36 @@ def test_player_cannot_reach_another_campaigns_rows_through_their_own_character(
     assert foreign_skill.rating == 0
 
 
-def test_system_mismatch_is_404(client, world):
-    users, campaigns = world
-    dad6 = campaigns[System.DAD6]["pc"]
-    client.force_login(users["player"])
+def test_system_mismatch_is_404(client, parties):
+    dad6 = parties[System.DAD6].pc
+    client.force_login(parties[System.COGENT].player)
     assert client.post(reverse("cogent_vocation_add", args=[dad6.pk]), {}).status_code == 404
 
 
-def test_unknown_ids_are_404_for_members(client, world):
-    users, _ = world
-    client.force_login(users["gm"])
+def test_unknown_ids_are_404_for_members(client, parties):
+    client.force_login(parties[System.COGENT].gm)
     assert client.get(reverse("campaign_detail", args=[999999])).status_code == 404
     assert client.get(reverse("character_detail", args=[999999])).status_code == 404
 
 
 @pytest.mark.parametrize("forged", [2**63, 10**30])
-def test_ids_beyond_64_bits_are_404(client, world, forged):
+def test_ids_beyond_64_bits_are_404(client, parties, forged):
     # SQLite raised OverflowError (a 500) on such an id in a foreign-key lookup.
-    users, campaigns = world
-    client.force_login(users["gm"])
-    pc = campaigns[System.COGENT]["pc"]
+    client.force_login(parties[System.COGENT].gm)
+    pc = parties[System.COGENT].pc
     for url in (f"/campaigns/{forged}/", f"/campaigns/{forged}/calls/", f"/characters/{forged}/"):
         assert client.get(url).status_code == 404
         assert client.post(url).status_code in (404, 405)
     assert client.get(f"/characters/{pc.pk}/cogent/skills/{forged}/").status_code == 404
 
 
-def test_home_lists_only_my_campaigns(client, world):
-    users, campaigns = world
+def test_home_lists_only_my_campaigns(client, parties):
     CampaignSkillFactory()  # a campaign the user is not in
-    client.force_login(users["observer"])
+    client.force_login(parties[System.COGENT].observer)
     response = client.get(reverse("home"))
     assert response.status_code == 200
     listed = list(response.context["campaigns"])
-    assert {c.pk for c in listed} == {v["campaign"].pk for v in campaigns.values()}
+    assert {c.pk for c in listed} == {v.campaign.pk for v in parties.values()}
     assert {c.my_role for c in listed} == {"observer"}
 
 

@@ -1,0 +1,55 @@
+"""How a chance is shown to people (``percent``): one decimal, but never a rounding that lies —
+a possible outcome never reads "0.0%", an uncertain one never "100.0%", and only the exact 0 and
+1 read "0%" and "100%"."""
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rolls.rolling.display import percent
+
+THOUSANDTH = Fraction(1, 1000)  # 0.1%, the smallest figure one decimal can show
+
+
+@pytest.mark.parametrize(
+    ("chance", "shown"),
+    [
+        # Exact certainties are whole numbers, without a decimal.
+        (Fraction(0), "0%"),
+        (Fraction(1), "100%"),
+        # Just above nothing: "<0.1%", never "0.0%"; 0.1% itself is shown as it is.
+        (Fraction(1, 10**9), "<0.1%"),
+        (THOUSANDTH - Fraction(1, 10**9), "<0.1%"),
+        (THOUSANDTH, "0.1%"),
+        (THOUSANDTH + Fraction(1, 10**9), "0.1%"),
+        # Just below certainty: ">99.9%", never "100.0%"; 99.9% itself is shown as it is.
+        (1 - THOUSANDTH - Fraction(1, 10**9), "99.9%"),
+        (1 - THOUSANDTH, "99.9%"),
+        (1 - THOUSANDTH + Fraction(1, 10**9), ">99.9%"),
+        (1 - Fraction(1, 10**9), ">99.9%"),
+        # In between: one decimal, rounded.
+        (Fraction(1, 2), "50.0%"),
+        (Fraction(1, 3), "33.3%"),
+        (Fraction(2, 3), "66.7%"),
+        (Fraction(441, 1000), "44.1%"),
+        (Fraction(1, 36), "2.8%"),
+    ],
+)
+def test_percent(chance, shown):
+    assert percent(chance) == shown
+
+
+@given(st.fractions(min_value=0, max_value=1, max_denominator=10**12))
+def test_a_possible_outcome_never_reads_impossible_nor_an_uncertain_one_certain(chance):
+    shown = percent(chance)
+    if chance == 0:
+        assert shown == "0%"
+    elif chance == 1:
+        assert shown == "100%"
+    else:
+        assert shown not in {"0%", "0.0%", "100%", "100.0%"}, (chance, shown)
+        if shown not in {"<0.1%", ">99.9%"}:
+            # Otherwise the figure is the chance to one decimal.
+            assert abs(float(shown.removesuffix("%")) - float(chance * 100)) <= 0.05 + 1e-9

@@ -1,0 +1,145 @@
+"""Walking the URL configuration, and how to build each pattern's arguments for a real object of
+a furnished party per system (tests/worlds.py). tests/test_url_permissions.py checks every URL
+with them; tests/test_cache_control.py and tests/test_bad_input_rolls.py reuse them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from sheets.models import System
+from tests.worlds import Party
+
+# The Django admin's own URLs: staff-only by Django's admin site, checked by test_admin_is_staff_only.
+ADMIN_NAMESPACE = "admin"
+
+
+def walk(resolver: URLResolver | None = None, prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """Every named pattern outside the admin, as (name, pattern), through nested resolvers."""
+    for entry in (resolver or get_resolver()).url_patterns:
+        if isinstance(entry, URLResolver):
+            if entry.namespace == ADMIN_NAMESPACE:
+                continue
+            yield from walk(entry, prefix + str(entry.pattern))
+        elif isinstance(entry, URLPattern):
+            if not entry.name:
+                raise AssertionError(f"The URL {prefix}{entry.pattern} has no name: name it.")
+            yield entry.name, prefix + str(entry.pattern)
+
+
+def walked() -> dict[str, str]:
+    return dict(walk())
+
+
+def with_arguments() -> dict[str, str]:
+    return {name: route for name, route in walked().items() if "<" in route}
+
+
+# URL name -> how to build its kwargs for a real object of ``parties`` (a furnished party per
+# system). Patterns that take arguments but name nothing inside a campaign say why in
+# OUTSIDE_CAMPAIGN.
+T = dict[str, Party]
+Build = Callable[[T], dict[str, Any]]
+COGENT, DAD6, STARS = System.COGENT, System.DAD6, System.COLD_STARS
+
+
+def campaign(system: str = COGENT) -> Build:
+    return lambda t: {"pk": t[system].campaign.pk}
+
+
+def pc(system: str = COGENT) -> Build:
+    return lambda t: {"pk": t[system].pc.pk}
+
+
+def pc_row(system: str, param: str, row: str) -> Build:
+    return lambda t: {"pk": t[system].pc.pk, param: t[system].rows[row].pk}
+
+
+def member(system: str = COGENT) -> Build:
+    return lambda t: {"pk": t[system].campaign.pk, "member_pk": t[system].player_membership.pk}
+
+
+KWARGS: dict[str, Build] = {
+    **dict.fromkeys(
+        (
+            "campaign_detail",
+            "campaign_edit",
+            "campaign_leave",
+            "invite_create",
+            "character_create",
+            "character_import",
+            "campaign_log",
+            "campaign_log_csv",
+            "campaign_log_json",
+            "campaign_stats",
+            "campaign_events",
+            "campaign_dashboard",
+            "call_create",
+            "contest_create",
+            "assist_start",
+        ),
+        campaign(),
+    ),
+    "campaign_skills": campaign(STARS),
+    "member_remove": member(),
+    "member_make_gm": member(),
+    "invite_revoke": lambda t: {"pk": t[COGENT].campaign.pk, "invite_pk": t[COGENT].invite.pk},
+    **dict.fromkeys(
+        (
+            "character_detail",
+            "character_export",
+            "character_delete",
+            "character_basics",
+            "character_stats",
+            "character_prompts",
+            "cogent_vocation_add",
+            "cogent_injury_add",
+            "cogent_disability_add",
+            "assist_ask",
+        ),
+        pc(),
+    ),
+    "sheet_update": pc(STARS),
+    "character_resources": pc(STARS),
+    "dad6_skill_add": pc(DAD6),
+    "cogent_skill_update": pc_row(COGENT, "row_pk", "skill"),
+    "cogent_vocation_update": pc_row(COGENT, "row_pk", "vocation"),
+    "cogent_vocation_delete": pc_row(COGENT, "row_pk", "vocation"),
+    "cogent_subskill_add": pc_row(COGENT, "row_pk", "vocation"),
+    "cogent_subskill_update": pc_row(COGENT, "row_pk", "subskill"),
+    "cogent_subskill_delete": pc_row(COGENT, "row_pk", "subskill"),
+    "cogent_injury_delete": pc_row(COGENT, "row_pk", "injury"),
+    "cogent_disability_delete": pc_row(COGENT, "row_pk", "disability"),
+    "dad6_skill_update": pc_row(DAD6, "row_pk", "skill"),
+    "dad6_skill_delete": pc_row(DAD6, "row_pk", "skill"),
+    "dad6_bane_delete": pc_row(DAD6, "row_pk", "bane"),
+    "cold_stars_skill_update": pc_row(STARS, "row_pk", "skill"),
+    "cold_stars_domain_add": pc_row(STARS, "row_pk", "skill"),
+    "cold_stars_domain_delete": pc_row(STARS, "row_pk", "domain"),
+    **dict.fromkeys(
+        ("roll_panel", "roll_odds", "roll_create"),
+        lambda t: pc_row(DAD6, "target_pk", "target")(t) | {"kind": t[DAD6].rows["kind"]},
+    ),
+    "roll_entry": lambda t: {"pk": t[COGENT].entry.pk},
+    "roll_reveal": lambda t: {"pk": t[COGENT].entry.pk},
+    "assist_drop": lambda t: {"pk": t[COGENT].entry.pk},
+    "assist_offer": lambda t: {
+        "pk": t[COGENT].pc.pk,
+        "ask_pk": t[COGENT].rows["assist_request"].pk,
+    },
+    "roll_follow_up": lambda t: {"pk": t[COGENT].entry.pk, "action": "destiny"},
+    "call_close": lambda t: {"pk": t[COGENT].call.pk},
+    "contest_side": lambda t: {"pk": t[COGENT].contest.pk, "side": "a", "action": "roll"},
+    "contest_choose": lambda t: {"pk": t[STARS].contest.pk},
+    "contest_cancel": lambda t: {"pk": t[COGENT].contest.pk},
+}
+
+
+OUTSIDE_CAMPAIGN = {
+    # An invite link is how a non-member joins: its page is meant for them (tests/sheets/test_invites.py).
+    "invite_accept": "token",
+    # Django's password reset link: a signed token for one user, nothing of a campaign.
+    "password_reset_confirm": "uidb64, token",
+}
