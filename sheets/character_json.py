@@ -89,7 +89,7 @@ def export_character(character: Character) -> dict[str, Any]:
 
 def export_cogent(sheet: CogentSheet) -> dict[str, Any]:
     return {
-        **{f: getattr(sheet, f) for f in CogentSheetForm._meta.fields},
+        **{f: getattr(sheet, f) for f in CogentSheetForm.Meta.fields},
         "skills": [
             {"name": s.name, "rating": s.rating} | ({"craft": s.craft} if s.craft else {})
             for s in sheet.skills.all()
@@ -136,7 +136,7 @@ def export_dad6(sheet: Dad6Sheet) -> dict[str, Any]:
 
 def export_cold_stars(sheet: ColdStarsSheet) -> dict[str, Any]:
     return {
-        **{f: getattr(sheet, f) for f in ColdStarsSheetForm._meta.fields},
+        **{f: getattr(sheet, f) for f in ColdStarsSheetForm.Meta.fields},
         # Untrained skills without domains are the default: only what differs is exported.
         "skills": [
             {
@@ -176,7 +176,7 @@ class Collector:
         for field, messages in form.errors.items():
             where = f"{path}.{field}" if field != "__all__" else path
             for message in messages:
-                self.error(where, message)
+                self.error(where, str(message))
         return False
 
     def obj(self, value: Any, path: str) -> dict[str, Any] | None:
@@ -318,7 +318,7 @@ def import_character(raw: str, *, membership: Membership) -> Imported:
         if not form.is_valid():
             for name, messages in form.errors.items():
                 for message in messages:
-                    c.error(f"character.{name}", message)
+                    c.error(f"character.{name}", str(message))
             raise CharacterImportError(c.errors)
         character = campaign.new_character(
             owner=membership.user,
@@ -347,7 +347,7 @@ def import_character(raw: str, *, membership: Membership) -> Imported:
 
 
 def import_cogent(sheet: CogentSheet, data: dict[str, Any], c: Collector, **_: Any) -> None:
-    fields = CogentSheetForm._meta.fields
+    fields = CogentSheetForm.Meta.fields
     c.run(CogentSheetForm(data=_fields(data, fields, sheet), instance=sheet), "sheet")
     skills = {s.name.lower(): s for s in sheet.skills.all()}
     seen: set[str] = set()
@@ -361,8 +361,8 @@ def import_cogent(sheet: CogentSheet, data: dict[str, Any], c: Collector, **_: A
             c.error(f"{path}.name", f"“{name}” appears twice.")
         else:
             seen.add(name.lower())
-            fields = ("rating", "craft") if skill.has_craft else ("rating",)
-            c.run(CogentSkillForm(data=_fields(item, fields), instance=skill), path)
+            rated = ("rating", "craft") if skill.has_craft else ("rating",)
+            c.run(CogentSkillForm(data=_fields(item, rated), instance=skill), path)
     injuries = c.items(data, "injuries", "sheet")
     if not injuries and isinstance(data.get("injury_dice"), int) and data["injury_dice"] > 0:
         # Exports before individual injuries carried one number: it comes back as injuries
@@ -373,7 +373,9 @@ def import_cogent(sheet: CogentSheet, data: dict[str, Any], c: Collector, **_: A
             injuries.append({"level": level, "description": "carried over"})
             left -= level
     for i, item in enumerate(injuries):
-        form = CogentInjuryForm(data=_fields(item, ("level", "description")), sheet=sheet)
+        form: ModelForm = CogentInjuryForm(
+            data=_fields(item, ("level", "description")), sheet=sheet
+        )
         c.run(form, f"sheet.injuries[{i}]")
     for i, item in enumerate(c.items(data, "disabling_characteristics", "sheet")):
         form = CogentDisabilityForm(data=_fields(item, ("name", "attribute", "dice")), sheet=sheet)
@@ -403,7 +405,9 @@ def import_dad6(
     if "forward_boons" in data:
         # Rolled-forward boons are earned by rolls; only the GM sets them by hand (or by import).
         if gm:
-            form = Dad6ForwardBoonsForm(data=_fields(data, ("forward_boons",)), instance=sheet)
+            form: ModelForm = Dad6ForwardBoonsForm(
+                data=_fields(data, ("forward_boons",)), instance=sheet
+            )
             c.run(form, "sheet")
         elif data["forward_boons"]:
             ignored.append("forward_boons")
@@ -435,7 +439,7 @@ def import_cold_stars(
     result: Imported,
     ignored: list[str],
 ) -> None:
-    form = ColdStarsSheetForm(instance=sheet, gm=gm)
+    form: ModelForm = ColdStarsSheetForm(instance=sheet, gm=gm)
     values = _fields(data, list(form.fields), sheet)
     if not gm:
         _leave_out_gm_only_resources(sheet, data, values, result, ignored)

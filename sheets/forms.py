@@ -7,7 +7,7 @@ cross-field and cross-row rules that a check constraint cannot see are validated
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -35,6 +35,7 @@ from sheets.models import (
     Dad6Sheet,
     Dad6Skill,
     Invite,
+    Sheet,
     SubSkillKind,
     cogent_combat_skills,
 )
@@ -56,12 +57,14 @@ class SignupForm(UserCreationForm):
         # check and so answer differently; compare the password with the name posted either way.
         if not user.username:
             user.username = self.fields["username"].to_python(self.data.get("username", ""))
-        super().validate_password_for_user(user, **kwargs)
+        # django-stubs doesn't declare this hook of BaseUserCreationForm (Django 5.1+).
+        super().validate_password_for_user(user, **kwargs)  # type: ignore[misc]
 
     def _get_validation_exclusions(self) -> set[str]:
         # clean_username's case-insensitive lookup already covers the model's exact unique
         # check, which would only run for a free name: one query more, a timing difference.
-        return {*super()._get_validation_exclusions(), "username"}
+        # A private ModelForm hook the stubs don't declare.
+        return {*super()._get_validation_exclusions(), "username"}  # type: ignore[misc]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -150,7 +153,7 @@ class CharacterBasicsForm(forms.ModelForm):
 class SheetRowForm(forms.ModelForm):
     """A form for one row of a sheet (a skill, an injury, a bane…): the row belongs to ``sheet``."""
 
-    def __init__(self, *args: Any, sheet: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, sheet: Sheet, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.instance.sheet = sheet
 
@@ -202,7 +205,8 @@ class CogentDisabilityForm(SheetRowForm):
         widgets = {"name": forms.TextInput(attrs={"placeholder": "e.g. Feeble, Phobia (heights)"})}
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         attribute, dice = data.get("attribute"), data.get("dice")
         if attribute and not dice:
             self.add_error("dice", "Say how many dice it removes, or leave the attribute empty.")
@@ -257,7 +261,7 @@ class CogentSubSkillForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.instance.vocation = vocation
         campaign = vocation.sheet.character.campaign
-        self.fields["combat_skill"].choices = [
+        cast(forms.ChoiceField, self.fields["combat_skill"]).choices = [
             ("", "—"),
             *((name, name) for name in cogent_combat_skills(campaign)),
         ]
@@ -265,7 +269,8 @@ class CogentSubSkillForm(forms.ModelForm):
         self.fields["kind"].initial = SubSkillKind.VOCATIONAL
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         vocation = self.instance.vocation
         kind = data.get("kind")
         if kind == SubSkillKind.COMBAT:
@@ -312,7 +317,8 @@ class CogentSubSkillRatingForm(forms.ModelForm):
         self.fields["rating"].label = f"{self.instance.name} rating"
         if self.instance.is_combat:
             self.fields["weapon"].label = f"{self.instance.name} weapon"
-            self.fields["weapon"].choices = [("", "No weapon"), *self.fields["weapon"].choices[1:]]
+            weapon = cast(forms.ChoiceField, self.fields["weapon"])
+            weapon.choices = [("", "No weapon"), *cast(list[tuple[str, str]], weapon.choices)[1:]]
             self.fields["weapon_bonus"].required = False
             self.fields["weapon_bonus"].widget.attrs |= {
                 "min": ranges.COGENT_WEAPON_BONUS_MIN,
@@ -329,7 +335,8 @@ class CogentSubSkillRatingForm(forms.ModelForm):
             del self.fields["weapon"], self.fields["weapon_bonus"]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if not self.instance.is_combat:
             return data
         if data.get("weapon") == CUSTOM_WEAPON:
@@ -397,7 +404,8 @@ class Dad6SkillForm(forms.ModelForm):
         return name
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("is_class_skill"):
             data["competence"] = ""
         elif not data.get("competence"):
@@ -443,7 +451,8 @@ class ColdStarsSkillForm(forms.ModelForm):
         self.fields["rating"].label = f"{self.instance.name} rating"
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         trained, rating = data.get("trained"), data.get("rating")
         if rating is None:
             return data
@@ -550,7 +559,8 @@ class CharacterImportForm(forms.Form):
     MAX_BYTES = ranges.IMPORT_MAX_BYTES
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         upload, text = data.get("file"), data.get("text", "").strip()
         limit = f"{self.MAX_BYTES // 1024} KiB max"
         if upload and text:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import models
-from django.forms import BaseForm
+from django.forms import ModelForm
 from django.urls import URLPattern, path
 
 from sheets.forms import (
@@ -42,7 +42,7 @@ from sheets.models import (
 ADD, SAVE, DELETE = "add", "save", "delete"
 
 # (data, the row or its parent (None when added to the sheet), the sheet) → a bound form
-FormBuilder = Callable[[Any, Any, Any], BaseForm]
+FormBuilder = Callable[[Any, Any, Any], ModelForm]
 
 
 @dataclass(frozen=True)

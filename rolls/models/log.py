@@ -250,6 +250,19 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         return ChainReport(count, None, "")
 
     # --- writing ---------------------------------------------------------------------------
+    def append_by(self, user: Any, character: Character, **fields: Any) -> RollEntry:
+        """Append an entry ``user`` made for ``character``: the campaign, the names and the system
+        are read from them (a field given here wins: a reveal keeps the name rolled under)."""
+        campaign = fields.pop("campaign", None) or character.campaign  # given when it is loaded
+        who = {
+            "character": character,
+            "user": user,
+            "character_name": character.name,
+            "username": user.get_username(),
+            "system": campaign.system,
+        }
+        return self.append(campaign=campaign, **(who | fields))
+
     def append(self, *, campaign: Campaign, **fields: Any) -> RollEntry:
         """Append one entry to the campaign's chain and return it.
 

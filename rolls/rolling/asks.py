@@ -12,10 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rolls.models import Contest, RollCall, RollEntry
-from rolls.rolling.outcomes import Refused
 from rolls.rolling.targets import Target
 from rolls.table import contests
-from sheets.models import Character
+from sheets.models import Character, Refused
 
 
 @dataclass

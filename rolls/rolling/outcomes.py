@@ -19,11 +19,6 @@ if TYPE_CHECKING:
     from rolls.rolling.display import Band
 
 
-class Refused(Exception):
-    """A roll or follow-up the rules or the character's resources do not allow; nothing is written.
-    The message is shown to the player as is."""
-
-
 @dataclass(frozen=True)
 class Action:
     name: str  # "roll", "auto_pass", "skip": the value of the submit button
@@ -194,22 +189,6 @@ def dad6_result(result: dad6.Result) -> dict[str, Any]:
         "bought_boons": result.bought_boons,
         "extra_boons": result.extra_boons,
     }
-
-
-def apply_cold_stars_change(sheet: Any, change: cold_stars.ResourceChange) -> dict[str, int]:
-    """Spend or gain Momentum and Willpower on the locked sheet; refuse what isn't there.
-    A gain stops at the GM's maximum (the sheet never holds more)."""
-    if sheet.momentum < -change.momentum:
-        raise Refused(f"That needs {-change.momentum} Momentum; you have {sheet.momentum}.")
-    if sheet.willpower < -change.willpower:
-        raise Refused(f"That needs {-change.willpower} Willpower; you have {sheet.willpower}.")
-    momentum = min(sheet.momentum_max, sheet.momentum + change.momentum)
-    willpower = sheet.willpower + change.willpower
-    changes = {"momentum": momentum - sheet.momentum, "willpower": willpower - sheet.willpower}
-    if any(changes.values()):
-        sheet.momentum, sheet.willpower = momentum, willpower
-        sheet.save(update_fields=["momentum", "willpower"])
-    return changes
 
 
 def cold_stars_faces(faces: cold_stars.Faces) -> list[dict[str, Any]]:

@@ -64,3 +64,18 @@ def find_target(character: Character, name: str, *, assist: bool = False) -> Tar
         if pk is not None:
             return load_target(character, row.kind, pk)
     return None
+
+
+def row_names(character: Character, *, assist: bool = False) -> dict[str, tuple[str, int]]:
+    """Every rollable row of this sheet by name → (URL kind, pk), the one :func:`find_target`
+    would pick for that name; one query per kind of row, however many names are looked up."""
+    found: dict[str, tuple[str, int]] = {}
+    for row in character.campaign.rule_system.rows:
+        if row.assist_only and not assist:
+            continue
+        qs = row.model._default_manager.filter(**{row.lookup: character.pk})
+        if row.order_by:
+            qs = qs.order_by(*row.order_by)
+        for name, pk in qs.values_list("name", "pk"):
+            found.setdefault(name, (row.kind, pk))
+    return found

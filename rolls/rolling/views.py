@@ -13,7 +13,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -21,6 +21,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
+from config.http import AuthenticatedHttpRequest
 from rolls import live
 from rolls.models import (
     ROOT_KINDS,
@@ -35,12 +36,13 @@ from rolls.rolling import followups
 from rolls.rolling.asks import Ask, ask_for
 from rolls.rolling.forms.base import RollForm
 from rolls.rolling.forms.cogent import default_weapon
-from rolls.rolling.outcomes import Outcome, Refused, dice_rng
+from rolls.rolling.outcomes import Outcome, dice_rng
 from rolls.rolling.targets import Target, find_target, load_target
 from rolls.rules import cogent
 from rolls.table import contests, verdicts
 from sheets.access import character_for_roller
-from sheets.models import Character, Membership
+from sheets.models import Character, Membership, Refused, Sheet
+from sheets.systems import rule_system
 
 ROLL_EVENT = "rollLogged"  # HX-Trigger after every new entry: the sheet refreshes its resources
 ASK_PARAMS = ("call", "contest")  # not options: which GM request the panel answers
@@ -51,7 +53,7 @@ def shows_seq(membership: Membership | None) -> bool:
     return membership is not None and membership.is_gm
 
 
-def _entry_for_member(request: HttpRequest, pk: int) -> tuple[RollEntry, Membership]:
+def _entry_for_member(request: AuthenticatedHttpRequest, pk: int) -> tuple[RollEntry, Membership]:
     """Any member reads any entry of their campaign; non-members get a 404 (no existence leak)."""
     entry = get_object_or_404(
         RollEntry.objects.select_related("campaign", "follows", "character"), pk=pk
@@ -88,11 +90,13 @@ def _panel_context(
     ask: Ask | None = None,
     membership: Membership | None = None,
 ) -> dict[str, Any]:
-    context = {
+    context: dict[str, Any] = {
         "ask": ask,
         # Cogent: the roller may ask the table for an assist when none waits yet.
         "ask_assist_url": reverse("assist_ask", args=[target.character.pk])
-        if target.system == "cogent" and getattr(form, "waiting_assist", None) is None and not ask
+        if target.character.campaign.rule_system.has_assists
+        and getattr(form, "waiting_assist", None) is None
+        and not ask
         else "",
         "character": target.character,
         "campaign": target.character.campaign,
@@ -115,7 +119,7 @@ def _form(
     data: Any,
     target: Target,
     membership: Membership,
-    sheet: Any | None = None,
+    sheet: Sheet | None = None,
     ask: Ask | None = None,
 ) -> RollForm:
     """The system's panel form, bound to ``data`` or, when there is none, to its defaults —
@@ -140,7 +144,9 @@ def _ask(params: Any, target: Target) -> tuple[Ask | None, str]:
 
 @login_required
 @require_GET
-def roll_panel(request: HttpRequest, pk: int, kind: str, target_pk: int) -> HttpResponse:
+def roll_panel(
+    request: AuthenticatedHttpRequest, pk: int, kind: str, target_pk: int
+) -> HttpResponse:
     character, membership = character_for_roller(request, pk)
     if request.htmx and request.GET.get("close"):
         return HttpResponse("")
@@ -153,7 +159,9 @@ def roll_panel(request: HttpRequest, pk: int, kind: str, target_pk: int) -> Http
 
 @login_required
 @require_GET
-def roll_odds(request: HttpRequest, pk: int, kind: str, target_pk: int) -> HttpResponse:
+def roll_odds(
+    request: AuthenticatedHttpRequest, pk: int, kind: str, target_pk: int
+) -> HttpResponse:
     character, membership = character_for_roller(request, pk)
     target = load_target(character, kind, target_pk)
     ask, _ = _ask(request.GET, target)
@@ -163,7 +171,9 @@ def roll_odds(request: HttpRequest, pk: int, kind: str, target_pk: int) -> HttpR
 
 @login_required
 @require_POST
-def roll_create(request: HttpRequest, pk: int, kind: str, target_pk: int) -> HttpResponse:
+def roll_create(
+    request: AuthenticatedHttpRequest, pk: int, kind: str, target_pk: int
+) -> HttpResponse:
     character, membership = character_for_roller(request, pk)
     target = load_target(character, kind, target_pk)
     action = request.POST.get("action", "roll")
@@ -263,7 +273,7 @@ def _answered(ask: Ask | None, entry: RollEntry, user: Any) -> None:
 
 
 def _append(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     character: Character,
     outcome: Outcome,
     *,
@@ -272,14 +282,10 @@ def _append(
     visibility: str = Visibility.PUBLIC,
     **links: Any,
 ) -> RollEntry:
-    return RollEntry.objects.append(
+    return RollEntry.objects.append_by(
+        request.user,
+        character,
         **links,
-        campaign=character.campaign,
-        character=character,
-        user=request.user,
-        character_name=character.name,
-        username=request.user.get_username(),
-        system=character.campaign.system,
         follows=follows,
         label=label,
         visibility=visibility,
@@ -293,17 +299,18 @@ def _append(
 
 
 def _result_context(
-    entry: RollEntry | HiddenEntry, sheet: Any, *, has_follow_up: bool, can_roll: bool
+    entry: RollEntry | HiddenEntry, sheet: Sheet | None, *, has_follow_up: bool, can_roll: bool
 ) -> dict[str, Any]:
     # Nobody follows up a result they can't see (the roller of a blind roll).
-    can_follow = can_roll and not entry.redacted
-    offers = followups.available(entry, sheet, has_follow_up=has_follow_up) if can_follow else []
+    offers = []
+    if can_roll and sheet is not None and isinstance(entry, RollEntry):  # a placeholder: none
+        offers = followups.available(entry, sheet, has_follow_up=has_follow_up)
     return {"entry": entry, "follow_ups": offers}
 
 
 @login_required
 @require_POST
-def roll_follow_up(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+def roll_follow_up(request: AuthenticatedHttpRequest, pk: int, action: str) -> HttpResponse:
     entry, membership = _entry_for_member(request, pk)
     character = entry.character
     if character is None or not character.can_read(membership):
@@ -363,12 +370,12 @@ def _detail_context(entry: RollEntry, membership: Membership) -> dict[str, Any]:
 
 @login_required
 @require_GET
-def roll_entry(request: HttpRequest, pk: int) -> HttpResponse:
+def roll_entry(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     entry, membership = _entry_for_member(request, pk)
     context = _detail_context(entry, membership)
     character = entry.character
     can_roll = character is not None and character.can_roll(membership)
-    sheet = character.sheet if character is not None and can_roll else None
+    sheet = rule_system(entry.system).sheet_of(character) if character and can_roll else None
     context |= _result_context(
         entry.card_for(membership),
         sheet,
@@ -386,7 +393,7 @@ def roll_entry(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def roll_reveal(request: HttpRequest, pk: int) -> HttpResponse:
+def roll_reveal(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The GM makes a hidden roll (and its follow-ups) readable by every member, with a new entry."""
     entry, membership = _entry_for_member(request, pk)
     if not membership.is_gm:
@@ -403,20 +410,22 @@ def roll_reveal(request: HttpRequest, pk: int) -> HttpResponse:
             reveal = _reveal(entry, request.user)
             # A contest's verdict and its rolls are revealed together: the verdict holds every
             # side's dice, and the rolls together decide the verdict (verdicts.revealed_with).
-            also = [_reveal(other, request.user).reveals for other in verdicts.revealed_with(entry)]
+            also = [_reveal(other, request.user) for other in verdicts.revealed_with(entry)]
     except IntegrityError:
         # Another reveal of the same roll won the race; the roll is revealed either way.
         return redirect(entry)
     text = f"Revealed roll #{entry.seq} to everyone"
     if also:
-        text += ", and with it the contest's " + ", ".join(f"#{other.seq}" for other in also)
+        text += ", and with it the contest's " + ", ".join(
+            f"#{other.reveals.seq}" for other in also if other.reveals is not None
+        )
     messages.success(request, text + ".")
     return redirect(reveal)
 
 
 @login_required
 @require_POST
-def assist_drop(request: HttpRequest, pk: int) -> HttpResponse:
+def assist_drop(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Drop a waiting assist (the moment passed): the GM or the assisted character's roller may.
     Not the assister: "already used" would tell them the assisted character rolled, perhaps a
     hidden roll. The assist entry stays in the log; only its wait ends."""
@@ -443,11 +452,11 @@ def assist_drop(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def assist_ask(request: HttpRequest, pk: int) -> HttpResponse:
+def assist_ask(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """ "Ask for an assist": the character's roller asks the table (a prompt on the other sheets).
     ``withdraw`` in the POST closes the open request instead."""
     character, _ = character_for_roller(request, pk)
-    if character.campaign.system != "cogent":
+    if not character.campaign.rule_system.has_assists:
         raise Http404("Assists are a Cogent rule.")
     if request.POST.get("withdraw"):
         if AssistRequest.objects.close_for(character):
@@ -477,7 +486,7 @@ def assist_ask(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def assist_offer(request: HttpRequest, pk: int, ask_pk: int) -> HttpResponse:
+def assist_offer(request: AuthenticatedHttpRequest, pk: int, ask_pk: int) -> HttpResponse:
     """Answer a request from this character's sheet: open its roll panel for the chosen row,
     set up as an assist for the asking character (nothing is written until it is rolled)."""
     character, _ = character_for_roller(request, pk)

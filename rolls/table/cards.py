@@ -4,7 +4,7 @@ viewer may do there, and only what the viewer may read."""
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from django.db.models import Prefetch
 from django.urls import reverse
@@ -16,11 +16,17 @@ from rolls.models import (
     RollEntry,
 )
 from rolls.rolling.display import percent
-from rolls.rolling.outcomes import Refused
-from rolls.rolling.targets import find_target
+from rolls.rolling.targets import row_names
 from rolls.rules import cogent
 from rolls.table import cogent_sides, contests, verdicts
-from sheets.models import Campaign, Membership, cogent_combat_skills
+from sheets.models import (
+    Campaign,
+    CogentSheet,
+    ColdStarsSheet,
+    Membership,
+    Refused,
+    cogent_combat_skills,
+)
 
 
 # A contest's entries, with what visibility needs to decide who reads each (no query per entry).
@@ -51,7 +57,11 @@ def contest_cards(campaign: Campaign, membership: Membership) -> list[dict[str, 
 
 
 def contest_card(
-    contest: Contest, membership: Membership, *, figures: bool = True
+    contest: Contest,
+    membership: Membership,
+    *,
+    figures: bool = True,
+    rows: dict[str, tuple[str, int]] | None = None,
 ) -> dict[str, Any]:
     """A contest with, per side, what it rolled and what this member may do for it now.
 
@@ -74,20 +84,25 @@ def contest_card(
             "panel_url": "",
             "readable": status.entry is not None and status.entry.is_readable_by(membership),
         }
-        if can_act and not contest.both_roll and status.side == "a" and not status.rolled:
-            target = find_target(character, contest.skill_a)
-            if target is not None:
+        if character is None or not can_act:
+            sides.append(side)
+            continue
+        if not contest.both_roll and status.side == "a" and not status.rolled:
+            # ``rows``: the prompts' character's rows by name, read once for all its contests.
+            found = (rows if rows is not None else row_names(character)).get(contest.skill_a)
+            if found is not None:
+                kind, row_pk = found
                 side["panel_url"] = (
-                    reverse("roll_panel", args=[character.pk, target.kind, target.obj.pk])
+                    reverse("roll_panel", args=[character.pk, kind, row_pk])
                     + f"?contest={contest.pk}"
                 )
-        if can_act and contest.both_roll and not status.rolled:
+        if contest.both_roll and not status.rolled:
             side["visibilities"] = contests.visibility_choices(contest, membership)
-        if can_act and contest.style.rounds and not status.rolled:
+        if contest.style.rounds and not status.rolled:
             side |= _cogent_side_choices(contest, status.side, figures=figures)
-        if can_act and contest.both_roll and contest.style.keep_or_correct and not status.rolled:
+        if contest.both_roll and contest.style.keep_or_correct and not status.rolled:
             try:
-                sheet = character.cold_stars
+                sheet = cast(ColdStarsSheet, contest.campaign.rule_system.sheet_of(character))
                 side["willpower"] = contests.willpower_choices(contest, status.side, sheet)
             except Refused as exc:
                 side["problem"] = str(exc)
@@ -130,8 +145,9 @@ def _cogent_side_choices(contest: Contest, side: str, *, figures: bool) -> dict[
         except Refused as exc:
             return {"problem": str(exc)}
         defaults = cogent_sides.CogentSide()
-        pool, _ = cogent_sides.cogent_side_pool(target, target.sheet, defaults)
-        other_pool, _ = cogent_sides.cogent_side_pool(other, other.sheet, defaults)
+        sheet, other_sheet = cast(CogentSheet, target.sheet), cast(CogentSheet, other.sheet)
+        pool, _ = cogent_sides.cogent_side_pool(target, sheet, defaults)
+        other_pool, _ = cogent_sides.cogent_side_pool(other, other_sheet, defaults)
         chances = cogent.conflict_odds(pool, other_pool)
         decided = chances["a"] + chances["b"]
         win = chances["a"] / decided if decided else Fraction(1, 2)
@@ -140,6 +156,6 @@ def _cogent_side_choices(contest: Contest, side: str, *, figures: bool) -> dict[
             "pool": pool,
             "other_pool": other_pool,
             "win": percent(win),
-            "destiny": target.sheet.destiny_points,
+            "destiny": sheet.destiny_points,
         }
     return {"cogent": choices}

@@ -12,15 +12,11 @@ from rolls.models import (
     RollEntry,
 )
 from rolls.rolling.forms.cogent import cogent_pool, spend_destiny_before
-from rolls.rolling.outcomes import (
-    Refused,
-    cogent_faces,
-    odds_fields,
-    pool_terms,
-)
+from rolls.rolling.outcomes import cogent_faces, odds_fields, pool_terms
 from rolls.rolling.targets import Target
-from rolls.rules import cogent
-from rolls.table.verdicts import count_table, side_entry_fields
+from rolls.rules import RandomSource, cogent
+from rolls.table.verdicts import count_table
+from sheets.models import CogentSheet, Refused
 from sheets.ranges import COGENT_PENALTY_MAX
 
 
@@ -63,7 +59,7 @@ class CogentSide:
 
 
 def cogent_side_pool(
-    target: Target, sheet: Any, options: CogentSide
+    target: Target, sheet: CogentSheet, options: CogentSide
 ) -> tuple[int, list[tuple[int, str]]]:
     """A conflict side's pool and breakdown terms: the sheet's, with its stored weapon, and the
     side's options (the roll panel's reading, ``rolls.forms.cogent_pool``)."""
@@ -84,8 +80,8 @@ def cogent_side_roll(
     contest: Contest,
     side: str,
     target: Target,
-    sheet: Any,
-    rng: Any,
+    sheet: CogentSheet,
+    rng: RandomSource,
     user: Any,
     *,
     options: CogentSide,
@@ -115,8 +111,12 @@ def cogent_side_roll(
         "equipment": options.equipment,
         "extra_penalty": options.extra_penalty,
     }
-    return RollEntry.objects.append(
-        **side_entry_fields(contest, target.character, user, target),
+    return RollEntry.objects.append_by(
+        user,
+        target.character,
+        campaign=contest.campaign,
+        contest=contest,
+        label=target.label,
         kind=Kind.ROLL,
         visibility=visibility,
         options=recorded,

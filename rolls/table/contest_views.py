@@ -3,23 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 from django_htmx.http import trigger_client_event
 
+from config.http import AuthenticatedHttpRequest
 from rolls import live
 from rolls.models import (
     Contest,
 )
-from rolls.rolling.outcomes import Refused, dice_rng
+from rolls.rolling.outcomes import dice_rng
 from rolls.rolling.views import ROLL_EVENT
 from rolls.table import cogent_sides, contests, verdicts
 from rolls.table.cards import contest_card
@@ -27,12 +29,12 @@ from sheets.access import (
     campaign_for_gm,
     campaign_for_member,
 )
-from sheets.models import Character, Membership
+from sheets.models import Character, ColdStarsSheet, Membership, Refused
 
 HIDDEN_CHOICE = "A roll of this contest is hidden from you, so the GM settles it."
 
 
-def _contest_for_member(request: HttpRequest, pk: int) -> tuple[Contest, Membership]:
+def _contest_for_member(request: AuthenticatedHttpRequest, pk: int) -> tuple[Contest, Membership]:
     contest = get_object_or_404(
         Contest.objects.select_related("campaign", "character_a", "character_b"), pk=pk
     )
@@ -40,7 +42,7 @@ def _contest_for_member(request: HttpRequest, pk: int) -> tuple[Contest, Members
     return contest, membership
 
 
-def _back(request: HttpRequest, contest: Contest, membership: Membership) -> str:
+def _back(request: AuthenticatedHttpRequest, contest: Contest, membership: Membership) -> str:
     nxt = request.POST.get("next", "")
     # Only a path on this site: redirect() would take anything else for a view name (and 500).
     if nxt.startswith("/") and url_has_allowed_host_and_scheme(
@@ -53,7 +55,11 @@ def _back(request: HttpRequest, contest: Contest, membership: Membership) -> str
 
 
 def _contest_response(
-    request: HttpRequest, contest: Contest, membership: Membership, refusal: str, done: str
+    request: AuthenticatedHttpRequest,
+    contest: Contest,
+    membership: Membership,
+    refusal: str,
+    done: str,
 ) -> HttpResponse:
     if request.htmx:
         contest.refresh_from_db()
@@ -88,7 +94,7 @@ def _side_character(contest: Contest, side: str, membership: Membership) -> Char
 
 
 def _change_contest(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     contest: Contest,
     membership: Membership,
     change: Callable[[Contest], object],
@@ -108,7 +114,9 @@ def _change_contest(
 
 @login_required
 @require_POST
-def contest_side(request: HttpRequest, pk: int, side: str, action: str) -> HttpResponse:
+def contest_side(
+    request: AuthenticatedHttpRequest, pk: int, side: str, action: str
+) -> HttpResponse:
     """A side's roll, Correct or "keep this roll"; the verdict follows when both are in."""
     contest, membership = _contest_for_member(request, pk)
     if side not in contests.SIDES or action not in ("roll", "correct", "keep"):
@@ -147,7 +155,10 @@ def contest_side(request: HttpRequest, pk: int, side: str, action: str) -> HttpR
                 raise PermissionDenied(
                     "Only the GM sees this roll's result, so only the GM Corrects it."
                 )
-            contests.correct_side(contest, side, sheet, dice_rng(), request.user)
+            # Correct is Cold Stars' (correct_side refuses any other contest).
+            contests.correct_side(
+                contest, side, cast(ColdStarsSheet, sheet), dice_rng(), request.user
+            )
         else:
             contests.settle_side(contest, side, request.user)
 
@@ -156,7 +167,7 @@ def contest_side(request: HttpRequest, pk: int, side: str, action: str) -> HttpR
 
 @login_required
 @require_POST
-def contest_choose(request: HttpRequest, pk: int) -> HttpResponse:
+def contest_choose(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Cold Stars, exactly even: the initiator (side A's player or the GM) chooses."""
     contest, membership = _contest_for_member(request, pk)
     _side_character(contest, "a", membership)
@@ -174,7 +185,7 @@ def contest_choose(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def contest_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+def contest_cancel(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     contest, _ = _contest_for_member(request, pk)
     _, membership = campaign_for_gm(request, contest.campaign_id)
     return _change_contest(request, contest, membership, contests.cancel, "Called the contest off.")

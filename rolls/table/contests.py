@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from django.utils import timezone
 
@@ -38,32 +38,34 @@ from rolls.models import (
     RollEntry,
     Visibility,
 )
-from rolls.rolling import followups
+from rolls.rolling.followups import cold_stars as cold_stars_followups
 from rolls.rolling.forms.cold_stars import OUTSIDE_DOMAINS
-from rolls.rolling.outcomes import (
-    Refused,
-    apply_cold_stars_change,
-    cold_stars_faces,
-    odds_fields,
-)
+from rolls.rolling.outcomes import cold_stars_faces, odds_fields
 from rolls.rolling.targets import Target, find_target
-from rolls.rules import cogent, cold_stars, dad6
+from rolls.rules import RandomSource, cogent, cold_stars, dad6
 from rolls.table.cogent_sides import CogentSide, cogent_side_roll
 from rolls.table.verdicts import (
-    _cs_table,
-    _from_a,
     append_verdict,
     cogent_verdict_words,
     cold_stars_contest_odds,
+    cold_stars_contest_table,
     cold_stars_faces_of,
     count_table,
     deciding_entries,
-    side_entry_fields,
+    from_side_a,
     side_json,
     sides_and_audience,
     verdict_audience,
 )
-from sheets.models import Character, ColdStarsAbility, Membership
+from sheets.models import (
+    Character,
+    CogentSheet,
+    ColdStarsAbility,
+    ColdStarsSheet,
+    Membership,
+    Refused,
+    Sheet,
+)
 
 SIDES = ("a", "b")
 
@@ -101,7 +103,7 @@ def target_for(contest: Contest, side: str) -> Target:
 def passive_risk(contest: Contest) -> int:
     """Cold Stars: the passive side's higher Ability or Skill rating (engine), from its sheet."""
     target = target_for(contest, "b")
-    sheet = target.sheet
+    sheet = cast(ColdStarsSheet, target.sheet)  # a passive contest is Cold Stars
     return cold_stars.passive_risk(
         ability=sheet.ability_value(contest.ability_b or target.obj.ability),
         skill=target.obj.rating,
@@ -229,13 +231,15 @@ def side_status(contest: Contest, side: str) -> SideStatus:
     return next(s for s in sides(contest) if s.side == side)
 
 
-def willpower_choices(contest: Contest, side: str, sheet: Any) -> list[int]:
+def willpower_choices(contest: Contest, side: str, sheet: ColdStarsSheet) -> list[int]:
     """Cold Stars active: how many Ability dice this side may upgrade with Willpower (step 4)."""
     pool = _cold_stars_pool(contest, side, target_for(contest, side), sheet)
     return list(range(0, min(pool.ability, sheet.willpower) + 1))
 
 
-def _cold_stars_pool(contest: Contest, side: str, target: Target, sheet: Any) -> cold_stars.Pool:
+def _cold_stars_pool(
+    contest: Contest, side: str, target: Target, sheet: ColdStarsSheet
+) -> cold_stars.Pool:
     row = target.obj
     ability = contest.ability(side) or row.ability
     return cold_stars.contest_pool(
@@ -271,8 +275,8 @@ def chosen_visibility(contest: Contest, membership: Membership, value: str) -> s
 def roll_side(
     contest: Contest,
     side: str,
-    sheet: Any,
-    rng: Any,
+    sheet: Sheet,
+    rng: RandomSource,
     user: Any,
     *,
     willpower: int = 0,
@@ -301,7 +305,7 @@ def roll_side(
             contest,
             side,
             target,
-            sheet,
+            cast(CogentSheet, sheet),  # a conflict is Cogent's
             rng,
             user,
             options=cogent or CogentSide(),
@@ -309,17 +313,18 @@ def roll_side(
             visibility=visibility,
             opponent=opponent,
         )
-    built = _cold_stars_pool(contest, side, target, sheet)
+    cold = cast(ColdStarsSheet, sheet)  # the other contests where both roll are Cold Stars'
+    built = _cold_stars_pool(contest, side, target, cold)
     if not 0 <= willpower <= built.ability:
         raise Refused(f"Willpower can upgrade 0 to {built.ability} Ability dice here.")
     try:
         pool = cold_stars.modify(built, willpower=willpower) if willpower else built
     except ValueError as exc:
         raise Refused(str(exc)) from None
-    changes = apply_cold_stars_change(sheet, cold_stars.modification_cost(willpower=willpower))
+    changes = cold.apply(cold_stars.modification_cost(willpower=willpower))
     ability = contest.ability(side) or target.obj.ability
     breakdown = (
-        f"{sheet.ability_value(ability)} {ColdStarsAbility(ability).label} + "
+        f"{cold.ability_value(ability)} {ColdStarsAbility(ability).label} + "
         f"{target.obj.name} {'trained ' + str(target.obj.rating) if target.obj.trained else 'untrained'}"
         + (
             f", outside every domain (counts as at most {cold_stars.OUTSIDE_DOMAIN_SKILL_CAP})"
@@ -358,7 +363,7 @@ def _cold_stars_side_entry(
     options: dict[str, Any],
     pool: cold_stars.Pool,
     breakdown: str,
-    rng: Any,
+    rng: RandomSource,
     changes: dict[str, int],
     kind: str = Kind.ROLL,
     follows: RollEntry | None = None,
@@ -366,8 +371,12 @@ def _cold_stars_side_entry(
 ) -> RollEntry:
     faces = cold_stars.roll(pool, rng)
     count = cold_stars.successes(faces)
-    return RollEntry.objects.append(
-        **side_entry_fields(contest, character, user, target),
+    return RollEntry.objects.append_by(
+        user,
+        character,
+        campaign=contest.campaign,
+        contest=contest,
+        label=target.label,
         kind=kind,
         follows=follows,
         visibility=visibility,
@@ -387,7 +396,9 @@ def _cold_stars_side_entry(
     )
 
 
-def correct_side(contest: Contest, side: str, sheet: Any, rng: Any, user: Any) -> RollEntry:
+def correct_side(
+    contest: Contest, side: str, sheet: ColdStarsSheet, rng: RandomSource, user: Any
+) -> RollEntry:
     """Cold Stars step 6: re-roll this side's whole pool for 1 Momentum, once."""
     status = side_status(contest, side)
     if not contest.style.keep_or_correct:
@@ -404,22 +415,28 @@ def correct_side(contest: Contest, side: str, sheet: Any, rng: Any, user: Any) -
         raise Refused(f"{status.name} hasn't rolled yet.")
     if status.entry.kind != Kind.ROLL:
         raise Refused("Correct re-rolls a roll once.")
-    entry = status.entry
+    entry, character = status.entry, status.character
+    if character is None:
+        raise Refused("This side's character was deleted; the GM can call the contest off.")
     if contest.style.side_b_sets_risk:
         # The acting roll is read the ordinary way (Risk and all): its Correct too.
-        outcome = followups.correct_outcome(entry, sheet, rng)
-        new = RollEntry.objects.append(
-            **side_entry_fields(contest, status.character, user, target_for(contest, side)),
+        outcome = cold_stars_followups.correct_outcome(entry, sheet, rng)
+        new = RollEntry.objects.append_by(
+            user,
+            character,
+            campaign=contest.campaign,
+            contest=contest,
+            label=target_for(contest, side).label,
             follows=entry,
             **outcome.fields(),
         )
         settle_side(contest, side, user)
         return new
-    changes = apply_cold_stars_change(sheet, cold_stars.CORRECT_COST)
+    changes = sheet.apply(cold_stars.CORRECT_COST)
     pool = cold_stars.Pool(entry.pool["ability"], entry.pool["skill"], entry.pool["risk"])
     new = _cold_stars_side_entry(
         contest,
-        status.character,
+        character,
         user,
         target_for(contest, side),
         options=entry.options,
@@ -466,40 +483,51 @@ def decide_if_ready(contest: Contest, user: Any) -> RollEntry | None:
         and not (contest.settled_a and contest.settled_b)
     ):
         return None
+    assert a.entry is not None and b.entry is not None  # both rolled
     if contest.style.rounds:
-        faces_a = [die["face"] for die in a.entry.faces]
-        faces_b = [die["face"] for die in b.entry.faces]
-        before_a = bool(a.entry.options.get("destiny_before"))
-        before_b = bool(b.entry.options.get("destiny_before"))
-        result = cogent.conflict(
-            faces_a, faces_b, destiny_before_a=before_a, destiny_before_b=before_b
-        )
-        if result.tie:
-            contest.round += 1
-            contest.save(update_fields=["round"])
-            return None
-        chances = cogent.conflict_odds(
-            a.entry.pool["dice"],
-            b.entry.pool["dice"],
-            destiny_before_a=before_a,
-            destiny_before_b=before_b,
-        )
-        label, figures = cogent_verdict_words(contest, result, a.entry, b.entry)
-        return append_verdict(
-            contest,
-            user,
-            winner=result.winner,
-            outcome="success" if result.winner == "a" else "failure",
-            label=label,
-            detail=f"{result.wins_a} wins against {result.wins_b}"
-            + (f", after {contest.round - 1} tied round(s)" if contest.round > 1 else ""),
-            odds=chances[result.winner] / (chances["a"] + chances["b"]),
-            table=_from_a(chances["a"], chances["b"]),
-            **sides_and_audience(contest),
-            extra={"wins_a": result.wins_a, "wins_b": result.wins_b} | figures,
-        )
-    result = cold_stars.contest(cold_stars_faces_of(a.entry), cold_stars_faces_of(b.entry))
-    if result.winner is None:
+        return _decide_conflict(contest, user, a.entry, b.entry)
+    return _decide_both_rolled(contest, user, a.entry, b.entry)
+
+
+def _decide_conflict(contest: Contest, user: Any, a: RollEntry, b: RollEntry) -> RollEntry | None:
+    """A Cogent conflict round: more wins wins; a tie is a new round."""
+    faces_a = [die["face"] for die in a.faces]
+    faces_b = [die["face"] for die in b.faces]
+    before_a = bool(a.options.get("destiny_before"))
+    before_b = bool(b.options.get("destiny_before"))
+    result = cogent.conflict(faces_a, faces_b, destiny_before_a=before_a, destiny_before_b=before_b)
+    if result.winner is None:  # a tie: a new round
+        contest.round += 1
+        contest.save(update_fields=["round"])
+        return None
+    chances = cogent.conflict_odds(
+        a.pool["dice"],
+        b.pool["dice"],
+        destiny_before_a=before_a,
+        destiny_before_b=before_b,
+    )
+    label, figures = cogent_verdict_words(contest, result, a, b)
+    return append_verdict(
+        contest,
+        user,
+        winner=result.winner,
+        outcome="success" if result.winner == "a" else "failure",
+        label=label,
+        detail=f"{result.wins_a} wins against {result.wins_b}"
+        + (f", after {contest.round - 1} tied round(s)" if contest.round > 1 else ""),
+        odds=chances[result.winner] / (chances["a"] + chances["b"]),
+        table=from_side_a(chances["a"], chances["b"]),
+        **sides_and_audience(contest),
+        extra={"wins_a": result.wins_a, "wins_b": result.wins_b} | figures,
+    )
+
+
+def _decide_both_rolled(
+    contest: Contest, user: Any, a: RollEntry, b: RollEntry
+) -> RollEntry | None:
+    """Cold Stars active vs active: the successes cancel; exactly even, the initiator chooses."""
+    result = cold_stars.contest(cold_stars_faces_of(a), cold_stars_faces_of(b))
+    if result.winner is None or result.band is None:  # exactly even (both are None then)
         contest.state = ContestState.CHOOSING
         contest.save(update_fields=["state"])
         return None
@@ -513,8 +541,8 @@ def decide_if_ready(contest: Contest, user: Any) -> RollEntry | None:
         label=f"{name} wins: {band}",
         detail=f"{result.successes_a} successes against {result.successes_b}; "
         f"{result.margin} left after cancelling",
-        odds=cold_stars_contest_odds(a.entry, b.entry)[result.winner],
-        table=_cs_table(a.entry, b.entry),
+        odds=cold_stars_contest_odds(a, b)[result.winner],
+        table=cold_stars_contest_table(a, b),
         **sides_and_audience(contest),
         extra={
             "successes_a": result.successes_a,
@@ -549,7 +577,7 @@ def choose(contest: Contest, choice: str, user: Any) -> RollEntry:
         label=f"Even: {contest.name_a} takes a {OUTCOME_LABELS[choice]}",
         detail=f"{result.successes_a} successes each; the initiator chose",
         odds=cold_stars_contest_odds(a.entry, b.entry)["even"],
-        table=_cs_table(a.entry, b.entry),
+        table=cold_stars_contest_table(a.entry, b.entry),
         **sides_and_audience(contest),
         extra={"successes_a": result.successes_a, "successes_b": result.successes_b, "margin": 0},
     )

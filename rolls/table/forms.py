@@ -3,7 +3,7 @@ sheets and the engine; the forms only check that what the GM picked exists on th
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -11,7 +11,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import connection
 
 from rolls.models import ContestKind
-from rolls.rolling.targets import find_target
+from rolls.rolling.targets import Target, find_target
 from rolls.rules import cogent, dad6
 from sheets.models import (
     Character,
@@ -67,9 +67,8 @@ class CharactersField(forms.ModelMultipleChoiceField):
     invalid value here: Django's ``id__in`` lookup passes it on, and SQLite raises OverflowError."""
 
     def _check_values(self, value: Any) -> Any:
-        low, high = connection.ops.integer_field_range(
-            self.queryset.model._meta.pk.get_internal_type()
-        )
+        model = Character  # what this field lists
+        low, high = connection.ops.integer_field_range(model._meta.pk.get_internal_type())
         for pk in value if isinstance(value, list | tuple) else ():
             try:
                 in_range = low <= int(pk) <= high
@@ -81,7 +80,12 @@ class CharactersField(forms.ModelMultipleChoiceField):
                     code="invalid_pk_value",
                     params={"pk": pk},
                 )
-        return super()._check_values(value)
+        # A private hook of ModelMultipleChoiceField that the stubs don't declare.
+        return super()._check_values(value)  # type: ignore[misc]
+
+    def label_from_instance(self, obj: Any) -> str:
+        character: Character = obj
+        return character.name + (" (NPC)" if character.is_npc else "")
 
 
 class CallForm(forms.Form):
@@ -97,14 +101,13 @@ class CallForm(forms.Form):
         kwargs.setdefault("prefix", "call")
         super().__init__(*args, **kwargs)
         self.campaign = campaign
-        self.fields["characters"].queryset = Character.objects.filter(campaign=campaign)
-        self.fields["characters"].label_from_instance = lambda c: (
-            c.name + (" (NPC)" if c.is_npc else "")
+        cast(forms.ModelChoiceField, self.fields["characters"]).queryset = Character.objects.filter(
+            campaign=campaign
         )
-        self.fields["skill"].choices = [(name, name) for name in skills]
+        cast(forms.ChoiceField, self.fields["skill"]).choices = [(name, name) for name in skills]
         spec = campaign.rule_system.difficulty
         low, high = spec.minimum, spec.maximum
-        difficulty = self.fields["difficulty"]
+        difficulty = cast(forms.IntegerField, self.fields["difficulty"])
         difficulty.label, difficulty.min_value, difficulty.max_value = spec.label, low, high
         difficulty.initial = spec.default
         difficulty.validators += [
@@ -116,7 +119,8 @@ class CallForm(forms.Form):
             del self.fields["ability"]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         characters, skill = data.get("characters"), data.get("skill")
         if characters and skill:
             lacking = _lacking(list(characters), skill)
@@ -168,14 +172,16 @@ class ContestForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.campaign = campaign
         system = campaign.rule_system
-        self.fields["kind"].choices = [
+        cast(forms.ChoiceField, self.fields["kind"]).choices = [
             (kind, ContestKind(kind).label) for kind in system.contest_kinds
         ]
         for side in ("a", "b"):
-            self.fields[f"character_{side}"].queryset = Character.objects.filter(campaign=campaign)
+            cast(
+                forms.ModelChoiceField, self.fields[f"character_{side}"]
+            ).queryset = Character.objects.filter(campaign=campaign)
         choices = [(name, name) for name in skills]
-        self.fields["skill_a"].choices = choices
-        self.fields["skill_b"].choices = [("", "—"), *choices]
+        cast(forms.ChoiceField, self.fields["skill_a"]).choices = choices
+        cast(forms.ChoiceField, self.fields["skill_b"]).choices = [("", "—"), *choices]
         if not system.gm_picks_ability:
             del self.fields["ability_a"], self.fields["ability_b"]
             del self.fields["outside_domain_a"], self.fields["outside_domain_b"]
@@ -186,7 +192,8 @@ class ContestForm(forms.Form):
             self.fields["skill_b"].help_text = "DAD6: side B opposes; only side A rolls."
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         a, b = data.get("character_a"), data.get("character_b")
         for side, character in (("a", a), ("b", b)):
             if character and character.hidden_from_players:
@@ -242,13 +249,14 @@ class AssistForm(forms.Form):
         choices = [("", "---------")] + [
             (pk, c.name + (" (NPC)" if c.is_npc else "")) for pk, c in self.characters.items()
         ]
-        self.fields["assisting"].choices = choices
-        self.fields["assisted"].choices = choices
-        self.fields["skill"].choices = [(name, name) for name in skills]
-        self.target = None
+        cast(forms.ChoiceField, self.fields["assisting"]).choices = choices
+        cast(forms.ChoiceField, self.fields["assisted"]).choices = choices
+        cast(forms.ChoiceField, self.fields["skill"]).choices = [(name, name) for name in skills]
+        self.target: Target | None = None
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         for name in ("assisting", "assisted"):
             if data.get(name) is not None:
                 data[name] = self.characters[data[name]]

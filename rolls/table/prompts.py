@@ -1,31 +1,25 @@
-"""Prompts on a sheet: the GM's open calls and contests for this character, and Cogent assists waiting or asked for."""
+"""Prompts on a sheet: the GM's open calls and contests for this character, and the Cogent
+assists waiting for it or asked of it.
+
+The prompts cost a fixed number of queries however many calls are open: the sheet's rows are
+read once by name (``row_names``), not looked up per call."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from rolls.models import (
-    Assist,
-    AssistRequest,
-    Contest,
-    RollCall,
-)
-from rolls.rolling.targets import find_target
+from config.http import AuthenticatedHttpRequest
+from rolls.models import Assist, AssistRequest, Contest, RollCall
+from rolls.rolling.targets import row_names
 from rolls.table.cards import contest_card, contest_entries
-from sheets.access import (
-    character_for_reader,
-)
-from sheets.models import Character, Membership
-
-# ---------------------------------------------------------------------------------------------
-# Prompts on a sheet: open calls and contests this character takes part in
-# ---------------------------------------------------------------------------------------------
+from sheets.access import character_for_reader
+from sheets.models import Character, CogentSheet, Membership
 
 
 def prompts_context(character: Character, membership: Membership) -> dict[str, Any]:
@@ -33,16 +27,17 @@ def prompts_context(character: Character, membership: Membership) -> dict[str, A
     context: dict[str, Any] = {"character": character, "prompt_calls": [], "prompt_contests": []}
     if not character.can_roll(membership):
         return context
-    for call in RollCall.objects.prompts_for(character).select_related("campaign"):
-        target = find_target(character, call.skill)
+    calls = list(RollCall.objects.prompts_for(character).select_related("campaign"))
+    contests = list(Contest.objects.prompts_for(character).prefetch_related(contest_entries()))
+    rows = row_names(character) if calls or contests else {}
+    for call in calls:
         url = ""
-        if target is not None:
-            url = reverse("roll_panel", args=[character.pk, target.kind, target.obj.pk])
-            url += f"?call={call.pk}"
+        if call.skill in rows:
+            kind, row_pk = rows[call.skill]
+            url = reverse("roll_panel", args=[character.pk, kind, row_pk]) + f"?call={call.pk}"
         context["prompt_calls"].append({"call": call, "url": url})
     context["prompt_contests"] = [
-        contest_card(contest, membership)
-        for contest in Contest.objects.prompts_for(character).prefetch_related(contest_entries())
+        contest_card(contest, membership, rows=rows) for contest in contests
     ]
     context["membership"] = membership
     if character.campaign.rule_system.has_assists:
@@ -64,7 +59,7 @@ def prompts_context(character: Character, membership: Membership) -> dict[str, A
 
 def _row_names(character: Character) -> list[str]:
     """The names of the rows an assist may be rolled with, in sheet order."""
-    sheet = character.cogent
+    sheet = cast(CogentSheet, character.sheet)  # assists are Cogent's
     names = list(sheet.skills.values_list("name", flat=True))
     for vocation in sheet.vocations.prefetch_related("subskills"):
         names.append(vocation.name)
@@ -74,7 +69,7 @@ def _row_names(character: Character) -> list[str]:
 
 @login_required
 @require_GET
-def character_prompts(request: HttpRequest, pk: int) -> HttpResponse:
+def character_prompts(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character, membership = character_for_reader(request, pk)
     if not request.htmx:
         return redirect(character)

@@ -15,13 +15,9 @@ from rolls.models import (
     Visibility,
 )
 from rolls.rolling.display import CERTAIN
-from rolls.rolling.outcomes import (
-    Refused,
-    odds_fields,
-)
-from rolls.rolling.targets import Target
+from rolls.rolling.outcomes import odds_fields
 from rolls.rules import cogent, cold_stars
-from sheets.models import Character, Membership
+from sheets.models import Membership, Refused
 
 
 def cogent_verdict_words(
@@ -68,12 +64,12 @@ def cold_stars_contest_odds(a: RollEntry, b: RollEntry) -> dict[str, Fraction]:
     )
 
 
-def _from_a(a: Fraction, b: Fraction) -> dict[str, Fraction]:
+def from_side_a(a: Fraction, b: Fraction) -> dict[str, Fraction]:
     """A conflict's verdict seen from side A, ties re-rolled: A wins (success) or loses."""
     return {"success": a / (a + b), "failure": b / (a + b)}
 
 
-def _cs_table(a: RollEntry, b: RollEntry) -> dict[str, Fraction]:
+def cold_stars_contest_table(a: RollEntry, b: RollEntry) -> dict[str, Fraction]:
     """Side A's chances in an active contest: win, lose, or even (the initiator's choice)."""
     odds = cold_stars_contest_odds(a, b)
     return {"success": odds["a"], "failure": odds["b"], "choice": odds["even"]}
@@ -82,21 +78,6 @@ def _cs_table(a: RollEntry, b: RollEntry) -> dict[str, Fraction]:
 def count_table(distribution: tuple[Fraction, ...]) -> dict[str, Fraction]:
     """A side's roll has no outcome band of its own: its table is per count of wins/successes."""
     return {str(count): chance for count, chance in enumerate(distribution)}
-
-
-def side_entry_fields(
-    contest: Contest, character: Character, user: Any, target: Target
-) -> dict[str, Any]:
-    return {
-        "campaign": contest.campaign,
-        "contest": contest,
-        "character": character,
-        "user": user,
-        "character_name": character.name,
-        "username": user.get_username(),
-        "system": contest.campaign.system,
-        "label": target.label,
-    }
 
 
 def side_json(entry: RollEntry, side: str, name: str) -> dict[str, Any]:
@@ -245,12 +226,13 @@ def revealed_with(entry: RollEntry) -> list[RollEntry]:
     * a verdict: every hidden roll of the contest — the verdict card shows their dice anyway;
     * a contest roll: the verdict, once no roll deciding it is hidden any more.
     """
-    if entry.contest_id is None:
+    contest = entry.contest if entry.contest_id is not None else None
+    if contest is None:
         return []
-    deciding = deciding_entries(entry.contest)
+    deciding = deciding_entries(contest)
     if entry.kind == Kind.CONTEST:
         return [e for e in deciding if e.follows_id is None and _hidden(e)]
-    verdict = entry.contest.entries.filter(kind=Kind.CONTEST).select_related("character").first()
+    verdict = contest.entries.filter(kind=Kind.CONTEST).select_related("character").first()
     if verdict is None or not _hidden(verdict):
         return []
     if any(_hidden(e) for e in deciding if e.follows_id is None and e.pk != entry.pk):

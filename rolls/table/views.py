@@ -15,11 +15,12 @@ from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
 from django.db.models import F, Prefetch, Window
 from django.db.models.functions import RowNumber
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from config.http import AuthenticatedHttpRequest
 from rolls import live
 from rolls.models import (
     Contest,
@@ -59,7 +60,8 @@ def _last_rolls(campaign: Campaign, membership: Membership, size: int) -> dict[i
         .order_by("character_id", "-pk")
     )
     by_character: dict[int, list[Any]] = {}
-    for entry in ranked:
+    for entry in ranked:  # entries of characters: the query filters on them
+        assert entry.character_id is not None
         by_character.setdefault(entry.character_id, []).append(entry.card_for(membership))
     return by_character
 
@@ -152,11 +154,11 @@ def _dashboard_context(
 
 @login_required
 @require_GET
-def campaign_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_dashboard(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign, membership = campaign_for_gm(request, pk)
     part = request.GET.get("part", "")
     if request.htmx and part in PARTS:
-        context = {"campaign": campaign, "membership": membership}
+        context: dict[str, Any] = {"campaign": campaign, "membership": membership}
         if part == "characters":
             context["rows"] = _character_rows(campaign, membership)
         elif part == "calls":
@@ -174,7 +176,7 @@ def campaign_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def character_resources(request: HttpRequest, pk: int) -> HttpResponse:
+def character_resources(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character, membership = character_for_gm(request, pk)
     campaign = character.campaign
     form_class = campaign.rule_system.resources_form
@@ -211,7 +213,7 @@ def character_resources(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def call_create(request: HttpRequest, pk: int) -> HttpResponse:
+def call_create(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign, membership = campaign_for_gm(request, pk)
     form = CallForm(
         request.POST,
@@ -234,12 +236,12 @@ def call_create(request: HttpRequest, pk: int) -> HttpResponse:
         live.publish(campaign.pk, "call", call.pk)
         return f"Called for {call.skill} ({call.difficulty_label})."
 
-    return _create(request, campaign, membership, form, create, "call")
+    return _create(request, campaign, membership, form, create)
 
 
 @login_required
 @require_POST
-def assist_start(request: HttpRequest, pk: int) -> HttpResponse:
+def assist_start(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The GM has a character assist another (Cogent): opens the assisting character's roll
     panel set up for the assist. Nothing is rolled or written here; the panel rolls it."""
     campaign, membership = campaign_for_gm(request, pk)
@@ -256,48 +258,44 @@ def assist_start(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _create(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     campaign: Campaign,
     membership: Membership,
     form: CallForm | ContestForm,
     create: Callable[[dict[str, Any]], str],
-    what: str,
 ) -> HttpResponse:
-    """Create a call or a contest from its dashboard form (``what``: "call" or "contest").
-    HTMX gets the section's partial (a fresh form, or this one with its errors); a plain POST a
-    redirect, or the dashboard with the errors beside the fields (400)."""
+    """Create a call or a contest from its dashboard form. HTMX gets the section's partial (a
+    fresh form, or this one with its errors); a plain POST a redirect, or the dashboard with the
+    errors beside the fields (400)."""
+    is_call = isinstance(form, CallForm)
     announce = ""
     if form.is_valid():
         with transaction.atomic():
             announce = create(form.cleaned_data)
         if not request.htmx:
             messages.success(request, announce)
-            return redirect(reverse("campaign_dashboard", args=[campaign.pk]) + f"#{what}s")
-        form = type(form)(
-            campaign=campaign,
-            skills=campaign.rule_system.skill_names(
-                campaign, vocations=isinstance(form, AssistForm)
-            ),
-        )
+            anchor = "#calls" if is_call else "#contests"
+            return redirect(reverse("campaign_dashboard", args=[campaign.pk]) + anchor)
+        skills = campaign.rule_system.skill_names(campaign, vocations=False)
+        form = type(form)(campaign=campaign, skills=skills)
     elif not request.htmx:
-        context = _dashboard_context(campaign, membership, **{f"{what}_form": form})
-        return render(request, "rolls/dashboard.html", context, status=400)
-    context: dict[str, Any] = {
-        "campaign": campaign,
-        "membership": membership,
-        f"{what}_form": form,
-        "announce": announce,
-    }
-    if what == "call":
-        context["calls"] = _calls(campaign)
-    else:
-        context["contest_cards"] = contest_cards(campaign, membership)
-    return render(request, f"rolls/dashboard.html#{what}-area", context)
+        page = (
+            _dashboard_context(campaign, membership, call_form=form)
+            if isinstance(form, CallForm)
+            else _dashboard_context(campaign, membership, contest_form=form)
+        )
+        return render(request, "rolls/dashboard.html", page, status=400)
+    context: dict[str, Any] = {"campaign": campaign, "membership": membership, "announce": announce}
+    if isinstance(form, CallForm):
+        context |= {"call_form": form, "calls": _calls(campaign)}
+        return render(request, "rolls/dashboard.html#call-area", context)
+    context |= {"contest_form": form, "contest_cards": contest_cards(campaign, membership)}
+    return render(request, "rolls/dashboard.html#contest-area", context)
 
 
 @login_required
 @require_POST
-def call_close(request: HttpRequest, pk: int) -> HttpResponse:
+def call_close(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     call = get_object_or_404(RollCall.objects.select_related("campaign"), pk=pk)
     campaign, _ = campaign_for_gm(request, call.campaign_id)
     with transaction.atomic():
@@ -318,7 +316,7 @@ def call_close(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def contest_create(request: HttpRequest, pk: int) -> HttpResponse:
+def contest_create(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign, membership = campaign_for_gm(request, pk)
     form = ContestForm(
         request.POST,
@@ -348,4 +346,4 @@ def contest_create(request: HttpRequest, pk: int) -> HttpResponse:
         live.publish(campaign.pk, "contest", contest.pk)
         return f"Started {contest}."
 
-    return _create(request, campaign, membership, form, create, "contest")
+    return _create(request, campaign, membership, form, create)

@@ -8,6 +8,7 @@ One module per concern; every model is imported here so Django finds it.
 """
 
 from sheets.models.base import (
+    Refused,
     Role,
     RollableRow,
     System,
@@ -88,6 +89,7 @@ __all__ = [
     "InviteError",
     "Membership",
     "MembershipQuerySet",
+    "Refused",
     "Role",
     "RollableRow",
     "Sheet",

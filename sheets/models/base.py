@@ -18,14 +18,20 @@ def range_validators(low: int, high: int) -> list:
     return [MinValueValidator(low), MaxValueValidator(high)]
 
 
-def between_constraint(field: str, low: int, high: int, name: str) -> models.CheckConstraint:
+def between_constraint(field: str, low: int, high: int, name: str) -> models.BaseConstraint:
     return models.CheckConstraint(
         condition=Q(**{f"{field}__gte": low, f"{field}__lte": high}), name=name
     )
 
 
-def in_constraint(field: str, values: Iterable[str], name: str) -> models.CheckConstraint:
+def in_constraint(field: str, values: Iterable[str], name: str) -> models.BaseConstraint:
     return models.CheckConstraint(condition=Q(**{f"{field}__in": list(values)}), name=name)
+
+
+class Refused(Exception):
+    """What a player asked for that the rules or the character's resources do not allow now;
+    nothing is written. The message is shown to the player as is (sheets refuse spends, rolls
+    refuse actions: one exception for both)."""
 
 
 class System(models.TextChoices):
@@ -43,7 +49,10 @@ class Role(models.TextChoices):
 class RollableRow:
     """What the roll panel asks of a sheet row it rolls (mixed into each rollable row model)."""
 
-    is_combat = False  # a Cogent combat skill says True: it rolls with a weapon
+    @property
+    def is_combat(self) -> bool:
+        """A Cogent combat skill says True: it rolls with a weapon."""
+        return False
 
     @property
     def owning_sheet(self) -> Sheet:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+    from django.contrib.auth.models import AnonymousUser, User
 
     from sheets.systems import RuleSystem
 
@@ -33,13 +33,13 @@ if TYPE_CHECKING:
 
 
 class CampaignQuerySet(models.QuerySet):
-    def for_user(self, user: AbstractBaseUser | AnonymousUser) -> CampaignQuerySet:
+    def for_user(self, user: User | AnonymousUser) -> CampaignQuerySet:
         """Campaigns the user belongs to, in any role."""
         if not user.is_authenticated:
             return self.none()
         return self.filter(memberships__user=user)
 
-    def for_home(self, user: AbstractBaseUser | AnonymousUser) -> CampaignQuerySet:
+    def for_home(self, user: User) -> CampaignQuerySet:
         """The home page list: the user's role, the GM's name and the head counts, in one query."""
         memberships = Membership.objects.filter(campaign=OuterRef("pk"))
         return (
@@ -102,13 +102,13 @@ class Campaign(models.Model):
 
         return rule_system(self.system)
 
-    def membership_for(self, user: AbstractBaseUser | AnonymousUser) -> Membership | None:
+    def membership_for(self, user: User | AnonymousUser) -> Membership | None:
         if not user.is_authenticated:
             return None
         return self.memberships.filter(user=user).first()
 
     @transaction.atomic
-    def start(self, gm: AbstractBaseUser) -> None:
+    def start(self, gm: User) -> None:
         """Save a new campaign with its creator as GM."""
         self.save()
         Membership.objects.create(campaign=self, user=gm, role=Role.GM)
@@ -130,7 +130,7 @@ class Campaign(models.Model):
     def new_character(
         self,
         *,
-        owner: AbstractBaseUser,
+        owner: User,
         name: str,
         is_npc: bool = False,
         hidden_from_players: bool = False,
@@ -257,7 +257,7 @@ class Invite(models.Model):
     def uses_left(self) -> int | None:
         return None if self.max_uses is None else max(0, self.max_uses - self.use_count)
 
-    def redeem(self, user: AbstractBaseUser) -> Membership:
+    def redeem(self, user: User) -> Membership:
         """Join the campaign through this link; raises InviteError when it cannot be used.
 
         The row is locked and re-read, so two people racing for the last use cannot both get in.

@@ -9,7 +9,13 @@ from django.utils.functional import cached_property
 
 from rolls.rules import cogent
 from sheets import ranges
-from sheets.models.base import RollableRow, between_constraint, in_constraint, range_validators
+from sheets.models.base import (
+    Refused,
+    RollableRow,
+    between_constraint,
+    in_constraint,
+    range_validators,
+)
 from sheets.models.campaigns import Campaign, Character
 
 # ---------------------------------------------------------------------------------------------
@@ -85,6 +91,14 @@ class CogentSheet(models.Model):
 
     def __str__(self) -> str:
         return f"Cogent sheet of {self.character}"
+
+    def spend_destiny(self, refusal: str) -> dict[str, int]:
+        """Spend a destiny point on this *locked* sheet; ``refusal`` when none is left."""
+        if self.destiny_points < cogent.DESTINY_COST:
+            raise Refused(refusal)
+        self.destiny_points -= cogent.DESTINY_COST
+        self.save(update_fields=["destiny_points"])
+        return {"destiny": -cogent.DESTINY_COST}
 
     @classmethod
     def create_for(cls, character: Character) -> CogentSheet:
@@ -437,8 +451,9 @@ class CogentCombatSkill(models.Model):
 def cogent_combat_skills(campaign: Campaign) -> list[str]:
     """The combat skills a sub-skill of this campaign may be: the Book's list, then the GM's.
     Read once per loaded campaign: a sheet offers the list in every vocation's add form."""
-    cached = getattr(campaign, "_cogent_combat_skills", None)
+    cached: list[str] | None = getattr(campaign, "_cogent_combat_skills", None)
     if cached is None:
         names = campaign.cogent_combat_skills.values_list("name", flat=True)
-        cached = campaign._cogent_combat_skills = [*COGENT_COMBAT_SKILLS, *names]
+        cached = [*COGENT_COMBAT_SKILLS, *names]
+        campaign._cogent_combat_skills = cached  # type: ignore[attr-defined]  # a per-instance cache
     return cached

@@ -10,7 +10,13 @@ from django.db.models import F, Q
 from rolls.rules import cold_stars
 from sheets import ranges
 from sheets.catalog import cold_stars_catalog, cold_stars_catalog_by_key
-from sheets.models.base import RollableRow, between_constraint, in_constraint, range_validators
+from sheets.models.base import (
+    Refused,
+    RollableRow,
+    between_constraint,
+    in_constraint,
+    range_validators,
+)
 from sheets.models.campaigns import Campaign, Character
 
 # ---------------------------------------------------------------------------------------------
@@ -94,6 +100,21 @@ class ColdStarsSheet(models.Model):
                 errors[field] = f"{label} cannot exceed its maximum ({maximum})."
         if errors:
             raise ValidationError(errors)
+
+    def apply(self, change: cold_stars.ResourceChange) -> dict[str, int]:
+        """Spend or gain Momentum and Willpower on this *locked* sheet; refuse what isn't there.
+        A gain stops at the GM's maximum (the sheet never holds more). The changes made."""
+        if self.momentum < -change.momentum:
+            raise Refused(f"That needs {-change.momentum} Momentum; you have {self.momentum}.")
+        if self.willpower < -change.willpower:
+            raise Refused(f"That needs {-change.willpower} Willpower; you have {self.willpower}.")
+        momentum = min(self.momentum_max, self.momentum + change.momentum)
+        willpower = self.willpower + change.willpower
+        changes = {"momentum": momentum - self.momentum, "willpower": willpower - self.willpower}
+        if any(changes.values()):
+            self.momentum, self.willpower = momentum, willpower
+            self.save(update_fields=["momentum", "willpower"])
+        return changes
 
     @classmethod
     def create_for(cls, character: Character) -> ColdStarsSheet:
@@ -230,7 +251,7 @@ class ColdStarsSkill(RollableRow, models.Model):
 
     @property
     def example_domains(self) -> tuple[str, ...]:
-        if self.campaign_skill_id:
+        if self.campaign_skill is not None:
             raw = self.campaign_skill.example_domains
             return tuple(part.strip() for part in raw.split(",") if part.strip())
         entry = cold_stars_catalog_by_key().get(self.catalog_key)

@@ -8,7 +8,7 @@ from django.db.models import Q
 
 from rolls.rules import dad6
 from sheets import ranges
-from sheets.models.base import RollableRow, between_constraint, range_validators
+from sheets.models.base import Refused, RollableRow, between_constraint, range_validators
 from sheets.models.campaigns import Character
 
 # ---------------------------------------------------------------------------------------------
@@ -52,6 +52,34 @@ class Dad6Sheet(models.Model):
     @property
     def class_skill_competence(self) -> str:
         return dad6.class_skill_competence(self.level)
+
+    def spend_forward_boons(self, counted: int) -> dict[str, int]:
+        """A roll takes the boons rolled forward, as many as its odds ``counted``, on this
+        *locked* sheet; refused when another roll spent them in between."""
+        if self.forward_boons != counted:
+            raise Refused(
+                "This character's rolled-forward boons changed a moment ago; check the odds and "
+                "roll again."
+            )
+        if not counted:
+            return {}
+        self.forward_boons = 0
+        self.save(update_fields=["forward_boons"])
+        return {"forward_boons": -counted}
+
+    def roll_forward(self) -> dict[str, int]:
+        """One extra boon kept for the next roll (the follow-up checks the cap first)."""
+        self.forward_boons += 1
+        self.save(update_fields=["forward_boons"])
+        return {"forward_boons": 1}
+
+    def pay_down_bane(self) -> str:
+        """An extra boon pays down the oldest bane in play; its description."""
+        bane = self.banes.order_by("pk").first()
+        if bane is None:
+            raise Refused("There is no bane in play to pay down.")
+        bane.delete()
+        return bane.description
 
     @classmethod
     def create_for(cls, character: Character) -> Dad6Sheet:

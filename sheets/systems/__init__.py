@@ -26,15 +26,17 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from django.db import models
 from django.utils.module_loading import import_string
 
+from sheets.models import CogentSheet, ColdStarsSheet, Dad6Sheet
+
 if TYPE_CHECKING:
     from django import forms
 
     from rolls.rolling.forms.base import RollForm
     from sheets.character_json import Collector, Imported
-    from sheets.models import Campaign, Character, Sheet
+    from sheets.models import Campaign, Character
 
 # Builds one editable form of the sheet page, or None when the viewer can't edit (key, factory).
-FormMaker = Callable[[str, Callable[[], "forms.Form"]], "forms.Form | None"]
+FormMaker = Callable[[str, Callable[..., "forms.BaseForm"]], "forms.BaseForm | None"]
 
 
 @dataclass(frozen=True)
@@ -76,14 +78,14 @@ class RowKind:
     assist_only: bool = False  # found by name only for an assist (Cogent vocations)
 
 
-class RuleSystem:
+class RuleSystem[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)]:
     """One rule system as the app sees it. Subclasses set the attributes and the methods that
     differ; the base holds what is the same shape for every system."""
 
     key: ClassVar[str]  # the System value stored on the campaign
     label: ClassVar[str]
     related_name: ClassVar[str]  # Character → its one-to-one sheet
-    sheet_model: ClassVar[type[Sheet]]
+    sheet_model: type[S]  # (a class attribute in each system: ClassVar can't hold S)
     sheet_form: ClassVar[type[forms.ModelForm]]
     sheet_form_takes_gm: ClassVar[bool] = False  # the sheet form has GM-only fields
     roll_form_path: ClassVar[str]
@@ -93,6 +95,8 @@ class RuleSystem:
     log_outcomes: ClassVar[tuple[str, ...]]  # the outcomes the log filter offers, best first
     # What follow-ups read again from an entry (where, keys): without them nothing is offered.
     follow_up_reads: ClassVar[tuple[str, tuple[str, ...]]]
+    # The module that offers and carries out its follow-ups (in rolls.rolling.followups).
+    follow_ups_module: ClassVar[str]
     rows: ClassVar[tuple[RowKind, ...]]
     campaign_skills_label: ClassVar[str] = ""  # the GM's own skills page, if the system has one
     has_assists: ClassVar[bool] = False  # one character's roll helps another's (Cogent)
@@ -126,30 +130,30 @@ class RuleSystem:
         return f"sheets/{self.key}/summary.html"
 
     # --- the sheet ---------------------------------------------------------------------------
-    def sheet_of(self, character: Character) -> Sheet:
-        sheet: Sheet = getattr(character, self.related_name)
+    def sheet_of(self, character: Character) -> S:
+        sheet: S = getattr(character, self.related_name)
         return sheet
 
-    def create_sheet(self, character: Character) -> Sheet:
-        return self.sheet_model.create_for(character)  # type: ignore[attr-defined]
+    def create_sheet(self, character: Character) -> S:
+        return self.sheet_model.create_for(character)
 
-    def lock_sheet(self, character_id: int) -> Sheet:
+    def lock_sheet(self, character_id: int) -> S:
         """Re-read the character's sheet row under a row lock (PostgreSQL ``FOR UPDATE``), so a
         resource is checked and spent by one request at a time."""
-        sheet: Sheet = self.sheet_model._default_manager.select_for_update().get(pk=character_id)
+        sheet: S = self.sheet_model._default_manager.select_for_update().get(pk=character_id)
         return sheet
 
-    def read_sheet(self, character_id: int) -> Sheet:
+    def read_sheet(self, character_id: int) -> S:
         """The sheet as it is now in the database (after a transaction, committed or not)."""
-        sheet: Sheet = self.sheet_model._default_manager.get(pk=character_id)
+        sheet: S = self.sheet_model._default_manager.get(pk=character_id)
         return sheet
 
-    def sheet_form_for(self, sheet: Sheet, *, gm: bool, data: Any = None) -> forms.ModelForm:
+    def sheet_form_for(self, sheet: S, *, gm: bool, data: Any = None) -> forms.ModelForm:
         kwargs: dict[str, Any] = {"gm": gm} if self.sheet_form_takes_gm else {}
         return self.sheet_form(data, instance=sheet, prefix="sheet", **kwargs)
 
     def sheet_context(
-        self, character: Character, sheet: Sheet, form: FormMaker, *, can_edit: bool, gm: bool
+        self, character: Character, sheet: S, form: FormMaker, *, can_edit: bool, gm: bool
     ) -> dict[str, Any]:
         """The rows the sheet's part shows, each with its (editable) form."""
         raise NotImplementedError
@@ -198,12 +202,12 @@ class RuleSystem:
         raise NotImplementedError
 
     # --- JSON --------------------------------------------------------------------------------
-    def export_sheet(self, sheet: Any) -> dict[str, Any]:
+    def export_sheet(self, sheet: S) -> dict[str, Any]:
         raise NotImplementedError
 
     def import_sheet(
         self,
-        sheet: Any,
+        sheet: S,
         data: dict[str, Any],
         c: Collector,
         *,
@@ -214,7 +218,7 @@ class RuleSystem:
         raise NotImplementedError
 
 
-def rule_system(key: str) -> RuleSystem:
+def rule_system(key: str) -> RuleSystem[Any]:
     from sheets.systems.registry import SYSTEMS
 
     return SYSTEMS[key]
@@ -225,7 +229,7 @@ def contest_style(kind: str) -> ContestStyle:
     return next(s for system in all_rule_systems() for s in system.contest_styles if s.kind == kind)
 
 
-def all_rule_systems() -> tuple[RuleSystem, ...]:
+def all_rule_systems() -> tuple[RuleSystem[Any], ...]:
     from sheets.systems.registry import SYSTEMS
 
     return tuple(SYSTEMS.values())

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from sheets.models import Campaign, Character
 
 
-class CogentSystem(RuleSystem):
+class CogentSystem(RuleSystem[CogentSheet]):
     key = System.COGENT
     label = System.COGENT.label
     related_name = "cogent"
@@ -55,6 +55,7 @@ class CogentSystem(RuleSystem):
     contest_styles = (ContestStyle("cogent_conflict", both_roll=True, rounds=True),)
     log_outcomes = ("success", "failure", "critical_failure")
     follow_up_reads = ("options", ("challenge_level", "destiny_before", "reflexive"))
+    follow_ups_module = "rolls.rolling.followups.cogent"
     rows = (
         RowKind("cogent-skill", CogentSkill, "sheet_id", ("sheet",)),
         # Rules at the table: vocations only assist, so a call or contest never finds one.
@@ -71,7 +72,7 @@ class CogentSystem(RuleSystem):
     has_assists = True
 
     def sheet_context(
-        self, character: Character, sheet: Any, form: FormMaker, *, can_edit: bool, gm: bool
+        self, character: Character, sheet: CogentSheet, form: FormMaker, *, can_edit: bool, gm: bool
     ) -> dict[str, Any]:
         skills = list(sheet.skills.all())
         vocations = list(
@@ -174,8 +175,8 @@ class CogentSystem(RuleSystem):
             "custom_combat_skills": campaign.cogent_combat_skills.all(),
         }
 
-    def export_sheet(self, sheet: Any) -> dict[str, Any]:
+    def export_sheet(self, sheet: CogentSheet) -> dict[str, Any]:
         return export_cogent(sheet)
 
-    def import_sheet(self, sheet: Any, data: dict[str, Any], c: Any, **kwargs: Any) -> None:
+    def import_sheet(self, sheet: CogentSheet, data: dict[str, Any], c: Any, **kwargs: Any) -> None:
         import_cogent(sheet, data, c, **kwargs)

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from sheets.models import Campaign, Character
 
 
-class ColdStarsSystem(RuleSystem):
+class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
     key = System.COLD_STARS
     label = System.COLD_STARS.label
     related_name = "cold_stars"
@@ -59,6 +59,7 @@ class ColdStarsSystem(RuleSystem):
         "critical_failure",
     )
     follow_up_reads = ("pool", ("ability", "skill", "risk"))
+    follow_ups_module = "rolls.rolling.followups.cold_stars"
     rows = (
         RowKind(
             "cold-stars-skill",
@@ -73,7 +74,13 @@ class ColdStarsSystem(RuleSystem):
     gm_picks_ability = True
 
     def sheet_context(
-        self, character: Character, sheet: Any, form: FormMaker, *, can_edit: bool, gm: bool
+        self,
+        character: Character,
+        sheet: ColdStarsSheet,
+        form: FormMaker,
+        *,
+        can_edit: bool,
+        gm: bool,
     ) -> dict[str, Any]:
         skills = list(sheet.skills.select_related("campaign_skill").prefetch_related("domains"))
         groups: dict[str, list] = {name: [] for name in cold_stars_groups()}
@@ -120,8 +127,10 @@ class ColdStarsSystem(RuleSystem):
             "catalog": cold_stars_catalog(),
         }
 
-    def export_sheet(self, sheet: Any) -> dict[str, Any]:
+    def export_sheet(self, sheet: ColdStarsSheet) -> dict[str, Any]:
         return export_cold_stars(sheet)
 
-    def import_sheet(self, sheet: Any, data: dict[str, Any], c: Any, **kwargs: Any) -> None:
+    def import_sheet(
+        self, sheet: ColdStarsSheet, data: dict[str, Any], c: Any, **kwargs: Any
+    ) -> None:
         import_cold_stars(sheet, data, c, **kwargs)

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from sheets.models import Campaign, Character
 
 
-class Dad6System(RuleSystem):
+class Dad6System(RuleSystem[Dad6Sheet]):
     key = System.DAD6
     label = System.DAD6.label
     related_name = "dad6"
@@ -41,12 +41,13 @@ class Dad6System(RuleSystem):
     )
     log_outcomes = ("success", "failure")
     follow_up_reads = ("options", ("competence", "task", "difficulty", "traded_boons"))
+    follow_ups_module = "rolls.rolling.followups.dad6"
     rows = (RowKind("dad6-skill", Dad6Skill, "sheet_id", ("sheet",)),)
 
     opposition_adds_difficulty = True
 
     def sheet_context(
-        self, character: Character, sheet: Any, form: FormMaker, *, can_edit: bool, gm: bool
+        self, character: Character, sheet: Dad6Sheet, form: FormMaker, *, can_edit: bool, gm: bool
     ) -> dict[str, Any]:
         skills = list(sheet.skills.all())
         return {
@@ -81,8 +82,8 @@ class Dad6System(RuleSystem):
             row.pool, competence=row.effective_competence, bonus_boons=row.sheet.forward_boons
         )
 
-    def export_sheet(self, sheet: Any) -> dict[str, Any]:
+    def export_sheet(self, sheet: Dad6Sheet) -> dict[str, Any]:
         return export_dad6(sheet)
 
-    def import_sheet(self, sheet: Any, data: dict[str, Any], c: Any, **kwargs: Any) -> None:
+    def import_sheet(self, sheet: Dad6Sheet, data: dict[str, Any], c: Any, **kwargs: Any) -> None:
         import_dad6(sheet, data, c, **kwargs)

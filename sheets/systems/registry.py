@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sheets.systems import RuleSystem
 from sheets.systems.cogent import CogentSystem
 from sheets.systems.cold_stars import ColdStarsSystem
 from sheets.systems.dad6 import Dad6System
 
-SYSTEMS: dict[str, RuleSystem] = {
+SYSTEMS: dict[str, RuleSystem[Any]] = {
     system.key: system for system in (CogentSystem(), Dad6System(), ColdStarsSystem())
 }

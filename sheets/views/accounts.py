@@ -5,11 +5,11 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.db import IntegrityError, transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from config.http import form_data
+from config.http import HtmxHttpRequest, form_data
 from config.ratelimit import rate_limited
 from sheets.forms import (
     SignupForm,
@@ -27,14 +27,15 @@ User = get_user_model()
 
 
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
-    campaigns = Campaign.objects.for_home(request.user) if request.user.is_authenticated else []
+def home(request: HtmxHttpRequest) -> HttpResponse:
+    user = request.user
+    campaigns = Campaign.objects.for_home(user) if user.is_authenticated else []
     return render(request, "sheets/home.html", {"campaigns": campaigns})
 
 
 @require_http_methods(["GET", "POST"])
 @rate_limited("signup", target=lambda request: request.POST.get("username", ""))
-def signup(request: HttpRequest) -> HttpResponse:
+def signup(request: HtmxHttpRequest) -> HttpResponse:
     # The form must say when a username is taken; that is the only difference between a taken and
     # a free name (no email check, the same queries either way), and the rate limit keeps anyone
     # from asking about many names (docs/permissions.md, "Authentication and abuse").

@@ -8,12 +8,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from config.http import form_data
+from config.http import AuthenticatedHttpRequest, HtmxHttpRequest, form_data
 from rolls import live
 from sheets.access import (
     campaign_for_gm,
@@ -38,7 +38,7 @@ from sheets.models import (
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def campaign_create(request: HttpRequest) -> HttpResponse:
+def campaign_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = CampaignForm(form_data(request))
     if request.method == "POST" and form.is_valid():
         campaign = form.save(commit=False)
@@ -55,7 +55,7 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign, membership = campaign_for_member(request, pk)
     return render(request, "sheets/campaign_detail.html", _campaign_context(campaign, membership))
 
@@ -80,7 +80,7 @@ def _campaign_context(
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def campaign_edit(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign, _ = campaign_for_gm(request, pk)
     form = CampaignForm(form_data(request), instance=campaign)
     if request.method == "POST" and form.is_valid():
@@ -97,7 +97,7 @@ def campaign_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def member_remove(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse:
+def member_remove(request: AuthenticatedHttpRequest, pk: int, member_pk: int) -> HttpResponse:
     campaign, gm = campaign_for_gm(request, pk)
     member = get_object_or_404(campaign.memberships.select_related("user"), pk=member_pk)
     if member.pk == gm.pk:
@@ -126,7 +126,7 @@ def member_remove(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def member_make_gm(request: HttpRequest, pk: int, member_pk: int) -> HttpResponse:
+def member_make_gm(request: AuthenticatedHttpRequest, pk: int, member_pk: int) -> HttpResponse:
     campaign, gm = campaign_for_gm(request, pk)
     member = get_object_or_404(campaign.memberships.select_related("user"), pk=member_pk)
     if member.pk == gm.pk:
@@ -156,7 +156,7 @@ def member_make_gm(request: HttpRequest, pk: int, member_pk: int) -> HttpRespons
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def campaign_leave(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_leave(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign, membership = campaign_for_member(request, pk)
     if membership.is_gm:
         raise PermissionDenied("The GM cannot leave; hand the GM role to another member first.")
@@ -185,7 +185,7 @@ def campaign_leave(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def invite_create(request: HttpRequest, pk: int) -> HttpResponse:
+def invite_create(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign, membership = campaign_for_gm(request, pk)
     form = InviteForm(request.POST)
     if form.is_valid():
@@ -196,8 +196,11 @@ def invite_create(request: HttpRequest, pk: int) -> HttpResponse:
         if not request.htmx:
             messages.success(request, "Invite link created.")
             return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#invites")
-        form = None
-    context = _campaign_context(campaign, membership, invite_form=form)
+    context = _campaign_context(
+        campaign,
+        membership,
+        invite_form=None if form.is_valid() else form,  # saved: a fresh one
+    )
     if request.htmx:
         return render(request, "sheets/campaign_detail.html#invites", context)
     return render(request, "sheets/campaign_detail.html", context, status=400)
@@ -205,7 +208,7 @@ def invite_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def invite_revoke(request: HttpRequest, pk: int, invite_pk: int) -> HttpResponse:
+def invite_revoke(request: AuthenticatedHttpRequest, pk: int, invite_pk: int) -> HttpResponse:
     campaign, membership = campaign_for_gm(request, pk)
     invite = get_object_or_404(campaign.invites, pk=invite_pk)
     invite.revoke()
@@ -218,7 +221,7 @@ def invite_revoke(request: HttpRequest, pk: int, invite_pk: int) -> HttpResponse
 
 
 @require_http_methods(["GET", "POST"])
-def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
+def invite_accept(request: HtmxHttpRequest, token: str) -> HttpResponse:
     invite = get_object_or_404(Invite.objects.select_related("campaign"), token=token)
     campaign = invite.campaign
     member = campaign.membership_for(request.user)
@@ -249,7 +252,7 @@ def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def campaign_skills(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_skills(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The GM's skills beside the rules' own: Cold Stars custom skills beside the default catalog,
     Cogent combat skills (magic, powers) beside the Book's fixed list."""
     campaign, membership = campaign_for_member(request, pk)

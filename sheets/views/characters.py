@@ -4,18 +4,19 @@ sheet's basics and figures, and its rows through one view driven by ``sheets.row
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
-from django.forms import Form
-from django.http import Http404, HttpRequest, HttpResponse
+from django.forms import BaseForm, ModelForm
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from config.http import form_data
+from config.http import AuthenticatedHttpRequest, form_data
 from rolls import live
 from rolls.live.stream import live_context
 from rolls.models import RollEntry
@@ -46,7 +47,7 @@ RECENT_ROLLS = 5  # entries shown on a sheet; the campaign log has the rest
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def character_create(request: HttpRequest, pk: int) -> HttpResponse:
+def character_create(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign, membership = campaign_for_creator(request, pk)
     form = CharacterCreateForm(form_data(request), gm=membership.is_gm)
     if request.method == "POST" and form.is_valid():
@@ -69,7 +70,7 @@ def character_create(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def character_import(request: HttpRequest, pk: int) -> HttpResponse:
+def character_import(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign, membership = campaign_for_creator(request, pk)
     form = CharacterImportForm(
         form_data(request), request.FILES if request.method == "POST" else None
@@ -96,7 +97,7 @@ def character_import(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def character_export(request: HttpRequest, pk: int) -> HttpResponse:
+def character_export(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character, _ = character_for_reader(request, pk)
     response = HttpResponse(export_json(character), content_type="application/json")
     filename = "".join(ch if ch.isalnum() else "-" for ch in character.name).strip("-") or "sheet"
@@ -106,7 +107,7 @@ def character_export(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def character_delete(request: HttpRequest, pk: int) -> HttpResponse:
+def character_delete(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character, _ = character_for_editor(request, pk)
     campaign = character.campaign
     if request.method == "POST":
@@ -128,7 +129,7 @@ def character_delete(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character, membership = character_for_reader(request, pk)
     return _render_sheet(request, character, membership)
 
@@ -139,7 +140,7 @@ def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _sheet_context(
-    character: Character, membership: Membership, bound: dict[str, Form]
+    character: Character, membership: Membership, bound: dict[str, BaseForm]
 ) -> dict[str, Any]:
     """Everything the sheet partial shows: each row with its engine pool and (if editable) form.
 
@@ -148,7 +149,7 @@ def _sheet_context(
     can_edit = character.can_edit(membership)
     gm = membership.is_gm
 
-    def form(key: str, factory: Any) -> Form | None:
+    def form(key: str, factory: Callable[..., BaseForm]) -> BaseForm | None:
         if not can_edit:
             return None
         return bound.get(key) or factory()
@@ -179,11 +180,11 @@ def _sheet_queryset_character(character: Character) -> Character:
 
 
 def _render_sheet(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     character: Character,
     membership: Membership,
     *,
-    bound: dict[str, Form] | None = None,
+    bound: dict[str, BaseForm] | None = None,
     status: int = 200,
     saved: str = "",
 ) -> HttpResponse:
@@ -209,10 +210,10 @@ def _render_sheet(
 
 
 def _save(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     character: Character,
     membership: Membership,
-    form: Form,
+    form: ModelForm,
     key: str,
     saved: str,
     anchor: str = "",
@@ -237,7 +238,7 @@ def _save(
 
 @login_required
 @require_POST
-def character_basics(request: HttpRequest, pk: int) -> HttpResponse:
+def character_basics(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character, membership = character_for_editor(request, pk)
     form = CharacterBasicsForm(
         request.POST, instance=character, gm=membership.is_gm, prefix="basics"
@@ -247,7 +248,7 @@ def character_basics(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def sheet_update(request: HttpRequest, pk: int) -> HttpResponse:
+def sheet_update(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character, membership = character_for_editor(request, pk)
     system = character.campaign.rule_system
     sheet = system.sheet_of(character)
@@ -258,7 +259,7 @@ def sheet_update(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def sheet_row(
-    request: HttpRequest, pk: int, row: SheetRow, row_pk: int | None = None
+    request: AuthenticatedHttpRequest, pk: int, row: SheetRow, row_pk: int | None = None
 ) -> HttpResponse:
     """Add, save or delete one row of a sheet, as the line ``row`` of ``sheets.rows`` says."""
     character, membership = character_for_editor(request, pk)
@@ -285,7 +286,11 @@ def sheet_row(
 
 
 def _after_delete(
-    request: HttpRequest, character: Character, membership: Membership, saved: str, anchor: str
+    request: AuthenticatedHttpRequest,
+    character: Character,
+    membership: Membership,
+    saved: str,
+    anchor: str,
 ) -> HttpResponse:
     live.publish(character.campaign_id, "sheet", character.pk)
     if request.htmx:

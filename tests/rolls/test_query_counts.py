@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from sheets.models import System
-from tests.factories import CharacterFactory
+from tests.factories import CharacterFactory, ContestFactory, RollCallFactory
 from tests.rolls.helpers import roll_url
 
 pytestmark = pytest.mark.django_db
@@ -121,3 +121,47 @@ def test_sheet_with_recent_rolls(client, seeded, system, expected):
     # session, user, character, membership, sheet reload, recent rolls, the GM's prompts (open
     # calls, contests), one per row table (DAD6: skills and banes)
     assert count(client, character.get_absolute_url()) == one == expected
+
+
+@pytest.mark.parametrize("system", list(ROLLS))
+def test_sheet_with_open_calls_costs_the_same_for_one_and_five(client, seeded, system):
+    """The GM's prompts read the sheet's rows once by name, not once per open call."""
+    character = CharacterFactory(campaign__system=system)
+    row = target(character)
+    client.force_login(character.owner)
+    none = count(client, character.get_absolute_url())
+    RollCallFactory(campaign=character.campaign, skill=row.name, targets=[character])
+    one = count(client, character.get_absolute_url())
+    for _ in range(4):
+        RollCallFactory(campaign=character.campaign, skill=row.name, targets=[character])
+    five = count(client, character.get_absolute_url())
+    # the open calls, then (with any) the sheet's rows by name: one read per kind of row
+    rows = len(character.campaign.rule_system.rows) - (system == System.COGENT)  # no vocations
+    assert (none, one, five) == (none, none + rows, none + rows)
+
+
+@pytest.mark.parametrize(
+    # A card that only links to the panel reads nothing of its own: its entries come with the
+    # contests (one prefetch), side A's row from the rows read once by name. A side that rolls
+    # from the card itself (active vs active) shows its Willpower choices: its row (found by name,
+    # read with its domains) and its sheet, per contest — a sheet has one or two at a time.
+    ("kind", "per_contest"),
+    [("cold_stars_passive", 0), ("cold_stars_active", 5)],
+)
+def test_sheet_with_open_contests(client, seeded, kind, per_contest):
+    character = CharacterFactory(campaign__system=System.COLD_STARS)
+    client.force_login(character.owner)
+    before = count(client, character.get_absolute_url())
+    contest = {
+        "campaign": character.campaign,
+        "kind": kind,
+        "character_a": character,
+        "skill_a": "Stealth",
+        "skill_b": "Perception",
+    }
+    ContestFactory(**contest)
+    one = count(client, character.get_absolute_url())
+    ContestFactory(**contest)
+    two = count(client, character.get_absolute_url())
+    # + the contests' entries (prefetched) and the sheet's rows by name
+    assert (one, two) == (before + 2 + per_contest, before + 2 + 2 * per_contest)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self, cast
 
 from django import forms
 
 from rolls.models import Visibility
 from rolls.rolling.targets import Target
+from rolls.rules import RandomSource
+from sheets.models import CogentSheet, ColdStarsSheet, Dad6Sheet
 
 if TYPE_CHECKING:
     from rolls.rolling.outcomes import Choice, Outcome, Plan
@@ -34,7 +36,7 @@ def _shown(field: forms.Field, value: Any) -> str:
     return str(value)
 
 
-class RollForm(forms.Form):
+class RollForm[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)](forms.Form):
     """Shared by the three panels. ``target`` is the sheet row, ``sheet`` its sheet as loaded."""
 
     system: str = ""
@@ -51,7 +53,7 @@ class RollForm(forms.Form):
         data: Any = None,
         *,
         target: Target,
-        sheet: Any,
+        sheet: S,
         gm: bool = False,
         preset: dict[str, Any] | None = None,
         locked: Iterable[str] = (),
@@ -59,7 +61,7 @@ class RollForm(forms.Form):
     ) -> None:
         super().__init__(data, auto_id="roll_%s")
         self.target = target
-        self.sheet = sheet
+        self.sheet: S = sheet
         self.gm = gm
         # The roll is one side of a GM's contest: rules that differ in a contest read this.
         self.in_contest = in_contest
@@ -67,7 +69,7 @@ class RollForm(forms.Form):
             # The campaign setting wins: no choice to offer, and a crafted POST can't add one.
             del self.fields["visibility"]
         elif not gm:
-            self.fields["visibility"].choices = [
+            cast(forms.ChoiceField, self.fields["visibility"]).choices = [
                 c for c in Visibility.choices if c[0] != Visibility.SECRET
             ]
         self.plan: Plan | None = None
@@ -93,7 +95,8 @@ class RollForm(forms.Form):
         """Adjust fields to the target and sheet (initial values, disabled options)."""
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         for name in sorted(self.locked):
             field = self.fields[name]
             sent = field.widget.value_from_datadict(self.data, self.files, self.add_prefix(name))
@@ -108,7 +111,7 @@ class RollForm(forms.Form):
 
     def full_clean(self) -> None:
         super().full_clean()
-        if self.is_bound and not self._errors:
+        if self.is_bound and not self.errors:
             try:
                 self.plan = self.make_plan()
             except ValueError as exc:  # the engine refused the combination, in GM words
@@ -120,9 +123,7 @@ class RollForm(forms.Form):
         return self.cleaned_data.get("visibility") or Visibility.PUBLIC
 
     @classmethod
-    def with_defaults(
-        cls, *, target: Target, sheet: Any, gm: bool = False, **presets: Any
-    ) -> RollForm:
+    def with_defaults(cls, *, target: Target, sheet: S, gm: bool = False, **presets: Any) -> Self:
         """The panel as first opened: bound to its initial values, so the odds show at once."""
         blank = cls(target=target, sheet=sheet, gm=gm, **presets)
         data = {}
@@ -132,7 +133,7 @@ class RollForm(forms.Form):
                 data[name] = value
         return cls(data, target=target, sheet=sheet, gm=gm, **presets)
 
-    def next_roll_data(self, data: Any, sheet: Any) -> Any:
+    def next_roll_data(self, data: Any, sheet: S) -> Any:
         """The options a panel shows after a roll, given the sheet as it now is: ``data`` less
         any choice the resources no longer cover (it would be refused if rolled again)."""
         return data
@@ -140,7 +141,7 @@ class RollForm(forms.Form):
     def make_plan(self) -> Plan:
         raise NotImplementedError
 
-    def roll(self, action: str, sheet: Any, rng: Any) -> Outcome:
+    def roll(self, action: str, sheet: S, rng: RandomSource) -> Outcome:
         """Carry out ``action`` against the *locked* ``sheet``; raise :class:`Refused` when the
         resources don't allow it (the caller's transaction then writes nothing)."""
         raise NotImplementedError

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
@@ -14,16 +14,15 @@ from rolls.rolling.outcomes import (
     Action,
     Outcome,
     Plan,
-    Refused,
     cogent_detail,
     cogent_faces,
     cogent_result,
     plural,
     pool_terms,
 )
-from rolls.rules import cogent
+from rolls.rules import RandomSource, cogent
 from sheets import ranges
-from sheets.models import CUSTOM_WEAPON, Character, System
+from sheets.models import CUSTOM_WEAPON, Character, CogentSheet, Refused, System
 
 # ---------------------------------------------------------------------------------------------
 # Cogent Roleplay
@@ -32,10 +31,14 @@ from sheets.models import CUSTOM_WEAPON, Character, System
 WEAPON_BONUS_MIN, WEAPON_BONUS_MAX = ranges.COGENT_WEAPON_BONUS_MIN, ranges.COGENT_WEAPON_BONUS_MAX
 
 
+# How the options read in a roll's breakdown. Stored and hashed with the entry, so fixed here
+# rather than taken from the form's labels (which may be reworded).
+FLAG_WORDS = {"duress": "under duress", "contested": "contested", "reflexive": "reflexive"}
+
 VOCATION_KIND = "cogent-vocation"  # a vocation row: it assists, it is never rolled on its own
 
 
-class CogentRollForm(RollForm):
+class CogentRollForm(RollForm[CogentSheet]):
     system = System.COGENT
 
     challenge_level = forms.TypedChoiceField(
@@ -133,7 +136,8 @@ class CogentRollForm(RollForm):
             ].help_text = f"You have {self.sheet.destiny_points} of {cogent.DESTINY_MAX}."
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("weapon") == CUSTOM_WEAPON and data.get("weapon_bonus") is None:
             self.add_error("weapon_bonus", "Enter the weapon's bonus dice.")
         try:
@@ -164,7 +168,7 @@ class CogentRollForm(RollForm):
         # Rules at the table: a vocation only assists (Book, vocations.tex), so its panel has no
         # "roll of its own".
         alone = [] if self.assist_only else [("", "Nobody: this is a roll of its own")]
-        self.fields["assist_for"].choices = lambda: (
+        cast(forms.ChoiceField, self.fields["assist_for"]).choices = lambda: (
             alone + own + [(other.pk, other.name) for other in others]
         )
         if self.assist_only:
@@ -249,7 +253,7 @@ class CogentRollForm(RollForm):
                 "next action or dropped from their sheet first.",
             )
 
-    def next_roll_data(self, data: Any, sheet: Any) -> Any:
+    def next_roll_data(self, data: Any, sheet: CogentSheet) -> Any:
         if "assist_for" in data or "use_assist" in data:
             # An assist rolled or taken is done with: the next roll starts without either.
             data = data.copy()
@@ -289,13 +293,11 @@ class CogentRollForm(RollForm):
         if sum(value for value, _ in terms) < pool:
             breakdown += " (a pool is never below 0)"
         breakdown += f" vs CL {cl} ({cogent.CHALLENGE_LEVELS[cl]})"
-        flags = [name for name in ("duress", "contested", "reflexive") if d[name]]
+        flags = [words for name, words in FLAG_WORDS.items() if d[name]]
         if d["destiny_before"]:
             breakdown += f", destiny spent first ({cogent.DESTINY_WIN_FACE}–6 win)"
         if flags:
-            breakdown += ", " + ", ".join(
-                self.fields[f].label.split(" (")[0].lower() for f in flags
-            )
+            breakdown += ", " + ", ".join(flags)
         assist = self._assist_taken()
         if assist is not None:
             breakdown += f", {assist.wins_text} from {assist.by_name}'s assist"
@@ -364,7 +366,7 @@ class CogentRollForm(RollForm):
             }
         return Plan(options, {"dice": pool}, breakdown, bands(odds), actions, notes)
 
-    def roll(self, action: str, sheet: Any, rng: Any) -> Outcome:
+    def roll(self, action: str, sheet: CogentSheet, rng: RandomSource) -> Outcome:
         plan = self.plan
         assert plan is not None
         options, pool = dict(plan.options), plan.pool["dice"]
@@ -462,7 +464,7 @@ def default_weapon(row: Any) -> dict[str, Any]:
 
 
 def cogent_pool(
-    sheet: Any,
+    sheet: CogentSheet,
     row: Any,
     *,
     combat: bool,
@@ -497,13 +499,9 @@ def cogent_pool(
     return pool, terms
 
 
-def spend_destiny_before(sheet: Any) -> dict[str, int]:
+def spend_destiny_before(sheet: CogentSheet) -> dict[str, int]:
     """Spend a destiny point before a Cogent roll on the *locked* sheet; refuse without one."""
-    if sheet.destiny_points < cogent.DESTINY_COST:
-        raise Refused("You have no destiny points left to spend before the roll.")
-    sheet.destiny_points -= cogent.DESTINY_COST
-    sheet.save(update_fields=["destiny_points"])
-    return {"destiny": -cogent.DESTINY_COST}
+    return sheet.spend_destiny("You have no destiny points left to spend before the roll.")
 
 
 def circumstance_terms(circumstances: Iterable[str]) -> list[tuple[int, str]]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
@@ -14,14 +14,12 @@ from rolls.rolling.outcomes import (
     Choice,
     Outcome,
     Plan,
-    Refused,
-    apply_cold_stars_change,
     cold_stars_detail,
     cold_stars_faces,
     plural,
 )
-from rolls.rules import cold_stars
-from sheets.models import ColdStarsAbility, System
+from rolls.rules import RandomSource, cold_stars
+from sheets.models import ColdStarsAbility, ColdStarsSheet, Refused, System
 
 # ---------------------------------------------------------------------------------------------
 # Cold Stars
@@ -62,7 +60,7 @@ MODIFICATIONS = ["none", "press", "brace"] + [
 ]
 
 
-class ColdStarsRollForm(RollForm):
+class ColdStarsRollForm(RollForm[ColdStarsSheet]):
     system = System.COLD_STARS
 
     ability = forms.ChoiceField(label="Ability")
@@ -83,16 +81,16 @@ class ColdStarsRollForm(RollForm):
 
     def setup(self) -> None:
         sheet, skill = self.sheet, self.target.obj
-        self.fields["ability"].choices = [
+        cast(forms.ChoiceField, self.fields["ability"]).choices = [
             (a.value, f"{a.label} ({sheet.ability_value(a.value)})") for a in ColdStarsAbility
         ]
         self.fields["ability"].initial = skill.ability
         self.fields["ability"].help_text = f"Suggested: {skill.get_ability_display()}."
         if skill.needs_domain:
             domains = [d.name for d in skill.domains.all()]
-            self.fields["domain"].choices = [(name, f"In domain: {name}") for name in domains] + [
-                (OUTSIDE_DOMAINS, "Outside every domain")
-            ]
+            cast(forms.ChoiceField, self.fields["domain"]).choices = [
+                (name, f"In domain: {name}") for name in domains
+            ] + [(OUTSIDE_DOMAINS, "Outside every domain")]
             self.fields["domain"].initial = domains[0] if domains else OUTSIDE_DOMAINS
             self.fields["domain"].required = True
         else:
@@ -145,7 +143,8 @@ class ColdStarsRollForm(RollForm):
         return result
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors or "modification" not in data:
             return data
         try:
@@ -201,7 +200,11 @@ class ColdStarsRollForm(RollForm):
             "risk": d["risk"],
             "modification": d["modification"],
         }
-        pool_json = {"ability": pool.ability, "skill": pool.skill, "risk": pool.risk}
+        pool_json: dict[str, Any] = {
+            "ability": pool.ability,
+            "skill": pool.skill,
+            "risk": pool.risk,
+        }
         pool_json["built"] = {"ability": built.ability, "skill": built.skill, "risk": built.risk}
         return Plan(
             options,
@@ -222,7 +225,7 @@ class ColdStarsRollForm(RollForm):
             modified=self.cleaned_data["modification"] != "none",
         )
 
-    def roll(self, action: str, sheet: Any, rng: Any) -> Outcome:
+    def roll(self, action: str, sheet: ColdStarsSheet, rng: RandomSource) -> Outcome:
         plan = self.plan
         assert plan is not None
         pool = cold_stars.Pool(plan.pool["ability"], plan.pool["skill"], plan.pool["risk"])
@@ -246,7 +249,7 @@ class ColdStarsRollForm(RollForm):
                 {},
             )
         kwargs = cold_stars_modification(plan.options["modification"])
-        changes = apply_cold_stars_change(sheet, cold_stars.modification_cost(**kwargs))
+        changes = sheet.apply(cold_stars.modification_cost(**kwargs))
         faces = cold_stars.roll(pool, rng)
         outcome = cold_stars.resolve(faces)
         odds = cold_stars.odds(pool)

@@ -13,7 +13,6 @@ from rolls.rolling.outcomes import (
     Action,
     Outcome,
     Plan,
-    Refused,
     dad6_detail,
     dad6_faces,
     dad6_reading,
@@ -21,8 +20,8 @@ from rolls.rolling.outcomes import (
     plural,
     pool_terms,
 )
-from rolls.rules import dad6
-from sheets.models import System
+from rolls.rules import RandomSource, dad6
+from sheets.models import Dad6Sheet, Refused, System
 
 # ---------------------------------------------------------------------------------------------
 # DAD6
@@ -47,7 +46,7 @@ def _extra_field(label: str, help_text: str) -> forms.IntegerField:
 TRADED_BOONS_MAX = dad6.max_traded_boons(dad6.MAX_POOL)
 
 
-class Dad6RollForm(RollForm):
+class Dad6RollForm(RollForm[Dad6Sheet]):
     system = System.DAD6
 
     difficulty = forms.IntegerField(
@@ -87,7 +86,8 @@ class Dad6RollForm(RollForm):
 
     def clean(self) -> dict[str, Any]:
         """The ranges that depend on more than one field, beside the field that breaks them."""
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         names = [name for name, _, _ in EXTRA_DICE_FIELDS]
         if any(name not in data for name in names):
             return data  # a reason already has its own message
@@ -169,7 +169,7 @@ class Dad6RollForm(RollForm):
             notes,
         )
 
-    def roll(self, action: str, sheet: Any, rng: Any) -> Outcome:
+    def roll(self, action: str, sheet: Dad6Sheet, rng: RandomSource) -> Outcome:
         plan = self.plan
         assert plan is not None
         if action != "roll":
@@ -177,16 +177,7 @@ class Dad6RollForm(RollForm):
         o = plan.options
         # The rolled-forward boons are spent on the locked sheet: the odds shown counted them, so a
         # roll that finds a different number (spent or changed a moment ago) is refused.
-        if sheet.forward_boons != o["forward_boons"]:
-            raise Refused(
-                "This character's rolled-forward boons changed a moment ago; check the odds and "
-                "roll again."
-            )
-        changes = {}
-        if o["forward_boons"]:
-            sheet.forward_boons = 0
-            sheet.save(update_fields=["forward_boons"])
-            changes["forward_boons"] = -o["forward_boons"]
+        changes = sheet.spend_forward_boons(o["forward_boons"])
         faces = dad6.roll(plan.pool["dice"], rng, traded_boons=o["traded_boons"])
         result = dad6.resolve(faces, **dad6_reading(o))
         odds = dad6.odds(plan.pool["dice"], **dad6_reading(o))

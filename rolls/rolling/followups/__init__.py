@@ -1,0 +1,103 @@
+"""Follow-ups: new, linked entries after a roll. Destiny after a Cogent roll, Correct and the
+player's choice in Cold Stars, a boon bought with a bane and extra boons in DAD6.
+
+Each follow-up names the entry it follows; the log's one-follow-up-per-entry constraint keeps
+chains linear, so "Correct once", "one choice" and "one bought boon" hold even for two clicks at
+once. Rules come from the engine; resources are checked and spent on the locked sheet.
+
+What each system offers and how it is carried out lives in one module per system (``cogent``,
+``dad6``, ``cold_stars``), named by the system's seam (``follow_ups_module``). Each has
+``offers(entry, sheet)``, ``refusal(entry, name)`` (a reason of its own why something is not
+offered), ``value_refusal(name, sheet)`` (an offer picked with a value not on offer) and
+``ACTIONS`` (name → the function that makes the follow-up's :class:`Outcome`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+from types import ModuleType
+
+from rolls.models import RollEntry
+from rolls.rolling.outcomes import Outcome
+from rolls.rules import RandomSource
+from sheets.models import Refused, Sheet
+from sheets.systems import rule_system
+
+CONTEST_ROLL = "contest_roll"  # the outcome of one side's roll in a contest where both roll
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    name: str  # URL part: "destiny", "correct", "choice", "buy_boon", "extra_boon"
+    label: str
+    value: str = ""  # for "choice" and "extra_boon": what was picked
+    problem: str = ""  # why it can't be done now (shown beside a disabled button)
+    asks: str = ""  # the label of a text the player may give as the value (a bane's wording)
+    asks_max: int = 0  # that text's longest length
+
+
+# Why a follow-up isn't offered, when no system has a reason of its own.
+NOT_OFFERED = {
+    "destiny": "Destiny after the roll applies to Cogent rolls.",
+    "correct": "Correct re-rolls a Cold Stars roll, once.",
+    "choice": "Only an all-blank Ability + Skill result lets the player choose.",
+    "buy_boon": "Only a failed DAD6 roll can buy a boon with a bane.",
+    "extra_boon": "Only a DAD6 success with boons above its Difficulty has extra boons to spend.",
+}
+
+
+def _system(entry: RollEntry) -> ModuleType:
+    return import_module(rule_system(entry.system).follow_ups_module)
+
+
+def available(entry: RollEntry, sheet: Sheet, *, has_follow_up: bool) -> list[FollowUp]:
+    """The follow-ups to offer under ``entry`` (for someone allowed to roll its character)."""
+    if has_follow_up or entry.character_id is None or entry.outcome == CONTEST_ROLL:
+        # A side's roll in a contest where both roll is Corrected or kept from the contest's
+        # prompt (rolls/table/contests.py), never from its own card.
+        return []
+    # What a system's follow-ups read again from the entry: without it, nothing is offered
+    # rather than failing half-way.
+    where, keys = rule_system(entry.system).follow_up_reads
+    if not all(key in getattr(entry, where) for key in keys):
+        return []
+    offers: list[FollowUp] = _system(entry).offers(entry, sheet)
+    return offers
+
+
+def _refuse_unless_offered(entry: RollEntry, sheet: Sheet, name: str, value: str = "") -> None:
+    offers = [
+        o
+        for o in available(entry, sheet, has_follow_up=entry.follow_ups.exists())
+        if o.name == name
+    ]
+    if not offers:
+        raise Refused(_not_offered(entry, name))
+    if any(o.value for o in offers):
+        # The value is the player's pick: it must be one of those offered, never left out.
+        offers = [o for o in offers if o.value == value]
+        if not offers:
+            raise Refused(_system(entry).value_refusal(name, sheet))
+    if offers[0].problem:
+        raise Refused(offers[0].problem)
+
+
+def _not_offered(entry: RollEntry, name: str) -> str:
+    if entry.follow_ups.exists():
+        return "This roll already has a follow-up; act on the latest entry instead."
+    reason: str = _system(entry).refusal(entry, name)
+    if reason:
+        return reason
+    if entry.outcome == CONTEST_ROLL:
+        return "This roll is one side of a contest: what follows it is on the contest's prompt."
+    return NOT_OFFERED.get(name, "That follow-up doesn't exist.")
+
+
+def perform(
+    name: str, entry: RollEntry, sheet: Sheet, rng: RandomSource, value: str = ""
+) -> Outcome:
+    """Check and carry out a follow-up on the *locked* ``sheet``; :class:`Refused` if not allowed."""
+    _refuse_unless_offered(entry, sheet, name, value)
+    outcome: Outcome = _system(entry).ACTIONS[name](entry, sheet, rng, value)
+    return outcome

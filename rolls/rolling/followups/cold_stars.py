@@ -1,0 +1,87 @@
+"""Cold Stars follow-ups: Correct (step 6: the same pool re-rolled for Momentum, once) and the
+player's choice on an all-blank result."""
+
+from __future__ import annotations
+
+from rolls.models import OUTCOME_LABELS, Kind, RollEntry
+from rolls.rolling.display import CERTAIN
+from rolls.rolling.followups import FollowUp
+from rolls.rolling.outcomes import Outcome, cold_stars_detail, cold_stars_faces
+from rolls.rules import RandomSource, cold_stars
+from sheets.models import ColdStarsSheet
+
+
+def offers(entry: RollEntry, sheet: ColdStarsSheet) -> list[FollowUp]:
+    if entry.contest_id is not None:
+        # A passive contest's acting roll: Correct or Keep before the verdict, on the prompt.
+        return []
+    found = []
+    if entry.kind == Kind.ROLL:
+        momentum = -cold_stars.CORRECT_COST.momentum
+        problem = (
+            ""
+            if sheet.momentum >= momentum
+            else f"Correct needs {momentum} Momentum; you have {sheet.momentum}."
+        )
+        found.append(
+            FollowUp("correct", f"Correct: re-roll the pool ({momentum} Momentum)", problem=problem)
+        )
+    if entry.kind in (Kind.ROLL, Kind.CORRECT) and entry.outcome == "choice":
+        found += [
+            FollowUp("choice", "Take a Costly Success", value="costly_success"),
+            FollowUp("choice", "Take a Failure", value="failure"),
+        ]
+    return found
+
+
+def refusal(entry: RollEntry, name: str) -> str:
+    if entry.contest_id is not None:
+        return "This roll is one side of a contest: what follows it is on the contest's prompt."
+    return ""
+
+
+def value_refusal(name: str, sheet: ColdStarsSheet) -> str:
+    return "Choose a Costly Success or a Failure."
+
+
+def correct_outcome(
+    entry: RollEntry, sheet: ColdStarsSheet, rng: RandomSource, value: str = ""
+) -> Outcome:
+    """Cold Stars step 6 on a roll read the ordinary way: the same pool re-rolled for 1 Momentum
+    (also a passive contest's acting roll, from the contest's prompt)."""
+    changes = sheet.apply(cold_stars.CORRECT_COST)
+    pool = cold_stars.Pool(entry.pool["ability"], entry.pool["skill"], entry.pool["risk"])
+    faces = cold_stars.roll(pool, rng)
+    outcome = cold_stars.resolve(faces)
+    odds = cold_stars.odds(pool)
+    return Outcome(
+        kind=Kind.CORRECT,
+        options=entry.options,
+        pool=entry.pool,
+        breakdown=entry.breakdown,
+        faces=cold_stars_faces(faces),
+        outcome=outcome,
+        detail=cold_stars_detail(faces, outcome),
+        result={},
+        odds=odds[outcome],
+        resource_changes=changes,
+        odds_table=odds,
+    )
+
+
+def choice(entry: RollEntry, sheet: ColdStarsSheet, rng: RandomSource, value: str) -> Outcome:
+    return Outcome(
+        kind=Kind.CHOICE,
+        options=entry.options | {"choice": value},
+        pool=entry.pool,
+        breakdown=entry.breakdown,
+        faces=[],
+        outcome=value,
+        detail=f"The player took a {OUTCOME_LABELS[value]} for the all-blank roll.",
+        result={},
+        odds=CERTAIN,
+        resource_changes={},
+    )
+
+
+ACTIONS = {"correct": correct_outcome, "choice": choice}
