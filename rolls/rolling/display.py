@@ -8,16 +8,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rolls.models import OUTCOME_LABELS
+from rolls.rules import OUTCOMES_BEST_FIRST
 
 # Display order of the odds bands, best first.
-BAND_ORDER = (
-    "critical_success",
-    "success",
-    "costly_success",
-    "choice",
-    "failure",
-    "critical_failure",
-)
+BAND_ORDER = OUTCOMES_BEST_FIRST
 
 
 CERTAIN = Fraction(1)

@@ -11,7 +11,18 @@ import secrets
 from . import cogent, cold_stars, dad6
 from ._common import RandomSource
 
-__all__ = ["RandomSource", "cogent", "cold_stars", "dad6", "system_rng"]
+__all__ = ["OUTCOMES_BEST_FIRST", "RandomSource", "cogent", "cold_stars", "dad6", "system_rng"]
+
+# Every outcome code the three engines produce, best first: how pages order the odds bands and
+# the log its outcome filter.
+OUTCOMES_BEST_FIRST = (
+    "critical_success",
+    "success",
+    "costly_success",
+    "choice",
+    "failure",
+    "critical_failure",
+)
 
 
 def system_rng() -> secrets.SystemRandom:

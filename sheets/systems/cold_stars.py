@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from rolls.rules import cold_stars
+from rolls.rules import OUTCOMES_BEST_FIRST, cold_stars
 from sheets.catalog import cold_stars_catalog, cold_stars_groups
 from sheets.character_json import export_cold_stars, import_cold_stars
 from sheets.forms import (
@@ -49,15 +49,7 @@ class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
             even_words="All blank",
         ),
     )
-    # Every band, best first.
-    log_outcomes = (
-        "critical_success",
-        "success",
-        "costly_success",
-        "choice",
-        "failure",
-        "critical_failure",
-    )
+    log_outcomes = OUTCOMES_BEST_FIRST  # every band
     follow_up_reads = ("pool", ("ability", "skill", "risk"))
     follow_ups_module = "rolls.rolling.followups.cold_stars"
     rows = (
