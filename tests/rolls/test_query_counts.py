@@ -36,7 +36,7 @@ ROLLS = {
 def target(character):
     if character.campaign.system == System.DAD6:
         return character.dad6.skills.create(name="Cooking", competence="trained")
-    sheet = getattr(character, character.campaign.system)
+    sheet = character.sheet
     return (
         sheet.skills.get(name="Athletics")
         if character.campaign.system == System.COGENT
