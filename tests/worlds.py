@@ -9,6 +9,7 @@ fuzzing (tests/test_bad_input*.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -203,3 +204,33 @@ def build_world() -> World:
         nonmember=parties[System.COGENT].gm,
     )
     return World(parties, furnish(other))
+
+
+COGENT, DAD6, STARS = System.COGENT, System.DAD6, System.COLD_STARS
+
+# Valid bodies of the GM table's forms, per system: what the fuzzers mutate.
+RESOURCES = {
+    COGENT: lambda pk: {f"res-{pk}-destiny_points": "2"},
+    STARS: lambda pk: {f"res-{pk}-momentum": "1", f"res-{pk}-willpower": "2"},
+}
+
+CALL_VALID: dict[str, Callable[[Any], dict[str, Any]]] = {
+    COGENT: lambda t: {"call-skill": "Athletics", "call-difficulty": "2"},
+    DAD6: lambda t: {"call-skill": "Tracking", "call-difficulty": "3"},
+    STARS: lambda t: {"call-skill": "Piloting", "call-difficulty": "1", "call-ability": "will"},
+}
+
+CONTEST_VALID: dict[str, Callable[[Any], dict[str, Any]]] = {
+    COGENT: lambda t: {"contest-kind": "cogent_conflict", "contest-skill_b": "Athletics"},
+    DAD6: lambda t: {
+        "contest-kind": "dad6_opposed",
+        "contest-difficulty": "1",
+        "contest-opposition": "2",
+    },
+    STARS: lambda t: {
+        "contest-kind": "cold_stars_passive",
+        "contest-ability_a": "agility",
+        "contest-skill_b": "Piloting",
+        "contest-ability_b": "",
+    },
+}
