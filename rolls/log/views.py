@@ -1,4 +1,5 @@
-"""Log tools: the roll log's filters and search, CSV and JSON exports, and statistics.
+"""The roll log's pages: the log (its filters and search in ``filters``), statistics; the CSV and
+JSON exports are in ``exports``.
 
 Visibility (docs/permissions.md) holds on every channel here:
 
