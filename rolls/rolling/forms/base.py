@@ -39,8 +39,6 @@ def _shown(field: forms.Field, value: Any) -> str:
 class RollForm[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)](forms.Form):
     """Shared by the three panels. ``target`` is the sheet row, ``sheet`` its sheet as loaded."""
 
-    system: str = ""
-
     visibility = forms.ChoiceField(
         label="Who sees the result",
         choices=Visibility.choices,

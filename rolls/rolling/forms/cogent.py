@@ -22,7 +22,7 @@ from rolls.rolling.outcomes import (
 )
 from rolls.rules import RandomSource, cogent
 from sheets import ranges
-from sheets.models import CUSTOM_WEAPON, Character, CogentSheet, Refused, System
+from sheets.models import CUSTOM_WEAPON, Character, CogentSheet, Refused
 
 # ---------------------------------------------------------------------------------------------
 # Cogent Roleplay
@@ -39,8 +39,6 @@ VOCATION_KIND = "cogent-vocation"  # a vocation row: it assists, it is never rol
 
 
 class CogentRollForm(RollForm[CogentSheet]):
-    system = System.COGENT
-
     challenge_level = forms.TypedChoiceField(
         label="Challenge Level",
         coerce=int,

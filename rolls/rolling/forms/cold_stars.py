@@ -19,7 +19,7 @@ from rolls.rolling.outcomes import (
     plural,
 )
 from rolls.rules import RandomSource, cold_stars
-from sheets.models import ColdStarsAbility, ColdStarsSheet, Refused, System
+from sheets.models import ColdStarsAbility, ColdStarsSheet, Refused
 
 # ---------------------------------------------------------------------------------------------
 # Cold Stars
@@ -61,8 +61,6 @@ MODIFICATIONS = ["none", "press", "brace"] + [
 
 
 class ColdStarsRollForm(RollForm[ColdStarsSheet]):
-    system = System.COLD_STARS
-
     ability = forms.ChoiceField(label="Ability")
     risk = forms.IntegerField(
         label="Risk",

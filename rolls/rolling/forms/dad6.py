@@ -21,7 +21,7 @@ from rolls.rolling.outcomes import (
     pool_terms,
 )
 from rolls.rules import RandomSource, dad6
-from sheets.models import Dad6Sheet, Refused, System
+from sheets.models import Dad6Sheet, Refused
 
 # ---------------------------------------------------------------------------------------------
 # DAD6
@@ -47,8 +47,6 @@ TRADED_BOONS_MAX = dad6.max_traded_boons(dad6.MAX_POOL)
 
 
 class Dad6RollForm(RollForm[Dad6Sheet]):
-    system = System.DAD6
-
     difficulty = forms.IntegerField(
         label="Difficulty (boons needed)",
         min_value=dad6.DIFFICULTY_MIN,
