@@ -62,7 +62,7 @@ def cogent_side_pool(
     target: Target, sheet: CogentSheet, options: CogentSide
 ) -> tuple[int, list[tuple[int, str]]]:
     """A conflict side's pool and breakdown terms: the sheet's, with its stored weapon, and the
-    side's options (the roll panel's reading, ``rolls.forms.cogent_pool``)."""
+    side's options (the roll panel's reading, ``rolls.rolling.forms.cogent.cogent_pool``)."""
     row = target.obj
     weapon = (row.weapon_label, row.weapon_bonus_now) if target.is_combat else ("", 0)
     return cogent_pool(

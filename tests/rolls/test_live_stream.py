@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from rolls import live
-from rolls.live import stream as live_views
+from rolls.live import stream as live_stream
 from rolls.models import RollEntry
 from sheets.models import Role
 from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, UserFactory
@@ -166,7 +166,7 @@ def roll_sync(user, character):
 
 def test_catch_up_reads_in_batches(party, monkeypatch):
     campaign, pc = party.campaign, party.pc
-    monkeypatch.setattr(live_views, "REPLAY_BATCH", 2)
+    monkeypatch.setattr(live_stream, "REPLAY_BATCH", 2)
     entries = [roll_sync(party.player, pc) for _ in range(5)]
     client = client_for(party.gm)
 
@@ -270,7 +270,7 @@ def test_other_kinds_are_forwarded_as_ids_and_hidden_npcs_stay_hidden(party):
 
 def test_a_quiet_stream_sends_keep_alives(party, monkeypatch):
     campaign = party.campaign
-    monkeypatch.setattr(live_views, "KEEPALIVE", 0.1)
+    monkeypatch.setattr(live_stream, "KEEPALIVE", 0.1)
     client = client_for(party.player)
 
     async def scenario():
@@ -304,8 +304,8 @@ def test_a_removed_member_stops_receiving(party):
 
 def test_a_membership_gone_unannounced_is_noticed_at_the_next_check(party, monkeypatch):
     campaign = party.campaign
-    monkeypatch.setattr(live_views, "KEEPALIVE", 0.05)
-    monkeypatch.setattr(live_views, "RECHECK", 0.1)
+    monkeypatch.setattr(live_stream, "KEEPALIVE", 0.05)
+    monkeypatch.setattr(live_stream, "RECHECK", 0.1)
     client = client_for(party.observer)
 
     async def scenario():
@@ -326,7 +326,7 @@ def test_one_event_is_read_once_and_rendered_once_per_audience(party):
 
     async def scenario():
         streams = [await open_stream(c, campaign) for c in clients]
-        shared = live_views.shared_reads()
+        shared = live_stream.shared_reads()
         before = shared.reads
         entry = await roll(party.player, pc)
         messages = [await s.next_event() for s in streams]

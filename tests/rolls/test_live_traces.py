@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from rolls import live
-from rolls.live import stream as live_views
+from rolls.live import stream as live_stream
 from rolls.models import RollEntry
 from tests.factories import RollCallFactory
 from tests.rolls.helpers import athletics, follow_url, token
@@ -96,7 +96,7 @@ def test_the_blind_roller_hears_nothing_of_the_rolls_follow_ups(party):
 def test_entries_a_member_may_not_know_of_leave_the_keep_alive_rhythm_alone(party, monkeypatch):
     """Were the keep-alive wait restarted by every event, a steady run of hidden rolls would
     silence a player's keep-alives — telling them rolls are being made."""
-    monkeypatch.setattr(live_views, "KEEPALIVE", 0.3)
+    monkeypatch.setattr(live_stream, "KEEPALIVE", 0.3)
     ben = client_for(party.other_player)
 
     async def scenario():
