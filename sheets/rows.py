@@ -60,6 +60,7 @@ class SheetRow:
     saved: Callable[[Any], str] = lambda obj: ""  # the message after it worked
     anchor: Callable[[Any], str] = lambda obj: ""  # where the page returns to
     refuse: Callable[[Any], str] = lambda obj: ""  # why it can't be deleted now ("": it can)
+    question: Callable[[Any], str] = lambda obj: str(obj)  # a delete's "Remove …?"
 
     def queryset(self) -> models.QuerySet[Any]:
         assert self.model is not None
@@ -165,6 +166,7 @@ ROWS: tuple[SheetRow, ...] = (
         CogentVocation,
         saved=_removed_name,
         anchor=lambda _: "vocations",
+        question=lambda vocation: f"the vocation {vocation.name}",
     ),
     SheetRow(
         "cogent_subskill_add",
@@ -246,6 +248,7 @@ ROWS: tuple[SheetRow, ...] = (
         Dad6Bane,
         saved=lambda bane: f"Removed the bane: {bane.description}.",
         anchor=lambda _: "banes",
+        question=lambda bane: f"the bane {bane.description}",
     ),
     # Cold Stars
     SheetRow(
@@ -286,6 +289,7 @@ ROWS: tuple[SheetRow, ...] = (
         saved=lambda domain: f"Removed the domain {domain.name}.",
         anchor=lambda domain: f"skill-{domain.skill_id}",
         refuse=lambda domain: domain.deletion_problem(),
+        question=lambda domain: f"the domain {domain.name}",
     ),
 )
 

@@ -269,6 +269,10 @@ def sheet_row(
     if row.model is not None:
         obj = get_object_or_404(row.queryset(), pk=row_pk, **{row.lookup: character.pk})
     if row.action == DELETE:
+        if request.POST.get("confirm") != "yes":
+            # One click never destroys data: without the answer, ask (htmx asks in the browser
+            # and sends it; a plain form gets this page).
+            return _confirm_delete(request, character, row, obj)
         problem = row.refuse(obj)
         if problem:
             if request.htmx:
@@ -282,6 +286,26 @@ def sheet_row(
     form = row.form(request.POST, obj, character.sheet)
     return _save(
         request, character, membership, form, row.key(obj), row.saved(obj), row.anchor(obj)
+    )
+
+
+def _confirm_delete(
+    request: AuthenticatedHttpRequest, character: Character, row: SheetRow, obj: Any
+) -> HttpResponse:
+    what = row.question(obj)
+    return render(
+        request,
+        "sheets/confirm.html",
+        {
+            "campaign": character.campaign,
+            "title": f"Remove {what}?",
+            "body": f"{what[0].upper()}{what[1:]} is removed from {character.name}'s sheet. "
+            "This can't be undone.",
+            "action": request.path,
+            "confirm_field": True,
+            "button": "Remove",
+            "cancel_url": character.get_absolute_url() + f"#{row.anchor(obj)}",
+        },
     )
 
 

@@ -24,6 +24,8 @@ DEFAULTS = {
     "traded_boons": 0,
 }
 
+CONFIRM = {"confirm": "yes"}  # a delete asks first; this is the answer
+
 
 @pytest.fixture
 def tracker(client):
@@ -164,18 +166,23 @@ def test_owner_and_gm_remove_a_bane_another_player_cannot(client, tracker):
     url = reverse("dad6_bane_delete", args=[character.pk, bane.pk])
     other = MembershipFactory(campaign=character.campaign, role=Role.PLAYER).user
     client.force_login(other)
-    assert client.post(url).status_code == 403 and character.dad6.banes.exists()
+    assert client.post(url, CONFIRM).status_code == 403 and character.dad6.banes.exists()
     assert "Remove <span" not in client.get(character.get_absolute_url()).content.decode()
     client.force_login(character.owner)
-    response = client.post(url)
+    asked = client.post(url)  # one click asks first and removes nothing
+    assert (
+        asked.status_code == 200 and "Remove the bane Owes the ferryman?" in asked.content.decode()
+    )
+    assert character.dad6.banes.exists()
+    response = client.post(url, CONFIRM)
     assert response.status_code == 302 and not character.dad6.banes.exists()
     bane = character.dad6.banes.create(description="Cursed")
     client.force_login(character.campaign.memberships.get(role=Role.GM).user)
-    client.post(reverse("dad6_bane_delete", args=[character.pk, bane.pk]))
+    client.post(reverse("dad6_bane_delete", args=[character.pk, bane.pk]), CONFIRM)
     assert not character.dad6.banes.exists()
     # Another sheet's bane is not reachable through this character.
     elsewhere = CharacterFactory(campaign__system=System.DAD6).dad6.banes.create(description="x")
-    missing = client.post(reverse("dad6_bane_delete", args=[character.pk, elsewhere.pk]))
+    missing = client.post(reverse("dad6_bane_delete", args=[character.pk, elsewhere.pk]), CONFIRM)
     assert missing.status_code == 404
 
 

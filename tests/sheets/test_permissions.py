@@ -16,6 +16,8 @@ pytestmark = pytest.mark.django_db
 
 ACTORS = ["anonymous", "nonmember", "observer", "player", "other_player", "gm"]
 
+CONFIRM = {"confirm": "yes"}  # a delete asks first; this is the answer
+
 
 def client_for(client, parties, actor):
     if actor != "anonymous":
@@ -211,7 +213,7 @@ def _edit_urls(parties):
             reverse("cogent_injury_add", args=[cogent.pk]),
             {"add-injury-level": 2, "add-injury-description": "graze"},
         ),
-        (reverse("cogent_injury_delete", args=[cogent.pk, injury.pk]), {}),
+        (reverse("cogent_injury_delete", args=[cogent.pk, injury.pk]), CONFIRM),
         (
             reverse("cogent_disability_add", args=[cogent.pk]),
             {
@@ -220,7 +222,7 @@ def _edit_urls(parties):
                 "add-disability-dice": 1,
             },
         ),
-        (reverse("cogent_disability_delete", args=[cogent.pk, feeble.pk]), {}),
+        (reverse("cogent_disability_delete", args=[cogent.pk, feeble.pk]), CONFIRM),
         (
             reverse("cogent_skill_update", args=[cogent.pk, skill.pk]),
             {f"skill-{skill.pk}-rating": 3},
@@ -253,8 +255,8 @@ def _edit_urls(parties):
             reverse("cogent_subskill_update", args=[cogent.pk, sub.pk]),
             {f"subskill-{sub.pk}-rating": 2, f"subskill-{sub.pk}-weapon": "Small"},
         ),
-        (reverse("cogent_subskill_delete", args=[cogent.pk, sub.pk]), {}),
-        (reverse("cogent_vocation_delete", args=[cogent.pk, vocation.pk]), {}),
+        (reverse("cogent_subskill_delete", args=[cogent.pk, sub.pk]), CONFIRM),
+        (reverse("cogent_vocation_delete", args=[cogent.pk, vocation.pk]), CONFIRM),
         (reverse("sheet_update", args=[dad6.pk]), {"sheet-class_name": "Ranger", "sheet-level": 2}),
         (
             reverse("dad6_skill_add", args=[dad6.pk]),
@@ -264,8 +266,8 @@ def _edit_urls(parties):
             reverse("dad6_skill_update", args=[dad6.pk, dskill.pk]),
             {f"skill-{dskill.pk}-name": "Tracking", f"skill-{dskill.pk}-is_class_skill": "on"},
         ),
-        (reverse("dad6_skill_delete", args=[dad6.pk, dskill.pk]), {}),
-        (reverse("dad6_bane_delete", args=[dad6.pk, bane.pk]), {}),
+        (reverse("dad6_skill_delete", args=[dad6.pk, dskill.pk]), CONFIRM),
+        (reverse("dad6_bane_delete", args=[dad6.pk, bane.pk]), CONFIRM),
         (
             reverse("cold_stars_skill_update", args=[cold.pk, cskill.pk]),
             {f"skill-{cskill.pk}-trained": "on", f"skill-{cskill.pk}-rating": 3},
@@ -274,7 +276,7 @@ def _edit_urls(parties):
             reverse("cold_stars_domain_add", args=[cold.pk, cskill.pk]),
             {f"domain-{cskill.pk}-name": "Racing Skiffs"},
         ),
-        (reverse("cold_stars_domain_delete", args=[cold.pk, domain.pk]), {}),
+        (reverse("cold_stars_domain_delete", args=[cold.pk, domain.pk]), CONFIRM),
     ]
 
 

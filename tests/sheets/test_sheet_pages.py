@@ -234,11 +234,14 @@ def test_cold_stars_last_domain_of_a_rank_three_skill_cannot_be_deleted(client):
     piloting.trained, piloting.rating = True, 3
     piloting.save()
     client.force_login(character.owner)
-    response = client.post(reverse("cold_stars_domain_delete", args=[character.pk, domain.pk]))
+    url = reverse("cold_stars_domain_delete", args=[character.pk, domain.pk])
+    response = client.post(url, {"confirm": "yes"})
     assert response.status_code == 302
     assert piloting.domains.count() == 1
     second = piloting.domains.create(name="Racing Skiffs")
-    client.post(reverse("cold_stars_domain_delete", args=[character.pk, second.pk]))
+    client.post(
+        reverse("cold_stars_domain_delete", args=[character.pk, second.pk]), {"confirm": "yes"}
+    )
     assert list(piloting.domains.values_list("name", flat=True)) == ["Small Craft"]
 
 
