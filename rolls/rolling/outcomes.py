@@ -106,7 +106,10 @@ def pool_terms(parts: list[tuple[int, str]]) -> str:
 
 
 def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+    """3 wins, 1 win, 2 Ability dice, 1 Risk die."""
+    if count == 1:
+        return f"{count} {word}"
+    return f"{count} {word[: -len('die')] + 'dice' if word.endswith('die') else word + 's'}"
 
 
 def cogent_faces(result: cogent.ActionResult) -> list[dict[str, Any]]:
@@ -126,13 +129,12 @@ def cogent_detail(result: cogent.ActionResult, *, reflexive: bool) -> str:
     wins = plural(result.wins, "win")
     if result.destiny_after:
         wins += f" ({result.rolled_wins} rolled + {result.destiny_after} destiny)"
+    # The outcome itself is the entry's headline; the detail says by how much.
     words = f"{wins} vs CL {result.challenge_level}"
     if result.success:
-        words += f": success, margin {result.margin}"
-    elif result.critical_failure:
-        words += ": critical failure, no wins"
-    else:
-        words += f": failure, short by {-result.margin}"
+        words += f", margin {result.margin}"
+    elif not result.critical_failure:  # a critical failure is no wins at all: nothing to add
+        words += f", short by {-result.margin}"
     if reflexive and not result.success:
         level = result.injury_level
         words += f". Injury level {level} ({cogent.INJURY_LEVELS[level].lower()})"

@@ -294,3 +294,14 @@ def test_a_roll_whose_forward_boons_were_spent_a_moment_ago_is_refused(
     response = client.post(roll_url(character, "dad6-skill", skill), DEFAULTS)
     assert "rolled-forward boons changed a moment ago" in response.content.decode()
     assert not RollEntry.objects.exists()
+
+
+def test_the_panel_says_what_the_dice_allow_to_trade(client, tracker):
+    # Level 3: 3 dice, too few to trade (8 dice a boon); with 5 extra tools, 8 dice: one boon.
+    character, skill = tracker
+    url = reverse("roll_panel", args=[character.pk, "dad6-skill", skill.pk])
+    assert "too few dice to trade any for a boon." in client.get(url).content.decode()
+    assert "up to 0 boons" not in client.get(url).content.decode()
+    odds = reverse("roll_odds", args=[character.pk, "dad6-skill", skill.pk])
+    eight = client.get(odds, DEFAULTS | {"tools": 5}).content.decode()
+    assert "up to 1 boon can be traded for these dice." in eight

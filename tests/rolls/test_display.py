@@ -9,6 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rolls.rolling.display import percent
+from rolls.rolling.outcomes import cogent_detail, plural
+from rolls.rules import cogent
 
 THOUSANDTH = Fraction(1, 1000)  # 0.1%, the smallest figure one decimal can show
 
@@ -53,3 +55,27 @@ def test_a_possible_outcome_never_reads_impossible_nor_an_uncertain_one_certain(
         if shown not in {"<0.1%", ">99.9%"}:
             # Otherwise the figure is the chance to one decimal.
             assert abs(float(shown.removesuffix("%")) - float(chance * 100)) <= 0.05 + 1e-9
+
+
+@pytest.mark.parametrize(
+    ("count", "word", "words"),
+    [
+        (1, "win", "1 win"),
+        (3, "win", "3 wins"),
+        (0, "boon", "0 boons"),
+        (1, "Risk die", "1 Risk die"),
+        (2, "Ability die", "2 Ability dice"),
+    ],
+)
+def test_plural_says_dice(count, word, words):
+    assert plural(count, word) == words
+
+
+def test_a_cogent_detail_does_not_repeat_its_outcome():
+    """The outcome is the entry's headline; the detail says by how much (not "Failure … failure")."""
+    failure = cogent.resolve([6, 5, 5, 1], challenge_level=4)
+    assert cogent_detail(failure, reflexive=False) == "3 wins vs CL 4, short by 1"
+    success = cogent.resolve([6, 6, 6, 6, 5], challenge_level=3)
+    assert cogent_detail(success, reflexive=False) == "5 wins vs CL 3, margin 2"
+    critical = cogent.resolve([1, 2, 3], challenge_level=2)
+    assert cogent_detail(critical, reflexive=False) == "0 wins vs CL 2"

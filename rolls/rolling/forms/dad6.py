@@ -156,7 +156,7 @@ class Dad6RollForm(RollForm[Dad6Sheet]):
         notes = [
             f"{row.name}: {self.competence.capitalize()}"
             + (" (class skill, from the level)" if row.is_class_skill else "")
-            + f"; up to {dad6.max_traded_boons(pool)} boons can be traded for these dice."
+            + _trade_words(dad6.max_traded_boons(pool))
         ]
         return Plan(
             options,
@@ -192,3 +192,10 @@ class Dad6RollForm(RollForm[Dad6Sheet]):
             resource_changes=changes,
             odds_table=odds,
         )
+
+
+def _trade_words(most: int) -> str:
+    """What the pool allows to trade, said only when it allows any ("up to 0 boons" said nothing)."""
+    if most == 0:
+        return "; too few dice to trade any for a boon."
+    return f"; up to {plural(most, 'boon')} can be traded for these dice."
