@@ -1,0 +1,80 @@
+// Request feedback for every htmx action (issue: "never silence"). Loaded after htmx on every page.
+//  1. Busy: while a request is in flight, the control that sent it is disabled and marked
+//     aria-busy (a second click can't send it twice; CSS shows a busy cursor and a spinner).
+//  2. Failure: when the server answers with an error htmx doesn't swap, or the network drops, a
+//     message says what happened and what to do, in the page's alert region (#request-status).
+(function () {
+  "use strict";
+
+  function region() {
+    return document.getElementById("request-status");
+  }
+
+  function say(text) {
+    var box = region();
+    if (!box) return;
+    box.querySelector("[data-request-status-text]").textContent = text;
+    box.hidden = false;
+  }
+
+  function clear() {
+    var box = region();
+    if (box) box.hidden = true;
+  }
+
+  // The buttons a request disables: the form's submit buttons, or the element itself.
+  function controls(elt) {
+    if (elt.tagName === "FORM") {
+      return Array.prototype.slice.call(elt.querySelectorAll("button[type=submit], button:not([type])"));
+    }
+    return elt.tagName === "BUTTON" || elt.tagName === "INPUT" ? [elt] : [];
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    elt.setAttribute("aria-busy", "true");
+    controls(elt).forEach(function (button) {
+      if (!button.disabled) {
+        button.disabled = true;
+        button.setAttribute("data-busy-disabled", "");
+      }
+    });
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var elt = event.detail.elt;
+    elt.removeAttribute("aria-busy");
+    controls(elt).forEach(function (button) {
+      if (button.hasAttribute("data-busy-disabled")) {
+        button.disabled = false;
+        button.removeAttribute("data-busy-disabled");
+      }
+    });
+    if (event.detail.successful) clear();
+  });
+
+  var STATUS_WORDS = {
+    403: "You aren't allowed to do that (any more): your role in this campaign may have changed. Reload the page.",
+    404: "That isn't there any more: it may have been removed. Reload the page.",
+    409: "That couldn't be done now: something changed a moment ago. Reload the page and try again.",
+    429: "Too many attempts in a short time. Wait a minute, then try again."
+  };
+
+  document.addEventListener("htmx:responseError", function (event) {
+    var status = event.detail.xhr.status;
+    say(STATUS_WORDS[status] ||
+      "Something went wrong on the server (error " + status + "). Nothing you see may have been saved: reload the page and try again.");
+  });
+
+  document.addEventListener("htmx:sendError", function () {
+    say("Couldn't reach Poolside: check your connection, then reload the page. Your last change may not have been saved.");
+  });
+
+  document.addEventListener("htmx:timeout", function () {
+    say("Poolside took too long to answer. Reload the page to see whether your last change was saved.");
+  });
+
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-request-status-close]")) clear();
+  });
+})();
