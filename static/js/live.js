@@ -6,6 +6,9 @@
 //  2. No duplicates: an entry whose card (#entry-<id>) is already on the page is not added again.
 //  3. No lost typing: a live refresh of a region (hx-trigger="sse:…") waits while one of its form
 //     fields has focus, and runs when focus leaves the region (its own saves re-render it anyway).
+//  4. Noticed: an element with data-notice (a GM's call or contest on the sheet, a reveal in the
+//     log) that arrives live becomes a toast in view, counted in the tab title until it is shown
+//     or dismissed. What was on the page when it loaded is not news.
 (function () {
   "use strict";
 
@@ -74,5 +77,67 @@
       region.removeAttribute("data-live-stale");
       htmx.trigger(region, kind);
     }
+  });
+
+  var seen = {}; // ids of the notices already on the page or already shown
+  var baseTitle = document.title;
+  var unread = 0;
+
+  function notices(root) {
+    var found = root.matches && root.matches("[data-notice][id]") ? [root] : [];
+    return found.concat(Array.prototype.slice.call(root.querySelectorAll("[data-notice][id]")));
+  }
+
+  function count(change) {
+    unread = Math.max(0, unread + change);
+    document.title = unread ? "(" + unread + ") " + baseTitle : baseTitle;
+  }
+
+  function toast(element) {
+    var box = document.getElementById("notices");
+    if (!box) return;
+    var id = element.id;
+    var item = document.createElement("div");
+    item.className = "notice";
+    var text = document.createElement("p");
+    text.textContent = element.getAttribute("data-notice");
+    var show = document.createElement("button");
+    show.type = "button";
+    show.textContent = "Show";
+    var dismiss = document.createElement("button");
+    dismiss.type = "button";
+    dismiss.className = "link";
+    dismiss.textContent = "Dismiss";
+    function close() {
+      if (item.parentNode) {
+        item.parentNode.removeChild(item);
+        count(-1);
+      }
+    }
+    show.addEventListener("click", function () {
+      close();
+      var target = document.getElementById(id);
+      if (target) {
+        target.setAttribute("tabindex", "-1");
+        target.scrollIntoView({ block: "center" });
+        target.focus({ preventScroll: true });
+      }
+    });
+    dismiss.addEventListener("click", close);
+    item.appendChild(text);
+    item.appendChild(show);
+    item.appendChild(dismiss);
+    box.appendChild(item);
+    count(1);
+  }
+
+  notices(document).forEach(function (element) { seen[element.id] = true; });
+  document.addEventListener("htmx:load", function (event) {
+    notices(event.detail.elt).forEach(function (element) {
+      if (!seen[element.id]) {
+        seen[element.id] = true;
+        toast(element);
+      }
+    });
   });
 })();

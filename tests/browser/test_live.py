@@ -146,3 +146,42 @@ def test_the_gm_calls_for_a_roll_and_the_table_follows_it_live(pages, party, bro
     expect(gm_log.locator(f"#log-entries #{card_id}")).to_be_visible()
     expect(player_log.locator(f"#log-entries #{card_id}")).to_be_visible()
     expect(prompt).to_have_count(0)  # answered: the prompt is gone from the sheet
+
+
+def test_a_call_that_arrives_live_is_noticed_where_the_player_is(pages, party):
+    """Far down a phone-sized sheet, the GM's call arrives as a toast in view and a count in the
+    tab title; Show goes to the prompt, and the count goes back."""
+    gm, player, ada = pages["gm"], pages["player"], party.pc
+    player.set_viewport_size({"width": 390, "height": 844})
+    live(player, ada.get_absolute_url())
+    title = player.title()
+    player.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    live(gm, f"/campaigns/{ada.campaign_id}/dashboard/")
+    gm.locator("#calls summary").click()
+    gm.check(f"#calls input[name='call-characters'][value='{ada.pk}']")
+    gm.select_option("#id_call-skill", "Athletics")
+    gm.fill("#id_call-difficulty", "2")
+    gm.locator("#calls form.table-form button[type=submit]").click()
+
+    toast = player.locator("#notices .notice")
+    expect(toast).to_contain_text("The GM asks Ada to roll Athletics · CL 2")
+    expect(toast).to_be_in_viewport()
+    expect(player).to_have_title(f"(1) {title}")
+    toast.get_by_role("button", name="Show").click()
+    prompt = player.locator("#gm-prompts .call-prompt")
+    expect(prompt).to_be_focused()
+    expect(prompt).to_be_in_viewport()
+    expect(toast).to_have_count(0)
+    expect(player).to_have_title(title)
+
+
+def test_a_reveal_is_noticed_on_the_open_log(pages, party):
+    gm, player, ada = pages["gm"], pages["player"], party.pc
+    card_id = roll(player, ada, athletics(ada), visibility="gm_only")
+    live(player, f"/campaigns/{ada.campaign_id}/log/")
+    gm.goto(f"/rolls/{card_id.removeprefix('entry-')}/")
+    gm.locator("#reveal").click()
+    toast = player.locator("#notices .notice")
+    expect(toast).to_contain_text("The GM revealed a roll: Ada, Athletics")
+    toast.get_by_role("button", name="Dismiss").click()
+    expect(toast).to_have_count(0)
