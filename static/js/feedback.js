@@ -2,7 +2,8 @@
 //  1. Busy: while a request is in flight, the control that sent it is disabled and marked
 //     aria-busy (a second click can't send it twice; CSS shows a busy cursor and a spinner).
 //  2. Failure: when the server answers with an error htmx doesn't swap, or the network drops, a
-//     message says what happened and what to do, in the page's alert region (#request-status).
+//     message says what happened and what to do, in the page's alert region (#request-status) —
+//     inside the roll panel's dialog while it is open.
 (function () {
   "use strict";
 
@@ -10,9 +11,18 @@
     return document.getElementById("request-status");
   }
 
+  // Outside an open modal dialog (the roll panel) the page is inert: the message goes where the
+  // user is, into the dialog, and back into the page once no dialog is open.
+  function place(box) {
+    var open = document.querySelector("dialog[open]");
+    var home = open || document.getElementById("main");
+    if (home && box.parentNode !== home) home.insertBefore(box, home.firstChild);
+  }
+
   function say(text) {
     var box = region();
     if (!box) return;
+    place(box);
     box.querySelector("[data-request-status-text]").textContent = text;
     box.hidden = false;
   }

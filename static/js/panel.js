@@ -1,0 +1,86 @@
+// The roll panel as a dialog at the player's place (docs/rolling.md). Loaded on every page; it
+// acts only where the page holds <dialog id="roll-dialog"> (the sheet). A Roll control loads the
+// panel into #roll-panel (htmx); this opens the dialog around it, keeps the result in view after a
+// roll, and when the dialog closes (Escape, the panel's Close, or a click on Close) empties it and
+// gives focus back to the control that opened it, without moving the page.
+(function () {
+  "use strict";
+
+  var opener = null; // the control that opened the panel, and the id of its row
+
+  function dialog() {
+    return document.getElementById("roll-dialog");
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    var box = dialog();
+    if (!box || box.contains(elt) || elt.getAttribute("hx-target") !== "#roll-panel") return;
+    var row = elt.closest("[id]");
+    opener = { elt: elt, row: row ? row.id : null, y: window.scrollY };
+  });
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var box = dialog();
+    if (!box || event.detail.target.id !== "roll-panel") return;
+    var panel = event.detail.target;
+    if (!panel.children.length) {
+      if (box.open) box.close(); // the panel's Close answered with nothing
+      return;
+    }
+    if (!box.open) box.showModal();
+  });
+
+  // After htmx has settled the swap (and focused the panel's heading), the result comes into view.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var box = dialog();
+    if (box && box.open && event.detail.target.id === "roll-panel") {
+      var result = box.querySelector("#roll-result .entry");
+      if (result) result.scrollIntoView({ block: "nearest" });
+    }
+    // The sheet re-rendered behind a closed dialog (after a roll): focus back on the row's control.
+    if (returnTo && (!box || !box.open) && document.activeElement === document.body) focusRow();
+  });
+
+  var returnTo = null; // the row whose control gets focus back, until the user moves on
+
+  function focusRow() {
+    var target = returnTo && returnTo.elt;
+    if ((!target || !document.contains(target)) && returnTo && returnTo.row) {
+      // The sheet re-rendered after the roll: the same row's Roll control.
+      var row = document.getElementById(returnTo.row);
+      target = row && (row.querySelector(".roll-button") || row.querySelector("a.button, button"));
+    }
+    if (target && document.contains(target)) target.focus({ preventScroll: true });
+    // The player's place on the sheet, as it was when the panel opened (a re-render behind the
+    // dialog may have moved the page).
+    if (returnTo) window.scrollTo({ top: returnTo.y, behavior: "instant" });
+  }
+
+  function giveFocusBack() {
+    returnTo = opener;
+    opener = null;
+    focusRow();
+  }
+
+  // Once the user acts again, a late re-render no longer moves their focus.
+  ["keydown", "pointerdown"].forEach(function (type) {
+    document.addEventListener(type, function () {
+      var box = dialog();
+      if (!box || !box.open) returnTo = null;
+    }, true);
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = dialog();
+    if (!box) return;
+    box.addEventListener("close", function () {
+      document.getElementById("roll-panel").innerHTML = "";
+      giveFocusBack();
+    });
+    // A click on the backdrop (outside the dialog's box) closes it too.
+    box.addEventListener("click", function (event) {
+      if (event.target === box) box.close();
+    });
+  });
+})();

@@ -1,0 +1,72 @@
+"""The roll panel opens where the player is: from a row halfway down each system's sheet, the panel
+is a dialog over the page, the result lands in view, and Escape closes it with focus back on the
+Roll control and the page where it was."""
+
+import pytest
+from playwright.sync_api import expect
+
+from sheets.models import System
+from tests.factories import CharacterFactory
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.filterwarnings("ignore:No directory at:UserWarning"),
+]
+
+PHONE, LAPTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 800}
+
+
+def halfway_row(system):
+    character = CharacterFactory(campaign__system=system)
+    if system == System.DAD6:
+        rows = [
+            character.dad6.skills.create(name=f"Skill {n:02}", competence="trained")
+            for n in range(16)
+        ]
+    else:
+        rows = list(character.sheet.skills.order_by("pk"))
+    return character, rows[len(rows) // 2]
+
+
+@pytest.mark.parametrize("system", System.values)
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_the_panel_opens_at_the_row_and_the_result_lands_in_view(page, log_in, system, viewport):
+    page.set_viewport_size(viewport)
+    character, row = halfway_row(system)
+    log_in(character.owner)
+    page.goto(character.get_absolute_url())
+    button = page.locator(f"#skill-{row.pk} .roll-button")
+    button.scroll_into_view_if_needed()
+    place = page.evaluate("window.scrollY")
+    assert place > 0  # the row is well down the sheet
+
+    button.click()
+    dialog = page.locator("#roll-dialog")
+    expect(dialog).to_be_visible()
+    expect(page.locator("#roll-heading")).to_be_focused()
+    page.locator("#roll-action-roll").click()
+    result = page.locator("#roll-result .entry")
+    expect(result).to_be_in_viewport()
+    expect(page.locator("#roll-announce")).not_to_be_empty()
+
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    # The sheet refreshes after the roll, maybe after the dialog closed: once it has, focus is on
+    # the same row's Roll control and the page is where the player left it.
+    page.wait_for_function(
+        f"""() => document.activeElement.matches('#skill-{row.pk} .roll-button')
+        && Math.abs(window.scrollY - {place}) <= 2"""
+    )
+
+
+def test_the_panels_close_link_closes_the_dialog_too(page, log_in):
+    character, row = halfway_row(System.COGENT)
+    log_in(character.owner)
+    page.goto(character.get_absolute_url())
+    button = page.locator(f"#skill-{row.pk} .roll-button")
+    button.click()
+    expect(page.locator("#roll-dialog")).to_be_visible()
+    page.locator("#roll-panel a.close").click()
+    expect(page.locator("#roll-dialog")).to_be_hidden()
+    expect(button).to_be_focused()
