@@ -59,6 +59,15 @@ def roll(page, character, skill, visibility="public"):
     return card.get_attribute("id")
 
 
+def call_for_athletics(gm, character):
+    """The GM, on the dashboard, calls for Athletics at CL 2 from ``character``."""
+    gm.locator("#calls summary").click()
+    gm.check(f"#calls input[name='call-characters'][value='{character.pk}']")
+    gm.select_option("#id_call-skill", "Athletics")
+    gm.fill("#id_call-difficulty", "2")
+    gm.locator("#calls form.table-form button[type=submit]").click()
+
+
 def test_the_gms_open_log_shows_a_players_roll_without_reloading(pages, party):
     gm, player, ada = pages["gm"], pages["player"], party.pc
     log = f"/campaigns/{ada.campaign_id}/log/"
@@ -121,11 +130,7 @@ def test_the_gm_calls_for_a_roll_and_the_table_follows_it_live(pages, party, bro
     live(player, ada.get_absolute_url())
     live(gm, f"/campaigns/{ada.campaign_id}/dashboard/")
 
-    gm.locator("#calls summary").click()
-    gm.check(f"#calls input[name='call-characters'][value='{ada.pk}']")
-    gm.select_option("#id_call-skill", "Athletics")
-    gm.fill("#id_call-difficulty", "2")
-    gm.locator("#calls form.table-form button[type=submit]").click()
+    call_for_athletics(gm, ada)
     call = gm.locator("#call-list .call").first
     expect(call).to_contain_text("Athletics")
     expect(call).to_contain_text("waiting")
@@ -157,11 +162,7 @@ def test_a_call_that_arrives_live_is_noticed_where_the_player_is(pages, party):
     title = player.title()
     player.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     live(gm, f"/campaigns/{ada.campaign_id}/dashboard/")
-    gm.locator("#calls summary").click()
-    gm.check(f"#calls input[name='call-characters'][value='{ada.pk}']")
-    gm.select_option("#id_call-skill", "Athletics")
-    gm.fill("#id_call-difficulty", "2")
-    gm.locator("#calls form.table-form button[type=submit]").click()
+    call_for_athletics(gm, ada)
 
     toast = player.locator("#notices .notice")
     expect(toast).to_contain_text("The GM asks Ada to roll Athletics · CL 2")
