@@ -3,9 +3,12 @@ server. Without Chromium these tests skip with a message, except under CI=true w
 
 import os
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
+from django.core.handlers.wsgi import WSGIHandler
+from django.db import connection
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -15,6 +18,25 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+
+
+# pytest-django's live server answers each request on its own thread, and on SQLite every thread
+# shares the test's one in-memory connection (Django's connections_override), which is not safe to
+# use from two threads at once. A page fires requests side by side (after a roll the sheet and its
+# prompts both refresh), so on SQLite the live server answers them one at a time. PostgreSQL gives
+# each thread its own connection and keeps the real concurrency (tests/rolls/test_concurrency.py).
+_one_request_at_a_time = threading.Lock()
+_wsgi_call = WSGIHandler.__call__
+
+
+def _serialized_on_sqlite(self, environ, start_response):
+    if connection.vendor != "sqlite":
+        return _wsgi_call(self, environ, start_response)
+    with _one_request_at_a_time:
+        return _wsgi_call(self, environ, start_response)
+
+
+WSGIHandler.__call__ = _serialized_on_sqlite
 
 
 def chromium_path() -> str | None:
