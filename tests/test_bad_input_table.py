@@ -6,13 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rolls.models import Contest, ContestKind, ContestState, RollEntry
-from rolls.rules import cold_stars
+from rolls.models import Contest, ContestKind, ContestState
 from sheets.models import System
 from tests.factories import ContestFactory, RollEntryFactory
 from tests.fuzz import (
@@ -22,8 +20,7 @@ from tests.fuzz import (
     htmx_or_plain,
     mutated,
 )
-from tests.rolls.helpers import SEED, seed_where
-from tests.worlds import CALL_VALID, CONTEST_VALID, RESOURCES, World
+from tests.worlds import CALL_VALID, CONTEST_VALID, RESOURCES, World, with_rolls
 
 pytestmark = pytest.mark.django_db
 
@@ -33,49 +30,7 @@ COGENT, DAD6, STARS = System.COGENT, System.DAD6, System.COLD_STARS
 @pytest.fixture
 def world(world, settings) -> World:
     """The shared world (tests/conftest.py), with a real roll per system to follow up."""
-    settings.ROLLS_RNG_SEED = SEED  # repeatable dice
-    parties = world.parties
-    # A real roll per system, so follow-ups have options, resources and offers to work on.
-    roller = Client()
-    roller.force_login(parties[COGENT].player)
-    for system, party in parties.items():
-        url = reverse(
-            "roll_create", args=[party.pc.pk, party.rows["kind"], party.rows["target"].pk]
-        )
-        response = roller.post(url, FIRST_ROLL[system])
-        assert response.status_code == 302, response.content.decode()[:2000]
-        party.rows["rolled"] = RollEntry.objects.filter(character=party.pc).latest("pk")
-    # The entries whose follow-ups take a value or read options: an all-blank Cold Stars roll (the
-    # player's choice) and one side's roll of a Cogent conflict (no Challenge Level).
-    stars = parties[STARS]
-    piloting = stars.rows["target"]
-    piloting.trained, piloting.rating = True, 1  # no untrained Risk die: all blank is possible
-    piloting.save()
-    url = reverse("roll_create", args=[stars.pc.pk, stars.rows["kind"], stars.rows["target"].pk])
-    roller.post(url, FIRST_ROLL[STARS] | {"risk": "0"})
-    pool = RollEntry.objects.filter(character=stars.pc).latest("pk").pool
-    settings.ROLLS_RNG_SEED = seed_where(
-        lambda faces: cold_stars.resolve(faces) == "choice",
-        lambda rng: cold_stars.roll(
-            cold_stars.Pool(pool["ability"], pool["skill"], pool["risk"]), rng
-        ),
-    )
-    roller.post(url, FIRST_ROLL[STARS] | {"risk": "0"})
-    stars.rows["choice"] = RollEntry.objects.filter(character=stars.pc).latest("pk")
-    assert stars.rows["choice"].outcome == "choice"
-    settings.ROLLS_RNG_SEED = SEED
-    cogent = parties[COGENT]
-    roller.post(reverse("contest_side", args=[cogent.contest.pk, "a", "roll"]))
-    cogent.rows["side"] = RollEntry.objects.get(contest=cogent.contest)
-    return world
-
-
-FIRST_ROLL = {
-    COGENT: {"challenge_level": "2", "extra_penalty": "0"},
-    DAD6: {"difficulty": "2", "task": "mundane", "traded_boons": "0"}
-    | dict.fromkeys(("tools", "helpers", "advantages", "time"), "0"),
-    STARS: {"ability": "agility", "risk": "1", "modification": "none"},
-}
+    return with_rolls(world, settings)
 
 
 # ---------------------------------------------------------------------------------------------
