@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PORT   ?= 8000
 
-.PHONY: run test lint format migrations-check bench bench-rules bench-http bench-log bench-sse bench-dashboard clean
+.PHONY: run test lint format migrations-check screenshots bench bench-rules bench-http bench-log bench-sse bench-dashboard clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else "Poolside needs Python 3.12 or newer; set PYTHON=/path/to/python3.12")'
@@ -42,6 +42,10 @@ format: $(STAMP)
 
 migrations-check: $(STAMP)
 	$(BIN)/python manage.py makemigrations --check --dry-run
+
+# The PNGs in docs/screenshots/ (a throwaway demo database, uvicorn, Debian's Chromium).
+screenshots: $(STAMP)
+	$(BIN)/python docs/screenshots/shoot.py
 
 # Every benchmark in one go (docs/performance.md); a missed target doesn't stop the others, but
 # makes `make bench` fail at the end. The PostgreSQL ones use BENCH_DATABASE_URL and skip without it.

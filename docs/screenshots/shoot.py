@@ -1,0 +1,203 @@
+"""Screenshots of Poolside's main pages at a phone and a laptop size: `make screenshots`.
+
+Builds a throwaway SQLite database with the demo campaigns (`manage.py demo`), serves it with
+uvicorn on a free port, and drives Debian's Chromium through Playwright (never a downloaded
+browser). The PNGs land next to this file, named `<page>-<phone|laptop>[-dark].png`; the README
+and docs/ show some of them. Dark mode is optional (`--dark`) so the committed set stays small.
+
+    .venv/bin/python docs/screenshots/shoot.py [--dark] [--only sheet-cogent,log] [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+CHROMIUM = "/usr/bin/chromium"
+PASSWORD = "poolside"
+SIZES = {"phone": (390, 844), "laptop": (1280, 800)}
+
+
+@dataclass(frozen=True)
+class Shot:
+    name: str
+    user: str | None  # None: logged out
+    path: (
+        str  # may name the campaign ids {cogent}, {dad6}, {cold_stars} and alice's {alice_<system>}
+    )
+    act: Callable | None = None  # runs on the page before the picture
+    full_page: bool = False
+
+
+def _roll_from_a_row(page) -> None:
+    """Open the roll dialog from a row halfway down the sheet, roll, and wait for the result."""
+    rolls = page.locator("a.roll-button")
+    rolls.nth(rolls.count() // 2).click()
+    roll = page.locator("#roll-dialog[open] .roll-actions button").first
+    roll.wait_for()
+    roll.click()
+    page.locator("#roll-dialog[open] #roll-result .entry").wait_for()
+    page.wait_for_timeout(900)  # let the dice settle (the animation is under a second)
+
+
+SHOTS = [
+    Shot("landing", None, "/"),
+    Shot("login", None, "/accounts/login/"),
+    Shot("home", "alice", "/"),
+    Shot("sheet-cogent", "alice", "/characters/{alice_cogent}/"),
+    Shot("sheet-dad6", "alice", "/characters/{alice_dad6}/"),
+    Shot("sheet-cold-stars", "alice", "/characters/{alice_cold_stars}/"),
+    Shot("roll-cogent", "alice", "/characters/{alice_cogent}/", act=_roll_from_a_row),
+    Shot("roll-dad6", "alice", "/characters/{alice_dad6}/", act=_roll_from_a_row),
+    Shot("roll-cold-stars", "alice", "/characters/{alice_cold_stars}/", act=_roll_from_a_row),
+    Shot("gm-table", "gm", "/campaigns/{cogent}/"),
+    Shot("log", "gm", "/campaigns/{cogent}/log/"),
+    Shot("stats", "gm", "/campaigns/{cold_stars}/stats/"),
+    Shot("not-found", "alice", "/campaigns/999999/"),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _manage(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    return done.stdout
+
+
+IDS_SCRIPT = """
+import json
+from sheets.models import Campaign
+ids = {}
+for campaign in Campaign.objects.all():
+    ids[campaign.system] = campaign.pk
+    ids["alice_" + campaign.system] = campaign.characters.get(owner__username="alice").pk
+print(json.dumps(ids))
+"""
+
+
+def _serve(env: dict[str, str], port: int) -> subprocess.Popen:
+    server = subprocess.Popen(
+        [
+            str(Path(sys.executable).with_name("uvicorn")),
+            "config.asgi:application",
+            "--host=127.0.0.1",
+            f"--port={port}",
+            "--no-proxy-headers",
+            "--log-level=warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/accounts/login/", timeout=1)
+            return server
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise SystemExit("uvicorn did not start")
+
+
+def _log_in(context, base: str, user: str) -> None:
+    page = context.new_page()
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=username]", user)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(f"{base}/")
+    page.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dark", action="store_true", help="also take each picture in dark mode")
+    parser.add_argument("--only", default="", help="comma-separated page names")
+    parser.add_argument("--out", default=str(HERE), help="where the PNGs go")
+    args = parser.parse_args()
+    only = set(filter(None, args.only.split(",")))
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {
+            **os.environ,
+            "DATABASE_URL": f"sqlite:///{tmp}/db.sqlite3",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DEBUG": "",
+        }
+        env.pop("DATABASE_POOL_SIZE", None)
+        port = _free_port()
+        _manage(env, "migrate", "--noinput")
+        _manage(env, "createcachetable")
+        _manage(env, "demo")
+        _manage(env, "collectstatic", "--noinput", "--verbosity=0")
+        ids = json.loads(_manage(env, "shell", "-c", IDS_SCRIPT).strip().splitlines()[-1])
+        server = _serve(env, port)
+        base = f"http://127.0.0.1:{port}"
+        schemes = ["light", "dark"] if args.dark else ["light"]
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(
+                    executable_path=CHROMIUM, args=["--no-sandbox"]
+                )
+                for size, (width, height) in SIZES.items():
+                    for scheme in schemes:
+                        contexts: dict[str | None, object] = {}
+                        for shot in SHOTS:
+                            if only and shot.name not in only:
+                                continue
+                            if shot.user not in contexts:
+                                context = browser.new_context(
+                                    viewport={"width": width, "height": height},
+                                    color_scheme=scheme,
+                                    device_scale_factor=1,
+                                )
+                                if shot.user:
+                                    _log_in(context, base, shot.user)
+                                contexts[shot.user] = context
+                            page = contexts[shot.user].new_page()
+                            page.goto(base + shot.path.format(**ids))
+                            if shot.act:
+                                shot.act(page)
+                            suffix = "" if scheme == "light" else "-dark"
+                            target = out / f"{shot.name}-{size}{suffix}.png"
+                            page.screenshot(path=str(target), full_page=shot.full_page)
+                            page.close()
+                            print(
+                                target.relative_to(ROOT) if target.is_relative_to(ROOT) else target
+                            )
+                        for context in contexts.values():
+                            context.close()
+                browser.close()
+        finally:
+            server.terminate()
+            server.wait()
+
+
+if __name__ == "__main__":
+    main()
