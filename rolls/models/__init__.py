@@ -33,6 +33,7 @@ from rolls.models.log import (
     LogHead,
     RollEntryQuerySet,
     Visibility,
+    offered_visibilities,
 )
 from rolls.models.table import (
     Contest,
@@ -79,4 +80,5 @@ __all__ = [
     "Visibility",
     "canonical_json",
     "dice_of",
+    "offered_visibilities",
 ]

@@ -94,6 +94,19 @@ class Visibility(models.TextChoices):
     SECRET = "secret", "Secret (the GM's own hidden roll)"
 
 
+def offered_visibilities(*, gm: bool) -> list[tuple[str, str]]:
+    """What "Who sees the result" offers. For the GM's own roll, GM-only (the roller and the GM)
+    and blind (only the GM sees the result) both mean "only me": the same audience as secret, so
+    the GM is offered public or secret and never two names for one thing. Players may not make a
+    roll only they cannot read about (secret); they choose among the other three."""
+    if gm:
+        return [
+            (Visibility.PUBLIC.value, Visibility.PUBLIC.label),
+            (Visibility.SECRET.value, "Secret (only you see it)"),
+        ]
+    return [(value, label) for value, label in Visibility.choices if value != Visibility.SECRET]
+
+
 # Short names for cards and sentences ("a blind roll").
 VISIBILITY_NAMES: dict[str, str] = {
     Visibility.PUBLIC: "public",

@@ -37,6 +37,7 @@ from rolls.models import (
     Kind,
     RollEntry,
     Visibility,
+    offered_visibilities,
 )
 from rolls.rolling.followups import cold_stars as cold_stars_followups
 from rolls.rolling.forms.cold_stars import OUTSIDE_DOMAINS
@@ -252,11 +253,11 @@ def _cold_stars_pool(
 
 
 def visibility_choices(contest: Contest, membership: Membership) -> list[tuple[str, str]]:
-    """Who may see a side's roll, as the roll panel offers it: public, GM-only or blind (secret too
-    for the GM); nothing to choose when the campaign makes every roll public."""
+    """Who may see a side's roll, as the roll panel offers it (public or secret for the GM; public,
+    GM-only or blind for a player); nothing to choose when the campaign makes every roll public."""
     if contest.campaign.force_public_rolls:
         return []
-    return [c for c in Visibility.choices if membership.is_gm or c[0] != Visibility.SECRET]
+    return offered_visibilities(gm=membership.is_gm)
 
 
 def chosen_visibility(contest: Contest, membership: Membership, value: str) -> str:

@@ -1,6 +1,8 @@
 """Per-roll visibility, filtered on the server: a hidden roll's dice, outcome and pool never reach
 someone who may not read them — not in the log, the permalink, the sheet or the roll response."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -81,6 +83,30 @@ def test_players_cannot_roll_secret(client, party):
     )
     assert response.status_code == 400
     assert "Select a valid choice" in response.content.decode()
+    assert not RollEntry.objects.exists()
+
+
+def offered(client, user, party):
+    client.force_login(user)
+    panel = reverse("roll_panel", args=[party.pc.pk, "cogent-skill", athletics(party.pc).pk])
+    html = client.get(panel).content.decode()
+    return re.findall(
+        r'<option value="(\w+)"', html.split('name="visibility"')[1].split("</select>")[0]
+    )
+
+
+def test_each_offers_only_choices_with_a_different_audience(client, party):
+    # For the GM's own roll, GM-only and blind mean "only me", the same as secret.
+    assert offered(client, party.gm, party) == ["public", "secret"]
+    assert offered(client, party.player, party) == ["public", "gm_only", "blind"]
+    client.force_login(party.gm)
+    for visibility in (Visibility.GM_ONLY, Visibility.BLIND):
+        response = client.post(
+            roll_url(party.pc, "cogent-skill", athletics(party.pc)),
+            {"challenge_level": 1, "extra_penalty": 0, "visibility": visibility},
+        )
+        assert response.status_code == 400
+        assert "Select a valid choice" in response.content.decode()
     assert not RollEntry.objects.exists()
 
 

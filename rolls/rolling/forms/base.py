@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Self, cast
 
 from django import forms
 
-from rolls.models import Visibility
+from rolls.models import Visibility, offered_visibilities
 from rolls.rolling.targets import Target
 from rolls.rules import RandomSource
 from sheets.models import CogentSheet, ColdStarsSheet, Dad6Sheet
@@ -66,10 +66,8 @@ class RollForm[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)](forms.Form):
         if target.character.campaign.force_public_rolls:
             # The campaign setting wins: no choice to offer, and a crafted POST can't add one.
             del self.fields["visibility"]
-        elif not gm:
-            cast(forms.ChoiceField, self.fields["visibility"]).choices = [
-                c for c in Visibility.choices if c[0] != Visibility.SECRET
-            ]
+        else:
+            cast(forms.ChoiceField, self.fields["visibility"]).choices = offered_visibilities(gm=gm)
         self.plan: Plan | None = None
         self.choices: list[Choice] = []  # Cold Stars: every step-4 option, side by side
         self.locked: set[str] = set()
