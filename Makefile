@@ -27,7 +27,17 @@ run: $(STAMP)
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port $(PORT) --no-proxy-headers
 
-test: $(STAMP)
+# The page checkers the browser tests run (package.json: axe-core, the Nu HTML checker). Without
+# npm they skip with a message; CI=true makes them mandatory. --ignore-scripts: vnu-jar's install
+# script would fetch a Java runtime; the checker runs on the machine's own Java.
+CHECKERS := node_modules/.installed
+
+$(CHECKERS): package.json package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		npm ci --no-audit --no-fund --ignore-scripts --loglevel=error && touch $@; \
+	else echo "NOTE: no npm; the accessibility and HTML checks will skip (mandatory under CI=true)."; fi
+
+test: $(STAMP) $(CHECKERS)
 	$(BIN)/pytest
 
 # mypy reads its settings (apps checked, django-stubs plugin, strict rolls/rules) from pyproject.toml.
