@@ -145,6 +145,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Live events (rolls/live, docs/live.md): how a committed change reaches every open stream.
+# "postgres": NOTIFY in the writing transaction, LISTEN per process (needs PostgreSQL);
+# "redis": PUBLISH to Redis after commit, SUBSCRIBE per process (REDIS_URL);
+# "memory": an in-process hub, for one process (SQLite, `make run`).
+# Empty chooses by the database: "postgres" on PostgreSQL, "memory" otherwise.
+LIVE_BACKEND = env_str("LIVE_BACKEND").strip().lower()
+REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")
+
 # "default" stays per process (nothing shared relies on it). "ratelimit" holds the signup and
 # password-reset counts (config/ratelimit.py) in the database, so every server process sees the
 # same counts; `manage.py createcachetable` creates its table (`make run` does, tests do by

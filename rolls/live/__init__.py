@@ -6,14 +6,19 @@ have missed events (a dropped connection, a full queue, a listener that had to r
 ``RESYNC`` marker and re-reads everything after its last event id, so no entry is ever lost —
 events only make delivery fast.
 
-Transport, chosen by the database in use:
+Transport, chosen by the ``LIVE_BACKEND`` setting (empty: by the database in use):
 
-* **PostgreSQL**: ``NOTIFY`` inside the writing transaction and one ``LISTEN`` connection per event
-  loop (one per server process in production), so every process hears every event. We use this
-  rather than Redis pub/sub because NOTIFY is transactional — delivered on commit, dropped on
-  rollback, so a stream never hears of an entry it cannot read yet — and because it needs no second
-  service to run, secure and monitor next to the database we already have.
-* **SQLite** (the embedded, single-process setup): an in-memory hub fed by ``on_commit``.
+* ``postgres``: ``NOTIFY`` inside the writing transaction and one ``LISTEN`` connection per event
+  loop (one per server process in production), so every process hears every event. NOTIFY is
+  transactional — delivered on commit, dropped on rollback — and needs no second service, but
+  PostgreSQL queues notifications in commit order under one database-wide lock, which every
+  committing roll passes through.
+* ``redis``: ``PUBLISH`` to Redis after the transaction commits (``on_commit``, so a rolled-back
+  change is never announced) and one ``SUBSCRIBE`` connection per event loop. No lock in the
+  database's commit path; the price is a second service. A message lost between commit and
+  publish (Redis restarting) costs nothing but speed: a stream whose Redis connection dropped
+  re-reads from the database, and a reconnecting browser replays from ``Last-Event-ID``.
+* ``memory``: an in-memory hub fed by ``on_commit``, for one process (SQLite, ``make run``).
 """
 
 from __future__ import annotations
@@ -22,9 +27,10 @@ import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager, suppress
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import connection, transaction
 
 logger = logging.getLogger(__name__)
@@ -105,7 +111,7 @@ class Hub:
         subscription = Subscription(campaign, loop)
         self._subscriptions.add(subscription)
         try:
-            if _uses_postgresql():
+            if backend() != MEMORY:
                 await self._ensure_listener(loop)
             yield subscription
         finally:
@@ -134,20 +140,19 @@ class Hub:
         task = self._listeners.get(loop)
         if task is None or task.done():
             ready = loop.create_future()
-            self._listeners[loop] = loop.create_task(self._listen(loop, ready))
-            # Wait until LISTEN is in place, so an event committed right after subscribe() is heard.
+            source = _postgres_payloads if backend() == POSTGRES else _redis_payloads
+            self._listeners[loop] = loop.create_task(self._listen(loop, ready, source))
+            # Wait until the listener is in place, so an event committed right after subscribe()
+            # is heard.
             await ready
 
-    async def _listen(self, loop: asyncio.AbstractEventLoop, ready: asyncio.Future[None]) -> None:
-        import psycopg  # only needed with PostgreSQL
-
+    async def _listen(
+        self, loop: asyncio.AbstractEventLoop, ready: asyncio.Future[None], source: PayloadSource
+    ) -> None:
         first = True
         while True:
             try:
-                async with await psycopg.AsyncConnection.connect(
-                    _conninfo(), autocommit=True
-                ) as conn:
-                    await conn.execute(f"LISTEN {CHANNEL}")
+                async with source() as payloads:
                     if first:
                         first = False
                         if not ready.done():
@@ -155,21 +160,69 @@ class Hub:
                     else:
                         # Events may have been sent while we were away: every stream re-reads.
                         self._dispatch_local(loop, RESYNC)
-                    async for notify in conn.notifies():
+                    async for payload in payloads:
                         try:
-                            event = Event.from_json(notify.payload)
+                            event = Event.from_json(payload)
                         except (ValueError, KeyError, TypeError):
-                            logger.warning("Ignoring malformed live event %r", notify.payload)
+                            logger.warning("Ignoring malformed live event %r", payload)
                             continue
                         self._dispatch_local(loop, event)
+                raise ConnectionError("the event source closed")
             except asyncio.CancelledError:
                 raise
-            except Exception as error:  # the database went away: keep trying, streams resync
+            except Exception as error:  # the source went away: keep trying, streams resync
                 if not ready.done():
                     ready.set_exception(error)
                     return
-                logger.warning("Live events: LISTEN connection lost (%s); reconnecting", error)
+                logger.warning("Live events: listener lost (%s); reconnecting", error)
                 await asyncio.sleep(RECONNECT_DELAY)
+
+
+# A listener's source: entered, it is subscribed (an event committed from then on is heard) and
+# yields each event's JSON payload; it ends or raises when its connection is lost.
+type PayloadSource = Callable[[], AbstractAsyncContextManager[AsyncIterator[str]]]
+
+
+@asynccontextmanager
+async def _postgres_payloads() -> AsyncIterator[AsyncIterator[str]]:
+    import psycopg  # only needed with PostgreSQL
+
+    async with await psycopg.AsyncConnection.connect(_conninfo(), autocommit=True) as conn:
+        await conn.execute(f"LISTEN {CHANNEL}")
+
+        async def payloads() -> AsyncIterator[str]:
+            async for notify in conn.notifies():
+                yield notify.payload
+
+        yield payloads()
+
+
+@asynccontextmanager
+async def _redis_payloads() -> AsyncIterator[AsyncIterator[str]]:
+    import redis.asyncio as aioredis
+
+    client = aioredis.from_url(settings.REDIS_URL)
+    try:
+        async with client.pubsub() as pubsub:
+            await pubsub.subscribe(CHANNEL)
+            # Redis confirms the SUBSCRIBE with a message of its own: until then a PUBLISH from
+            # another connection may not reach us, so "ready" waits for it.
+            while True:
+                message = await pubsub.get_message(timeout=RECONNECT_DELAY * 5)
+                if message is None:
+                    raise ConnectionError("Redis did not confirm the subscription")
+                if message["type"] == "subscribe":
+                    break
+
+            async def payloads() -> AsyncIterator[str]:
+                async for message in pubsub.listen():
+                    if message["type"] == "message":
+                        data = message["data"]
+                        yield data.decode() if isinstance(data, bytes) else str(data)
+
+            yield payloads()
+    finally:
+        await client.aclose()
 
 
 def _call_on_loop(
@@ -185,8 +238,14 @@ def _call_on_loop(
         loop.call_soon_threadsafe(callback, event)
 
 
-def _uses_postgresql() -> bool:
-    return connection.vendor == "postgresql"
+POSTGRES, REDIS, MEMORY = "postgres", "redis", "memory"
+BACKENDS = (POSTGRES, REDIS, MEMORY)
+
+
+def backend() -> str:
+    """The live transport in use: the LIVE_BACKEND setting, or by the database when it is empty
+    (config/checks.py refuses an unknown name, and "postgres" without PostgreSQL)."""
+    return settings.LIVE_BACKEND or (POSTGRES if connection.vendor == "postgresql" else MEMORY)
 
 
 def _conninfo() -> str:
@@ -211,8 +270,30 @@ def publish(campaign: int, kind: str, id: int, *, cause: int | None = None) -> N
     it only if and when that transaction commits. ``cause``: the roll entry behind the change
     (only members who may know of it hear of the change)."""
     event = Event(campaign=campaign, kind=kind, id=id, cause=cause)
-    if _uses_postgresql():
+    chosen = backend()
+    if chosen == POSTGRES:
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, event.to_json()])
+    elif chosen == REDIS:
+        transaction.on_commit(lambda: _redis_publish(event))
     else:
         transaction.on_commit(lambda: hub.dispatch(event))
+
+
+_redis_client = None
+
+
+def _redis_publish(event: Event) -> None:
+    """After commit. A failure must not fail the request that already committed its change: the
+    change is in the database, and streams catch up from it (they resync when their own Redis
+    connection drops, and browsers replay from Last-Event-ID when they reconnect)."""
+    global _redis_client
+    import redis
+
+    try:
+        if _redis_client is None:
+            # One client per process: it keeps a pool of connections, safe across threads.
+            _redis_client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2)
+        _redis_client.publish(CHANNEL, event.to_json())
+    except redis.RedisError as error:
+        logger.warning("Live events: could not publish to Redis (%s)", error)

@@ -1,0 +1,33 @@
+"""System checks for the live transport (`manage.py check` and every server start): a typo in
+LIVE_BACKEND, or NOTIFY on a database that has none, must stop the server rather than leave every
+page quietly without live updates."""
+
+from typing import Any
+
+from django.conf import settings
+from django.core.checks import CheckMessage, Error, register
+from django.db import connection
+
+from rolls.live import BACKENDS, POSTGRES
+
+
+@register()
+def live_backend_check(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    chosen = settings.LIVE_BACKEND
+    if chosen and chosen not in BACKENDS:
+        return [
+            Error(
+                f"LIVE_BACKEND={chosen!r} is not a live transport.",
+                hint=f"Use one of {', '.join(BACKENDS)}, or leave it empty to choose by database.",
+                id="rolls.E001",
+            )
+        ]
+    if chosen == POSTGRES and connection.vendor != "postgresql":
+        return [
+            Error(
+                "LIVE_BACKEND=postgres needs PostgreSQL (NOTIFY/LISTEN).",
+                hint="Use redis or memory with this database, or leave LIVE_BACKEND empty.",
+                id="rolls.E002",
+            )
+        ]
+    return []
