@@ -76,3 +76,27 @@ def world(db) -> World:
     """For the bad-input fuzzing: a furnished party per system (one of every object a URL can
     name) and another campaign none of their people belongs to, whose ids are forgeries."""
     return build_world()
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test in a `test_live*` module is a live-events test (marker `live`): .ci/run runs
+    them again against the Redis transport. With LIVE_BACKEND=redis they need Redis, and skip
+    with a message without it (fail under CI=true), like the other services' tests."""
+    import os
+
+    from tests.redis_available import redis_answers
+
+    live_items = [item for item in items if item.path.name.startswith("test_live")]
+    for item in live_items:
+        item.add_marker(pytest.mark.live)
+    if os.environ.get("LIVE_BACKEND", "").strip().lower() != "redis" or not live_items:
+        return
+    url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    problem = redis_answers(url)
+    if problem is None:
+        return
+    message = f"LIVE_BACKEND=redis but Redis at {url} doesn't answer ({problem})."
+    if os.environ.get("CI") == "true":
+        raise pytest.UsageError(f"{message} Redis is mandatory under CI=true.")
+    for item in live_items:
+        item.add_marker(pytest.mark.skip(reason=f"{message} Skipped."))

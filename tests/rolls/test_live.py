@@ -89,3 +89,24 @@ def test_a_stream_that_falls_behind_is_told_to_resync():
 def test_events_round_trip_through_json():
     event = live.Event(campaign=9, kind="entry", id=123)
     assert live.Event.from_json(event.to_json()) == event
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [("", None), ("memory", None), ("redis", None), ("nope", "rolls.E001")],
+)
+def test_the_live_backend_setting_is_checked(settings, value, problem):
+    from rolls.live.checks import live_backend_check
+
+    settings.LIVE_BACKEND = value
+    assert [error.id for error in live_backend_check()] == ([problem] if problem else [])
+
+
+def test_notify_needs_postgresql(settings):
+    from django.db import connection
+
+    from rolls.live.checks import live_backend_check
+
+    settings.LIVE_BACKEND = "postgres"
+    found = [error.id for error in live_backend_check()]
+    assert found == ([] if connection.vendor == "postgresql" else ["rolls.E002"])

@@ -1,0 +1,88 @@
+"""The Redis transport (LIVE_BACKEND=redis, docs/live.md): events go out after commit and never
+after a rollback, a lost subscription makes every stream resync, and a Redis that is down never
+fails a roll that already committed. The other live tests run against Redis too in .ci/run's
+Redis pass (`-m live` with LIVE_BACKEND=redis); these run in every pass where Redis answers."""
+
+import asyncio
+import logging
+
+import pytest
+from django.db import transaction
+
+from rolls import live
+from rolls.models import RollEntry
+from tests.redis_available import require_redis
+from tests.rolls.helpers import athletics, roll_url
+from tests.rolls.live_helpers import in_thread
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def on_redis(settings):
+    require_redis(settings.REDIS_URL)
+    settings.LIVE_BACKEND = live.REDIS
+    return settings
+
+
+def commit_event(campaign, kind, id):
+    with transaction.atomic():
+        live.publish(campaign, kind, id)
+
+
+def test_events_are_published_after_commit_only(on_redis):
+    class Abort(Exception):
+        pass
+
+    def publish_then_fail():
+        with transaction.atomic():
+            live.publish(21, "entry", 1)
+            raise Abort
+
+    def roll_back():
+        with pytest.raises(Abort):
+            publish_then_fail()
+
+    async def scenario():
+        async with live.hub.subscribe(21) as mine, live.hub.subscribe(22) as other:
+            await asyncio.to_thread(in_thread, roll_back)
+            await asyncio.to_thread(in_thread, lambda: commit_event(21, "entry", 2))
+            assert await mine.get(timeout=5) == live.Event(21, "entry", 2)
+            assert await mine.get(timeout=0.3) is None
+            assert await other.get(timeout=0.1) is None
+
+    asyncio.run(scenario())
+
+
+def test_a_lost_subscription_resyncs_every_stream(on_redis):
+    import redis
+
+    async def scenario():
+        async with live.hub.subscribe(23) as subscription:
+            # Redis drops every pub/sub connection, as when it restarts.
+            killed = await asyncio.to_thread(
+                lambda: redis.Redis.from_url(on_redis.REDIS_URL).client_kill_filter(_type="pubsub")
+            )
+            assert killed >= 1
+            assert await subscription.get(timeout=10) is live.RESYNC
+            # Subscribed again: events flow as before.
+            await asyncio.to_thread(in_thread, lambda: commit_event(23, "entry", 5))
+            assert await subscription.get(timeout=5) == live.Event(23, "entry", 5)
+
+    asyncio.run(scenario())
+
+
+def test_a_roll_commits_even_when_redis_is_down(client, party, seeded, settings, caplog):
+    settings.LIVE_BACKEND = live.REDIS
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+    live._redis_client = None  # the next publish connects with the new URL
+    client.force_login(party.player)
+    with caplog.at_level(logging.WARNING, logger="rolls.live"):
+        response = client.post(
+            roll_url(party.pc, "cogent-skill", athletics(party.pc)),
+            {"challenge_level": 2, "extra_penalty": 0},
+        )
+    live._redis_client = None
+    assert response.status_code == 302
+    assert RollEntry.objects.filter(character=party.pc).count() == 1
+    assert "could not publish to Redis" in caplog.text
