@@ -148,6 +148,9 @@ def main() -> None:
         env = {
             **os.environ,
             "DATABASE_URL": f"sqlite:///{tmp}/db.sqlite3",
+            # Its own static root: a `staticfiles/` in the repository would be served to the
+            # browser tests' live server (tests/conftest.py).
+            "STATIC_ROOT": f"{tmp}/static",
             "DJANGO_SETTINGS_MODULE": "config.settings",
             "DEBUG": "",
         }
