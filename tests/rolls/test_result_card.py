@@ -1,6 +1,6 @@
 """The moment of the roll through the HTTP client: the result card's headline (the outcome, its
 figure and what it means in play, worded when shown and never stored), the dice drawn as dice with
-a text alternative for every die."""
+a text alternative for every die, and how the Cogent panel words what its options change."""
 
 import html as html_lib
 import random
@@ -12,7 +12,7 @@ from rolls.models import RollEntry, canonical_json
 from rolls.rules import cogent, cold_stars, dad6
 from sheets.models import System
 from tests.factories import CharacterFactory
-from tests.rolls.helpers import latest, roll_url, seed_where
+from tests.rolls.helpers import follow_url, latest, odds_url, panel_url, roll_url, seed_where
 
 pytestmark = pytest.mark.django_db
 
@@ -146,6 +146,51 @@ def test_a_blind_roll_shows_its_roller_no_headline(client, rob, settings):
     assert "result-headline" not in page and "to spare" not in page
     assert not drawn(page)
     assert "only the GM sees the result" in page
+
+
+def test_destiny_after_a_success_says_it_raises_the_margin(client, rob, settings):
+    page, _ = roll_rob(client, rob, settings, 3, challenge_level=2)
+    assert "Spend destiny: +1 win: margin 1 → 2" in page
+
+
+def test_destiny_after_a_failure_says_what_it_rescues(client, rob, settings):
+    page, entry = roll_rob(client, rob, settings, 2, challenge_level=3)
+    assert "Spend destiny: +1 win: turns it into a success" in page
+    followed = client.post(follow_url(entry, "destiny"), headers=HTMX).content.decode()
+    assert headline(followed)["figure"] == "3 wins vs CL 3"
+    assert "Spend destiny: +1 win: margin 0 → 1" in followed
+
+
+def test_duress_says_when_it_changes_nothing_and_the_odds_stay(client, rob):
+    character, skill = rob
+    url = odds_url(character, "cogent-skill", skill)
+    plain = client.get(url, {"challenge_level": 1, "extra_penalty": 0}).content.decode()
+    duress = client.get(
+        url, {"challenge_level": 1, "extra_penalty": 0, "duress": "on"}
+    ).content.decode()
+    assert "Under duress: no change to these odds — 6 dice against CL 1 have no automatic" in duress
+
+    def bars(page):
+        return re.findall(r'class="odds-item">.*?</div>', page, re.S)
+
+    assert bars(plain) == bars(duress)
+    help_text = client.get(panel_url(character, "cogent-skill", skill)).content.decode()
+    assert "No automatic pass (8+ dice against CL 3 or less)" in help_text
+
+
+def test_duress_and_reflexive_cancel_a_big_pools_automatic_pass(client, rob):
+    character, skill = rob
+    skill.rating = 4
+    skill.save()  # 3 + 4 + 1 = 8 dice
+    url = odds_url(character, "cogent-skill", skill)
+    passes = client.get(url, {"challenge_level": 2, "extra_penalty": 0}).content.decode()
+    assert 'id="roll-action-auto_pass"' in passes
+    rolled = client.get(
+        url, {"challenge_level": 2, "extra_penalty": 0, "duress": "on", "reflexive": "on"}
+    ).content.decode()
+    assert 'id="roll-action-auto_pass"' not in rolled
+    assert "Under duress and reflexive: no automatic pass, so the dice are rolled" in rolled
+    assert "Reflexive: a failure injures you, level 1 to 2 here" in rolled
 
 
 # --- DAD6 -----------------------------------------------------------------------------------------
