@@ -438,6 +438,7 @@ class RollEntry(models.Model):
             "momentum": "Momentum",
             "willpower": "Willpower",
             "banes": "Bane",
+            "forward_boons": "rolled-forward boon",
         }
         return [
             f"{'+' if change > 0 else '−'}{abs(change)} {names.get(key, key)}"

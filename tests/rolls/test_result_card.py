@@ -324,3 +324,12 @@ def test_a_seeded_roll_draws_the_engines_faces(client, runner, settings):
         *symbols["skill"],
         *symbols["risk"],
     ]
+
+
+def test_a_rolled_forward_boon_spent_reads_as_words(client, cook, settings):
+    character, _ = cook
+    character.dad6.forward_boons = 1
+    character.dad6.save()
+    page, entry = roll_cook(client, cook, settings, lambda r: True)
+    assert entry.resource_changes == {"forward_boons": -1}
+    assert "−1 rolled-forward boon" in page and "forward_boons" not in page
