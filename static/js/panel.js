@@ -85,12 +85,16 @@
     if (!calm.matches) element.classList.add("just-rolled");
   }
 
-  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+  // The log takes an entry with sse-swap (htmx:sseBeforeMessage comes before its swap); a sheet
+  // re-fetches its part on sse:entry (htmx:sseMessage comes before that request answers).
+  function remember(event) {
     var message = event.detail;
-    if (message.type === "entry" && message.lastEventId) {
+    if (message && message.type === "entry" && message.lastEventId) {
       announced["entry-" + message.lastEventId] = true;
     }
-  });
+  }
+  document.addEventListener("htmx:sseBeforeMessage", remember);
+  document.addEventListener("htmx:sseMessage", remember);
 
   document.addEventListener("htmx:afterSwap", function (event) {
     var target = event.detail.target;

@@ -208,3 +208,7 @@ def test_only_a_roll_that_arrives_live_tumbles_in(pages, party):
     live(gm, log)
     expect(gm.locator(f"#log-entries #{second}")).to_be_visible()
     assert gm.locator(".just-rolled").count() == 0
+    # A sheet re-fetches its recent rolls when the stream announces one: that card rolls in too.
+    live(player, ada.get_absolute_url())
+    third = roll(gm, ada, athletics(ada))
+    expect(player.locator(f"#recent-rolls #{third}")).to_have_class(re.compile(r"\bjust-rolled\b"))
