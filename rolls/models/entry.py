@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from fractions import Fraction
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
@@ -32,6 +32,10 @@ from rolls.models.log import (
     Visibility,
 )
 from sheets.models import Campaign, Character, Membership, System
+from sheets.systems import rule_system
+
+if TYPE_CHECKING:
+    from rolls.rolling.outcomes import Headline
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,35 @@ class Die:
     kind: str  # "d6", "ability", "skill", "risk"
     reading: str  # e.g. "win", "boon", "success", "blank", "critical_failure"
     label: str
+    value: int | None = None  # a DAD6 die's modified result, when it differs from the face
+
+    @property
+    def scores(self) -> bool:
+        """Does this die count towards the result (a win, a boon, a success)? Drawn filled, so
+        it reads without colour."""
+        return self.reading in SCORING_READINGS
+
+    @property
+    def pips(self) -> tuple[tuple[int, int], ...]:
+        """A d6's pips as (x, y) centres on the 32×32 face ``templates/rolls/_dice.html`` draws;
+        empty for a symbol die (Cold Stars' d10s show their symbol instead)."""
+        if self.kind != "d6":
+            return ()
+        return D6_PIPS.get(self.face, ())
+
+
+# Where a d6 face's pips sit (left/centre/right × top/middle/bottom), as on a real die.
+_L, _C, _R = 9, 16, 23
+D6_PIPS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((_C, _C),),
+    2: ((_R, _L), (_L, _R)),
+    3: ((_R, _L), (_C, _C), (_L, _R)),
+    4: ((_L, _L), (_R, _L), (_L, _R), (_R, _R)),
+    5: ((_L, _L), (_R, _L), (_C, _C), (_L, _R), (_R, _R)),
+    6: ((_L, _L), (_R, _L), (_L, _C), (_R, _C), (_L, _R), (_R, _R)),
+}
+
+SCORING_READINGS = frozenset({"win", "boon", "success", "critical_success"})
 
 
 DIE_NAMES = {
@@ -380,6 +413,12 @@ class RollEntry(models.Model):
     def dice(self) -> list[Die]:
         return dice_of(self.faces)
 
+    @cached_property
+    def headline(self) -> Headline:
+        """The result card's headline, figure and meaning in play, worded per system when shown
+        (never stored: the stored words are hashed into the chain)."""
+        return rule_system(self.system).headline(self)
+
     @property
     def contest_sides(self) -> list[dict[str, Any]]:
         """A contest verdict's rolls (from its hashed ``result``), each with its dice and link."""
@@ -399,6 +438,7 @@ class RollEntry(models.Model):
             "momentum": "Momentum",
             "willpower": "Willpower",
             "banes": "Bane",
+            "forward_boons": "rolled-forward boon",
         }
         return [
             f"{'+' if change > 0 else '−'}{abs(change)} {names.get(key, key)}"
@@ -444,7 +484,16 @@ def dice_of(faces: list[dict[str, Any]]) -> list[Die]:
         shown = f"{die['face']}"
         if "value" in die and die["value"] != die["face"]:
             shown += f" (modified {die['value']})"
-        dice.append(Die(die["face"], die["kind"], die["reading"], f"{name}: {shown}, {words}"))
+        value = die.get("value")
+        dice.append(
+            Die(
+                die["face"],
+                die["kind"],
+                die["reading"],
+                f"{name}: {shown}, {words}",
+                value if value is not None and value != die["face"] else None,
+            )
+        )
     return dice
 
 

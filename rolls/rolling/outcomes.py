@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 
-from rolls.models import OUTCOME_LABELS
+from rolls.models import OUTCOME_LABELS, Kind
 from rolls.rolling.display import fraction_text, percent
 from rolls.rules import RandomSource, cogent, cold_stars, dad6, system_rng
 
 if TYPE_CHECKING:
+    from rolls.models import RollEntry
     from rolls.rolling.display import Band
 
 
@@ -220,6 +221,152 @@ def cold_stars_detail(faces: cold_stars.Faces, outcome: str) -> str:
     if outcome == "choice":
         words += ": choose a Costly Success or a Failure"
     return words
+
+
+# --- The result card's headline ------------------------------------------------------------------
+# Worded when the card is shown, from the entry's stored fields: the words stored in the log are
+# hashed into its chain (docs/roll-log.md), so a clearer wording here never touches what was written.
+
+
+@dataclass(frozen=True)
+class Headline:
+    """What a result says first: the outcome, its figure ("3 wins vs CL 4") and what it means in
+    play ("You fall short by 1.")."""
+
+    title: str
+    figure: str = ""
+    meaning: str = ""
+
+
+CONTEST_ROLL_MEANING = "One side of a contest: the verdict compares it with the other side's roll."
+
+
+def _common_headline(entry: RollEntry) -> Headline | None:
+    """The headline of an entry every system words alike, or None."""
+    if entry.outcome == "contest_roll":
+        return Headline(entry.outcome_label, "", CONTEST_ROLL_MEANING)
+    if entry.kind in (Kind.CONTEST, Kind.REVEAL):
+        return Headline(entry.outcome_label)  # its detail line says who won, or what was revealed
+    return None
+
+
+def cogent_headline(entry: RollEntry) -> Headline:
+    common = _common_headline(entry)
+    if common is not None:
+        return common
+    o, r, title = entry.options, entry.result, entry.outcome_label
+    cl = o.get("challenge_level")
+    if entry.kind == Kind.AUTO_PASS:
+        return Headline(
+            title,
+            f"{entry.pool.get('dice', 0)}d6 vs CL {cl}",
+            "Skill speciality: a pool this big passes a task this easy without rolling.",
+        )
+    if "wins" not in r or cl is None:
+        return Headline(title)
+    figure = f"{plural(r['wins'], 'win')} vs CL {cl}"
+    if entry.kind == Kind.ASSIST:
+        value = r.get("assist", 0)
+        who = o.get("assist_for", "the assisted character")
+        effect = "no change" if not value else f"{value:+d} win{'' if abs(value) == 1 else 's'}"
+        return Headline(title, figure, f"The assist gives {effect} to {who}'s next action.")
+    margin = r.get("margin", r["wins"] - cl)
+    if entry.outcome == "success":
+        if margin <= 0:
+            return Headline(title, figure, "You do it, with no win to spare.")
+        return Headline(
+            title,
+            figure,
+            f"You do it with {plural(margin, 'win')} to spare: a scaling check rewards each one.",
+        )
+    short = f"You fall short by {plural(-margin, 'win')}."
+    if entry.outcome == "critical_failure":
+        short = "Not a single win: it goes wrong, not merely short."
+    level = r.get("injury_level")
+    if level:
+        name = cogent.INJURY_LEVELS.get(level, "")
+        if level >= cogent.DEATHBLOW_VICTORY_LEVELS:
+            short += f" Reflexive: the injury is level {level}, a deathblow."
+        else:
+            short += (
+                f" Reflexive: you take a level-{level} injury ({name.lower()}), "
+                f"{plural(level, 'die')} off your physical checks."
+            )
+    return Headline(title, figure, short)
+
+
+# Book: the failure scope's labels, worst last, as the meaning line explains them.
+DAD6_SCOPE = "from Almost! (missed by 1) to DUCK! (missed by 5 or more)"
+
+
+def dad6_headline(entry: RollEntry) -> Headline:
+    common = _common_headline(entry)
+    if common is not None:
+        return common
+    o, r, title = entry.options, entry.result, entry.outcome_label
+    if entry.kind == Kind.EXTRA_BOON:
+        left = r.get("extra_boons_left", 0)
+        return Headline(
+            title,
+            "",
+            f"{plural(left, 'extra boon')} left to spend."
+            if left
+            else "Every extra boon of this roll is spent.",
+        )
+    if "boons" not in r or "difficulty" not in o:
+        return Headline(title)
+    figure = f"{plural(r['boons'], 'boon')} vs Difficulty {o['difficulty']}"
+    if entry.outcome == "success":
+        extra = r.get("extra_boons") or 0
+        meaning = "You do it."
+        if r.get("bought_boons"):
+            meaning = "You do it, at the price of the bane you accepted."
+        if extra:
+            meaning += (
+                f" {plural(extra, 'extra boon')} to spend: pay down a bane, cut the time taken, "
+                "or roll it forward to your next roll."
+            )
+        return Headline(title, figure, meaning)
+    missed, scope = r.get("margin_of_failure"), r.get("severity")
+    if not missed or not scope:
+        return Headline(title, figure, "You don't do it.")
+    return Headline(
+        title,
+        figure,
+        f"{scope} You missed by {missed}. The failure's scope runs {DAD6_SCOPE}: "
+        "the worse the miss, the harder the GM makes it land.",
+    )
+
+
+COLD_STARS_MEANINGS: dict[str, str] = {  # Seed: "Result Bands"
+    "critical_success": "You succeed and gain a boon: you get what you want, and something extra "
+    "breaks your way.",
+    "success": "You succeed cleanly: you achieve your immediate goal.",
+    "costly_success": "You succeed, but the GM adds a cost: a complication, consequence or price.",
+    "failure": "You don't achieve your goal.",
+    "critical_failure": "You fail, and something goes wrong beyond an ordinary failure.",
+    "choice": "All blanks and no Risk dice: choose a Costly success (you succeed, the GM adds a "
+    "cost) or a Failure.",
+}
+
+
+def cold_stars_headline(entry: RollEntry) -> Headline:
+    common = _common_headline(entry)
+    if common is not None:
+        return common
+    title, outcome = entry.outcome_label, entry.outcome
+    meaning = COLD_STARS_MEANINGS.get(outcome, "")
+    if entry.kind == Kind.CHOICE:
+        meaning = (
+            "You took the cost: you succeed, and the GM adds a complication, consequence or price."
+            if outcome == "costly_success"
+            else "You chose to fall short rather than pay a cost."
+        )
+    elif outcome == "costly_success" and entry.pool.get("risk"):
+        meaning += " Risk dice were rolled, so the cost is not optional."
+    elif entry.kind == Kind.SKIP and outcome == "costly_success":
+        meaning += " Your training couldn't cancel all the Risk."
+    return Headline(title, "", meaning)
 
 
 def dice_rng() -> RandomSource:

@@ -31,7 +31,9 @@ from sheets.models import CogentSheet, ColdStarsSheet, Dad6Sheet
 if TYPE_CHECKING:
     from django import forms
 
+    from rolls.models import RollEntry
     from rolls.rolling.forms.base import RollForm
+    from rolls.rolling.outcomes import Headline
     from sheets.character_json import Collector, Imported
     from sheets.models import Campaign, Character
 
@@ -97,6 +99,9 @@ class RuleSystem[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)]:
     follow_up_reads: ClassVar[tuple[str, tuple[str, ...]]]
     # The module that offers and carries out its follow-ups (in rolls.rolling.followups).
     follow_ups_module: ClassVar[str]
+    # The function that words an entry's outcome for the result card: its headline, figure and
+    # what it means in play (in rolls.rolling.outcomes; computed when shown, never stored).
+    headline_path: ClassVar[str]
     rows: ClassVar[tuple[RowKind, ...]]
     campaign_skills_label: ClassVar[str] = ""  # the GM's own skills page, if the system has one
     has_assists: ClassVar[bool] = False  # one character's roll helps another's (Cogent)
@@ -117,6 +122,11 @@ class RuleSystem[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)]:
     def resources_form(self) -> type[forms.ModelForm]:
         form: type[forms.ModelForm] = import_string(self.resources_form_path)
         return form
+
+    def headline(self, entry: RollEntry) -> Headline:
+        """The result card's headline for one of this system's entries."""
+        words: Callable[[RollEntry], Headline] = import_string(self.headline_path)
+        return words(entry)
 
     # --- templates ---------------------------------------------------------------------------
     @property

@@ -56,6 +56,7 @@ class CogentSystem(RuleSystem[CogentSheet]):
     log_outcomes = ("success", "failure", "critical_failure")
     follow_up_reads = ("options", ("challenge_level", "destiny_before", "reflexive"))
     follow_ups_module = "rolls.rolling.followups.cogent"
+    headline_path = "rolls.rolling.outcomes.cogent_headline"
     rows = (
         RowKind("cogent-skill", CogentSkill, "sheet_id", ("sheet",)),
         # Rules at the table: vocations only assist, so a call or contest never finds one.

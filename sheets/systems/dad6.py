@@ -42,6 +42,7 @@ class Dad6System(RuleSystem[Dad6Sheet]):
     log_outcomes = ("success", "failure")
     follow_up_reads = ("options", ("competence", "task", "difficulty", "traded_boons"))
     follow_ups_module = "rolls.rolling.followups.dad6"
+    headline_path = "rolls.rolling.outcomes.dad6_headline"
     rows = (RowKind("dad6-skill", Dad6Skill, "sheet_id", ("sheet",)),)
 
     opposition_adds_difficulty = True

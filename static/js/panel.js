@@ -35,8 +35,10 @@
   document.addEventListener("htmx:afterSettle", function (event) {
     var box = dialog();
     if (box && box.open && event.detail.target.id === "roll-panel") {
-      var result = box.querySelector("#roll-result .entry");
-      if (result) result.scrollIntoView({ block: "nearest" });
+      // The headline first: the outcome in words is what the player looks for.
+      var result = box.querySelector("#roll-result .result-headline") ||
+        box.querySelector("#roll-result .entry");
+      if (result) result.scrollIntoView({ block: "start" });
     }
     // The sheet re-rendered behind a closed dialog (after a roll): focus back on the row's control.
     if (returnTo && (!box || !box.open) && document.activeElement === document.body) focusRow();
@@ -69,6 +71,49 @@
       var box = dialog();
       if (!box || !box.open) returnTo = null;
     }, true);
+  });
+
+  // The moment of the roll (docs/rolling.md): a new result's dice tumble in and its headline lands
+  // (CSS, .just-rolled). New means the result a roll or a follow-up just put in the panel, or an
+  // entry the live stream just announced (in the log, or on a sheet that re-renders for it) — never
+  // what a page loads with, older entries scrolled in, or a list a filter redraws. Nothing moves
+  // when the user asks for reduced motion: the class isn't added (and the CSS ignores it too).
+  var calm = window.matchMedia("(prefers-reduced-motion: reduce)");
+  var announced = {}; // card ids the stream announced whose dice haven't rolled in yet
+
+  function rollIn(element) {
+    if (!calm.matches) element.classList.add("just-rolled");
+  }
+
+  // The log takes an entry with sse-swap (htmx:sseBeforeMessage comes before its swap); a sheet
+  // re-fetches its part on sse:entry (htmx:sseMessage comes before that request answers).
+  function remember(event) {
+    var message = event.detail;
+    if (message && message.type === "entry" && message.lastEventId) {
+      announced["entry-" + message.lastEventId] = true;
+    }
+  }
+  document.addEventListener("htmx:sseBeforeMessage", remember);
+  document.addEventListener("htmx:sseMessage", remember);
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail.target;
+    if (target.id !== "roll-panel" && target.id !== "roll-result") return;
+    var result = target.id === "roll-result" ? target : target.querySelector("#roll-result");
+    // On the new card and headline, not on #roll-result: htmx's settle step gives an element that
+    // kept its id (#roll-result) its new attributes back after this event, dropping added classes.
+    if (result) result.querySelectorAll(".entry, .result-headline").forEach(rollIn);
+  });
+
+  document.addEventListener("htmx:load", function (event) {
+    var root = event.detail.elt;
+    var cards = root.matches && root.matches(".entry[id]") ? [root] : [];
+    cards = cards.concat(Array.prototype.slice.call(root.querySelectorAll(".entry[id]")));
+    cards.forEach(function (card) {
+      if (!announced[card.id] || card.closest("#roll-result")) return;
+      delete announced[card.id]; // once: the sheet may re-render the same card again
+      rollIn(card);
+    });
   });
 
   document.addEventListener("DOMContentLoaded", function () {

@@ -1,6 +1,8 @@
 """Live updates in two browsers at one table: the GM and a player, each in their own context,
 against a real uvicorn process (SSE needs ASGI; pytest-django's live_server is WSGI)."""
 
+import re
+
 import pytest
 from django.test import Client
 from playwright.sync_api import expect
@@ -186,3 +188,27 @@ def test_a_reveal_is_noticed_on_the_open_log(pages, party):
     expect(toast).to_contain_text("The GM revealed a roll: Ada, Athletics")
     toast.get_by_role("button", name="Dismiss").click()
     expect(toast).to_have_count(0)
+
+
+def test_only_a_roll_that_arrives_live_tumbles_in(pages, party):
+    """The dice of an entry the stream brings roll in (static/js/panel.js); those the page loaded
+    with, or that a reload shows, don't move."""
+    gm, player, ada = pages["gm"], pages["player"], party.pc
+    log = f"/campaigns/{ada.campaign_id}/log/"
+    first = roll(player, ada, athletics(ada))
+    live(gm, log)
+    expect(gm.locator(f"#log-entries #{first}")).not_to_have_class(re.compile(r"\bjust-rolled\b"))
+    second = roll(player, ada, athletics(ada))
+    card = gm.locator(f"#log-entries #{second}")
+    expect(card).to_have_class(re.compile(r"\bjust-rolled\b"))
+    assert (
+        card.locator(".die-face").first.evaluate("e => getComputedStyle(e).animationName")
+        == "die-tumble"
+    )
+    live(gm, log)
+    expect(gm.locator(f"#log-entries #{second}")).to_be_visible()
+    assert gm.locator(".just-rolled").count() == 0
+    # A sheet re-fetches its recent rolls when the stream announces one: that card rolls in too.
+    live(player, ada.get_absolute_url())
+    third = roll(gm, ada, athletics(ada))
+    expect(player.locator(f"#recent-rolls #{third}")).to_have_class(re.compile(r"\bjust-rolled\b"))

@@ -25,7 +25,40 @@ def offers(entry: RollEntry, sheet: CogentSheet) -> list[FollowUp]:
     problem = (
         "" if sheet.destiny_points >= cogent.DESTINY_COST else "You have no destiny points left."
     )
-    return [FollowUp("destiny", "Spend destiny: +1 win", problem=problem)]
+    return [FollowUp("destiny", destiny_label(entry), problem=problem)]
+
+
+def destiny_label(entry: RollEntry) -> str:
+    """The destiny follow-up's label: +1 win and what that win does to this roll. After a
+    success it still counts (Book: +1 win each; the margin rewards scaling checks), so the label
+    says so instead of offering a point as if it could rescue the roll."""
+    plain = "Spend destiny: +1 win"
+    o, r = entry.options, entry.result
+    try:
+        now = _reread(entry, r.get("destiny_after", 0))
+        then = _reread(entry, r.get("destiny_after", 0) + cogent.DESTINY_COST)
+    except (KeyError, ValueError):
+        return plain
+    if then.success and not now.success:
+        return f"{plain}: turns it into a success"
+    if now.success:
+        return f"{plain}: margin {now.margin} → {then.margin}"
+    if o.get("reflexive") and then.injury_level < now.injury_level:
+        return f"{plain}: injury level {now.injury_level} → {then.injury_level}"
+    if now.critical_failure:
+        return f"{plain}: no longer a critical failure, short by {-then.margin}"
+    return f"{plain}: short by {-then.margin} instead of {-now.margin}"
+
+
+def _reread(entry: RollEntry, destiny_after: int) -> cogent.ActionResult:
+    o = entry.options
+    return cogent.resolve(
+        [die["face"] for die in entry.faces],
+        challenge_level=o["challenge_level"],
+        destiny_before=o["destiny_before"],
+        destiny_after=destiny_after,
+        assist=o.get("assist", {}).get("wins", 0),
+    )
 
 
 def refusal(entry: RollEntry, name: str) -> str:

@@ -35,6 +35,11 @@ WEAPON_BONUS_MIN, WEAPON_BONUS_MAX = ranges.COGENT_WEAPON_BONUS_MIN, ranges.COGE
 # rather than taken from the form's labels (which may be reworded).
 FLAG_WORDS = {"duress": "under duress", "contested": "contested", "reflexive": "reflexive"}
 
+# Skill speciality in words, for the options that cancel it.
+AUTO_PASS_WORDS = (
+    f"{cogent.SPECIALITY_MIN_POOL}+ dice against CL {cogent.SPECIALITY_MAX_CL} or less"
+)
+
 VOCATION_KIND = "cogent-vocation"  # a vocation row: it assists, it is never rolled on its own
 
 
@@ -87,20 +92,26 @@ class CogentRollForm(RollForm[CogentSheet]):
         help_text=f"Dice the GM adds or removes for the tools at hand "
         f"({cogent.EQUIPMENT_MIN:+d} to {cogent.EQUIPMENT_MAX:+d}).",
     )
+    # Book: these three only cancel skill speciality (the automatic pass); they never change the
+    # odds of the dice, and the help says so rather than let a player expect it. The odds area
+    # says what a ticked one does to this roll (make_plan's notes).
     duress = forms.BooleanField(
         label="Under duress",
         required=False,
-        help_text="Rushed or threatened: no automatic pass for a big pool.",
+        help_text=f"Rushed or threatened. No automatic pass ({AUTO_PASS_WORDS}); "
+        "the odds of the dice stay the same.",
     )
     contested = forms.BooleanField(
         label="Contested",
         required=False,
-        help_text="Someone works against it: no automatic pass for a big pool.",
+        help_text=f"Someone works against it. No automatic pass ({AUTO_PASS_WORDS}) and no "
+        "assist; the odds of the dice stay the same.",
     )
     reflexive = forms.BooleanField(
         label="Reflexive (a failure injures)",
         required=False,
-        help_text="A saving throw: a failure injures by CL − wins (at most 5), no automatic pass.",
+        help_text="A saving throw: a failure injures you, level CL − wins (at most 5). "
+        "No automatic pass; the odds of the dice stay the same.",
     )
     assist_for = forms.TypedChoiceField(
         label="Roll as an assist for",
@@ -333,6 +344,7 @@ class CogentRollForm(RollForm[CogentSheet]):
                 f"Skill speciality: {pool} dice against CL {cl} pass without rolling "
                 "(unless you choose to roll)."
             )
+        notes += flag_notes(d, pool=pool, cl=cl, assist=self.assist_target is not None)
         options = self._base_options() | {
             "challenge_level": cl,
             "injury_dice": sheet.injury_dice_on(attribute),
@@ -451,6 +463,28 @@ class CogentRollForm(RollForm[CogentSheet]):
             resource_changes=changes,
             odds_table=odds,
         )
+
+
+def flag_notes(data: dict[str, Any], *, pool: int, cl: int, assist: bool) -> list[str]:
+    """What the ticked Under duress / Contested / Reflexive do to *this* roll: whether they cancel
+    an automatic pass it would have had, and a reflexive failure's injury levels."""
+    ticked = [FLAG_WORDS[name] for name in FLAG_WORDS if data.get(name)]
+    if not ticked:
+        return []
+    names = " and ".join(ticked).capitalize()
+    would_pass = not assist and cogent.auto_success(pool, challenge_level=cl)
+    if would_pass:
+        notes = [f"{names}: no automatic pass, so the dice are rolled (same odds)."]
+    else:
+        notes = [
+            f"{names}: no change to these odds — {pool} dice against CL {cl} have no automatic "
+            f"pass to cancel ({AUTO_PASS_WORDS} would)."
+        ]
+    if data.get("reflexive"):
+        worst = min(cl, cogent.DEATHBLOW_VICTORY_LEVELS)
+        levels = "level 1" if worst == 1 else f"level 1 to {worst}"
+        notes.append(f"Reflexive: a failure injures you, {levels} here (CL − wins, at most 5).")
+    return notes
 
 
 def default_weapon(row: Any) -> dict[str, Any]:
