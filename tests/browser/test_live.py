@@ -185,5 +185,9 @@ def test_a_reveal_is_noticed_on_the_open_log(pages, party):
     gm.locator("#reveal").click()
     toast = player.locator("#notices .notice")
     expect(toast).to_contain_text("The GM revealed a roll: Ada, Athletics")
+    # The reveal came with today's heading; the log keeps one heading for the day, on top.
+    days = player.locator("#log-entries > li.log-day")
+    expect(days).to_have_count(1)
+    assert player.evaluate("document.querySelector('#log-entries > li').matches('.log-day')")
     toast.get_by_role("button", name="Dismiss").click()
     expect(toast).to_have_count(0)
