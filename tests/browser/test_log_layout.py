@@ -79,3 +79,18 @@ def test_a_phone_shows_the_newest_entry_first(page, log_in, busy_log):
     expect(page.locator("#filter-clear a")).to_have_text("Clear filters")
     expect(page.locator("#log-entries article.entry")).to_have_count(12)
     expect(page.locator("#filter-summary")).to_be_in_viewport()
+
+
+def test_the_fairness_charts_labels_are_readable_on_a_phone(page, log_in, busy_log):
+    """An SVG scales its text with it: the axis labels must still be 12 px or more at 390 px."""
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    log_in(busy_log.owner)
+    page.goto(reverse("campaign_stats", args=[busy_log.campaign_id]))
+    sizes = page.evaluate(
+        """[...document.querySelectorAll('.fairness-chart .chart-axis')].map(t =>
+        parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a)"""
+    )
+    assert sizes and min(sizes) >= 12, sizes
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+    # The figures are also a table, for anyone who can't read the chart.
+    expect(page.locator("table.faces").first).to_be_visible()
