@@ -171,6 +171,28 @@ class LogFilterForm(forms.Form):
             entries = entries.filter(known | (figures & readable))
         return entries
 
+    def summary(self) -> list[str]:
+        """The active filters in a few words each, for the folded filter bar ("alice · Success ·
+        from 1 Dec"). Names come from the choices already loaded: no query."""
+        f = self.active
+        parts = []
+        if f.get("q"):
+            parts.append(f"“{f['q']}”")
+        for name in ("character", "player", "skill", "outcome"):
+            if name in f:
+                field = cast(forms.ChoiceField, self.fields[name])
+                # Set in __init__ as a list of pairs; the stubs type ``choices`` more loosely.
+                choices = cast(list[tuple[Any, Any]], field.choices)
+                labels = {str(value): str(label) for value, label in choices}
+                parts.append(labels.get(str(f[name]), str(f[name])))
+        this_year = timezone.localdate().year
+        for name, word in (("date_from", "from"), ("date_to", "to")):
+            if name in f:
+                day: date = f[name]
+                shown = f"{day.day} {day:%b}" if day.year == this_year else f"{day.day} {day:%b %Y}"
+                parts.append(f"{word} {shown}")
+        return parts
+
     def querydict(self) -> QueryDict:
         """The active filters as query parameters (for links that keep them)."""
         params = QueryDict(mutable=True)

@@ -170,12 +170,15 @@ def fairness_test(key: str, counts: Mapping[int, int], sides: int) -> FairnessTe
 # The chart: geometry for a server-side SVG (the template only draws what this computes)
 # ---------------------------------------------------------------------------------------------
 
-CHART_WIDTH = 640
-CHART_HEIGHT = 260
-CHART_LEFT = 48  # room for the count axis labels
-CHART_RIGHT = 12
-CHART_TOP = 12
-CHART_BOTTOM = 36  # room for the face labels
+# The chart's own units. An SVG scales its text with it, so the drawing is about as wide as a
+# phone's column (358 px at 390 px): at 11 units the axis labels stay at 12 px or more there, and
+# the laptop layout caps the chart's width (static/css/poolside.css) so they don't grow huge.
+CHART_WIDTH = 320
+CHART_HEIGHT = 180
+CHART_LEFT = 34  # room for the count axis labels
+CHART_RIGHT = 6
+CHART_TOP = 10
+CHART_BOTTOM = 24  # room for the face labels
 
 
 @dataclass(frozen=True)
@@ -238,7 +241,7 @@ class FairnessChart:
             left=CHART_LEFT,
             right=CHART_WIDTH - CHART_RIGHT,
             baseline=baseline,
-            label_y=baseline + 22,
+            label_y=baseline + 16,
             bars=bars,
             expected_y=y_of(expected),
             ticks=ticks,

@@ -27,6 +27,7 @@ from django.views.decorators.http import require_GET
 
 from config.http import AuthenticatedHttpRequest
 from rolls.live.stream import live_context
+from rolls.log.days import local_day
 from rolls.log.filters import filtered_entries
 from rolls.log.statistics import TRIAL_KINDS, Summary, Tally
 from rolls.log.tokens import entry_pk, entry_token
@@ -63,16 +64,21 @@ def campaign_log(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             content_type="text/plain",
         )
     form, entries = filtered_entries(request, campaign, membership)
-    rows = entries.page(campaign, before=before_pk, size=LOG_PAGE_SIZE)
-    page, more = rows[:LOG_PAGE_SIZE], len(rows) > LOG_PAGE_SIZE
+    continued = bool(before and request.htmx and not request.htmx.history_restore_request)
+    page, more, previous_day = _page(entries, campaign, before_pk)
     params = form.querydict()
+    cards = [entry.card_for(membership) for entry in page]
     context = {
         "campaign": campaign,
         "membership": membership,
         "show_seq": membership.is_gm,  # chain numbers' gaps would count hidden rolls
         "form": form,
         "filtered": bool(form.active),
-        "entries": [entry.card_for(membership) for entry in page],
+        "filter_summary": form.summary(),
+        "entries": cards,
+        # A page appended below the previous one (infinite scroll) continues its last day; a page
+        # of its own (the no-JS "Older rolls" link) starts with a heading.
+        "rows": with_day_starts(cards, previous_day if continued else None),
         "older_url": (
             _url("campaign_log", campaign, params, before=entry_token(page[-1].pk)) if more else ""
         ),
@@ -96,6 +102,37 @@ def campaign_log(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     # The same URL answers with a partial or the page: caches must keep them apart.
     patch_vary_headers(response, ("HX-Request",))
     return response
+
+
+def _page(entries: Any, campaign: Campaign, before: int | None) -> tuple[list[Any], bool, Any]:
+    """One keyset page of ``entries``, whether an older page exists, and the local day of the
+    cursor entry (the last one of the page before), or None.
+
+    The cursor entry is read in the page's own query (``id <= before`` instead of ``id < before``,
+    one row more), so the day headings cost no extra query."""
+    if before is None:
+        rows = entries.page(campaign, before=None, size=LOG_PAGE_SIZE)
+        previous_day = None
+    else:
+        rows = entries.page(campaign, before=before + 1, size=LOG_PAGE_SIZE + 1)
+        if rows and rows[0].pk == before:
+            previous_day, rows = local_day(rows[0].created_at), rows[1:]
+        else:  # the cursor no longer matches (or was never an entry here): no day to continue
+            previous_day, rows = None, rows[: LOG_PAGE_SIZE + 1]
+    return rows[:LOG_PAGE_SIZE], len(rows) > LOG_PAGE_SIZE, previous_day
+
+
+def with_day_starts(cards: list[Any], previous_day: Any) -> list[tuple[Any, bool]]:
+    """Each card with whether a day heading goes above it: the first card of each local day.
+
+    Only cards the member receives are here, so a heading never hints at a roll they may not know
+    of; the times come from the rows already read, so grouping adds no query."""
+    rows = []
+    for card in cards:
+        day = local_day(card.created_at)
+        rows.append((card, day != previous_day))
+        previous_day = day
+    return rows
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,9 +1,14 @@
 """Number formatting for the statistics page: always a dot decimal, whatever the locale, because SVG
-coordinates need one and the figures should read the same in the table and the chart."""
+coordinates need one and the figures should read the same in the table and the chart. Also the
+log's times: valid ``<time datetime>`` values and day headings."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django import template
+
+from rolls.log.days import Day, day_heading, iso_moment
 
 register = template.Library()
 
@@ -43,3 +48,17 @@ def p_value(value: float | None) -> str:
     if value < 0.0001:
         return "< 0.0001"
     return f"{value:.4f}"
+
+
+@register.filter
+def iso_time(value: datetime | None) -> str:
+    """A ``<time datetime>`` value with at most millisecond precision (rolls/log/days.py)."""
+    if value is None:
+        return ""
+    return iso_moment(value)
+
+
+@register.filter
+def log_day(value: datetime) -> Day:
+    """The log's day heading for a moment: the same words on the page and in the live stream."""
+    return day_heading(value)

@@ -1,12 +1,13 @@
 // Live updates (docs/live.md). Loaded after htmx and its SSE extension on pages that hold a
-// campaign's event stream. Three jobs:
+// campaign's event stream. Its jobs:
 //  1. Resume: the browser's EventSource sends Last-Event-ID on its own reconnects, but htmx's SSE
 //     extension re-creates the EventSource after a hard close, which loses it. We remember the last
 //     event id per stream and give re-created EventSources "?last_id=", so no entry is missed.
 //  2. No duplicates: an entry whose card (#entry-<id>) is already on the page is not added again.
 //  3. No lost typing: a live refresh of a region (hx-trigger="sse:…") waits while one of its form
 //     fields has focus, and runs when focus leaves the region (its own saves re-render it anyway).
-//  4. Noticed: an element with data-notice (a GM's call or contest on the sheet, a reveal in the
+//  4. Day headings: a live entry's day heading replaces the one below it of the same day.
+//  5. Noticed: an element with data-notice (a GM's call or contest on the sheet, a reveal in the
 //     log) that arrives live becomes a toast in view, counted in the tab title until it is shown
 //     or dismissed. What was on the page when it loaded is not news.
 (function () {
@@ -42,6 +43,37 @@
         document.getElementById("entry-" + message.lastEventId)) {
       event.preventDefault();
     }
+  });
+
+  // 4. Day headings (docs/roll-log.md): a live entry arrives with its day's heading. Keep the first
+  //    heading of each day, the one above the newest entry, and drop the repeat below it; once a
+  //    newer day has begun on an open page, an older "Today" or "Yesterday" says its date instead.
+  function mergeDays(list) {
+    var first = null;
+    var previous = null;
+    Array.prototype.slice.call(list.children).forEach(function (item) {
+      if (!item.classList.contains("log-day")) return;
+      var day = item.getAttribute("data-day");
+      if (previous && previous.getAttribute("data-day") === day) {
+        item.parentNode.removeChild(item);
+        return;
+      }
+      var time = item.querySelector("time");
+      if (first && time && item.getAttribute("data-full")) {
+        // ISO dates parse as UTC midnights: their difference is a whole number of days.
+        var gap = (Date.parse(first.getAttribute("data-day")) - Date.parse(day)) / 86400000;
+        var label = time.textContent;
+        if ((label === "Today" && gap >= 1) || (label === "Yesterday" && gap >= 2)) {
+          time.textContent = item.getAttribute("data-full");
+        }
+      }
+      first = first || item;
+      previous = item;
+    });
+  }
+  document.addEventListener("htmx:sseMessage", function (event) {
+    var list = event.target;
+    if (list && list.classList && list.classList.contains("log-days")) mergeDays(list);
   });
 
   function setStatus(text) {

@@ -104,8 +104,9 @@ def test_a_blind_roll_shows_the_gm_the_card_and_the_player_only_a_placeholder(pa
     expect(gm_card.locator(".die").first).to_be_visible()
     dice = gm_card.locator(".die .visually-hidden").all_inner_texts()
     outcome = gm_card.locator(".outcome").inner_text()
-    breakdown = gm_card.locator(".breakdown").inner_text()
-    assert dice and outcome
+    # The log folds the pool under "Pool and odds": read it whether shown or not.
+    breakdown = (gm_card.locator(".breakdown").text_content() or "").strip()
+    assert dice and outcome and breakdown
     live(player, log)
     expect(player.locator(f"#log-entries #{card_id}")).to_contain_text("A blind roll was made.")
     for path in (log, ada.get_absolute_url()):
@@ -186,6 +187,10 @@ def test_a_reveal_is_noticed_on_the_open_log(pages, party):
     gm.locator("#reveal").click()
     toast = player.locator("#notices .notice")
     expect(toast).to_contain_text("The GM revealed a roll: Ada, Athletics")
+    # The reveal came with today's heading; the log keeps one heading for the day, on top.
+    days = player.locator("#log-entries > li.log-day")
+    expect(days).to_have_count(1)
+    assert player.evaluate("document.querySelector('#log-entries > li').matches('.log-day')")
     toast.get_by_role("button", name="Dismiss").click()
     expect(toast).to_have_count(0)
 

@@ -107,7 +107,10 @@ def test_a_roll_reaches_every_member_as_the_log_item(party):
         for stream in streams.values():
             message = await stream.next_event()
             assert message.event == "entry" and message.id == token(entry)
-            assert message.data.startswith("<li>") and message.data.endswith("</li>")
+            # The log's item: the entry's day heading, then the entry (live.js keeps one
+            # heading per day).
+            assert message.data.startswith('<li class="log-day" data-day="')
+            assert '<li class="log-item">' in message.data and message.data.endswith("</li>")
             assert f'id="entry-{token(entry)}"' in message.data
             assert entry.outcome_label in message.data
             await stream.close()
