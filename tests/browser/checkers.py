@@ -75,6 +75,10 @@ def _roll_from_a_row(page) -> None:
     roll.wait_for()
     roll.click()
     page.locator("#roll-dialog[open] #roll-result .entry").wait_for()
+    # The dice tumble in and the headline fades in: check the result as it settles, not midway
+    # through its fade (axe would measure a half-transparent headline's contrast).
+    # (evaluate, not wait_for_function: the latter evals its predicate, which the CSP forbids.)
+    page.evaluate("() => Promise.all(document.getAnimations().map(a => a.finished))")
 
 
 def _open_every_fold(page) -> None:

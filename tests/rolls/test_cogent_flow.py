@@ -235,7 +235,7 @@ def test_htmx_roll_renders_the_result_in_place(client, rob, seeded):
     html = response.content.decode()
     entry = latest()
     assert response.status_code == 200 and "rollLogged" in response["HX-Trigger"]
-    assert f'id="entry-{token(entry)}"' in html and "<html" not in html
+    assert f'id="result-{token(entry)}"' in html and "<html" not in html
     assert 'id="roll-announce" hx-swap-oob="innerHTML"' in html
     assert "Spend destiny: +1 win" in html
     follow = client.post(follow_url(entry, "destiny"), headers={"HX-Request": "true"})
