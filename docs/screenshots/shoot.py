@@ -66,6 +66,9 @@ SHOTS = [
     Shot("log", "gm", "/campaigns/{cogent}/log/"),
     Shot("stats", "gm", "/campaigns/{cold_stars}/stats/"),
     Shot("not-found", "alice", "/campaigns/999999/"),
+    Shot("create-cogent", "alice", "/campaigns/{cogent}/characters/new/", full_page=True),
+    Shot("create-dad6", "alice", "/campaigns/{dad6}/characters/new/", full_page=True),
+    Shot("create-cold-stars", "alice", "/campaigns/{cold_stars}/characters/new/", full_page=True),
 ]
 
 

@@ -526,7 +526,8 @@ def creation_check(
                 "Skill points",
                 skill_spent,
                 skill_total,
-                " + ".join(parts) + "; your first vocation's first point is free",
+                (f"From {' + '.join(parts)}. " if len(parts) > 1 else "")
+                + "Your first vocation's first point is free.",
             ),
         ),
         problems=tuple(problems),

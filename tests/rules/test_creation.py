@@ -33,7 +33,7 @@ def test_cogent_intelligence_and_disabling_characteristics_add_skill_points():
     )
     skills = check.budgets[1]
     assert skills.total == 12 + 6 + 1 + 2
-    assert skills.detail.startswith("12 + 6 for Intelligence 2 + 3 for disabling characteristics")
+    assert skills.detail.startswith("From 12 + 6 for Intelligence 2 + 3 for disabling")
 
 
 def test_cogent_a_minus_one_skill_pays_for_a_point_elsewhere_but_only_once():
