@@ -186,7 +186,7 @@ class CogentCreationForm(CreationForm):
             )
             if name == COGENT_CRAFT_SKILL:
                 self.fields["craft"] = _text(
-                    f"{name}: animal or craft", placeholder="e.g. Horse, Spaceship"
+                    f"{name}: animal or craft", placeholder="Animal or craft, e.g. Horse"
                 )
         for i in range(COGENT_DISABILITY_ROWS):
             self.fields[f"disability-{i}-name"] = _text(
@@ -459,10 +459,11 @@ class ColdStarsCreationForm(CreationForm):
                 label=name, choices=SKILL_CHOICES, required=False
             )
             if is_domain:
+                example = f", e.g. {', '.join(examples[:2])}" if examples else ""
                 self.fields[f"domain-{key}"] = _text(
                     f"{name} domain",
-                    help_text="Needed from 3"
-                    + (f", e.g. {', '.join(examples[:2])}" if examples else ""),
+                    help_text=f"Needed from {ranges.COLD_STARS_DOMAIN_REQUIRED_FROM}{example}",
+                    placeholder=f"Domain{example}",
                 )
 
     def ability_fields(self) -> list[forms.BoundField]:

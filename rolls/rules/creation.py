@@ -32,7 +32,7 @@ class Budget:
     @property
     def text(self) -> str:
         if self.total is None:
-            return f"{self.label}: {self.spent} (the rules set no budget)"
+            return f"{self.label}: {self.spent}"
         left = self.total - self.spent
         if left < 0:
             return f"{self.label}: {-left} over — {self.spent} spent of {self.total}"
@@ -54,3 +54,8 @@ class CreationCheck:
     problems: tuple[Problem, ...] = ()
     warnings: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()  # what the rules say that helps choose, never a check
+
+    @property
+    def counts_only(self) -> bool:
+        """The rules set no budget at all: every figure is a count, for information."""
+        return all(budget.total is None for budget in self.budgets)

@@ -177,7 +177,7 @@ def test_the_htmx_partial_returns_the_updated_budget_and_writes_nothing(client, 
     )
     page = response.content.decode()
     assert response.status_code == 200 and count(party) == before
-    assert page.lstrip().startswith('<aside id="creation-budget"')
+    assert page.lstrip().startswith('<ul class="budgets">')  # the partial only
     assert "Attribute points: 1 of 2 left" in page
     assert "Skill points: 8 of 17 left" in page
     over = client.post(create_url(party), {"name": "", "strength": "2", "reflex": "1"}, **HTMX)
@@ -191,7 +191,7 @@ def test_the_htmx_partial_returns_the_updated_budget_and_writes_nothing(client, 
 def test_dad6_shows_that_there_is_no_budget_and_creates_class_and_skills(client, parties):
     party = parties[System.DAD6]
     page = as_player(client, party).get(create_url(party)).content.decode()
-    assert "Class skills: 0 (the rules set no budget)" in page
+    assert "Class skills: 0" in page
     assert 'name="level" value="1" min="1" max="20"' in page
     build = {
         "name": "Nim",
@@ -204,7 +204,7 @@ def test_dad6_shows_that_there_is_no_budget_and_creates_class_and_skills(client,
         "other-0-competence": "unfamiliar",
     }
     preview = client.post(create_url(party), build, **HTMX).content.decode()
-    assert "Class skills: 3 (the rules set no budget)" in preview
+    assert "Class skills: 3" in preview
     assert "Class skills at level 4 are Expert (+2 per die)" in preview
     response = client.post(create_url(party), build)
     nim = party.campaign.characters.get(name="Nim")
@@ -249,7 +249,7 @@ def test_dad6_invalid_rows_are_refused_with_the_input_kept(client, parties):
 def test_cold_stars_creates_abilities_skills_and_domains(client, parties):
     party = parties[System.COLD_STARS]
     page = as_player(client, party).get(create_url(party)).content.decode()
-    assert "Ability points: 6 (the rules set no budget)" in page
+    assert "Ability points: 6" in page
     assert 'name="agility" value="1" min="1" max="5"' in page
     build = {
         "name": "Vex",
@@ -261,7 +261,7 @@ def test_cold_stars_creates_abilities_skills_and_domains(client, parties):
         "skill-stealth": "2",
     }
     preview = client.post(create_url(party), build, **HTMX).content.decode()
-    assert "Trained skills: 3 (the rules set no budget)" in preview
+    assert "Trained skills: 3" in preview
     assert "Will 5 is rare enough to define whoever has it" in preview
     response = client.post(create_url(party), build)
     vex = party.campaign.characters.get(name="Vex")
