@@ -147,6 +147,10 @@ class CreationForm(forms.Form):
         return self._check
 
     @property
+    def error_count(self) -> int:
+        return sum(len(messages) for messages in self.errors.values())
+
+    @property
     def warnings(self) -> list[str]:
         """Soft checks; for the GM's NPCs the broken budgets too (never refused)."""
         check = self.check

@@ -78,6 +78,15 @@ def _build_stars(page) -> None:
     _build(page, {"name": "Vex", "agility": "3", "skill-piloting": "3"}, "needs a domain")
 
 
+def _refused_cogent(page) -> None:
+    """A player's build over budget, sent with Create: refused, the messages beside the fields."""
+    values = {"name": "Greedy", "strength": "2", "reflex": "1", "skill-0": "-1", "skill-1": "-1"}
+    _build(page, values, "1 over")
+    page.get_by_role("button", name="Create character").click()
+    page.locator(".form-errors").wait_for()
+    page.locator("#id_strength").scroll_into_view_if_needed()
+
+
 SHOTS = [
     Shot("landing", None, "/"),
     Shot("login", None, "/accounts/login/"),
@@ -93,6 +102,9 @@ SHOTS = [
     Shot("stats", "gm", "/campaigns/{cold_stars}/stats/"),
     Shot("not-found", "alice", "/campaigns/999999/"),
     Shot("create-cogent", "alice", "/campaigns/{cogent}/characters/new/", act=_build_cogent),
+    Shot(
+        "create-cogent-refused", "alice", "/campaigns/{cogent}/characters/new/", act=_refused_cogent
+    ),
     Shot("create-dad6", "alice", "/campaigns/{dad6}/characters/new/", act=_build_dad6),
     Shot("create-cold-stars", "alice", "/campaigns/{cold_stars}/characters/new/", act=_build_stars),
 ]

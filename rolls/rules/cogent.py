@@ -421,6 +421,9 @@ def injury_dice(levels: Iterable[int], *, attribute: str | None) -> int:
     return total if is_physical(attribute) else 0
 
 
+NO_VOCATION_WARNING = "No vocation yet; the creation rules give every character at least one."
+
+
 def creation_warnings(*, core_skill_ratings: Iterable[int], vocations: int) -> list[str]:
     """Book creation rules as soft checks: what a GM may want to look at, never a refusal."""
     warnings = []
@@ -431,7 +434,7 @@ def creation_warnings(*, core_skill_ratings: Iterable[int], vocations: int) -> l
             f"{CREATION_NEGATIVE_SKILLS_MAX}."
         )
     if vocations < CREATION_VOCATIONS_MIN:
-        warnings.append("No vocation yet; the creation rules give every character at least one.")
+        warnings.append(NO_VOCATION_WARNING)
     return warnings
 
 
@@ -531,7 +534,8 @@ def creation_check(
             ),
         ),
         problems=tuple(problems),
-        warnings=tuple(creation_warnings(core_skill_ratings=core_skills, vocations=len(vocations))),
+        # A second −1 is a problem here, not a warning too; a missing vocation only a warning.
+        warnings=(NO_VOCATION_WARNING,) if len(vocations) < CREATION_VOCATIONS_MIN else (),
     )
 
 

@@ -41,6 +41,7 @@ def test_cogent_a_minus_one_skill_pays_for_a_point_elsewhere_but_only_once():
     assert one.budgets[1].text == "Skill points: 0 of 12 left" and one.problems == ()
     two = cogent_check(core_skills=[-1, -1] + [0] * 13)
     assert [p.message for p in two.problems] == ["Only 1 core skill may be −1 at creation; 2 are."]
+    assert two.warnings == ()  # refused once, not warned about as well
 
 
 def test_cogent_over_budget_builds_are_problems_where_they_are():

@@ -107,6 +107,7 @@ def test_cogent_over_budget_build_is_refused_beside_its_fields_and_keeps_the_inp
     assert "That is 3 attribute points; a new character has 2." in page
     assert "That is 26 skill points; you have 17" in page
     assert "Only 1 core skill may be −1 at creation; 2 are." in page
+    assert "Not created yet: 4 things need a change" in page
     assert "A sub-skill cannot be above its vocation (3)." in page
     # The input is kept as typed.
     assert 'value="Greedy"' in page and 'name="skill-0" value="4"' in page
