@@ -50,9 +50,10 @@ def character_create(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     """Guided creation: the whole first sheet on one page, the system's steps from the seam.
 
     With htmx, every change posts the form here and gets back the budget partial, recomputed by
-    the engine: that request never writes. The Create button is a plain POST, which creates the
-    character and its sheet in one transaction, or answers with the page, the messages beside
-    their fields and everything typed kept.
+    the engine: that request never writes, and neither does "Check the budget" (the page again).
+    The Create button is a plain POST, which creates the character and its sheet in one
+    transaction, or answers with the page, the messages beside their fields and everything typed
+    kept.
     """
     campaign, membership = campaign_for_creator(request, pk)
     system = campaign.rule_system
@@ -60,6 +61,11 @@ def character_create(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     context = {"form": form, "campaign": campaign, "membership": membership, "system": system}
     if request.method == "POST" and request.htmx:
         return render(request, "sheets/character_form.html#budget", context)
+    if request.method == "POST" and "check" in request.POST:
+        # Without JavaScript, "Check the budget" redraws the page with the budget and the
+        # messages for what was typed; nothing is created.
+        form.is_valid()
+        return render(request, "sheets/character_form.html", context)
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
             character = campaign.new_character(

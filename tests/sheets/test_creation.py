@@ -320,3 +320,16 @@ def test_players_cannot_hide_their_characters(client, parties):
     )
     sneaky = party.campaign.characters.get(name="Sneaky")
     assert (sneaky.is_npc, sneaky.hidden_from_players) == (False, False)
+
+
+def test_check_the_budget_redraws_the_page_without_javascript_and_writes_nothing(client, parties):
+    party = parties[System.COGENT]
+    before = count(party)
+    response = as_player(client, party).post(
+        create_url(party), COGENT_BUILD | {"reflex": "1", "check": "1"}
+    )
+    page = response.content.decode()
+    assert response.status_code == 200 and count(party) == before
+    assert "Attribute points: 1 over — 3 spent of 2" in page
+    assert "That is 3 attribute points; a new character has 2." in page
+    assert 'value="Ship&#x27;s Surgeon"' in page
