@@ -18,6 +18,19 @@ LAPTOP = {"width": 1280, "height": 800}
 VIEWPORTS = pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
 
 
+@pytest.fixture
+def violations(page):
+    """Content-Security-Policy violations Chromium reports on the console (none may appear)."""
+    found = []
+    page.on(
+        "console",
+        lambda message: (
+            found.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
+    return found
+
+
 def open_form(page, log_in, system, viewport):
     campaign = CampaignFactory(system=system)
     player = MembershipFactory(campaign=campaign).user
@@ -28,7 +41,9 @@ def open_form(page, log_in, system, viewport):
 
 
 @VIEWPORTS
-def test_cogent_budget_follows_the_build_and_create_opens_the_sheet(page, log_in, viewport):
+def test_cogent_budget_follows_the_build_and_create_opens_the_sheet(
+    page, log_in, viewport, violations
+):
     campaign, budget = open_form(page, log_in, System.COGENT, viewport)
     expect(budget).to_contain_text("Attribute points: 2 of 2 left")
     page.get_by_label("Name", exact=True).fill("Rob")
@@ -62,10 +77,11 @@ def test_cogent_budget_follows_the_build_and_create_opens_the_sheet(page, log_in
     assert sheet.skills.get(name="Athletics").rating == 3
     assert sheet.vocations.get().subskills.get().name == "Medium"
     expect(page.locator("main")).to_contain_text("Soldier")
+    assert violations == []
 
 
 @VIEWPORTS
-def test_dad6_counts_class_skills_and_creates_them(page, log_in, viewport):
+def test_dad6_counts_class_skills_and_creates_them(page, log_in, viewport, violations):
     campaign, budget = open_form(page, log_in, System.DAD6, viewport)
     expect(budget).to_contain_text("Class skills: 0")
     page.get_by_label("Name", exact=True).fill("Nim")
@@ -82,10 +98,11 @@ def test_dad6_counts_class_skills_and_creates_them(page, log_in, viewport):
     nim = campaign.characters.get(name="Nim")
     assert (nim.dad6.class_name, nim.dad6.level, nim.dad6.skills.count()) == ("Thief", 4, 3)
     expect(page.locator("main")).to_contain_text("Climb")
+    assert violations == []
 
 
 @VIEWPORTS
-def test_cold_stars_asks_for_a_domain_and_creates_the_skills(page, log_in, viewport):
+def test_cold_stars_asks_for_a_domain_and_creates_the_skills(page, log_in, viewport, violations):
     campaign, budget = open_form(page, log_in, System.COLD_STARS, viewport)
     expect(budget).to_contain_text("Ability points: 6")
     page.get_by_label("Name", exact=True).fill("Vex")
@@ -103,3 +120,27 @@ def test_cold_stars_asks_for_a_domain_and_creates_the_skills(page, log_in, viewp
     assert (vex.cold_stars.agility, piloting.rating) == (3, 3)
     assert piloting.domains.get().name == "Small Craft"
     expect(page.locator("main")).to_contain_text("Small Craft")
+    assert violations == []
+
+
+def test_without_javascript_check_the_budget_and_create_still_work(browser, live_server):
+    campaign = CampaignFactory(system=System.COGENT)
+    player = MembershipFactory(campaign=campaign).user
+    context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
+    page = context.new_page()
+    page.goto("/accounts/login/")
+    page.fill("#id_username", player.username)
+    page.fill("#id_password", "pw")
+    page.click("main button[type=submit]")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    page.goto(f"/campaigns/{campaign.pk}/characters/new/")
+    page.get_by_label("Name", exact=True).fill("Pip")
+    page.get_by_label("Reflex", exact=True).fill("2")
+    page.get_by_role("button", name="Check the budget").click()
+    budget = page.locator("#creation-budget")
+    expect(budget).to_contain_text("Attribute points: 0 of 2 left")
+    expect(page.get_by_label("Name", exact=True)).to_have_value("Pip")
+    page.get_by_role("button", name="Create character").click()
+    page.wait_for_url("**/characters/*/")
+    assert campaign.characters.get(name="Pip").cogent.reflex == 2
+    context.close()
