@@ -125,16 +125,14 @@ class CreationForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         super().clean()
         self.build = self.make_build()
-        check = self.run_check(self.build)
-        self._check = check
-        if self.strict:
-            for problem in check.problems:
-                field = self.problem_field(problem)
-                if field is None:
-                    self.section_errors.setdefault(problem.where, []).append(problem.message)
-                    self.add_error(None, problem.message)
-                else:
-                    self.add_error(field, problem.message)
+        self._check = self.run_check(self.build)
+        for problem in self.refusals:
+            field = self.problem_field(problem)
+            if field is None:
+                self.section_errors.setdefault(problem.where, []).append(problem.message)
+                self.add_error(None, problem.message)
+            else:
+                self.add_error(field, problem.message)
         return self.cleaned_data
 
     @property
@@ -146,6 +144,16 @@ class CreationForm(forms.Form):
             self._check = self.run_check(self.make_build())
         return self._check
 
+    def _relaxed(self, problem: Problem) -> bool:
+        # A budget (a section's problem) binds players only. A rule about one item — a sub-skill
+        # above its vocation, a domain skill without a domain — is the sheet's rule for everyone.
+        return not self.strict and self.problem_field(problem) is None
+
+    @property
+    def refusals(self) -> list[Problem]:
+        """The problems that stop Create."""
+        return [p for p in self.check.problems if not self._relaxed(p)]
+
     @property
     def error_count(self) -> int:
         return sum(len(messages) for messages in self.errors.values())
@@ -153,9 +161,8 @@ class CreationForm(forms.Form):
     @property
     def warnings(self) -> list[str]:
         """Soft checks; for the GM's NPCs the broken budgets too (never refused)."""
-        check = self.check
-        relaxed = [] if self.strict else [p.message for p in check.problems]
-        return [*relaxed, *check.warnings]
+        relaxed = [p.message for p in self.check.problems if self._relaxed(p)]
+        return [*relaxed, *self.check.warnings]
 
     def _touched(self, prefix: str) -> bool:
         if not self.is_bound:

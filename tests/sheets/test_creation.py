@@ -160,6 +160,19 @@ def test_the_gm_may_build_an_npc_over_the_budget_and_sees_warnings(client, parti
     ogre = party.campaign.characters.get(name="Ogre")
     assert response["Location"] == ogre.get_absolute_url()
     assert (ogre.is_npc, ogre.hidden_from_players, ogre.cogent.strength) == (True, True, 4)
+    # A rule about one item is the sheet's rule for everyone: no sub-skill above its vocation.
+    above = {
+        "name": "Troll",
+        "vocation-0-name": "Brute",
+        "vocation-0-attribute": "strength",
+        "vocation-0-rating": "1",
+        "vocation-0-sub-0-kind": "combat:Large",
+        "vocation-0-sub-0-rating": "3",
+    }
+    refused = client.post(create_url(party), above)
+    assert refused.status_code == 400
+    assert "A sub-skill cannot be above its vocation (1)." in refused.content.decode()
+    assert not party.campaign.characters.filter(name="Troll").exists()
 
 
 def test_a_name_alone_still_makes_a_blank_character(client, parties):
