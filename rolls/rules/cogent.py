@@ -473,55 +473,34 @@ def creation_check(
     Problems name where they are: "attributes", "skills", or "vocation-<i>-<j>" for the j-th
     sub-skill of the i-th vocation.
     """
-    problems: list[Problem] = []
+    found: list[tuple[str, str]] = []  # (where, message)
     attribute_spent = sum(max(0, points) for points in attributes.values())
     if any(points < CREATION_ATTRIBUTE_MIN for points in attributes.values()):
-        problems.append(
-            Problem(
-                "attributes",
-                "An attribute can't start negative: only a disabling characteristic or an "
-                "injury lowers one, later.",
-            )
-        )
+        found.append(("attributes", "An attribute can't start negative: only a disabling "
+                      "characteristic or an injury lowers one, later."))  # fmt: skip
     if attribute_spent > CREATION_ATTRIBUTE_POINTS:
-        problems.append(
-            Problem(
-                "attributes",
-                f"That is {attribute_spent} attribute points; a new character has "
-                f"{CREATION_ATTRIBUTE_POINTS}.",
-            )
-        )
+        found.append(("attributes", f"That is {attribute_spent} attribute points; a new "
+                      f"character has {CREATION_ATTRIBUTE_POINTS}."))  # fmt: skip
     skill_total, parts = creation_skill_points(
         intelligence=attributes.get("Intelligence", 0), disabilities=disabilities
     )
     free = min(CREATION_FREE_VOCATION_POINTS, max(0, vocations[0][0])) if vocations else 0
     skill_spent = sum(core_skills) + sum(rating + sum(subs) for rating, subs in vocations) - free
+    sources = f" ({' + '.join(parts)})" if len(parts) > 1 else ""
     if skill_spent > skill_total:
-        problems.append(
-            Problem(
-                "skills",
-                f"That is {skill_spent} skill points; you have {skill_total}"
-                + (f" ({' + '.join(parts)})." if len(parts) > 1 else "."),
-            )
-        )
+        found.append(("skills", f"That is {skill_spent} skill points; you have {skill_total}"
+                      f"{sources}."))  # fmt: skip
     negatives = sum(1 for rating in core_skills if rating < 0)
     if negatives > CREATION_NEGATIVE_SKILLS_MAX:
-        problems.append(
-            Problem(
-                "skills",
-                f"Only {CREATION_NEGATIVE_SKILLS_MAX} core skill may be −1 at creation; "
-                f"{negatives} are.",
-            )
-        )
-    for i, (rating, subs) in enumerate(vocations):
-        for j, sub in enumerate(subs):
-            if sub > rating:
-                problems.append(
-                    Problem(
-                        f"vocation-{i}-{j}",
-                        f"A sub-skill cannot be above its vocation ({rating}).",
-                    )
-                )
+        found.append(("skills", f"Only {CREATION_NEGATIVE_SKILLS_MAX} core skill may be −1 at "
+                      f"creation; {negatives} are."))  # fmt: skip
+    found += [
+        (f"vocation-{i}-{j}", f"A sub-skill cannot be above its vocation ({rating}).")
+        for i, (rating, subs) in enumerate(vocations)
+        for j, sub in enumerate(subs)
+        if sub > rating
+    ]
+    problems = [Problem(where, message) for where, message in found]
     return CreationCheck(
         budgets=(
             Budget("Attribute points", attribute_spent, CREATION_ATTRIBUTE_POINTS),
