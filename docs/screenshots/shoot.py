@@ -80,7 +80,17 @@ def _build_stars(page) -> None:
 
 def _refused_cogent(page) -> None:
     """A player's build over budget, sent with Create: refused, the messages beside the fields."""
-    values = {"name": "Greedy", "strength": "2", "reflex": "1", "skill-0": "-1", "skill-1": "-1"}
+    values = {
+        "name": "Greedy",
+        "strength": "2",
+        "reflex": "1",
+        "skill-0": "-1",
+        "skill-1": "-1",
+        "vocation-0-name": "Sellsword",
+        "vocation-0-rating": "2",
+        "vocation-0-sub-0-kind": "combat:Small",
+        "vocation-0-sub-0-rating": "3",
+    }
     _build(page, values, "1 over")
     page.get_by_role("button", name="Create character").click()
     page.locator(".form-errors").wait_for()
@@ -103,7 +113,11 @@ SHOTS = [
     Shot("not-found", "alice", "/campaigns/999999/"),
     Shot("create-cogent", "alice", "/campaigns/{cogent}/characters/new/", act=_build_cogent),
     Shot(
-        "create-cogent-refused", "alice", "/campaigns/{cogent}/characters/new/", act=_refused_cogent
+        "create-cogent-refused",
+        "alice",
+        "/campaigns/{cogent}/characters/new/",
+        act=_refused_cogent,
+        full_page=True,
     ),
     Shot("create-dad6", "alice", "/campaigns/{dad6}/characters/new/", act=_build_dad6),
     Shot("create-cold-stars", "alice", "/campaigns/{cold_stars}/characters/new/", act=_build_stars),
