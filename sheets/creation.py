@@ -155,6 +155,18 @@ class CreationForm(forms.Form):
         return [p for p in self.check.problems if not self._relaxed(p)]
 
     @property
+    def field_messages(self) -> list[str]:
+        """What the fields' own checks say ("Strength is 0 to 2."), for the live budget: while a
+        box holds a bad value the budget counts the blank sheet's value instead, and says why.
+        Not the missing name: that is for Create to ask, not for every keystroke elsewhere."""
+        return [
+            str(message)
+            for name, messages in self.errors.items()
+            if name not in ("__all__", "name")
+            for message in messages
+        ]
+
+    @property
     def error_count(self) -> int:
         return sum(len(messages) for messages in self.errors.values())
 

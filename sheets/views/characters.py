@@ -60,7 +60,7 @@ def character_create(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     form = system.creation_form_for(campaign, form_data(request), gm=membership.is_gm)
     context = {"form": form, "campaign": campaign, "membership": membership, "system": system}
     if request.method == "POST" and request.htmx:
-        return render(request, "sheets/character_form.html#budget", context)
+        return render(request, "sheets/character_form.html#budget", context | {"preview": True})
     if request.method == "POST" and "check" in request.POST:
         # Without JavaScript, "Check the budget" redraws the page with the budget and the
         # messages for what was typed; nothing is created.

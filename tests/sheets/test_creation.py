@@ -197,6 +197,11 @@ def test_the_htmx_partial_returns_the_updated_budget_and_writes_nothing(client, 
     over = client.post(create_url(party), {"name": "", "strength": "2", "reflex": "1"}, **HTMX)
     assert over.status_code == 200  # htmx swaps only 2xx: the refusal shows in the budget
     assert "Attribute points: 1 over — 3 spent of 2" in over.content.decode()
+    # A bad box counts as the blank sheet's value, and the budget says why; a missing name waits.
+    typo = client.post(create_url(party), {"name": "", "strength": "x", "reflex": "9"}, **HTMX)
+    text = typo.content.decode()
+    assert "Strength must be a whole number." in text and "Reflex is 0 to 2." in text
+    assert "Attribute points: 2 of 2 left" in text and "Give your character a name" not in text
 
 
 # --- DAD6 --------------------------------------------------------------------------------------
