@@ -52,6 +52,51 @@ def _roll_from_a_row(page) -> None:
     page.wait_for_timeout(900)  # let the dice settle (the animation is under a second)
 
 
+def _build(page, values: dict[str, str], wait_for: str) -> None:
+    """Fill part of a new character's steps and wait for the budget to follow."""
+    for name, value in values.items():
+        field = page.locator(f"[name='{name}']")
+        if field.evaluate("el => el.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+    page.locator("#creation-budget", has_text=wait_for).wait_for()
+    page.locator(f"[name='{list(values)[-1]}']").scroll_into_view_if_needed()
+
+
+def _build_cogent(page) -> None:
+    values = {"name": "Rob", "strength": "1", "intelligence": "1", "skill-1": "2", "skill-5": "3"}
+    _build(page, values, "Skill points: 10 of 15 left")
+
+
+def _build_dad6(page) -> None:
+    values = {"name": "Nim", "class_name": "Thief", "level": "2", "class-0": "Climb"}
+    _build(page, values, "Class skills: 1")
+
+
+def _build_stars(page) -> None:
+    _build(page, {"name": "Vex", "agility": "3", "skill-piloting": "3"}, "needs a domain")
+
+
+def _refused_cogent(page) -> None:
+    """A player's build over budget, sent with Create: refused, the messages beside the fields."""
+    values = {
+        "name": "Greedy",
+        "strength": "2",
+        "reflex": "1",
+        "skill-0": "-1",
+        "skill-1": "-1",
+        "vocation-0-name": "Sellsword",
+        "vocation-0-rating": "2",
+        "vocation-0-sub-0-kind": "combat:Small",
+        "vocation-0-sub-0-rating": "3",
+    }
+    _build(page, values, "1 over")
+    page.get_by_role("button", name="Create character").click()
+    page.locator(".form-errors").wait_for()
+    page.locator("#id_strength").scroll_into_view_if_needed()
+
+
 SHOTS = [
     Shot("landing", None, "/"),
     Shot("login", None, "/accounts/login/"),
@@ -67,6 +112,16 @@ SHOTS = [
     Shot("log", "gm", "/campaigns/{cogent}/log/"),
     Shot("stats", "gm", "/campaigns/{cold_stars}/stats/"),
     Shot("not-found", "alice", "/campaigns/999999/"),
+    Shot("create-cogent", "alice", "/campaigns/{cogent}/characters/new/", act=_build_cogent),
+    Shot(
+        "create-cogent-refused",
+        "alice",
+        "/campaigns/{cogent}/characters/new/",
+        act=_refused_cogent,
+        full_page=True,
+    ),
+    Shot("create-dad6", "alice", "/campaigns/{dad6}/characters/new/", act=_build_dad6),
+    Shot("create-cold-stars", "alice", "/campaigns/{cold_stars}/characters/new/", act=_build_stars),
 ]
 
 

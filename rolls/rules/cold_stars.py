@@ -7,10 +7,12 @@ or one function so a GM's request to change it touches one place.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ._common import RandomSource, check_bool, check_faces, check_int, roll_dice
+from .creation import Budget, CreationCheck, Problem
 
 SIDES = 10
 
@@ -459,3 +461,69 @@ def contest_pool(
         in_domain=in_domain,
     )
     return Pool(ability=pool.ability, skill=pool.skill, risk=0)
+
+
+# Character creation. The Seed sets no budget for Abilities or Skills; it describes what ratings
+# mean, and the rare ones are worth the GM's eye (soft warnings, never refusals).
+RARE_ABILITY = 5  # Seed: "A 5 is rare enough that it defines whoever has it"
+RARE_SKILL = 5  # Seed: "A 5 is vanishingly rare"
+
+
+@dataclass(frozen=True)
+class SkillChoice:
+    """One skill of a new character: untrained (``rating`` None) or trained at ``rating``."""
+
+    key: str  # the caller's name for it, given back in a Problem
+    name: str
+    rating: int | None
+    domain_skill: bool = False
+    domains: int = 0
+
+
+def creation_check(*, abilities: Mapping[str, int], skills: Sequence[SkillChoice]) -> CreationCheck:
+    """A new character's Abilities and Skills against the Seed: domain skills rated 3 or more
+    name a domain; rare ratings are pointed out. Problems name the skill's ``key``."""
+    problems: list[Problem] = []
+    warnings: list[str] = []
+    for ability, rating in abilities.items():
+        check_int(rating, name=ability, low=ABILITY_MIN, high=ABILITY_MAX)
+        if rating >= RARE_ABILITY:
+            warnings.append(
+                f"{ability} {rating} is rare enough to define whoever has it: agree it with your GM."
+            )
+    trained = [skill for skill in skills if skill.rating is not None]
+    for skill in skills:
+        if skill.rating is None:
+            if skill.domains:
+                problems.append(
+                    Problem(skill.key, f"{skill.name} is untrained: train it to give it a domain.")
+                )
+            continue
+        check_int(skill.rating, name=skill.name, low=SKILL_MIN, high=SKILL_MAX)
+        if skill.domain_skill and skill.rating >= DOMAIN_FROM_RANK and not skill.domains:
+            problems.append(
+                Problem(
+                    skill.key,
+                    f"{skill.name} is rated {skill.rating}: from {DOMAIN_FROM_RANK} a domain skill "
+                    "needs a domain, a narrower focus.",
+                )
+            )
+        if skill.rating >= RARE_SKILL:
+            warnings.append(
+                f"{skill.name} {skill.rating} is vanishingly rare (a handful of people alive): "
+                "agree it with your GM."
+            )
+    return CreationCheck(
+        budgets=(
+            Budget("Ability points", sum(abilities.values())),
+            Budget("Trained skills", len(trained)),
+            Budget("Skill ranks", sum(skill.rating or 0 for skill in trained)),
+        ),
+        problems=tuple(problems),
+        warnings=tuple(warnings),
+        notes=(
+            "Most people sit at 1 or 2 in an Ability; 3 or 4 is genuine distinction.",
+            "Untrained skills add 1 Risk to their rolls; trained at 0 avoids that. Most working "
+            "professionals sit at 1 or 2.",
+        ),
+    )

@@ -6,7 +6,7 @@ Decision (ours; one constant each).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -19,6 +19,7 @@ from ._common import (
     roll_dice,
     to_fractions,
 )
+from .creation import Budget, CreationCheck
 
 SIDES = 6
 BOON_TARGET = 6  # Book: "the target number is always six"; a modified 7+ counts too
@@ -300,3 +301,38 @@ def opposed_difficulty(difficulty: int = DIFFICULTY_MIN, *, opposition: int) -> 
 def roll(pool: int, rng: RandomSource, *, traded_boons: int = 0) -> tuple[int, ...]:
     """Roll the pool with the injected ``rng``, leaving out 8 dice per traded boon."""
     return roll_dice(dice_rolled(pool, traded_boons=traded_boons), SIDES, rng)
+
+
+# Character creation. The Seed and the Book set no number of skills: the class decides. The Book's
+# sample thief (dad6s_example.md) chooses three class skills at first level; it is shown as an
+# example, never checked.
+SAMPLE_CLASS_SKILLS = 3
+
+
+def creation_check(
+    *, level: int, class_skills: Sequence[str], other_skills: Sequence[str]
+) -> CreationCheck:
+    """A new character's class skills and other skills (their competences), as counts and the
+    Seed's competence of class skills at this level. DAD6 has no budget to refuse."""
+    competence = class_skill_competence(level)
+    for other in other_skills:
+        check_choice(other, name="Competence", choices=COMPETENCES)
+    notes = (
+        f"Every roll starts with {level} {'die' if level == 1 else 'dice'}: your class level.",
+        f"Class skills at level {level} are {competence.capitalize()} "
+        f"(+{COMPETENCE_BONUS[competence]} per die); Expert from level {EXPERT_FROM_LEVEL}, "
+        f"Master from level {MASTER_FROM_LEVEL}.",
+        f"Your class says how many class skills you take; the rules' sample thief takes "
+        f"{SAMPLE_CLASS_SKILLS} at first level.",
+    )
+    warnings: tuple[str, ...] = ()
+    if not class_skills:
+        warnings = ("No class skills yet: they are the skills your character is Trained in.",)
+    return CreationCheck(
+        budgets=(
+            Budget("Class skills", len(class_skills)),
+            Budget("Other skills", len(other_skills)),
+        ),
+        warnings=warnings,
+        notes=notes,
+    )

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from rolls.rolling.forms.base import RollForm
     from rolls.rolling.outcomes import Headline
     from sheets.character_json import Collector, Imported
+    from sheets.creation import CreationForm
     from sheets.models import Campaign, Character
 
 # Builds one editable form of the sheet page, or None when the viewer can't edit (key, factory).
@@ -225,6 +226,22 @@ class RuleSystem[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)]:
         result: Imported,
         ignored: list[str],
     ) -> None:
+        raise NotImplementedError
+
+    # --- guided creation (sheets.creation; the rules are the engine's creation_check) ----------
+    creation_form: ClassVar[type[CreationForm]]
+
+    @property
+    def creation_template(self) -> str:
+        """The system's steps of the new-character page."""
+        return f"sheets/{self.key}/create.html"
+
+    def creation_form_for(self, campaign: Campaign, data: Any, *, gm: bool) -> CreationForm:
+        return self.creation_form(data, campaign=campaign, gm=gm)
+
+    def create_from(self, character: Character, build: dict[str, Any]) -> None:
+        """Fill the new character's blank sheet from a valid creation form's ``build`` (inside
+        the view's transaction, so a failure leaves no half-made character)."""
         raise NotImplementedError
 
 

@@ -10,6 +10,7 @@ from django.db.models import Prefetch
 from rolls.rules import cogent
 from sheets import ranges
 from sheets.character_json import export_cogent, import_cogent
+from sheets.creation import CogentCreationForm
 from sheets.forms import (
     CogentCombatSkillForm,
     CogentDisabilityForm,
@@ -24,6 +25,7 @@ from sheets.models import (
     COGENT_COMBAT_SKILLS,
     COGENT_CORE_SKILLS,
     CogentAttribute,
+    CogentDisability,
     CogentSheet,
     CogentSkill,
     CogentSubSkill,
@@ -71,6 +73,7 @@ class CogentSystem(RuleSystem[CogentSheet]):
     )
     campaign_skills_label = "Combat skills"
     has_assists = True
+    creation_form = CogentCreationForm
 
     def sheet_context(
         self, character: Character, sheet: CogentSheet, form: FormMaker, *, can_edit: bool, gm: bool
@@ -181,3 +184,34 @@ class CogentSystem(RuleSystem[CogentSheet]):
 
     def import_sheet(self, sheet: CogentSheet, data: dict[str, Any], c: Any, **kwargs: Any) -> None:
         import_cogent(sheet, data, c, **kwargs)
+
+    # --- guided creation ---------------------------------------------------------------------
+    def create_from(self, character: Character, build: dict[str, Any]) -> None:
+        sheet = self.sheet_of(character)
+        for attribute, points in build["attributes"].items():
+            setattr(sheet, attribute, points)
+        sheet.save()
+        skills = list(sheet.skills.order_by("position"))
+        for skill, rating in zip(skills, build["skills"], strict=True):
+            skill.rating = rating
+            if skill.has_craft:
+                skill.craft = build["craft"]
+        CogentSkill.objects.bulk_update(skills, ["rating", "craft"])
+        CogentDisability.objects.bulk_create(
+            CogentDisability(sheet=sheet, name=name) for name, _ in build["disabilities"]
+        )
+        for name, attribute, rating, subs in build["vocations"]:
+            vocation = CogentVocation.objects.create(
+                sheet=sheet, name=name, attribute=attribute, rating=rating
+            )
+            CogentSubSkill.objects.bulk_create(
+                CogentSubSkill(
+                    vocation=vocation,
+                    slot=slot,
+                    kind=kind,
+                    name=sub_name,
+                    attribute=sub_attribute,
+                    rating=sub_rating,
+                )
+                for slot, (kind, sub_name, sub_attribute, sub_rating) in enumerate(subs, start=1)
+            )

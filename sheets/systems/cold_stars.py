@@ -8,13 +8,20 @@ from typing import TYPE_CHECKING, Any
 from rolls.rules import OUTCOMES_BEST_FIRST, cold_stars
 from sheets.catalog import cold_stars_catalog, cold_stars_groups
 from sheets.character_json import export_cold_stars, import_cold_stars
+from sheets.creation import ColdStarsCreationForm
 from sheets.forms import (
     CampaignSkillForm,
     ColdStarsDomainForm,
     ColdStarsSheetForm,
     ColdStarsSkillForm,
 )
-from sheets.models import CampaignSkill, ColdStarsSheet, ColdStarsSkill, System
+from sheets.models import (
+    CampaignSkill,
+    ColdStarsDomain,
+    ColdStarsSheet,
+    ColdStarsSkill,
+    System,
+)
 from sheets.systems import ContestStyle, Difficulty, FormMaker, RowKind, RuleSystem
 
 if TYPE_CHECKING:
@@ -28,6 +35,7 @@ class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
     sheet_model = ColdStarsSheet
     sheet_form = ColdStarsSheetForm
     sheet_form_takes_gm = True  # the resource maximums are the GM's
+    creation_form = ColdStarsCreationForm
     roll_form_path = "rolls.rolling.forms.cold_stars.ColdStarsRollForm"
     resources_form_path = "rolls.table.forms.ColdStarsResourcesForm"
     difficulty = Difficulty(
@@ -127,3 +135,26 @@ class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
         self, sheet: ColdStarsSheet, data: dict[str, Any], c: Any, **kwargs: Any
     ) -> None:
         import_cold_stars(sheet, data, c, **kwargs)
+
+    # --- guided creation ---------------------------------------------------------------------
+    def create_from(self, character: Character, build: dict[str, Any]) -> None:
+        sheet = self.sheet_of(character)
+        for ability, rating in build["abilities"].items():
+            setattr(sheet, ability, rating)
+        sheet.save()
+        # The blank sheet has a row for every catalog and campaign skill; the form names them so.
+        rows = {
+            row.catalog_key or f"campaign-{row.campaign_skill_id}": row
+            for row in sheet.skills.all()
+        }
+        trained, domains = [], []
+        for key, _, rating, _, domain in build["skills"]:
+            row = rows.get(key)
+            if row is None or rating is None:
+                continue  # a skill the GM added a moment ago stays untrained
+            row.trained, row.rating = True, rating
+            trained.append(row)
+            if domain:
+                domains.append(ColdStarsDomain(skill=row, name=domain))
+        ColdStarsSkill.objects.bulk_update(trained, ["trained", "rating"])
+        ColdStarsDomain.objects.bulk_create(domains)

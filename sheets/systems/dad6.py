@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from rolls.rules import dad6
 from sheets.character_json import export_dad6, import_dad6
+from sheets.creation import Dad6CreationForm
 from sheets.forms import Dad6SheetForm, Dad6SkillForm
 from sheets.models import Dad6Sheet, Dad6Skill, System
 from sheets.systems import ContestStyle, Difficulty, FormMaker, RowKind, RuleSystem
@@ -46,6 +47,7 @@ class Dad6System(RuleSystem[Dad6Sheet]):
     rows = (RowKind("dad6-skill", Dad6Skill, "sheet_id", ("sheet",)),)
 
     opposition_adds_difficulty = True
+    creation_form = Dad6CreationForm
 
     def sheet_context(
         self, character: Character, sheet: Dad6Sheet, form: FormMaker, *, can_edit: bool, gm: bool
@@ -88,3 +90,19 @@ class Dad6System(RuleSystem[Dad6Sheet]):
 
     def import_sheet(self, sheet: Dad6Sheet, data: dict[str, Any], c: Any, **kwargs: Any) -> None:
         import_dad6(sheet, data, c, **kwargs)
+
+    # --- guided creation ---------------------------------------------------------------------
+    def create_from(self, character: Character, build: dict[str, Any]) -> None:
+        sheet = self.sheet_of(character)
+        sheet.class_name, sheet.level = build["class_name"], build["level"]
+        sheet.save()
+        Dad6Skill.objects.bulk_create(
+            [
+                Dad6Skill(sheet=sheet, name=name, is_class_skill=True)
+                for name in build["class_skills"]
+            ]
+            + [
+                Dad6Skill(sheet=sheet, name=name, competence=competence)
+                for name, competence in build["other_skills"]
+            ]
+        )

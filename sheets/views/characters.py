@@ -28,7 +28,6 @@ from sheets.access import (
 from sheets.character_json import CharacterImportError, export_json, import_character
 from sheets.forms import (
     CharacterBasicsForm,
-    CharacterCreateForm,
     CharacterImportForm,
 )
 from sheets.models import (
@@ -48,23 +47,39 @@ RECENT_ROLLS = 5  # entries shown on a sheet; the campaign log has the rest
 @login_required
 @require_http_methods(["GET", "POST"])
 def character_create(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Guided creation: the whole first sheet on one page, the system's steps from the seam.
+
+    With htmx, every change posts the form here and gets back the budget partial, recomputed by
+    the engine: that request never writes, and neither does "Check the budget" (the page again).
+    The Create button is a plain POST, which creates the character and its sheet in one
+    transaction, or answers with the page, the messages beside their fields and everything typed
+    kept.
+    """
     campaign, membership = campaign_for_creator(request, pk)
-    form = CharacterCreateForm(form_data(request), gm=membership.is_gm)
+    system = campaign.rule_system
+    form = system.creation_form_for(campaign, form_data(request), gm=membership.is_gm)
+    context = {"form": form, "campaign": campaign, "membership": membership, "system": system}
+    if request.method == "POST" and request.htmx:
+        return render(request, "sheets/character_form.html#budget", context | {"preview": True})
+    if request.method == "POST" and "check" in request.POST:
+        # Without JavaScript, "Check the budget" redraws the page with the budget and the
+        # messages for what was typed; nothing is created.
+        form.is_valid()
+        return render(request, "sheets/character_form.html", context)
     if request.method == "POST" and form.is_valid():
-        character = campaign.new_character(
-            owner=request.user,
-            name=form.cleaned_data["name"],
-            # The GM's characters are NPCs; players' are player characters.
-            is_npc=membership.is_gm,
-            hidden_from_players=form.cleaned_data.get("hidden_from_players", False),
-        )
-        messages.success(request, f"{character.name} created. Fill in the sheet below.")
+        with transaction.atomic():
+            character = campaign.new_character(
+                owner=request.user,
+                name=form.cleaned_data["name"],
+                # The GM's characters are NPCs; players' are player characters.
+                is_npc=membership.is_gm,
+                hidden_from_players=form.cleaned_data.get("hidden_from_players", False),
+            )
+            system.create_from(character, form.build)
+        messages.success(request, f"{character.name} created.")
         return redirect(character)
     return render(
-        request,
-        "sheets/character_form.html",
-        {"form": form, "campaign": campaign, "membership": membership},
-        status=400 if form.is_bound else 200,
+        request, "sheets/character_form.html", context, status=400 if form.is_bound else 200
     )
 
 
