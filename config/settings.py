@@ -216,6 +216,10 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+# Files served at the site's root: /favicon.ico, which browsers and feed readers ask for whatever
+# the pages link (it holds static/img/favicon.svg drawn at 16, 32 and 48 px). Never put anything
+# private here: WhiteNoise serves every file in it to anyone.
+WHITENOISE_ROOT = BASE_DIR / "static" / "root"
 
 # HTTPS hardening: all off by default (development is plain HTTP); README "Production" lists the
 # values under which `manage.py check --deploy --fail-level WARNING` is clean (a test holds it so).
