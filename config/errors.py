@@ -1,4 +1,5 @@
-"""Readable answers for requests Django refuses before any view runs."""
+"""Readable answers for requests Django refuses before any view runs: a bad or too large body,
+and a failed CSRF check. (403, 404 and 500 use Django's own handlers with our templates.)"""
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
@@ -26,7 +27,16 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
         status = 400
         title = "Bad request"
         message = "The request could not be understood. Nothing was saved."
-    return render(request, "400.html", {"title": title, "message": message}, status=status)
+    return render(
+        request, "400.html", {"title": title, "message": message, "status": status}, status=status
+    )
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """CSRF_FAILURE_VIEW: Django's own page is unstyled and speaks of "CSRF verification" to people
+    who only left a form open too long. Rendered with the request, so the header knows who is
+    logged in; ``reason`` (Django's technical one) is for the log, not the page."""
+    return render(request, "403_csrf.html", status=403)
 
 
 def _size(n: int) -> str:

@@ -249,6 +249,7 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
 }
 SECURE_REFERRER_POLICY = "same-origin"
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 
