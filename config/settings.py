@@ -182,6 +182,12 @@ FILE_UPLOAD_HANDLERS = [
 # repeatable dice; it is deliberately not read from the environment.
 ROLLS_RNG_SEED: int | None = None
 
+# One-click demo logins on the landing page ("Try it as the GM / alice / bob", sheets.views.accounts
+# demo_login). Off unless set: `make run` turns it on. Only the demo users (manage.py demo) that
+# still have the published demo password can be logged into this way, so on a real deployment it
+# opens nothing that the login form with that published password wouldn't.
+DEMO_LOGINS = env_bool("DEMO_LOGINS", default=False)
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

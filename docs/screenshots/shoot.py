@@ -52,6 +52,13 @@ def _roll_from_a_row(page) -> None:
     page.wait_for_timeout(900)  # let the dice settle (the animation is under a second)
 
 
+def _scroll_to_skills(page) -> None:
+    """The sheet at its skills: the Roll buttons with their odds."""
+    page.locator("table.skills").first.evaluate(
+        "table => table.closest('section').scrollIntoView()"
+    )
+
+
 SHOTS = [
     Shot("landing", None, "/"),
     Shot("login", None, "/accounts/login/"),
@@ -66,6 +73,11 @@ SHOTS = [
     Shot("log", "gm", "/campaigns/{cogent}/log/"),
     Shot("stats", "gm", "/campaigns/{cold_stars}/stats/"),
     Shot("not-found", "alice", "/campaigns/999999/"),
+    # The landing page's pictures (static/img/landing-*.png) are the phone PNGs of these two:
+    #   shoot.py --only landing-sheet,roll-cogent --dark --out /tmp/shots, then copy
+    #   landing-sheet-phone[-dark].png and roll-cogent-phone[-dark].png to
+    #   static/img/landing-sheet[-dark].png and static/img/landing-roll[-dark].png.
+    Shot("landing-sheet", "alice", "/characters/{alice_cogent}/", act=_scroll_to_skills),
 ]
 
 
@@ -149,6 +161,8 @@ def main() -> None:
             "DATABASE_URL": f"sqlite:///{tmp}/db.sqlite3",
             "DJANGO_SETTINGS_MODULE": "config.settings",
             "DEBUG": "",
+            # The landing page shows its one-click demo logins, as under `make run`.
+            "DEMO_LOGINS": "1",
         }
         env.pop("DATABASE_POOL_SIZE", None)
         port = _free_port()
