@@ -6,11 +6,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.test import Client, RequestFactory
+from django.test import AsyncClient, Client, RequestFactory
 from django.urls import reverse
 from django.views.defaults import server_error
 
 from sheets.models.campaigns import CampaignQuerySet
+from tests.rolls.live_helpers import run
+from tests.worlds import build_party
 
 pytestmark = pytest.mark.django_db
 
@@ -92,3 +94,38 @@ def test_a_failed_csrf_check_is_a_readable_403():
     html = response.content.decode()
     assert "That form had expired" in html and "Nothing was saved" in html
     assert "CSRF verification failed" not in html  # not Django's unstyled page
+
+
+def test_405_is_a_readable_page(client, party):
+    client.force_login(party.player)
+    response = client.get(reverse("logout"))  # log-out takes only a POST
+    assert response.status_code == 405
+    assert response["Allow"] == "POST, OPTIONS"
+    html = response.content.decode()
+    assert "This address only takes a form" in html and "Nothing was changed" in html
+    assert "Back to my campaigns" in html
+    # Still logged in: the GET did nothing.
+    assert client.get(reverse("home")).wsgi_request.user == party.player
+
+
+def test_405_for_htmx_stays_empty(client, party):
+    # htmx shows its own message for a failed request (static/js/feedback.js).
+    client.force_login(party.player)
+    response = client.get(reverse("logout"), headers={"HX-Request": "true"})
+    assert response.status_code == 405 and response.content == b""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_405_of_an_async_view_is_a_readable_page_too():
+    # The live stream is an async view: under ASGI the middleware renders its page on a thread.
+    party = build_party()
+    client = AsyncClient()
+    client.force_login(party.player)
+    url = reverse("campaign_events", kwargs={"pk": party.campaign.pk})
+
+    async def scenario():
+        response = await client.post(url)
+        assert response.status_code == 405
+        assert "This address only takes a form" in response.content.decode()
+
+    run(scenario)
