@@ -62,6 +62,7 @@ def _scroll_to_skills(page) -> None:
 SHOTS = [
     Shot("landing", None, "/"),
     Shot("login", None, "/accounts/login/"),
+    Shot("signup", None, "/accounts/signup/"),
     Shot("home", "alice", "/"),
     Shot("sheet-cogent", "alice", "/characters/{alice_cogent}/"),
     Shot("sheet-dad6", "alice", "/characters/{alice_dad6}/"),
