@@ -5,6 +5,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PORT   ?= 8000
+# The landing page's one-click "Try it as the GM / alice / bob" (README, "Demo logins"); a
+# development server has the demo users. `make run DEMO_LOGINS=0` turns the buttons off.
+DEMO_LOGINS ?= 1
 
 .PHONY: run test lint format migrations-check screenshots bench bench-rules bench-http bench-log bench-sse bench-dashboard clean
 
@@ -25,7 +28,7 @@ run: $(STAMP)
 	$(BIN)/python manage.py createcachetable
 	PORT=$(PORT) $(BIN)/python manage.py demo
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	$(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port $(PORT) --no-proxy-headers
+	DEMO_LOGINS=$(DEMO_LOGINS) $(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port $(PORT) --no-proxy-headers
 
 # The page checkers the browser tests run (package.json: axe-core, the Nu HTML checker). Without
 # npm they skip with a message; CI=true makes them mandatory. --ignore-scripts: vnu-jar's install

@@ -92,6 +92,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Inside sessions and auth, so its page's header knows who is logged in.
+    "config.errors.method_not_allowed_page",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its 429 response.
@@ -190,6 +192,12 @@ FILE_UPLOAD_HANDLERS = [
 # repeatable dice; it is deliberately not read from the environment.
 ROLLS_RNG_SEED: int | None = None
 
+# One-click demo logins on the landing page ("Try it as the GM / alice / bob", sheets.views.accounts
+# demo_login). Off unless set: `make run` turns it on. Only the demo users (manage.py demo) that
+# still have the published demo password can be logged into this way, so on a real deployment it
+# opens nothing that the login form with that published password wouldn't.
+DEMO_LOGINS = env_bool("DEMO_LOGINS", default=False)
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -225,6 +233,10 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+# Files served at the site's root: /favicon.ico, which browsers and feed readers ask for whatever
+# the pages link (it holds static/img/favicon.svg drawn at 16, 32 and 48 px). Never put anything
+# private here: WhiteNoise serves every file in it to anyone.
+WHITENOISE_ROOT = BASE_DIR / "static" / "root"
 
 # HTTPS hardening: all off by default (development is plain HTTP); README "Production" lists the
 # values under which `manage.py check --deploy --fail-level WARNING` is clean (a test holds it so).
@@ -254,6 +266,7 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
 }
 SECURE_REFERRER_POLICY = "same-origin"
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 

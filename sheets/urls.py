@@ -7,6 +7,7 @@ from sheets.views import accounts, campaigns, characters
 urlpatterns = [
     path("", accounts.home, name="home"),
     path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/demo/", accounts.demo_login, name="demo_login"),
     # Campaigns, members and invites
     path("campaigns/new/", campaigns.campaign_create, name="campaign_create"),
     path("campaigns/<id:pk>/", campaigns.campaign_detail, name="campaign_detail"),

@@ -47,6 +47,11 @@ PERMISSION_TESTS: dict[str, tuple[str, ...]] = {
         "tests.sheets.test_permissions::test_home_for_anonymous_is_the_welcome_page",
     ),
     "signup": ("tests.sheets.test_campaigns::test_signup_logs_in",),
+    "demo_login": (
+        "tests.sheets.test_landing::test_demo_logins_are_off_by_default",
+        "tests.sheets.test_landing::test_a_demo_user_whose_password_changed_is_refused",
+        "tests.sheets.test_landing::test_only_the_demo_users_can_be_logged_in_as",
+    ),
     "campaign_create": ("tests.sheets.test_campaigns::test_creator_becomes_gm",),
     "campaign_detail": ("tests.sheets.test_permissions::test_campaign_pages",),
     "campaign_edit": ("tests.sheets.test_permissions::test_campaign_pages",),
@@ -261,7 +266,8 @@ def test_pages_without_arguments_need_a_login_where_they_are_private(client):
     for name in sorted(private):
         response = client.get(reverse(name))
         assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
-    for name in sorted(public - {"logout"}):
+    # POST-only: logout, and the demo login (tests/sheets/test_landing.py).
+    for name in sorted(public - {"logout", "demo_login"}):
         assert client.get(reverse(name)).status_code == 200, name
 
 

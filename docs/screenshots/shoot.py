@@ -97,9 +97,17 @@ def _refused_cogent(page) -> None:
     page.locator("#id_strength").scroll_into_view_if_needed()
 
 
+def _scroll_to_skills(page) -> None:
+    """The sheet at its skills: the Roll buttons with their odds."""
+    page.locator("table.skills").first.evaluate(
+        "table => table.closest('section').scrollIntoView()"
+    )
+
+
 SHOTS = [
     Shot("landing", None, "/"),
     Shot("login", None, "/accounts/login/"),
+    Shot("signup", None, "/accounts/signup/"),
     Shot("home", "alice", "/"),
     Shot("sheet-cogent", "alice", "/characters/{alice_cogent}/"),
     Shot("sheet-dad6", "alice", "/characters/{alice_dad6}/"),
@@ -122,6 +130,11 @@ SHOTS = [
     ),
     Shot("create-dad6", "alice", "/campaigns/{dad6}/characters/new/", act=_build_dad6),
     Shot("create-cold-stars", "alice", "/campaigns/{cold_stars}/characters/new/", act=_build_stars),
+    # The landing page's pictures (static/img/landing-*.png) are the phone PNGs of these two:
+    #   shoot.py --only landing-sheet,roll-cogent --dark --out /tmp/shots, then copy
+    #   landing-sheet-phone[-dark].png and roll-cogent-phone[-dark].png to
+    #   static/img/landing-sheet[-dark].png and static/img/landing-roll[-dark].png.
+    Shot("landing-sheet", "alice", "/characters/{alice_cogent}/", act=_scroll_to_skills),
 ]
 
 
@@ -208,6 +221,8 @@ def main() -> None:
             "STATIC_ROOT": f"{tmp}/static",
             "DJANGO_SETTINGS_MODULE": "config.settings",
             "DEBUG": "",
+            # The landing page shows its one-click demo logins, as under `make run`.
+            "DEMO_LOGINS": "1",
         }
         env.pop("DATABASE_POOL_SIZE", None)
         port = _free_port()

@@ -1,19 +1,26 @@
-"""The home page and sign-up."""
+"""The home page (the landing page when logged out), sign-up and the one-click demo logins."""
 
 from __future__ import annotations
 
+import hashlib
+
+from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import authenticate, get_user_model, login
+from django.contrib.auth.hashers import check_password
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.http import HtmxHttpRequest, form_data
 from config.ratelimit import rate_limited
 from sheets.forms import (
     SignupForm,
 )
+from sheets.management.commands.demo import PASSWORD as DEMO_PASSWORD
+from sheets.management.commands.demo import USERS as DEMO_USERS
 from sheets.models import (
     Campaign,
 )
@@ -29,8 +36,60 @@ User = get_user_model()
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
     user = request.user
-    campaigns = Campaign.objects.for_home(user) if user.is_authenticated else []
-    return render(request, "sheets/home.html", {"campaigns": campaigns})
+    if user.is_authenticated:
+        return render(request, "sheets/home.html", {"campaigns": Campaign.objects.for_home(user)})
+    return render(request, "sheets/home.html", {"demo_users": demo_users()})
+
+
+def demo_users() -> list[str]:
+    """The demo users one click can log in as: none unless DEMO_LOGINS is on, then those of
+    `manage.py demo` that exist and still have the published demo password, in the demo's order."""
+    if not settings.DEMO_LOGINS:
+        return []
+    found = User.objects.filter(username__in=DEMO_USERS, is_active=True).only(
+        "username", "password"
+    )
+    ready = set()
+    for user in found:
+        # A password check is a deliberately slow hash; the landing page must not pay three per
+        # visit. The answer is cached under the stored hash, which changes with the password.
+        key = "demo-password:" + hashlib.sha256(user.password.encode()).hexdigest()
+        ok = cache.get(key)
+        if ok is None:
+            # hashers.check_password, not user.check_password: no hash upgrade, so a GET writes
+            # nothing.
+            ok = check_password(DEMO_PASSWORD, user.password)
+            cache.set(key, ok, 3600)
+        if ok:
+            ready.add(user.username)
+    return [name for name in DEMO_USERS if name in ready]
+
+
+@require_POST
+def demo_login(request: HtmxHttpRequest) -> HttpResponse:
+    """Log in as a demo user with one click (the landing page's "Try it as …" forms).
+
+    404 unless DEMO_LOGINS is on and the posted user is one of the demo's that still has the
+    demo password: a demo user whose password was changed is an account like any other, and a
+    deployment without the setting has no such door at all. The password is checked through
+    ``authenticate`` like the login form's, so django-axes sees the attempt: a username/address
+    pair locked out for wrong passwords stays locked out here (AxesMiddleware answers 429), and a
+    refused attempt counts as a failure. What this skips is only typing a password that is
+    published anyway (README, `make run`), so it is no stronger than the login form with it.
+    """
+    username = request.POST.get("username", "")
+    if not settings.DEMO_LOGINS or username not in DEMO_USERS:
+        raise Http404("No demo login here.")
+    user = authenticate(request, username=username, password=DEMO_PASSWORD)
+    if user is None:
+        raise Http404("No demo login here.")
+    login(request, user)
+    messages.success(
+        request,
+        f"You are logged in as {user.username}, a demo user. Everything here is demo data: "
+        "roll, edit and explore freely.",
+    )
+    return redirect("home")
 
 
 @require_http_methods(["GET", "POST"])
