@@ -481,6 +481,14 @@ class Dad6SkillForm(forms.ModelForm):
         if self.instance.pk:
             self.fields["competence"].label = f"{self.instance.name} competence"
 
+    def for_section(self) -> Dad6SkillForm:
+        """As a row of the Skills section: the section says once what the help says per row,
+        and a class skill's empty competence reads as what it is."""
+        competence = cast(forms.ChoiceField, self.fields["competence"])
+        competence.help_text = ""
+        competence.choices = [("", "From the class level"), *list(competence.choices)[1:]]
+        return self
+
     def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()
         if not name:

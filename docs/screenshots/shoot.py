@@ -59,6 +59,13 @@ SHOTS = [
     Shot("sheet-cogent", "alice", "/characters/{alice_cogent}/"),
     Shot("sheet-dad6", "alice", "/characters/{alice_dad6}/"),
     Shot("sheet-cold-stars", "alice", "/characters/{alice_cold_stars}/"),
+    # The whole sheet in read mode, and one section of each in edit mode.
+    Shot("sheet-cogent-whole", "alice", "/characters/{alice_cogent}/", full_page=True),
+    Shot("sheet-dad6-whole", "alice", "/characters/{alice_dad6}/", full_page=True),
+    Shot("sheet-cold-stars-whole", "alice", "/characters/{alice_cold_stars}/", full_page=True),
+    Shot("sheet-cogent-edit", "alice", "/characters/{alice_cogent}/?edit=vocations#vocations"),
+    Shot("sheet-dad6-edit", "alice", "/characters/{alice_dad6}/?edit=skills#skills"),
+    Shot("sheet-cold-stars-edit", "alice", "/characters/{alice_cold_stars}/?edit=skills#skills"),
     Shot("roll-cogent", "alice", "/characters/{alice_cogent}/", act=_roll_from_a_row),
     Shot("roll-dad6", "alice", "/characters/{alice_dad6}/", act=_roll_from_a_row),
     Shot("roll-cold-stars", "alice", "/characters/{alice_cold_stars}/", act=_roll_from_a_row),

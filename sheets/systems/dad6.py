@@ -93,7 +93,7 @@ class Dad6System(RuleSystem[Dad6Sheet]):
                 [
                     Dad6SkillForm(
                         data, instance=s, sheet=sheet, prefix=f"skill-{s.pk}", in_section=True
-                    )
+                    ).for_section()
                     for s in sheet.skills.all()
                 ]
             )
