@@ -207,6 +207,24 @@ class SectionForm:
         return bound
 
 
+class FiguresSection(SectionForm):
+    """The sheet's own figures (attributes, resources), which rolls spend while the section may be
+    open: only what the user changed is written, so a destiny point or Momentum spent meanwhile
+    isn't put back by the stale value still in the form. Each field carries the value the user
+    saw (``show_hidden_initial``), and the change is measured against it."""
+
+    def __init__(self, parts: list[forms.ModelForm]) -> None:
+        super().__init__(parts)
+        for form in self.forms:
+            for field in form.fields.values():
+                field.show_hidden_initial = True
+
+    def save(self) -> None:
+        for form in self.forms:
+            if form.changed_data:
+                form.instance.save(update_fields=form.changed_data)
+
+
 class UniqueNamesSection(SectionForm):
     """Rows whose names must differ on one sheet, renamed together: checked on the new names, so
     swapping two names is no clash and two rows renamed alike are one."""
@@ -486,7 +504,8 @@ class Dad6SkillForm(forms.ModelForm):
         and a class skill's empty competence reads as what it is."""
         competence = cast(forms.ChoiceField, self.fields["competence"])
         competence.help_text = ""
-        competence.choices = [("", "From the class level"), *list(competence.choices)[1:]]
+        choices = cast(list[tuple[str, str]], competence.choices)
+        competence.choices = [("", "From the class level"), *choices[1:]]
         return self
 
     def clean_name(self) -> str:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from django.db import models
 from django.utils.module_loading import import_string
 
-from sheets.forms import SectionForm
+from sheets.forms import FiguresSection, SectionForm
 from sheets.models import CogentSheet, ColdStarsSheet, Dad6Sheet
 
 if TYPE_CHECKING:
@@ -200,7 +200,7 @@ class RuleSystem[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)]:
         if section is None or not section.saves:
             raise LookupError(key)
         if section.figures:
-            return SectionForm([self.sheet_form_for(sheet, gm=gm, data=data)])
+            return FiguresSection([self.sheet_form_for(sheet, gm=gm, data=data)])
         raise NotImplementedError
 
     def summary_related(self) -> tuple[str, ...]:

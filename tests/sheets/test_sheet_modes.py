@@ -234,6 +234,25 @@ def test_one_bad_field_saves_nothing_and_keeps_everything_typed(client, party):
     assert set(party.pc.cogent.skills.values_list("rating", flat=True)) == {0}
 
 
+def test_a_resource_spent_while_the_section_is_open_is_not_written_back(client, party):
+    client.force_login(party.player)
+    data = section_data(client, party.pc, "attributes")
+    assert data["sheet-destiny_points"] == data["initial-sheet-destiny_points"] == "3"
+    # A roll spends a destiny point while the form still shows 3.
+    party.pc.cogent.destiny_points = 2
+    party.pc.cogent.save()
+    data["sheet-strength"] = "2"
+    assert client.post(save_url(party.pc, "attributes"), data).status_code == 302
+    party.pc.cogent.refresh_from_db()
+    assert (party.pc.cogent.strength, party.pc.cogent.destiny_points) == (2, 2)
+    # What the user did change is written, whatever it was meanwhile.
+    data = section_data(client, party.pc, "attributes")
+    data["sheet-destiny_points"] = "3"
+    assert client.post(save_url(party.pc, "attributes"), data).status_code == 302
+    party.pc.cogent.refresh_from_db()
+    assert party.pc.cogent.destiny_points == 3
+
+
 def test_htmx_save_returns_the_sheet_in_read_mode_with_the_new_values(client, party):
     athletics = party.pc.cogent.skills.get(name="Athletics")
     client.force_login(party.player)
