@@ -43,7 +43,7 @@ class Shot:
 
 def _roll_from_a_row(page) -> None:
     """Open the roll dialog from a row halfway down the sheet, roll, and wait for the result."""
-    rolls = page.locator("a.roll-button")
+    rolls = page.locator("a.roll-button:visible")  # not the ones folded under "Show all"
     rolls.nth(rolls.count() // 2).click()
     roll = page.locator("#roll-dialog[open] .roll-actions button").first
     roll.wait_for()
