@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
 from django.forms import BaseForm, ModelForm
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -157,13 +157,18 @@ def _is_section(character: Character, key: str) -> bool:
 
 
 def _sheet_context(
-    character: Character, membership: Membership, bound: dict[str, BaseForm], editing: str
+    character: Character,
+    membership: Membership,
+    bound: dict[str, BaseForm],
+    editing: str,
+    carried: QueryDict | None = None,
 ) -> dict[str, Any]:
     """Everything the sheet partial shows: each row with its engine pool, and the forms of the
     one section in edit mode (``editing``; "" for read mode everywhere).
 
     `bound` holds submitted forms with errors by their key, so each message appears beside its
-    field and nothing typed is lost.
+    field and nothing typed is lost. `carried` is a row add's or remove's request, which brings
+    the edited section's unsaved fields along: they are shown again as typed, not yet saved.
     """
     can_edit = character.can_edit(membership)
     editing = editing if can_edit else ""
@@ -178,6 +183,16 @@ def _sheet_context(
         else {}
     )
 
+    if carried is not None:
+        for fresh in section_forms.values():
+            names = {name: fresh.add_prefix(name) for name in fresh.fields}
+            if any(key in carried for key in names.values()):
+                fresh.initial.update(
+                    {
+                        name: fresh.fields[name].widget.value_from_datadict(carried, {}, key)
+                        for name, key in names.items()
+                    }
+                )
     for key, fresh in section_forms.items():
         shown = bound.get(key, fresh)
         for field in shown.fields.values():
@@ -242,9 +257,10 @@ def _render_sheet(
     saved: str = "",
     editing: str = "",
     focus: str = "",
+    carried: QueryDict | None = None,
 ) -> HttpResponse:
     character = _sheet_queryset_character(character)
-    context = _sheet_context(character, membership, bound or {}, editing)
+    context = _sheet_context(character, membership, bound or {}, editing, carried)
     context["saved"] = saved
     # After a Save or Cancel the section's Edit control takes focus back (a saved section by
     # the view, a cancelled one by ?focus= on Cancel's request).
@@ -296,12 +312,26 @@ def _save(
         else:
             if request.htmx:
                 return _render_sheet(
-                    request, character, membership, saved=saved, editing=editing, focus=section
+                    request,
+                    character,
+                    membership,
+                    saved=saved,
+                    editing=editing,
+                    focus="" if stay else section,
+                    carried=request.POST if stay else None,
                 )
             messages.success(request, saved)
             return redirect(_sheet_url(character, editing, anchor))
     bound: dict[str, BaseForm] = form.bound if isinstance(form, SectionForm) else {key: form}
-    return _render_sheet(request, character, membership, bound=bound, status=400, editing=section)
+    return _render_sheet(
+        request,
+        character,
+        membership,
+        bound=bound,
+        status=400,
+        editing=section,
+        carried=request.POST if stay else None,
+    )
 
 
 def _sheet_url(character: Character, editing: str = "", anchor: str = "") -> str:
@@ -383,7 +413,12 @@ def sheet_row(
         if problem:
             if request.htmx:
                 return _render_sheet(
-                    request, character, membership, saved=problem, editing=row.section
+                    request,
+                    character,
+                    membership,
+                    saved=problem,
+                    editing=row.section,
+                    carried=request.POST,
                 )
             messages.error(request, problem)
             return redirect(_sheet_url(character, row.section, row.anchor(obj)))
@@ -436,6 +471,8 @@ def _after_delete(
     live.publish(character.campaign_id, "sheet", character.pk)
     saved = row.saved(obj)
     if request.htmx:
-        return _render_sheet(request, character, membership, saved=saved, editing=row.section)
+        return _render_sheet(
+            request, character, membership, saved=saved, editing=row.section, carried=request.POST
+        )
     messages.success(request, saved)
     return redirect(_sheet_url(character, row.section, row.anchor(obj)))

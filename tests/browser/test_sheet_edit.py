@@ -71,6 +71,32 @@ def test_a_bad_value_keeps_what_was_typed_and_cancel_restores_the_sheet(page, lo
     assert (acrobatics.trained, acrobatics.rating) == (False, 0)
 
 
+def test_adding_a_domain_keeps_the_sections_unsaved_values(page, log_in):
+    page.set_viewport_size(LAPTOP)
+    character = CharacterFactory(campaign__system=System.COLD_STARS)
+    sheet = character.cold_stars
+    acrobatics, piloting = sheet.skills.get(name="Acrobatics"), sheet.skills.get(name="Piloting")
+    log_in(character.owner)
+    page.goto(character.get_absolute_url())
+    page.get_by_role("link", name="Edit skills").click()
+    page.locator(f"#skill-{acrobatics.pk}").get_by_label("Trained").check()
+    page.locator(f"#skill-{acrobatics.pk}").get_by_role("spinbutton").fill("2")
+    row = page.locator(f"#skill-{piloting.pk}")
+    row.get_by_text("Add a domain").click()
+    row.get_by_label("New Piloting domain").fill("Small Craft")
+    row.get_by_role("button", name="Add domain").click()
+
+    # The domain itself, not the catalog's example of one.
+    expect(page.locator(f"#skill-{piloting.pk} ul.domains li:not(.meta)")).to_contain_text(
+        "Small Craft"
+    )
+    expect(page.locator(f"#skill-{acrobatics.pk}").get_by_role("spinbutton")).to_have_value("2")
+    page.locator("#skills-form").get_by_role("button", name="Save").click()
+    expect(page.locator(f"#skill-{acrobatics.pk} td.rating")).to_have_text("Trained 2")
+    acrobatics.refresh_from_db()
+    assert (acrobatics.trained, acrobatics.rating) == (True, 2)
+
+
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
 def test_dad6_skills_saved_in_one_go(page, log_in, viewport):
     page.set_viewport_size(viewport)

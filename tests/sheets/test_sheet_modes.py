@@ -358,6 +358,28 @@ def test_adding_and_removing_rows_stay_in_the_sections_edit_mode(client, party):
     assert response["Location"] == f"{url}?edit=vocations#vocations"
 
 
+@pytest.mark.parametrize("system", [System.COLD_STARS])
+def test_adding_a_row_keeps_what_was_typed_in_the_section(client, party):
+    sheet = party.pc.cold_stars
+    acrobatics, piloting = sheet.skills.get(name="Acrobatics"), sheet.skills.get(name="Piloting")
+    client.force_login(party.player)
+    html = client.get(party.pc.get_absolute_url(), {"edit": "skills"}).content.decode()
+    # The Add domain form sends the section's fields along (htmx).
+    assert "hx-include=\"[form='skills-form']\"" in html
+    data = section_data(client, party.pc, "skills")
+    data |= {f"skill-{acrobatics.pk}-trained": "on", f"skill-{acrobatics.pk}-rating": "2"}
+    data[f"domain-{piloting.pk}-name"] = "Small Craft"
+    url = reverse("cold_stars_domain_add", args=[party.pc.pk, piloting.pk])
+    html = client.post(url, data, headers=HX).content.decode()
+    assert piloting.domains.get().name == "Small Craft"
+    # Still in edit mode, Acrobatics as typed but not saved.
+    row = re.search(rf'<tr id="skill-{acrobatics.pk}".*?</tr>', html, re.S).group(0)
+    assert re.search(r'<input[^>]*name="skill-\d+-rating"[^>]*value="2"', row)
+    assert re.search(r'<input type="checkbox"[^>]*checked', row)
+    acrobatics.refresh_from_db()
+    assert (acrobatics.trained, acrobatics.rating) == (False, 0)
+
+
 # --- long sheets stay short -------------------------------------------------------------------
 
 
