@@ -66,6 +66,7 @@ SHOTS = [
     Shot("sheet-cogent-edit", "alice", "/characters/{alice_cogent}/?edit=vocations#vocations"),
     Shot("sheet-dad6-edit", "alice", "/characters/{alice_dad6}/?edit=skills#skills"),
     Shot("sheet-cold-stars-edit", "alice", "/characters/{alice_cold_stars}/?edit=skills#skills"),
+    Shot("sheet-cold-stars-figures", "alice", "/characters/{alice_cold_stars}/?edit=abilities"),
     Shot("roll-cogent", "alice", "/characters/{alice_cogent}/", act=_roll_from_a_row),
     Shot("roll-dad6", "alice", "/characters/{alice_dad6}/", act=_roll_from_a_row),
     Shot("roll-cold-stars", "alice", "/characters/{alice_cold_stars}/", act=_roll_from_a_row),
