@@ -554,6 +554,11 @@ class ColdStarsSheetForm(forms.ModelForm):
         if not gm:
             del self.fields["momentum_max"]
             del self.fields["willpower_max"]
+            # The player's real limit is the maximum the GM set, not the column's range.
+            for name in ("momentum", "willpower"):
+                limit = getattr(self.instance, f"{name}_max")
+                self.fields[name].widget.attrs |= {"min": 0, "max": limit}
+                self.fields[name].help_text = f"0 to {limit} (the GM sets the maximum)"
 
 
 class ColdStarsSkillForm(forms.ModelForm):

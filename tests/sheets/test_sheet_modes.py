@@ -198,6 +198,22 @@ def test_edit_mode_shows_the_ranges_up_front(client, party):
     assert "autofocus" in strength  # the section opens on its first field
 
 
+@pytest.mark.parametrize("system", [System.COLD_STARS])
+def test_a_player_sees_the_gms_maximum_as_the_resources_range(client, party):
+    sheet = party.pc.cold_stars
+    sheet.momentum_max = 4
+    sheet.save()
+    client.force_login(party.player)
+    html = client.get(party.pc.get_absolute_url(), {"edit": "abilities"}).content.decode()
+    momentum = re.search(r'<input[^>]*name="sheet-momentum"[^>]*>', html).group(0)
+    assert 'min="0"' in momentum and 'max="4"' in momentum
+    assert "0 to 4 (the GM sets the maximum)" in html
+    assert 'name="sheet-momentum_max"' not in html
+    client.force_login(party.gm)
+    html = client.get(party.pc.get_absolute_url(), {"edit": "abilities"}).content.decode()
+    assert re.search(r'<input[^>]*name="sheet-momentum_max"[^>]*max="20"', html)
+
+
 def test_a_section_saves_every_row_in_one_post(client, party):
     skills = {s.name: s for s in party.pc.cogent.skills.all()}
     client.force_login(party.player)
