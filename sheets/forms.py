@@ -168,6 +168,14 @@ def show_ranges(form: forms.BaseForm) -> forms.BaseForm:
         field.widget.attrs |= {"min": low, "max": high}
         span = f"{low} to {high}".replace("-", "\u2212")
         field.help_text = f"{field.help_text} ({span})" if field.help_text else span
+        # Checked here first with the range in the message (the model's validators then skip the
+        # field): "Enter a number from −1 to 4." rather than "Ensure this value is …".
+        message = f"Enter a number from {span}."
+        field.validators = [
+            *field.validators,
+            MinValueValidator(low, message),
+            MaxValueValidator(high, message),
+        ]
     return form
 
 

@@ -60,7 +60,7 @@ def test_a_bad_value_keeps_what_was_typed_and_cancel_restores_the_sheet(page, lo
     page.locator("#skills-form").get_by_role("button", name="Save").click()
 
     expect(page.locator("#skills")).to_contain_text("Nothing was saved")
-    expect(row.locator(".errorlist")).to_contain_text("less than or equal to 5")
+    expect(row.locator(".errorlist")).to_contain_text("Enter a number from 0 to 5.")
     expect(row.get_by_role("spinbutton")).to_have_value("7")
     expect(row.get_by_label("Trained")).to_be_checked()
 

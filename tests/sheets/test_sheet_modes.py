@@ -242,7 +242,7 @@ def test_one_bad_field_saves_nothing_and_keeps_everything_typed(client, party):
         html = response.content.decode()
         assert "Nothing was saved" in html
         assert "Enter a whole number." in html
-        assert "Ensure this value is less than or equal to 4." in html
+        assert "Enter a number from −1 to 4." in html  # the range, not Django's wording
         # Still in edit mode, with what was typed in every row, the good ones too.
         for name, typed in (("Athletics", "3"), ("Stealth", "9"), ("Swim", "lots")):
             tag = re.search(rf'<input[^>]*name="skill-{skills[name].pk}-rating"[^>]*>', html)
