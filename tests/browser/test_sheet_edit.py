@@ -47,6 +47,30 @@ def test_cogent_edit_save_and_read_again(page, log_in, viewport):
     assert character.cogent.strength == 3
 
 
+def test_a_roll_while_a_section_is_open_doesnt_wipe_what_was_typed(page, log_in):
+    page.set_viewport_size(LAPTOP)
+    character = CharacterFactory(campaign__system=System.COGENT)
+    athletics = character.cogent.skills.get(name="Athletics")
+    athletics.rating = 2
+    athletics.save()
+    log_in(character.owner)
+    page.goto(character.get_absolute_url())
+    page.get_by_role("link", name="Edit attributes and resources").click()
+    page.locator("#id_sheet-strength").fill("3")
+    # The other sections still roll; the roll's refresh of the sheet waits for Save or Cancel.
+    page.locator(f"#skill-{athletics.pk} .roll-button").click()
+    page.locator("#roll-action-roll").click()
+    expect(page.locator("#roll-result .entry")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#roll-dialog")).to_be_hidden()
+    page.wait_for_timeout(500)  # give a refresh that should not happen the time to happen
+    expect(page.locator("#id_sheet-strength")).to_have_value("3")
+    page.locator("#attributes").get_by_role("button", name="Save").click()
+    # Saved, and the sheet now shows the roll the refresh held back.
+    expect(page.locator("#recent-rolls .entry")).to_have_count(1)
+    expect(page.locator("#attributes dl.figures div").first.locator("dd")).to_have_text("3")
+
+
 def test_a_bad_value_keeps_what_was_typed_and_cancel_restores_the_sheet(page, log_in):
     page.set_viewport_size(PHONE)
     character = CharacterFactory(campaign__system=System.COLD_STARS)
