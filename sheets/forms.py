@@ -237,6 +237,16 @@ class UniqueNamesSection(SectionForm):
     """Rows whose names must differ on one sheet, renamed together: checked on the new names, so
     swapping two names is no clash and two rows renamed alike are one."""
 
+    def save(self) -> None:
+        # The database checks each UPDATE against the names still stored: a renamed row first
+        # steps aside under a placeholder no one types, so two rows can swap their names.
+        for form in self.forms:
+            if form.instance.pk and "name" in form.changed_data:
+                type(form.instance)._default_manager.filter(pk=form.instance.pk).update(
+                    name=f"\u2063{form.instance.pk}"
+                )
+        super().save()
+
     def clean_rows(self) -> bool:
         seen: set[str] = set()
         ok = True

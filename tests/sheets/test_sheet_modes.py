@@ -338,6 +338,17 @@ def test_dad6_skills_are_renamed_together(client, party):
     data |= {f"skill-{a.pk}-name": "Sneak", f"skill-{b.pk}-name": "Climbing"}
     assert client.post(save_url(party.pc, "skills"), data).status_code == 302
     assert sorted(party.pc.dad6.skills.values_list("name", flat=True)) == ["Climbing", "Sneak"]
+    # Two rows may swap their names in one Save.
+    data |= {f"skill-{a.pk}-name": "Climbing", f"skill-{b.pk}-name": "Sneak"}
+    assert client.post(save_url(party.pc, "skills"), data).status_code == 302
+    a.refresh_from_db()
+    b.refresh_from_db()
+    assert (a.name, a.competence, b.name, b.competence) == (
+        "Climbing",
+        "trained",
+        "Sneak",
+        "expert",
+    )
 
 
 @pytest.mark.parametrize("system", [System.COLD_STARS])
