@@ -235,13 +235,18 @@ class FiguresSection(SectionForm):
 
 class UniqueNamesSection(SectionForm):
     """Rows whose names must differ on one sheet, renamed together: checked on the new names, so
-    swapping two names is no clash and two rows renamed alike are one."""
+    swapping two names is no clash and two rows renamed alike are one. Rows without a name field
+    (a vocation's sub-skills) take no part."""
+
+    def __init__(self, parts: list[forms.ModelForm], *, what: str) -> None:
+        super().__init__(parts)
+        self.what = what  # the rows, as the clash message names them
 
     def save(self) -> None:
         # The database checks each UPDATE against the names still stored: a renamed row first
         # steps aside under a placeholder no one types, so two rows can swap their names.
         for form in self.forms:
-            if form.instance.pk and "name" in form.changed_data:
+            if form.instance.pk and "name" in form.changed_data and "name" in form.fields:
                 type(form.instance)._default_manager.filter(pk=form.instance.pk).update(
                     name=f"\u2063{form.instance.pk}"
                 )
@@ -251,9 +256,11 @@ class UniqueNamesSection(SectionForm):
         seen: set[str] = set()
         ok = True
         for form in self.forms:
+            if "name" not in form.fields:
+                continue
             name = form.cleaned_data.get("name", "").lower()
             if name and name in seen:
-                form.add_error("name", "Another skill on this sheet has that name.")
+                form.add_error("name", f"Another {self.what} on this sheet has that name.")
                 ok = False
             seen.add(name)
         return ok
@@ -347,6 +354,8 @@ class CogentVocationForm(forms.ModelForm):
 
     def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()
+        if self.in_section:
+            return name  # the section compares the vocations' new names with each other
         clash = CogentVocation.objects.filter(sheet=self.instance.sheet, name__iexact=name)
         if clash.exclude(pk=self.instance.pk).exists():
             raise forms.ValidationError("This character already has a vocation of that name.")

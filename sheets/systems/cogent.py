@@ -22,6 +22,7 @@ from sheets.forms import (
     CogentSubSkillRatingForm,
     CogentVocationForm,
     SectionForm,
+    UniqueNamesSection,
 )
 from sheets.models import (
     COGENT_COMBAT_SKILLS,
@@ -184,7 +185,7 @@ class CogentSystem(RuleSystem[CogentSheet]):
                     CogentSubSkillRatingForm(data, instance=sub, prefix=f"subskill-{sub.pk}")
                     for sub in v.subskills.all()
                 ]
-            return SectionForm(parts)
+            return UniqueNamesSection(parts, what="vocation")
         return super().section_form(key, sheet, gm=gm, data=data)
 
     def summary_related(self) -> tuple[str, ...]:

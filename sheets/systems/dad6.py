@@ -95,7 +95,8 @@ class Dad6System(RuleSystem[Dad6Sheet]):
                         data, instance=s, sheet=sheet, prefix=f"skill-{s.pk}", in_section=True
                     ).for_section()
                     for s in sheet.skills.all()
-                ]
+                ],
+                what="skill",
             )
         return super().section_form(key, sheet, gm=gm, data=data)
 

@@ -325,6 +325,22 @@ def test_a_vocation_and_its_sub_skills_are_checked_on_their_new_ratings(client, 
     assert vocation.rating == 1
 
 
+@pytest.mark.parametrize("system", [System.COGENT])
+def test_vocations_are_renamed_together(client, party):
+    a = party.pc.cogent.vocations.create(name="Pilot", attribute="reflex", rating=1)
+    b = party.pc.cogent.vocations.create(name="Medic", attribute="intelligence", rating=1)
+    client.force_login(party.player)
+    data = section_data(client, party.pc, "vocations")
+    data |= {f"vocation-{a.pk}-name": "Scout", f"vocation-{b.pk}-name": "scout"}
+    response = client.post(save_url(party.pc, "vocations"), data)
+    assert response.status_code == 400
+    assert "Another vocation on this sheet has that name." in response.content.decode()
+    data |= {f"vocation-{a.pk}-name": "Medic", f"vocation-{b.pk}-name": "Pilot"}
+    assert client.post(save_url(party.pc, "vocations"), data).status_code == 302
+    a.refresh_from_db()
+    assert (a.name, a.attribute) == ("Medic", "reflex")
+
+
 @pytest.mark.parametrize("system", [System.DAD6])
 def test_dad6_skills_are_renamed_together(client, party):
     a = party.pc.dad6.skills.create(name="Climb", competence="trained")
