@@ -326,6 +326,25 @@ def test_a_vocation_and_its_sub_skills_are_checked_on_their_new_ratings(client, 
 
 
 @pytest.mark.parametrize("system", [System.COGENT])
+def test_an_other_weapon_asks_for_its_bonus_in_the_section(client, party):
+    vocation = party.pc.cogent.vocations.create(name="Soldier", attribute="strength", rating=3)
+    sword = vocation.subskills.create(slot=1, kind="combat", name="Medium", rating=2)
+    client.force_login(party.player)
+    data = section_data(client, party.pc, "vocations")
+    assert f"subskill-{sword.pk}-weapon_bonus" not in data  # no box until "Other" is chosen
+    data[f"subskill-{sword.pk}-weapon"] = "custom"
+    response = client.post(save_url(party.pc, "vocations"), data)
+    html = response.content.decode()
+    # Without JavaScript the section comes back with the bonus box shown and asking for it.
+    assert response.status_code == 400 and "Enter the weapon&#x27;s bonus dice." in html
+    assert re.search(rf'<input type="number" name="subskill-{sword.pk}-weapon_bonus"', html)
+    data[f"subskill-{sword.pk}-weapon_bonus"] = "2"
+    assert client.post(save_url(party.pc, "vocations"), data).status_code == 302
+    sword.refresh_from_db()
+    assert (sword.weapon, sword.weapon_bonus) == ("custom", 2)
+
+
+@pytest.mark.parametrize("system", [System.COGENT])
 def test_vocations_are_renamed_together(client, party):
     a = party.pc.cogent.vocations.create(name="Pilot", attribute="reflex", rating=1)
     b = party.pc.cogent.vocations.create(name="Medic", attribute="intelligence", rating=1)
