@@ -12,6 +12,8 @@ from typing import Any, cast
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import FieldDoesNotExist
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils import timezone
 
 from sheets import ranges
@@ -145,6 +147,125 @@ class CharacterBasicsForm(forms.ModelForm):
             del self.fields["hidden_from_players"]
 
 
+def show_ranges(form: forms.BaseForm) -> forms.BaseForm:
+    """Put a number field's allowed range up front: ``min``/``max`` on the input and the range in
+    its help text, read from the model field's validators (the same ones the database's check
+    constraints mirror), so nobody has to type a wrong value to learn the limits."""
+    model = getattr(getattr(form, "_meta", None), "model", None)
+    if model is None:
+        return form
+    for name, field in form.fields.items():
+        if not isinstance(field, forms.IntegerField) or field.widget.is_hidden:
+            continue
+        try:
+            validators = model._meta.get_field(name).validators
+        except FieldDoesNotExist:  # a form-only field
+            continue
+        low = next((v.limit_value for v in validators if isinstance(v, MinValueValidator)), None)
+        high = next((v.limit_value for v in validators if isinstance(v, MaxValueValidator)), None)
+        if low is None or high is None or "max" in field.widget.attrs:
+            continue
+        field.widget.attrs |= {"min": low, "max": high}
+        span = f"{low} to {high}".replace("-", "\u2212")
+        field.help_text = f"{field.help_text} ({span})" if field.help_text else span
+        # Checked here first with the range in the message (the model's validators then skip the
+        # field): "Enter a number from −1 to 4." rather than "Ensure this value is …".
+        message = f"Enter a number from {span}."
+        field.validators = [
+            *field.validators,
+            MinValueValidator(low, message),
+            MaxValueValidator(high, message),
+        ]
+    return form
+
+
+class SectionForm:
+    """Every form of one section of a sheet (its figures, or all its rows), saved by one Save.
+
+    All of them are validated before anything is written, and saved in the view's transaction,
+    so a section is saved whole or not at all; a form with errors keeps what was typed in every
+    field of the section. ``forms`` are in validation order: a row a later row is checked against
+    (a Cogent vocation before its sub-skills) comes first.
+    """
+
+    def __init__(self, parts: list[forms.ModelForm]) -> None:
+        self.forms = [cast(forms.ModelForm, show_ranges(part)) for part in parts]
+
+    def is_valid(self) -> bool:
+        # Every form is validated (no short-circuit), so each shows its own errors at once.
+        valid = [form.is_valid() for form in self.forms]
+        return all(valid) and self.clean_rows()
+
+    def clean_rows(self) -> bool:
+        """Rules across the section's rows, on the values posted; False after adding errors."""
+        return True
+
+    def save(self) -> None:
+        for form in self.forms:
+            form.save()
+
+    def add_error(self, field: None, error: str) -> None:
+        """A clash the database found while saving: the first form shows it above its row."""
+        self.forms[0].add_error(field, error)
+
+    @property
+    def bound(self) -> dict[str, forms.BaseForm]:
+        """The forms by their prefix: the sheet page shows each in its row."""
+        bound: dict[str, forms.BaseForm] = {form.prefix or "": form for form in self.forms}
+        return bound
+
+
+class FiguresSection(SectionForm):
+    """The sheet's own figures (attributes, resources), which rolls spend while the section may be
+    open: only what the user changed is written, so a destiny point or Momentum spent meanwhile
+    isn't put back by the stale value still in the form. Each field carries the value the user
+    saw (``show_hidden_initial``), and the change is measured against it."""
+
+    def __init__(self, parts: list[forms.ModelForm]) -> None:
+        super().__init__(parts)
+        for form in self.forms:
+            for field in form.fields.values():
+                field.show_hidden_initial = True
+
+    def save(self) -> None:
+        for form in self.forms:
+            if form.changed_data:
+                form.instance.save(update_fields=form.changed_data)
+
+
+class UniqueNamesSection(SectionForm):
+    """Rows whose names must differ on one sheet, renamed together: checked on the new names, so
+    swapping two names is no clash and two rows renamed alike are one. Rows without a name field
+    (a vocation's sub-skills) take no part."""
+
+    def __init__(self, parts: list[forms.ModelForm], *, what: str) -> None:
+        super().__init__(parts)
+        self.what = what  # the rows, as the clash message names them
+
+    def save(self) -> None:
+        # The database checks each UPDATE against the names still stored: a renamed row first
+        # steps aside under a placeholder no one types, so two rows can swap their names.
+        for form in self.forms:
+            if form.instance.pk and "name" in form.changed_data and "name" in form.fields:
+                type(form.instance)._default_manager.filter(pk=form.instance.pk).update(
+                    name=f"\u2063{form.instance.pk}"
+                )
+        super().save()
+
+    def clean_rows(self) -> bool:
+        seen: set[str] = set()
+        ok = True
+        for form in self.forms:
+            if "name" not in form.fields:
+                continue
+            name = form.cleaned_data.get("name", "").lower()
+            if name and name in seen:
+                form.add_error("name", f"Another {self.what} on this sheet has that name.")
+                ok = False
+            seen.add(name)
+        return ok
+
+
 # ---------------------------------------------------------------------------------------------
 # Cogent
 # ---------------------------------------------------------------------------------------------
@@ -220,14 +341,21 @@ class CogentVocationForm(forms.ModelForm):
         model = CogentVocation
         fields = ("name", "attribute", "rating")
 
-    def __init__(self, *args: Any, sheet: CogentSheet, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, sheet: CogentSheet, in_section: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
+        # In the Vocations section every sub-skill is posted with it and checked against this
+        # form's new rating (the sub-skill forms share this instance), not the stored ratings.
+        self.in_section = in_section
         self.instance.sheet = sheet
         if self.instance.pk:
             self.fields["rating"].label = f"{self.instance.name} rating"
 
     def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()
+        if self.in_section:
+            return name  # the section compares the vocations' new names with each other
         clash = CogentVocation.objects.filter(sheet=self.instance.sheet, name__iexact=name)
         if clash.exclude(pk=self.instance.pk).exists():
             raise forms.ValidationError("This character already has a vocation of that name.")
@@ -235,7 +363,7 @@ class CogentVocationForm(forms.ModelForm):
 
     def clean_rating(self) -> int:
         rating = self.cleaned_data["rating"]
-        if self.instance.pk:
+        if self.instance.pk and not self.in_section:
             highest = max((s.rating for s in self.instance.subskills.all()), default=0)
             if rating < highest:
                 raise forms.ValidationError(
@@ -387,17 +515,32 @@ class Dad6SkillForm(forms.ModelForm):
         fields = ("name", "is_class_skill", "competence")
         help_texts = {"competence": "Class skills take their competence from the class level."}
 
-    def __init__(self, *args: Any, sheet: Dad6Sheet, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, sheet: Dad6Sheet, in_section: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.instance.sheet = sheet
+        # In the Skills section all rows are renamed together: the section compares new names.
+        self.in_section = in_section
         self.fields["competence"].required = False
         if self.instance.pk:
             self.fields["competence"].label = f"{self.instance.name} competence"
+
+    def for_section(self) -> Dad6SkillForm:
+        """As a row of the Skills section: the section says once what the help says per row,
+        and a class skill's empty competence reads as what it is."""
+        competence = cast(forms.ChoiceField, self.fields["competence"])
+        competence.help_text = ""
+        choices = cast(list[tuple[str, str]], competence.choices)
+        competence.choices = [("", "From the class level"), *choices[1:]]
+        return self
 
     def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()
         if not name:
             raise forms.ValidationError("A skill needs a name.")
+        if self.in_section:
+            return name
         clash = Dad6Skill.objects.filter(sheet=self.instance.sheet, name__iexact=name)
         if clash.exclude(pk=self.instance.pk).exists():
             raise forms.ValidationError("This character already has a skill of that name.")
@@ -438,6 +581,11 @@ class ColdStarsSheetForm(forms.ModelForm):
         if not gm:
             del self.fields["momentum_max"]
             del self.fields["willpower_max"]
+            # The player's real limit is the maximum the GM set, not the column's range.
+            for name in ("momentum", "willpower"):
+                limit = getattr(self.instance, f"{name}_max")
+                self.fields[name].widget.attrs |= {"min": 0, "max": limit}
+                self.fields[name].help_text = f"0 to {limit} (the GM sets the maximum)"
 
 
 class ColdStarsSkillForm(forms.ModelForm):

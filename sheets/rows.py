@@ -61,6 +61,9 @@ class SheetRow:
     anchor: Callable[[Any], str] = lambda obj: ""  # where the page returns to
     refuse: Callable[[Any], str] = lambda obj: ""  # why it can't be deleted now ("": it can)
     question: Callable[[Any], str] = lambda obj: str(obj)  # a delete's "Remove …?"
+    # The sheet section whose edit mode holds the row's controls: an add or a remove returns
+    # to it, and a row form with errors is shown in it.
+    section: str = ""
 
     def queryset(self) -> models.QuerySet[Any]:
         assert self.model is not None
@@ -94,6 +97,7 @@ ROWS: tuple[SheetRow, ...] = (
         key=_row_key("skill"),
         saved=_saved_name,
         anchor=_row_key("skill"),
+        section="skills",
     ),
     SheetRow(
         "cogent_injury_add",
@@ -104,6 +108,7 @@ ROWS: tuple[SheetRow, ...] = (
         key=lambda _: "add-injury",
         saved=lambda _: "Added the injury.",
         anchor=lambda _: "injuries",
+        section="injuries",
     ),
     SheetRow(
         "cogent_injury_delete",
@@ -113,6 +118,7 @@ ROWS: tuple[SheetRow, ...] = (
         CogentInjury,
         saved=lambda injury: f"Removed the {injury}.",
         anchor=lambda _: "injuries",
+        section="injuries",
     ),
     SheetRow(
         "cogent_disability_add",
@@ -125,6 +131,7 @@ ROWS: tuple[SheetRow, ...] = (
         key=lambda _: "add-disability",
         saved=lambda _: "Added it.",
         anchor=lambda _: "injuries",
+        section="injuries",
     ),
     SheetRow(
         "cogent_disability_delete",
@@ -134,6 +141,7 @@ ROWS: tuple[SheetRow, ...] = (
         CogentDisability,
         saved=_removed_name,
         anchor=lambda _: "injuries",
+        section="injuries",
     ),
     SheetRow(
         "cogent_vocation_add",
@@ -144,6 +152,7 @@ ROWS: tuple[SheetRow, ...] = (
         key=lambda _: "add-vocation",
         saved=lambda _: "Added the vocation.",
         anchor=lambda _: "vocations",
+        section="vocations",
     ),
     SheetRow(
         "cogent_vocation_update",
@@ -157,6 +166,7 @@ ROWS: tuple[SheetRow, ...] = (
         key=_row_key("vocation"),
         saved=_saved_name,
         anchor=_row_key("vocation"),
+        section="vocations",
     ),
     SheetRow(
         "cogent_vocation_delete",
@@ -167,6 +177,7 @@ ROWS: tuple[SheetRow, ...] = (
         saved=_removed_name,
         anchor=lambda _: "vocations",
         question=lambda vocation: f"the vocation {vocation.name}",
+        section="vocations",
     ),
     SheetRow(
         "cogent_subskill_add",
@@ -180,6 +191,7 @@ ROWS: tuple[SheetRow, ...] = (
         key=_row_key("add-subskill"),
         saved=lambda _: "Added the sub-skill.",
         anchor=_row_key("vocation"),
+        section="vocations",
     ),
     SheetRow(
         "cogent_subskill_update",
@@ -195,6 +207,7 @@ ROWS: tuple[SheetRow, ...] = (
         key=_row_key("subskill"),
         saved=_saved_name,
         anchor=_row_key("subskill"),
+        section="vocations",
     ),
     SheetRow(
         "cogent_subskill_delete",
@@ -205,6 +218,7 @@ ROWS: tuple[SheetRow, ...] = (
         lookup="vocation__sheet_id",
         saved=_removed_name,
         anchor=lambda sub: f"vocation-{sub.vocation_id}",
+        section="vocations",
     ),
     # DAD6
     SheetRow(
@@ -216,6 +230,7 @@ ROWS: tuple[SheetRow, ...] = (
         key=lambda _: "add-skill",
         saved=lambda _: "Added the skill.",
         anchor=lambda _: "skills",
+        section="skills",
     ),
     SheetRow(
         "dad6_skill_update",
@@ -229,6 +244,7 @@ ROWS: tuple[SheetRow, ...] = (
         key=_row_key("skill"),
         saved=_saved_name,
         anchor=_row_key("skill"),
+        section="skills",
     ),
     SheetRow(
         "dad6_skill_delete",
@@ -238,6 +254,7 @@ ROWS: tuple[SheetRow, ...] = (
         Dad6Skill,
         saved=_removed_name,
         anchor=lambda _: "skills",
+        section="skills",
     ),
     # The owner or the GM takes a bane out of play (an extra boon pays one down from the log).
     SheetRow(
@@ -249,6 +266,7 @@ ROWS: tuple[SheetRow, ...] = (
         saved=lambda bane: f"Removed the bane: {bane.description}.",
         anchor=lambda _: "banes",
         question=lambda bane: f"the bane {bane.description}",
+        section="banes",
     ),
     # Cold Stars
     SheetRow(
@@ -263,6 +281,7 @@ ROWS: tuple[SheetRow, ...] = (
         key=_row_key("skill"),
         saved=_saved_name,
         anchor=_row_key("skill"),
+        section="skills",
     ),
     SheetRow(
         "cold_stars_domain_add",
@@ -277,6 +296,7 @@ ROWS: tuple[SheetRow, ...] = (
         key=_row_key("domain"),
         saved=lambda skill: f"Added a {skill.name} domain.",
         anchor=_row_key("skill"),
+        section="skills",
     ),
     SheetRow(
         "cold_stars_domain_delete",
@@ -290,6 +310,7 @@ ROWS: tuple[SheetRow, ...] = (
         anchor=lambda domain: f"skill-{domain.skill_id}",
         refuse=lambda domain: domain.deletion_problem(),
         question=lambda domain: f"the domain {domain.name}",
+        section="skills",
     ),
 )
 

@@ -41,6 +41,11 @@ urlpatterns = [
     path("characters/<id:pk>/delete/", characters.character_delete, name="character_delete"),
     path("characters/<id:pk>/basics/", characters.character_basics, name="character_basics"),
     path("characters/<id:pk>/sheet/", characters.sheet_update, name="sheet_update"),
+    path(
+        "characters/<id:pk>/sections/<slug:section>/",
+        characters.sheet_section,
+        name="sheet_section",
+    ),
     # Sheet rows (sheets/rows.py): one view, one line per kind of row
     *row_urls(characters.sheet_row),
 ]

@@ -154,6 +154,45 @@ FORMS = [
             "sheet-willpower_max": "4",
         },
     ),
+    # One Save per sheet section: every row of it in one POST.
+    Form(
+        "sheet_section-cogent-skills",
+        "player",
+        lambda w: reverse("sheet_section", args=[pc(COGENT)(w).pk, "skills"]),
+        lambda w: {f"skill-{s.pk}-rating": "1" for s in pc(COGENT)(w).cogent.skills.all()},
+    ),
+    Form(
+        "sheet_section-cogent-vocations",
+        "player",
+        lambda w: reverse("sheet_section", args=[pc(COGENT)(w).pk, "vocations"]),
+        lambda w: {
+            f"vocation-{row(COGENT, 'vocation')(w).pk}-name": "Surgeon",
+            f"vocation-{row(COGENT, 'vocation')(w).pk}-attribute": "intelligence",
+            f"vocation-{row(COGENT, 'vocation')(w).pk}-rating": "3",
+            f"subskill-{row(COGENT, 'subskill')(w).pk}-rating": "2",
+            f"subskill-{row(COGENT, 'subskill')(w).pk}-weapon": "",
+        },
+    ),
+    Form(
+        "sheet_section-dad6-skills",
+        "player",
+        lambda w: reverse("sheet_section", args=[pc(DAD6)(w).pk, "skills"]),
+        lambda w: {
+            f"skill-{s.pk}-{field}": value
+            for s in pc(DAD6)(w).dad6.skills.all()
+            for field, value in (("name", f"{s.name}!"), ("competence", "expert"))
+        },
+    ),
+    Form(
+        "sheet_section-cold-stars-skills",
+        "player",
+        lambda w: reverse("sheet_section", args=[pc(STARS)(w).pk, "skills"]),
+        lambda w: {
+            f"skill-{s.pk}-{field}": value
+            for s in pc(STARS)(w).cold_stars.skills.all()
+            for field, value in (("trained", "on"), ("rating", "2"))
+        },
+    ),
     Form(
         "cogent_skill_update",
         "player",

@@ -73,6 +73,10 @@ PERMISSION_TESTS: dict[str, tuple[str, ...]] = {
     "character_detail": ("tests.sheets.test_permissions::test_character_read",),
     "character_export": ("tests.sheets.test_permissions::test_character_read",),
     "character_delete": ("tests.sheets.test_permissions::test_character_delete_page",),
+    "sheet_section": (
+        "tests.sheets.test_sheet_modes::test_others_can_neither_open_nor_save_a_section",
+        "tests.sheets.test_sheet_modes::test_anonymous_is_sent_to_log_in",
+    ),
     **{
         name: (
             "tests.sheets.test_permissions::test_every_edit_endpoint_on_the_players_character",

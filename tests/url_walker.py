@@ -102,6 +102,7 @@ KWARGS: dict[str, Build] = {
         pc(),
     ),
     "sheet_update": pc(STARS),
+    "sheet_section": lambda t: pc(COGENT)(t) | {"section": "skills"},
     "character_resources": pc(STARS),
     "dad6_skill_add": pc(DAD6),
     "cogent_skill_update": pc_row(COGENT, "row_pk", "skill"),

@@ -43,7 +43,7 @@ class Shot:
 
 def _roll_from_a_row(page) -> None:
     """Open the roll dialog from a row halfway down the sheet, roll, and wait for the result."""
-    rolls = page.locator("a.roll-button")
+    rolls = page.locator("a.roll-button:visible")  # not the ones folded under "Show all"
     rolls.nth(rolls.count() // 2).click()
     roll = page.locator("#roll-dialog[open] .roll-actions button").first
     roll.wait_for()
@@ -112,6 +112,14 @@ SHOTS = [
     Shot("sheet-cogent", "alice", "/characters/{alice_cogent}/"),
     Shot("sheet-dad6", "alice", "/characters/{alice_dad6}/"),
     Shot("sheet-cold-stars", "alice", "/characters/{alice_cold_stars}/"),
+    # The whole sheet in read mode, and one section of each in edit mode.
+    Shot("sheet-cogent-whole", "alice", "/characters/{alice_cogent}/", full_page=True),
+    Shot("sheet-dad6-whole", "alice", "/characters/{alice_dad6}/", full_page=True),
+    Shot("sheet-cold-stars-whole", "alice", "/characters/{alice_cold_stars}/", full_page=True),
+    Shot("sheet-cogent-edit", "alice", "/characters/{alice_cogent}/?edit=vocations#vocations"),
+    Shot("sheet-dad6-edit", "alice", "/characters/{alice_dad6}/?edit=skills#skills"),
+    Shot("sheet-cold-stars-edit", "alice", "/characters/{alice_cold_stars}/?edit=skills#skills"),
+    Shot("sheet-cold-stars-figures", "alice", "/characters/{alice_cold_stars}/?edit=abilities"),
     Shot("roll-cogent", "alice", "/characters/{alice_cogent}/", act=_roll_from_a_row),
     Shot("roll-dad6", "alice", "/characters/{alice_dad6}/", act=_roll_from_a_row),
     Shot("roll-cold-stars", "alice", "/characters/{alice_cold_stars}/", act=_roll_from_a_row),

@@ -21,11 +21,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from django.db import models
 from django.utils.module_loading import import_string
 
+from sheets.forms import FiguresSection, SectionForm
 from sheets.models import CogentSheet, ColdStarsSheet, Dad6Sheet
 
 if TYPE_CHECKING:
@@ -38,8 +39,28 @@ if TYPE_CHECKING:
     from sheets.creation import CreationForm
     from sheets.models import Campaign, Character
 
-# Builds one editable form of the sheet page, or None when the viewer can't edit (key, factory).
-FormMaker = Callable[[str, Callable[..., "forms.BaseForm"]], "forms.BaseForm | None"]
+
+class FormMaker(Protocol):
+    """Builds one form of the sheet page, or None unless the viewer may edit and ``section`` is
+    the one in edit mode. A row of the section gets the form its Save validates (by ``key``, its
+    prefix); ``factory`` builds any other form of the section (the add forms)."""
+
+    def __call__(
+        self, section: str, key: str, factory: Callable[[], forms.BaseForm] | None = None
+    ) -> forms.BaseForm | None: ...
+
+
+@dataclass(frozen=True)
+class SheetSection:
+    """A part of the sheet page that reads like a printed sheet and has its own Edit mode.
+
+    ``key`` names it in ``?edit=<key>``, in its Save URL and as the section's id on the page.
+    """
+
+    key: str
+    title: str
+    figures: bool = False  # its form is the sheet's own (sheet_form): attributes, resources
+    saves: bool = True  # False: edit mode only adds and removes rows, nothing to Save
 
 
 @dataclass(frozen=True)
@@ -104,6 +125,9 @@ class RuleSystem[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)]:
     # what it means in play (in rolls.rolling.outcomes; computed when shown, never stored).
     headline_path: ClassVar[str]
     rows: ClassVar[tuple[RowKind, ...]]
+    # The sheet page's parts in page order, each with an Edit mode (the name and notes are
+    # every system's and the page's own).
+    sections: ClassVar[tuple[SheetSection, ...]]
     campaign_skills_label: ClassVar[str] = ""  # the GM's own skills page, if the system has one
     has_assists: ClassVar[bool] = False  # one character's roll helps another's (Cogent)
     gm_picks_ability: ClassVar[bool] = False  # calls and contests name the Ability (Cold Stars)
@@ -164,9 +188,30 @@ class RuleSystem[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)]:
         return self.sheet_form(data, instance=sheet, prefix="sheet", **kwargs)
 
     def sheet_context(
-        self, character: Character, sheet: S, form: FormMaker, *, can_edit: bool, gm: bool
+        self,
+        character: Character,
+        sheet: S,
+        form: FormMaker,
+        *,
+        can_edit: bool,
+        gm: bool,
+        editing: str = "",
     ) -> dict[str, Any]:
-        """The rows the sheet's part shows, each with its (editable) form."""
+        """The rows the sheet's part shows, each with its form when its section is edited, and
+        which rows fold away in read mode (untrained, unused) so a long sheet stays short."""
+        raise NotImplementedError
+
+    def section(self, key: str) -> SheetSection | None:
+        return next((section for section in self.sections if section.key == key), None)
+
+    def section_form(self, key: str, sheet: S, *, gm: bool, data: Any) -> SectionForm:
+        """Every form one Save of the section validates and saves together (bound to ``data``).
+        Systems add their row sections; the sheet's figures are the same for all."""
+        section = self.section(key)
+        if section is None or not section.saves:
+            raise LookupError(key)
+        if section.figures:
+            return FiguresSection([self.sheet_form_for(sheet, gm=gm, data=data)])
         raise NotImplementedError
 
     def summary_related(self) -> tuple[str, ...]:

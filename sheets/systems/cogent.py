@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import Prefetch
+from django.forms import ModelForm
 
 from rolls.rules import cogent
 from sheets import ranges
@@ -20,6 +22,8 @@ from sheets.forms import (
     CogentSubSkillForm,
     CogentSubSkillRatingForm,
     CogentVocationForm,
+    SectionForm,
+    UniqueNamesSection,
 )
 from sheets.models import (
     COGENT_COMBAT_SKILLS,
@@ -32,7 +36,14 @@ from sheets.models import (
     CogentVocation,
     System,
 )
-from sheets.systems import ContestStyle, Difficulty, FormMaker, RowKind, RuleSystem
+from sheets.systems import (
+    ContestStyle,
+    Difficulty,
+    FormMaker,
+    RowKind,
+    RuleSystem,
+    SheetSection,
+)
 
 if TYPE_CHECKING:
     from sheets.models import Campaign, Character
@@ -75,58 +86,56 @@ class CogentSystem(RuleSystem[CogentSheet]):
     has_assists = True
     creation_form = CogentCreationForm
 
+    sections = (
+        SheetSection("attributes", "Attributes and resources", figures=True),
+        SheetSection("injuries", "Injuries and disabling characteristics", saves=False),
+        SheetSection("skills", "Core skills"),
+        SheetSection("vocations", "Vocations"),
+    )
+
     def sheet_context(
-        self, character: Character, sheet: CogentSheet, form: FormMaker, *, can_edit: bool, gm: bool
+        self,
+        character: Character,
+        sheet: CogentSheet,
+        form: FormMaker,
+        *,
+        can_edit: bool,
+        gm: bool,
+        editing: str = "",
     ) -> dict[str, Any]:
         skills = list(sheet.skills.all())
-        vocations = list(
-            sheet.vocations.prefetch_related(
-                Prefetch("subskills", queryset=CogentSubSkill.objects.order_by("slot"))
+        vocations = self._vocations(sheet)
+        editing_skills = editing == "skills"
+        groups: list[dict[str, Any]] = []
+        for attribute, label in CogentAttribute.choices:
+            rows = [
+                (s, form("skills", f"skill-{s.pk}")) for s in skills if s.attribute == attribute
+            ]
+            # Read mode folds the skills rated 0 (every character has all fifteen) behind
+            # "Show all"; edit mode lists every one.
+            groups.append(
+                {
+                    "label": label,
+                    "value": sheet.attribute_value(attribute),
+                    "shown": [r for r in rows if editing_skills or r[0].rating != 0],
+                    "folded": [r for r in rows if not editing_skills and r[0].rating == 0],
+                }
             )
-        )
         return {
-            "skill_groups": [
-                (
-                    label,
-                    sheet.attribute_value(attribute),
-                    [
-                        (
-                            s,
-                            form(
-                                f"skill-{s.pk}",
-                                lambda s=s: CogentSkillForm(instance=s, prefix=f"skill-{s.pk}"),
-                            ),
-                        )
-                        for s in skills
-                        if s.attribute == attribute
-                    ],
-                )
-                for attribute, label in CogentAttribute.choices
-            ],
+            "skill_groups": groups,
+            "skills_count": len(skills),
+            "skills_folded": sum(len(group["folded"]) for group in groups),
             "vocations": [
                 {
                     "vocation": v,
-                    "form": form(
-                        f"vocation-{v.pk}",
-                        lambda v=v: CogentVocationForm(
-                            instance=v, sheet=sheet, prefix=f"vocation-{v.pk}"
-                        ),
-                    ),
+                    "form": form("vocations", f"vocation-{v.pk}"),
                     "subskills": [
-                        (
-                            sub,
-                            form(
-                                f"subskill-{sub.pk}",
-                                lambda sub=sub: CogentSubSkillRatingForm(
-                                    instance=sub, prefix=f"subskill-{sub.pk}"
-                                ),
-                            ),
-                        )
-                        for sub in v.subskills.all()
+                        (sub, form("vocations", f"subskill-{sub.pk}")) for sub in v.subskills.all()
                     ],
                     "add_form": form(
+                        "vocations",
                         f"add-subskill-{v.pk}",
-                        lambda v=v: CogentSubSkillForm(vocation=v, prefix=f"add-subskill-{v.pk}"),
+                        partial(CogentSubSkillForm, vocation=v, prefix=f"add-subskill-{v.pk}"),
                     )
                     if len(v.subskills.all()) < ranges.COGENT_SUBSKILLS_PER_VOCATION
                     else None,
@@ -134,17 +143,54 @@ class CogentSystem(RuleSystem[CogentSheet]):
                 for v in vocations
             ],
             "add_vocation_form": form(
-                "add-vocation", lambda: CogentVocationForm(sheet=sheet, prefix="add-vocation")
+                "vocations",
+                "add-vocation",
+                lambda: CogentVocationForm(sheet=sheet, prefix="add-vocation"),
             ),
             "add_injury_form": form(
-                "add-injury", lambda: CogentInjuryForm(sheet=sheet, prefix="add-injury")
+                "injuries", "add-injury", lambda: CogentInjuryForm(sheet=sheet, prefix="add-injury")
             ),
             "add_disability_form": form(
-                "add-disability", lambda: CogentDisabilityForm(sheet=sheet, prefix="add-disability")
+                "injuries",
+                "add-disability",
+                lambda: CogentDisabilityForm(sheet=sheet, prefix="add-disability"),
             ),
             # Soft checks of the creation rules: for the people who can fix them, never blocking.
             "creation_warnings": sheet.creation_warnings(skills, vocations) if can_edit else [],
         }
+
+    def _vocations(self, sheet: CogentSheet) -> list[CogentVocation]:
+        # Each sub-skill's vocation is the very object listed (the prefetch sets it), which the
+        # Vocations section relies on to check sub-skills against the vocation's new rating.
+        return list(
+            sheet.vocations.prefetch_related(
+                Prefetch("subskills", queryset=CogentSubSkill.objects.order_by("slot"))
+            )
+        )
+
+    def section_form(self, key: str, sheet: CogentSheet, *, gm: bool, data: Any) -> SectionForm:
+        if key == "skills":
+            return SectionForm(
+                [
+                    CogentSkillForm(data, instance=s, prefix=f"skill-{s.pk}")
+                    for s in sheet.skills.all()
+                ]
+            )
+        if key == "vocations":
+            parts: list[ModelForm] = []
+            for v in self._vocations(sheet):
+                # The vocation first: its sub-skills are then checked against its new rating.
+                parts.append(
+                    CogentVocationForm(
+                        data, instance=v, sheet=sheet, prefix=f"vocation-{v.pk}", in_section=True
+                    )
+                )
+                parts += [
+                    CogentSubSkillRatingForm(data, instance=sub, prefix=f"subskill-{sub.pk}")
+                    for sub in v.subskills.all()
+                ]
+            return UniqueNamesSection(parts, what="vocation")
+        return super().section_form(key, sheet, gm=gm, data=data)
 
     def summary_related(self) -> tuple[str, ...]:
         # The summary shows injury dice: one read of every sheet's injuries, not one per sheet.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from rolls.rules import OUTCOMES_BEST_FIRST, cold_stars
@@ -14,6 +15,7 @@ from sheets.forms import (
     ColdStarsDomainForm,
     ColdStarsSheetForm,
     ColdStarsSkillForm,
+    SectionForm,
 )
 from sheets.models import (
     CampaignSkill,
@@ -22,7 +24,14 @@ from sheets.models import (
     ColdStarsSkill,
     System,
 )
-from sheets.systems import ContestStyle, Difficulty, FormMaker, RowKind, RuleSystem
+from sheets.systems import (
+    ContestStyle,
+    Difficulty,
+    FormMaker,
+    RowKind,
+    RuleSystem,
+    SheetSection,
+)
 
 if TYPE_CHECKING:
     from sheets.models import Campaign, Character
@@ -74,6 +83,11 @@ class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
 
     gm_picks_ability = True
 
+    sections = (
+        SheetSection("abilities", "Abilities and resources", figures=True),
+        SheetSection("skills", "Skills"),
+    )
+
     def sheet_context(
         self,
         character: Character,
@@ -82,28 +96,47 @@ class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
         *,
         can_edit: bool,
         gm: bool,
+        editing: str = "",
     ) -> dict[str, Any]:
-        skills = list(sheet.skills.select_related("campaign_skill").prefetch_related("domains"))
-        groups: dict[str, list] = {name: [] for name in cold_stars_groups()}
+        skills = self._skills(sheet)
+        # Read mode folds the untrained skills (most of the catalog on any sheet) behind
+        # "Show all"; edit mode lists every one, grouped the same way.
+        folds = editing != "skills"
+        shown: dict[str, list] = {name: [] for name in cold_stars_groups()}
+        folded: dict[str, list] = {name: [] for name in cold_stars_groups()}
         for s in skills:
-            groups.setdefault(s.group, []).append(
-                {
-                    "skill": s,
-                    "form": form(
-                        f"skill-{s.pk}",
-                        lambda s=s: ColdStarsSkillForm(instance=s, prefix=f"skill-{s.pk}"),
-                    ),
-                    "domain_form": form(
-                        f"domain-{s.pk}",
-                        lambda s=s: ColdStarsDomainForm(skill=s, prefix=f"domain-{s.pk}"),
-                    )
-                    if s.is_domain
-                    else None,
-                }
-            )
+            row = {
+                "skill": s,
+                "form": form("skills", f"skill-{s.pk}"),
+                "domain_form": form(
+                    "skills",
+                    f"domain-{s.pk}",
+                    partial(ColdStarsDomainForm, skill=s, prefix=f"domain-{s.pk}"),
+                )
+                if s.is_domain
+                else None,
+            }
+            (folded if folds and not s.trained else shown).setdefault(s.group, []).append(row)
         return {
-            "skill_groups": [(name, rows) for name, rows in groups.items() if rows],
+            "skill_groups": [(name, rows) for name, rows in shown.items() if rows],
+            "folded_groups": [(name, rows) for name, rows in folded.items() if rows],
+            "skills_count": len(skills),
+            "skills_folded": sum(len(rows) for rows in folded.values()),
         }
+
+    @staticmethod
+    def _skills(sheet: ColdStarsSheet) -> list[ColdStarsSkill]:
+        return list(sheet.skills.select_related("campaign_skill").prefetch_related("domains"))
+
+    def section_form(self, key: str, sheet: ColdStarsSheet, *, gm: bool, data: Any) -> SectionForm:
+        if key == "skills":
+            return SectionForm(
+                [
+                    ColdStarsSkillForm(data, instance=s, prefix=f"skill-{s.pk}")
+                    for s in self._skills(sheet)
+                ]
+            )
+        return super().section_form(key, sheet, gm=gm, data=data)
 
     def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
         """The catalog and the campaign's own skills: every sheet has them all."""

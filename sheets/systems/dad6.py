@@ -8,9 +8,16 @@ from typing import TYPE_CHECKING, Any
 from rolls.rules import dad6
 from sheets.character_json import export_dad6, import_dad6
 from sheets.creation import Dad6CreationForm
-from sheets.forms import Dad6SheetForm, Dad6SkillForm
+from sheets.forms import Dad6SheetForm, Dad6SkillForm, SectionForm, UniqueNamesSection
 from sheets.models import Dad6Sheet, Dad6Skill, System
-from sheets.systems import ContestStyle, Difficulty, FormMaker, RowKind, RuleSystem
+from sheets.systems import (
+    ContestStyle,
+    Difficulty,
+    FormMaker,
+    RowKind,
+    RuleSystem,
+    SheetSection,
+)
 
 if TYPE_CHECKING:
     from sheets.models import Campaign, Character
@@ -49,26 +56,52 @@ class Dad6System(RuleSystem[Dad6Sheet]):
     opposition_adds_difficulty = True
     creation_form = Dad6CreationForm
 
+    sections = (
+        SheetSection("class", "Class", figures=True),
+        SheetSection("skills", "Skills"),
+        SheetSection("banes", "Banes in play", saves=False),
+    )
+
     def sheet_context(
-        self, character: Character, sheet: Dad6Sheet, form: FormMaker, *, can_edit: bool, gm: bool
+        self,
+        character: Character,
+        sheet: Dad6Sheet,
+        form: FormMaker,
+        *,
+        can_edit: bool,
+        gm: bool,
+        editing: str = "",
     ) -> dict[str, Any]:
-        skills = list(sheet.skills.all())
+        rows = [(s, form("skills", f"skill-{s.pk}")) for s in sheet.skills.all()]
+        # Read mode folds the skills a character is merely unfamiliar with (outside the class):
+        # they roll no better than any skill never written down.
+        folds = editing != "skills"
         return {
-            "skills": [
-                (
-                    s,
-                    form(
-                        f"skill-{s.pk}",
-                        lambda s=s: Dad6SkillForm(instance=s, sheet=sheet, prefix=f"skill-{s.pk}"),
-                    ),
-                )
-                for s in skills
-            ],
+            "skills": [r for r in rows if not (folds and self._unused(r[0]))],
+            "skills_folded": [r for r in rows if folds and self._unused(r[0])],
+            "skills_count": len(rows),
             "add_skill_form": form(
-                "add-skill", lambda: Dad6SkillForm(sheet=sheet, prefix="add-skill")
+                "skills", "add-skill", lambda: Dad6SkillForm(sheet=sheet, prefix="add-skill")
             ),
             "banes": list(sheet.banes.all()),
         }
+
+    @staticmethod
+    def _unused(skill: Dad6Skill) -> bool:
+        return not skill.is_class_skill and skill.competence == dad6.COMPETENCES[0]
+
+    def section_form(self, key: str, sheet: Dad6Sheet, *, gm: bool, data: Any) -> SectionForm:
+        if key == "skills":
+            return UniqueNamesSection(
+                [
+                    Dad6SkillForm(
+                        data, instance=s, sheet=sheet, prefix=f"skill-{s.pk}", in_section=True
+                    ).for_section()
+                    for s in sheet.skills.all()
+                ],
+                what="skill",
+            )
+        return super().section_form(key, sheet, gm=gm, data=data)
 
     def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
         """Every skill some sheet has, class skills first."""

@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
 from django.forms import BaseForm, ModelForm
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -29,12 +29,14 @@ from sheets.character_json import CharacterImportError, export_json, import_char
 from sheets.forms import (
     CharacterBasicsForm,
     CharacterImportForm,
+    SectionForm,
+    show_ranges,
 )
 from sheets.models import (
     Character,
     Membership,
 )
-from sheets.rows import DELETE, SheetRow
+from sheets.rows import ADD, DELETE, SheetRow
 
 RECENT_ROLLS = 5  # entries shown on a sheet; the campaign log has the rest
 
@@ -145,8 +147,23 @@ def character_delete(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
 @login_required
 @require_GET
 def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    character, membership = character_for_reader(request, pk)
-    return _render_sheet(request, character, membership)
+    """The sheet in read mode; ``?edit=<section>`` shows that one section as its form (the Edit
+    link without JavaScript, and the section htmx swaps in), for the owner and the GM only."""
+    editing = request.GET.get("edit", "")
+    if editing:
+        character, membership = character_for_editor(request, pk)
+        if not _is_section(character, editing):
+            raise Http404("No such part of the sheet.")
+    else:
+        character, membership = character_for_reader(request, pk)
+    return _render_sheet(request, character, membership, editing=editing)
+
+
+BASICS = "basics"  # the name and notes: every system's section, saved by character_basics
+
+
+def _is_section(character: Character, key: str) -> bool:
+    return key == BASICS or character.campaign.rule_system.section(key) is not None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -155,36 +172,87 @@ def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
 
 
 def _sheet_context(
-    character: Character, membership: Membership, bound: dict[str, BaseForm]
+    character: Character,
+    membership: Membership,
+    bound: dict[str, BaseForm],
+    editing: str,
+    carried: QueryDict | None = None,
 ) -> dict[str, Any]:
-    """Everything the sheet partial shows: each row with its engine pool and (if editable) form.
+    """Everything the sheet partial shows: each row with its engine pool, and the forms of the
+    one section in edit mode (``editing``; "" for read mode everywhere).
 
-    `bound` holds a submitted form with errors by its key, so the message appears beside its field.
+    `bound` holds submitted forms with errors by their key, so each message appears beside its
+    field and nothing typed is lost. `carried` is a row add's or remove's request, which brings
+    the edited section's unsaved fields along: they are shown again as typed, not yet saved.
     """
     can_edit = character.can_edit(membership)
+    editing = editing if can_edit else ""
     gm = membership.is_gm
+    system = character.campaign.rule_system
+    sheet = system.sheet_of(character)
+    edited = system.section(editing)
+    # The edited section's own forms, the same ones its Save validates (ranges shown up front).
+    section_forms = (
+        system.section_form(editing, sheet, gm=gm, data=None).bound
+        if edited is not None and edited.saves
+        else {}
+    )
 
-    def form(key: str, factory: Callable[..., BaseForm]) -> BaseForm | None:
-        if not can_edit:
+    if carried is not None:
+        for fresh in section_forms.values():
+            names = {name: fresh.add_prefix(name) for name in fresh.fields}
+            if any(key in carried for key in names.values()):
+                fresh.initial.update(
+                    {
+                        name: fresh.fields[name].widget.value_from_datadict(carried, {}, key)
+                        for name, key in names.items()
+                    }
+                )
+    for key, fresh in section_forms.items():
+        shown = bound.get(key, fresh)
+        for field in shown.fields.values():
+            # The rows' fields stand in their table rows, beside the rows' own Remove forms;
+            # the attribute makes them the section form's (templates/sheets/_section_form.html).
+            field.widget.attrs["form"] = f"{editing}-form"
+    first = next(iter(section_forms), None)
+    if first is not None:
+        # The section opens with its first field focused (htmx honours autofocus after a swap).
+        fields = bound.get(first, section_forms[first]).fields
+        if fields:
+            next(iter(fields.values())).widget.attrs["autofocus"] = True
+
+    def form(
+        section: str, key: str, factory: Callable[[], BaseForm] | None = None
+    ) -> BaseForm | None:
+        if section != editing:
             return None
-        return bound.get(key) or factory()
+        found = bound.get(key) or section_forms.get(key)
+        if found is None and factory is not None:
+            found = show_ranges(factory())
+        return found
 
     context: dict[str, Any] = {
         "character": character,
         "campaign": character.campaign,
         "membership": membership,
         "can_edit": can_edit,
+        "editing": editing,
+        "section_errors": any(bound[key].errors for key in bound if key in section_forms),
+        "sections": {s.key: s for s in system.sections},
         "basics_form": form(
-            "basics", lambda: CharacterBasicsForm(instance=character, gm=gm, prefix="basics")
+            BASICS,
+            "basics",
+            lambda: CharacterBasicsForm(instance=character, gm=gm, prefix="basics"),
+        ),
+        "sheet": sheet,
+        "sheet_form": form(
+            next((s.key for s in system.sections if s.figures), ""),
+            "sheet",
         ),
     }
-    system = character.campaign.rule_system
-    sheet = system.sheet_of(character)
-    context |= {
-        "sheet": sheet,
-        "sheet_form": form("sheet", lambda: system.sheet_form_for(sheet, gm=gm)),
-    }
-    context |= system.sheet_context(character, sheet, form, can_edit=can_edit, gm=gm)
+    context |= system.sheet_context(
+        character, sheet, form, can_edit=can_edit, gm=gm, editing=editing
+    )
     return context
 
 
@@ -202,10 +270,16 @@ def _render_sheet(
     bound: dict[str, BaseForm] | None = None,
     status: int = 200,
     saved: str = "",
+    editing: str = "",
+    focus: str = "",
+    carried: QueryDict | None = None,
 ) -> HttpResponse:
     character = _sheet_queryset_character(character)
-    context = _sheet_context(character, membership, bound or {})
+    context = _sheet_context(character, membership, bound or {}, editing, carried)
     context["saved"] = saved
+    # After a Save or Cancel the section's Edit control takes focus back (a saved section by
+    # the view, a cancelled one by ?focus= on Cancel's request).
+    context["focus"] = focus or request.GET.get("focus", "")
     context["can_roll"] = character.can_roll(membership)
     context["recent_rolls"] = [
         entry.card_for(membership)
@@ -228,12 +302,19 @@ def _save(
     request: AuthenticatedHttpRequest,
     character: Character,
     membership: Membership,
-    form: ModelForm,
+    form: ModelForm | SectionForm,
     key: str,
     saved: str,
-    anchor: str = "",
+    anchor: str,
+    section: str,
+    *,
+    stay: bool = False,
 ) -> HttpResponse:
-    """Validate and save one sheet form: partial for HTMX, redirect (or page + errors) otherwise."""
+    """Validate and save one sheet form or a whole section: the sheet partial for HTMX, a
+    redirect (or the page with errors) otherwise. With errors, ``section`` stays in edit mode
+    with what was typed; after a save the sheet reads again, unless ``stay`` (a row just added
+    keeps its section in edit mode, so the next one can be added)."""
+    editing = section if stay else ""
     if form.is_valid():
         try:
             with transaction.atomic():
@@ -245,10 +326,34 @@ def _save(
             form.add_error(None, "That change clashed with another edit; reload and try again.")
         else:
             if request.htmx:
-                return _render_sheet(request, character, membership, saved=saved)
+                return _render_sheet(
+                    request,
+                    character,
+                    membership,
+                    saved=saved,
+                    editing=editing,
+                    focus="" if stay else section,
+                    carried=request.POST if stay else None,
+                )
             messages.success(request, saved)
-            return redirect(character.get_absolute_url() + (f"#{anchor}" if anchor else ""))
-    return _render_sheet(request, character, membership, bound={key: form}, status=400)
+            return redirect(_sheet_url(character, editing, anchor))
+    bound: dict[str, BaseForm] = form.bound if isinstance(form, SectionForm) else {key: form}
+    return _render_sheet(
+        request,
+        character,
+        membership,
+        bound=bound,
+        status=400,
+        editing=section,
+        carried=request.POST if stay else None,
+    )
+
+
+def _sheet_url(character: Character, editing: str = "", anchor: str = "") -> str:
+    url = character.get_absolute_url()
+    if editing:
+        url += f"?edit={editing}"
+    return url + (f"#{anchor}" if anchor else "")
 
 
 @login_required
@@ -258,7 +363,9 @@ def character_basics(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     form = CharacterBasicsForm(
         request.POST, instance=character, gm=membership.is_gm, prefix="basics"
     )
-    return _save(request, character, membership, form, "basics", "Saved the character.", "basics")
+    return _save(
+        request, character, membership, form, "basics", "Saved the character.", BASICS, BASICS
+    )
 
 
 @login_required
@@ -268,7 +375,36 @@ def sheet_update(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     system = character.campaign.rule_system
     sheet = system.sheet_of(character)
     form = system.sheet_form_for(sheet, gm=membership.is_gm, data=request.POST)
-    return _save(request, character, membership, form, "sheet", "Saved the sheet.", "sheet-top")
+    figures = next(s.key for s in system.sections if s.figures)
+    return _save(
+        request, character, membership, form, "sheet", "Saved the sheet.", figures, figures
+    )
+
+
+@login_required
+@require_POST
+def sheet_section(request: AuthenticatedHttpRequest, pk: int, section: str) -> HttpResponse:
+    """One section's Save: every field of it validated together and saved in one transaction,
+    or nothing saved and the section shown again with what was typed and each error beside its
+    field. The owner and the GM only."""
+    character, membership = character_for_editor(request, pk)
+    system = character.campaign.rule_system
+    part = system.section(section)
+    if part is None or not part.saves:
+        raise Http404("No such part of the sheet.")
+    form = system.section_form(
+        section, system.sheet_of(character), gm=membership.is_gm, data=request.POST
+    )
+    return _save(
+        request,
+        character,
+        membership,
+        form,
+        section,
+        f"Saved {part.title.lower()}.",
+        section,
+        section,
+    )
 
 
 @login_required
@@ -291,16 +427,31 @@ def sheet_row(
         problem = row.refuse(obj)
         if problem:
             if request.htmx:
-                return _render_sheet(request, character, membership, saved=problem)
+                return _render_sheet(
+                    request,
+                    character,
+                    membership,
+                    saved=problem,
+                    editing=row.section,
+                    carried=request.POST,
+                )
             messages.error(request, problem)
-            return redirect(character.get_absolute_url() + f"#{row.anchor(obj)}")
+            return redirect(_sheet_url(character, row.section, row.anchor(obj)))
         assert obj is not None
         obj.delete()
-        return _after_delete(request, character, membership, row.saved(obj), row.anchor(obj))
+        return _after_delete(request, character, membership, row, obj)
     assert row.form is not None
     form = row.form(request.POST, obj, character.sheet)
     return _save(
-        request, character, membership, form, row.key(obj), row.saved(obj), row.anchor(obj)
+        request,
+        character,
+        membership,
+        form,
+        row.key(obj),
+        row.saved(obj),
+        row.anchor(obj),
+        row.section,
+        stay=row.action == ADD,
     )
 
 
@@ -319,7 +470,7 @@ def _confirm_delete(
             "action": request.path,
             "confirm_field": True,
             "button": "Remove",
-            "cancel_url": character.get_absolute_url() + f"#{row.anchor(obj)}",
+            "cancel_url": _sheet_url(character, row.section, row.anchor(obj)),
         },
     )
 
@@ -328,11 +479,15 @@ def _after_delete(
     request: AuthenticatedHttpRequest,
     character: Character,
     membership: Membership,
-    saved: str,
-    anchor: str,
+    row: SheetRow,
+    obj: Any,
 ) -> HttpResponse:
+    """A removed row leaves its section in edit mode, where its Remove button was."""
     live.publish(character.campaign_id, "sheet", character.pk)
+    saved = row.saved(obj)
     if request.htmx:
-        return _render_sheet(request, character, membership, saved=saved)
+        return _render_sheet(
+            request, character, membership, saved=saved, editing=row.section, carried=request.POST
+        )
     messages.success(request, saved)
-    return redirect(character.get_absolute_url() + f"#{anchor}")
+    return redirect(_sheet_url(character, row.section, row.anchor(obj)))

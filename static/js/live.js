@@ -6,6 +6,8 @@
 //  2. No duplicates: an entry whose card (#entry-<id>) is already on the page is not added again.
 //  3. No lost typing: a live refresh of a region (hx-trigger="sse:…") waits while one of its form
 //     fields has focus, and runs when focus leaves the region (its own saves re-render it anyway).
+//     While a section of the sheet is in edit mode (a form with data-editing) every refresh waits,
+//     a roll's too: that section's Save or Cancel re-renders the whole sheet.
 //  4. Day headings: a live entry's day heading replaces the one below it of the same day.
 //  5. Noticed: an element with data-notice (a GM's call or contest on the sheet, a reveal in the
 //     log) that arrives live becomes a toast in view, counted in the tab title until it is shown
@@ -85,17 +87,26 @@
   document.addEventListener("htmx:sseOpen", function () { setStatus("Live: new rolls appear as they happen."); });
   document.addEventListener("htmx:sseError", function () { setStatus("Live updates interrupted; reconnecting…"); });
 
+  function sectionOpen(region) {
+    return region.querySelector("[data-editing]") !== null;
+  }
+
   function editing(region) {
     var active = document.activeElement;
-    return active && region.contains(active) && active.matches("input, select, textarea");
+    return sectionOpen(region) ||
+      (active && region.contains(active) && active.matches("input, select, textarea"));
   }
 
   document.addEventListener("htmx:confirm", function (event) {
     var trigger = event.detail.triggeringEvent;
+    var region = event.detail.elt;
+    if (trigger && trigger.type === "rollLogged" && sectionOpen(region)) {
+      event.preventDefault(); // the section's Save or Cancel brings the spent resources
+      return;
+    }
     if (!trigger || trigger.type.indexOf("sse:") !== 0) {
       return;
     }
-    var region = event.detail.elt;
     if (editing(region)) {
       event.preventDefault();
       region.setAttribute("data-live-stale", trigger.type);
@@ -104,7 +115,7 @@
 
   document.addEventListener("focusout", function (event) {
     var region = event.target.closest && event.target.closest("[data-live-stale]");
-    if (region && !region.contains(event.relatedTarget)) {
+    if (region && !region.contains(event.relatedTarget) && !sectionOpen(region)) {
       var kind = region.getAttribute("data-live-stale");
       region.removeAttribute("data-live-stale");
       htmx.trigger(region, kind);

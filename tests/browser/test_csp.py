@@ -31,6 +31,10 @@ def test_main_pages_run_without_csp_violations(page, log_in, violations):
     skill = character.cogent.skills.get(name="Athletics")
     log_in(character.owner)
     page.goto(character.get_absolute_url())
+    # A section in edit mode and back, then a skill from the folded ones (rated 0).
+    page.get_by_role("link", name="Edit core skills").click()
+    page.locator("#skills").get_by_role("link", name="Cancel").click()
+    page.locator("#skills details.fold summary").click()
     page.locator(f"#skill-{skill.pk} .roll-button").click()
     expect(page.locator("#roll-panel .roll-panel")).to_be_visible()
     page.select_option("#roll_challenge_level", "2")

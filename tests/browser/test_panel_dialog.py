@@ -25,7 +25,11 @@ def halfway_row(system):
             for n in range(16)
         ]
     else:
+        # Every skill rated, so none folds away in read mode: the sheet is long.
         rows = list(character.sheet.skills.order_by("pk"))
+        character.sheet.skills.update(
+            rating=1, **({"trained": True} if system == System.COLD_STARS else {})
+        )
     return character, rows[len(rows) // 2]
 
 

@@ -237,7 +237,7 @@ def test_a_rolled_forward_boon_counts_in_the_next_roll_and_is_spent(client, trac
     character, skill = tracker
     character.dad6.forward_boons = 1
     character.dad6.save()
-    assert "Rolled-forward boons: <strong>1</strong>" in (
+    assert "<dt>Rolled-forward boons</dt><dd>1</dd>" in (
         client.get(character.get_absolute_url()).content.decode()
     )
     panel = client.get(panel_url(character, "dad6-skill", skill)).content.decode()

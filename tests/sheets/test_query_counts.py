@@ -59,20 +59,41 @@ def add_rows(character, n):
 
 
 @pytest.mark.parametrize(
-    ("system", "expected"), [(System.COGENT, 16), (System.DAD6, 10), (System.COLD_STARS, 10)]
+    ("system", "expected"), [(System.COGENT, 15), (System.DAD6, 10), (System.COLD_STARS, 10)]
 )
 def test_sheet_page(client, system, expected):
     # session, user, character, membership, sheet reload, recent rolls, the GM's open calls and
     # contests for the character (the prompts), then one query per row table (Cogent: injuries
-    # and disabling characteristics too, the campaign's combat skills once for every vocation's
-    # add form, and the assist prompts: the waiting assist, open assist requests; DAD6: skills,
-    # banes)
+    # and disabling characteristics too, and the assist prompts: the waiting assist, open assist
+    # requests; DAD6: skills, banes). Read mode builds no form.
     character = CharacterFactory(campaign__system=system)
     client.force_login(character.owner)
     add_rows(character, 1)
     one = count(client, character.get_absolute_url())
     add_rows(character, 3)
     assert count(client, character.get_absolute_url()) == one == expected
+
+
+@pytest.mark.parametrize(
+    ("system", "section", "expected"),
+    [
+        (System.COGENT, "skills", 16),
+        (System.COGENT, "vocations", 18),
+        (System.DAD6, "skills", 11),
+        (System.COLD_STARS, "skills", 12),
+    ],
+)
+def test_sheet_page_with_a_section_in_edit_mode(client, system, section, expected):
+    # As in read mode, plus the section's own rows read once more for its forms (the forms a
+    # Save validates; Cogent vocations: the vocations and their sub-skills), and the campaign's
+    # combat skills once for every vocation's add form; Cold Stars: the skills and their domains.
+    character = CharacterFactory(campaign__system=system)
+    client.force_login(character.owner)
+    url = f"{character.get_absolute_url()}?edit={section}"
+    add_rows(character, 1)
+    one = count(client, url)
+    add_rows(character, 3)
+    assert count(client, url) == one == expected
 
 
 def test_sheet_page_for_the_gm_of_a_big_campaign(client):

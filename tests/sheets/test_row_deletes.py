@@ -8,6 +8,16 @@ from sheets.models import System
 from tests.factories import CharacterFactory
 
 pytestmark = pytest.mark.django_db
+# The sheet section whose edit mode shows each row's Remove button.
+ROW_SECTIONS = {
+    "cogent_injury_delete": "injuries",
+    "cogent_disability_delete": "injuries",
+    "cogent_subskill_delete": "vocations",
+    "cogent_vocation_delete": "vocations",
+    "dad6_skill_delete": "skills",
+    "dad6_bane_delete": "banes",
+    "cold_stars_domain_delete": "skills",
+}
 
 
 def _rows(system):
@@ -69,11 +79,15 @@ def test_a_remove_without_the_answer_asks_and_removes_nothing(client, system):
         assert asked.status_code == 200, name
         assert f"Remove {what}?" in page and "This can&#x27;t be undone." in page
         assert 'name="confirm" value="yes"' in page and f'action="{url}"' in page
-        assert f'href="{character.get_absolute_url()}#' in page  # Cancel goes back to the row
+        # Cancel goes back to the row, in its section's edit mode where the Remove button was.
+        section = ROW_SECTIONS[name]
+        assert f'href="{character.get_absolute_url()}?edit={section}#' in page
         assert type(row).objects.filter(pk=row.pk).exists(), name
         # htmx asks the same question in the browser before it sends anything.
-        sheet = client.get(character.get_absolute_url()).content.decode()
+        sheet = client.get(character.get_absolute_url(), {"edit": section}).content.decode()
         assert f'hx-confirm="Remove {what}? This can\'t be undone."' in sheet, name
+        # Read mode offers no Remove at all.
+        assert "hx-confirm" not in client.get(character.get_absolute_url()).content.decode()
 
 
 @pytest.mark.parametrize("system", System.values)
