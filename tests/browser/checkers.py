@@ -69,7 +69,7 @@ class PageState:
 def _roll_from_a_row(page) -> None:
     """Open the roll dialog from a row halfway down the sheet and roll: the sheet, the dialog and
     the result card are all on the page afterwards."""
-    rolls = page.locator("a.roll-button")
+    rolls = page.locator("a.roll-button:visible")  # not the rows folded under "Show all"
     rolls.nth(rolls.count() // 2).click()
     roll = page.locator("#roll-dialog[open] .roll-actions button").first
     roll.wait_for()
