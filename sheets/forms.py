@@ -345,8 +345,9 @@ class CogentVocationForm(forms.ModelForm):
         self, *args: Any, sheet: CogentSheet, in_section: bool = False, **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        # In the Vocations section every sub-skill is posted with it and checked against this
-        # form's new rating (the sub-skill forms share this instance), not the stored ratings.
+        # An existing vocation is only changed in the Vocations section, with the others: its
+        # name is compared with their new names there, and each sub-skill is checked against
+        # this form's new rating (the sub-skill forms share this instance).
         self.in_section = in_section
         self.instance.sheet = sheet
         if self.instance.pk:
@@ -360,17 +361,6 @@ class CogentVocationForm(forms.ModelForm):
         if clash.exclude(pk=self.instance.pk).exists():
             raise forms.ValidationError("This character already has a vocation of that name.")
         return name
-
-    def clean_rating(self) -> int:
-        rating = self.cleaned_data["rating"]
-        if self.instance.pk and not self.in_section:
-            highest = max((s.rating for s in self.instance.subskills.all()), default=0)
-            if rating < highest:
-                raise forms.ValidationError(
-                    f"A sub-skill is rated {highest}; a vocation cannot be lower than its "
-                    "sub-skills. Lower the sub-skill first."
-                )
-        return rating
 
 
 class CogentSubSkillForm(forms.ModelForm):

@@ -1,5 +1,7 @@
 """Every form's validation, through the HTTP surface where the form lives on a page."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -117,14 +119,6 @@ def test_cogent_vocation_form():
     )
 
 
-def test_vocation_cannot_drop_below_its_sub_skills():
-    sub = CogentSubSkillFactory(vocation__rating=3, rating=3)
-    vocation = sub.vocation
-    data = {"name": vocation.name, "attribute": vocation.attribute, "rating": 2}
-    e = errors(CogentVocationForm(data, instance=vocation, sheet=vocation.sheet))
-    assert "cannot be lower than its sub-skills" in e["rating"][0]
-
-
 def test_sub_skill_cannot_exceed_its_vocation():
     vocation = CogentVocationFactory(rating=2)
     data = {"kind": "vocational", "name": "Surgery", "attribute": "reflex", "rating": 3}
@@ -234,16 +228,17 @@ def test_invalid_sheet_input_shows_the_message_beside_the_field(client):
     character = CharacterFactory()
     client.force_login(character.owner)
     skill = character.cogent.skills.get(name="Athletics")
+    data = {f"skill-{s.pk}-rating": s.rating for s in character.cogent.skills.all()}
     response = client.post(
-        reverse("cogent_skill_update", args=[character.pk, skill.pk]),
-        {f"skill-{skill.pk}-rating": 9},
+        reverse("sheet_section", args=[character.pk, "skills"]),
+        data | {f"skill-{skill.pk}-rating": 9},
     )
     assert response.status_code == 400
     html = response.content.decode()
     field_id = f"id_skill-{skill.pk}-rating"
-    assert f'aria-describedby="{field_id}_error"' in html
+    assert re.search(rf'<input[^>]*aria-describedby="[^"]*{field_id}_error', html)
     assert f'id="{field_id}_error"' in html
-    assert "less than or equal to 4" in html
+    assert "Enter a number from −1 to 4." in html
     skill.refresh_from_db()
     assert skill.rating == 0
 
