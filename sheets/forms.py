@@ -123,18 +123,6 @@ class InviteForm(forms.ModelForm):
 # ---------------------------------------------------------------------------------------------
 
 
-class CharacterCreateForm(forms.ModelForm):
-    class Meta:
-        model = Character
-        fields = ("name", "hidden_from_players")
-
-    def __init__(self, *args: Any, gm: bool = False, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if not gm:
-            # Only the GM makes NPCs, and only NPCs can be hidden.
-            del self.fields["hidden_from_players"]
-
-
 class CharacterBasicsForm(forms.ModelForm):
     class Meta:
         model = Character

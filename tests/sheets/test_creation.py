@@ -5,6 +5,7 @@ import pytest
 from django.urls import reverse
 
 from sheets.models import Character, System
+from sheets.ranges import NAME_MAX_LENGTH
 
 pytestmark = pytest.mark.django_db
 
@@ -331,8 +332,37 @@ def test_only_players_and_the_gm_create_and_previews_check_too(
     assert response.status_code == status and count(party) == before
 
 
+@pytest.mark.parametrize("system", list(System))
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("", "Give your character a name."),
+        ("   ", "Give your character a name."),
+        (
+            "N" * (NAME_MAX_LENGTH + 1),
+            f"Ensure this value has at most {NAME_MAX_LENGTH} characters",
+        ),
+    ],
+)
+def test_a_blank_or_too_long_name_is_refused_beside_the_field(
+    client, parties, system, name, message
+):
+    party = parties[system]
+    before = count(party)
+    response = as_player(client, party).post(create_url(party), {"name": name})
+    page = response.content.decode()
+    assert response.status_code == 400 and count(party) == before
+    assert 'id="id_name_error"' in page and message in page
+    if name.strip():
+        assert f'value="{name}"' in page  # what was typed stays in the box
+
+
 def test_players_cannot_hide_their_characters(client, parties):
     party = parties[System.DAD6]
+    assert (
+        "hidden_from_players"
+        not in as_player(client, party).get(create_url(party)).content.decode()
+    )
     as_player(client, party).post(
         create_url(party), {"name": "Sneaky", "hidden_from_players": "on"}
     )

@@ -8,7 +8,6 @@ from django.urls import reverse
 from sheets.forms import (
     CampaignForm,
     CampaignSkillForm,
-    CharacterCreateForm,
     CogentSheetForm,
     CogentSkillForm,
     CogentSubSkillForm,
@@ -74,12 +73,6 @@ def test_invite_form_validates_use_limit_and_expiry():
     assert "role" in errors(InviteForm({"role": "gm"}))
     assert "expires_in" in errors(InviteForm({"role": "player", "expires_in": "5"}))
     assert InviteForm({"role": "observer", "expires_in": "7", "max_uses": 3}).is_valid()
-
-
-def test_character_create_form_only_offers_hiding_to_the_gm():
-    assert "hidden_from_players" not in CharacterCreateForm(gm=False).fields
-    assert "hidden_from_players" in CharacterCreateForm(gm=True).fields
-    assert "name" in errors(CharacterCreateForm({"name": ""}))
 
 
 @pytest.mark.parametrize(
