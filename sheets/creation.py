@@ -41,7 +41,7 @@ class RatingField(forms.IntegerField):
     player's words. Left empty it is the blank sheet's value, so a cleared box never refuses."""
 
     def __init__(self, label: str, low: int, high: int, default: int = 0) -> None:
-        span = f"{low} to {high}".replace("-", "−")  # a real minus sign, as the sheet prints it
+        span = ranges.span(low, high)
         words = f"{label} is {span}."
         super().__init__(
             label=label,

@@ -154,7 +154,7 @@ def show_ranges(form: forms.BaseForm) -> forms.BaseForm:
         if low is None or high is None or "max" in field.widget.attrs:
             continue
         field.widget.attrs |= {"min": low, "max": high}
-        span = f"{low} to {high}".replace("-", "\u2212")
+        span = ranges.span(low, high)
         field.help_text = f"{field.help_text} ({span})" if field.help_text else span
         # Checked here first with the range in the message (the model's validators then skip the
         # field): "Enter a number from −1 to 4." rather than "Ensure this value is …".
@@ -563,7 +563,7 @@ class ColdStarsSheetForm(forms.ModelForm):
             for name in ("momentum", "willpower"):
                 limit = getattr(self.instance, f"{name}_max")
                 self.fields[name].widget.attrs |= {"min": 0, "max": limit}
-                self.fields[name].help_text = f"0 to {limit} (the GM sets the maximum)"
+                self.fields[name].help_text = f"{ranges.span(0, limit)} (the GM sets the maximum)"
 
 
 class ColdStarsSkillForm(forms.ModelForm):
