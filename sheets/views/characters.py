@@ -414,20 +414,13 @@ def sheet_row(
             return _confirm_delete(request, character, row, obj)
         problem = row.refuse(obj)
         if problem:
-            if request.htmx:
-                return _render_sheet(
-                    request,
-                    character,
-                    membership,
-                    saved=problem,
-                    editing=row.section,
-                    carried=request.POST,
-                )
-            messages.error(request, problem)
-            return redirect(_sheet_url(character, row.section, row.anchor(obj)))
+            return _back_to_section(
+                request, character, membership, row, obj, problem, level=messages.ERROR
+            )
         assert obj is not None
         obj.delete()
-        return _after_delete(request, character, membership, row, obj)
+        live.publish(character.campaign_id, "sheet", character.pk)
+        return _back_to_section(request, character, membership, row, obj, row.saved(obj))
     assert row.form is not None
     form = row.form(request.POST, obj, character.sheet)
     return _save(
@@ -463,19 +456,22 @@ def _confirm_delete(
     )
 
 
-def _after_delete(
+def _back_to_section(
     request: AuthenticatedHttpRequest,
     character: Character,
     membership: Membership,
     row: SheetRow,
     obj: Any,
+    message: str,
+    *,
+    level: int = messages.SUCCESS,
 ) -> HttpResponse:
-    """A removed row leaves its section in edit mode, where its Remove button was."""
-    live.publish(character.campaign_id, "sheet", character.pk)
-    saved = row.saved(obj)
+    """After a remove, or its refusal, the row's section stays in edit mode where its Remove
+    button was: the sheet with ``message`` (and the section's unsaved fields, carried) for htmx,
+    a redirect with the message otherwise."""
     if request.htmx:
         return _render_sheet(
-            request, character, membership, saved=saved, editing=row.section, carried=request.POST
+            request, character, membership, saved=message, editing=row.section, carried=request.POST
         )
-    messages.success(request, saved)
+    messages.add_message(request, level, message)
     return redirect(_sheet_url(character, row.section, row.anchor(obj)))

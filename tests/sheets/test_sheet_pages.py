@@ -174,8 +174,15 @@ def test_cold_stars_last_domain_of_a_rank_three_skill_cannot_be_deleted(client):
     piloting.save()
     client.force_login(character.owner)
     url = reverse("cold_stars_domain_delete", args=[character.pk, domain.pk])
+    why = "Piloting is rated 3, so it needs at least one domain"
+    # The refusal says why, with the Skills section still in edit mode, with htmx or without.
     response = client.post(url, {"confirm": "yes"})
     assert response.status_code == 302
+    assert response["Location"].endswith(f"?edit=skills#skill-{piloting.pk}")
+    page = client.get(response["Location"]).content.decode()
+    assert re.search(rf'class="message error"[^>]*>[^<]*{why}', page)
+    html = client.post(url, {"confirm": "yes"}, headers=HX).content.decode()
+    assert why in html and 'id="skills-form"' in html
     assert piloting.domains.count() == 1
     second = piloting.domains.create(name="Racing Skiffs")
     client.post(
