@@ -310,7 +310,16 @@ def test_cold_stars_domain_skill_at_three_needs_a_domain(client, parties):
 def test_cold_stars_offers_the_gms_own_skills(client, parties):
     party = parties[System.COLD_STARS]
     skill = party.campaign.custom_skills.create(name="Xenology", ability="intellect")
+    party.campaign.custom_skills.create(
+        name="Xenobiology",
+        ability="intellect",
+        is_domain=True,
+        example_domains=" Fungi,, Void whales ,",
+    )
     client.force_login(party.player)
+    # A domain skill of the GM's offers its examples like the catalog's do.
+    page = client.get(create_url(party)).content.decode()
+    assert "Needed from 3, e.g. Fungi, Void whales" in page
     response = client.post(create_url(party), {"name": "Doc", f"skill-campaign-{skill.pk}": "2"})
     doc = party.campaign.characters.get(name="Doc")
     assert response.status_code == 302
