@@ -41,7 +41,7 @@ class RatingField(forms.IntegerField):
     player's words. Left empty it is the blank sheet's value, so a cleared box never refuses."""
 
     def __init__(self, label: str, low: int, high: int, default: int = 0) -> None:
-        span = f"{low} to {high}".replace("-", "−")  # a real minus sign, as the sheet prints it
+        span = ranges.span(low, high)
         words = f"{label} is {span}."
         super().__init__(
             label=label,
@@ -468,13 +468,7 @@ class ColdStarsCreationForm(CreationForm):
         self.skills = [
             (s.key, s.name, s.group, s.domain, s.example_domains) for s in cold_stars_catalog()
         ] + [
-            (
-                f"campaign-{s.pk}",
-                s.name,
-                s.group,
-                s.is_domain,
-                tuple(p.strip() for p in s.example_domains.split(",") if p.strip()),
-            )
+            (f"campaign-{s.pk}", s.name, s.group, s.is_domain, s.examples)
             for s in CampaignSkill.objects.filter(campaign=self.campaign)
         ]
         for key, name, _, is_domain, examples in self.skills:

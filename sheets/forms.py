@@ -123,18 +123,6 @@ class InviteForm(forms.ModelForm):
 # ---------------------------------------------------------------------------------------------
 
 
-class CharacterCreateForm(forms.ModelForm):
-    class Meta:
-        model = Character
-        fields = ("name", "hidden_from_players")
-
-    def __init__(self, *args: Any, gm: bool = False, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if not gm:
-            # Only the GM makes NPCs, and only NPCs can be hidden.
-            del self.fields["hidden_from_players"]
-
-
 class CharacterBasicsForm(forms.ModelForm):
     class Meta:
         model = Character
@@ -166,7 +154,7 @@ def show_ranges(form: forms.BaseForm) -> forms.BaseForm:
         if low is None or high is None or "max" in field.widget.attrs:
             continue
         field.widget.attrs |= {"min": low, "max": high}
-        span = f"{low} to {high}".replace("-", "\u2212")
+        span = ranges.span(low, high)
         field.help_text = f"{field.help_text} ({span})" if field.help_text else span
         # Checked here first with the range in the message (the model's validators then skip the
         # field): "Enter a number from −1 to 4." rather than "Ensure this value is …".
@@ -345,8 +333,9 @@ class CogentVocationForm(forms.ModelForm):
         self, *args: Any, sheet: CogentSheet, in_section: bool = False, **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        # In the Vocations section every sub-skill is posted with it and checked against this
-        # form's new rating (the sub-skill forms share this instance), not the stored ratings.
+        # An existing vocation is only changed in the Vocations section, with the others: its
+        # name is compared with their new names there, and each sub-skill is checked against
+        # this form's new rating (the sub-skill forms share this instance).
         self.in_section = in_section
         self.instance.sheet = sheet
         if self.instance.pk:
@@ -360,17 +349,6 @@ class CogentVocationForm(forms.ModelForm):
         if clash.exclude(pk=self.instance.pk).exists():
             raise forms.ValidationError("This character already has a vocation of that name.")
         return name
-
-    def clean_rating(self) -> int:
-        rating = self.cleaned_data["rating"]
-        if self.instance.pk and not self.in_section:
-            highest = max((s.rating for s in self.instance.subskills.all()), default=0)
-            if rating < highest:
-                raise forms.ValidationError(
-                    f"A sub-skill is rated {highest}; a vocation cannot be lower than its "
-                    "sub-skills. Lower the sub-skill first."
-                )
-        return rating
 
 
 class CogentSubSkillForm(forms.ModelForm):
@@ -585,7 +563,7 @@ class ColdStarsSheetForm(forms.ModelForm):
             for name in ("momentum", "willpower"):
                 limit = getattr(self.instance, f"{name}_max")
                 self.fields[name].widget.attrs |= {"min": 0, "max": limit}
-                self.fields[name].help_text = f"0 to {limit} (the GM sets the maximum)"
+                self.fields[name].help_text = f"{ranges.span(0, limit)} (the GM sets the maximum)"
 
 
 class ColdStarsSkillForm(forms.ModelForm):

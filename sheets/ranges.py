@@ -1,9 +1,10 @@
 """Sheet-side ranges: the limits a stored sheet value must respect.
 
-Models (validators and check constraints), forms and the JSON importer read them from here. Where the
-rules engine exports a limit, it is taken from the engine so the two can never disagree; the few
-limits only a sheet needs (penalty dice, resource maximums) are the project's own decisions,
-documented in docs/sheets.md.
+Models (validators and check constraints), forms and the JSON importer read them from here, and
+``span`` words a range the same on every page that shows one. Where the rules engine exports a
+limit, it is taken from the engine so the two can never disagree; the few limits only a sheet
+needs (penalty dice, resource maximums) are the project's own decisions, documented in
+docs/sheets.md.
 """
 
 from typing import Final
@@ -45,9 +46,15 @@ COLD_STARS_DOMAIN_REQUIRED_FROM: Final = cold_stars.DOMAIN_FROM_RANK
 # Decision (sheet): Momentum and Willpower never below 0 (RULES.md §3); 20 keeps typos out.
 COLD_STARS_RESOURCE_MAX: Final = 20
 
+
 # Everything that names something
 NAME_MAX_LENGTH: Final = 100
 
 # Character import (docs/character-json.md, "Limits"): the most UTF-8 bytes a pasted or uploaded
 # export may have.
 IMPORT_MAX_BYTES: Final = 256 * 1024
+
+
+def span(low: int, high: int) -> str:
+    """A range as the sheet and the creation page print it, with a real minus sign: "−1 to 4"."""
+    return f"{low} to {high}".replace("-", "\u2212")

@@ -1,5 +1,6 @@
-"""The rows a sheet page adds, saves and deletes, one line each: one view (``views.sheet_row``) and
-one URL pattern per line serve them all.
+"""The rows a sheet page adds and removes, one line each: one view (``views.sheet_row``) and one
+URL pattern per line serve them all. A row's values are saved with its whole section
+(``views.sheet_section``), never one row at a time.
 
 A row is always looked up *within* the character in the URL (``lookup`` is its path to the
 character's pk), so another sheet's row is a 404 like an unknown one.
@@ -18,18 +19,14 @@ from django.urls import URLPattern, path
 from sheets.forms import (
     CogentDisabilityForm,
     CogentInjuryForm,
-    CogentSkillForm,
     CogentSubSkillForm,
-    CogentSubSkillRatingForm,
     CogentVocationForm,
     ColdStarsDomainForm,
-    ColdStarsSkillForm,
     Dad6SkillForm,
 )
 from sheets.models import (
     CogentDisability,
     CogentInjury,
-    CogentSkill,
     CogentSubSkill,
     CogentVocation,
     ColdStarsDomain,
@@ -39,7 +36,7 @@ from sheets.models import (
     System,
 )
 
-ADD, SAVE, DELETE = "add", "save", "delete"
+ADD, DELETE = "add", "delete"
 
 # (data, the row or its parent (None when added to the sheet), the sheet) → a bound form
 FormBuilder = Callable[[Any, Any, Any], ModelForm]
@@ -50,8 +47,8 @@ class SheetRow:
     name: str  # the URL name
     route: str  # after characters/<id:pk>/
     system: str
-    action: str  # ADD, SAVE or DELETE
-    model: type[models.Model] | None = None  # the row (save, delete) or its parent (add under one)
+    action: str  # ADD or DELETE
+    model: type[models.Model] | None = None  # the row (delete) or its parent (add under one)
     lookup: str = "sheet_id"
     filters: dict[str, Any] = field(default_factory=dict)
     related: tuple[str, ...] = ()
@@ -75,30 +72,12 @@ def _row_key(prefix: str) -> Callable[[Any], str]:
     return lambda obj: f"{prefix}-{obj.pk}"
 
 
-def _saved_name(obj: Any) -> str:
-    return f"Saved {obj.name}."
-
-
 def _removed_name(obj: Any) -> str:
     return f"Removed {obj.name}."
 
 
 ROWS: tuple[SheetRow, ...] = (
     # Cogent
-    SheetRow(
-        "cogent_skill_update",
-        "cogent/skills/<id:row_pk>/",
-        System.COGENT,
-        SAVE,
-        CogentSkill,
-        form=lambda data, skill, sheet: CogentSkillForm(
-            data, instance=skill, prefix=f"skill-{skill.pk}"
-        ),
-        key=_row_key("skill"),
-        saved=_saved_name,
-        anchor=_row_key("skill"),
-        section="skills",
-    ),
     SheetRow(
         "cogent_injury_add",
         "cogent/injuries/",
@@ -155,20 +134,6 @@ ROWS: tuple[SheetRow, ...] = (
         section="vocations",
     ),
     SheetRow(
-        "cogent_vocation_update",
-        "cogent/vocations/<id:row_pk>/",
-        System.COGENT,
-        SAVE,
-        CogentVocation,
-        form=lambda data, vocation, sheet: CogentVocationForm(
-            data, instance=vocation, sheet=sheet, prefix=f"vocation-{vocation.pk}"
-        ),
-        key=_row_key("vocation"),
-        saved=_saved_name,
-        anchor=_row_key("vocation"),
-        section="vocations",
-    ),
-    SheetRow(
         "cogent_vocation_delete",
         "cogent/vocations/<id:row_pk>/delete/",
         System.COGENT,
@@ -191,22 +156,6 @@ ROWS: tuple[SheetRow, ...] = (
         key=_row_key("add-subskill"),
         saved=lambda _: "Added the sub-skill.",
         anchor=_row_key("vocation"),
-        section="vocations",
-    ),
-    SheetRow(
-        "cogent_subskill_update",
-        "cogent/subskills/<id:row_pk>/",
-        System.COGENT,
-        SAVE,
-        CogentSubSkill,
-        lookup="vocation__sheet_id",
-        related=("vocation",),
-        form=lambda data, sub, _: CogentSubSkillRatingForm(
-            data, instance=sub, prefix=f"subskill-{sub.pk}"
-        ),
-        key=_row_key("subskill"),
-        saved=_saved_name,
-        anchor=_row_key("subskill"),
         section="vocations",
     ),
     SheetRow(
@@ -233,20 +182,6 @@ ROWS: tuple[SheetRow, ...] = (
         section="skills",
     ),
     SheetRow(
-        "dad6_skill_update",
-        "dad6/skills/<id:row_pk>/",
-        System.DAD6,
-        SAVE,
-        Dad6Skill,
-        form=lambda data, skill, sheet: Dad6SkillForm(
-            data, instance=skill, sheet=sheet, prefix=f"skill-{skill.pk}"
-        ),
-        key=_row_key("skill"),
-        saved=_saved_name,
-        anchor=_row_key("skill"),
-        section="skills",
-    ),
-    SheetRow(
         "dad6_skill_delete",
         "dad6/skills/<id:row_pk>/delete/",
         System.DAD6,
@@ -269,20 +204,6 @@ ROWS: tuple[SheetRow, ...] = (
         section="banes",
     ),
     # Cold Stars
-    SheetRow(
-        "cold_stars_skill_update",
-        "cold-stars/skills/<id:row_pk>/",
-        System.COLD_STARS,
-        SAVE,
-        ColdStarsSkill,
-        form=lambda data, skill, _: ColdStarsSkillForm(
-            data, instance=skill, prefix=f"skill-{skill.pk}"
-        ),
-        key=_row_key("skill"),
-        saved=_saved_name,
-        anchor=_row_key("skill"),
-        section="skills",
-    ),
     SheetRow(
         "cold_stars_domain_add",
         "cold-stars/skills/<id:row_pk>/domains/",

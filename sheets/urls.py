@@ -40,7 +40,6 @@ urlpatterns = [
     path("characters/<id:pk>/export.json", characters.character_export, name="character_export"),
     path("characters/<id:pk>/delete/", characters.character_delete, name="character_delete"),
     path("characters/<id:pk>/basics/", characters.character_basics, name="character_basics"),
-    path("characters/<id:pk>/sheet/", characters.sheet_update, name="sheet_update"),
     path(
         "characters/<id:pk>/sections/<slug:section>/",
         characters.sheet_section,

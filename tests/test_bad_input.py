@@ -122,10 +122,11 @@ FORMS = [
         lambda w: reverse("character_basics", args=[pc(COGENT)(w).pk]),
         lambda w: {"basics-name": "Renamed", "basics-notes": "n", "basics-hidden_from_players": ""},
     ),
+    # One Save per sheet section: the figures, or every row of a section in one POST.
     Form(
-        "sheet_update-cogent",
+        "sheet_section-cogent-attributes",
         "player",
-        lambda w: reverse("sheet_update", args=[pc(COGENT)(w).pk]),
+        lambda w: reverse("sheet_section", args=[pc(COGENT)(w).pk, "attributes"]),
         lambda w: {
             "sheet-strength": "1",
             "sheet-reflex": "0",
@@ -136,15 +137,15 @@ FORMS = [
         },
     ),
     Form(
-        "sheet_update-dad6",
+        "sheet_section-dad6-class",
         "player",
-        lambda w: reverse("sheet_update", args=[pc(DAD6)(w).pk]),
+        lambda w: reverse("sheet_section", args=[pc(DAD6)(w).pk, "class"]),
         lambda w: {"sheet-class_name": "Ranger", "sheet-level": "2"},
     ),
     Form(
-        "sheet_update-cold-stars-gm",
+        "sheet_section-cold-stars-abilities-gm",
         "gm",
-        lambda w: reverse("sheet_update", args=[pc(STARS)(w).pk]),
+        lambda w: reverse("sheet_section", args=[pc(STARS)(w).pk, "abilities"]),
         lambda w: {
             **{f"sheet-{a}": "3" for a in ("strength", "agility", "intellect")},
             **{f"sheet-{a}": "2" for a in ("presence", "perception", "will")},
@@ -154,7 +155,6 @@ FORMS = [
             "sheet-willpower_max": "4",
         },
     ),
-    # One Save per sheet section: every row of it in one POST.
     Form(
         "sheet_section-cogent-skills",
         "player",
@@ -194,14 +194,6 @@ FORMS = [
         },
     ),
     Form(
-        "cogent_skill_update",
-        "player",
-        lambda w: reverse(
-            "cogent_skill_update", args=[pc(COGENT)(w).pk, row(COGENT, "skill")(w).pk]
-        ),
-        lambda w: {f"skill-{row(COGENT, 'skill')(w).pk}-rating": "3"},
-    ),
-    Form(
         "cogent_vocation_add",
         "player",
         lambda w: reverse("cogent_vocation_add", args=[pc(COGENT)(w).pk]),
@@ -209,18 +201,6 @@ FORMS = [
             "add-vocation-name": "Pilot",
             "add-vocation-attribute": "reflex",
             "add-vocation-rating": "1",
-        },
-    ),
-    Form(
-        "cogent_vocation_update",
-        "player",
-        lambda w: reverse(
-            "cogent_vocation_update", args=[pc(COGENT)(w).pk, row(COGENT, "vocation")(w).pk]
-        ),
-        lambda w: {
-            f"vocation-{row(COGENT, 'vocation')(w).pk}-name": "Surgeon",
-            f"vocation-{row(COGENT, 'vocation')(w).pk}-attribute": "intelligence",
-            f"vocation-{row(COGENT, 'vocation')(w).pk}-rating": "3",
         },
     ),
     Form(
@@ -238,14 +218,6 @@ FORMS = [
         },
     ),
     Form(
-        "cogent_subskill_update",
-        "player",
-        lambda w: reverse(
-            "cogent_subskill_update", args=[pc(COGENT)(w).pk, row(COGENT, "subskill")(w).pk]
-        ),
-        lambda w: {f"subskill-{row(COGENT, 'subskill')(w).pk}-rating": "2"},
-    ),
-    Form(
         "dad6_skill_add",
         "player",
         lambda w: reverse("dad6_skill_add", args=[pc(DAD6)(w).pk]),
@@ -253,27 +225,6 @@ FORMS = [
             "add-skill-name": "Cooking",
             "add-skill-competence": "familiar",
             "add-skill-is_class_skill": "",
-        },
-    ),
-    Form(
-        "dad6_skill_update",
-        "player",
-        lambda w: reverse("dad6_skill_update", args=[pc(DAD6)(w).pk, row(DAD6, "skill")(w).pk]),
-        lambda w: {
-            f"skill-{row(DAD6, 'skill')(w).pk}-name": "Tracking",
-            f"skill-{row(DAD6, 'skill')(w).pk}-is_class_skill": "on",
-            f"skill-{row(DAD6, 'skill')(w).pk}-competence": "trained",
-        },
-    ),
-    Form(
-        "cold_stars_skill_update",
-        "player",
-        lambda w: reverse(
-            "cold_stars_skill_update", args=[pc(STARS)(w).pk, row(STARS, "skill")(w).pk]
-        ),
-        lambda w: {
-            f"skill-{row(STARS, 'skill')(w).pk}-trained": "on",
-            f"skill-{row(STARS, 'skill')(w).pk}-rating": "3",
         },
     ),
     Form(
@@ -417,7 +368,7 @@ def test_the_harness_catches_a_partial_write(client, world):
     """The invariant check itself can fail: a request that answers 400 after writing is caught."""
     party = world.parties[DAD6]
     client.force_login(party.player)
-    url = reverse("sheet_update", args=[party.pc.pk])
+    url = reverse("sheet_section", args=[party.pc.pk, "class"])
     original = type(client).post
 
     def post_then_break(self, path, data=None, **kwargs):

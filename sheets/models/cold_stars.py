@@ -181,6 +181,11 @@ class CampaignSkill(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def examples(self) -> tuple[str, ...]:
+        """The example domains the GM typed, one by one, as the catalog's skills hold theirs."""
+        return tuple(part.strip() for part in self.example_domains.split(",") if part.strip())
+
     def add_to_sheets(self) -> None:
         for sheet in ColdStarsSheet.objects.filter(character__campaign_id=self.campaign_id):
             sheet.ensure_skills()
@@ -252,8 +257,7 @@ class ColdStarsSkill(RollableRow, models.Model):
     @property
     def example_domains(self) -> tuple[str, ...]:
         if self.campaign_skill is not None:
-            raw = self.campaign_skill.example_domains
-            return tuple(part.strip() for part in raw.split(",") if part.strip())
+            return self.campaign_skill.examples
         entry = cold_stars_catalog_by_key().get(self.catalog_key)
         return entry.example_domains if entry else ()
 

@@ -1,5 +1,6 @@
-"""Characters and their sheets: create, import and export, the sheet page, and every save of it (the
-sheet's basics and figures, and its rows through one view driven by ``sheets.rows``).
+"""Characters and their sheets: create, import and export, the sheet page, and every change to it (the
+basics, one Save per section, and adding or removing a row through one view driven by
+``sheets.rows``).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from sheets.models import (
     Character,
     Membership,
 )
-from sheets.rows import ADD, DELETE, SheetRow
+from sheets.rows import DELETE, SheetRow
 
 RECENT_ROLLS = 5  # entries shown on a sheet; the campaign log has the rest
 
@@ -370,19 +371,6 @@ def character_basics(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
 
 @login_required
 @require_POST
-def sheet_update(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    character, membership = character_for_editor(request, pk)
-    system = character.campaign.rule_system
-    sheet = system.sheet_of(character)
-    form = system.sheet_form_for(sheet, gm=membership.is_gm, data=request.POST)
-    figures = next(s.key for s in system.sections if s.figures)
-    return _save(
-        request, character, membership, form, "sheet", "Saved the sheet.", figures, figures
-    )
-
-
-@login_required
-@require_POST
 def sheet_section(request: AuthenticatedHttpRequest, pk: int, section: str) -> HttpResponse:
     """One section's Save: every field of it validated together and saved in one transaction,
     or nothing saved and the section shown again with what was typed and each error beside its
@@ -412,7 +400,7 @@ def sheet_section(request: AuthenticatedHttpRequest, pk: int, section: str) -> H
 def sheet_row(
     request: AuthenticatedHttpRequest, pk: int, row: SheetRow, row_pk: int | None = None
 ) -> HttpResponse:
-    """Add, save or delete one row of a sheet, as the line ``row`` of ``sheets.rows`` says."""
+    """Add or remove one row of a sheet, as the line ``row`` of ``sheets.rows`` says."""
     character, membership = character_for_editor(request, pk)
     if character.campaign.system != row.system:
         raise Http404("This character plays another system.")
@@ -426,20 +414,13 @@ def sheet_row(
             return _confirm_delete(request, character, row, obj)
         problem = row.refuse(obj)
         if problem:
-            if request.htmx:
-                return _render_sheet(
-                    request,
-                    character,
-                    membership,
-                    saved=problem,
-                    editing=row.section,
-                    carried=request.POST,
-                )
-            messages.error(request, problem)
-            return redirect(_sheet_url(character, row.section, row.anchor(obj)))
+            return _back_to_section(
+                request, character, membership, row, obj, problem, level=messages.ERROR
+            )
         assert obj is not None
         obj.delete()
-        return _after_delete(request, character, membership, row, obj)
+        live.publish(character.campaign_id, "sheet", character.pk)
+        return _back_to_section(request, character, membership, row, obj, row.saved(obj))
     assert row.form is not None
     form = row.form(request.POST, obj, character.sheet)
     return _save(
@@ -451,7 +432,7 @@ def sheet_row(
         row.saved(obj),
         row.anchor(obj),
         row.section,
-        stay=row.action == ADD,
+        stay=True,
     )
 
 
@@ -475,19 +456,22 @@ def _confirm_delete(
     )
 
 
-def _after_delete(
+def _back_to_section(
     request: AuthenticatedHttpRequest,
     character: Character,
     membership: Membership,
     row: SheetRow,
     obj: Any,
+    message: str,
+    *,
+    level: int = messages.SUCCESS,
 ) -> HttpResponse:
-    """A removed row leaves its section in edit mode, where its Remove button was."""
-    live.publish(character.campaign_id, "sheet", character.pk)
-    saved = row.saved(obj)
+    """After a remove, or its refusal, the row's section stays in edit mode where its Remove
+    button was: the sheet with ``message`` (and the section's unsaved fields, carried) for htmx,
+    a redirect with the message otherwise."""
     if request.htmx:
         return _render_sheet(
-            request, character, membership, saved=saved, editing=row.section, carried=request.POST
+            request, character, membership, saved=message, editing=row.section, carried=request.POST
         )
-    messages.success(request, saved)
+    messages.add_message(request, level, message)
     return redirect(_sheet_url(character, row.section, row.anchor(obj)))

@@ -93,6 +93,20 @@ def page(browser, live_server):
 
 
 @pytest.fixture
+def violations(page):
+    """Content-Security-Policy violations Chromium reports on the page's console, as they happen:
+    a test asserts the list is empty after using the page."""
+    found = []
+    page.on(
+        "console",
+        lambda message: (
+            found.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
+    return found
+
+
+@pytest.fixture
 def log_in(page):
     def log_in(user, password="pw"):
         page.goto("/accounts/login/")

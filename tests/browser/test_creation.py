@@ -18,19 +18,6 @@ LAPTOP = {"width": 1280, "height": 800}
 VIEWPORTS = pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
 
 
-@pytest.fixture
-def violations(page):
-    """Content-Security-Policy violations Chromium reports on the console (none may appear)."""
-    found = []
-    page.on(
-        "console",
-        lambda message: (
-            found.append(message.text) if "Content Security Policy" in message.text else None
-        ),
-    )
-    return found
-
-
 def open_form(page, log_in, system, viewport):
     campaign = CampaignFactory(system=system)
     player = MembershipFactory(campaign=campaign).user

@@ -14,18 +14,6 @@ pytestmark = [
 ]
 
 
-@pytest.fixture
-def violations(page):
-    found = []
-    page.on(
-        "console",
-        lambda message: (
-            found.append(message.text) if "Content Security Policy" in message.text else None
-        ),
-    )
-    return found
-
-
 def test_main_pages_run_without_csp_violations(page, log_in, violations):
     character = CharacterFactory(campaign__system=System.COGENT)
     skill = character.cogent.skills.get(name="Athletics")

@@ -196,6 +196,17 @@ def pool_of(html, row_id):
     return int(re.search(r'data-pool="(-?\d+)"', row).group(1))
 
 
+def save_vocations(client, character, sword, **sub):
+    """The Vocations section's Save with the soldier's one vocation and ``sub`` for its sword."""
+    vocation = sword.vocation
+    data = {
+        f"vocation-{vocation.pk}-name": vocation.name,
+        f"vocation-{vocation.pk}-attribute": vocation.attribute,
+        f"vocation-{vocation.pk}-rating": vocation.rating,
+    } | {f"subskill-{sword.pk}-{field}": value for field, value in sub.items()}
+    return client.post(reverse("sheet_section", args=[character.pk, "vocations"]), data)
+
+
 @pytest.fixture
 def soldier(client):
     character = CharacterFactory(campaign__system=System.COGENT)
@@ -210,10 +221,7 @@ def soldier(client):
 
 def test_cogent_combat_row_and_panel_use_the_stored_weapon(client, soldier):
     character, sword = soldier
-    url = reverse("cogent_subskill_update", args=[character.pk, sword.pk])
-    saved = client.post(
-        url, {f"subskill-{sword.pk}-rating": 2, f"subskill-{sword.pk}-weapon": "Medium"}
-    )
+    saved = save_vocations(client, character, sword, rating=2, weapon="Medium")
     assert saved.status_code == 302
     expected = cogent.combat_pool_size(combat_skill=2, attributes=[1, 1, 1], weapon_bonus=1)
     page = client.get(character.get_absolute_url()).content.decode()
@@ -229,19 +237,10 @@ def test_cogent_combat_row_and_panel_use_the_stored_weapon(client, soldier):
 
 def test_cogent_other_weapon_needs_its_bonus(client, soldier):
     character, sword = soldier
-    url = reverse("cogent_subskill_update", args=[character.pk, sword.pk])
-    refused = client.post(
-        url, {f"subskill-{sword.pk}-rating": 2, f"subskill-{sword.pk}-weapon": "custom"}
-    )
+    refused = save_vocations(client, character, sword, rating=2, weapon="custom")
     assert refused.status_code == 400 and "Enter the weapon" in refused.content.decode()
-    client.post(
-        url,
-        {
-            f"subskill-{sword.pk}-rating": 2,
-            f"subskill-{sword.pk}-weapon": "custom",
-            f"subskill-{sword.pk}-weapon_bonus": 4,
-        },
-    )
+    saved = save_vocations(client, character, sword, rating=2, weapon="custom", weapon_bonus=4)
+    assert saved.status_code == 302
     sword.refresh_from_db()
     assert sword.weapon_bonus_now == 4
     form = client.get(panel_url(character, "cogent-subskill", sword)).context["form"]
@@ -300,8 +299,10 @@ def test_cogent_disabling_characteristic_takes_dice_from_its_attribute(client, s
 def test_cogent_ride_pilot_records_its_craft(client, soldier):
     character, _ = soldier
     ride = character.cogent.skills.get(name="Ride/Pilot")
-    url = reverse("cogent_skill_update", args=[character.pk, ride.pk])
-    client.post(url, {f"skill-{ride.pk}-rating": 1, f"skill-{ride.pk}-craft": "Horse"})
+    data = {f"skill-{s.pk}-rating": s.rating for s in character.cogent.skills.all()}
+    data |= {f"skill-{ride.pk}-rating": 1, f"skill-{ride.pk}-craft": "Horse"}
+    url = reverse("sheet_section", args=[character.pk, "skills"])
+    assert client.post(url, data).status_code == 302
     ride.refresh_from_db()
     assert ride.craft == "Horse"
     assert (

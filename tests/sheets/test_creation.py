@@ -5,6 +5,7 @@ import pytest
 from django.urls import reverse
 
 from sheets.models import Character, System
+from sheets.ranges import NAME_MAX_LENGTH
 
 pytestmark = pytest.mark.django_db
 
@@ -22,6 +23,14 @@ def as_player(client, party):
 
 def count(party):
     return Character.objects.filter(campaign=party.campaign).count()
+
+
+def created(client, party, build):
+    """Create with ``build``: it must land on the new character's sheet, which is returned."""
+    response = client.post(create_url(party), build)
+    character = party.campaign.characters.get(name=build["name"])
+    assert response.status_code == 302 and response["Location"] == character.get_absolute_url()
+    return character
 
 
 # --- Cogent Roleplay ---------------------------------------------------------------------------
@@ -61,9 +70,7 @@ def test_cogent_form_shows_the_budgets_and_ranges_before_typing(client, parties)
 
 def test_cogent_valid_build_creates_the_whole_sheet(client, parties):
     party = parties[System.COGENT]
-    response = as_player(client, party).post(create_url(party), COGENT_BUILD)
-    rob = party.campaign.characters.get(name="Rob")
-    assert response.status_code == 302 and response["Location"] == rob.get_absolute_url()
+    rob = created(as_player(client, party), party, COGENT_BUILD)
     sheet = rob.cogent
     assert (sheet.strength, sheet.reflex, sheet.intelligence, sheet.destiny_points) == (1, 0, 1, 3)
     ratings = dict(sheet.skills.values_list("name", "rating"))
@@ -156,9 +163,7 @@ def test_the_gm_may_build_an_npc_over_the_budget_and_sees_warnings(client, parti
     build = {"name": "Ogre", "strength": "4", "hidden_from_players": "on"}
     preview = client.post(create_url(party), build, **HTMX).content.decode()
     assert "That is 4 attribute points; a new character has 2." in preview
-    response = client.post(create_url(party), build)
-    ogre = party.campaign.characters.get(name="Ogre")
-    assert response["Location"] == ogre.get_absolute_url()
+    ogre = created(client, party, build)
     assert (ogre.is_npc, ogre.hidden_from_players, ogre.cogent.strength) == (True, True, 4)
     # A rule about one item is the sheet's rule for everyone: no sub-skill above its vocation.
     above = {
@@ -177,9 +182,7 @@ def test_the_gm_may_build_an_npc_over_the_budget_and_sees_warnings(client, parti
 
 def test_a_name_alone_still_makes_a_blank_character(client, parties):
     party = parties[System.COGENT]
-    response = as_player(client, party).post(create_url(party), {"name": "Pip"})
-    pip = party.campaign.characters.get(name="Pip")
-    assert response["Location"] == pip.get_absolute_url()
+    pip = created(as_player(client, party), party, {"name": "Pip"})
     assert pip.cogent.strength == 0 and not pip.cogent.vocations.exists()
 
 
@@ -225,9 +228,7 @@ def test_dad6_shows_that_there_is_no_budget_and_creates_class_and_skills(client,
     preview = client.post(create_url(party), build, **HTMX).content.decode()
     assert "Class skills: 3" in preview
     assert "Class skills at level 4 are Expert (+2 per die)" in preview
-    response = client.post(create_url(party), build)
-    nim = party.campaign.characters.get(name="Nim")
-    assert response["Location"] == nim.get_absolute_url()
+    nim = created(client, party, build)
     assert (nim.dad6.class_name, nim.dad6.level) == ("Thief", 4)
     skills = set(nim.dad6.skills.values_list("name", "is_class_skill", "competence"))
     assert skills == {
@@ -282,9 +283,7 @@ def test_cold_stars_creates_abilities_skills_and_domains(client, parties):
     preview = client.post(create_url(party), build, **HTMX).content.decode()
     assert "Trained skills: 3" in preview
     assert "Will 5 is rare enough to define whoever has it" in preview
-    response = client.post(create_url(party), build)
-    vex = party.campaign.characters.get(name="Vex")
-    assert response["Location"] == vex.get_absolute_url()
+    vex = created(client, party, build)
     sheet = vex.cold_stars
     assert (sheet.agility, sheet.will, sheet.strength) == (3, 5, 1)
     trained = set(sheet.skills.filter(trained=True).values_list("name", "rating"))
@@ -309,10 +308,17 @@ def test_cold_stars_domain_skill_at_three_needs_a_domain(client, parties):
 def test_cold_stars_offers_the_gms_own_skills(client, parties):
     party = parties[System.COLD_STARS]
     skill = party.campaign.custom_skills.create(name="Xenology", ability="intellect")
+    party.campaign.custom_skills.create(
+        name="Xenobiology",
+        ability="intellect",
+        is_domain=True,
+        example_domains=" Fungi,, Void whales ,",
+    )
     client.force_login(party.player)
-    response = client.post(create_url(party), {"name": "Doc", f"skill-campaign-{skill.pk}": "2"})
-    doc = party.campaign.characters.get(name="Doc")
-    assert response.status_code == 302
+    # A domain skill of the GM's offers its examples like the catalog's do.
+    page = client.get(create_url(party)).content.decode()
+    assert "Needed from 3, e.g. Fungi, Void whales" in page
+    doc = created(client, party, {"name": "Doc", f"skill-campaign-{skill.pk}": "2"})
     assert doc.cold_stars.skills.get(name="Xenology").rating == 2
 
 
@@ -331,12 +337,38 @@ def test_only_players_and_the_gm_create_and_previews_check_too(
     assert response.status_code == status and count(party) == before
 
 
+@pytest.mark.parametrize("system", list(System))
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("", "Give your character a name."),
+        ("   ", "Give your character a name."),
+        (
+            "N" * (NAME_MAX_LENGTH + 1),
+            f"Ensure this value has at most {NAME_MAX_LENGTH} characters",
+        ),
+    ],
+)
+def test_a_blank_or_too_long_name_is_refused_beside_the_field(
+    client, parties, system, name, message
+):
+    party = parties[system]
+    before = count(party)
+    response = as_player(client, party).post(create_url(party), {"name": name})
+    page = response.content.decode()
+    assert response.status_code == 400 and count(party) == before
+    assert 'id="id_name_error"' in page and message in page
+    if name.strip():
+        assert f'value="{name}"' in page  # what was typed stays in the box
+
+
 def test_players_cannot_hide_their_characters(client, parties):
     party = parties[System.DAD6]
-    as_player(client, party).post(
-        create_url(party), {"name": "Sneaky", "hidden_from_players": "on"}
+    assert (
+        "hidden_from_players"
+        not in as_player(client, party).get(create_url(party)).content.decode()
     )
-    sneaky = party.campaign.characters.get(name="Sneaky")
+    sneaky = created(client, party, {"name": "Sneaky", "hidden_from_players": "on"})
     assert (sneaky.is_npc, sneaky.hidden_from_players) == (False, False)
 
 

@@ -1,12 +1,13 @@
 """Every form's validation, through the HTTP surface where the form lives on a page."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
 from sheets.forms import (
     CampaignForm,
     CampaignSkillForm,
-    CharacterCreateForm,
     CogentSheetForm,
     CogentSkillForm,
     CogentSubSkillForm,
@@ -74,12 +75,6 @@ def test_invite_form_validates_use_limit_and_expiry():
     assert InviteForm({"role": "observer", "expires_in": "7", "max_uses": 3}).is_valid()
 
 
-def test_character_create_form_only_offers_hiding_to_the_gm():
-    assert "hidden_from_players" not in CharacterCreateForm(gm=False).fields
-    assert "hidden_from_players" in CharacterCreateForm(gm=True).fields
-    assert "name" in errors(CharacterCreateForm({"name": ""}))
-
-
 @pytest.mark.parametrize(
     ("field", "bad"),
     [
@@ -115,14 +110,6 @@ def test_cogent_vocation_form():
     assert "name" in errors(
         CogentVocationForm({"name": "pilot", "attribute": "reflex", "rating": 1}, sheet=sheet)
     )
-
-
-def test_vocation_cannot_drop_below_its_sub_skills():
-    sub = CogentSubSkillFactory(vocation__rating=3, rating=3)
-    vocation = sub.vocation
-    data = {"name": vocation.name, "attribute": vocation.attribute, "rating": 2}
-    e = errors(CogentVocationForm(data, instance=vocation, sheet=vocation.sheet))
-    assert "cannot be lower than its sub-skills" in e["rating"][0]
 
 
 def test_sub_skill_cannot_exceed_its_vocation():
@@ -234,16 +221,17 @@ def test_invalid_sheet_input_shows_the_message_beside_the_field(client):
     character = CharacterFactory()
     client.force_login(character.owner)
     skill = character.cogent.skills.get(name="Athletics")
+    data = {f"skill-{s.pk}-rating": s.rating for s in character.cogent.skills.all()}
     response = client.post(
-        reverse("cogent_skill_update", args=[character.pk, skill.pk]),
-        {f"skill-{skill.pk}-rating": 9},
+        reverse("sheet_section", args=[character.pk, "skills"]),
+        data | {f"skill-{skill.pk}-rating": 9},
     )
     assert response.status_code == 400
     html = response.content.decode()
     field_id = f"id_skill-{skill.pk}-rating"
-    assert f'aria-describedby="{field_id}_error"' in html
+    assert re.search(rf'<input[^>]*aria-describedby="[^"]*{field_id}_error', html)
     assert f'id="{field_id}_error"' in html
-    assert "less than or equal to 4" in html
+    assert "Enter a number from −1 to 4." in html
     skill.refresh_from_db()
     assert skill.rating == 0
 

@@ -192,7 +192,6 @@ def _edit_urls(parties):
     sub = vocation.subskills.create(slot=1, kind="combat", name="Small", rating=1)
     injury = cogent.cogent.injuries.create(level=1)
     feeble = cogent.cogent.disabilities.create(name="Feeble", attribute="strength", dice=1)
-    skill = cogent.cogent.skills.get(name="Athletics")
     dskill = dad6.dad6.skills.create(name="Tracking", is_class_skill=True)
     bane = dad6.dad6.banes.create(description="Owes the ferryman")
     cskill = cold.cold_stars.skills.get(name="Piloting")
@@ -200,7 +199,7 @@ def _edit_urls(parties):
     return [
         (reverse("character_basics", args=[cogent.pk]), {"basics-name": "Renamed"}),
         (
-            reverse("sheet_update", args=[cogent.pk]),
+            reverse("sheet_section", args=[cogent.pk, "attributes"]),
             {
                 "sheet-strength": 1,
                 "sheet-reflex": 0,
@@ -224,8 +223,20 @@ def _edit_urls(parties):
         ),
         (reverse("cogent_disability_delete", args=[cogent.pk, feeble.pk]), CONFIRM),
         (
-            reverse("cogent_skill_update", args=[cogent.pk, skill.pk]),
-            {f"skill-{skill.pk}-rating": 3},
+            reverse("sheet_section", args=[cogent.pk, "skills"]),
+            {f"skill-{s.pk}-rating": 3 for s in cogent.cogent.skills.all()},
+        ),
+        # The Vocations section saves every vocation and sub-skill of the sheet: before any is
+        # added below.
+        (
+            reverse("sheet_section", args=[cogent.pk, "vocations"]),
+            {
+                f"vocation-{vocation.pk}-name": "Surgeon",
+                f"vocation-{vocation.pk}-attribute": "intelligence",
+                f"vocation-{vocation.pk}-rating": 3,
+                f"subskill-{sub.pk}-rating": 2,
+                f"subskill-{sub.pk}-weapon": "Small",
+            },
         ),
         (
             reverse("cogent_vocation_add", args=[cogent.pk]),
@@ -236,14 +247,6 @@ def _edit_urls(parties):
             },
         ),
         (
-            reverse("cogent_vocation_update", args=[cogent.pk, vocation.pk]),
-            {
-                f"vocation-{vocation.pk}-name": "Surgeon",
-                f"vocation-{vocation.pk}-attribute": "intelligence",
-                f"vocation-{vocation.pk}-rating": 3,
-            },
-        ),
-        (
             reverse("cogent_subskill_add", args=[cogent.pk, vocation.pk]),
             {
                 f"add-subskill-{vocation.pk}-kind": "combat",
@@ -251,26 +254,29 @@ def _edit_urls(parties):
                 f"add-subskill-{vocation.pk}-rating": 1,
             },
         ),
-        (
-            reverse("cogent_subskill_update", args=[cogent.pk, sub.pk]),
-            {f"subskill-{sub.pk}-rating": 2, f"subskill-{sub.pk}-weapon": "Small"},
-        ),
         (reverse("cogent_subskill_delete", args=[cogent.pk, sub.pk]), CONFIRM),
         (reverse("cogent_vocation_delete", args=[cogent.pk, vocation.pk]), CONFIRM),
-        (reverse("sheet_update", args=[dad6.pk]), {"sheet-class_name": "Ranger", "sheet-level": 2}),
+        (
+            reverse("sheet_section", args=[dad6.pk, "class"]),
+            {"sheet-class_name": "Ranger", "sheet-level": 2},
+        ),
+        (
+            reverse("sheet_section", args=[dad6.pk, "skills"]),
+            {f"skill-{dskill.pk}-name": "Tracking", f"skill-{dskill.pk}-is_class_skill": "on"},
+        ),
         (
             reverse("dad6_skill_add", args=[dad6.pk]),
             {"add-skill-name": "Cooking", "add-skill-competence": "familiar"},
         ),
-        (
-            reverse("dad6_skill_update", args=[dad6.pk, dskill.pk]),
-            {f"skill-{dskill.pk}-name": "Tracking", f"skill-{dskill.pk}-is_class_skill": "on"},
-        ),
         (reverse("dad6_skill_delete", args=[dad6.pk, dskill.pk]), CONFIRM),
         (reverse("dad6_bane_delete", args=[dad6.pk, bane.pk]), CONFIRM),
         (
-            reverse("cold_stars_skill_update", args=[cold.pk, cskill.pk]),
-            {f"skill-{cskill.pk}-trained": "on", f"skill-{cskill.pk}-rating": 3},
+            reverse("sheet_section", args=[cold.pk, "skills"]),
+            {
+                f"skill-{s.pk}-{field}": value
+                for s in cold.cold_stars.skills.all()
+                for field, value in (("trained", "on"), ("rating", 3 if s == cskill else 2))
+            },
         ),
         (
             reverse("cold_stars_domain_add", args=[cold.pk, cskill.pk]),
@@ -311,18 +317,26 @@ def test_visible_npc_is_readable_but_not_editable_by_players(client, parties):
 
 
 def test_player_cannot_reach_another_campaigns_rows_through_their_own_character(client, parties):
-    """Row ids are scoped to the character in the URL: no editing someone else's skill by id."""
+    """Row ids are scoped to the character in the URL: no removing someone else's row by id, and
+    a section's Save reads only that character's rows, whatever ids are posted with it."""
     other = CharacterFactory(
         campaign=parties[System.COGENT].campaign, owner=parties[System.COGENT].gm
     )
     foreign_skill = other.cogent.skills.first()
+    foreign_vocation = other.cogent.vocations.create(name="Spy", attribute="reflex", rating=1)
     own = parties[System.COGENT].pc
     client.force_login(parties[System.COGENT].player)
     response = client.post(
-        reverse("cogent_skill_update", args=[own.pk, foreign_skill.pk]),
-        {f"skill-{foreign_skill.pk}-rating": 4},
+        reverse("cogent_vocation_delete", args=[own.pk, foreign_vocation.pk]), CONFIRM
     )
     assert response.status_code == 404
+    assert other.cogent.vocations.filter(pk=foreign_vocation.pk).exists()
+    data = {f"skill-{s.pk}-rating": s.rating for s in own.cogent.skills.all()}
+    response = client.post(
+        reverse("sheet_section", args=[own.pk, "skills"]),
+        data | {f"skill-{foreign_skill.pk}-rating": 4},
+    )
+    assert response.status_code == 302
     foreign_skill.refresh_from_db()
     assert foreign_skill.rating == 0
 
@@ -347,7 +361,7 @@ def test_ids_beyond_64_bits_are_404(client, parties, forged):
     for url in (f"/campaigns/{forged}/", f"/campaigns/{forged}/calls/", f"/characters/{forged}/"):
         assert client.get(url).status_code == 404
         assert client.post(url).status_code in (404, 405)
-    assert client.get(f"/characters/{pc.pk}/cogent/skills/{forged}/").status_code == 404
+    assert client.get(f"/characters/{pc.pk}/cogent/vocations/{forged}/delete/").status_code == 404
 
 
 def test_home_lists_only_my_campaigns(client, parties):

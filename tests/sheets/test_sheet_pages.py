@@ -110,69 +110,6 @@ def test_cold_stars_pool_uses_the_suggested_ability(client):
     assert "Small Craft" in html  # example domains from the catalog
 
 
-def test_htmx_edit_returns_the_sheet_partial_with_updated_pools(client):
-    character = CharacterFactory()
-    athletics = character.cogent.skills.get(name="Athletics")
-    client.force_login(character.owner)
-    response = client.post(
-        reverse("cogent_skill_update", args=[character.pk, athletics.pk]),
-        {f"skill-{athletics.pk}-rating": 3},
-        headers=HX,
-    )
-    assert response.status_code == 200
-    html = response.content.decode()
-    assert html.lstrip().startswith('<div id="sheet"')
-    assert "<html" not in html
-    assert pool_cell(html, f"skill-{athletics.pk}") == "6d6"
-    assert 'hx-swap-oob="true">Saved Athletics.' in html
-
-    # Changing an attribute updates every pool it governs in the same swap.
-    data = {
-        "sheet-strength": 2,
-        "sheet-reflex": 0,
-        "sheet-intelligence": 0,
-        "sheet-destiny_points": 3,
-        "sheet-injury_dice": 0,
-        "sheet-penalty_dice": 0,
-    }
-    html = client.post(
-        reverse("sheet_update", args=[character.pk]), data, headers=HX
-    ).content.decode()
-    assert pool_cell(html, f"skill-{athletics.pk}") == "8d6"
-
-
-def test_htmx_invalid_edit_keeps_the_data_and_shows_the_error_in_the_partial(client):
-    character = CharacterFactory()
-    athletics = character.cogent.skills.get(name="Athletics")
-    client.force_login(character.owner)
-    response = client.post(
-        reverse("cogent_skill_update", args=[character.pk, athletics.pk]),
-        {f"skill-{athletics.pk}-rating": "lots"},
-        headers=HX,
-    )
-    # htmx only swaps 2xx responses by default; the error is part of the swapped sheet.
-    assert response.status_code == 200
-    html = response.content.decode()
-    assert "Enter a whole number." in html
-    assert 'value="lots"' in html  # what the user typed is not lost
-    athletics.refresh_from_db()
-    assert athletics.rating == 0
-
-
-def test_plain_post_redirects_back_to_the_row(client):
-    character = CharacterFactory()
-    athletics = character.cogent.skills.get(name="Athletics")
-    client.force_login(character.owner)
-    response = client.post(
-        reverse("cogent_skill_update", args=[character.pk, athletics.pk]),
-        {f"skill-{athletics.pk}-rating": 4},
-    )
-    assert response.status_code == 302
-    assert response["Location"] == f"{character.get_absolute_url()}#skill-{athletics.pk}"
-    athletics.refresh_from_db()
-    assert athletics.rating == 4
-
-
 def test_every_edit_form_is_a_real_form_with_csrf_and_htmx(client):
     character = CharacterFactory(campaign__system=System.COLD_STARS)
     client.force_login(character.owner)
@@ -237,8 +174,15 @@ def test_cold_stars_last_domain_of_a_rank_three_skill_cannot_be_deleted(client):
     piloting.save()
     client.force_login(character.owner)
     url = reverse("cold_stars_domain_delete", args=[character.pk, domain.pk])
+    why = "Piloting is rated 3, so it needs at least one domain"
+    # The refusal says why, with the Skills section still in edit mode, with htmx or without.
     response = client.post(url, {"confirm": "yes"})
     assert response.status_code == 302
+    assert response["Location"].endswith(f"?edit=skills#skill-{piloting.pk}")
+    page = client.get(response["Location"]).content.decode()
+    assert re.search(rf'class="message error"[^>]*>[^<]*{why}', page)
+    html = client.post(url, {"confirm": "yes"}, headers=HX).content.decode()
+    assert why in html and 'id="skills-form"' in html
     assert piloting.domains.count() == 1
     second = piloting.domains.create(name="Racing Skiffs")
     client.post(
@@ -260,7 +204,8 @@ def test_player_cannot_raise_resource_maximums(client):
         "sheet-momentum_max": 9,
         "sheet-willpower_max": 9,
     }
-    assert client.post(reverse("sheet_update", args=[character.pk]), data).status_code == 302
+    url = reverse("sheet_section", args=[character.pk, "abilities"])
+    assert client.post(url, data).status_code == 302
     character.cold_stars.refresh_from_db()
     assert (character.cold_stars.strength, character.cold_stars.momentum_max) == (2, 0)
 
