@@ -15,7 +15,8 @@ pytestmark = [
 ]
 
 PHONE = {"width": 390, "height": 844}
-LONG = "Supercalifragilisticexpialidocious" * 3  # one unbroken word, about 100 characters
+# One unbroken word as long as a name may be (100 characters, with its 3-letter prefix below).
+LONG = ("Supercalifragilisticexpialidocious" * 3)[:97]
 
 
 def page_width(page) -> int:

@@ -93,7 +93,7 @@ def test_no_animation_under_reduced_motion(browser, live_server):
         assert page.evaluate(RUNNING) == []
         # The headline is there at once, the announcement too.
         expect(page.locator("#roll-result .result-headline")).to_be_visible()
-        expect(page.locator("#roll-announce")).not_to_be_empty()
+        expect(page.locator("#roll-announce")).not_to_be_empty(timeout=15_000)
     finally:
         context.close()
 
