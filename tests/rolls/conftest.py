@@ -1,5 +1,7 @@
 import pytest
 
+from sheets.models import System
+from tests.factories import CharacterFactory
 from tests.rolls.helpers import SEED, athletics
 
 
@@ -18,3 +20,15 @@ def rulebook_athletics(party):
     sheet.save()
     sheet.skills.filter(name="Athletics").update(rating=2)
     return athletics(party.pc)
+
+
+@pytest.fixture
+def rob(client):
+    """The rulebook example, logged in as its player: Strength 1, Athletics 2 → a 6d6 pool."""
+    character = CharacterFactory(campaign__system=System.COGENT, name="Rob")
+    sheet = character.cogent
+    sheet.strength = 1
+    sheet.save()
+    sheet.skills.filter(name="Athletics").update(rating=2)
+    client.force_login(character.owner)
+    return character, sheet.skills.get(name="Athletics")

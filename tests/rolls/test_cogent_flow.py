@@ -24,18 +24,6 @@ from tests.rolls.helpers import (
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def rob(client):
-    """The rulebook example: Strength 1, Athletics 2 → a 6d6 pool."""
-    character = CharacterFactory(campaign__system=System.COGENT, name="Rob")
-    sheet = character.cogent
-    sheet.strength = 1
-    sheet.save()
-    sheet.skills.filter(name="Athletics").update(rating=2)
-    client.force_login(character.owner)
-    return character, sheet.skills.get(name="Athletics")
-
-
 def test_panel_shows_the_pool_in_words_and_exact_odds(client, rob):
     character, skill = rob
     page = client.get(panel_url(character, "cogent-skill", skill)).content.decode()

@@ -70,18 +70,6 @@ def assert_every_die_drawn_and_described(page: str, entry: RollEntry) -> None:
 # --- Cogent ---------------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def rob(client):
-    """Strength 1, Athletics 2: a 6d6 pool."""
-    character = CharacterFactory(campaign__system=System.COGENT, name="Rob")
-    sheet = character.cogent
-    sheet.strength = 1
-    sheet.save()
-    sheet.skills.filter(name="Athletics").update(rating=2)
-    client.force_login(character.owner)
-    return character, sheet.skills.get(name="Athletics")
-
-
 def cogent_seed(wins: int, pool: int = 6) -> int:
     return seed_where(
         lambda faces: cogent.resolve(faces).rolled_wins == wins,
