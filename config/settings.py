@@ -103,8 +103,11 @@ MIDDLEWARE = [
 # django-axes first, so a locked-out username/address pair is refused before any password check.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's, with the user read by a prepared query (config/sessions.py)
+    "config.sessions.ModelBackend",
 ]
+# Django's database sessions, read by a prepared query (config/sessions.py)
+SESSION_ENGINE = "config.sessions"
 
 ROOT_URLCONF = "config.urls"
 
@@ -138,6 +141,11 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Every transaction takes SQLite's write lock when it begins, so concurrent writers queue
+    # (up to the busy timeout) instead of failing when a read turns into a write, and appends
+    # to a roll log take turns as PostgreSQL's row lock makes them (rolls/models/log.py).
+    DATABASES["default"].setdefault("OPTIONS", {})["transaction_mode"] = "IMMEDIATE"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2,

@@ -8,7 +8,10 @@ behind ``login_required``: ``AuthenticatedHttpRequest``, whose user is never the
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.exceptions import PermissionDenied
+from django.db.models import FilteredRelation, Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -43,19 +46,33 @@ def campaign_for_creator(request: AuthenticatedHttpRequest, pk: int) -> tuple[Ca
     return campaign, membership
 
 
+def with_viewer(queryset: QuerySet[Any], path: str, user_id: int) -> QuerySet[Any]:
+    """``queryset`` with the user's membership of the campaign at ``path`` joined in as
+    ``viewer`` (absent for a non-member): the permission check and the object in one query."""
+    memberships = f"{path}__memberships"
+    return queryset.annotate(
+        viewer=FilteredRelation(memberships, condition=Q(**{f"{memberships}__user_id": user_id}))
+    ).select_related("viewer")
+
+
+def check_reader(character: Character, membership: Membership | None) -> Membership:
+    """The membership, if it may read the character; hidden NPCs are a 404 for all but the GM."""
+    # can_read(None) is False too; the check says so to the type checker.
+    if membership is None or not character.can_read(membership):
+        raise Http404("No such character.")
+    return membership
+
+
 def character_for_reader(
     request: AuthenticatedHttpRequest, pk: int
 ) -> tuple[Character, Membership]:
     """The character if the user may read it; hidden NPCs are a 404 for everyone but the GM."""
-    character = get_object_or_404(Character.objects.select_related("campaign", "owner"), pk=pk)
-    membership = (
-        Membership.objects.filter(campaign_id=character.campaign_id, user_id=request.user.pk)
-        .select_related("campaign")
-        .first()
+    characters = with_viewer(
+        Character.objects.select_related("campaign", "owner"), "campaign", request.user.pk
     )
-    # can_read(None) is False too; the check says so to the type checker.
-    if membership is None or not character.can_read(membership):
-        raise Http404("No such character.")
+    character = get_object_or_404(characters, pk=pk)
+    membership = check_reader(character, getattr(character, "viewer", None))
+    membership.campaign = character.campaign  # the same row: no second read
     return character, membership
 
 
@@ -73,9 +90,13 @@ def character_for_roller(
 ) -> tuple[Character, Membership]:
     """The character's player or the GM: the people who may roll for it."""
     character, membership = character_for_reader(request, pk)
+    check_roller(character, membership)
+    return character, membership
+
+
+def check_roller(character: Character, membership: Membership) -> None:
     if not character.can_roll(membership):
         raise PermissionDenied("Only the character's player or the GM can roll for it.")
-    return character, membership
 
 
 def character_for_gm(request: AuthenticatedHttpRequest, pk: int) -> tuple[Character, Membership]:

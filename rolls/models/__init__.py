@@ -17,7 +17,6 @@ from rolls.models.entry import (
     dice_of,
 )
 from rolls.models.log import (
-    APPEND_ATTEMPTS,
     GENESIS_HASH,
     HASH_VERSION,
     HASH_VERSION_GM_TABLE,
@@ -46,7 +45,6 @@ from rolls.models.table import (
 )
 
 __all__ = [
-    "APPEND_ATTEMPTS",
     "DIE_NAMES",
     "GENESIS_HASH",
     "HASH_VERSION",

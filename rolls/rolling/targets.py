@@ -6,12 +6,18 @@ Targets are looked up *within* the character in the URL (404 otherwise), like ev
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
+from django.db.models import QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from sheets.models import Character, Sheet
+from config.http import AuthenticatedHttpRequest
+from config.prepared import Prepared
+from sheets.access import character_for_roller, check_reader, check_roller, with_viewer
+from sheets.models import Character, Membership, Sheet
+from sheets.systems import RowKind, RuleSystem, all_rule_systems
 
 
 @dataclass(frozen=True)
@@ -45,6 +51,60 @@ def load_target(character: Character, kind: str, pk: int) -> Target:
     qs = row.model._default_manager.select_related(*row.related).prefetch_related(*row.prefetch)
     obj = get_object_or_404(qs, pk=pk, **{row.lookup: character.pk})
     return Target(kind=kind, obj=obj, character=character)
+
+
+def target_for_roller(
+    request: AuthenticatedHttpRequest, pk: int, kind: str, target_pk: int
+) -> tuple[Target, Membership]:
+    """The row a roll panel, its odds or a roll is for, and the roller's membership — in one
+    query with the sheet, the character, its campaign, the membership and what the panel reads
+    about the character (the roll is the hot path: docs/performance.md). The permission answers
+    are :func:`character_for_roller`'s then :func:`load_target`'s: a non-member or a hidden NPC
+    is a 404, a member who may not roll a 403, a row that isn't on this character's sheet a
+    404."""
+    prepared = _roll_rows(kind)
+    if prepared is not None:
+        found = prepared.fetch(pk=target_pk, character=pk, user=request.user.pk)
+        obj = found[0] if found else None
+        if obj is not None and obj.owning_sheet.character.campaign.system == prepared.system:
+            character = obj.owning_sheet.character
+            membership = check_reader(character, getattr(obj, "viewer", None))
+            check_roller(character, membership)
+            membership.campaign = character.campaign
+            return Target(kind=kind, obj=obj, character=character), membership
+    # Whatever didn't check out, the step-by-step way says why.
+    character, membership = character_for_roller(request, pk)
+    return load_target(character, kind, target_pk), membership
+
+
+class _RollRows(Prepared[Any]):
+    system: str
+
+
+@cache
+def _roll_rows(kind: str) -> _RollRows | None:
+    """The prepared query for rows of ``kind`` (one per kind and process)."""
+    for system in all_rule_systems():
+        row = system.row_kind(kind)
+        if row is not None:
+            return _prepare(system, row)
+    return None
+
+
+def _prepare(system: RuleSystem[Any], row: RowKind) -> _RollRows:
+    to_character = row.lookup.removesuffix("_id") + "__character"
+
+    def build(pk: int, character: int, user: int) -> QuerySet[Any]:
+        rows = row.model._default_manager.select_related(
+            *row.related, f"{to_character}__campaign", f"{to_character}__owner"
+        ).prefetch_related(*row.prefetch)
+        rows = with_viewer(rows, f"{to_character}__campaign", user)
+        rows = system.roll_form.with_roll_state(rows, row.lookup)
+        return rows.filter(pk=pk, **{row.lookup: character}).order_by()
+
+    prepared = _RollRows(build, pk=int, character=int, user=int)
+    prepared.system = system.key
+    return prepared
 
 
 def find_target(character: Character, name: str, *, assist: bool = False) -> Target | None:

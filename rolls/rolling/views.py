@@ -37,7 +37,7 @@ from rolls.rolling.asks import Ask, ask_for
 from rolls.rolling.forms.base import RollForm
 from rolls.rolling.forms.cogent import default_weapon
 from rolls.rolling.outcomes import Outcome, dice_rng
-from rolls.rolling.targets import Target, find_target, load_target
+from rolls.rolling.targets import Target, find_target, target_for_roller
 from rolls.rules import cogent
 from rolls.table import contests, verdicts
 from sheets.access import character_for_roller
@@ -147,10 +147,9 @@ def _ask(params: Any, target: Target) -> tuple[Ask | None, str]:
 def roll_panel(
     request: AuthenticatedHttpRequest, pk: int, kind: str, target_pk: int
 ) -> HttpResponse:
-    character, membership = character_for_roller(request, pk)
+    target, membership = target_for_roller(request, pk, kind, target_pk)
     if request.htmx and request.GET.get("close"):
         return HttpResponse("")
-    target = load_target(character, kind, target_pk)
     ask, refusal = _ask(request.GET, target)
     form = _form(request.GET, target, membership, ask=ask)
     template = "rolls/panel.html#panel" if request.htmx else "rolls/panel.html"
@@ -162,8 +161,7 @@ def roll_panel(
 def roll_odds(
     request: AuthenticatedHttpRequest, pk: int, kind: str, target_pk: int
 ) -> HttpResponse:
-    character, membership = character_for_roller(request, pk)
-    target = load_target(character, kind, target_pk)
+    target, membership = target_for_roller(request, pk, kind, target_pk)
     ask, _ = _ask(request.GET, target)
     form = _form(request.GET, target, membership, ask=ask)
     return render(request, "rolls/panel.html#odds", _panel_context(target, form, ask=ask))
@@ -174,8 +172,8 @@ def roll_odds(
 def roll_create(
     request: AuthenticatedHttpRequest, pk: int, kind: str, target_pk: int
 ) -> HttpResponse:
-    character, membership = character_for_roller(request, pk)
-    target = load_target(character, kind, target_pk)
+    target, membership = target_for_roller(request, pk, kind, target_pk)
+    character = target.character
     action = request.POST.get("action", "roll")
     ask, refusal = _ask(request.POST, target)
     form = _form(request.POST, target, membership, ask=ask)
@@ -185,7 +183,13 @@ def roll_create(
             with transaction.atomic():
                 # Re-checked under a row lock: closed, answered or decided a moment ago refuses.
                 ask = ask_for(request.POST, character, target, lock=True)
-                sheet = character.campaign.rule_system.lock_sheet(character.pk)
+                # A roll that spends nothing needs no sheet lock: it reads the sheet as loaded.
+                spends = form.spends(action)
+                sheet = (
+                    character.campaign.rule_system.lock_sheet(character.pk)
+                    if spends
+                    else form.sheet
+                )
                 outcome = form.roll(action, sheet, dice_rng())
                 if ask is not None and getattr(form, "assist_target", None) is not None:
                     raise Refused("An answer to the GM's request can't be an assist roll.")

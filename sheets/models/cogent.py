@@ -3,8 +3,11 @@ characteristics, combat skills."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import models
-from django.db.models import Q
+from django.db.models import OuterRef, Q, StringAgg, Subquery, Value
+from django.db.models.functions import Cast, Concat
 from django.utils.functional import cached_property
 
 from rolls.rules import cogent
@@ -126,15 +129,61 @@ class CogentSheet(models.Model):
         """Dice the injuries take off a physical check (they stack, Book)."""
         return self.injury_dice_on(None)
 
+    @cached_property
+    def injury_levels(self) -> list[int]:
+        return [injury.level for injury in self.injury_list]
+
+    @cached_property
+    def disability_dice(self) -> dict[str, int]:
+        """Dice the disabling characteristics take off, by the attribute they affect."""
+        dice: dict[str, int] = {}
+        for disability in self.disability_list:
+            if disability.attribute:
+                dice[disability.attribute] = dice.get(disability.attribute, 0) + disability.dice
+        return dice
+
+    @staticmethod
+    def penalty_annotations(sheet_pk: str) -> dict[str, Subquery]:
+        """What sets a roll's penalty dice, as annotations on a query whose ``sheet_pk`` is this
+        sheet's pk: the roll path reads them with its row (one query, docs/performance.md)
+        instead of the injuries and the disabling characteristics one query each."""
+
+        def joined(model: type[models.Model], value: Any) -> Subquery:
+            rows = model._default_manager.filter(sheet_id=OuterRef(sheet_pk)).order_by()
+            return Subquery(
+                rows.values("sheet_id")
+                .annotate(joined=StringAgg(value, Value(",")))
+                .values("joined")
+            )
+
+        return {
+            "cogent_injury_levels": joined(CogentInjury, Cast("level", models.CharField())),
+            "cogent_disability_dice": joined(
+                CogentDisability,
+                Concat("attribute", Value(":"), Cast("dice", models.CharField())),
+            ),
+        }
+
+    def take_penalties(self, row: models.Model) -> None:
+        """Take the penalty figures :meth:`penalty_annotations` put on ``row`` (no query)."""
+        levels = getattr(row, "cogent_injury_levels", "") or ""
+        self.__dict__["injury_levels"] = [int(level) for level in levels.split(",") if level]
+        dice: dict[str, int] = {}
+        for part in (getattr(row, "cogent_disability_dice", "") or "").split(","):
+            attribute, _, count = part.partition(":")
+            if attribute:
+                dice[attribute] = dice.get(attribute, 0) + int(count)
+        self.__dict__["disability_dice"] = dice
+
     def injury_dice_on(self, attribute: str | None) -> int:
         """Rules at the table: injury dice come off physical checks only (``None``: combat)."""
-        return cogent.injury_dice([i.level for i in self.injury_list], attribute=attribute)
+        return cogent.injury_dice(self.injury_levels, attribute=attribute)
 
     def disability_dice_on(self, attribute: str | None) -> int:
         """Dice the disabling characteristics take off checks governed by ``attribute``."""
         if attribute is None:
             return 0
-        return sum(d.dice for d in self.disability_list if d.attribute == attribute)
+        return self.disability_dice.get(attribute, 0)
 
     def penalties(self, attribute: str | None) -> list[tuple[int, str]]:
         """Seed step 4, the negative modifiers of a check governed by ``attribute`` (``None``:

@@ -75,8 +75,8 @@ class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
             "cold-stars-skill",
             ColdStarsSkill,
             "sheet_id",
+            # Not the domains: only a skill that needs one reads them (rolls/rolling/forms/).
             ("sheet", "campaign_skill"),
-            prefetch=("domains",),
         ),
     )
     campaign_skills_label = "Skills"

@@ -52,6 +52,15 @@ def _notify() -> int:
 NOTIFY = _notify()
 
 
+# A plain roll that spends nothing: 7 statements (docs/performance.md) — the session, the user,
+# the row with its sheet, character, campaign, the roller's membership and the panel's state
+# (Cogent: penalty dice, a waiting assist) in one query, then in the transaction the chain's
+# head (locked), the insert, the head's move, and PostgreSQL's NOTIFY. The transaction's two
+# (BEGIN and COMMIT; a savepoint and its release inside a test's transaction) come on top.
+ROLL_STATEMENTS = 6 + NOTIFY
+TRANSACTION = 2
+
+
 @pytest.mark.parametrize("system", list(ROLLS))
 def test_roll_post(client, seeded, django_assert_num_queries, system):
     character = CharacterFactory(campaign__system=system)
@@ -59,14 +68,43 @@ def test_roll_post(client, seeded, django_assert_num_queries, system):
     kind, data = ROLLS[system]
     client.force_login(character.owner)
     client.post(roll_url(character, kind, row), data)  # warm up: the first entry has no head
-    # session, user, character, membership, row (+ its domains for Cold Stars), SAVEPOINT, sheet
-    # lock, SAVEPOINT, campaign lock, chain head, insert, RELEASE ×2 (+ NOTIFY on PostgreSQL);
-    # Cogent also reads the sheet's injuries and disabling characteristics (they set the pool)
-    # and the assist waiting for the character (rolls/rolling/forms/)
-    expected = {System.COGENT: 16, System.DAD6: 13, System.COLD_STARS: 14}[system] + NOTIFY
-    with django_assert_num_queries(expected):
+    assert ROLL_STATEMENTS <= 7
+    with django_assert_num_queries(ROLL_STATEMENTS + TRANSACTION):
         response = client.post(roll_url(character, kind, row), data)
     assert response.status_code == 302
+
+
+def test_roll_post_with_penalties_and_an_assist_waiting(client, seeded, django_assert_num_queries):
+    """Injuries and disabling characteristics are read with the row; a waiting assist is then
+    read in full (the form offers it) and, taken, re-checked under its lock and marked used."""
+    character = CharacterFactory(campaign__system=System.COGENT)
+    row = target(character)
+    character.cogent.injuries.create(level=2)
+    character.cogent.disabilities.create(name="Feeble", attribute="strength", dice=1)
+    client.force_login(character.owner)
+    kind, data = ROLLS[System.COGENT]
+    # The character assists its own next action (Book: "whether their own or another's").
+    assist = data | {"challenge_level": 3, "action": "assist", "assist_for": character.pk}
+    assert client.post(roll_url(character, kind, row), assist).status_code == 302
+    with django_assert_num_queries(ROLL_STATEMENTS + TRANSACTION + 3):
+        response = client.post(roll_url(character, kind, row), data | {"use_assist": "on"})
+    assert response.status_code == 302
+
+
+def test_roll_post_that_spends_locks_the_sheet(client, seeded, django_assert_num_queries):
+    """Spending a destiny point adds the sheet's row lock and its update, nothing else."""
+    character = CharacterFactory(campaign__system=System.COGENT)
+    row = target(character)
+    client.force_login(character.owner)
+    kind, data = ROLLS[System.COGENT]
+    with django_assert_num_queries(ROLL_STATEMENTS + TRANSACTION + 2) as ctx:
+        response = client.post(roll_url(character, kind, row), data | {"destiny_before": "on"})
+    assert response.status_code == 302
+    sheet = ('FROM "sheets_cogentsheet" WHERE', 'UPDATE "sheets_cogentsheet"')
+    locked = [q["sql"] for q in ctx.captured_queries if any(s in q["sql"] for s in sheet)]
+    assert len(locked) == 2  # the locked read and the update
+    if connection.features.has_select_for_update:
+        assert "FOR UPDATE" in locked[0]
 
 
 def test_roll_post_htmx(client, seeded, django_assert_num_queries):
@@ -74,10 +112,10 @@ def test_roll_post_htmx(client, seeded, django_assert_num_queries):
     row = target(character)
     client.force_login(character.owner)
     # … plus the sheet re-read for the fresh panel (and its injuries and disabling
-    # characteristics: the panel's pool depends on them), the waiting assist (once per form: the
-    # rolled one and the fresh one) and the characters an assist may be for (the fresh panel).
+    # characteristics: the panel's pool depends on them), the waiting assist for the fresh panel
+    # (the rolled one read it with the row) and the characters an assist may be for.
     kind, data = ROLLS[System.COGENT]
-    with django_assert_num_queries(21 + NOTIFY):
+    with django_assert_num_queries(ROLL_STATEMENTS + TRANSACTION + 5):
         response = client.post(roll_url(character, kind, row), data, headers={"HX-Request": "true"})
     assert response.status_code == 200
 
@@ -107,7 +145,7 @@ def test_log_page_same_for_one_and_many(client, seeded):
     # Cogent: + injuries and characteristics, the assist waiting for the character and the open
     # assist requests (its prompts)
     ("system", "expected"),
-    [(System.COGENT, 14), (System.DAD6, 10), (System.COLD_STARS, 10)],
+    [(System.COGENT, 13), (System.DAD6, 9), (System.COLD_STARS, 9)],
 )
 def test_sheet_with_recent_rolls(client, seeded, system, expected):
     character = CharacterFactory(campaign__system=system)
@@ -118,7 +156,7 @@ def test_sheet_with_recent_rolls(client, seeded, system, expected):
     one = count(client, character.get_absolute_url())
     for _ in range(6):
         client.post(roll_url(character, kind, row), data)
-    # session, user, character, membership, sheet reload, recent rolls, the GM's prompts (open
+    # session, user, character with its membership, sheet reload, recent rolls, the GM's prompts (open
     # calls, contests), one per row table (DAD6: skills and banes)
     assert count(client, character.get_absolute_url()) == one == expected
 
@@ -144,9 +182,9 @@ def test_sheet_with_open_calls_costs_the_same_for_one_and_five(client, seeded, s
     # A card that only links to the panel reads nothing of its own: its entries come with the
     # contests (one prefetch), side A's row from the rows read once by name. A side that rolls
     # from the card itself (active vs active) shows its Willpower choices: its row (found by name,
-    # read with its domains) and its sheet, per contest — a sheet has one or two at a time.
+    # then read; its domains only when it needs one) and its sheet, per contest — a sheet has one or two at a time.
     ("kind", "per_contest"),
-    [("cold_stars_passive", 0), ("cold_stars_active", 5)],
+    [("cold_stars_passive", 0), ("cold_stars_active", 4)],
 )
 def test_sheet_with_open_contests(client, seeded, kind, per_contest):
     character = CharacterFactory(campaign__system=System.COLD_STARS)

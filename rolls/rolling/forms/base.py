@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Self, cast
 
 from django import forms
+from django.db.models import QuerySet
 
 from rolls.models import Visibility, offered_visibilities
 from rolls.rolling.targets import Target
@@ -133,6 +134,19 @@ class RollForm[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)](forms.Form):
         """The options a panel shows after a roll, given the sheet as it now is: ``data`` less
         any choice the resources no longer cover (it would be refused if rolled again)."""
         return data
+
+    @classmethod
+    def with_roll_state(cls, rows: QuerySet[Any], sheet_pk: str) -> QuerySet[Any]:
+        """``rows`` (the query that loads a roll's target row, whose ``sheet_pk`` is its sheet's
+        pk) with whatever else this panel reads about the character as annotations, so that a
+        roll is one query before its transaction (rolls/rolling/targets.py). The form reads
+        them only while its sheet is the one loaded with the row: a re-read sheet re-reads."""
+        return rows
+
+    def spends(self, action: str) -> bool:
+        """Does ``action`` change the sheet (spend or gain a resource)? Only then does the roll
+        lock the sheet's row first; the others read it as loaded."""
+        return True
 
     def make_plan(self) -> Plan:
         raise NotImplementedError

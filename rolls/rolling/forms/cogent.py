@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 from typing import Any, cast
 
 from django import forms
+from django.db.models import OuterRef, QuerySet, Subquery
 
 from rolls.models import Assist, Kind, Visibility
 from rolls.rolling.display import CERTAIN, bands
@@ -123,7 +125,22 @@ class CogentRollForm(RollForm[CogentSheet]):
     )
     use_assist = forms.BooleanField(label="Take the waiting assist", required=False, initial=True)
 
+    @classmethod
+    def with_roll_state(cls, rows: QuerySet[Any], sheet_pk: str) -> QuerySet[Any]:
+        # The penalty dice and whether an assist waits: three queries a roll would make.
+        waiting = Assist.objects.waiting().filter(assisted_id=OuterRef(sheet_pk)).order_by()
+        return rows.annotate(
+            **CogentSheet.penalty_annotations(sheet_pk),
+            waiting_assist_pk=Subquery(waiting.values("pk")[:1]),
+        )
+
+    def _loaded_with_target(self) -> bool:
+        """Is the sheet the one loaded with the target, with the target's roll state?"""
+        return self.sheet is self.target.sheet and hasattr(self.target.obj, "waiting_assist_pk")
+
     def setup(self) -> None:
+        if self._loaded_with_target():
+            self.sheet.take_penalties(self.target.obj)
         self._setup_assists()
         if self.target.is_combat:
             # The weapon stored with the combat skill, so the panel's default pool is the sheet's.
@@ -164,12 +181,18 @@ class CogentRollForm(RollForm[CogentSheet]):
         """Assists (Book, assists.tex): this row may assist another character of the campaign,
         and an assist rolled for this character waits for its next action."""
         character = self.target.character
-        others = Character.objects.filter(campaign_id=character.campaign_id).exclude(
-            pk=character.pk
-        )
-        if not self.gm:
-            others = others.filter(hidden_from_players=False)
-        others = others.order_by("name", "pk")
+
+        @cache
+        def others() -> QuerySet[Character]:
+            # Built when first read (the panel is drawn, an assist asked for), not on every
+            # roll; then one queryset, so its rows are read once however often they're shown.
+            found = Character.objects.filter(campaign_id=character.campaign_id).exclude(
+                pk=character.pk
+            )
+            if not self.gm:
+                found = found.filter(hidden_from_players=False)
+            return found.order_by("name", "pk")
+
         # Book: an assist may help the assister's own next roll ("whether their own or another
         # player's" — the Martial Artist example) as well as someone else's.
         own = [(character.pk, f"{character.name} (this character's own next action)")]
@@ -178,10 +201,10 @@ class CogentRollForm(RollForm[CogentSheet]):
         # "roll of its own".
         alone = [] if self.assist_only else [("", "Nobody: this is a roll of its own")]
         cast(forms.ChoiceField, self.fields["assist_for"]).choices = lambda: (
-            alone + own + [(other.pk, other.name) for other in others]
+            alone + own + [(other.pk, other.name) for other in others()]
         )
         if self.assist_only:
-            first = others.first()
+            first = others().first()
             self.fields["assist_for"].initial = first.pk if first else character.pk
             self.fields["assist_for"].error_messages["required"] = (
                 "A vocation only assists: choose whom this roll helps."
@@ -195,7 +218,9 @@ class CogentRollForm(RollForm[CogentSheet]):
         self.assist_target: Character | None = None
         self.waiting_assist: Assist | None = None
         if not self.in_contest or cogent.ASSISTS_IN_CONFLICTS:
-            self.waiting_assist = Assist.objects.waiting_for(character).first()
+            none_waits = self._loaded_with_target() and self.target.obj.waiting_assist_pk is None
+            if not none_waits:
+                self.waiting_assist = Assist.objects.waiting_for(character).first()
         if self.waiting_assist is None:
             del self.fields["use_assist"]
         else:
@@ -375,6 +400,10 @@ class CogentRollForm(RollForm[CogentSheet]):
                 "entry_hash": assist.entry.hash,
             }
         return Plan(options, {"dice": pool}, breakdown, bands(odds), actions, notes)
+
+    def spends(self, action: str) -> bool:
+        assert self.plan is not None
+        return action != "auto_pass" and bool(self.plan.options["destiny_before"])
 
     def roll(self, action: str, sheet: CogentSheet, rng: RandomSource) -> Outcome:
         plan = self.plan

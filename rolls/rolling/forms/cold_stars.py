@@ -223,6 +223,15 @@ class ColdStarsRollForm(RollForm[ColdStarsSheet]):
             modified=self.cleaned_data["modification"] != "none",
         )
 
+    def spends(self, action: str) -> bool:
+        assert self.plan is not None
+        if action == "skip":
+            return False
+        cost = cold_stars.modification_cost(
+            **cold_stars_modification(self.plan.options["modification"])
+        )
+        return bool(cost.momentum or cost.willpower)
+
     def roll(self, action: str, sheet: ColdStarsSheet, rng: RandomSource) -> Outcome:
         plan = self.plan
         assert plan is not None

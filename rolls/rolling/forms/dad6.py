@@ -167,6 +167,12 @@ class Dad6RollForm(RollForm[Dad6Sheet]):
             notes,
         )
 
+    def spends(self, action: str) -> bool:
+        # Boons counted from the sheet as loaded: none counted is none spent. (Boons rolled
+        # forward meanwhile are left for the next roll, as if this roll came first.)
+        assert self.plan is not None
+        return self.plan.options["forward_boons"] > 0
+
     def roll(self, action: str, sheet: Dad6Sheet, rng: RandomSource) -> Outcome:
         plan = self.plan
         assert plan is not None

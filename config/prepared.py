@@ -1,0 +1,102 @@
+"""Queries built and compiled once per process, then run with new values: for the roll path.
+
+Building a queryset and compiling it to SQL is most of what a query costs in Django: on the
+roll's row query (the row, its sheet, character, campaign, owner, the roller's membership and
+the panel's state) about 4 ms of Python against 0.3 ms in PostgreSQL (docs/performance.md). A
+:class:`Prepared` query is built once by the ORM with sentinel values, compiled once per
+database, and each call only swaps the sentinels for the call's values and runs the SQL. Rows
+still become model instances the ORM's way (``select_related``, annotations, converters), so
+a prepared query returns exactly what the queryset it was built from returns.
+
+The values are integers or strings that are plain parameters of the SQL (``pk=value``,
+``user_id=value`` in a filter or a ``FilteredRelation`` condition), never something that changes
+the SQL's shape (a list for ``__in``, ``None``): building refuses a value it can't find among the
+parameters, and :meth:`Prepared.fetch` one of another type.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS
+from django.db.models import Model, QuerySet
+from django.db.models.sql import Query
+
+# Values no real row, user or key has (primary keys are positive, keys have no NUL), each used
+# once per build; within a 32-bit integer field's range, or Django would compile a lookup of it
+# to "no rows" instead of to a parameter.
+_SENTINELS = itertools.count(-(2**31) + 1)
+
+
+def _sentinel(kind: type) -> int | str:
+    number = next(_SENTINELS)
+    return number if kind is int else f"\x00prepared{number}"
+
+
+# What a compiler works out while compiling and then reads to turn rows into instances.
+_COMPILER_STATE = ("select", "klass_info", "annotation_col_map", "col_count", "has_extra_select")
+
+
+# The queryset a build made, its SQL and parameters, which parameter each value replaces, and
+# the compiler's state after compiling.
+type _Compiled[M: Model] = tuple[
+    QuerySet[M], str, tuple[Any, ...], list[str | None], dict[str, Any]
+]
+
+
+class _PreparedQuery(Query):
+    """A query whose compiler is given its SQL instead of compiling it."""
+
+    prepared: tuple[str, tuple[Any, ...], dict[str, Any]]
+
+    def get_compiler(
+        self, using: Any = None, connection: Any = None, elide_empty: bool = True
+    ) -> Any:
+        compiler = super().get_compiler(using, connection, elide_empty)
+        sql, params, state = self.prepared
+        compiler.__dict__.update(state)
+        compiler.as_sql = lambda *args, **kwargs: (sql, params)
+        return compiler
+
+
+class Prepared[M: Model]:
+    """``build(**values)`` → a queryset, compiled once per database; :meth:`fetch` runs it.
+    ``kinds`` names the values and their types (``int`` or ``str``)."""
+
+    def __init__(self, build: Callable[..., QuerySet[M]], **kinds: type) -> None:
+        if not set(kinds.values()) <= {int, str}:
+            raise TypeError("A prepared value is an int or a str.")
+        self.build = build
+        self.kinds = kinds
+        self._compiled: dict[str, _Compiled[M]] = {}
+
+    def _compile(self, using: str) -> _Compiled[M]:
+        sentinels = {name: _sentinel(kind) for name, kind in self.kinds.items()}
+        queryset = self.build(**sentinels)
+        compiler = queryset.query.get_compiler(using=using)
+        sql, params = compiler.as_sql()
+        by_value = {value: name for name, value in sentinels.items()}
+        slots = [by_value.get(param) if isinstance(param, int | str) else None for param in params]
+        missing = set(self.kinds) - set(slots)
+        if missing:
+            raise ValueError(f"{', '.join(sorted(missing))}: not a parameter of the SQL")
+        state = {name: getattr(compiler, name) for name in _COMPILER_STATE}
+        compiled: _Compiled[M] = (queryset, sql, tuple(params), slots, state)
+        self._compiled[using] = compiled
+        return compiled
+
+    def fetch(self, using: str = DEFAULT_DB_ALIAS, **values: Any) -> list[M]:
+        """The rows for ``values`` (one per name given at construction)."""
+        for name, kind in self.kinds.items():
+            if type(values[name]) is not kind:
+                raise TypeError(f"{name}: expected {kind.__name__}, got {values[name]!r}")
+        queryset, sql, params, slots, state = self._compiled.get(using) or self._compile(using)
+        bound = tuple(
+            values[slot] if slot else param for param, slot in zip(params, slots, strict=True)
+        )
+        run = queryset.all()  # a copy: the compiled queryset stays as it is
+        run.query.__class__ = _PreparedQuery
+        run.query.prepared = (sql, bound, state)  # type: ignore[attr-defined]
+        return list(run)
