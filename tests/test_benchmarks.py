@@ -128,3 +128,15 @@ def test_memory_per_stream_and_the_file_descriptors_streams_need():
     assert sse_fanout.fd_limit_for(2000) == 2256
     soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     assert sse_fanout.raise_fd_limit(1) == soft  # never lowered
+
+
+def test_the_report_prints_every_kind_of_row_and_fails_on_a_miss(capsys):
+    bare = http_rolls.Row("bare view", "—", 1, http_rolls.Load([5.0] * 10, 0, wall=1.0))
+    rows = [bare, _row(0.85, checks={"chains": True}), http_rolls.Row("20 campaigns", "redis", 1)]
+    rows[2].skipped = "Redis at redis://127.0.0.1:1/5 doesn't answer"
+    assert http_rolls.report(rows) == 0
+    out = capsys.readouterr().out
+    assert "baseline" in out and "met (stretch 80% met)" in out
+    assert "SKIPPED: 20 campaigns, redis, 1 worker(s) — Redis at" in out
+    assert http_rolls.report([bare, _row(0.5)]) == 1
+    assert "MISSED (share 50% < 60%)" in capsys.readouterr().out
