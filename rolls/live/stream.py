@@ -83,11 +83,12 @@ def _release_request_thread() -> None:
     Under ASGI, Django runs every request in an asgiref ``ThreadSensitiveContext``: the first
     thread-sensitive call (sync middleware, ``request.auser()``) starts a thread of the request's
     own, which asgiref stops only when the request ends — for a stream, never. An idle stream
-    then kept an idle OS thread (its stack, its malloc arena share, its database wrapper): about
-    half of what each open stream cost the server. The stream's reads run on the loop's shared
-    pool instead (``_db``); should anything thread-sensitive run later in this request (Django
-    closing the response at the end), asgiref starts a fresh thread and stops it with the
-    context. Outside such a context (the test client) there is nothing to release."""
+    then kept an idle OS thread (its stack, its thread state, its database wrapper): about a
+    quarter of what each open stream cost the server (bench-sse, docs/performance.md). The
+    stream's reads run on the loop's shared pool instead (``_db``); should anything
+    thread-sensitive run later in this request (Django closing the response at the end), asgiref
+    starts a fresh thread and stops it with the context. Outside such a context (the test
+    client) there is nothing to release."""
     context = SyncToAsync.thread_sensitive_context.get(None)
     if context is None or getattr(context, "_executor", None) is not None:
         return  # no request thread, or one its owner supplied and stops itself
@@ -318,7 +319,8 @@ class Stream:
             return None if html is None else sse("entry", html, id=entry_token(pk)).encode()
 
         # The whole message, encoded, once per audience: with thousands of streams, formatting it
-        # (the token, a data: line per line of the card) per stream was most of the fan-out.
+        # per stream (the token's eight BLAKE2b rounds, a data: line per line of the card, the
+        # encoding) was a share of the fan-out that grew with every stream.
         sent = await shared.get(("card", pk, audience(entry, membership)), message)
         # Entries of one campaign commit in id order (append locks the campaign row), so the
         # cursor only moves forward.
