@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -336,6 +336,46 @@ class Subscriber:
         if token not in self.received:
             await self.waiters.setdefault(token, asyncio.Event()).wait()
         return self.received[token]
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (uvicorn's workers under ``--workers``)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            # The command name, in parentheses, may hold spaces: the fields after it are plain.
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return sorted(found)
+
+
+def connections_held(pids: Sequence[int], port: int) -> dict[int, int]:
+    """How many established TCP connections to local ``port`` each process holds (Linux /proc):
+    which worker process the kernel gave each client connection."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "01":  # ESTABLISHED
+                inodes.add(f"socket:[{fields[9]}]")
+    held = {}
+    for pid in pids:
+        count = 0
+        try:
+            for fd in Path(f"/proc/{pid}/fd").iterdir():
+                with suppress(OSError):
+                    count += os.readlink(fd) in inodes
+        except OSError:
+            pass
+        held[pid] = count
+    return held
 
 
 def rss_kib(pid: int) -> int:

@@ -37,12 +37,14 @@ import asyncio
 import http.client
 import os
 import statistics
+import subprocess
 import sys
 import threading
 import time
 from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import urlencode
 
 if __package__ in (None, ""):
@@ -314,6 +316,17 @@ def streams_right(
 # ---------------------------------------------------------------------------------------------
 
 
+def worker_processes(pid: int) -> list[int]:
+    """uvicorn's worker processes under ``--workers`` (multiprocessing children started by
+    ``spawn_main``; not its resource tracker)."""
+    found = []
+    for child in common.children(pid):
+        with suppress(OSError):
+            if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
+                found.append(child)
+    return found
+
+
 def redis_problem() -> str | None:
     """None if the Redis the servers would use answers, else why not."""
     import redis
@@ -370,12 +383,23 @@ def main() -> int:
     rows: list[Row] = []
     bare_rps: dict[int, float] = {}
 
-    def roll_row(port: int, name: str, backend: str, workers: int, jobs: list[Job]) -> Row:
+    def roll_row(
+        port: int,
+        server: subprocess.Popen,
+        name: str,
+        backend: str,
+        workers: int,
+        jobs: list[Job],
+    ) -> Row:
         row = Row(name, backend, workers)
         ids = sorted({job.campaign_id for job in jobs})
         if workers > 1:
             before = heads(ids)
             with Streams(port, {c: stream_cookies[c] for c in ids}) as streams:
+                # Which process holds which stream is the kernel's choice; say how it fell, since a
+                # roll heard across processes is the point of the row.
+                held = common.connections_held(worker_processes(server.pid), port)
+                print(f"  streams held per worker process: {sorted(held.values())}")
                 row.load = measure(port, jobs, 302)
                 expected = made_since(before)
                 streams.wait_for(expected, SETTLE)
@@ -400,15 +424,15 @@ def main() -> int:
         if backend == "redis" and no_redis:
             rows.append(Row("20 campaigns", backend, workers, skipped=no_redis))
             continue
-        with common.uvicorn(workers=workers, env={"LIVE_BACKEND": backend}) as (port, _process):
+        with common.uvicorn(workers=workers, env={"LIVE_BACKEND": backend}) as (port, server):
             if workers not in bare_rps:
                 measured = measure(port, bare, 200)
                 bare_rps[workers] = measured.rps
                 rows.append(Row("bare view", "—", workers, measured))
                 print(f"  bare view, {workers} worker(s): {measured.rps:.0f} req/s")
-            roll_row(port, "20 campaigns", backend, workers, spread)
+            roll_row(port, server, "20 campaigns", backend, workers, spread)
             if backend == "postgres" and workers == 1:
-                roll_row(port, "1 campaign", backend, workers, together)
+                roll_row(port, server, "1 campaign", backend, workers, together)
 
     return report(rows)
 

@@ -4,7 +4,9 @@ stays out of the production URLs."""
 
 import asyncio
 import importlib
+import os
 import resource
+import socket
 
 import pytest
 from django.urls import NoReverseMatch, reverse
@@ -140,3 +142,15 @@ def test_the_report_prints_every_kind_of_row_and_fails_on_a_miss(capsys):
     assert "SKIPPED: 20 campaigns, redis, 1 worker(s) — Redis at" in out
     assert http_rolls.report([bare, _row(0.5)]) == 1
     assert "MISSED (share 50% < 60%)" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/net/tcp"), reason="reads Linux /proc")
+def test_connections_are_counted_per_process_holding_them():
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = server.getsockname()[1]
+        with socket.create_connection(("127.0.0.1", port)) as _client:
+            accepted, _ = server.accept()
+            with accepted:
+                # The accepted end is ours and on the port; the client's end is on another port.
+                assert common.connections_held([os.getpid()], port) == {os.getpid(): 1}
+    assert os.getpid() in common.children(os.getppid())
