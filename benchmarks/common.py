@@ -8,6 +8,7 @@ When PostgreSQL is not reachable they print why and exit 0 (skipped). Everything
 
 from __future__ import annotations
 
+import asyncio
 import os
 import platform
 import socket
@@ -15,8 +16,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -181,11 +183,14 @@ def free_port() -> int:
 
 
 @contextmanager
-def uvicorn(workers: int = 1) -> Iterator[tuple[int, subprocess.Popen]]:
+def uvicorn(
+    workers: int = 1, env: Mapping[str, str] | None = None
+) -> Iterator[tuple[int, subprocess.Popen]]:
     """``uvicorn benchmarks.asgi:application`` on 127.0.0.1 with DEBUG off; yields (port, process).
-    Always stopped."""
+    ``env`` goes on top of the server's environment (e.g. ``LIVE_BACKEND``: one transport per
+    server run). Always stopped."""
     port = free_port()
-    env = {
+    server_env = {
         **os.environ,
         "DATABASE_URL": database_url(),
         "DJANGO_SETTINGS_MODULE": "benchmarks.settings",
@@ -193,13 +198,16 @@ def uvicorn(workers: int = 1) -> Iterator[tuple[int, subprocess.Popen]]:
         "DEBUG": "0",
         "LOG_LEVEL": "WARNING",
         "PYTHONUNBUFFERED": "1",
+        **(env or {}),
     }
     from tests.live_servers import serve
 
     args = ["--log-level", "warning"] + (["--workers", str(workers)] if workers > 1 else [])
     with tempfile.TemporaryFile() as log:
         try:
-            with contextmanager(serve)(port, env, log, "benchmarks.asgi:application", *args) as p:
+            with contextmanager(serve)(
+                port, server_env, log, "benchmarks.asgi:application", *args
+            ) as p:
                 yield port, p
         except BaseException:
             log.seek(0)
@@ -207,6 +215,167 @@ def uvicorn(workers: int = 1) -> Iterator[tuple[int, subprocess.Popen]]:
             if tail:
                 print(f"--- the server's log (last lines) ---\n{tail}\n---", file=sys.stderr)
             raise
+
+
+# ---------------------------------------------------------------------------------------------
+# Event streams, as a browser holds them
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SSEMessage:
+    event: str | None  # None: a comment (keep-alive) or the retry hint
+    id: str | None  # an entry's token, as the stream names entries (never the pk)
+    retry: bool  # the "retry:" hint: the stream is subscribed and caught up
+
+
+def split_sse(buffer: str) -> tuple[list[SSEMessage], str]:
+    """The complete messages at the start of ``buffer`` (blank-line separated) and the rest."""
+    *blocks, rest = buffer.split("\n\n")
+    messages = []
+    for block in blocks:
+        event = id = None
+        retry = False
+        for line in block.split("\n"):
+            name, _, value = line.partition(":")
+            value = value.removeprefix(" ")
+            if name == "event":
+                event = value
+            elif name == "id":
+                id = value
+            elif name == "retry":
+                retry = True
+        messages.append(SSEMessage(event, id, retry))
+    return messages, rest
+
+
+def entry_token_of(location: str) -> str:
+    """The entry's token from a roll's redirect, ``/rolls/<token>/`` (its permalink)."""
+    return location.rstrip("/").rsplit("/", 1)[1]
+
+
+def stream_problems(expected: Sequence[str], received: Sequence[str]) -> dict[str, list[str]]:
+    """How one stream's entry ids differ from ``expected`` (each exactly once): missing ones,
+    ones received more than once, ones that were not expected. Empty lists: the stream is right."""
+    seen: dict[str, int] = {}
+    for token in received:
+        seen[token] = seen.get(token, 0) + 1
+    wanted = set(expected)
+    return {
+        "missing": sorted(wanted - seen.keys()),
+        "repeated": sorted(t for t, n in seen.items() if n > 1),
+        "unexpected": sorted(seen.keys() - wanted),
+    }
+
+
+class Subscriber:
+    """One ``GET /campaigns/<pk>/events/`` stream over a raw asyncio socket (thousands of them fit
+    in one client process). Records every ``entry`` event's id and arrival time."""
+
+    def __init__(self) -> None:
+        self.caught_up = asyncio.Event()
+        self.entries: list[str] = []  # entry tokens in arrival order, repeats kept
+        self.received: dict[str, float] = {}  # token → first arrival (perf_counter)
+        self.waiters: dict[str, asyncio.Event] = {}
+        self.error: str | None = None
+
+    async def run(self, port: int, path: str, cookie: str) -> None:
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 20)
+        except OSError as exc:
+            self._fail(repr(exc))
+            return
+        try:
+            writer.write(
+                f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nCookie: {cookie}\r\n"
+                "Accept: text/event-stream\r\n\r\n".encode()
+            )
+            await writer.drain()
+            status = await reader.readline()
+            if b" 200 " not in status:
+                self._fail(status.decode(errors="replace").strip() or "connection closed")
+                return
+            chunked = False
+            while (line := await reader.readline()) not in (b"\r\n", b""):
+                chunked |= line.lower().startswith(b"transfer-encoding: chunked")
+            buffer = ""
+            while True:
+                if chunked:  # HTTP/1.1 framing: a hex size line, that many bytes, CRLF
+                    size = int((await reader.readline()).split(b";")[0].strip() or b"0", 16)
+                    if size == 0:
+                        return
+                    data = (await reader.readexactly(size + 2))[:-2]
+                else:
+                    data = await reader.read(65536)
+                    if not data:
+                        return
+                messages, buffer = split_sse(buffer + data.decode())
+                for message in messages:
+                    self._receive(message)
+        except (OSError, ValueError, asyncio.IncompleteReadError) as exc:
+            self._fail(repr(exc))
+        finally:
+            writer.close()
+
+    def _receive(self, message: SSEMessage) -> None:
+        if message.retry:
+            self.caught_up.set()
+        elif message.event == "entry" and message.id is not None:
+            self.entries.append(message.id)
+            self.received.setdefault(message.id, time.perf_counter())
+            waiter = self.waiters.pop(message.id, None)
+            if waiter is not None:
+                waiter.set()
+
+    def _fail(self, error: str) -> None:
+        self.error = error
+        self.caught_up.set()
+
+    async def wait_for(self, token: str) -> float:
+        """When the entry ``token`` arrived (waits for it)."""
+        if token not in self.received:
+            await self.waiters.setdefault(token, asyncio.Event()).wait()
+        return self.received[token]
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (uvicorn's workers under ``--workers``)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            # The command name, in parentheses, may hold spaces: the fields after it are plain.
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return sorted(found)
+
+
+def connections_held(pids: Sequence[int], port: int) -> dict[int, int]:
+    """How many established TCP connections to local ``port`` each process holds (Linux /proc):
+    which worker process the kernel gave each client connection."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "01":  # ESTABLISHED
+                inodes.add(f"socket:[{fields[9]}]")
+    held = {}
+    for pid in pids:
+        count = 0
+        try:
+            for fd in Path(f"/proc/{pid}/fd").iterdir():
+                with suppress(OSError):
+                    count += os.readlink(fd) in inodes
+        except OSError:
+            pass
+        held[pid] = count
+    return held
 
 
 def rss_kib(pid: int) -> int:

@@ -2,12 +2,18 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+import sheets.converters  # noqa: F401 — registers <id:…>
 from config.ratelimit import rate_limited
+from rolls.live import stream
 
 # Django's default 400 page says nothing; ours says what was too large (413) or wrong.
 handler400 = "config.errors.bad_request"
 
 urlpatterns = [
+    # The live stream first: an open stream keeps its request for as long as a tab stays open,
+    # and the request keeps the list of every pattern tried before its own (ResolverMatch.tried),
+    # a hundred small lists per stream when it came after the pages (docs/performance.md).
+    path("campaigns/<id:pk>/events/", stream.campaign_events, name="campaign_events"),
     path("admin/", admin.site.urls),
     # Before Django's auth URLs, so this rate-limited view answers at the same path and name.
     path(

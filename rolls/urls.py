@@ -2,7 +2,6 @@ from django.urls import path
 
 import rolls.log.tokens  # noqa: F401 — registers <entry:…>, a roll entry's opaque token
 import sheets.converters  # noqa: F401 — registers <id:…>
-from rolls.live import stream
 from rolls.log import exports
 from rolls.log import views as log_views
 from rolls.rolling import views as roll_views
@@ -41,8 +40,7 @@ urlpatterns += [
     path("campaigns/<id:pk>/log/export.json", exports.campaign_log_json, name="campaign_log_json"),
     path("campaigns/<id:pk>/stats/", log_views.campaign_stats, name="campaign_stats"),
     path("characters/<id:pk>/stats/", log_views.character_stats, name="character_stats"),
-    # L — live updates
-    path("campaigns/<id:pk>/events/", stream.campaign_events, name="campaign_events"),
+    # L — live updates: the stream, campaign_events, is routed first of all in config/urls.py
 ]
 
 # The GM table (workstream G)

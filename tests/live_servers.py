@@ -78,6 +78,15 @@ def server_args() -> list[str]:
 def uvicorn(url: str, env: dict[str, str] | None = None) -> Iterator[str]:
     """Serve the app over ASGI on ``url``'s database, with ``env`` on top of the test's
     environment; yields the base URL. Always stopped."""
+    with uvicorn_process(url, env) as (base, _process):
+        yield base
+
+
+@contextmanager
+def uvicorn_process(
+    url: str, env: dict[str, str] | None = None
+) -> Iterator[tuple[str, subprocess.Popen]]:
+    """``uvicorn()``, yielding the server's process too (tests that look at it in /proc)."""
     port = free_port()
     extra = env or {}
     env = {
@@ -90,8 +99,8 @@ def uvicorn(url: str, env: dict[str, str] | None = None) -> Iterator[str]:
         "PYTHONUNBUFFERED": "1",
         **extra,
     }
-    with tempfile.TemporaryFile() as log, contextmanager(serve)(port, env, log):
-        yield f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryFile() as log, contextmanager(serve)(port, env, log) as process:
+        yield f"http://127.0.0.1:{port}", process
 
 
 def serve(

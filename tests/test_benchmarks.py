@@ -2,12 +2,16 @@
 that each one imports, that their figures are computed right, and that the bare baseline view
 stays out of the production URLs."""
 
+import asyncio
 import importlib
+import os
+import resource
+import socket
 
 import pytest
 from django.urls import NoReverseMatch, reverse
 
-from benchmarks import common
+from benchmarks import common, http_rolls, sse_fanout
 
 
 @pytest.mark.parametrize(
@@ -38,3 +42,115 @@ def test_benchmarks_skip_without_postgresql(monkeypatch, capsys):
     monkeypatch.setenv("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:1/poolside_bench")
     assert common.setup("A benchmark") is False
     assert "SKIPPED" in capsys.readouterr().out
+
+
+def test_sse_messages_split_on_blank_lines_and_keep_the_rest():
+    messages, rest = common.split_sse(
+        ": keep-alive\n\nevent: entry\nid: 00ff\ndata: <li>\ndata: </li>\n\nretry: 2000\n\nevent: sh"
+    )
+    assert messages == [
+        common.SSEMessage(None, None, False),
+        common.SSEMessage("entry", "00ff", False),
+        common.SSEMessage(None, None, True),
+    ]
+    assert rest == "event: sh"
+
+
+def test_a_rolls_redirect_names_its_entry_token():
+    assert common.entry_token_of("/rolls/0123456789abcdef/") == "0123456789abcdef"
+    assert common.entry_token_of("/rolls/0123456789abcdef") == "0123456789abcdef"
+
+
+def test_stream_problems_name_missing_repeated_and_unexpected_entries():
+    assert common.stream_problems(["a", "b"], ["b", "a"]) == {
+        "missing": [],
+        "repeated": [],
+        "unexpected": [],
+    }
+    assert common.stream_problems(["a", "b", "c"], ["a", "a", "d"]) == {
+        "missing": ["b", "c"],
+        "repeated": ["a"],
+        "unexpected": ["d"],
+    }
+
+
+def test_the_subscriber_reads_a_chunked_event_stream():
+    """A message split over two HTTP chunks still counts once; the retry hint means caught up."""
+
+    async def scenario():
+        async def serve(reader, writer):
+            await reader.readuntil(b"\r\n\r\n")
+            writer.write(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
+            for part in (b"retry: 2000\n\n", b"event: entry\nid: aa\nda", b"ta: x\n\n", b""):
+                writer.write(f"{len(part):x}\r\n".encode() + part + b"\r\n")
+            await writer.drain()
+            writer.close()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        subscriber = common.Subscriber()
+        async with server:
+            await asyncio.wait_for(subscriber.run(port, "/events/", "c=1"), 5)
+        assert subscriber.caught_up.is_set() and subscriber.error is None
+        assert subscriber.entries == ["aa"]
+        assert await subscriber.wait_for("aa") > 0
+
+    asyncio.run(scenario())
+
+
+def _row(share, errors=0, latencies=(10.0,), checks=None, one_campaign=False):
+    load = http_rolls.Load(list(latencies), errors, wall=1.0)
+    return http_rolls.Row(
+        "roll", "postgres", 1, load, share, checks=checks or {}, p99_target=one_campaign
+    )
+
+
+def test_roll_rows_are_judged_on_share_errors_p99_and_checks():
+    assert http_rolls.failures(_row(0.60)) == []
+    assert http_rolls.failures(_row(0.59)) == ["share 59% < 60%"]
+    assert http_rolls.failures(_row(0.9, errors=2)) == ["2 errors"]
+    slow = [100.0] * 98 + [400.0, 400.0]  # the p99 (nearest rank) is the 99th: 400 ms
+    assert http_rolls.failures(_row(0.9, latencies=slow, one_campaign=True)) == ["p99 ≥ 300 ms"]
+    assert http_rolls.failures(_row(0.9, latencies=slow)) == []  # p99 counts for 1 campaign
+    assert http_rolls.failures(_row(0.9, checks={"chains": True, "streams": False})) == [
+        "streams not right"
+    ]
+    # The bare view (no share) and a skipped row have no target of their own.
+    assert http_rolls.failures(_row(None)) == []
+    assert http_rolls.failures(http_rolls.Row("roll", "redis", 1, skipped="no Redis")) == []
+
+
+def test_throughput_is_successes_per_wall_second():
+    assert http_rolls.Load([1.0] * 30, errors=5, wall=2.0).rps == 15.0
+    assert http_rolls.Load([], errors=0, wall=0.0).rps == 0.0
+
+
+def test_memory_per_stream_and_the_file_descriptors_streams_need():
+    assert sse_fanout.per_stream_kib(66_000, 194_000, 2000) == 64.0
+    assert sse_fanout.fd_limit_for(2000) == 2256
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    assert sse_fanout.raise_fd_limit(1) == soft  # never lowered
+
+
+def test_the_report_prints_every_kind_of_row_and_fails_on_a_miss(capsys):
+    bare = http_rolls.Row("bare view", "—", 1, http_rolls.Load([5.0] * 10, 0, wall=1.0))
+    rows = [bare, _row(0.85, checks={"chains": True}), http_rolls.Row("20 campaigns", "redis", 1)]
+    rows[2].skipped = "Redis at redis://127.0.0.1:1/5 doesn't answer"
+    assert http_rolls.report(rows) == 0
+    out = capsys.readouterr().out
+    assert "baseline" in out and "met (stretch 80% met)" in out
+    assert "SKIPPED: 20 campaigns, redis, 1 worker(s) — Redis at" in out
+    assert http_rolls.report([bare, _row(0.5)]) == 1
+    assert "MISSED (share 50% < 60%)" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/net/tcp"), reason="reads Linux /proc")
+def test_connections_are_counted_per_process_holding_them():
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = server.getsockname()[1]
+        with socket.create_connection(("127.0.0.1", port)) as _client:
+            accepted, _ = server.accept()
+            with accepted:
+                # The accepted end is ours and on the port; the client's end is on another port.
+                assert common.connections_held([os.getpid()], port) == {os.getpid(): 1}
+    assert os.getpid() in common.children(os.getppid())

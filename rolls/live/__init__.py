@@ -26,12 +26,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+from django.db.utils import load_backend
 
 logger = logging.getLogger(__name__)
 
@@ -71,29 +73,51 @@ RESYNC = Event(campaign=0, kind="resync", id=0)
 
 
 class Subscription:
-    """One open stream's inbox for one campaign."""
+    """One open stream's inbox for one campaign, read by that stream alone.
+
+    A server holds thousands of these, nearly all idle, so an idle one is two references: the
+    backlog and the waiting future exist only while there is something to hold (an
+    ``asyncio.Queue`` would keep its three deques and its bookkeeping for the stream's life)."""
+
+    __slots__ = ("_pending", "_waiter", "campaign", "loop")
 
     def __init__(self, campaign: int, loop: asyncio.AbstractEventLoop) -> None:
         self.campaign = campaign
         self.loop = loop
-        self.queue: asyncio.Queue[Event] = asyncio.Queue(maxsize=QUEUE_SIZE)
+        self._pending: deque[Event] | None = None
+        self._waiter: asyncio.Future[None] | None = None
 
     def deliver(self, event: Event) -> None:
         """Runs on the subscription's loop."""
-        try:
-            self.queue.put_nowait(event)
-        except asyncio.QueueFull:
+        pending = self._pending
+        if pending is None:
+            pending = self._pending = deque()
+        if len(pending) >= QUEUE_SIZE:
             # Too far behind: drop the backlog and let the stream re-read from the database.
-            while not self.queue.empty():
-                self.queue.get_nowait()
-            self.queue.put_nowait(RESYNC)
+            pending.clear()
+            event = RESYNC
+        pending.append(event)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     async def get(self, timeout: float | None = None) -> Event | None:
         """The next event, or None after ``timeout`` seconds (streams use it for keep-alives)."""
-        try:
-            return await asyncio.wait_for(self.queue.get(), timeout)
-        except TimeoutError:
-            return None
+        if not self._pending:
+            waiter = self._waiter = self.loop.create_future()
+            try:
+                async with asyncio.timeout(timeout):
+                    await waiter
+            except TimeoutError:
+                return None
+            finally:
+                self._waiter = None
+        pending = self._pending
+        assert pending  # a waiter is woken only by an event
+        event = pending.popleft()
+        if not pending:
+            self._pending = None
+        return event
 
 
 class Hub:
@@ -245,7 +269,15 @@ BACKENDS = (POSTGRES, REDIS, MEMORY)
 def backend() -> str:
     """The live transport in use: the LIVE_BACKEND setting, or by the database when it is empty
     (config/checks.py refuses an unknown name, and "postgres" without PostgreSQL)."""
-    return settings.LIVE_BACKEND or (POSTGRES if connection.vendor == "postgresql" else MEMORY)
+    return settings.LIVE_BACKEND or (POSTGRES if _vendor() == "postgresql" else MEMORY)
+
+
+def _vendor() -> str:
+    """The default database's vendor, read from its backend class. Not ``connection.vendor``:
+    streams ask from async code, where touching ``connection`` makes a database wrapper for the
+    request's context, and an open stream would keep that (some kilobytes) for its lifetime."""
+    engine = connections.settings[DEFAULT_DB_ALIAS]["ENGINE"]
+    return str(load_backend(engine).DatabaseWrapper.vendor)
 
 
 def _conninfo() -> str:

@@ -27,7 +27,7 @@ import weakref
 from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import SyncToAsync, sync_to_async
 from django.contrib.auth.decorators import login_required
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
@@ -77,8 +77,33 @@ def _close_connection() -> None:
     connection.close()  # looked up here: ``connection`` is the calling thread's own
 
 
+def _release_request_thread() -> None:
+    """Let the request's own thread go: a stream does no thread-sensitive work once it streams.
+
+    Under ASGI, Django runs every request in an asgiref ``ThreadSensitiveContext``: the first
+    thread-sensitive call (sync middleware, ``request.auser()``) starts a thread of the request's
+    own, which asgiref stops only when the request ends — for a stream, never. An idle stream
+    then kept an idle OS thread (its stack, its thread state, its database wrapper): about a
+    quarter of what each open stream cost the server (bench-sse, docs/performance.md). The
+    stream's reads run on the loop's shared pool instead (``_db``); should anything
+    thread-sensitive run later in this request (Django closing the response at the end), asgiref
+    starts a fresh thread and stops it with the context. Outside such a context (the test
+    client) there is nothing to release."""
+    context = SyncToAsync.thread_sensitive_context.get(None)
+    if context is None or getattr(context, "_executor", None) is not None:
+        return  # no request thread, or one its owner supplied and stops itself
+    executor = SyncToAsync.context_to_thread_executor.pop(context, None)
+    if executor is not None:
+        executor.shutdown(wait=False)  # the thread is idle: it ends as soon as it wakes
+
+
 def _membership(campaign_id: int, user_id: int) -> Membership | None:
     return Membership.objects.filter(campaign_id=campaign_id, user_id=user_id).first()
+
+
+def _memberships(campaign_id: int) -> dict[int, Membership]:
+    """Every membership of the campaign by user: one read re-checks all its streams."""
+    return {m.user_id: m for m in Membership.objects.filter(campaign_id=campaign_id)}
 
 
 def _head(campaign_id: int) -> int:
@@ -158,8 +183,13 @@ class SharedReads:
             task = self.loop.create_task(read())
             task.add_done_callback(lambda t: self._forget_failure(key, t))
             cached = self.tasks[key] = (now + SHARED_TTL, task)
+        task = cached[1]
+        if task.done():
+            # Most streams wake after the read is over: no shield (a future and two callbacks
+            # per stream per event) for them.
+            return task.result()
         # Shielded: a stream that disconnects mid-read must not cancel it for the others.
-        return await asyncio.shield(cached[1])
+        return await asyncio.shield(task)
 
     def _forget_failure(self, key: tuple[Any, ...], task: asyncio.Task[Any]) -> None:
         if (task.cancelled() or task.exception() is not None) and self.tasks.get(key, (0, None))[
@@ -207,7 +237,10 @@ class Stream:
         self.last_id = 0
         self.character_id = character_id
 
-    async def __aiter__(self) -> AsyncIterator[str]:
+    async def __aiter__(self) -> AsyncIterator[str | bytes]:
+        # Iterated once Django's middleware has handled the response: the last thread-sensitive
+        # work of the request is done.
+        _release_request_thread()
         async with live.hub.subscribe(self.campaign_id) as subscription:
             # Subscribed first, then read: nothing committed in between is missed. A resume
             # point beyond the newest entry (a token from before SECRET_KEY changed) would
@@ -228,7 +261,7 @@ class Stream:
                 event = await subscription.get(timeout=max(0.0, beat - loop.time()))
                 mine = event is not None and event.kind == "member" and event.id == self.user_id
                 if mine or loop.time() - checked >= RECHECK:
-                    membership = await _db(_membership)(self.campaign_id, self.user_id)
+                    membership = await self.recheck(fresh=mine)
                     if membership is None:
                         return  # removed: the stream ends; reconnects get a 404
                     self.membership, checked = membership, loop.time()
@@ -245,6 +278,22 @@ class Stream:
                 elif event.kind in FORWARDED and await self.forwards(event):
                     yield sse(event.kind, str(event.id))
 
+    async def recheck(self, *, fresh: bool) -> Membership | None:
+        """This member's membership as it is now (None: gone). The periodic re-check is one read
+        per campaign and RECHECK window, shared by the process's streams of that campaign — at
+        thousands of streams, one query each every RECHECK seconds was a steady load of its own
+        — so a change noticed this way shows within two windows; a ``member`` event about this
+        member (``fresh``) reads at once."""
+        if fresh:
+            return await _db(_membership)(self.campaign_id, self.user_id)
+        shared = shared_reads()
+        window = int(shared.loop.time() // RECHECK)
+        campaign_id = self.campaign_id
+        members = await shared.get(
+            ("members", campaign_id, window), lambda: _db(_memberships)(campaign_id)
+        )
+        return members.get(self.user_id)
+
     async def catch_up(self) -> AsyncIterator[str]:
         while True:
             batch = await _db(_replay)(self.membership, self.last_id, self.character_id)
@@ -254,7 +303,7 @@ class Stream:
             if len(batch) < REPLAY_BATCH:
                 return
 
-    async def entry(self, pk: int) -> str | None:
+    async def entry(self, pk: int) -> bytes | None:
         if pk <= self.last_id:
             return None  # already sent by a catch-up
         shared = shared_reads()
@@ -264,14 +313,19 @@ class Stream:
         if self.character_id is not None and entry.character_id != self.character_id:
             return None
         membership = self.membership
-        html = await shared.get(
-            ("card", pk, audience(entry, membership)),
-            lambda: _db(_render_for)(entry, membership),
-        )
+
+        async def message() -> bytes | None:
+            html = await _db(_render_for)(entry, membership)
+            return None if html is None else sse("entry", html, id=entry_token(pk)).encode()
+
+        # The whole message, encoded, once per audience: with thousands of streams, formatting it
+        # per stream (the token's eight BLAKE2b rounds, a data: line per line of the card, the
+        # encoding) was a share of the fan-out that grew with every stream.
+        sent = await shared.get(("card", pk, audience(entry, membership)), message)
         # Entries of one campaign commit in id order (append locks the campaign row), so the
         # cursor only moves forward.
         self.last_id = pk
-        return None if html is None else sse("entry", html, id=entry_token(pk))
+        return sent
 
     async def knows(self, pk: int) -> bool:
         """May this member know the entry exists? (The GM knows every entry.)"""

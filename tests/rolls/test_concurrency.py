@@ -118,3 +118,32 @@ def test_two_hundred_concurrent_rolls_chain_once_each(live_server):
     assert seqs == list(range(1, 201))  # each stored exactly once, no gaps, no duplicates
     report = RollEntry.objects.verify_chain(campaign.pk)
     assert report.intact and report.verified == 200
+
+
+def test_twenty_campaigns_rolling_at_once_keep_twenty_separate_chains(live_server):
+    """Many tables at once (the common case, bench-http's 20 campaigns): 20 campaigns × 10 rolls
+    from 20 threads, interleaved so every campaign appends while the others do. Appends in
+    different campaigns lock different log heads; each chain must still come out whole —
+    seq 1..10, no gap, no entry of another campaign, every hash linked."""
+    characters = [CharacterFactory(campaign__system=System.COGENT) for _ in range(20)]
+    rollers = []
+    for character in characters:
+        browser = Browser(live_server.url, character.owner.username)
+        skill = character.cogent.skills.get(name="Athletics")
+        rollers.append((browser, roll_url(character, "cogent-skill", skill)))
+    jobs = [roller for _ in range(10) for roller in rollers]  # round robin over the campaigns
+
+    def roll(job):
+        browser, path = job
+        return browser.post(path, {"challenge_level": 2, "extra_penalty": 0})[0]
+
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        statuses = list(pool.map(roll, jobs))
+
+    assert statuses == [302] * 200
+    for character in characters:
+        entries = RollEntry.objects.filter(campaign=character.campaign_id).order_by("seq")
+        assert list(entries.values_list("seq", flat=True)) == list(range(1, 11))
+        assert set(entries.values_list("character_id", flat=True)) == {character.pk}
+        report = RollEntry.objects.verify_chain(character.campaign_id)
+        assert report.intact and report.verified == 10, report.reason

@@ -5,6 +5,7 @@ import http.client
 import re
 import time
 from http.cookies import SimpleCookie
+from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 import pytest
@@ -14,7 +15,7 @@ from django.test import Client
 from rolls.log.tokens import entry_token
 from rolls.models import RollEntry
 from tests.factories import CharacterFactory
-from tests.live_servers import database_url, uvicorn
+from tests.live_servers import database_url, uvicorn, uvicorn_process
 from tests.rolls.helpers import roll_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -136,6 +137,37 @@ def test_open_streams_hold_no_database_connection():
                 streams.append(open_stream(server, character.campaign_id, session)[0])
             time.sleep(0.5)
             assert _server_connections(dbname) <= with_one
+        finally:
+            for stream in streams:
+                stream.close()
+
+
+def _threads(pid: int) -> int:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(next(line for line in status.splitlines() if line.startswith("Threads:")).split()[1])
+
+
+def test_open_streams_hold_no_thread():
+    """Dozens of idle streams on one process run on no more threads than one stream does: the
+    thread asgiref starts for each request's thread-sensitive work (sync middleware, the login
+    check) is let go once the stream streams, instead of idling for the stream's lifetime."""
+    if not Path("/proc/self/status").exists():
+        pytest.skip("Counts the server's threads in /proc (Linux).")
+    character = CharacterFactory(name="Rob")
+    client = Client()
+    client.force_login(character.owner)
+    session = client.cookies["sessionid"].value
+    streams = []
+    with uvicorn_process(database_url()) as (server, process):
+        try:
+            streams.append(open_stream(server, character.campaign_id, session)[0])
+            time.sleep(0.5)
+            with_one = _threads(process.pid)
+            for _ in range(30):
+                streams.append(open_stream(server, character.campaign_id, session)[0])
+            time.sleep(0.5)  # a released thread ends as soon as it wakes
+            # The loop's shared pool (at most a handful) may grow while the streams open.
+            assert _threads(process.pid) <= with_one + 8
         finally:
             for stream in streams:
                 stream.close()
