@@ -39,25 +39,35 @@ def _sentinel(kind: type) -> int | str:
 _COMPILER_STATE = ("select", "klass_info", "annotation_col_map", "col_count", "has_extra_select")
 
 
-# The queryset a build made, its SQL and parameters, which parameter each value replaces, and
-# the compiler's state after compiling.
-type _Compiled[M: Model] = tuple[
-    QuerySet[M], str, tuple[Any, ...], list[str | None], dict[str, Any]
-]
+# The queryset a build made (its query now a _PreparedQuery) and which parameter each value
+# replaces.
+type _Compiled[M: Model] = tuple[QuerySet[M], tuple[Any, ...], list[str | None]]
 
 
 class _PreparedQuery(Query):
-    """A query whose compiler is given its SQL instead of compiling it."""
+    """A query whose compiler is given its SQL and state instead of working them out: the SQL,
+    the compiler's state after compiling (with the columns' converters, which Django would work
+    out again for every row set) and this run's parameters."""
 
-    prepared: tuple[str, tuple[Any, ...], dict[str, Any]]
+    sql: str
+    state: dict[str, Any]
+    params: tuple[Any, ...]
+
+    def clone(self) -> _PreparedQuery:
+        # Nothing of a prepared query changes but its parameters: a shallow copy will do
+        # (Query.clone deep-copies the select_related tree, the where clause…).
+        obj = _PreparedQuery.__new__(_PreparedQuery)
+        obj.__dict__ = self.__dict__.copy()
+        return obj
 
     def get_compiler(
         self, using: Any = None, connection: Any = None, elide_empty: bool = True
     ) -> Any:
         compiler = super().get_compiler(using, connection, elide_empty)
-        sql, params, state = self.prepared
-        compiler.__dict__.update(state)
+        compiler.__dict__.update(self.state)
+        sql, params, converters = self.sql, self.params, self.state["converters"]
         compiler.as_sql = lambda *args, **kwargs: (sql, params)
+        compiler.get_converters = lambda expressions: converters
         return compiler
 
 
@@ -82,8 +92,13 @@ class Prepared[M: Model]:
         missing = set(self.kinds) - set(slots)
         if missing:
             raise ValueError(f"{', '.join(sorted(missing))}: not a parameter of the SQL")
-        state = {name: getattr(compiler, name) for name in _COMPILER_STATE}
-        compiled: _Compiled[M] = (queryset, sql, tuple(params), slots, state)
+        query = queryset.query
+        query.__class__ = _PreparedQuery
+        query.sql = sql  # type: ignore[attr-defined]
+        query.state = {name: getattr(compiler, name) for name in _COMPILER_STATE}  # type: ignore[attr-defined]
+        columns = [column[0] for column in compiler.select[: compiler.col_count]]
+        query.state["converters"] = compiler.get_converters(columns)  # type: ignore[attr-defined]
+        compiled: _Compiled[M] = (queryset, tuple(params), slots)
         self._compiled[using] = compiled
         return compiled
 
@@ -92,11 +107,9 @@ class Prepared[M: Model]:
         for name, kind in self.kinds.items():
             if type(values[name]) is not kind:
                 raise TypeError(f"{name}: expected {kind.__name__}, got {values[name]!r}")
-        queryset, sql, params, slots, state = self._compiled.get(using) or self._compile(using)
-        bound = tuple(
+        queryset, params, slots = self._compiled.get(using) or self._compile(using)
+        run = queryset.all()  # a copy (shallow: _PreparedQuery.clone) for this run's values
+        run.query.params = tuple(  # type: ignore[attr-defined]
             values[slot] if slot else param for param, slot in zip(params, slots, strict=True)
         )
-        run = queryset.all()  # a copy: the compiled queryset stays as it is
-        run.query.__class__ = _PreparedQuery
-        run.query.prepared = (sql, bound, state)  # type: ignore[attr-defined]
         return list(run)

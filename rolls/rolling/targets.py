@@ -95,8 +95,10 @@ def _prepare(system: RuleSystem[Any], row: RowKind) -> _RollRows:
     to_character = row.lookup.removesuffix("_id") + "__character"
 
     def build(pk: int, character: int, user: int) -> QuerySet[Any]:
+        # Not the owner: nothing a roll shows names them, and each join costs PostgreSQL's
+        # planner more than it would cost to read it later (docs/performance.md).
         rows = row.model._default_manager.select_related(
-            *row.related, f"{to_character}__campaign", f"{to_character}__owner"
+            *row.related, f"{to_character}__campaign"
         ).prefetch_related(*row.prefetch)
         rows = with_viewer(rows, f"{to_character}__campaign", user)
         rows = system.roll_form.with_roll_state(rows, row.lookup)
