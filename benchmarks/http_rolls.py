@@ -23,8 +23,9 @@ DURATION seconds after WARMUP seconds of the same load. The rows:
   during the load exactly once.
 
 After every roll row, every campaign it rolled in must have an intact, gap-free hash chain
-(``RollEntry.objects.verify_chain``). Targets: a roll row's throughput at least 60% of the bare
-view's on the same server (stretch: 80%), no errors; the 1-campaign row's p99 under 300 ms.
+(``RollEntry.objects.verify_chain``). Targets: on the 1-worker server a roll row's throughput at
+least 60% of the bare view's (stretch: 80%) and the 1-campaign row's p99 under 300 ms; every row no
+errors; the 2-worker rows report their share and are judged on their streams and chains.
 The client runs on the same machine as the server and the database, so the absolute figures are
 lower than a separate load machine would see: the share is the figure to read.
 
@@ -172,7 +173,9 @@ def failures(row: Row) -> list[str]:
     if row.skipped or row.load is None or row.share is None:
         return []
     missed = []
-    if row.share < TARGET_SHARE:
+    # The share target is the 1-worker server's (the issue's); 2 workers report their figures
+    # and are judged on being right: errors, chains, streams.
+    if row.workers == 1 and row.share < TARGET_SHARE:
         missed.append(f"share {row.share:.0%} < {TARGET_SHARE:.0%}")
     if row.load.errors:
         missed.append(f"{row.load.errors} errors")
@@ -490,9 +493,10 @@ def report(rows: list[Row]) -> int:
         lines,
     )
     print(
-        f"Targets: roll throughput ≥ {TARGET_SHARE:.0%} of the bare view's, measured on the same "
-        f"server just before (stretch {STRETCH_SHARE:.0%}), no errors, chains intact; 1 campaign: p99 < "
-        f"{TARGET_P99_MS:.0f} ms; 2 workers: every stream heard every roll of its campaign once."
+        f"Targets: 1 worker, roll throughput ≥ {TARGET_SHARE:.0%} of the bare view's, measured on "
+        f"the same server just before (stretch {STRETCH_SHARE:.0%}); 1 campaign: p99 < "
+        f"{TARGET_P99_MS:.0f} ms; 2 workers: every stream heard every roll of its campaign once "
+        "(their share is reported); every row: no errors, chains intact."
     )
     for row in rows:
         if row.skipped:

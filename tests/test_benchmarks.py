@@ -115,6 +115,12 @@ def test_roll_rows_are_judged_on_share_errors_p99_and_checks():
     assert http_rolls.failures(_row(0.9, checks={"chains": True, "streams": False})) == [
         "streams not right"
     ]
+    # Two workers are judged on being right, not on their share.
+    two = _row(0.3)
+    two.workers = 2
+    assert http_rolls.failures(two) == []
+    two.checks = {"streams": False}
+    assert http_rolls.failures(two) == ["streams not right"]
     # The bare view (no share) and a skipped row have no target of their own.
     assert http_rolls.failures(_row(None)) == []
     assert http_rolls.failures(http_rolls.Row("roll", "redis", 1, skipped="no Redis")) == []
