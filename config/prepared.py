@@ -1,8 +1,8 @@
 """Queries built and compiled once per process, then run with new values: for the roll path.
 
 Building a queryset and compiling it to SQL is most of what a query costs in Django: on the
-roll's row query (the row, its sheet, character, campaign, owner, the roller's membership and
-the panel's state) about 4 ms of Python against 0.3 ms in PostgreSQL (docs/performance.md). A
+roll's row query (the row, its sheet, character, campaign, the roller's membership and the
+panel's state) about 4 ms of Python against 0.3 ms in PostgreSQL (docs/performance.md). A
 :class:`Prepared` query is built once by the ORM with sentinel values, compiled once per
 database, and each call only swaps the sentinels for the call's values and runs the SQL. Rows
 still become model instances the ORM's way (``select_related``, annotations, converters), so

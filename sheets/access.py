@@ -55,11 +55,14 @@ def with_viewer(queryset: QuerySet[Any], path: str, user_id: int) -> QuerySet[An
     ).select_related("viewer")
 
 
-def check_reader(character: Character, membership: Membership | None) -> Membership:
-    """The membership, if it may read the character; hidden NPCs are a 404 for all but the GM."""
+def check_reader(character: Character, loaded: Any) -> Membership:
+    """The membership :func:`with_viewer` joined into ``loaded`` (the character, or a row of its
+    sheet), if it may read the character; hidden NPCs are a 404 for all but the GM."""
+    membership: Membership | None = getattr(loaded, "viewer", None)
     # can_read(None) is False too; the check says so to the type checker.
     if membership is None or not character.can_read(membership):
         raise Http404("No such character.")
+    membership.campaign = character.campaign  # the same row: no second read
     return membership
 
 
@@ -71,9 +74,7 @@ def character_for_reader(
         Character.objects.select_related("campaign", "owner"), "campaign", request.user.pk
     )
     character = get_object_or_404(characters, pk=pk)
-    membership = check_reader(character, getattr(character, "viewer", None))
-    membership.campaign = character.campaign  # the same row: no second read
-    return character, membership
+    return character, check_reader(character, character)
 
 
 def character_for_editor(

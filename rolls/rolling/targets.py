@@ -65,13 +65,11 @@ def target_for_roller(
     prepared = _roll_rows(kind)
     if prepared is not None:
         found = prepared.fetch(pk=target_pk, character=pk, user=request.user.pk)
-        obj = found[0] if found else None
-        if obj is not None and obj.owning_sheet.character.campaign.system == prepared.system:
-            character = obj.owning_sheet.character
-            membership = check_reader(character, getattr(obj, "viewer", None))
+        character = found[0].owning_sheet.character if found else None
+        if character is not None and character.campaign.system == prepared.system:
+            membership = check_reader(character, found[0])
             check_roller(character, membership)
-            membership.campaign = character.campaign
-            return Target(kind=kind, obj=obj, character=character), membership
+            return Target(kind=kind, obj=found[0], character=character), membership
     # Whatever didn't check out, the step-by-step way says why.
     character, membership = character_for_roller(request, pk)
     return load_target(character, kind, target_pk), membership

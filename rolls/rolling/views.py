@@ -184,10 +184,9 @@ def roll_create(
                 # Re-checked under a row lock: closed, answered or decided a moment ago refuses.
                 ask = ask_for(request.POST, character, target, lock=True)
                 # A roll that spends nothing needs no sheet lock: it reads the sheet as loaded.
-                spends = form.spends(action)
                 sheet = (
                     character.campaign.rule_system.lock_sheet(character.pk)
-                    if spends
+                    if form.spends(action)
                     else form.sheet
                 )
                 outcome = form.roll(action, sheet, dice_rng())
