@@ -21,6 +21,8 @@ from django.views.decorators.http import require_GET
 
 from config.http import AuthenticatedHttpRequest
 from rolls.log.filters import filtered_entries
+from rolls.log.records import EXPORT_VALUES
+from rolls.log.records import record as export_record
 from rolls.models import LogHead
 from sheets.access import campaign_for_member
 
@@ -73,44 +75,6 @@ DIE_LETTERS = {"ability": "A", "skill": "S", "risk": "R"}
 PLACEHOLDER_FIELDS = ("time", "character", "player", "system", "kind", "visibility", "label")
 
 
-EXPORT_VALUES = (
-    "pk",
-    "seq",
-    "created_at",
-    "character_name",
-    "username",
-    "system",
-    "kind",
-    "visibility",
-    "label",
-    "options",
-    "pool",
-    "breakdown",
-    "faces",
-    "outcome",
-    "outcome_label",
-    "detail",
-    "result",
-    "odds",
-    "odds_table",
-    "resource_changes",
-    "follows__hash",
-    "follows__seq",
-    "reveals__seq",
-    "root__seq",
-    "call_id",
-    "contest_id",
-    "character_ref",
-    "user_ref",
-    "roller_ref",
-    "hidden_character",
-    "salt",
-    "hash",
-    "prev_hash",
-    "readable",
-)
-
-
 def safe_cell(value: Any) -> Any:
     """CSV/formula injection: a text cell starting like a formula gets a leading apostrophe."""
     if isinstance(value, str) and value.startswith(FORMULA_STARTS):
@@ -155,71 +119,10 @@ def export_rows(entries: Any, *, full: bool) -> Iterator[list[dict[str, Any]]]:
         )
         if not chunk:
             return
-        yield [_record(row, bool(row["readable"]), full=full) for row in chunk]
+        yield [export_record(row, bool(row["readable"]), full=full) for row in chunk]
         last_seq = chunk[-1]["seq"]
         if len(chunk) < EXPORT_CHUNK:
             return
-
-
-def _record(row: dict[str, Any], readable: bool, *, full: bool) -> dict[str, Any]:
-    base = {"seq": row["seq"]} if full else {}
-    base |= {
-        "time": row["created_at"].astimezone(UTC).isoformat(timespec="microseconds"),
-        "character": row["character_name"],
-        "player": row["username"],
-        "system": row["system"],
-        # A placeholder's kind is always "roll": the real one (an automatic pass, a skip) would
-        # tell how the hidden roll went.
-        "kind": row["kind"] if readable else "roll",
-        "visibility": row["visibility"],
-        "label": row["label"],
-        "redacted": not readable,
-    }
-    if not readable:
-        return base
-    record = base | {
-        "options": row["options"],
-        "pool": row["pool"],
-        "breakdown": row["breakdown"],
-        "faces": row["faces"],
-        "outcome": row["outcome"],
-        "outcome_label": row["outcome_label"],
-        "detail": row["detail"],
-        "result": row["result"] if full else _numberless(row["result"]),
-        "odds": row["odds"],
-        "odds_table": row["odds_table"],
-        "resources": row["resource_changes"],
-        # The followed entry's hash: an id that numbers nothing (it is readable whenever this is).
-        "follows": row["follows__hash"],
-        "hash": row["hash"],
-    }
-    if full:
-        record |= {
-            "prev_hash": row["prev_hash"],
-            "salt": row["salt"],
-            "follows_seq": row["follows__seq"],
-            "reveals_seq": row["reveals__seq"],
-            "root_seq": row["root__seq"],
-            "call": row["call_id"],
-            "contest": row["contest_id"],
-            "character_id": row["character_ref"],
-            "user_id": row["user_ref"],
-            "roller_id": row["roller_ref"],
-            "hidden_character": row["hidden_character"],
-        }
-    return record
-
-
-def _numberless(result: dict[str, Any]) -> dict[str, Any]:
-    """A contest verdict's result names its rolls by ``seq`` and database id; a player gets the
-    sides without them (a chain number counts the rolls before it, hidden ones included)."""
-    if "sides" not in result:
-        return result
-    sides = [
-        {key: value for key, value in side.items() if key not in ("seq", "entry")}
-        for side in result["sides"]
-    ]
-    return result | {"sides": sides}
 
 
 def _csv_line(record: dict[str, Any], columns: tuple[str, ...]) -> list[Any]:

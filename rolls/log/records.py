@@ -1,0 +1,138 @@
+"""An entry as a record: what the JSON export writes per entry, and what the API and the webhooks
+send (docs/log-tools.md, docs/api.md). One shape everywhere, so a script written against the
+export reads the API too.
+
+A record is built from ``.values(*EXPORT_VALUES)`` (plus ``readable``): no model instances, so a
+page of the log costs one query and no per-row object.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC
+from typing import Any
+
+from django.db.models import Value
+from django.urls import reverse
+
+from rolls.log.tokens import entry_token
+from rolls.models import RollEntry
+
+EXPORT_VALUES = (
+    "pk",
+    "seq",
+    "created_at",
+    "character_name",
+    "username",
+    "system",
+    "kind",
+    "visibility",
+    "label",
+    "options",
+    "pool",
+    "breakdown",
+    "faces",
+    "outcome",
+    "outcome_label",
+    "detail",
+    "result",
+    "odds",
+    "odds_table",
+    "resource_changes",
+    "follows__hash",
+    "follows__seq",
+    "reveals__seq",
+    "root__seq",
+    "call_id",
+    "contest_id",
+    "character_ref",
+    "user_ref",
+    "roller_ref",
+    "hidden_character",
+    "salt",
+    "hash",
+    "prev_hash",
+    "readable",
+)
+
+
+def record(row: dict[str, Any], readable: bool, *, full: bool) -> dict[str, Any]:
+    base = {"seq": row["seq"]} if full else {}
+    base |= {
+        "time": row["created_at"].astimezone(UTC).isoformat(timespec="microseconds"),
+        "character": row["character_name"],
+        "player": row["username"],
+        "system": row["system"],
+        # A placeholder's kind is always "roll": the real one (an automatic pass, a skip) would
+        # tell how the hidden roll went.
+        "kind": row["kind"] if readable else "roll",
+        "visibility": row["visibility"],
+        "label": row["label"],
+        "redacted": not readable,
+    }
+    if not readable:
+        return base
+    record = base | {
+        "options": row["options"],
+        "pool": row["pool"],
+        "breakdown": row["breakdown"],
+        "faces": row["faces"],
+        "outcome": row["outcome"],
+        "outcome_label": row["outcome_label"],
+        "detail": row["detail"],
+        "result": row["result"] if full else _numberless(row["result"]),
+        "odds": row["odds"],
+        "odds_table": row["odds_table"],
+        "resources": row["resource_changes"],
+        # The followed entry's hash: an id that numbers nothing (it is readable whenever this is).
+        "follows": row["follows__hash"],
+        "hash": row["hash"],
+    }
+    if full:
+        record |= {
+            "prev_hash": row["prev_hash"],
+            "salt": row["salt"],
+            "follows_seq": row["follows__seq"],
+            "reveals_seq": row["reveals__seq"],
+            "root_seq": row["root__seq"],
+            "call": row["call_id"],
+            "contest": row["contest_id"],
+            "character_id": row["character_ref"],
+            "user_id": row["user_ref"],
+            "roller_id": row["roller_ref"],
+            "hidden_character": row["hidden_character"],
+        }
+    return record
+
+
+def _numberless(result: dict[str, Any]) -> dict[str, Any]:
+    """A contest verdict's result names its rolls by ``seq`` and database id; a player gets the
+    sides without them (a chain number counts the rolls before it, hidden ones included)."""
+    if "sides" not in result:
+        return result
+    sides = [
+        {key: value for key, value in side.items() if key not in ("seq", "entry")}
+        for side in result["sides"]
+    ]
+    return result | {"sides": sides}
+
+
+def api_record(row: dict[str, Any], *, full: bool, base_url: str) -> dict[str, Any]:
+    """The export record with the entry's opaque id (never its pk: rolls/log/tokens.py) and its
+    permalink, absolute under ``base_url`` (``https://host``, no trailing slash)."""
+    token = entry_token(row["pk"])
+    return {
+        "id": token,
+        "url": base_url + reverse("roll_entry", args=[row["pk"]]),
+    } | record(row, bool(row["readable"]), full=full)
+
+
+def api_records(entries: Any, *, full: bool, base_url: str) -> list[dict[str, Any]]:
+    """``entries`` (already visible-filtered, ordered and sliced) as API records, in one query."""
+    return [api_record(row, full=full, base_url=base_url) for row in entries.values(*EXPORT_VALUES)]
+
+
+def public_record(entry_pk: int, *, base_url: str) -> dict[str, Any]:
+    """An entry as every member reads it — for the webhooks, which only ever send entries every
+    member may read (public rolls and reveals: docs/webhooks.md). The caller checks that."""
+    rows = RollEntry.objects.filter(pk=entry_pk).annotate(readable=Value(True))
+    return api_records(rows, full=False, base_url=base_url)[0]
