@@ -76,6 +76,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "axes",
+    # The API's browsable docs use django-ninja's own copy of Swagger UI (static files), not a CDN.
+    "ninja",
     "sheets",
     "rolls",
 ]
@@ -297,6 +299,12 @@ RATE_LIMITS = {
     "signup": {"address": (20, 3600), "target": (10, 3600)},
     "password_reset": {"address": (10, 3600), "target": (5, 3600)},
 }
+
+# The API (config/api.py, docs/api.md): requests per token, as "count/seconds". Every request
+# counts against API_RATE; rolls and follow-ups also against API_ROLL_RATE. 0 turns a limit off.
+API_RATE = env_str("API_RATE", "300/60")
+API_ROLL_RATE = env_str("API_ROLL_RATE", "60/60")
+
 
 LOGGING = {
     "version": 1,

@@ -3,6 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 import sheets.converters  # noqa: F401 — registers <id:…>
+from config.api_v1 import api
 from config.ratelimit import rate_limited
 from rolls.live import stream
 
@@ -14,6 +15,7 @@ urlpatterns = [
     # and the request keeps the list of every pattern tried before its own (ResolverMatch.tried),
     # a hundred small lists per stream when it came after the pages (docs/performance.md).
     path("campaigns/<id:pk>/events/", stream.campaign_events, name="campaign_events"),
+    path("api/v1/", api.urls),
     path("admin/", admin.site.urls),
     # Before Django's auth URLs, so this rate-limited view answers at the same path and name.
     path(

@@ -6,7 +6,7 @@ cross-field and cross-row rules that a check constraint cannot see are validated
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, cast
 
 from django import forms
@@ -20,6 +20,7 @@ from sheets import ranges
 from sheets.catalog import cold_stars_catalog
 from sheets.models import (
     CUSTOM_WEAPON,
+    ApiToken,
     Campaign,
     CampaignSkill,
     Character,
@@ -67,6 +68,32 @@ class SignupForm(UserCreationForm):
         # check, which would only run for a free name: one query more, a timing difference.
         # A private ModelForm hook the stubs don't declare.
         return {*super()._get_validation_exclusions(), "username"}  # type: ignore[misc]
+
+
+class ApiTokenForm(forms.ModelForm):
+    """A new personal access token: what uses it, what it may do, how long it lives."""
+
+    EXPIRY_CHOICES = [("30", "In 30 days"), ("90", "In 90 days"), ("365", "In a year"), ("", "Never")]
+
+    expires = forms.ChoiceField(
+        label="Expires",
+        choices=EXPIRY_CHOICES,
+        initial="90",
+        required=False,
+        help_text="A token that expires can't be forgotten in an old script for ever.",
+    )
+
+    class Meta:
+        model = ApiToken
+        fields = ("name", "scope")
+        widgets = {"scope": forms.RadioSelect}
+
+    def clean_name(self) -> str:
+        return self.cleaned_data["name"].strip()
+
+    def expires_at(self) -> datetime | None:
+        days = self.cleaned_data.get("expires")
+        return timezone.now() + timedelta(days=int(days)) if days else None
 
 
 # ---------------------------------------------------------------------------------------------

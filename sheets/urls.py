@@ -8,6 +8,8 @@ urlpatterns = [
     path("", accounts.home, name="home"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/demo/", accounts.demo_login, name="demo_login"),
+    path("account/", accounts.account, name="account"),
+    path("account/tokens/<id:pk>/revoke/", accounts.token_revoke, name="token_revoke"),
     # Campaigns, members and invites
     path("campaigns/new/", campaigns.campaign_create, name="campaign_create"),
     path("campaigns/<id:pk>/", campaigns.campaign_detail, name="campaign_detail"),

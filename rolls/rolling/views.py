@@ -46,6 +46,7 @@ from sheets.systems import rule_system
 
 ROLL_EVENT = "rollLogged"  # HX-Trigger after every new entry: the sheet refreshes its resources
 ASK_PARAMS = ("call", "contest")  # not options: which GM request the panel answers
+FOLLOW_UP_ACTIONS = ("destiny", "correct", "choice", "buy_boon", "extra_boon")
 
 
 def shows_seq(membership: Membership | None) -> bool:
@@ -180,30 +181,7 @@ def roll_create(
     entry = None
     if form.is_valid() and not refusal:
         try:
-            with transaction.atomic():
-                # Re-checked under a row lock: closed, answered or decided a moment ago refuses.
-                ask = ask_for(request.POST, character, target, lock=True)
-                # A roll that spends nothing needs no sheet lock: it reads the sheet as loaded.
-                sheet = (
-                    character.campaign.rule_system.lock_sheet(character.pk)
-                    if form.spends(action)
-                    else form.sheet
-                )
-                outcome = form.roll(action, sheet, dice_rng())
-                if ask is not None and getattr(form, "assist_target", None) is not None:
-                    raise Refused("An answer to the GM's request can't be an assist roll.")
-                _lock_assists(form)
-                links = ask.links() if ask else {}
-                entry = _append(
-                    request,
-                    character,
-                    outcome,
-                    label=target.label,
-                    visibility=form.chosen_visibility,
-                    **links,
-                )
-                _answered(ask, entry, request.user)
-                _record_assist(form, entry)
+            entry, ask = make_roll(request.user, target, form, action, request.POST)
         except Refused as exc:
             refusal = str(exc)
         else:
@@ -222,6 +200,41 @@ def roll_create(
         return trigger_client_event(response, ROLL_EVENT) if entry else response
     status = 409 if refusal else 400
     return render(request, "rolls/panel.html", context, status=status)
+
+
+def make_roll(
+    user: Any, target: Target, form: RollForm, action: str, params: Any
+) -> tuple[RollEntry, Ask | None]:
+    """Roll a valid panel ``form`` for ``target`` as ``user``: one transaction that re-checks the
+    GM's request it answers (``params``: call/contest), spends, rolls and appends. Raises
+    :class:`Refused` (nothing written) when the rules or resources say no. The page and the API
+    both roll through here."""
+    character = target.character
+    with transaction.atomic():
+        # Re-checked under a row lock: closed, answered or decided a moment ago refuses.
+        ask = ask_for(params, character, target, lock=True)
+        # A roll that spends nothing needs no sheet lock: it reads the sheet as loaded.
+        sheet = (
+            character.campaign.rule_system.lock_sheet(character.pk)
+            if form.spends(action)
+            else form.sheet
+        )
+        outcome = form.roll(action, sheet, dice_rng())
+        if ask is not None and getattr(form, "assist_target", None) is not None:
+            raise Refused("An answer to the GM's request can't be an assist roll.")
+        _lock_assists(form)
+        links = ask.links() if ask else {}
+        entry = _append(
+            user,
+            character,
+            outcome,
+            label=target.label,
+            visibility=form.chosen_visibility,
+            **links,
+        )
+        _answered(ask, entry, user)
+        _record_assist(form, entry)
+    return entry, ask
 
 
 def _lock_assists(form: RollForm) -> None:
@@ -276,7 +289,7 @@ def _answered(ask: Ask | None, entry: RollEntry, user: Any) -> None:
 
 
 def _append(
-    request: AuthenticatedHttpRequest,
+    user: Any,
     character: Character,
     outcome: Outcome,
     *,
@@ -286,7 +299,7 @@ def _append(
     **links: Any,
 ) -> RollEntry:
     return RollEntry.objects.append_by(
-        request.user,
+        user,
         character,
         **links,
         follows=follows,
@@ -311,6 +324,22 @@ def _result_context(
     return {"entry": entry, "follow_ups": offers}
 
 
+def make_follow_up(
+    user: Any, entry: RollEntry, character: Character, action: str, value: str
+) -> RollEntry:
+    """Follow ``entry`` up with ``action`` (one of :data:`FOLLOW_UP_ACTIONS`) in one transaction
+    that locks the sheet; :class:`Refused` when the rules or resources say no, or when someone
+    followed it up a moment earlier. The page and the API both follow up through here."""
+    try:
+        with transaction.atomic():
+            sheet = character.campaign.rule_system.lock_sheet(character.pk)
+            outcome = followups.perform(action, entry, sheet, dice_rng(), value)
+            return _append(user, character, outcome, label=entry.label, follows=entry)
+    except IntegrityError:
+        # Someone followed this entry up a moment earlier: the one-follow-up constraint held.
+        raise Refused("This roll already has a follow-up.") from None
+
+
 @login_required
 @require_POST
 def roll_follow_up(request: AuthenticatedHttpRequest, pk: int, action: str) -> HttpResponse:
@@ -322,20 +351,14 @@ def roll_follow_up(request: AuthenticatedHttpRequest, pk: int, action: str) -> H
         raise PermissionDenied("Only the character's player or the GM can follow up this roll.")
     if not entry.is_readable_by(membership):
         raise PermissionDenied("Only the GM sees this roll's result, so only the GM follows it up.")
-    if action not in ("destiny", "correct", "choice", "buy_boon", "extra_boon"):
+    if action not in FOLLOW_UP_ACTIONS:
         raise Http404("No such follow-up.")
     value = request.POST.get("value", "")
     new_entry, refusal = None, ""
     try:
-        with transaction.atomic():
-            sheet = character.campaign.rule_system.lock_sheet(character.pk)
-            outcome = followups.perform(action, entry, sheet, dice_rng(), value)
-            new_entry = _append(request, character, outcome, label=entry.label, follows=entry)
+        new_entry = make_follow_up(request.user, entry, character, action, value)
     except Refused as exc:
         refusal = str(exc)
-    except IntegrityError:
-        # Someone followed this entry up a moment earlier: the one-follow-up constraint held.
-        refusal = "This roll already has a follow-up."
     sheet = character.campaign.rule_system.read_sheet(character.pk)
     if new_entry is not None:
         if not request.htmx:

@@ -54,6 +54,7 @@ from sheets.models.dad6 import (
     Dad6Sheet,
     Dad6Skill,
 )
+from sheets.models.tokens import ApiToken, ApiTokenQuerySet, Scope
 
 # Any system's sheet: what a view holds when the system does not matter to it.
 Sheet = CogentSheet | Dad6Sheet | ColdStarsSheet
@@ -65,6 +66,8 @@ __all__ = [
     "CUSTOM_WEAPON",
     "DAD6_COMPETENCE_CHOICES",
     "DAD6_DEFAULT_BANE",
+    "ApiToken",
+    "ApiTokenQuerySet",
     "Campaign",
     "CampaignQuerySet",
     "CampaignSkill",
@@ -92,6 +95,7 @@ __all__ = [
     "Refused",
     "Role",
     "RollableRow",
+    "Scope",
     "Sheet",
     "SubSkillKind",
     "System",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -10,18 +11,23 @@ from django.contrib.auth import authenticate, get_user_model, login
 from django.contrib.auth.hashers import check_password
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from config.http import HtmxHttpRequest, form_data
+from config.http import AuthenticatedHttpRequest, HtmxHttpRequest, form_data
 from config.ratelimit import rate_limited
 from sheets.forms import (
+    ApiTokenForm,
     SignupForm,
 )
 from sheets.management.commands.demo import PASSWORD as DEMO_PASSWORD
 from sheets.management.commands.demo import USERS as DEMO_USERS
 from sheets.models import (
+    ApiToken,
     Campaign,
 )
 
@@ -122,3 +128,55 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
         {"form": form, "next": request.GET.get("next", request.POST.get("next", ""))},
         status=status,
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# The account page: API tokens
+# ---------------------------------------------------------------------------------------------
+
+
+def _account_context(request: AuthenticatedHttpRequest, form: ApiTokenForm) -> dict[str, Any]:
+    return {
+        "form": form,
+        "tokens": ApiToken.objects.filter(user=request.user),
+        "now": timezone.now(),
+        "api_docs_url": reverse("api:openapi-view"),
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The user's account: password, and personal access tokens for the API (docs/api.md).
+
+    A new token is shown in the answer to the POST that made it, once: it isn't stored anywhere
+    it could be shown from again (not in the session, not in a message), so there is no redirect
+    to show it after. Reloading that answer asks to post again, as browsers do."""
+    form = ApiTokenForm(form_data(request))
+    created = None
+    if request.method == "POST" and form.is_valid():
+        token, raw = ApiToken.issue(
+            request.user,
+            name=form.cleaned_data["name"],
+            scope=form.cleaned_data["scope"],
+            expires_at=form.expires_at(),
+        )
+        created = {"token": token, "raw": raw}
+        form = ApiTokenForm()
+    status = 400 if request.method == "POST" and created is None else 200
+    context = _account_context(request, form) | {"created": created}
+    template = "sheets/account.html#tokens" if request.htmx else "sheets/account.html"
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_POST
+def token_revoke(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Revoke one of the user's own tokens; anyone else's is a 404, like one that doesn't exist."""
+    token = get_object_or_404(ApiToken, pk=pk, user=request.user)
+    token.revoke()
+    if request.htmx:
+        context = _account_context(request, ApiTokenForm()) | {"revoked": token}
+        return render(request, "sheets/account.html#tokens", context)
+    messages.success(request, f"The token “{token.name}” was revoked; it no longer works.")
+    return redirect("account")

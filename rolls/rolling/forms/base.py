@@ -122,13 +122,22 @@ class RollForm[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)](forms.Form):
     @classmethod
     def with_defaults(cls, *, target: Target, sheet: S, gm: bool = False, **presets: Any) -> Self:
         """The panel as first opened: bound to its initial values, so the odds show at once."""
+        data = cls.default_data(target=target, sheet=sheet, gm=gm, **presets)
+        return cls(data, target=target, sheet=sheet, gm=gm, **presets)
+
+    @classmethod
+    def default_data(
+        cls, *, target: Target, sheet: S, gm: bool = False, **presets: Any
+    ) -> dict[str, Any]:
+        """What the panel as first opened submits: each option's initial value (a box left
+        unticked is left out, as a browser leaves it out)."""
         blank = cls(target=target, sheet=sheet, gm=gm, **presets)
         data = {}
         for name, bound in blank.fields.items():
             value = blank.get_initial_for_field(bound, name)
             if value is not None and value is not False and value != "":
                 data[name] = value
-        return cls(data, target=target, sheet=sheet, gm=gm, **presets)
+        return data
 
     def next_roll_data(self, data: Any, sheet: S) -> Any:
         """The options a panel shows after a roll, given the sheet as it now is: ``data`` less

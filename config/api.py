@@ -1,0 +1,151 @@
+"""The JSON API, /api/v1/ (docs/api.md): django-ninja for routing, validation and the OpenAPI
+schema; the resources live beside the pages they mirror (sheets/api.py, rolls/api.py) and load
+everything through the same permission helpers, so the API can't see more than the pages do.
+
+* **Personal access tokens only** (``Authorization: Bearer pst_…``, sheets/models/tokens.py). A
+  session cookie authenticates nothing here, so a page can't be tricked into writing through the
+  API (no CSRF to forge), and a token's scope decides what it may do.
+* **Errors are JSON**: ``{"detail": "…", "errors": {"field": ["…"]}}`` — the sentence a page would
+  show, and per field the words the form shows beside it.
+* **Throttled per token** (``API_RATE``, ``API_ROLL_RATE``): 429 with ``Retry-After``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import caches
+from django.http import HttpRequest
+from ninja import Schema
+from ninja.errors import AuthenticationError, HttpError
+from ninja.security import HttpBearer
+from ninja.throttling import BaseThrottle
+from pydantic import Field
+
+from sheets.models import ApiToken
+from sheets.models.tokens import digest
+
+
+class Error(Schema):
+    """Every error answer: a sentence, and for bad input the messages per field."""
+
+    detail: str
+    errors: dict[str, list[str]] = Field(default_factory=dict)
+
+
+ERRORS: dict[int | frozenset[int], Any] = {frozenset({400, 401, 403, 404, 409, 422, 429}): Error}
+
+
+class ApiError(HttpError):
+    """An answer other than 2xx with a sentence and, optionally, per-field messages."""
+
+    def __init__(self, status: int, detail: str, errors: dict[str, list[str]] | None = None):
+        super().__init__(status, detail)
+        self.errors = errors or {}
+
+
+def form_errors(form: Any) -> dict[str, list[str]]:
+    """A Django form's errors as the API gives them: ``__all__`` for those of no one field."""
+    return {name: [str(message) for message in messages] for name, messages in form.errors.items()}
+
+
+def invalid(form: Any, detail: str = "Some values are not valid.") -> ApiError:
+    return ApiError(422, detail, form_errors(form))
+
+
+# ---------------------------------------------------------------------------------------------
+# Authentication
+# ---------------------------------------------------------------------------------------------
+
+NO_TOKEN = (
+    "Send a personal access token: “Authorization: Bearer pst_…”. Make one on your account page."
+)
+
+
+class TokenAuth(HttpBearer):
+    """A usable token; the request then acts as its user (``request.user``), as a page would."""
+
+    def __call__(self, request: HttpRequest) -> ApiToken | None:
+        if not request.headers.get("Authorization"):
+            raise AuthenticationError(message=NO_TOKEN)
+        return super().__call__(request)
+
+    def authenticate(self, request: HttpRequest, token: str) -> ApiToken | None:
+        token = token.strip()
+        found = (
+            ApiToken.objects.select_related("user").filter(key_digest=digest(token)).first()
+            if token.startswith("pst_") and len(token) <= 100
+            else None
+        )
+        if found is None:
+            raise AuthenticationError(message="This token is not valid.")
+        status = found.status()
+        if status != "active" or not found.user.is_active:
+            raise AuthenticationError(message=f"This token is {status}.")
+        found.touch()
+        request.user = found.user
+        return found
+
+
+def needs_roll_scope(request: HttpRequest) -> None:
+    """Writes need a token with the roll scope (its owner's permissions still apply)."""
+    token: ApiToken = request.auth  # type: ignore[attr-defined]
+    if not token.can_roll:
+        raise ApiError(
+            403, "This token may only read. Rolling needs a token with the “roll” scope."
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Throttling, per token
+# ---------------------------------------------------------------------------------------------
+
+
+class TokenThrottle(BaseThrottle):
+    """A sliding window per token in the shared ``ratelimit`` cache (every server process on one
+    database counts together). ``rate`` is a setting name holding "N/seconds"."""
+
+    def __init__(self, scope: str, setting: str):
+        self.scope, self.setting = scope, setting
+        self._wait: float | None = None
+
+    def allow_request(self, request: HttpRequest) -> bool:
+        limit, seconds = rate(getattr(settings, self.setting))
+        token = getattr(request, "auth", None)
+        if token is None or limit <= 0:
+            return True
+        cache = caches["ratelimit"]
+        key = f"api:{self.scope}:{token.pk}"
+        now = time.time()
+        history = [t for t in cache.get(key, []) if t > now - seconds]
+        if len(history) >= limit:
+            self._wait = max(1.0, history[0] + seconds - now)
+            return False
+        history.append(now)
+        cache.set(key, history, seconds)
+        return True
+
+    def wait(self) -> float | None:
+        return self._wait
+
+
+def rate(text: str) -> tuple[int, int]:
+    """``"120/60"`` → (120 requests, per 60 seconds)."""
+    count, _, seconds = text.partition("/")
+    return int(count), int(seconds or 60)
+
+
+READ_THROTTLE = TokenThrottle("all", "API_RATE")
+ROLL_THROTTLE = TokenThrottle("roll", "API_ROLL_RATE")
+
+
+def by_field(errors: Iterable[dict[str, Any]]) -> dict[str, list[str]]:
+    """pydantic's error list (``loc`` like ``["query", "limit"]``) as messages per field."""
+    found: dict[str, list[str]] = {}
+    for error in errors:
+        loc = [str(part) for part in error.get("loc", ()) if part not in ("query", "path", "body")]
+        found.setdefault(".".join(loc) or "__all__", []).append(str(error.get("msg", "Invalid.")))
+    return found

@@ -1,0 +1,80 @@
+"""The API's one version, /api/v1/: the NinjaAPI with its error answers and its resources
+(building blocks in config/api.py; docs/api.md)."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from ninja import NinjaAPI
+from ninja.errors import AuthenticationError, Throttled, ValidationError
+
+from config.api import NO_TOKEN, READ_THROTTLE, ApiError, TokenAuth, by_field
+from rolls.api import router as rolls_router
+from sheets.api import router as sheets_router
+from sheets.models import Refused
+
+api = NinjaAPI(
+    title="Poolside API",
+    version="1",
+    description=(
+        "Campaigns, characters, exact odds, server-side rolls and the roll log — with the "
+        "permissions and visibility of the pages. Authenticate with a personal access token: "
+        "`Authorization: Bearer pst_…`. Guide: docs/api.md."
+    ),
+    urls_namespace="api",
+    auth=TokenAuth(),
+    throttle=[READ_THROTTLE],
+    docs_url="/docs",
+    openapi_url="/openapi.json",
+)
+
+
+def _error(
+    request: HttpRequest, detail: str, status: int, errors: dict[str, list[str]] | None = None
+) -> HttpResponse:
+    response = api.create_response(
+        request, {"detail": detail, "errors": errors or {}}, status=status
+    )
+    if status == 401:
+        response["WWW-Authenticate"] = 'Bearer realm="poolside"'
+    return response
+
+
+@api.exception_handler(ApiError)
+def _api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
+    return _error(request, str(exc), exc.status_code, exc.errors)
+
+
+@api.exception_handler(AuthenticationError)
+def _unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
+    return _error(request, exc.message if exc.message != "Unauthorized" else NO_TOKEN, 401)
+
+
+@api.exception_handler(Throttled)
+def _throttled(request: HttpRequest, exc: Throttled) -> HttpResponse:
+    return _error(request, "Too many requests with this token; wait and try again.", 429)
+
+
+@api.exception_handler(Http404)
+def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
+    # The pages' own sentence ("No such campaign."): never more than a page would say.
+    return _error(request, str(exc) or "Not found.", 404)
+
+
+@api.exception_handler(PermissionDenied)
+def _forbidden(request: HttpRequest, exc: PermissionDenied) -> HttpResponse:
+    return _error(request, str(exc) or "You may not do that.", 403)
+
+
+@api.exception_handler(Refused)
+def _refused(request: HttpRequest, exc: Refused) -> HttpResponse:
+    return _error(request, str(exc), 409)
+
+
+@api.exception_handler(ValidationError)
+def _validation(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    return _error(request, "Some values are not valid.", 422, by_field(exc.errors))
+
+
+api.add_router("", sheets_router)
+api.add_router("", rolls_router)

@@ -1,0 +1,502 @@
+"""API resources of this app: rollable targets with exact odds, rolls, follow-ups and the log
+(docs/api.md).
+
+Nothing here decides a rule or a permission of its own. Targets load through
+``target_for_roller`` like the roll panel, a roll validates through the panel's own form and rolls
+through ``make_roll`` like the page, the log filters through the log's form and
+``visible_to`` like the log page, and entries are records (rolls/log/records.py): a blind roll's
+roller gets the placeholder the page shows, everyone else nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from django import forms
+from django.http import Http404, HttpRequest, QueryDict
+from django.urls import reverse
+from ninja import Body, Path, Query, Router, Schema, Status
+from pydantic import BaseModel, ConfigDict, Field
+
+from config.api import ERRORS, READ_THROTTLE, ROLL_THROTTLE, ApiError, invalid, needs_roll_scope
+from rolls.log.filters import filtered_entries
+from rolls.log.records import EXPORT_VALUES, api_record, api_records
+from rolls.log.tokens import PATTERN, entry_pk, entry_token
+from rolls.models import RollEntry
+from rolls.rolling import followups
+from rolls.rolling.display import bands
+from rolls.rolling.forms.base import RollForm
+from rolls.rolling.targets import Target, target_for_roller
+from rolls.rolling.views import (
+    ASK_PARAMS,
+    FOLLOW_UP_ACTIONS,
+    _ask,
+    _entry_for_member,
+    make_follow_up,
+    make_roll,
+)
+from sheets.access import campaign_for_member, character_for_reader
+from sheets.api import MAX_ID, Id
+from sheets.models import Character, Membership
+from sheets.systems import rule_system
+
+router = Router(tags=["Rolls and the log"])
+
+EntryId = Annotated[str, Path(pattern=f"^{PATTERN}$", description="An entry's id (16 hex digits)")]
+Kind = Annotated[str, Path(pattern="^[a-z0-9-]{1,40}$", description="The row's kind")]
+
+LOG_LIMIT = 100  # entries per log page at most (the default is 25, like the page)
+
+
+# ---------------------------------------------------------------------------------------------
+# Schemas
+# ---------------------------------------------------------------------------------------------
+
+
+class Odds(Schema):
+    outcome: str
+    label: str
+    chance: str = Field(description="Exact, as a fraction: “91/216”")
+    percent: str
+
+
+class TargetOut(Schema):
+    kind: str
+    id: int
+    label: str
+    odds: list[Odds] = Field(description="At the panel's default options")
+    url: str = Field(description="This target in the API: options, pool and odds")
+
+
+class Choice(Schema):
+    value: str
+    label: str
+
+
+class Option(Schema):
+    name: str
+    label: str
+    type: str = Field(description="choice, integer, boolean or text")
+    value: Any = None
+    required: bool
+    locked: bool = Field(description="Set by the GM's call or contest; can't be changed")
+    help: str
+    choices: list[Choice] = Field(default_factory=list)
+    min: int | None = None
+    max: int | None = None
+
+
+class Action(Schema):
+    name: str
+    label: str
+
+
+class PlanOut(Schema):
+    kind: str
+    id: int
+    label: str
+    character: int
+    options: list[Option]
+    pool: dict[str, Any]
+    breakdown: str
+    odds: list[Odds]
+    actions: list[Action]
+    notes: list[str]
+
+
+class Entry(Schema):
+    """A log entry as the JSON export writes it (docs/log-tools.md), with its id and permalink.
+    ``redacted`` entries (the roller's own blind roll) carry only the placeholder fields."""
+
+    id: str
+    url: str
+    time: str
+    character: str
+    player: str
+    system: str
+    kind: str
+    visibility: str
+    label: str
+    redacted: bool
+    options: dict[str, Any] | None = None
+    pool: dict[str, Any] | None = None
+    breakdown: str | None = None
+    faces: list[dict[str, Any]] | None = None
+    outcome: str | None = None
+    outcome_label: str | None = None
+    detail: str | None = None
+    result: dict[str, Any] | None = None
+    odds: str | None = None
+    odds_table: dict[str, Any] | None = None
+    resources: dict[str, Any] | list[Any] | None = None
+    follows: str | None = None
+    hash: str | None = None
+
+    # The GM's records also carry the chain (seq, prev_hash, salt, …).
+    model_config = ConfigDict(extra="allow")
+
+
+class FollowUpOffer(Schema):
+    action: str
+    label: str
+    value: str
+    problem: str = Field(description="Why it can't be done now; empty when it can")
+    url: str
+
+
+class EntryDetail(Entry):
+    follow_up: str | None = Field(None, description="The id of the entry that follows this up")
+    follow_ups: list[FollowUpOffer] = Field(
+        default_factory=list, description="What you may do next with this roll (as its card offers)"
+    )
+
+
+class LogPage(Schema):
+    entries: list[Entry]
+    next: str | None = Field(description="The cursor of the next (older) page: pass as “before”")
+    next_url: str | None
+
+
+class RollIn(BaseModel):
+    """The roll panel's options, by the names the target's ``options`` lists; leave one out for
+    its default. ``action`` is one of the target's actions (default ``roll``); ``call`` or
+    ``contest`` answers a GM's request (its id, as the sheet's prompt links)."""
+
+    # A plain pydantic model: ninja's Schema reads only declared fields, and the options are the
+    # panel's, which differ by system (the target lists them).
+    model_config = ConfigDict(extra="allow")
+
+    action: str = Field("roll", max_length=40)
+    call: int | None = Field(None, ge=1, le=MAX_ID)
+    contest: int | None = Field(None, ge=1, le=MAX_ID)
+
+
+class FollowUpIn(Schema):
+    value: str = Field("", max_length=500, description="The pick, for “choice” and “extra_boon”")
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------------------------
+
+
+def _odds(odds: dict[str, Any]) -> list[dict[str, str]]:
+    return [
+        {"outcome": b.code, "label": b.label, "chance": b.exact, "percent": b.percent}
+        for b in bands(odds)
+    ]
+
+
+def _target_url(request: HttpRequest, target: Target) -> str:
+    path = reverse("api:target", args=[target.character.pk, target.kind, target.obj.pk])
+    return request.build_absolute_uri(path)
+
+
+def _field_type(field: forms.Field) -> str:
+    if isinstance(field, forms.BooleanField):
+        return "boolean"
+    if isinstance(field, forms.ChoiceField):
+        return "choice"
+    if isinstance(field, forms.IntegerField):
+        return "integer"
+    return "text"
+
+
+def _options(form: RollForm) -> list[dict[str, Any]]:
+    described = []
+    for name, field in form.fields.items():
+        bound = form[name]
+        choices = [
+            {"value": str(value), "label": str(label)}
+            for value, label in getattr(field, "choices", ())
+            if not isinstance(label, (list, tuple))
+        ]
+        described.append(
+            {
+                "name": name,
+                "label": str(field.label or name),
+                "type": _field_type(field),
+                "value": bound.value(),
+                "required": field.required,
+                "locked": field.disabled,
+                "help": str(field.help_text),
+                "choices": choices,
+                "min": getattr(field, "min_value", None),
+                "max": getattr(field, "max_value", None),
+            }
+        )
+    return described
+
+
+def _plan(request: HttpRequest, target: Target, form: RollForm) -> dict[str, Any]:
+    plan = form.plan
+    assert plan is not None  # a valid form has one
+    return {
+        "kind": target.kind,
+        "id": target.obj.pk,
+        "label": target.label,
+        "character": target.character.pk,
+        "options": _options(form),
+        "pool": plan.pool,
+        "breakdown": plan.breakdown,
+        "odds": [
+            {"outcome": b.code, "label": b.label, "chance": b.exact, "percent": b.percent}
+            for b in plan.bands
+        ],
+        "actions": [{"name": a.name, "label": a.label} for a in plan.actions],
+        "notes": [str(note) for note in plan.notes],
+    }
+
+
+def _with_options(defaults: dict[str, Any], values: dict[str, Any]) -> QueryDict:
+    """The panel's defaults with the options given over them, as the panel's form posts them:
+    true ticks a box, false or null unticks it (or leaves the option out), numbers and text go
+    as text."""
+    data = QueryDict(mutable=True)
+    for name, value in defaults.items():
+        data[name] = str(value)
+    for name, value in values.items():
+        if isinstance(value, (dict, list)):
+            raise ApiError(422, "Some values are not valid.", {name: ["Give a single value."]})
+        if value is None or value is False:
+            data.pop(name, None)
+        else:
+            data[name] = "on" if value is True else str(value)
+    return data
+
+
+def _loaded_form(
+    request: HttpRequest, pk: int, kind: str, target_pk: int, values: dict[str, Any]
+) -> tuple[Target, Membership, RollForm]:
+    """The target (as the roll panel loads it: the roller's permission) and its panel's form,
+    bound to the panel's defaults with ``values`` over them. The GM's call or contest it answers
+    (``call``/``contest`` in values) presets and locks options, as on the sheet."""
+    target, membership = target_for_roller(request, pk, kind, target_pk)  # type: ignore[arg-type]
+    asked = {name: str(values[name]) for name in ASK_PARAMS if values.get(name) is not None}
+    ask, refusal = _ask(asked, target)
+    if refusal:
+        raise ApiError(409, refusal)
+    presets = {"gm": membership.is_gm} | (ask.presets() if ask else {})
+    form_class = target.character.campaign.rule_system.roll_form
+    defaults = form_class.default_data(target=target, sheet=target.sheet, **presets)
+    data = _with_options(defaults, values)
+    data.update(asked)
+    form = form_class(data, target=target, sheet=target.sheet, **presets)
+    form.is_valid()
+    return target, membership, form
+
+
+def _entry_out(request: HttpRequest, entry_pk: int, membership: Membership) -> dict[str, Any]:
+    rows = RollEntry.objects.visible_to(membership).filter(pk=entry_pk)
+    base_url = request.build_absolute_uri("/").rstrip("/")
+    return api_records(rows, full=membership.is_gm, base_url=base_url)[0]
+
+
+def _entry(request: HttpRequest, entry_id: str) -> tuple[RollEntry, Membership]:
+    pk = entry_pk(entry_id)
+    if pk is None:
+        raise Http404("No such roll.")
+    return _entry_for_member(request, pk)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------------------------
+# Targets and rolls
+# ---------------------------------------------------------------------------------------------
+
+
+@router.get(
+    "/characters/{pk}/targets",
+    response={200: list[TargetOut], **ERRORS},
+    summary="What a character can roll",
+)
+def targets(request: HttpRequest, pk: Id) -> list[dict[str, Any]]:
+    """Every rollable row of the sheet with its odds at the panel's default options — what the
+    sheet shows beside each Roll button. Anyone who may read the character may list them."""
+    character, _ = character_for_reader(request, pk)  # type: ignore[arg-type]
+    system = character.campaign.rule_system
+    found = []
+    for row in system.rows:
+        rows = row.model._default_manager.filter(**{row.lookup: character.pk})
+        rows = rows.select_related(*row.related).prefetch_related(*row.prefetch)
+        for obj in rows.order_by(*row.order_by) if row.order_by else rows:
+            target = Target(kind=row.kind, obj=obj, character=character)
+            found.append(
+                {
+                    "kind": row.kind,
+                    "id": obj.pk,
+                    "label": target.label,
+                    "odds": _odds(system.row_odds(row.kind, obj)),
+                    "url": _target_url(request, target),
+                }
+            )
+    return found
+
+
+@router.get(
+    "/characters/{pk}/targets/{kind}/{target_pk}",
+    response={200: PlanOut, **ERRORS},
+    url_name="target",
+    summary="A target's options, pool and exact odds",
+)
+def target(request: HttpRequest, pk: Id, kind: Kind, target_pk: Id) -> dict[str, Any]:
+    """The roll panel as data: its options (with the values given as query parameters, the
+    defaults otherwise), the pool they make, and the exact odds. Only the character's player and
+    the GM may open a panel, so only they get an answer. Bad options: 422 with the panel's
+    message per option."""
+    found, _, form = _loaded_form(request, pk, kind, target_pk, request.GET.dict())
+    if not form.is_valid() or form.plan is None:
+        raise invalid(form)
+    return _plan(request, found, form)
+
+
+@router.post(
+    "/characters/{pk}/targets/{kind}/{target_pk}/rolls",
+    response={201: Entry, **ERRORS},
+    # A placeholder (a blind roll's roller) has only its placeholder fields, not nulls for the
+    # rest: the same record as the export, key for key.
+    exclude_unset=True,
+    throttle=[READ_THROTTLE, ROLL_THROTTLE],
+    summary="Roll",
+)
+def roll(
+    request: HttpRequest, pk: Id, kind: Kind, target_pk: Id, body: Body[RollIn]
+) -> Status[dict[str, Any]]:
+    """Roll on the server with the panel's options, validated as the panel validates them;
+    stored in the campaign's chain and announced live like a roll from the page. Answers the
+    new entry (201). Needs the ``roll`` scope and a user who may roll the character."""
+    needs_roll_scope(request)
+    values = body.model_dump(exclude={"action"})
+    found, membership, form = _loaded_form(request, pk, kind, target_pk, values)
+    if not form.is_valid() or form.plan is None:
+        raise invalid(form, "The roll wasn't made: some options are not valid.")
+    if body.action not in {action.name for action in form.plan.actions}:
+        raise ApiError(
+            422,
+            "The roll wasn't made: no such action.",
+            {"action": [f"Choose one of: {', '.join(a.name for a in form.plan.actions)}."]},
+        )
+    entry, _ = make_roll(request.user, found, form, body.action, form.data)
+    return Status(201, _entry_out(request, entry.pk, membership))
+
+
+# ---------------------------------------------------------------------------------------------
+# Entries and follow-ups
+# ---------------------------------------------------------------------------------------------
+
+
+@router.get(
+    "/entries/{entry_id}",
+    response={200: EntryDetail, **ERRORS},
+    exclude_unset=True,
+    summary="An entry",
+)
+def entry(request: HttpRequest, entry_id: EntryId) -> dict[str, Any]:
+    """One entry as the log shows it to you; with the follow-ups you may make now, if any."""
+    found, membership = _entry(request, entry_id)
+    record = _entry_out(request, found.pk, membership)
+    readable = found.is_readable_by(membership)
+    follow_up = found.follow_ups.first() if readable else None
+    record["follow_up"] = entry_token(follow_up.pk) if follow_up else None
+    character = found.character
+    offers: list[Any] = []
+    if readable and follow_up is None and character is not None and character.can_roll(membership):
+        sheet = rule_system(found.system).sheet_of(character)
+        offers = followups.available(found, sheet, has_follow_up=False)
+    record["follow_ups"] = [
+        {
+            "action": offer.name,
+            "label": offer.label,
+            "value": offer.value,
+            "problem": offer.problem,
+            "url": request.build_absolute_uri(
+                reverse("api:follow_up", args=[entry_id, offer.name])
+            ),
+        }
+        for offer in offers
+    ]
+    return record
+
+
+@router.post(
+    "/entries/{entry_id}/follow-ups/{action}",
+    response={201: Entry, **ERRORS},
+    # A placeholder (a blind roll's roller) has only its placeholder fields, not nulls for the
+    # rest: the same record as the export, key for key.
+    exclude_unset=True,
+    throttle=[READ_THROTTLE, ROLL_THROTTLE],
+    url_name="follow_up",
+    summary="Follow a roll up",
+)
+def follow_up(
+    request: HttpRequest,
+    entry_id: EntryId,
+    action: Annotated[str, Path(description="One of the entry's follow_ups")],
+    body: Body[FollowUpIn],
+) -> Status[dict[str, Any]]:
+    """Destiny, Correct, a choice, a bought boon…: whatever the entry's card offers you, with the
+    same rules (docs/rolling.md). Needs the ``roll`` scope. Answers the new entry (201)."""
+    needs_roll_scope(request)
+    found, membership = _entry(request, entry_id)
+    character: Character | None = found.character
+    if character is None or not character.can_read(membership):
+        raise Http404("No such roll.")
+    if not character.can_roll(membership):
+        raise ApiError(403, "Only the character's player or the GM can follow up this roll.")
+    if not found.is_readable_by(membership):
+        raise ApiError(403, "Only the GM sees this roll's result, so only the GM follows it up.")
+    if action not in FOLLOW_UP_ACTIONS:
+        raise Http404("No such follow-up.")
+    new = make_follow_up(request.user, found, character, action, body.value)
+    return Status(201, _entry_out(request, new.pk, membership))
+
+
+# ---------------------------------------------------------------------------------------------
+# The log
+# ---------------------------------------------------------------------------------------------
+
+
+class LogQuery(Schema):
+    q: str = Field("", description="Words that must all match (character, skill, outcome, …)")
+    character: str = Field("", description="A character's id")
+    player: str = Field("", description="A player's user id")
+    skill: str = Field("", description="A roll's label")
+    outcome: str = Field("", description="An outcome code, any_success or any_failure")
+    date_from: str = Field("", description="YYYY-MM-DD, in the campaign's time zone")
+    date_to: str = Field("", description="YYYY-MM-DD, inclusive")
+    before: str = Field("", description="The “next” cursor of the page before")
+    limit: int = Field(25, ge=1, le=LOG_LIMIT)
+
+
+@router.get(
+    "/campaigns/{pk}/log",
+    response={200: LogPage, **ERRORS},
+    exclude_unset=True,
+    url_name="log",
+    summary="The roll log",
+)
+def log(request: HttpRequest, pk: Id, query: Query[LogQuery]) -> dict[str, Any]:
+    """The campaign's log, newest first, with the log page's filters and visibility; pages by
+    keyset cursor (``before``, the ``next`` of the page before — stable while rolls arrive)."""
+    campaign, membership = campaign_for_member(request, pk)  # type: ignore[arg-type]
+    before = entry_pk(query.before) if query.before else None
+    if query.before and before is None:
+        raise ApiError(422, "Some values are not valid.", {"before": ["Not a cursor of this log."]})
+    form, entries = filtered_entries(request, campaign, membership)  # type: ignore[arg-type]
+    if form.errors:
+        raise invalid(form, "Can't filter the log with these values.")
+    if before is not None:
+        entries = entries.filter(pk__lt=before)
+    rows = list(entries.order_by("-pk").values(*EXPORT_VALUES)[: query.limit + 1])
+    more = len(rows) > query.limit
+    rows = rows[: query.limit]
+    base_url = request.build_absolute_uri("/").rstrip("/")
+    page = [api_record(row, full=membership.is_gm, base_url=base_url) for row in rows]
+    cursor = entry_token(rows[-1]["pk"]) if more else None
+    next_url = None
+    if cursor:
+        params = request.GET.copy()
+        params["before"] = cursor
+        next_url = request.build_absolute_uri(
+            reverse("api:log", args=[campaign.pk]) + "?" + params.urlencode()
+        )
+    return {"entries": page, "next": cursor, "next_url": next_url}

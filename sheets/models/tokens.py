@@ -1,0 +1,126 @@
+"""Personal access tokens for the API (docs/api.md).
+
+A token is shown once, when it is made; the database keeps only its SHA-256. A slow password hash
+would buy nothing here: a token is 256 random bits, which no one guesses or brute-forces from its
+digest, and one indexed lookup per request is what an API needs. The first characters after the
+prefix are kept in clear (``hint``) so a list of tokens can tell them apart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from sheets.models.base import in_constraint
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+PREFIX = "pst_"  # "Poolside token": secret scanners and people can recognise one
+HINT_LENGTH = 4  # characters of the secret shown in lists (24 bits: tells tokens apart)
+
+
+class Scope(models.TextChoices):
+    READ = "read", "Read"
+    ROLL = "roll", "Read and roll"
+
+
+def digest(raw: str) -> str:
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+class ApiTokenQuerySet(models.QuerySet):
+    def usable(self, now: datetime | None = None) -> ApiTokenQuerySet:
+        """Not revoked, not expired, of an active user."""
+        now = now or timezone.now()
+        return self.filter(
+            Q(expires_at__isnull=True) | Q(expires_at__gt=now),
+            revoked_at__isnull=True,
+            user__is_active=True,
+        )
+
+    def find(self, raw: str) -> ApiToken | None:
+        """The usable token ``raw`` is, with its user, in one query; None for anything else."""
+        if not raw.startswith(PREFIX) or len(raw) > 100:
+            return None
+        return self.usable().select_related("user").filter(key_digest=digest(raw)).first()
+
+
+class ApiToken(models.Model):
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=100, help_text="What uses it: “Discord bot”, “my script”.")
+    scope = models.CharField(
+        max_length=10,
+        choices=Scope.choices,
+        default=Scope.READ,
+        help_text="Read: campaigns, characters, odds and the log. "
+        "Read and roll: also rolls and follow-ups for the characters you may roll for.",
+    )
+    key_digest = models.CharField(max_length=64, unique=True, editable=False)
+    hint = models.CharField(max_length=HINT_LENGTH, editable=False)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
+    revoked_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    objects = ApiTokenQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [in_constraint("scope", Scope.values, "api_token_scope_valid")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.masked})"
+
+    @classmethod
+    def issue(
+        cls, user: User, *, name: str, scope: str, expires_at: datetime | None = None
+    ) -> tuple[ApiToken, str]:
+        """A new token and its secret, which exists only in the return value from here on."""
+        raw = PREFIX + secrets.token_urlsafe(32)
+        token = cls.objects.create(
+            user=user,
+            name=name,
+            scope=scope,
+            expires_at=expires_at,
+            key_digest=digest(raw),
+            hint=raw[len(PREFIX) : len(PREFIX) + HINT_LENGTH],
+        )
+        return token, raw
+
+    @property
+    def masked(self) -> str:
+        return f"{PREFIX}{self.hint}…"
+
+    @property
+    def can_roll(self) -> bool:
+        return self.scope == Scope.ROLL
+
+    def status(self, now: datetime | None = None) -> str:
+        now = now or timezone.now()
+        if self.revoked_at is not None:
+            return "revoked"
+        if self.expires_at is not None and self.expires_at <= now:
+            return "expired"
+        return "active"
+
+    def revoke(self) -> None:
+        if self.revoked_at is None:
+            self.revoked_at = timezone.now()
+            self.save(update_fields=["revoked_at"])
+
+    def touch(self, now: datetime | None = None) -> None:
+        """Record use, at most once a minute: a busy bot shouldn't write a row per request."""
+        now = now or timezone.now()
+        if self.last_used_at is None or (now - self.last_used_at).total_seconds() >= 60:
+            ApiToken.objects.filter(pk=self.pk).update(last_used_at=now)
+            self.last_used_at = now
