@@ -73,7 +73,12 @@ class SignupForm(UserCreationForm):
 class ApiTokenForm(forms.ModelForm):
     """A new personal access token: what uses it, what it may do, how long it lives."""
 
-    EXPIRY_CHOICES = [("30", "In 30 days"), ("90", "In 90 days"), ("365", "In a year"), ("", "Never")]
+    EXPIRY_CHOICES = [
+        ("30", "In 30 days"),
+        ("90", "In 90 days"),
+        ("365", "In a year"),
+        ("", "Never"),
+    ]
 
     expires = forms.ChoiceField(
         label="Expires",

@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from tests.factories import CampaignFactory, UserFactory
 from tests.fuzz import snapshot  # every row of every app table
-from tests.url_walker import KWARGS, OUTSIDE_CAMPAIGN, walked, with_arguments
+from tests.url_walker import KWARGS, OUTSIDE_CAMPAIGN, is_api, walked, with_arguments
 from tests.worlds import build_parties
 
 # The Django admin's own URLs: staff-only by Django's admin site, checked by test_admin_is_staff_only.
@@ -143,6 +143,29 @@ PERMISSION_TESTS: dict[str, tuple[str, ...]] = {
     "assist_start": (
         "tests.rolls.test_cogent_assists::test_the_gm_table_assist_form_refuses_bad_input",
     ),
+    # The account page (sheets/views/accounts.py)
+    "account": ("tests.test_api::test_only_your_own_tokens",),
+    "token_revoke": ("tests.test_api::test_only_your_own_tokens",),
+    # The API (config/api_v1.py): every URL also goes through the token-based generic tests below.
+    "api:api-root": ("tests.test_url_permissions::test_the_api_asks_every_caller_for_a_token",),
+    "api:openapi-json": ("tests.test_api::test_the_schema_and_the_docs_page",),
+    "api:openapi-view": ("tests.test_api::test_the_schema_and_the_docs_page",),
+    "api:me": ("tests.test_api::test_a_token_reads_as_its_user_and_is_stored_hashed",),
+    "api:campaigns": ("tests.sheets.test_api::test_campaigns_are_the_users_own",),
+    "api:campaign": ("tests.sheets.test_api::test_campaigns_are_the_users_own",),
+    "api:character": ("tests.sheets.test_api::test_characters_as_the_pages_allow",),
+    "api:targets": ("tests.rolls.test_api::test_the_panel_as_data_is_the_roller_s",),
+    "api:target": ("tests.rolls.test_api::test_the_panel_as_data_is_the_roller_s",),
+    "api:roll": (
+        "tests.rolls.test_api::test_who_may_roll_through_the_api",
+        "tests.rolls.test_api::test_a_read_token_cannot_roll_or_follow_up",
+    ),
+    "api:entry": ("tests.rolls.test_api::test_visibility_through_the_api_equals_the_pages",),
+    "api:follow_up": (
+        "tests.rolls.test_api::test_follow_ups_offered_and_made",
+        "tests.rolls.test_api::test_a_read_token_cannot_roll_or_follow_up",
+    ),
+    "api:log": ("tests.rolls.test_api::test_visibility_through_the_api_equals_the_pages",),
 }
 
 # Where a registered test reaches its URL through a helper rather than by name.
@@ -157,6 +180,16 @@ URL_HELPERS = {
     "roll_entry": "entry.get_absolute_url()",
     "roll_reveal": "/reveal/",
     "password_reset_confirm": "/reset/",
+    "api:api-root": "/api/v1/",
+    "api:openapi-json": "/api/v1/openapi.json",
+    "api:openapi-view": "/api/v1/docs",
+    "api:me": "/api/v1/me",
+    "api:campaigns": "/api/v1/campaigns",
+    "api:campaign": "/api/v1/campaigns/",
+    "api:character": "/api/v1/characters/",
+    "api:targets": "targets_url",
+    "api:target": "target_url",
+    "api:roll": "rolls_url",
 }
 
 
@@ -231,7 +264,7 @@ def test_non_members_get_404_for_every_object_inside_a_campaign(client, parties)
     client.force_login(stranger)
     before = snapshot()
     answers = {}
-    for name in sorted(KWARGS):
+    for name in sorted(n for n in KWARGS if not is_api(n)):
         url = reverse(name, kwargs=KWARGS[name](parties))
         got = client.get(url).status_code
         posted = client.post(url, {"name": "x", "action": "roll"}).status_code
@@ -242,13 +275,14 @@ def test_non_members_get_404_for_every_object_inside_a_campaign(client, parties)
             f"{name} ({url}) answered GET {got}, POST {posted} to a non-member"
         )
     assert snapshot() == before
-    assert len(answers) == len(with_arguments()) - len(OUTSIDE_CAMPAIGN)
+    pages = [name for name in with_arguments() if not is_api(name)]
+    assert len(answers) == len(pages) - len(OUTSIDE_CAMPAIGN)
 
 
 def test_anonymous_visitors_are_sent_to_log_in(client, parties):
     login = reverse("login")
     before = snapshot()
-    for name in sorted(KWARGS):
+    for name in sorted(n for n in KWARGS if not is_api(n)):
         url = reverse(name, kwargs=KWARGS[name](parties))
         for method in (client.get, client.post):
             response = method(url)
@@ -260,8 +294,8 @@ def test_anonymous_visitors_are_sent_to_log_in(client, parties):
 
 @pytest.mark.django_db
 def test_pages_without_arguments_need_a_login_where_they_are_private(client):
-    private = {"campaign_create", "password_change", "password_change_done"}
-    public = set(walked()) - set(with_arguments()) - private
+    private = {"campaign_create", "password_change", "password_change_done", "account"}
+    public = {n for n in set(walked()) - set(with_arguments()) - private if not is_api(n)}
     for name in sorted(private):
         response = client.get(reverse(name))
         assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
@@ -277,3 +311,64 @@ def test_admin_is_staff_only(client):
     assert response.status_code == 302 and response["Location"].startswith("/admin/login/")
     response = client.get("/admin/sheets/campaign/")
     assert response.status_code == 302 and response["Location"].startswith("/admin/login/")
+
+
+# ---------------------------------------------------------------------------------------------
+# The API: a token, never a session; non-members get a 404 for everything inside a campaign
+# ---------------------------------------------------------------------------------------------
+
+API_OPEN = {"api:openapi-json", "api:openapi-view"}  # the schema and its docs page are public
+
+
+def _api_urls(parties):
+    names = [name for name in walked() if is_api(name) and name != "api:api-root"]
+    return {
+        name: reverse(name, kwargs=KWARGS[name](parties)) if name in KWARGS else reverse(name)
+        for name in names
+    }
+
+
+def test_the_api_asks_every_caller_for_a_token(client, parties):
+    """No token, or only a session cookie (even the GM's): 401, with nothing read or written."""
+    before = snapshot()
+    assert client.get("/api/v1/").status_code == 404
+    for user in (None, next(iter(parties.values())).gm):
+        if user is not None:
+            client.force_login(user)
+            before = snapshot()  # the login itself writes (last_login, the session)
+        for name, url in sorted(_api_urls(parties).items()):
+            for method in (client.get, client.post):
+                response = method(url, {}, content_type="application/json")
+                if name in API_OPEN:
+                    assert response.status_code in (200, 405), (name, response.status_code)
+                else:
+                    assert response.status_code in (401, 405), (name, response.status_code)
+                    if response.status_code == 401:
+                        assert response.json()["detail"]
+    assert snapshot() == before
+
+
+def test_api_non_members_get_404_for_every_object_inside_a_campaign(parties):
+    from django.test import Client
+
+    from sheets.models import ApiToken, Scope
+
+    stranger = UserFactory(username="stranger")
+    CampaignFactory(gm=stranger)
+    _, raw = ApiToken.issue(stranger, name="t", scope=Scope.ROLL)
+    api = Client(HTTP_AUTHORIZATION=f"Bearer {raw}")
+
+    def state():  # all but the token's own use count
+        return {label: rows for label, rows in snapshot().items() if label != "sheets.ApiToken"}
+
+    before = state()
+    names = [name for name in KWARGS if is_api(name)]
+    assert names and set(names) == {n for n in with_arguments() if is_api(n)}
+    for name in sorted(names):
+        url = reverse(name, kwargs=KWARGS[name](parties))
+        got = api.get(url).status_code
+        posted = api.post(url, {}, content_type="application/json").status_code
+        assert {got, posted} <= {404, 405} and 404 in {got, posted}, (
+            f"{name} ({url}) answered GET {got}, POST {posted} to a non-member"
+        )
+    assert state() == before

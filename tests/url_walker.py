@@ -9,6 +9,7 @@ from typing import Any
 
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from rolls.log.tokens import entry_token
 from sheets.models import System
 from tests.worlds import Party
 
@@ -16,17 +17,29 @@ from tests.worlds import Party
 ADMIN_NAMESPACE = "admin"
 
 
-def walk(resolver: URLResolver | None = None, prefix: str = "") -> Iterator[tuple[str, Any]]:
-    """Every named pattern outside the admin, as (name, pattern), through nested resolvers."""
+# The API's URLs (config/api_v1.py): named "api:…", answered with a token, not a session.
+API_NAMESPACE = "api"
+
+
+def walk(
+    resolver: URLResolver | None = None, prefix: str = "", namespace: str = ""
+) -> Iterator[tuple[str, Any]]:
+    """Every named pattern outside the admin, as (name, pattern), through nested resolvers; a
+    namespaced include's names as ``namespace:name``, as ``reverse`` takes them."""
     for entry in (resolver or get_resolver()).url_patterns:
         if isinstance(entry, URLResolver):
             if entry.namespace == ADMIN_NAMESPACE:
                 continue
-            yield from walk(entry, prefix + str(entry.pattern))
+            inner = f"{namespace}{entry.namespace}:" if entry.namespace else namespace
+            yield from walk(entry, prefix + str(entry.pattern), inner)
         elif isinstance(entry, URLPattern):
             if not entry.name:
                 raise AssertionError(f"The URL {prefix}{entry.pattern} has no name: name it.")
-            yield entry.name, prefix + str(entry.pattern)
+            yield namespace + entry.name, prefix + str(entry.pattern)
+
+
+def is_api(name: str) -> bool:
+    return name.startswith(API_NAMESPACE + ":")
 
 
 def walked() -> dict[str, str]:
@@ -129,6 +142,15 @@ KWARGS: dict[str, Build] = {
     "contest_side": lambda t: {"pk": t[COGENT].contest.pk, "side": "a", "action": "roll"},
     "contest_choose": lambda t: {"pk": t[STARS].contest.pk},
     "contest_cancel": lambda t: {"pk": t[COGENT].contest.pk},
+    # The API (config/api_v1.py)
+    **dict.fromkeys(("api:campaign", "api:log"), campaign(DAD6)),
+    **dict.fromkeys(("api:character", "api:targets"), pc(STARS)),
+    **dict.fromkeys(
+        ("api:target", "api:roll"),
+        lambda t: pc_row(STARS, "target_pk", "target")(t) | {"kind": t[STARS].rows["kind"]},
+    ),
+    "api:entry": lambda t: {"entry_id": entry_token(t[DAD6].entry.pk)},
+    "api:follow_up": lambda t: {"entry_id": entry_token(t[STARS].entry.pk), "action": "correct"},
 }
 
 
@@ -137,4 +159,6 @@ OUTSIDE_CAMPAIGN = {
     "invite_accept": "token",
     # Django's password reset link: a signed token for one user, nothing of a campaign.
     "password_reset_confirm": "uidb64, token",
+    # One of the user's own API tokens; anyone else's is a 404 (tests/test_api.py).
+    "token_revoke": "pk",
 }

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from django.conf import settings
-from django.db import models
+from django.db import connection, models
 from django.db.models import Q
 from django.utils import timezone
 
@@ -71,6 +71,13 @@ class ApiToken(models.Model):
     expires_at = models.DateTimeField(null=True, blank=True)
     last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
     revoked_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Throttling (config/api.py): a fixed window per limit, counted on the token's own row, so
+    # every server process counts together at the cost of one UPDATE per request. Seconds since
+    # the epoch: the same arithmetic in SQLite and PostgreSQL.
+    window_start = models.FloatField(default=0, editable=False)
+    window_count = models.PositiveIntegerField(default=0, editable=False)
+    roll_window_start = models.FloatField(default=0, editable=False)
+    roll_window_count = models.PositiveIntegerField(default=0, editable=False)
 
     objects = ApiTokenQuerySet.as_manager()
 
@@ -117,6 +124,23 @@ class ApiToken(models.Model):
         if self.revoked_at is None:
             self.revoked_at = timezone.now()
             self.save(update_fields=["revoked_at"])
+
+    def count_request(self, limit: str, seconds: int, now: float) -> tuple[int, float]:
+        """Count a request against ``limit`` ("window" or "roll_window") in one atomic UPDATE:
+        the requests counted in the current window, this one included, and when it started."""
+        start, count = f"{limit}_start", f"{limit}_count"
+        table = connection.ops.quote_name(self._meta.db_table)
+        start, count = connection.ops.quote_name(start), connection.ops.quote_name(count)
+        with connection.cursor() as cursor:
+            # Every SET reads the row as it was: a window that ended starts again at 1.
+            cursor.execute(
+                f"UPDATE {table} SET {count} = CASE WHEN {start} <= %s THEN 1 ELSE {count} + 1 END,"
+                f" {start} = CASE WHEN {start} <= %s THEN %s ELSE {start} END"
+                f" WHERE id = %s RETURNING {count}, {start}",
+                [now - seconds, now - seconds, now, self.pk],
+            )
+            row = cursor.fetchone()
+        return (int(row[0]), float(row[1])) if row else (0, now)
 
     def touch(self, now: datetime | None = None) -> None:
         """Record use, at most once a minute: a busy bot shouldn't write a row per request."""

@@ -97,7 +97,15 @@ def api_sees(party, user, entry):
     if listed[0]["redacted"]:
         assert detail.json()["redacted"] and not leaked
         assert set(listed[0]) == {
-            "id", "url", "time", "character", "player", "system", "kind", "visibility", "label",
+            "id",
+            "url",
+            "time",
+            "character",
+            "player",
+            "system",
+            "kind",
+            "visibility",
+            "label",
             "redacted",
         }
         return PLACEHOLDER
@@ -132,8 +140,10 @@ def test_a_revealed_roll_and_a_hidden_npcs_roll(client, party):
     client.force_login(party.gm)
     assert client.post(reverse("roll_reveal", args=[blind.pk])).status_code == 302
     pages = {user: seen_by(client, party, user, blind) for user in ROLES}
-    assert {user: api_sees(party, user, blind) for user in ROLES} == pages == dict.fromkeys(
-        ROLES, "full"
+    assert (
+        {user: api_sees(party, user, blind) for user in ROLES}
+        == pages
+        == dict.fromkeys(ROLES, "full")
     )
 
     spy = party.hidden_npc
@@ -198,7 +208,13 @@ def test_the_panel_as_data_is_the_roller_s(party):
         user: api(getattr(party, user)).get(targets_url(party.pc)).status_code
         for user in ("gm", "player", "other_player", "observer", "nonmember")
     }
-    assert listed == {"gm": 200, "player": 200, "other_player": 200, "observer": 200, "nonmember": 404}
+    assert listed == {
+        "gm": 200,
+        "player": 200,
+        "other_player": 200,
+        "observer": 200,
+        "nonmember": 404,
+    }
 
 
 # --- validation: the panel's words, per field -------------------------------------------------
@@ -277,8 +293,9 @@ def test_follow_ups_offered_and_made(party):
     assert followed.json()["follows"] == made["hash"]
     again = client.post(url, {}, content_type="application/json")
     assert again.status_code == 409 and again.json()["detail"]
-    assert client.get(reverse("api:entry", args=[made["id"]])).json()["follow_up"] == (
-        followed.json()["id"]
+    assert (
+        client.get(reverse("api:entry", args=[made["id"]])).json()["follow_up"]
+        == (followed.json()["id"])
     )
     unknown = client.post(
         reverse("api:follow_up", args=[made["id"], "teleport"]), {}, content_type="application/json"
