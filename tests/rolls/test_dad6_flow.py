@@ -305,3 +305,16 @@ def test_the_panel_says_what_the_dice_allow_to_trade(client, tracker):
     odds = reverse("roll_odds", args=[character.pk, "dad6-skill", skill.pk])
     eight = client.get(odds, DEFAULTS | {"tools": 5}).content.decode()
     assert "up to 1 boon can be traded for these dice." in eight
+
+
+def test_a_follow_up_of_an_entry_without_dad6_options_is_refused_not_a_500(client, tracker):
+    """An entry whose options no DAD6 panel wrote (imported, or from an older version): buying a
+    boon is refused in words; reading its options raised KeyError once (found by the API's
+    fuzzing, tests/test_bad_input_api.py)."""
+    from tests.factories import RollEntryFactory
+
+    character, _ = tracker
+    entry = RollEntryFactory(character=character, outcome="failure")
+    response = client.post(follow_url(entry, "buy_boon"), {"value": ""})
+    assert response.status_code == 409
+    assert RollEntry.objects.count() == 1

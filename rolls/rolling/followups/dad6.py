@@ -60,7 +60,7 @@ def _extra_boons_left(entry: RollEntry) -> int:
         return 0
     try:
         rolled = dad6.resolve([die["face"] for die in entry.faces], **dad6_reading(entry.options))
-    except ValueError:
+    except (ValueError, KeyError, TypeError):  # options a DAD6 roll doesn't record: none left
         return 0
     return rolled.extra_boons
 
@@ -75,8 +75,10 @@ def _beyond_reach(entry: RollEntry) -> str:
     """The engine's reason a DAD6 roll could not have succeeded, or ``""``."""
     try:
         rolled = dad6.resolve([die["face"] for die in entry.faces], **dad6_reading(entry.options))
-    except ValueError:
-        return ""  # unreadable options: the follow-up itself refuses with the engine's reason
+    except (ValueError, KeyError, TypeError):
+        # Unreadable or missing options (an entry not made by the DAD6 panel): no reason of the
+        # engine's to give; the generic refusal says the follow-up isn't offered.
+        return ""
     return dad6.beyond_reach(rolled)
 
 
