@@ -9,7 +9,7 @@ PORT   ?= 8000
 # development server has the demo users. `make run DEMO_LOGINS=0` turns the buttons off.
 DEMO_LOGINS ?= 1
 
-.PHONY: run test lint format migrations-check screenshots bench bench-rules bench-roll-path bench-http bench-log bench-sse bench-dashboard clean
+.PHONY: api-check run test lint format migrations-check screenshots bench bench-rules bench-roll-path bench-http bench-log bench-sse bench-dashboard clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else "Poolside needs Python 3.12 or newer; set PYTHON=/path/to/python3.12")'
@@ -48,6 +48,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+
+# Schemathesis against /api/v1/openapi.json on a throwaway demo database (tests/api_schema_check.py):
+# no 5xx, every answer as the schema describes it.
+api-check: $(STAMP)
+	$(BIN)/python tests/api_schema_check.py
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .

@@ -11,7 +11,6 @@ from __future__ import annotations
 from datetime import UTC
 from typing import Any
 
-from django.db.models import Value
 from django.urls import reverse
 
 from rolls.log.tokens import entry_token
@@ -134,5 +133,6 @@ def api_records(entries: Any, *, full: bool, base_url: str) -> list[dict[str, An
 def public_record(entry_pk: int, *, base_url: str) -> dict[str, Any]:
     """An entry as every member reads it — for the webhooks, which only ever send entries every
     member may read (public rolls and reveals: docs/webhooks.md). The caller checks that."""
-    rows = RollEntry.objects.filter(pk=entry_pk).annotate(readable=Value(True))
-    return api_records(rows, full=False, base_url=base_url)[0]
+    fields = [name for name in EXPORT_VALUES if name != "readable"]
+    row = RollEntry.objects.filter(pk=entry_pk).values(*fields).get()
+    return api_record(row | {"readable": True}, full=False, base_url=base_url)
