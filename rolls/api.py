@@ -10,7 +10,7 @@ roller gets the placeholder the page shows, everyone else nothing.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from django import forms
 from django.http import Http404, HttpRequest, QueryDict
@@ -153,7 +153,10 @@ class EntryDetail(Entry):
 
 class LogPage(Schema):
     entries: list[Entry]
-    next: str | None = Field(description="The cursor of the next (older) page: pass as “before”")
+    next: str | None = Field(
+        description="The cursor of the next page (as “before”, or “after” with order=oldest); "
+        "null on the last page"
+    )
     next_url: str | None
 
 
@@ -463,8 +466,32 @@ class LogQuery(Schema):
     outcome: str = Field("", description="An outcome code, any_success or any_failure")
     date_from: str = Field("", description="YYYY-MM-DD, in the campaign's time zone")
     date_to: str = Field("", description="YYYY-MM-DD, inclusive")
-    before: str = Field("", description="The “next” cursor of the page before")
+    order: Literal["newest", "oldest"] = Field(
+        "newest", description="newest first (pages with before), or oldest first (with after)"
+    )
+    before: str = Field("", description="order=newest: the “next” of the page before")
+    after: str = Field(
+        "",
+        description="order=oldest: the “next” of the page before, or the id of the last entry "
+        "you have (to follow the log as it grows)",
+    )
     limit: int = Field(25, ge=1, le=LOG_LIMIT)
+
+
+def _cursor(query: LogQuery) -> tuple[str, int | None]:
+    """The page's cursor parameter and the entry pk it names (None: from the start)."""
+    name, other = ("before", "after") if query.order == "newest" else ("after", "before")
+    if getattr(query, other):
+        raise ApiError(
+            422,
+            "Some values are not valid.",
+            {other: [f"Use “{name}” with order={query.order}."]},
+        )
+    value = getattr(query, name)
+    pk = entry_pk(value) if value else None
+    if value and pk is None:
+        raise ApiError(422, "Some values are not valid.", {name: ["Not a cursor of this log."]})
+    return name, pk
 
 
 @router.get(
@@ -475,18 +502,23 @@ class LogQuery(Schema):
     summary="The roll log",
 )
 def log(request: HttpRequest, pk: Id, query: Query[LogQuery]) -> dict[str, Any]:
-    """The campaign's log, newest first, with the log page's filters and visibility; pages by
-    keyset cursor (``before``, the ``next`` of the page before — stable while rolls arrive)."""
+    """The campaign's log with the log page's filters and visibility, a page at a time by keyset
+    cursor (stable while rolls arrive): newest first, each ``next`` passed as ``before``; or,
+    with ``order=oldest``, oldest first from ``after`` — pass the last entry's id you have to
+    read only what was rolled since."""
     campaign, membership = campaign_for_member(request, pk)  # type: ignore[arg-type]
-    before = entry_pk(query.before) if query.before else None
-    if query.before and before is None:
-        raise ApiError(422, "Some values are not valid.", {"before": ["Not a cursor of this log."]})
+    name, cursor_pk = _cursor(query)
     form, entries = filtered_entries(request, campaign, membership)  # type: ignore[arg-type]
     if form.errors:
         raise invalid(form, "Can't filter the log with these values.")
-    if before is not None:
-        entries = entries.filter(pk__lt=before)
-    rows = list(entries.order_by("-pk").values(*EXPORT_VALUES)[: query.limit + 1])
+    if cursor_pk is not None:
+        entries = (
+            entries.filter(pk__lt=cursor_pk)
+            if name == "before"
+            else entries.filter(pk__gt=cursor_pk)
+        )
+    ordering = "-pk" if query.order == "newest" else "pk"
+    rows = list(entries.order_by(ordering).values(*EXPORT_VALUES)[: query.limit + 1])
     more = len(rows) > query.limit
     rows = rows[: query.limit]
     base_url = request.build_absolute_uri("/").rstrip("/")
@@ -495,7 +527,7 @@ def log(request: HttpRequest, pk: Id, query: Query[LogQuery]) -> dict[str, Any]:
     next_url = None
     if cursor:
         params = request.GET.copy()
-        params["before"] = cursor
+        params[name] = cursor
         next_url = request.build_absolute_uri(
             reverse("api:log", args=[campaign.pk]) + "?" + params.urlencode()
         )

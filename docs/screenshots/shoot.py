@@ -104,6 +104,14 @@ def _scroll_to_skills(page) -> None:
     )
 
 
+def _create_token(page) -> None:
+    """Make a token on the account page: it shows once, above the list."""
+    page.get_by_label("Name").fill("Discord bot")
+    page.get_by_label("Read and roll").check()
+    page.get_by_role("button", name="Create token").click()
+    page.locator(".token-created").wait_for()
+
+
 SHOTS = [
     Shot("landing", None, "/"),
     Shot("login", None, "/accounts/login/"),
@@ -128,6 +136,8 @@ SHOTS = [
     Shot("log", "gm", "/campaigns/{cogent}/log/"),
     Shot("stats", "gm", "/campaigns/{cold_stars}/stats/"),
     Shot("not-found", "alice", "/campaigns/999999/"),
+    Shot("account", "alice", "/account/", act=_create_token),
+    Shot("api-docs", None, "/api/v1/docs"),
     Shot("create-cogent", "alice", "/campaigns/{cogent}/characters/new/", act=_build_cogent),
     Shot(
         "create-cogent-refused",

@@ -328,3 +328,26 @@ def test_log_pages_by_cursor_and_filters(client, party):
     filtered = api_client.get(url, {"character": party.other_pc.pk}).json()
     assert filtered["entries"] == []
     assert len(api_client.get(url, {"character": party.pc.pk}).json()["entries"]) == 6
+
+
+@pytest.mark.usefixtures("rulebook_athletics")
+def test_following_the_log_oldest_first(client, party):
+    api_client = api(party.player)
+    url = reverse("api:log", args=[party.campaign.pk])
+    assert api_client.get(url, {"order": "oldest"}).json() == {
+        "entries": [],
+        "next": None,
+        "next_url": None,
+    }
+    first, second, third = (roll_athletics(client, party, Visibility.PUBLIC) for _ in range(3))
+    start = api_client.get(url, {"order": "oldest", "limit": 2}).json()
+    assert [e["id"] for e in start["entries"]] == [token(first), token(second)]
+    rest = api_client.get(start["next_url"]).json()
+    assert [e["id"] for e in rest["entries"]] == [token(third)] and rest["next"] is None
+    # What a script following the log does: ask for what came after the last id it has.
+    fourth = roll_athletics(client, party, Visibility.PUBLIC)
+    since = api_client.get(url, {"order": "oldest", "after": token(third)}).json()
+    assert [e["id"] for e in since["entries"]] == [token(fourth)]
+    mixed = api_client.get(url, {"order": "oldest", "before": token(third)})
+    assert mixed.status_code == 422 and "before" in mixed.json()["errors"]
+    assert api_client.get(url, {"order": "sideways"}).status_code == 422
