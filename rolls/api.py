@@ -317,11 +317,19 @@ def targets(request: HttpRequest, pk: Id) -> list[dict[str, Any]]:
     sheet shows beside each Roll button. Anyone who may read the character may list them."""
     character, _ = character_for_reader(request, pk)  # type: ignore[arg-type]
     system = character.campaign.rule_system
+    # One sheet for every row: what a pool reads of it (Cogent's injuries and disabling
+    # characteristics) is then read once, not once per row.
+    sheet = system.read_sheet(character.pk)
     found = []
     for row in system.rows:
         rows = row.model._default_manager.filter(**{row.lookup: character.pk})
         rows = rows.select_related(*row.related).prefetch_related(*row.prefetch)
+        *path, name = row.lookup.removesuffix("_id").split("__")
         for obj in rows.order_by(*row.order_by) if row.order_by else rows:
+            holder = obj
+            for step in path:
+                holder = getattr(holder, step)
+            setattr(holder, name, sheet)
             target = Target(kind=row.kind, obj=obj, character=character)
             found.append(
                 {

@@ -95,6 +95,7 @@ def demo_states() -> list[PageState]:
         PageState("landing", None, "/"),
         PageState("login", None, "/accounts/login/"),
         PageState("home", "alice", "/"),
+        PageState("account", "alice", "/account/"),
     ]
     for campaign in Campaign.objects.order_by("pk"):
         system, pk = campaign.system, campaign.pk

@@ -33,9 +33,17 @@ def test_main_pages_run_without_csp_violations(page, log_in, violations):
         character.campaign.get_absolute_url(),
         f"/campaigns/{character.campaign_id}/log/",
         f"/campaigns/{character.campaign_id}/stats/",
+        "/account/",
     ):
         page.goto(url)
         expect(page.locator("main h1")).to_be_visible()
+    # A token made on the account page (htmx swaps the section in).
+    page.get_by_label("Name").fill("bot")
+    page.get_by_role("button", name="Create token").click()
+    expect(page.locator(".token-created")).to_be_visible()
+    # The API's browsable docs: Swagger UI from our static files, under the same policy.
+    page.goto("/api/v1/docs")
+    expect(page.get_by_text("/api/v1/campaigns/{pk}/log")).to_be_visible()
     gm = character.campaign.memberships.get(role=Role.GM).user
     page.context.clear_cookies()
     log_in(gm)

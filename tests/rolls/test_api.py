@@ -351,3 +351,47 @@ def test_following_the_log_oldest_first(client, party):
     mixed = api_client.get(url, {"order": "oldest", "before": token(third)})
     assert mixed.status_code == 422 and "before" in mixed.json()["errors"]
     assert api_client.get(url, {"order": "sideways"}).status_code == 422
+
+
+# --- query counts: the list endpoints don't grow with what they list --------------------------
+
+
+@pytest.mark.parametrize("system", System.values)
+def test_targets_query_count_is_fixed_per_system(furnished, system, django_assert_num_queries):
+    party = furnished[system]
+    client = api(party.player)
+    url = targets_url(party.pc)
+    client.get(url)  # the token's first use is recorded (then once a minute)
+    expected = {"cogent": 9, "dad6": 5, "cold_stars": 5}[system]
+    with django_assert_num_queries(expected):
+        first = client.get(url)
+    # More rows of the same kinds: the same number of queries.
+    row = party.rows["skill"]
+    for n in range(3):
+        if system == System.COGENT:
+            party.pc.cogent.vocations.create(name=f"V{n}", attribute="strength", rating=1)
+        elif system == System.DAD6:
+            party.pc.dad6.skills.create(name=f"S{n}", is_class_skill=True)
+        else:
+            row.domains.create(name=f"D{n}")
+    with django_assert_num_queries(expected):
+        second = client.get(url)
+    assert len(second.json()) >= len(first.json())
+
+
+@pytest.mark.usefixtures("rulebook_athletics")
+def test_log_query_count_is_fixed(client, party, django_assert_num_queries):
+    for _ in range(3):
+        roll_athletics(client, party, Visibility.PUBLIC)
+    api_client = api(party.player)
+    url = reverse("api:log", args=[party.campaign.pk])
+    api_client.get(url)
+    # The token, its count, the membership, the filter form's choices (characters and players;
+    # skills), the page.
+    with django_assert_num_queries(6):
+        api_client.get(url)
+    for _ in range(5):
+        roll_athletics(client, party, Visibility.BLIND)
+    with django_assert_num_queries(6):
+        page = api_client.get(url, {"limit": 100}).json()
+    assert len(page["entries"]) == 8
