@@ -64,6 +64,7 @@ class TargetOut(Schema):
     kind: str
     id: int
     label: str
+    pool: dict[str, Any] = Field(description="The dice at the panel's default options")
     odds: list[Odds] = Field(description="At the panel's default options")
     url: str = Field(description="This target in the API: options, pool and odds")
 
@@ -336,6 +337,7 @@ def targets(request: HttpRequest, pk: Id) -> list[dict[str, Any]]:
                     "kind": row.kind,
                     "id": obj.pk,
                     "label": target.label,
+                    "pool": system.row_pool(row.kind, obj),
                     "odds": _odds(system.row_odds(row.kind, obj)),
                     "url": _target_url(request, target),
                 }

@@ -234,6 +234,10 @@ class RuleSystem[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)]:
         """The engine's odds for a sheet row at the panel's default options."""
         raise NotImplementedError
 
+    def row_pool(self, kind: str, row: Any) -> dict[str, Any]:
+        """The dice a sheet row rolls at the panel's default options (the API's targets)."""
+        return {"dice": row.pool}
+
     # --- the GM table ------------------------------------------------------------------------
     def difficulty_label(self, difficulty: int, ability: str = "") -> str:
         label = f"{self.difficulty.short} {difficulty}"

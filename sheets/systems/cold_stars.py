@@ -147,6 +147,10 @@ class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
     def row_odds(self, kind: str, row: Any) -> dict[str, Fraction]:
         return cold_stars.odds(row.pool)
 
+    def row_pool(self, kind: str, row: Any) -> dict[str, Any]:
+        pool = row.pool
+        return {"ability": pool.ability, "skill": pool.skill, "risk": pool.risk}
+
     def campaign_skill_form(self, campaign: Campaign, data: Any) -> CampaignSkillForm:
         return CampaignSkillForm(data, campaign=campaign)
 

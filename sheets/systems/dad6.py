@@ -118,6 +118,13 @@ class Dad6System(RuleSystem[Dad6Sheet]):
             row.pool, competence=row.effective_competence, bonus_boons=row.sheet.forward_boons
         )
 
+    def row_pool(self, kind: str, row: Any) -> dict[str, Any]:
+        return {
+            "dice": row.pool,
+            "competence": row.effective_competence,
+            "bonus_boons": row.sheet.forward_boons,
+        }
+
     def export_sheet(self, sheet: Dad6Sheet) -> dict[str, Any]:
         return export_dad6(sheet)
 

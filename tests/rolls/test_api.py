@@ -46,6 +46,7 @@ def test_player_lists_targets_reads_odds_and_rolls(furnished, system):
     kinds = {(t["kind"], t["id"]) for t in listed.json()}
     assert (party.rows["kind"], party.rows["target"].pk) in kinds
     first = listed.json()[0]
+    assert {"dice"} <= set(first["pool"]) or {"ability", "skill", "risk"} == set(first["pool"])
     assert first["odds"] and all("/" in o["chance"] or o["chance"] == "1" for o in first["odds"])
 
     plan = client.get(target_url(party.pc, party.rows["kind"], party.rows["target"]))
