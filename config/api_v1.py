@@ -3,15 +3,19 @@
 
 from __future__ import annotations
 
+import logging
+
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
-from ninja.errors import AuthenticationError, Throttled, ValidationError
+from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
 from config.api import NO_TOKEN, READ_THROTTLE, ApiError, TokenAuth, by_field
 from rolls.api import router as rolls_router
 from sheets.api import router as sheets_router
 from sheets.models import Refused
+
+logger = logging.getLogger("django.request")
 
 api = NinjaAPI(
     title="Poolside API",
@@ -43,6 +47,21 @@ def _error(
 @api.exception_handler(ApiError)
 def _api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
     return _error(request, str(exc), exc.status_code, exc.errors)
+
+
+@api.exception_handler(HttpError)
+def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    # django-ninja's own refusals, such as a body that isn't JSON (400), in our shape.
+    return _error(request, str(exc), exc.status_code)
+
+
+@api.exception_handler(Exception)
+def _server_error(request: HttpRequest, exc: Exception) -> HttpResponse:
+    """A bug: logged with its traceback as Django logs a page's 500, answered in JSON."""
+    logger.error(
+        "Internal Server Error: %s", request.path, exc_info=exc, extra={"request": request}
+    )
+    return _error(request, "Something went wrong on our side; it has been logged.", 500)
 
 
 @api.exception_handler(AuthenticationError)

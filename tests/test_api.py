@@ -210,3 +210,29 @@ def test_only_your_own_tokens(client):
     client.logout()
     assert client.get(reverse("account")).status_code == 302
     assert client.post(reverse("token_revoke", args=[token.pk])).status_code == 302
+
+
+def test_a_bug_is_a_json_500_and_logged(monkeypatch, caplog):
+    from sheets.models import Campaign
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(Campaign.objects, "for_home", broken)
+    _, raw = ApiToken.issue(UserFactory(), name="t", scope=Scope.READ)
+    response = bearer(raw).get("/api/v1/campaigns")
+    assert response.status_code == 500
+    assert response.json() == {
+        "detail": "Something went wrong on our side; it has been logged.",
+        "errors": {},
+    }
+    assert any("boom" in (r.exc_text or str(r.exc_info)) for r in caplog.records)
+
+
+def test_a_body_that_is_not_json_is_a_json_400():
+    _, raw = ApiToken.issue(UserFactory(), name="t", scope=Scope.ROLL)
+    response = bearer(raw).post(
+        "/api/v1/characters/1/targets/cogent-skill/1/rolls", "{", content_type="application/json"
+    )
+    assert response.status_code in (400, 422)
+    assert set(response.json()) == {"detail", "errors"}
