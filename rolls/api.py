@@ -24,7 +24,7 @@ from rolls.log.records import EXPORT_VALUES, api_record, api_records
 from rolls.log.tokens import PATTERN, entry_pk, entry_token
 from rolls.models import RollEntry
 from rolls.rolling import followups
-from rolls.rolling.display import bands
+from rolls.rolling.display import Band, bands
 from rolls.rolling.forms.base import RollForm
 from rolls.rolling.targets import Target, target_for_roller
 from rolls.rolling.views import (
@@ -184,10 +184,10 @@ class FollowUpIn(Schema):
 # ---------------------------------------------------------------------------------------------
 
 
-def _odds(odds: dict[str, Any]) -> list[dict[str, str]]:
+def _odds(found: list[Band]) -> list[dict[str, str]]:
     return [
         {"outcome": b.code, "label": b.label, "chance": b.exact, "percent": b.percent}
-        for b in bands(odds)
+        for b in found
     ]
 
 
@@ -232,7 +232,7 @@ def _options(form: RollForm) -> list[dict[str, Any]]:
     return described
 
 
-def _plan(request: HttpRequest, target: Target, form: RollForm) -> dict[str, Any]:
+def _plan(target: Target, form: RollForm) -> dict[str, Any]:
     plan = form.plan
     assert plan is not None  # a valid form has one
     return {
@@ -243,10 +243,7 @@ def _plan(request: HttpRequest, target: Target, form: RollForm) -> dict[str, Any
         "options": _options(form),
         "pool": plan.pool,
         "breakdown": plan.breakdown,
-        "odds": [
-            {"outcome": b.code, "label": b.label, "chance": b.exact, "percent": b.percent}
-            for b in plan.bands
-        ],
+        "odds": _odds(plan.bands),
         "actions": [{"name": a.name, "label": a.label} for a in plan.actions],
         "notes": [str(note) for note in plan.notes],
     }
@@ -338,7 +335,7 @@ def targets(request: HttpRequest, pk: Id) -> list[dict[str, Any]]:
                     "id": obj.pk,
                     "label": target.label,
                     "pool": system.row_pool(row.kind, obj),
-                    "odds": _odds(system.row_odds(row.kind, obj)),
+                    "odds": _odds(bands(system.row_odds(row.kind, obj))),
                     "url": _target_url(request, target),
                 }
             )
@@ -359,7 +356,7 @@ def target(request: HttpRequest, pk: Id, kind: Kind, target_pk: Id) -> dict[str,
     found, _, form = _loaded_form(request, pk, kind, target_pk, request.GET.dict())
     if not form.is_valid() or form.plan is None:
         raise invalid(form)
-    return _plan(request, found, form)
+    return _plan(found, form)
 
 
 @router.post(
