@@ -134,5 +134,5 @@ def api_records(entries: Any, *, full: bool, base_url: str) -> list[dict[str, An
 def public_record(entry_pk: int, *, base_url: str) -> dict[str, Any]:
     """An entry as every member reads it — for the webhooks, which only ever send entries every
     member may read (public rolls and reveals: docs/webhooks.md). The caller checks that."""
-    rows = RollEntry.objects.filter(pk=entry_pk).annotate(readable=Value(True))
+    rows = RollEntry.objects.filter(pk=entry_pk).annotate(readable=Value(True))  # type: ignore[no-redef]
     return api_records(rows, full=False, base_url=base_url)[0]
