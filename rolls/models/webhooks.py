@@ -107,6 +107,13 @@ class Webhook(models.Model):
     def signs(self) -> bool:
         return self.format == WebhookFormat.JSON
 
+    def add(self) -> None:
+        with transaction.atomic():
+            self.save()
+            sync_has_webhooks(self.campaign_id)
+        if Webhook.campaign.is_cached(self):  # type: ignore[attr-defined]
+            self.campaign.has_webhooks = self.active
+
     def pause(self, reason: str) -> None:
         """Stop sending: what still waits is given up (a backlog of hours-old rolls would only
         flood the channel on resume), and the campaign's rolls stop queuing deliveries."""

@@ -1,0 +1,471 @@
+"""Outgoing webhooks end to end, against a real HTTP receiver on 127.0.0.1: the signed JSON and
+the Discord message, retries with backoff, pausing, redirects, timeouts, the address rules, and
+what is (never) sent for each visibility (docs/webhooks.md)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import time
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from rolls.models import (
+    MAX_ATTEMPTS,
+    DeliveryStatus,
+    RollEntry,
+    Visibility,
+    Webhook,
+    WebhookDelivery,
+    WebhookFormat,
+)
+from rolls.webhooks.delivery import deliver_webhook, forbidden, post
+from tests.factories import RollEntryFactory, WebhookFactory
+from tests.rolls.helpers import roll_athletics
+from tests.rolls.receiver import Receiver, Reply, run_worker
+
+pytestmark = pytest.mark.django_db
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "webhooks.md"
+
+
+@pytest.fixture
+def private(settings):
+    """The receiver listens on 127.0.0.1: allowed only with the setting."""
+    settings.WEBHOOKS_ALLOW_PRIVATE = True
+    settings.SITE_URL = "https://poolside.example"
+    return settings
+
+
+@pytest.fixture
+def receiver(private):
+    with Receiver() as receiver:
+        yield receiver
+
+
+def deliver(webhook) -> str:
+    """Run the delivery task here and now (its retries are left scheduled)."""
+    return deliver_webhook.call(webhook.pk)
+
+
+def make_due() -> None:
+    """Bring every scheduled retry to now, as if its backoff had passed."""
+    WebhookDelivery.objects.unsent().update(next_attempt_at=timezone.now())
+
+
+def documented_check():
+    """The receiver's check, exactly as docs/webhooks.md prints it."""
+    code = re.search(r"```python\n(.*?)```", DOCS.read_text(), re.S).group(1)
+    namespace: dict = {}
+    exec(code, namespace)
+    return namespace["verify"]
+
+
+# --- the generic JSON format -----------------------------------------------------------------
+
+
+def test_a_public_roll_is_posted_signed_and_the_documented_check_accepts_it(
+    client, party, receiver, django_capture_on_commit_callbacks
+):
+    webhook = WebhookFactory(campaign=party.campaign, url=receiver.url)
+    with django_capture_on_commit_callbacks(execute=True):
+        entry = roll_athletics(client, party, Visibility.PUBLIC)
+    assert deliver(webhook) == "drained"
+
+    [request] = receiver.received
+    body = request.json
+    assert body["event"] == "roll"
+    assert body["campaign"] == {
+        "id": party.campaign.pk,
+        "name": party.campaign.name,
+        "system": party.campaign.system,
+    }
+    assert body["entry"]["character"] == "Ada" and body["entry"]["label"] == "Athletics"
+    assert body["entry"]["faces"] == entry.faces and body["entry"]["outcome"] == entry.outcome
+    assert body["entry"]["url"] == "https://poolside.example" + entry.get_absolute_url()
+    assert "seq" not in body["entry"] and "salt" not in body["entry"]
+
+    verify = documented_check()
+    timestamp = request.headers["Poolside-Timestamp"]
+    signature = request.headers["Poolside-Signature"]
+    assert abs(int(timestamp) - time.time()) < 60
+    expected = hmac.new(
+        webhook.secret.encode(), timestamp.encode() + b"." + request.body, hashlib.sha256
+    ).hexdigest()
+    assert signature == f"sha256={expected}"
+    assert verify(webhook.secret, request.body, timestamp, signature)
+    # Any change to the body, the time or the key fails the check, and so does an old delivery.
+    assert not verify(webhook.secret, request.body + b" ", timestamp, signature)
+    assert not verify(webhook.secret, request.body, str(int(timestamp) + 1), signature)
+    assert not verify("another secret", request.body, timestamp, signature)
+    old = str(int(time.time()) - 301)
+    resigned = (
+        "sha256="
+        + hmac.new(
+            webhook.secret.encode(), old.encode() + b"." + request.body, hashlib.sha256
+        ).hexdigest()
+    )
+    assert not verify(webhook.secret, request.body, old, resigned)
+
+    delivery = WebhookDelivery.objects.get()
+    assert (delivery.status, delivery.attempts, delivery.last_status_code) == ("delivered", 1, 204)
+    assert request.headers["Poolside-Delivery"] == str(delivery.pk)
+
+
+def test_discord_gets_one_embed_with_who_what_outcome_dice_odds_and_the_link(
+    client, party, receiver, django_capture_on_commit_callbacks
+):
+    webhook = WebhookFactory(
+        campaign=party.campaign, url=receiver.url, format=WebhookFormat.DISCORD
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        entry = roll_athletics(client, party, Visibility.PUBLIC)
+    deliver(webhook)
+    [request] = receiver.received
+    message = request.json
+    assert "Poolside-Signature" not in request.headers
+    assert message["allowed_mentions"] == {"parse": []}
+    [embed] = message["embeds"]
+    assert embed["title"] == "Ada: Athletics"
+    assert embed["author"]["name"] == "ana"
+    assert entry.outcome_label in embed["description"]
+    assert embed["url"] == "https://poolside.example" + entry.get_absolute_url()
+    fields = {field["name"]: field["value"] for field in embed["fields"]}
+    assert fields["Dice"].count("(") == len(entry.faces)
+    assert fields["Odds of this outcome"].endswith("%")
+    assert party.campaign.name in embed["footer"]["text"]
+
+
+# --- retries, pausing ------------------------------------------------------------------------
+
+
+def test_a_500_is_retried_with_backoff_then_delivered(party, receiver):
+    webhook = WebhookFactory(campaign=party.campaign, url=receiver.url)
+    receiver.answer(Reply(500, body=b"database down"))
+    first = RollEntryFactory(character=party.pc, label="First")
+    second = RollEntryFactory(character=party.pc, label="Second")
+    WebhookDelivery.objects.queue_entry(first.pk)
+    WebhookDelivery.objects.queue_entry(second.pk)
+
+    before = timezone.now()
+    assert deliver(webhook) == "failed"
+    delivery = WebhookDelivery.objects.get(entry=first)
+    assert (delivery.status, delivery.attempts, delivery.last_status_code) == ("failed", 1, 500)
+    assert "500" in delivery.last_error and "database down" in delivery.last_error
+    # 30 s after the first failure; the second roll waits behind it, so they arrive in order.
+    wait = delivery.next_attempt_at - before
+    assert timedelta(seconds=29) < wait < timedelta(seconds=35)
+    assert WebhookDelivery.objects.get(entry=second).attempts == 0
+    assert deliver(webhook) == "waiting"
+    assert len(receiver.received) == 1
+
+    make_due()
+    assert deliver(webhook) == "drained"
+    labels = [r.json["entry"]["label"] for r in receiver.received]
+    assert labels == ["First", "First", "Second"]
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.attempts, delivery.last_error) == ("delivered", 2, "")
+    webhook.refresh_from_db()
+    assert webhook.consecutive_failures == 0 and webhook.active
+
+
+def test_the_backoff_grows_fourfold_and_a_429_waits_for_retry_after(party, receiver):
+    webhook = WebhookFactory(campaign=party.campaign, url=receiver.url)
+    WebhookDelivery.objects.queue_entry(RollEntryFactory(character=party.pc).pk)
+    waits = []
+    receiver.answer(Reply(503), Reply(503), Reply(429, headers={"Retry-After": "900"}))
+    for _ in range(3):
+        before = timezone.now()
+        deliver(webhook)
+        delivery = WebhookDelivery.objects.get()
+        waits.append((delivery.next_attempt_at - before).total_seconds())
+        make_due()
+    assert 29 < waits[0] < 35  # 30 s
+    assert 119 < waits[1] < 125  # 2 min
+    assert 899 < waits[2] < 905  # 8 min asked for, but Discord's 15 min come first
+
+
+def test_repeated_failures_pause_the_webhook_with_a_message_on_the_page(client, party, receiver):
+    webhook = WebhookFactory(campaign=party.campaign, url=receiver.url)
+    receiver.answer(*[Reply(500)] * MAX_ATTEMPTS)
+    WebhookDelivery.objects.queue_entry(RollEntryFactory(character=party.pc).pk)
+    WebhookDelivery.objects.queue_entry(RollEntryFactory(character=party.pc).pk)
+    for _ in range(MAX_ATTEMPTS):
+        deliver(webhook)
+        make_due()
+    assert len(receiver.received) == MAX_ATTEMPTS
+    webhook.refresh_from_db()
+    party.campaign.refresh_from_db()
+    assert not webhook.active and not party.campaign.has_webhooks
+    assert f"failed {MAX_ATTEMPTS} times in a row" in webhook.paused_reason
+    # What waited behind it is given up, not sent hours late.
+    assert set(WebhookDelivery.objects.values_list("status", flat=True)) == {"given_up"}
+    # Rolls while it is paused queue nothing.
+    RollEntryFactory(character=party.pc)
+    assert deliver(webhook) == "paused"
+
+    client.force_login(party.gm)
+    page = client.get(reverse("campaign_webhooks", args=[party.campaign.pk])).content.decode()
+    assert f"failed {MAX_ATTEMPTS} times in a row" in page and "Resume" in page
+    # Resuming clears the message and sends again.
+    client.post(reverse("webhook_action", args=[party.campaign.pk, webhook.pk, "resume"]))
+    webhook.refresh_from_db()
+    party.campaign.refresh_from_db()
+    assert webhook.active and not webhook.paused_reason and party.campaign.has_webhooks
+    assert webhook.consecutive_failures == 0
+
+
+# --- the network's rules ---------------------------------------------------------------------
+
+
+def test_a_redirect_is_never_followed(party, receiver):
+    with Receiver() as elsewhere:
+        receiver.answer(Reply(302, headers={"Location": elsewhere.url}))
+        webhook = WebhookFactory(campaign=party.campaign, url=receiver.url)
+        WebhookDelivery.objects.queue_entry(RollEntryFactory(character=party.pc).pk)
+        deliver(webhook)
+        assert elsewhere.received == []
+    delivery = WebhookDelivery.objects.get()
+    assert delivery.status == "failed" and delivery.last_status_code == 302
+    assert "never follow redirects" in delivery.last_error
+
+
+def test_a_slow_receiver_times_out(party, receiver, settings):
+    settings.WEBHOOK_TIMEOUT = 1
+    receiver.answer(Reply(204, delay=3))
+    webhook = WebhookFactory(campaign=party.campaign, url=receiver.url)
+    WebhookDelivery.objects.queue_entry(RollEntryFactory(character=party.pc).pk)
+    started = time.monotonic()
+    deliver(webhook)
+    assert time.monotonic() - started < 2.5
+    delivery = WebhookDelivery.objects.get()
+    assert delivery.status == "failed" and "No answer within 1 seconds" in delivery.last_error
+
+
+def test_loopback_is_refused_without_the_setting_in_the_form_and_when_sending(client, party):
+    assert not pytest.importorskip("django.conf").settings.WEBHOOKS_ALLOW_PRIVATE
+    client.force_login(party.gm)
+    url = reverse("campaign_webhooks", args=[party.campaign.pk])
+    for address in (
+        "http://127.0.0.1:8000/hook",
+        "http://localhost/hook",
+        "http://[::1]/hook",
+        "http://10.1.2.3/",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://[::ffff:127.0.0.1]/",
+        "http://0.0.0.0/",
+    ):
+        response = client.post(url, {"url": address, "format": "json"})
+        assert response.status_code == 400, address
+        assert "webhooks are only sent to public addresses" in response.content.decode(), address
+    assert not Webhook.objects.exists()
+    for refused in ("ftp://hooks.example/", "https://user:pw@hooks.example/", "not a url"):
+        response = client.post(url, {"url": refused, "format": "json"})
+        assert response.status_code == 400 and not Webhook.objects.exists()
+
+    # One added while the setting allowed it (or a name that now resolves to 127.0.0.1) is still
+    # refused at send time, and nothing is sent.
+    with Receiver() as receiver:
+        webhook = WebhookFactory(campaign=party.campaign, url=receiver.url)
+        WebhookDelivery.objects.queue_entry(RollEntryFactory(character=party.pc).pk)
+        deliver(webhook)
+        assert receiver.received == []
+    delivery = WebhookDelivery.objects.get()
+    assert delivery.status == "failed" and "only sent to public addresses" in delivery.last_error
+
+
+@pytest.mark.parametrize(
+    ("address", "refused"),
+    [
+        ("127.0.0.1", True),
+        ("10.0.0.1", True),
+        ("172.16.5.4", True),
+        ("192.168.1.1", True),
+        ("169.254.169.254", True),
+        ("100.64.0.1", True),
+        ("224.0.0.1", True),
+        ("0.0.0.0", True),
+        ("240.0.0.1", True),
+        ("::1", True),
+        ("fe80::1%eth0", True),
+        ("fc00::1", True),
+        ("::ffff:10.0.0.1", True),
+        ("93.184.216.34", False),
+        ("2606:4700::6810:84e5", False),
+    ],
+)
+def test_forbidden_addresses(address, refused):
+    assert forbidden(address) is refused
+
+
+def test_post_refuses_other_schemes_and_never_raises():
+    assert "Only http:// and https://" in post("file:///etc/passwd", b"{}", {}).error
+    assert "can't be found" in post("https://nonexistent.invalid/", b"{}", {}).error
+
+
+# --- what is sent, and what never is ---------------------------------------------------------
+
+HIDDEN = "HIDDEN-DETAIL"
+
+
+def test_only_what_every_member_may_read_is_ever_sent(
+    client, party, receiver, django_capture_on_commit_callbacks
+):
+    webhook = WebhookFactory(campaign=party.campaign, url=receiver.url)
+    gm_party = {"as_user": "gm"}
+    with django_capture_on_commit_callbacks(execute=True):
+        public = roll_athletics(client, party, Visibility.PUBLIC)
+        gm_only = roll_athletics(client, party, Visibility.GM_ONLY)
+        blind = roll_athletics(client, party, Visibility.BLIND)
+        secret = roll_athletics(client, party, Visibility.SECRET, **gm_party)
+        spy = RollEntryFactory(
+            character=party.hidden_npc, campaign=party.campaign, label="Lockpicking"
+        )
+        npc_secret = RollEntryFactory(
+            character=party.npc,
+            campaign=party.campaign,
+            visibility=Visibility.SECRET,
+            label="Ambush",
+            detail=HIDDEN,
+        )
+    deliver(webhook)
+    sent = [r.json["entry"]["id"] for r in receiver.received]
+    assert len(sent) == 1 and receiver.received[0].json["entry"]["url"].endswith(
+        public.get_absolute_url()
+    )
+    assert spy.hidden_character and npc_secret.visibility == "secret"
+    for hidden in (gm_only, blind, secret, spy, npc_secret):
+        assert not WebhookDelivery.objects.filter(entry=hidden).exists()
+    assert b"Lockpicking" not in receiver.bodies and b"Ambush" not in receiver.bodies
+    assert HIDDEN.encode() not in receiver.bodies
+    assert b'"visibility":"public"' in receiver.bodies
+    assert all(v not in receiver.bodies for v in (b"gm_only", b"blind", b"secret"))
+
+
+def test_a_reveal_sends_the_roll_it_reveals_and_its_follow_ups(
+    client, party, receiver, django_capture_on_commit_callbacks
+):
+    webhook = WebhookFactory(campaign=party.campaign, url=receiver.url)
+    with django_capture_on_commit_callbacks(execute=True):
+        blind = roll_athletics(client, party, Visibility.BLIND)
+        # A follow-up takes its root's audience: blind too.
+        follow_up = RollEntryFactory(
+            character=party.pc, kind="destiny", follows=blind, label="Athletics", detail=HIDDEN
+        )
+    assert follow_up.visibility == Visibility.BLIND
+    deliver(webhook)
+    assert receiver.received == []  # nothing of the blind roll, not even that it happened
+    follow_ups = list(RollEntry.objects.filter(root=blind).order_by("seq"))
+
+    client.force_login(party.gm)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("roll_reveal", args=[blind.pk]))
+    assert response.status_code == 302
+    deliver(webhook)
+    reveal = RollEntry.objects.get(reveals=blind)
+    entries = [r.json["entry"] for r in receiver.received]
+    assert [e["url"].rsplit("/", 2)[-2] for e in entries] == [
+        e.get_absolute_url().rsplit("/", 2)[-2] for e in [reveal, *follow_ups]
+    ]
+    assert entries[0]["kind"] == "reveal" and entries[0]["faces"] == blind.faces
+    assert all(not e["redacted"] for e in entries)
+
+
+def test_a_hidden_npcs_roll_is_sent_only_when_revealed(
+    client, party, receiver, django_capture_on_commit_callbacks
+):
+    webhook = WebhookFactory(campaign=party.campaign, url=receiver.url)
+    with django_capture_on_commit_callbacks(execute=True):
+        spy = RollEntryFactory(character=party.hidden_npc, label="Disguise")
+    deliver(webhook)
+    assert receiver.received == []
+    client.force_login(party.gm)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("roll_reveal", args=[spy.pk]))
+    deliver(webhook)
+    [request] = receiver.received
+    assert request.json["entry"]["label"] == "Disguise" and request.json["entry"]["character"] == (
+        "Spy"
+    )
+
+
+def test_a_rolled_back_roll_sends_nothing(party, receiver, django_capture_on_commit_callbacks):
+    from django.db import transaction
+
+    WebhookFactory(campaign=party.campaign, url=receiver.url)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        try:
+            with transaction.atomic():
+                RollEntryFactory(character=party.pc)
+                raise RuntimeError("the roll failed after its append")
+        except RuntimeError:
+            pass
+    assert callbacks == [] and not WebhookDelivery.objects.exists()
+
+
+def test_send_a_test_from_the_page(client, party, receiver, django_capture_on_commit_callbacks):
+    webhook = WebhookFactory(
+        campaign=party.campaign, url=receiver.url, format=WebhookFormat.DISCORD
+    )
+    client.force_login(party.gm)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("webhook_action", args=[party.campaign.pk, webhook.pk, "test"]),
+            headers={"HX-Request": "true"},
+        )
+    assert (
+        response.status_code == 200 and "A test message is on its way" in response.content.decode()
+    )
+    deliver(webhook)
+    [request] = receiver.received
+    assert request.json["embeds"][0]["title"] == "Poolside webhook test"
+    page = client.get(reverse("campaign_webhooks", args=[party.campaign.pk])).content.decode()
+    assert "Test message" in page and "Delivered" in page
+
+
+# --- through the database backend and a worker -----------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_delivers_through_the_database_backend(client, party, receiver):
+    from django_tasks_db.models import DBTaskResult
+
+    webhook = WebhookFactory(campaign=party.campaign, url=receiver.url)
+    receiver.answer(Reply(500))
+    entry = roll_athletics(client, party, Visibility.PUBLIC)  # commits: the callback runs
+    [task] = DBTaskResult.objects.all()
+    assert task.task_path == "rolls.webhooks.delivery.deliver_webhook"
+    assert task.args_kwargs["args"] == [webhook.pk]
+
+    run_worker()
+    assert len(receiver.received) == 1
+    retry = DBTaskResult.objects.filter(status="READY").get()
+    assert retry.run_after > timezone.now() + timedelta(seconds=25)
+    run_worker()  # not due yet: nothing runs
+    assert len(receiver.received) == 1
+
+    DBTaskResult.objects.filter(pk=retry.pk).update(run_after=timezone.now())
+    make_due()
+    run_worker()
+    assert [r.json["entry"]["url"] for r in receiver.received] == [
+        "https://poolside.example" + entry.get_absolute_url()
+    ] * 2
+    assert WebhookDelivery.objects.get().status == DeliveryStatus.DELIVERED
+    assert set(DBTaskResult.objects.values_list("status", flat=True)) == {"SUCCESSFUL"}
+
+
+# --- documentation ---------------------------------------------------------------------------
+
+
+def test_the_docs_name_the_headers_and_the_limits_the_code_uses():
+    text = DOCS.read_text()
+    for name in ("Poolside-Signature", "Poolside-Timestamp", "Poolside-Delivery"):
+        assert name in text
+    assert "WEBHOOKS_ALLOW_PRIVATE" in text and "db_worker" in text
+    assert json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))["event"] == "roll"
