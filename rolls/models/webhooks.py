@@ -111,7 +111,7 @@ class Webhook(models.Model):
         with transaction.atomic():
             self.save()
             sync_has_webhooks(self.campaign_id)
-        if Webhook.campaign.is_cached(self):  # type: ignore[attr-defined]
+        if Webhook.campaign.is_cached(self):
             self.campaign.has_webhooks = self.active
 
     def pause(self, reason: str) -> None:

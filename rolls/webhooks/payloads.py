@@ -188,15 +188,28 @@ def fit(embed: dict[str, Any]) -> dict[str, Any]:
         }
         for f in embed.get("fields", [])[:FIELDS_MAX]
     ]
-    excess = embed_length(embed) - EMBED_TOTAL_MAX
-    if excess > 0 and embed.get("description"):
-        keep = max(len(embed["description"]) - excess, 1)
-        embed["description"] = clip(embed["description"], keep)
-        excess = embed_length(embed) - EMBED_TOTAL_MAX
+    # Over 6000 only with parts near their own limits: give way from the least telling part,
+    # the description, to the field values (last first), whole fields, then the footer, the
+    # author and the title; the three last can't reach 6000 by themselves.
+    if _excess(embed) > 0 and embed.get("description"):
+        embed["description"] = clip(embed["description"], _keep(embed, embed["description"]))
     for field in reversed(embed["fields"]):
-        if excess <= 0:
-            break
-        keep = max(len(field["value"]) - excess, 1)
-        excess -= len(field["value"]) - keep
-        field["value"] = clip(field["value"], keep)
+        if _excess(embed) > 0:
+            field["value"] = clip(field["value"], _keep(embed, field["value"]))
+    while _excess(embed) > 0 and embed["fields"]:
+        embed["fields"].pop()
+    for part, key in (("footer", "text"), ("author", "name")):
+        if _excess(embed) > 0 and part in embed:
+            embed[part] = {key: clip(embed[part][key], _keep(embed, embed[part][key]))}
+    if _excess(embed) > 0:
+        embed["title"] = clip(embed["title"], _keep(embed, embed["title"]))
     return embed
+
+
+def _excess(embed: dict[str, Any]) -> int:
+    return embed_length(embed) - EMBED_TOTAL_MAX
+
+
+def _keep(embed: dict[str, Any], text: str) -> int:
+    """How long ``text`` may stay for the embed to fit (one character at least: an ellipsis)."""
+    return max(len(text) - _excess(embed), 1)
