@@ -143,6 +143,9 @@ PERMISSION_TESTS: dict[str, tuple[str, ...]] = {
     "assist_start": (
         "tests.rolls.test_cogent_assists::test_the_gm_table_assist_form_refuses_bad_input",
     ),
+    "campaign_webhooks": ("tests.rolls.test_webhooks::test_only_the_gm_sees_and_changes_webhooks",),
+    "webhook_action": ("tests.rolls.test_webhooks::test_only_the_gm_sees_and_changes_webhooks",),
+    "webhook_delete": ("tests.rolls.test_webhooks::test_only_the_gm_sees_and_changes_webhooks",),
 }
 
 # Where a registered test reaches its URL through a helper rather than by name.

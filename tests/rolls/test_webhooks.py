@@ -460,6 +460,94 @@ def test_a_worker_delivers_through_the_database_backend(client, party, receiver)
     assert set(DBTaskResult.objects.values_list("status", flat=True)) == {"SUCCESSFUL"}
 
 
+# --- permissions -----------------------------------------------------------------------------
+
+ONLY_THE_GM = {"anonymous": "login", "nonmember": 404, "observer": 403, "player": 403}
+PUBLIC_URL = "http://93.184.216.34/hook"  # an address literal: no DNS lookup in the tests
+
+
+@pytest.mark.parametrize("actor", ["anonymous", "nonmember", "observer", "player", "gm"])
+def test_only_the_gm_sees_and_changes_webhooks(client, party, actor):
+    webhook = WebhookFactory(campaign=party.campaign, format=WebhookFormat.JSON)
+    campaign = party.campaign.pk
+    if user := party.user(actor):
+        client.force_login(user)
+    page = reverse("campaign_webhooks", args=[campaign])
+    delete = reverse("webhook_delete", args=[campaign, webhook.pk])
+    requests = [
+        ("get", page, {}, 200),
+        ("post", page, {"url": PUBLIC_URL, "format": "discord"}, 302),
+        ("post", reverse("webhook_action", args=[campaign, webhook.pk, "test"]), {}, 302),
+        ("post", reverse("webhook_action", args=[campaign, webhook.pk, "pause"]), {}, 302),
+        ("post", reverse("webhook_action", args=[campaign, webhook.pk, "resume"]), {}, 302),
+        ("get", delete, {}, 200),
+    ]
+    for method, url, data, gm_status in requests:
+        response = getattr(client, method)(url, data)
+        expected = ONLY_THE_GM.get(actor, gm_status)
+        if expected == "login":
+            assert response.status_code == 302 and response["Location"].startswith(
+                reverse("login")
+            ), url
+        else:
+            assert response.status_code == expected, (method, url)
+    if actor != "gm":
+        # Nothing was added, sent or changed, and the secret was never shown.
+        assert Webhook.objects.get().active and not WebhookDelivery.objects.exists()
+        assert webhook.secret not in client.get(page).content.decode()
+        assert client.post(delete).status_code != 302 or actor == "anonymous"
+        assert Webhook.objects.filter(pk=webhook.pk).exists()
+        return
+    assert webhook.secret in client.get(page).content.decode()
+    assert Webhook.objects.filter(url=PUBLIC_URL, format="discord").exists()
+    assert WebhookDelivery.objects.filter(webhook=webhook, entry=None).count() == 1
+    assert client.post(delete).status_code == 302
+    assert not Webhook.objects.filter(pk=webhook.pk).exists()
+    # An unknown action is a 404; a webhook of another campaign is a 404 too.
+    other = WebhookFactory()
+    assert (
+        client.post(reverse("webhook_action", args=[campaign, other.pk, "pause"])).status_code
+        == 404
+    )
+    assert client.post(reverse("webhook_delete", args=[campaign, other.pk])).status_code == 404
+    mine = Webhook.objects.get(url=PUBLIC_URL)
+    assert (
+        client.post(reverse("webhook_action", args=[campaign, mine.pk, "explode"])).status_code
+        == 404
+    )
+
+
+def test_the_campaign_page_links_the_gm_to_webhooks(client, party):
+    page = reverse("campaign_webhooks", args=[party.campaign.pk])
+    client.force_login(party.gm)
+    assert page in client.get(party.campaign.get_absolute_url()).content.decode()
+    client.force_login(party.player)
+    assert page not in client.get(party.campaign.get_absolute_url()).content.decode()
+
+
+def test_has_webhooks_follows_the_active_webhooks(party):
+    campaign = party.campaign
+
+    def flag():
+        campaign.refresh_from_db()
+        return campaign.has_webhooks
+
+    assert not flag()
+    first = WebhookFactory(campaign=campaign)
+    second = WebhookFactory(campaign=campaign)
+    assert flag()
+    first.pause("Paused by the GM.")
+    assert flag()
+    second.pause("Paused by the GM.")
+    assert not flag()
+    second.resume()
+    assert flag()
+    second.remove()
+    assert not flag()
+    first.resume()
+    assert flag()
+
+
 # --- documentation ---------------------------------------------------------------------------
 
 
