@@ -548,6 +548,26 @@ def test_has_webhooks_follows_the_active_webhooks(party):
     assert flag()
 
 
+# The page: the session, the user, the campaign with the GM's membership, the webhooks, and the
+# last deliveries of all of them in one query (a window per webhook) — however many there are.
+PAGE_QUERIES = 5
+
+
+@pytest.mark.parametrize("webhooks", [1, 4])
+def test_the_page_costs_the_same_for_one_webhook_and_many(
+    client, party, django_assert_num_queries, webhooks
+):
+    for _ in range(webhooks):
+        webhook = WebhookFactory(campaign=party.campaign)
+        for entry in RollEntryFactory.create_batch(3, character=party.pc):
+            WebhookDelivery.objects.create(webhook=webhook, entry=entry, status="delivered")
+        WebhookDelivery.objects.create(webhook=webhook, entry=None, last_error="x" * 400)
+    client.force_login(party.gm)
+    with django_assert_num_queries(PAGE_QUERIES):
+        response = client.get(reverse("campaign_webhooks", args=[party.campaign.pk]))
+    assert response.content.decode().count("Test message") == webhooks
+
+
 # --- documentation ---------------------------------------------------------------------------
 
 
