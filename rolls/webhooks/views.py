@@ -1,8 +1,8 @@
 """The GM's webhooks page: the campaign's webhooks with their delivery logs, the form to add one,
 and per webhook pause/resume, "send a test" and delete.
 
-One view serves HTMX and plain requests: HTMX gets the page's ``webhooks`` partial, a plain POST a
-redirect (or the page with the form's messages, 400). Only the GM: a player gets 403, a non-member
+One view serves HTMX and plain requests: HTMX gets the page's ``webhooks`` partial (with the form's
+messages when it was refused), a plain POST a redirect (or the page with the messages, 400). Only the GM: a player gets 403, a non-member
 404 (``campaign_for_gm``).
 """
 
@@ -72,10 +72,10 @@ def campaign_webhooks(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
             if webhook.signs:
                 text += " Give its secret to the receiver: it checks the signature with it."
             return _answer(request, campaign, text)
-        template = f"{PAGE}#webhooks" if request.htmx else PAGE
-        return render(
-            request, template, _context(campaign, form) | {"membership": membership}, status=400
-        )
+        context = _context(campaign, form) | {"membership": membership}
+        if request.htmx:  # htmx swaps only a 2xx: the section comes back with the messages
+            return render(request, f"{PAGE}#webhooks", context)
+        return render(request, PAGE, context, status=400)
     return render(request, PAGE, _context(campaign) | {"membership": membership})
 
 
