@@ -13,6 +13,7 @@ from django.conf import settings
 
 from rolls.log.records import public_record
 from rolls.webhooks import payloads
+from sheets.ranges import NAME_MAX_LENGTH
 from tests.factories import CampaignFactory, CharacterFactory, RollEntryFactory
 
 pytestmark = pytest.mark.django_db
@@ -56,8 +57,8 @@ def message_for(entry):
 
 
 def test_very_long_names_labels_and_details_are_cut_with_an_ellipsis():
-    campaign = CampaignFactory(name="C" * 200)
-    character = CharacterFactory(campaign=campaign, name="N" * 200)
+    campaign = CampaignFactory(name="C" * NAME_MAX_LENGTH)
+    character = CharacterFactory(campaign=campaign, name="N" * NAME_MAX_LENGTH)
     entry = RollEntryFactory(
         character=character,
         username="u" * 150,
@@ -105,7 +106,7 @@ def test_names_never_ping_or_render_as_markdown(name):
 
 
 def test_a_test_message_fits_too():
-    message = payloads.discord_message(CampaignFactory(name="X" * 200), None)
+    message = payloads.discord_message(CampaignFactory(name="X" * NAME_MAX_LENGTH), None)
     assert_within_discords_limits(message)
     assert payloads.json_payload(CampaignFactory(), None)["event"] == "test"
 

@@ -264,6 +264,13 @@ def test_loopback_is_refused_without_the_setting_in_the_form_and_when_sending(cl
         response = client.post(url, {"url": address, "format": "json"})
         assert response.status_code == 400, address
         assert "webhooks are only sent to public addresses" in response.content.decode(), address
+    # With htmx the section comes back (a 2xx: htmx swaps nothing else) with the message.
+    response = client.post(
+        url, {"url": "http://127.0.0.1/x", "format": "json"}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 200
+    assert "only sent to public addresses" in response.content.decode()
+    assert "<html" not in response.content.decode()
     assert not Webhook.objects.exists()
     for refused in ("ftp://hooks.example/", "https://user:pw@hooks.example/", "not a url"):
         response = client.post(url, {"url": refused, "format": "json"})
