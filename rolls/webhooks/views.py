@@ -2,8 +2,8 @@
 and per webhook pause/resume, "send a test" and delete.
 
 One view serves HTMX and plain requests: HTMX gets the page's ``webhooks`` partial (with the form's
-messages when it was refused), a plain POST a redirect (or the page with the messages, 400). Only the GM: a player gets 403, a non-member
-404 (``campaign_for_gm``).
+messages when it was refused), a plain POST a redirect (or the page with the messages, 400). Only
+the GM: a player gets 403, a non-member 404 (``campaign_for_gm``).
 """
 
 from __future__ import annotations
