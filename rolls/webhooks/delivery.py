@@ -270,8 +270,15 @@ def _drain(webhook_pk: int) -> str:
         if not delivery.is_due(timezone.now()):
             return "waiting"  # its retry is scheduled; the ones after it wait for it
         Webhook.objects.renew(webhook_pk)
-        body, headers = request_for(webhook, delivery)
-        answer = post(webhook.url, body, headers)
+        try:
+            body, headers = request_for(webhook, delivery)
+        except Exception as exc:  # a bug of ours: retried and shown like any failure, not lost
+            logger.exception("Webhook %s: delivery %s could not be built", webhook_pk, delivery.pk)
+            answer = Answer(
+                None, f"Not sent: the message could not be built ({type(exc).__name__})."
+            )
+        else:
+            answer = post(webhook.url, body, headers)
         if not record(webhook, delivery, answer):
             return "failed"
 
