@@ -311,6 +311,82 @@ def test_forbidden_addresses(address, refused):
     assert forbidden(address) is refused
 
 
+def _resolving(monkeypatch, *addresses):
+    """Make every host name resolve to ``addresses`` (the DNS answer an attacker controls)."""
+    import socket
+
+    def getaddrinfo(host, port, *args, **kwargs):
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (a, port)) for a in addresses]
+
+    monkeypatch.setattr("rolls.webhooks.delivery.socket.getaddrinfo", getaddrinfo)
+
+
+def test_any_private_address_among_the_answers_refuses_the_host(monkeypatch, settings):
+    settings.WEBHOOKS_ALLOW_PRIVATE = False
+    _resolving(monkeypatch, "93.184.216.34", "127.0.0.1")
+    answer = post("https://hooks.example/x", b"{}", {})
+    assert answer.status is None and "only sent to public addresses" in answer.error
+
+
+def test_the_request_goes_to_the_checked_address_with_the_urls_host(receiver, monkeypatch):
+    """The name is resolved once, checked, and the connection made to that very address: a DNS
+    answer that changes afterwards (rebinding) can't move it. Host stays the URL's."""
+    port = receiver.server.server_port
+    _resolving(monkeypatch, "127.0.0.1")
+    answer = post(f"http://hooks.example:{port}/in", b'{"a":1}', {"X-Test": "yes"})
+    assert answer.ok and answer.status == 204
+    [request] = receiver.received
+    assert request.path == "/in" and request.body == b'{"a":1}'
+    assert request.headers["Host"] == f"hooks.example:{port}"
+    assert request.headers["Content-Type"] == "application/json"
+    assert request.headers["User-Agent"].startswith("Poolside-Webhooks/")
+
+
+def test_a_certificate_that_does_not_verify_is_a_failure(private, tmp_path):
+    """https:// is verified against the URL's host name: a self-signed receiver is refused."""
+    import shutil
+    import ssl
+    import subprocess
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    if not shutil.which("openssl"):
+        pytest.skip("openssl is needed to make a self-signed certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        [
+            *("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"),
+            *("-subj", "/CN=127.0.0.1", "-keyout", str(key), "-out", str(cert)),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    got = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            got.append(self.path)
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Handler)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    thread = threading.Thread(target=server.handle_request, daemon=True)
+    thread.start()
+    try:
+        answer = post(f"https://127.0.0.1:{server.server_port}/hook", b"{}", {})
+    finally:
+        thread.join(5)
+        server.server_close()
+    assert answer.status is None and answer.error.startswith("TLS failed")
+    assert got == []
+
+
 def test_post_refuses_other_schemes_and_never_raises():
     assert "Only http:// and https://" in post("file:///etc/passwd", b"{}", {}).error
     assert "can't be found" in post("https://nonexistent.invalid/", b"{}", {}).error
