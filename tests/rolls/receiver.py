@@ -87,3 +87,19 @@ def run_worker() -> None:
     """Run every task that is due through the database backend, as `manage.py db_worker` does,
     then return (it closes the connection between tasks: transactional tests only)."""
     call_command("db_worker", batch=True, reload=False, startup_delay=False, verbosity=0)
+
+
+def deliver(webhook: Any) -> str:
+    """Run the delivery task here and now, as a worker would (its retries are left scheduled)."""
+    from rolls.webhooks.delivery import deliver_webhook
+
+    return str(deliver_webhook.call(webhook.pk))
+
+
+def make_due() -> None:
+    """Bring every scheduled retry to now, as if its backoff had passed."""
+    from django.utils import timezone
+
+    from rolls.models import WebhookDelivery
+
+    WebhookDelivery.objects.unsent().update(next_attempt_at=timezone.now())
