@@ -16,6 +16,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
+from rolls.models import READING_WORDS
 from rolls.rolling.display import percent
 from sheets.models import Campaign
 
@@ -106,10 +107,11 @@ def _odds(record: dict[str, Any]) -> str:
 
 
 def _dice(faces: list[dict[str, Any]]) -> str:
-    """Every die as ``face`` (its reading): ``5 (win), 2 (no win)``."""
+    """Every die as ``face`` (its reading, in the log's words): ``5 (win), 2 (no win)``."""
     words = []
     for die in faces:
-        reading = str(die.get("reading", "")).replace("_", " ")
+        reading = str(die.get("reading", ""))
+        reading = READING_WORDS.get(reading, reading.replace("_", " "))
         words.append(f"{die.get('face')} ({reading})" if reading else str(die.get("face")))
     return ", ".join(words)
 
