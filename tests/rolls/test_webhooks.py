@@ -235,6 +235,30 @@ def test_only_what_every_member_may_read_is_ever_sent(
     assert all(v not in receiver.bodies for v in (b"gm_only", b"blind", b"secret"))
 
 
+def test_readable_by_everyone_agrees_with_every_members_reading(client, party):
+    """The one rule, in SQL (what webhooks send) and in Python (``is_hidden``), and what each
+    member reads: an entry goes out exactly when every member may read it."""
+    entries = [
+        RollEntryFactory(character=party.pc, visibility=visibility)
+        for visibility in Visibility.values
+    ]
+    entries.append(RollEntryFactory(character=party.hidden_npc))
+    entries.append(RollEntryFactory(character=party.npc, visibility=Visibility.BLIND))
+    client.force_login(party.gm)
+    client.post(reverse("roll_reveal", args=[entries[-1].pk]))
+    members = list(party.campaign.memberships.all())
+    everyone = set(RollEntry.objects.readable_by_everyone().values_list("pk", flat=True))
+    # The public roll, the revealed blind one and its reveal; no other.
+    assert everyone == {
+        entries[0].pk,
+        entries[-1].pk,
+        RollEntry.objects.get(reveals=entries[-1]).pk,
+    }
+    for entry in RollEntry.objects.filter(campaign=party.campaign):
+        by_all = all(entry.is_readable_by(m) for m in members)
+        assert (entry.pk in everyone) == by_all == (not entry.is_hidden), entry
+
+
 def test_a_reveal_sends_the_roll_it_reveals_and_its_follow_ups(
     client, party, receiver, django_capture_on_commit_callbacks
 ):
