@@ -18,17 +18,29 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	@touch $(STAMP)
 
-# Migrate, create the rate-limit cache table (idempotent), load the demo data (idempotent), collect
-# static files for WhiteNoise, serve over ASGI.
+# The server, as `make run` starts it.
 # --no-proxy-headers: uvicorn would otherwise take the client's address from X-Forwarded-For sent
 # from 127.0.0.1, which any local client can forge; Poolside reads forwarded headers itself, only as
-# PROXY_COUNT and BEHIND_HTTPS_PROXY allow (tests/live_servers.py serves with these same options).
+# PROXY_COUNT and BEHIND_HTTPS_PROXY allow (tests/live_servers.py serves with these same options,
+# read from the next line).
+SERVE = $(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port $(PORT) --no-proxy-headers
+# The background worker that sends webhooks (django.tasks with django-tasks-db, docs/webhooks.md).
+WORKER = $(BIN)/python manage.py db_worker --no-reload
+
+# Migrate, create the rate-limit cache table (idempotent), load the demo data (idempotent), collect
+# static files for WhiteNoise, then serve over ASGI with the task worker beside the server. Both
+# run in the background of one shell that waits for the server: Ctrl-C (or a TERM/HUP to that
+# shell) stops both, and when the server stops for any reason the worker is stopped with it.
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py createcachetable
 	PORT=$(PORT) $(BIN)/python manage.py demo
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	DEMO_LOGINS=$(DEMO_LOGINS) $(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port $(PORT) --no-proxy-headers
+	@$(WORKER) & worker=$$!; \
+	DEMO_LOGINS=$(DEMO_LOGINS) $(SERVE) & server=$$!; \
+	trap 'kill $$server $$worker 2>/dev/null' INT TERM HUP; \
+	wait $$server; status=$$?; \
+	kill $$server $$worker 2>/dev/null; wait $$server $$worker 2>/dev/null; exit $$status
 
 # The page checkers the browser tests run (package.json: axe-core, the Nu HTML checker). Without
 # npm they skip with a message; CI=true makes them mandatory. --ignore-scripts: vnu-jar's install

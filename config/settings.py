@@ -78,6 +78,9 @@ INSTALLED_APPS = [
     "axes",
     # The API's browsable docs use django-ninja's own copy of Swagger UI (static files), not a CDN.
     "ninja",
+    # The database backend of Django's Tasks framework (django.tasks): webhook deliveries wait in
+    # a table and `manage.py db_worker` runs them (docs/webhooks.md).
+    "django_tasks_db",
     "sheets",
     "rolls",
 ]
@@ -197,6 +200,22 @@ FILE_UPLOAD_HANDLERS = [
     "django.core.files.uploadhandler.MemoryFileUploadHandler",
     "django.core.files.uploadhandler.TemporaryFileUploadHandler",
 ]
+
+# Background tasks (django.tasks): the webhooks' deliveries (rolls/webhooks, docs/webhooks.md).
+# The database backend needs no other service; `manage.py db_worker` runs them (`make run` starts
+# one beside the server; README "Production" says how to run them in a deployment).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
+# Where the site is reached from outside, for absolute links sent away from a request (the
+# webhooks' permalinks): scheme and host, no trailing slash.
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+# Outgoing webhooks refuse receivers on loopback, private, link-local and other reserved addresses
+# (a GM must not make the server call into its own network); tests, and only a deployment that
+# means to post to its own network, turn this on. WEBHOOK_TIMEOUT: seconds to connect, and again to
+# read the answer, before a delivery counts as failed.
+WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE", default=False)
+WEBHOOK_TIMEOUT = env_int("WEBHOOK_TIMEOUT", 5)
 
 # Rolls use the OS CSPRNG (rolls.rules.system_rng). Tests, and only tests, set a seed here to get
 # repeatable dice; it is deliberately not read from the environment.

@@ -7,6 +7,7 @@ from rolls.log import views as log_views
 from rolls.rolling import views as roll_views
 from rolls.table import contest_views, prompts
 from rolls.table import views as table_views
+from rolls.webhooks import views as webhook_views
 
 urlpatterns = [
     path(
@@ -67,4 +68,19 @@ urlpatterns += [
     ),
     path("contests/<id:pk>/choose/", contest_views.contest_choose, name="contest_choose"),
     path("contests/<id:pk>/cancel/", contest_views.contest_cancel, name="contest_cancel"),
+]
+
+# Outgoing webhooks (the GM's page: rolls/webhooks/)
+urlpatterns += [
+    path("campaigns/<id:pk>/webhooks/", webhook_views.campaign_webhooks, name="campaign_webhooks"),
+    path(
+        "campaigns/<id:pk>/webhooks/<id:webhook_pk>/delete/",
+        webhook_views.webhook_delete,
+        name="webhook_delete",
+    ),
+    path(
+        "campaigns/<id:pk>/webhooks/<id:webhook_pk>/<slug:action>/",
+        webhook_views.webhook_action,
+        name="webhook_action",
+    ),
 ]

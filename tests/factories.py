@@ -3,7 +3,7 @@
 import factory
 from django.contrib.auth import get_user_model
 
-from rolls.models import OUTCOME_LABELS, RollEntry
+from rolls.models import OUTCOME_LABELS, RollEntry, Webhook, WebhookDelivery, WebhookFormat
 from sheets.models import (
     Campaign,
     CampaignSkill,
@@ -303,3 +303,32 @@ class ContestFactory(factory.django.DjangoModelFactory):
     name_b = factory.LazyAttribute(lambda c: c.character_b.name)
     skill_a = "Athletics"
     skill_b = "Athletics"
+
+
+# --- webhooks --------------------------------------------------------------------------------
+
+
+class WebhookFactory(factory.django.DjangoModelFactory):
+    """A signed-JSON webhook, added as the GM's form adds one (the campaign's has_webhooks flag
+    follows). Tests that post to a local receiver set WEBHOOKS_ALLOW_PRIVATE."""
+
+    class Meta:
+        model = Webhook
+
+    campaign = factory.SubFactory(CampaignFactory)
+    url = "https://hooks.example/poolside"
+    format = WebhookFormat.JSON
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        webhook = model_class(*args, **kwargs)
+        webhook.add()
+        return webhook
+
+
+class WebhookDeliveryFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = WebhookDelivery
+
+    webhook = factory.SubFactory(WebhookFactory)
+    entry = None

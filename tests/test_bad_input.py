@@ -117,6 +117,13 @@ FORMS = [
         },
     ),
     Form(
+        "campaign_webhooks",
+        "gm",
+        lambda w: reverse("campaign_webhooks", args=[w.parties[COGENT].campaign.pk]),
+        # An address literal: valid without a DNS lookup (the fuzzing never sends to it).
+        lambda w: {"url": "https://93.184.216.34/hook?x=1", "format": "json"},
+    ),
+    Form(
         "character_basics",
         "player",
         lambda w: reverse("character_basics", args=[pc(COGENT)(w).pk]),
@@ -260,6 +267,18 @@ BODILESS = [
     ("cold_stars_domain_delete", lambda w: [pc(STARS)(w).pk, row(STARS, "domain")(w).pk]),
     ("character_delete", lambda w: [pc(DAD6)(w).pk]),
     ("invite_revoke", lambda w: [w.parties[COGENT].campaign.pk, w.parties[COGENT].invite.pk]),
+    *(
+        (
+            "webhook_action",
+            lambda w, action=action: [
+                w.parties[COGENT].campaign.pk,
+                w.parties[COGENT].webhook.pk,
+                action,
+            ],
+        )
+        for action in ("pause", "resume", "test")
+    ),
+    ("webhook_delete", lambda w: [w.parties[COGENT].campaign.pk, w.parties[COGENT].webhook.pk]),
     (
         "member_remove",
         lambda w: [w.parties[DAD6].campaign.pk, w.parties[DAD6].player_membership.pk],

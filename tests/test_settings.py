@@ -40,3 +40,16 @@ def test_debug_is_off_unless_set():
 
     if "DEBUG" not in os.environ:
         assert cfg.DEBUG is False
+
+
+def test_webhook_settings_are_safe_by_default():
+    import os
+
+    # Unset, webhooks refuse private addresses; links have no trailing slash to double up.
+    if "WEBHOOKS_ALLOW_PRIVATE" not in os.environ:
+        assert cfg.WEBHOOKS_ALLOW_PRIVATE is False
+    if "SITE_URL" not in os.environ:
+        assert cfg.SITE_URL == "http://127.0.0.1:8000"
+    assert not cfg.SITE_URL.endswith("/")
+    assert 0 < cfg.WEBHOOK_TIMEOUT <= 30
+    assert cfg.TASKS["default"]["BACKEND"] == "django_tasks_db.DatabaseBackend"

@@ -166,6 +166,9 @@ PERMISSION_TESTS: dict[str, tuple[str, ...]] = {
         "tests.rolls.test_api::test_a_read_token_cannot_roll_or_follow_up",
     ),
     "api:log": ("tests.rolls.test_api::test_visibility_through_the_api_equals_the_pages",),
+    "campaign_webhooks": ("tests.rolls.test_webhooks::test_only_the_gm_sees_and_changes_webhooks",),
+    "webhook_action": ("tests.rolls.test_webhooks::test_only_the_gm_sees_and_changes_webhooks",),
+    "webhook_delete": ("tests.rolls.test_webhooks::test_only_the_gm_sees_and_changes_webhooks",),
 }
 
 # Where a registered test reaches its URL through a helper rather than by name.

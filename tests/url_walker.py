@@ -92,6 +92,7 @@ KWARGS: dict[str, Build] = {
             "call_create",
             "contest_create",
             "assist_start",
+            "campaign_webhooks",
         ),
         campaign(),
     ),
@@ -99,6 +100,12 @@ KWARGS: dict[str, Build] = {
     "member_remove": member(),
     "member_make_gm": member(),
     "invite_revoke": lambda t: {"pk": t[COGENT].campaign.pk, "invite_pk": t[COGENT].invite.pk},
+    "webhook_delete": lambda t: {"pk": t[COGENT].campaign.pk, "webhook_pk": t[COGENT].webhook.pk},
+    "webhook_action": lambda t: {
+        "pk": t[COGENT].campaign.pk,
+        "webhook_pk": t[COGENT].webhook.pk,
+        "action": "pause",
+    },
     **dict.fromkeys(
         (
             "character_detail",

@@ -17,7 +17,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from rolls.models import AssistRequest, Contest, RollCall, RollEntry
+from rolls.models import AssistRequest, Contest, RollCall, RollEntry, Webhook
 from rolls.rules import cold_stars
 from sheets.models import Campaign, Character, Invite, Membership, Role, System
 from tests.factories import (
@@ -29,6 +29,7 @@ from tests.factories import (
     RollCallFactory,
     RollEntryFactory,
     UserFactory,
+    WebhookFactory,
 )
 from tests.rolls.helpers import SEED, seed_where
 
@@ -50,12 +51,14 @@ class Party:
     other_pc: Character  # Bo
     npc: Character  # Warden, the GM's NPC the players see
     hidden_npc: Character  # Spy, the GM's NPC hidden from players
-    # Only after furnish(): a log entry of the pc's, an open call, an open contest, an invite, and
+    # Only after furnish(): a log entry of the pc's, an open call, an open contest, an invite, a
+    # webhook (never contacted: no worker runs in those tests), and
     # the rows a URL can name (skill, vocation, domain, …, "kind"/"target" of a roll panel).
     entry: RollEntry | None = None
     call: RollCall | None = None
     contest: Contest | None = None
     invite: Invite | None = None
+    webhook: Webhook | None = None
     rows: dict[str, Any] = field(default_factory=dict)
 
     def user(self, actor: str) -> User | None:
@@ -126,7 +129,7 @@ def build_parties(*, furnished: bool = False) -> dict[str, Party]:
 
 def furnish(party: Party) -> Party:
     """Give the party one of every object a URL can name (rows of every kind on the pc's sheet,
-    a log entry, an open call, an open contest against Warden, an invite)."""
+    a log entry, an open call, an open contest against Warden, an invite, a webhook)."""
     campaign, pc, npc, gm = party.campaign, party.pc, party.npc, party.gm
     system = campaign.system
     rows = party.rows
@@ -177,6 +180,7 @@ def furnish(party: Party) -> Party:
     party.call = RollCallFactory(campaign=campaign, skill=target.name, targets=[pc])
     party.contest = contest
     party.invite = InviteFactory(campaign=campaign)
+    party.webhook = WebhookFactory(campaign=campaign)
     return party
 
 
@@ -192,6 +196,7 @@ class World:
     def forged(self) -> list[str]:
         o = self.other
         ids = [o.campaign.pk, o.pc.pk, o.npc.pk, o.entry.pk, o.call.pk, o.contest.pk, o.invite.pk]
+        ids.append(o.webhook.pk)
         ids += [row.pk for row in o.rows.values() if hasattr(row, "pk")]
         return [str(pk) for pk in ids]
 

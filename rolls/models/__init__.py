@@ -43,6 +43,17 @@ from rolls.models.table import (
     RollCallQuerySet,
     RollCallTarget,
 )
+from rolls.models.webhooks import (
+    MAX_ATTEMPTS,
+    DeliveryStatus,
+    Webhook,
+    WebhookDelivery,
+    WebhookDeliveryQuerySet,
+    WebhookFormat,
+    WebhookQuerySet,
+    retry_delay,
+    sync_has_webhooks,
+)
 
 __all__ = [
     "DIE_NAMES",
@@ -50,6 +61,7 @@ __all__ = [
     "HASH_VERSION",
     "HASH_VERSION_GM_TABLE",
     "HASH_VERSION_SALTED",
+    "MAX_ATTEMPTS",
     "OUTCOME_LABELS",
     "READING_WORDS",
     "RECORDED_LINKS",
@@ -66,6 +78,7 @@ __all__ = [
     "ContestKind",
     "ContestQuerySet",
     "ContestState",
+    "DeliveryStatus",
     "Die",
     "HiddenEntry",
     "Kind",
@@ -76,7 +89,14 @@ __all__ = [
     "RollEntry",
     "RollEntryQuerySet",
     "Visibility",
+    "Webhook",
+    "WebhookDelivery",
+    "WebhookDeliveryQuerySet",
+    "WebhookFormat",
+    "WebhookQuerySet",
     "canonical_json",
     "dice_of",
     "offered_visibilities",
+    "retry_delay",
+    "sync_has_webhooks",
 ]

@@ -183,14 +183,25 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
     # --- visibility ------------------------------------------------------------------------
     # One rule, in SQL here and in Python in RollEntry.is_readable_by; tests hold them together.
     @staticmethod
-    def _readable(membership: Membership) -> Q:
+    def _everyone() -> Q:
+        """Readable by every member: a public entry that isn't about a hidden NPC, or a revealed
+        one (its root revealed). ``RollEntry.is_hidden`` is the same rule in Python."""
         revealed = Q(revealed_by__isnull=False) | Q(root__revealed_by__isnull=False)
         # A hidden NPC's rolls would give the NPC away, so players read them only once revealed.
         # Frozen on the entry when it was written (``hidden_character``): deleting, un-hiding or
         # hiding the NPC later changes nothing about who reads what was rolled before.
         public = Q(visibility=Visibility.PUBLIC, hidden_character=False)
+        return public | revealed
+
+    @staticmethod
+    def _readable(membership: Membership) -> Q:
         own_gm_only = Q(visibility=Visibility.GM_ONLY, roller_id=membership.user_id)
-        return public | own_gm_only | revealed
+        return RollEntryQuerySet._everyone() | own_gm_only
+
+    def readable_by_everyone(self) -> RollEntryQuerySet:
+        """Entries every member may read, whoever they are: all that may leave the site (the
+        webhooks, docs/webhooks.md)."""
+        return self.filter(self._everyone())
 
     def visible_to(self, membership: Membership) -> RollEntryQuerySet:
         """Entries the member may know exist — as a full card or, for the roller of a blind roll,
@@ -305,7 +316,14 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         # (campaign, seq) constraint stays the backstop: a chain never forks. A clash (a second
         # follow-up of one entry) fails the caller's transaction, which is the caller's to report.
         with transaction.atomic(using=self.db, savepoint=False):
-            return self._link(campaign, fields)
+            entry = self._link(campaign, fields)
+        if campaign.has_webhooks:
+            # Only campaigns with an active webhook: the flag came with the campaign, so a roll
+            # elsewhere costs no query here. What is sent is decided after commit.
+            from rolls.models.webhooks import queue_after_commit
+
+            queue_after_commit(entry.pk, self.db)
+        return entry
 
     def _link(self, campaign: Campaign, fields: dict[str, Any]) -> RollEntry:
         """Inside a transaction: lock the chain's head, link the entry to it and move it."""

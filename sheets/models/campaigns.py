@@ -66,6 +66,10 @@ class Campaign(models.Model):
         help_text="Every new roll is public: nobody can roll GM-only, blind or secret.",
     )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
+    # True exactly when the campaign has an active outgoing webhook (kept by rolls.models.webhooks
+    # whenever one is added, paused, resumed or deleted): a roll reads it with the campaign it
+    # loads anyway, so only campaigns with webhooks pay for them.
+    has_webhooks = models.BooleanField(default=False, editable=False)
 
     objects = CampaignQuerySet.as_manager()
 

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from rolls.models import Webhook, WebhookDelivery, WebhookFormat
 from sheets.models import Campaign
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,7 +109,28 @@ def demo_states() -> list[PageState]:
             PageState(f"{system}-player-log", "alice", f"/campaigns/{pk}/log/"),
             PageState(f"{system}-stats", "gm", f"/campaigns/{pk}/stats/"),
         ]
+    states.append(PageState("webhooks", "gm", _webhooks_page()))
     return states
+
+
+def _webhooks_page() -> str:
+    """The GM's webhooks page of the first demo campaign, with an active webhook whose delivery
+    failed and one paused (the demo has none: nothing is ever sent from these tests)."""
+    campaign = Campaign.objects.order_by("pk").first()
+    assert campaign is not None
+    failing = Webhook(campaign=campaign, url="https://hooks.example/poolside", format="json")
+    failing.add()
+    WebhookDelivery.objects.create(
+        webhook=failing,
+        status="failed",
+        attempts=1,
+        last_status_code=500,
+        last_error="The receiver answered 500 Internal Server Error.",
+    )
+    paused = Webhook(campaign=campaign, url="https://hooks.example/x", format=WebhookFormat.DISCORD)
+    paused.add()
+    paused.pause("Paused by the GM.")
+    return f"/campaigns/{campaign.pk}/webhooks/"
 
 
 def visit(browser, live_server, states: list[PageState], **context_options) -> Iterator:

@@ -32,3 +32,21 @@ def rob(client):
     sheet.skills.filter(name="Athletics").update(rating=2)
     client.force_login(character.owner)
     return character, sheet.skills.get(name="Athletics")
+
+
+@pytest.fixture
+def private(settings):
+    """Webhooks may post to 127.0.0.1, where the test receiver listens (tests/rolls/receiver.py);
+    links in what they send are under https://poolside.example."""
+    settings.WEBHOOKS_ALLOW_PRIVATE = True
+    settings.SITE_URL = "https://poolside.example"
+    return settings
+
+
+@pytest.fixture
+def receiver(private):
+    """A real HTTP receiver on 127.0.0.1, webhooks allowed to post to it."""
+    from tests.rolls.receiver import Receiver
+
+    with Receiver() as receiver:
+        yield receiver

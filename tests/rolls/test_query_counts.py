@@ -6,8 +6,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from rolls.models import WebhookDelivery
 from sheets.models import System
-from tests.factories import CharacterFactory, ContestFactory, RollCallFactory
+from tests.factories import CharacterFactory, ContestFactory, RollCallFactory, WebhookFactory
 from tests.rolls.helpers import roll_url
 
 pytestmark = pytest.mark.django_db
@@ -203,3 +204,34 @@ def test_sheet_with_open_contests(client, seeded, kind, per_contest):
     two = count(client, character.get_absolute_url())
     # + the contests' entries (prefetched) and the sheet's rows by name
     assert (one, two) == (before + 2 + per_contest, before + 2 + 2 * per_contest)
+
+
+# In a campaign with an active webhook the request makes the same statements (the campaign's
+# has_webhooks flag comes with the row it already loads); after the commit, one callback reads
+# whether every member may read the entry, the campaign's active webhooks, inserts the deliveries
+# (one statement for all of them) and enqueues the task of each webhook (one insert each).
+AFTER_COMMIT_PER_WEBHOOK = 1
+queue_entry = WebhookDelivery.objects.queue_entry
+
+
+@pytest.mark.parametrize("webhooks", [1, 3])
+def test_roll_post_in_a_campaign_with_webhooks(
+    client, seeded, django_assert_num_queries, django_capture_on_commit_callbacks, webhooks
+):
+    character = CharacterFactory(campaign__system=System.COGENT)
+    for _ in range(webhooks):
+        WebhookFactory(campaign=character.campaign)
+    row = target(character)
+    kind, data = ROLLS[System.COGENT]
+    client.force_login(character.owner)
+    client.post(roll_url(character, kind, row), data)
+    with (
+        django_capture_on_commit_callbacks() as callbacks,
+        django_assert_num_queries(ROLL_STATEMENTS + TRANSACTION),
+    ):
+        response = client.post(roll_url(character, kind, row), data)
+    assert response.status_code == 302
+    [queue] = [c for c in callbacks if getattr(c, "func", None) == queue_entry]
+    with django_assert_num_queries(3 + AFTER_COMMIT_PER_WEBHOOK * webhooks):
+        queue()
+    assert WebhookDelivery.objects.count() == webhooks

@@ -1,0 +1,260 @@
+"""Outgoing webhooks: where a campaign's readable rolls are posted, and the log of each delivery.
+
+What is sent is decided once, here (``WebhookDeliveryQuerySet.queue_entry``), from the log's own
+rule for "readable by every member" (``RollEntryQuerySet.readable_by_everyone``). Sending happens
+in the background (rolls/webhooks/delivery.py); docs/webhooks.md describes it all.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from functools import partial
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.db import models, transaction
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
+
+from rolls.models.entry import RollEntry
+from rolls.models.log import Kind
+from sheets.models import Campaign
+
+# Attempts per delivery before it is given up: the first try and retries after 30 s, 2, 8, 32 and
+# 128 minutes (``retry_delay``), about 2 h 50 min of a receiver failing without a break.
+MAX_ATTEMPTS = 6
+FIRST_RETRY_SECONDS = 30
+BACKOFF_FACTOR = 4
+
+# A worker that holds a webhook's sending lease longer than this is taken for dead (a lost
+# process): another worker may take the webhook over. Each send renews the lease, and one send
+# takes at most WEBHOOK_TIMEOUT to connect plus WEBHOOK_TIMEOUT per read.
+LEASE = timedelta(minutes=2)
+
+# What the delivery log keeps of an error (a receiver's answer is read up to 4 KiB).
+ERROR_MAX_LENGTH = 500
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """How long after its ``attempts``-th failed attempt a delivery is tried again."""
+    return timedelta(seconds=FIRST_RETRY_SECONDS * BACKOFF_FACTOR ** (attempts - 1))
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(32)
+
+
+class WebhookFormat(models.TextChoices):
+    DISCORD = "discord", "Discord"
+    JSON = "json", "JSON, signed"
+
+
+class WebhookQuerySet(models.QuerySet["Webhook"]):
+    def active(self) -> WebhookQuerySet:
+        return self.filter(active=True)
+
+    def claim(self, pk: int) -> bool:
+        """Take the webhook's sending lease (one worker sends a webhook's deliveries at a time,
+        so they leave in order): an atomic UPDATE, no lock held while sending."""
+        now = timezone.now()
+        free = Q(sending_since__isnull=True) | Q(sending_since__lt=now - LEASE)
+        return bool(self.filter(free, pk=pk).update(sending_since=now))
+
+    def renew(self, pk: int) -> None:
+        self.filter(pk=pk).update(sending_since=timezone.now())
+
+    def release(self, pk: int) -> None:
+        self.filter(pk=pk).update(sending_since=None)
+
+
+class Webhook(models.Model):
+    """A URL the campaign's readable rolls are posted to, as a Discord message or signed JSON."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField("URL", max_length=2000)
+    format = models.CharField(max_length=16, choices=WebhookFormat.choices)
+    # The key of the JSON format's HMAC signature: the receiver keeps a copy to check it.
+    secret = models.CharField(max_length=64, default=new_secret, editable=False)
+    active = models.BooleanField(default=True)
+    paused_reason = models.CharField(max_length=300, blank=True)
+    consecutive_failures = models.PositiveIntegerField(
+        default=0, help_text="Failed attempts since the last delivered one."
+    )
+    sending_since = models.DateTimeField(null=True, blank=True, editable=False)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    objects = WebhookQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(format__in=WebhookFormat.values), name="webhook_format_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_format_display()} webhook to {self.display_url}"
+
+    @property
+    def display_url(self) -> str:
+        """The URL without its path: a Discord webhook's path is its password."""
+        parts = urlsplit(self.url)
+        return f"{parts.scheme}://{parts.netloc}/…" if parts.path not in ("", "/") else self.url
+
+    @property
+    def signs(self) -> bool:
+        return self.format == WebhookFormat.JSON
+
+    def add(self) -> None:
+        with transaction.atomic():
+            self.save()
+            sync_has_webhooks(self.campaign_id)
+        if Webhook.campaign.is_cached(self):
+            self.campaign.has_webhooks = self.active
+
+    def pause(self, reason: str) -> None:
+        """Stop sending: what still waits is given up (a backlog of hours-old rolls would only
+        flood the channel on resume), and the campaign's rolls stop queuing deliveries."""
+        with transaction.atomic():
+            Webhook.objects.filter(pk=self.pk).update(active=False, paused_reason=reason)
+            self.active, self.paused_reason = False, reason
+            self.deliveries.unsent().update(
+                status=DeliveryStatus.GIVEN_UP,
+                next_attempt_at=None,
+                last_error="Not sent: the webhook was paused.",
+            )
+            sync_has_webhooks(self.campaign_id)
+
+    def resume(self) -> None:
+        with transaction.atomic():
+            Webhook.objects.filter(pk=self.pk).update(
+                active=True, paused_reason="", consecutive_failures=0
+            )
+            self.active, self.paused_reason, self.consecutive_failures = True, "", 0
+            sync_has_webhooks(self.campaign_id)
+
+    def remove(self) -> None:
+        with transaction.atomic():
+            campaign_id = self.campaign_id
+            self.delete()
+            sync_has_webhooks(campaign_id)
+
+    def send_test(self) -> WebhookDelivery:
+        """Queue a test message (no roll in it) and its sending, after commit."""
+        delivery = WebhookDelivery.objects.create(webhook=self, entry=None)
+        transaction.on_commit(partial(_enqueue, [self.pk]), robust=True)
+        return delivery
+
+
+class DeliveryStatus(models.TextChoices):
+    PENDING = "pending", "Waiting"
+    DELIVERED = "delivered", "Delivered"
+    FAILED = "failed", "Failed, will retry"
+    GIVEN_UP = "given_up", "Given up"
+
+
+UNSENT = (DeliveryStatus.PENDING, DeliveryStatus.FAILED)
+
+
+class WebhookDeliveryQuerySet(models.QuerySet["WebhookDelivery"]):
+    def unsent(self) -> WebhookDeliveryQuerySet:
+        return self.filter(status__in=UNSENT)
+
+    def queue_entry(self, entry_pk: int) -> list[WebhookDelivery]:
+        """After the entry's transaction committed: a delivery per active webhook of its
+        campaign, if every member may read it, and their sending.
+
+        A reveal also sends the follow-ups of the roll it reveals (destiny, a re-roll, a bought
+        boon: readable by everyone from now on), after it. Nothing hidden is ever queued, not
+        even a notice that something was rolled: the one rule is the log's own."""
+        entry = (
+            RollEntry.objects.filter(pk=entry_pk)
+            .readable_by_everyone()
+            .values("pk", "campaign_id", "kind", "reveals_id")
+            .first()
+        )
+        if entry is None:
+            return []
+        pks = [entry["pk"]]
+        if entry["kind"] == Kind.REVEAL:
+            chain = RollEntry.objects.filter(root_id=entry["reveals_id"]).readable_by_everyone()
+            pks += chain.order_by("seq").values_list("pk", flat=True)
+        webhooks = list(
+            Webhook.objects.active()
+            .filter(campaign_id=entry["campaign_id"])
+            .values_list("pk", flat=True)
+        )
+        deliveries = WebhookDelivery.objects.bulk_create(
+            [WebhookDelivery(webhook_id=webhook, entry_id=pk) for webhook in webhooks for pk in pks]
+        )
+        _enqueue(webhooks)
+        return deliveries
+
+
+def _enqueue(webhooks: list[int]) -> None:
+    from rolls.webhooks.delivery import deliver_webhook  # the task module imports the models
+
+    for webhook in webhooks:
+        deliver_webhook.enqueue(webhook)
+
+
+def queue_after_commit(entry_pk: int, using: str) -> None:
+    """Called by ``RollEntryQuerySet.append`` in a campaign with an active webhook: the
+    deliveries are written once the roll has committed (a rolled-back roll sends nothing), and
+    a failure there is logged, never turned into an error of the roll that already happened."""
+    transaction.on_commit(
+        partial(WebhookDelivery.objects.queue_entry, entry_pk), using=using, robust=True
+    )
+
+
+class WebhookDelivery(models.Model):
+    """One entry (or a test message, without one) for one webhook, and how sending it went."""
+
+    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    entry = models.ForeignKey(
+        RollEntry, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    status = models.CharField(
+        max_length=16, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
+    )
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.CharField(max_length=ERROR_MAX_LENGTH, blank=True)
+    last_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+
+    objects = WebhookDeliveryQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-pk"]
+        verbose_name_plural = "webhook deliveries"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=DeliveryStatus.values), name="webhook_delivery_status_valid"
+            ),
+        ]
+        indexes = [
+            # The next unsent delivery of a webhook, oldest first; the log page's newest first.
+            models.Index(fields=["webhook", "status", "id"], name="webhook_delivery_queue"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.webhook_id}: {self.entry_id or 'test'} {self.status}"
+
+    @property
+    def is_test(self) -> bool:
+        return self.entry_id is None
+
+    def is_due(self, now: Any) -> bool:
+        return self.next_attempt_at is None or self.next_attempt_at <= now
+
+
+def sync_has_webhooks(campaign_id: int) -> None:
+    """Keep ``Campaign.has_webhooks`` true exactly when the campaign has an active webhook (one
+    UPDATE): the roll path reads the flag with the campaign it loads anyway, so a campaign
+    without webhooks pays no query for them (tests/rolls/test_query_counts.py)."""
+    active = Webhook.objects.filter(campaign_id=OuterRef("pk"), active=True)
+    Campaign.objects.filter(pk=campaign_id).update(has_webhooks=Exists(active))

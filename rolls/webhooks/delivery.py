@@ -1,0 +1,315 @@
+"""Sending webhooks: the background task that posts a webhook's deliveries in order, with retries,
+and the HTTP request itself, which refuses to reach into the server's own network.
+
+The task (``deliver_webhook``) runs on Django's Tasks framework: `manage.py db_worker` picks it up
+from the database (django-tasks-db). One worker at a time sends a webhook's deliveries, oldest
+first (a lease on the webhook row, taken by an atomic UPDATE), so a receiver gets them in the
+log's order; a failed one is retried with exponential backoff and the ones after it wait for it
+(docs/webhooks.md).
+
+The request (``post``) resolves the host itself and refuses a loopback, private, link-local,
+multicast, reserved or unspecified address (unless ``WEBHOOKS_ALLOW_PRIVATE``), then connects to
+the very address it checked — so a DNS answer that changes between the check and the connection
+(DNS rebinding) can't move it — with the Host header and TLS server name of the URL. No redirect
+is followed: a 3xx is a failure. Every step has a timeout, and at most 4 KiB of the answer is read.
+"""
+
+from __future__ import annotations
+
+import http.client
+import ipaddress
+import logging
+import socket
+import ssl
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+from email.utils import parsedate_to_datetime
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.tasks import task
+from django.utils import timezone
+
+from rolls.log.records import public_record
+from rolls.models import (
+    MAX_ATTEMPTS,
+    DeliveryStatus,
+    Webhook,
+    WebhookDelivery,
+    WebhookFormat,
+    retry_delay,
+)
+from rolls.webhooks import payloads
+
+logger = logging.getLogger(__name__)
+
+ANSWER_READ_MAX = 4096  # bytes of a receiver's answer read, for the delivery log
+RETRY_AFTER_MAX = 3600  # seconds: a longer Retry-After is taken as an hour
+USER_AGENT = "Poolside-Webhooks/1"
+
+
+class Refused(Exception):
+    """The URL may not be posted to (scheme, host, or an address in the server's own network)."""
+
+
+@dataclass(frozen=True)
+class Target:
+    scheme: str
+    host: str
+    port: int
+    path: str  # with the query
+    addresses: tuple[str, ...]  # every address the host resolved to, all checked
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int | None  # None when no HTTP answer came (a refusal, a timeout, a lost connection)
+    error: str  # empty when delivered
+    retry_after: float | None = None  # seconds, from a 429's Retry-After
+
+    @property
+    def ok(self) -> bool:
+        return not self.error
+
+
+def forbidden(address: str) -> bool:
+    """Is this an address of the server's own network, or one nobody should post to?"""
+    ip = ipaddress.ip_address(address.split("%", 1)[0])  # an IPv6 zone id is no part of it
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped  # ::ffff:127.0.0.1 is 127.0.0.1
+    return (
+        ip.is_loopback
+        or ip.is_private
+        or ip.is_link_local
+        or ip.is_multicast
+        or ip.is_reserved
+        or ip.is_unspecified
+        or not ip.is_global  # shared address space (100.64.0.0/10) and the like
+    )
+
+
+def resolve(url: str) -> Target:
+    """The URL's parts and its host's addresses, every one of them checked; raises ``Refused``
+    with a sentence for the GM."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        raise Refused("This isn't a valid URL.") from None
+    if parts.scheme not in ("http", "https"):
+        raise Refused("Only http:// and https:// URLs can receive webhooks.")
+    if not parts.hostname:
+        raise Refused("The URL has no host name.")
+    if parts.username is not None or parts.password is not None:
+        raise Refused("Put no user name or password in the URL.")
+    port = port or (443 if parts.scheme == "https" else 80)
+    try:
+        found = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        raise Refused(f"The host {parts.hostname} can't be found.") from None
+    addresses = tuple(dict.fromkeys(str(info[4][0]) for info in found))
+    if not addresses:
+        raise Refused(f"The host {parts.hostname} can't be found.")
+    if not settings.WEBHOOKS_ALLOW_PRIVATE and any(forbidden(a) for a in addresses):
+        raise Refused(
+            f"{parts.hostname} is an address of a private, local or reserved network; "
+            "webhooks are only sent to public addresses."
+        )
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return Target(parts.scheme, parts.hostname, port, path, addresses)
+
+
+class _PinnedHTTP(http.client.HTTPConnection):
+    """Connects to the address that was checked, whatever the host name resolves to now."""
+
+    def __init__(self, host: str, port: int, address: str, timeout: float) -> None:
+        super().__init__(host, port, timeout=timeout)
+        self.address = address
+
+    def connect(self) -> None:
+        self.sock = socket.create_connection((self.address, self.port), self.timeout)
+
+
+class _PinnedHTTPS(http.client.HTTPSConnection):
+    def __init__(self, host: str, port: int, address: str, timeout: float) -> None:
+        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+        self.address = address
+
+    def connect(self) -> None:
+        sock = socket.create_connection((self.address, self.port), self.timeout)
+        # The certificate is checked against the URL's host name, as the server name sent.
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # type: ignore[attr-defined]
+
+
+def post(url: str, body: bytes, headers: dict[str, str]) -> Answer:
+    """POST ``body`` to ``url``; never raises for anything the network or the receiver does."""
+    try:
+        target = resolve(url)
+    except Refused as refused:
+        return Answer(None, f"Not sent: {refused}")
+    timeout = settings.WEBHOOK_TIMEOUT
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+        **headers,
+    }
+    error = ""
+    for address in target.addresses:
+        kind = _PinnedHTTPS if target.scheme == "https" else _PinnedHTTP
+        connection = kind(target.host, target.port, address, timeout)
+        try:
+            connection.request("POST", target.path, body=body, headers=headers)
+            response = connection.getresponse()
+            answer = response.read(ANSWER_READ_MAX)
+            return _judge(response, answer)
+        except TimeoutError:
+            error = f"No answer within {timeout} seconds."
+        except ssl.SSLError as exc:
+            return Answer(None, f"TLS failed: {exc.reason or exc}")
+        except (OSError, http.client.HTTPException) as exc:
+            error = f"Connection failed: {exc or type(exc).__name__}"
+        finally:
+            connection.close()
+    return Answer(None, error)
+
+
+def _judge(response: http.client.HTTPResponse, answer: bytes) -> Answer:
+    status = response.status
+    if 200 <= status < 300:
+        return Answer(status, "")
+    if 300 <= status < 400:
+        location = response.getheader("Location", "")[:200]
+        return Answer(
+            status,
+            f"The receiver redirected ({status}) to {location or 'another address'}; "
+            "webhooks never follow redirects. Use the final URL.",
+        )
+    text = answer.decode("utf-8", "replace").strip()
+    error = f"The receiver answered {status} {response.reason}" + (f": {text}" if text else ".")
+    retry_after = _retry_after(response.getheader("Retry-After")) if status == 429 else None
+    return Answer(status, error, retry_after)
+
+
+def _retry_after(value: str | None) -> float | None:
+    """Seconds to wait, from a Retry-After of seconds or of an HTTP date (Discord sends seconds)."""
+    if not value:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            seconds = (parsedate_to_datetime(value) - timezone.now()).total_seconds()
+        except (TypeError, ValueError):
+            return None
+    if seconds != seconds:  # NaN
+        return None
+    return min(max(seconds, 0.0), RETRY_AFTER_MAX)
+
+
+# --- what is sent ----------------------------------------------------------------------------
+
+
+def request_for(webhook: Webhook, delivery: WebhookDelivery) -> tuple[bytes, dict[str, str]]:
+    """The body and headers of one delivery, built when it is sent (a signature's timestamp is
+    the time of the attempt)."""
+    record = (
+        None
+        if delivery.entry_id is None
+        else public_record(delivery.entry_id, base_url=settings.SITE_URL)
+    )
+    headers = {payloads.DELIVERY_HEADER: str(delivery.pk)}
+    if webhook.format == WebhookFormat.DISCORD:
+        return payloads.encode(payloads.discord_message(webhook.campaign, record)), headers
+    body = payloads.encode(payloads.json_payload(webhook.campaign, record))
+    return body, headers | payloads.signed_headers(webhook.secret, int(time.time()), body)
+
+
+# --- the task --------------------------------------------------------------------------------
+
+
+@task()
+def deliver_webhook(webhook_pk: int) -> str:
+    """Send the webhook's waiting deliveries, oldest first, until none is left or one fails
+    (then a retry is scheduled and the others wait behind it). Enqueued after every delivery
+    is queued and for every retry; a run that finds another worker sending leaves it to that
+    one, which looks again for new deliveries before it lets go."""
+    while True:
+        if not Webhook.objects.claim(webhook_pk):
+            return "busy"
+        try:
+            outcome = _drain(webhook_pk)
+        finally:
+            Webhook.objects.release(webhook_pk)
+        # A delivery queued while this run held the lease found it taken and left it to us.
+        if outcome != "drained" or not _due(webhook_pk):
+            return outcome
+
+
+def _due(webhook_pk: int) -> bool:
+    first = _next(webhook_pk)
+    return first is not None and first.is_due(timezone.now())
+
+
+def _next(webhook_pk: int) -> WebhookDelivery | None:
+    return WebhookDelivery.objects.filter(webhook_id=webhook_pk).unsent().order_by("pk").first()
+
+
+def _drain(webhook_pk: int) -> str:
+    while True:
+        webhook = Webhook.objects.select_related("campaign").filter(pk=webhook_pk).first()
+        if webhook is None:
+            return "deleted"
+        if not webhook.active:
+            return "paused"
+        delivery = _next(webhook_pk)
+        if delivery is None:
+            return "drained"
+        if not delivery.is_due(timezone.now()):
+            return "waiting"  # its retry is scheduled; the ones after it wait for it
+        Webhook.objects.renew(webhook_pk)
+        try:
+            body, headers = request_for(webhook, delivery)
+        except Exception as exc:  # a bug of ours: retried and shown like any failure, not lost
+            logger.exception("Webhook %s: delivery %s could not be built", webhook_pk, delivery.pk)
+            answer = Answer(
+                None, f"Not sent: the message could not be built ({type(exc).__name__})."
+            )
+        else:
+            answer = post(webhook.url, body, headers)
+        if not record(webhook, delivery, answer):
+            return "failed"
+
+
+def record(webhook: Webhook, delivery: WebhookDelivery, answer: Answer) -> bool:
+    """Write how the attempt went; schedule the retry, or give up and pause the webhook."""
+    now = timezone.now()
+    delivery.attempts += 1
+    delivery.last_attempt_at = now
+    delivery.last_status_code = answer.status
+    delivery.last_error = answer.error[: WebhookDelivery._meta.get_field("last_error").max_length]
+    if answer.ok:
+        delivery.status, delivery.next_attempt_at = DeliveryStatus.DELIVERED, None
+        with transaction.atomic():
+            delivery.save()
+            Webhook.objects.filter(pk=webhook.pk).update(consecutive_failures=0)
+        return True
+    Webhook.objects.filter(pk=webhook.pk).update(consecutive_failures=F("consecutive_failures") + 1)
+    if delivery.attempts >= MAX_ATTEMPTS:
+        delivery.status, delivery.next_attempt_at = DeliveryStatus.GIVEN_UP, None
+        delivery.save()
+        webhook.pause(
+            f"Paused on {now:%d %b %Y at %H:%M} UTC: a delivery failed {delivery.attempts} times "
+            f"in a row (last: {answer.error[:150]}). Check the URL and the receiver, then resume."
+        )
+        logger.warning("Webhook %s paused after %s failed attempts", webhook.pk, MAX_ATTEMPTS)
+        return False
+    wait = retry_delay(delivery.attempts)
+    if answer.retry_after is not None:
+        wait = max(wait, timedelta(seconds=answer.retry_after))
+    delivery.status, delivery.next_attempt_at = DeliveryStatus.FAILED, now + wait
+    delivery.save()
+    deliver_webhook.using(run_after=delivery.next_attempt_at).enqueue(webhook.pk)
+    return False

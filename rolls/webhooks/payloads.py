@@ -1,0 +1,217 @@
+"""What a webhook posts: a Discord message (one embed per roll, inside Discord's documented limits)
+or the generic JSON body and its HMAC-SHA256 signature (docs/webhooks.md has examples and the
+receiver's check).
+
+Both are built from the entry's public record (``rolls.log.records.public_record``: the entry as
+the API returns it to a member who may read it), never from the model, so a webhook can't carry a
+field the API wouldn't show a player.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+from fractions import Fraction
+from typing import Any
+
+from rolls.models import READING_WORDS
+from rolls.rolling.display import percent
+from sheets.models import Campaign
+
+SIGNATURE_HEADER = "Poolside-Signature"
+TIMESTAMP_HEADER = "Poolside-Timestamp"
+DELIVERY_HEADER = "Poolside-Delivery"
+
+# Discord's embed limits (discord.com/developers/docs/resources/message#embed-object-embed-limits):
+# characters per part, and across every title, description, field, footer and author of a message.
+TITLE_MAX = 256
+DESCRIPTION_MAX = 4096
+FIELDS_MAX = 25
+FIELD_NAME_MAX = 256
+FIELD_VALUE_MAX = 1024
+FOOTER_MAX = 2048
+AUTHOR_MAX = 256
+EMBED_TOTAL_MAX = 6000
+EMBEDS_MAX = 10  # per message; Poolside sends one
+
+ELLIPSIS = "…"
+
+# The embed's colour bar, by how the roll went (Discord takes an integer RGB).
+SUCCESS_COLOUR = 0x2E7D32
+FAILURE_COLOUR = 0xC62828
+OTHER_COLOUR = 0x546E7A
+SUCCESSES = frozenset({"critical_success", "success", "costly_success"})
+FAILURES = frozenset({"failure", "critical_failure"})
+
+
+def campaign_part(campaign: Campaign) -> dict[str, Any]:
+    return {"id": campaign.pk, "name": campaign.name, "system": campaign.system}
+
+
+# --- generic JSON ----------------------------------------------------------------------------
+
+
+def json_payload(campaign: Campaign, record: dict[str, Any] | None) -> dict[str, Any]:
+    """``{"event": "roll", "campaign": …, "entry": <the API's record>}``; a test message (no
+    entry) is ``{"event": "test", "campaign": …}``."""
+    if record is None:
+        return {"event": "test", "campaign": campaign_part(campaign)}
+    return {"event": "roll", "campaign": campaign_part(campaign), "entry": record}
+
+
+def encode(payload: dict[str, Any]) -> bytes:
+    """The body as sent and as signed: compact UTF-8 JSON."""
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def signature(secret: str, timestamp: int, body: bytes) -> str:
+    """``sha256=`` and the hex HMAC-SHA256, keyed with the webhook's secret, of
+    ``"<timestamp>.<body>"``: signing the time too stops a captured delivery from being replayed
+    later (the receiver refuses old timestamps)."""
+    signed = str(timestamp).encode() + b"." + body
+    return "sha256=" + hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
+
+
+def signed_headers(secret: str, timestamp: int, body: bytes) -> dict[str, str]:
+    return {
+        TIMESTAMP_HEADER: str(timestamp),
+        SIGNATURE_HEADER: signature(secret, timestamp, body),
+    }
+
+
+# --- Discord ---------------------------------------------------------------------------------
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters, cut with an ellipsis."""
+    text = text.strip()
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + ELLIPSIS
+
+
+_MARKDOWN = re.compile(r"([\\*_~`|>#\[\]-])")
+
+
+def plain(text: str) -> str:
+    """Names and labels are the players' own text: shown as written, never as Discord markdown
+    (a name of ``**bold**`` or ``[a link](…)`` stays literal)."""
+    return _MARKDOWN.sub(r"\\\1", text)
+
+
+def _odds(record: dict[str, Any]) -> str:
+    try:
+        return percent(Fraction(record["odds"]))
+    except (ValueError, ZeroDivisionError, KeyError, TypeError):
+        return ""
+
+
+def _dice(faces: list[dict[str, Any]]) -> str:
+    """Every die as ``face`` (its reading, in the log's words): ``5 (win), 2 (no win)``."""
+    words = []
+    for die in faces:
+        reading = str(die.get("reading", ""))
+        reading = READING_WORDS.get(reading, reading.replace("_", " "))
+        words.append(f"{die.get('face')} ({reading})" if reading else str(die.get("face")))
+    return ", ".join(words)
+
+
+def discord_message(campaign: Campaign, record: dict[str, Any] | None) -> dict[str, Any]:
+    """The message Discord's "Execute Webhook" takes: one embed (who, what, outcome, dice, odds,
+    a link to the permalink). ``allowed_mentions`` is empty, so a character named
+    ``@everyone`` pings nobody."""
+    footer = f"{campaign.name} · {campaign.get_system_display()}"
+    if record is None:
+        embed: dict[str, Any] = {
+            "title": "Poolside webhook test",
+            "description": "This channel will receive the readable rolls of "
+            f"{plain(campaign.name)}.",
+            "footer": {"text": footer},
+            "color": OTHER_COLOUR,
+        }
+    else:
+        outcome = record.get("outcome", "")
+        description = f"**{plain(record.get('outcome_label', ''))}**"
+        if record.get("detail"):
+            description += "\n" + plain(record["detail"])
+        fields = []
+        if record.get("faces"):
+            fields.append({"name": "Dice", "value": plain(_dice(record["faces"])), "inline": False})
+        if odds := _odds(record):
+            fields.append({"name": "Odds of this outcome", "value": odds, "inline": True})
+        if record.get("breakdown"):
+            fields.append({"name": "Pool", "value": plain(record["breakdown"]), "inline": False})
+        embed = {
+            "title": plain(f"{record.get('character', '')}: {record.get('label', '')}"),
+            "url": record.get("url", ""),
+            "description": description,
+            "author": {"name": record.get("player", "")},
+            "fields": fields,
+            "footer": {"text": footer},
+            "timestamp": record.get("time", ""),
+            "color": SUCCESS_COLOUR
+            if outcome in SUCCESSES
+            else FAILURE_COLOUR
+            if outcome in FAILURES
+            else OTHER_COLOUR,
+        }
+    return {
+        "username": "Poolside",
+        "allowed_mentions": {"parse": []},
+        "embeds": [fit(embed)],
+    }
+
+
+def embed_length(embed: dict[str, Any]) -> int:
+    """The characters Discord counts towards an embed's 6000."""
+    total = len(embed.get("title", "")) + len(embed.get("description", ""))
+    total += sum(len(f["name"]) + len(f["value"]) for f in embed.get("fields", []))
+    total += len(embed.get("footer", {}).get("text", ""))
+    return total + len(embed.get("author", {}).get("name", ""))
+
+
+def fit(embed: dict[str, Any]) -> dict[str, Any]:
+    """Every part within its own limit, then the whole within 6000: the description gives way
+    first, then the fields' values (a roll's figures are all at the permalink)."""
+    embed = dict(embed)
+    if "title" in embed:
+        embed["title"] = clip(embed["title"], TITLE_MAX) or ELLIPSIS
+    if "description" in embed:
+        embed["description"] = clip(embed["description"], DESCRIPTION_MAX)
+    if "author" in embed:
+        embed["author"] = {"name": clip(embed["author"]["name"], AUTHOR_MAX) or ELLIPSIS}
+    if "footer" in embed:
+        embed["footer"] = {"text": clip(embed["footer"]["text"], FOOTER_MAX)}
+    embed["fields"] = [
+        {
+            "name": clip(f["name"], FIELD_NAME_MAX),
+            "value": clip(f["value"], FIELD_VALUE_MAX) or ELLIPSIS,
+            "inline": f.get("inline", False),
+        }
+        for f in embed.get("fields", [])[:FIELDS_MAX]
+    ]
+    # Over 6000 only with parts near their own limits: give way from the least telling part,
+    # the description, to the field values (last first), whole fields, then the footer, the
+    # author and the title; the three last can't reach 6000 by themselves.
+    if _excess(embed) > 0 and embed.get("description"):
+        embed["description"] = clip(embed["description"], _keep(embed, embed["description"]))
+    for field in reversed(embed["fields"]):
+        if _excess(embed) > 0:
+            field["value"] = clip(field["value"], _keep(embed, field["value"]))
+    while _excess(embed) > 0 and embed["fields"]:
+        embed["fields"].pop()
+    for part, key in (("footer", "text"), ("author", "name")):
+        if _excess(embed) > 0 and part in embed:
+            embed[part] = {key: clip(embed[part][key], _keep(embed, embed[part][key]))}
+    if _excess(embed) > 0:
+        embed["title"] = clip(embed["title"], _keep(embed, embed["title"]))
+    return embed
+
+
+def _excess(embed: dict[str, Any]) -> int:
+    return embed_length(embed) - EMBED_TOTAL_MAX
+
+
+def _keep(embed: dict[str, Any], text: str) -> int:
+    """How long ``text`` may stay for the embed to fit (one character at least: an ellipsis)."""
+    return max(len(text) - _excess(embed), 1)

@@ -1,0 +1,105 @@
+"""A real HTTP receiver for the webhook tests: a threaded http.server on 127.0.0.1 that records
+every request and answers as scripted (status, headers, body, a delay). Webhooks may post to it
+only with WEBHOOKS_ALLOW_PRIVATE (it is a loopback address)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from django.core.management import call_command
+
+
+@dataclass
+class Received:
+    path: str
+    headers: dict[str, str]
+    body: bytes
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+@dataclass
+class Reply:
+    status: int = 204
+    headers: dict[str, str] = field(default_factory=dict)
+    body: bytes = b""
+    delay: float = 0.0
+
+
+class Receiver:
+    """``with Receiver() as receiver:`` — ``receiver.url``, ``receiver.received``; queue answers
+    with ``receiver.answer(Reply(500), …)`` (then 204 once they run out)."""
+
+    def __init__(self) -> None:
+        self.received: list[Received] = []
+        self.replies: list[Reply] = []
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", 0))
+                body = self.rfile.read(length)
+                owner.received.append(Received(self.path, dict(self.headers.items()), body))
+                reply = owner.replies.pop(0) if owner.replies else Reply()
+                if reply.delay:
+                    time.sleep(reply.delay)
+                try:
+                    self.send_response(reply.status)
+                    for name, value in reply.headers.items():
+                        self.send_header(name, value)
+                    self.send_header("Content-Length", str(len(reply.body)))
+                    self.end_headers()
+                    self.wfile.write(reply.body)
+                except OSError:  # the client gave up waiting
+                    pass
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
+
+    def answer(self, *replies: Reply) -> None:
+        self.replies.extend(replies)
+
+    @property
+    def bodies(self) -> bytes:
+        return b"\n".join(r.body for r in self.received)
+
+    def __enter__(self) -> Receiver:
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def run_worker() -> None:
+    """Run every task that is due through the database backend, as `manage.py db_worker` does,
+    then return (it closes the connection between tasks: transactional tests only)."""
+    call_command("db_worker", batch=True, reload=False, startup_delay=False, verbosity=0)
+
+
+def deliver(webhook: Any) -> str:
+    """Run the delivery task here and now, as a worker would (its retries are left scheduled)."""
+    from rolls.webhooks.delivery import deliver_webhook
+
+    return str(deliver_webhook.call(webhook.pk))
+
+
+def make_due() -> None:
+    """Bring every scheduled retry to now, as if its backoff had passed."""
+    from django.utils import timezone
+
+    from rolls.models import WebhookDelivery
+
+    WebhookDelivery.objects.unsent().update(next_attempt_at=timezone.now())
