@@ -112,6 +112,20 @@ def _create_token(page) -> None:
     page.locator(".token-created").wait_for()
 
 
+def _add_webhooks(page) -> None:
+    """Two webhooks on the GM's page, one with a test message waiting to go out."""
+    for url, kind in (
+        ("http://127.0.0.1:9/discord-like", "Discord"),
+        ("http://127.0.0.1:9/our-bot", "JSON, signed"),
+    ):
+        page.get_by_label("URL").fill(url)
+        page.get_by_role("radio", name=kind).check()
+        page.get_by_role("button", name="Add webhook").click()
+        page.wait_for_load_state("networkidle")
+    page.get_by_role("button", name="Send a test").first.click()
+    page.get_by_text("A test message is on its way").wait_for()
+
+
 SHOTS = [
     Shot("landing", None, "/"),
     Shot("login", None, "/accounts/login/"),
@@ -138,6 +152,7 @@ SHOTS = [
     Shot("not-found", "alice", "/campaigns/999999/"),
     Shot("account", "alice", "/account/", act=_create_token),
     Shot("api-docs", None, "/api/v1/docs"),
+    Shot("webhooks", "gm", "/campaigns/{cogent}/webhooks/", act=_add_webhooks),
     Shot("create-cogent", "alice", "/campaigns/{cogent}/characters/new/", act=_build_cogent),
     Shot(
         "create-cogent-refused",
@@ -241,6 +256,8 @@ def main() -> None:
             "DEBUG": "",
             # The landing page shows its one-click demo logins, as under `make run`.
             "DEMO_LOGINS": "1",
+            # The webhooks page gets a webhook on this machine (nothing listens: no worker runs).
+            "WEBHOOKS_ALLOW_PRIVATE": "1",
         }
         env.pop("DATABASE_POOL_SIZE", None)
         port = _free_port()
