@@ -304,6 +304,14 @@ def _entry(request: HttpRequest, entry_id: str) -> tuple[RollEntry, Membership]:
 # Targets and rolls
 # ---------------------------------------------------------------------------------------------
 
+# What a roll or a follow-up answers, and its limits. A placeholder (a blind roll's roller) has
+# only its placeholder fields, not nulls for the rest: the export's record, key for key.
+WRITES: dict[str, Any] = {
+    "response": {201: Entry, **ERRORS},
+    "exclude_unset": True,
+    "throttle": [READ_THROTTLE, ROLL_THROTTLE],
+}
+
 
 @router.get(
     "/characters/{pk}/targets",
@@ -361,11 +369,7 @@ def target(request: HttpRequest, pk: Id, kind: Kind, target_pk: Id) -> dict[str,
 
 @router.post(
     "/characters/{pk}/targets/{kind}/{target_pk}/rolls",
-    response={201: Entry, **ERRORS},
-    # A placeholder (a blind roll's roller) has only its placeholder fields, not nulls for the
-    # rest: the same record as the export, key for key.
-    exclude_unset=True,
-    throttle=[READ_THROTTLE, ROLL_THROTTLE],
+    **WRITES,
     summary="Roll",
 )
 def roll(
@@ -429,11 +433,7 @@ def entry(request: HttpRequest, entry_id: EntryId) -> dict[str, Any]:
 
 @router.post(
     "/entries/{entry_id}/follow-ups/{action}",
-    response={201: Entry, **ERRORS},
-    # A placeholder (a blind roll's roller) has only its placeholder fields, not nulls for the
-    # rest: the same record as the export, key for key.
-    exclude_unset=True,
-    throttle=[READ_THROTTLE, ROLL_THROTTLE],
+    **WRITES,
     url_name="follow_up",
     summary="Follow a roll up",
 )
