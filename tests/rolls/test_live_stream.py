@@ -340,3 +340,48 @@ def test_one_event_is_read_once_and_rendered_once_per_audience(party):
             await s.close()
 
     run(scenario)
+
+
+def test_a_stream_that_closes_mid_read_does_not_cancel_the_read_for_the_others():
+    """Shared reads (rolls/live/stream.py): each waiter's cancellation is its own."""
+
+    async def scenario():
+        shared = live_stream.SharedReads(asyncio.get_running_loop())
+        release = asyncio.Event()
+
+        async def slow_read():
+            await release.wait()
+            return "card"
+
+        first = asyncio.create_task(shared.get(("card", 1), slow_read))
+        second = asyncio.create_task(shared.get(("card", 1), slow_read))
+        await asyncio.sleep(0)
+        first.cancel()
+        await asyncio.sleep(0)
+        release.set()
+        assert await second == "card"
+        assert first.cancelled() and shared.reads == 1
+        # A later stream takes the finished read as it is.
+        assert await shared.get(("card", 1), slow_read) == "card" and shared.reads == 1
+
+    asyncio.run(scenario())
+
+
+def test_a_failed_shared_read_fails_its_waiters_and_is_read_again():
+    async def scenario():
+        shared = live_stream.SharedReads(asyncio.get_running_loop())
+        calls = []
+
+        async def flaky():
+            calls.append(1)
+            await asyncio.sleep(0)
+            if len(calls) == 1:
+                raise RuntimeError("database went away")
+            return "ok"
+
+        waiters = [asyncio.create_task(shared.get(("entry", 9), flaky)) for _ in range(3)]
+        results = await asyncio.gather(*waiters, return_exceptions=True)
+        assert all(isinstance(r, RuntimeError) for r in results)
+        assert await shared.get(("entry", 9), flaky) == "ok" and len(calls) == 2
+
+    asyncio.run(scenario())
