@@ -4,6 +4,10 @@ import os
 
 from django.core.asgi import get_asgi_application
 
+from config.memory import tune_garbage_collector
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 application = get_asgi_application()
+# Fewer garbage collections while thousands of streams are open (config/memory.py).
+tune_garbage_collector()

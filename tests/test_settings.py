@@ -53,3 +53,19 @@ def test_webhook_settings_are_safe_by_default():
     assert not cfg.SITE_URL.endswith("/")
     assert 0 < cfg.WEBHOOK_TIMEOUT <= 30
     assert cfg.TASKS["default"]["BACKEND"] == "django_tasks_db.DatabaseBackend"
+
+
+def test_the_server_process_collects_garbage_less_often():
+    """config/asgi.py tunes the collector once the app is loaded (config/memory.py)."""
+    import subprocess
+    import sys
+
+    from config.memory import OLDER_THRESHOLDS, YOUNG_THRESHOLD
+
+    out = subprocess.run(
+        [sys.executable, "-c", "import gc, config.asgi; print(gc.get_threshold())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert out == str((YOUNG_THRESHOLD, *OLDER_THRESHOLDS))
