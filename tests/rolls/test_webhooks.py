@@ -488,3 +488,17 @@ def test_the_docs_name_the_headers_and_the_limits_the_code_uses():
         assert name in text
     assert "WEBHOOKS_ALLOW_PRIVATE" in text and "db_worker" in text
     assert json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))["event"] == "roll"
+
+
+def test_a_stale_campaign_save_keeps_the_webhooks_flag(party):
+    """A campaign row read before a webhook was added, then saved whole (the campaign form
+    does), leaves has_webhooks as the webhooks set it."""
+    from sheets.models import Campaign
+
+    stale = Campaign.objects.get(pk=party.campaign.pk)
+    assert not stale.has_webhooks
+    WebhookFactory(campaign=party.campaign)
+    stale.name = "Renamed"
+    stale.save()
+    fresh = Campaign.objects.get(pk=party.campaign.pk)
+    assert fresh.name == "Renamed" and fresh.has_webhooks
