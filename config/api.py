@@ -26,7 +26,6 @@ from ninja.throttling import BaseThrottle
 from pydantic import Field
 
 from sheets.models import ApiToken
-from sheets.models.tokens import digest
 
 
 class Error(Schema):
@@ -74,16 +73,13 @@ class TokenAuth(HttpBearer):
         return super().__call__(request)
 
     def authenticate(self, request: HttpRequest, token: str) -> ApiToken | None:
-        token = token.strip()
-        found = (
-            ApiToken.objects.select_related("user").filter(key_digest=digest(token)).first()
-            if token.startswith("pst_") and len(token) <= 100
-            else None
-        )
+        found = ApiToken.objects.find(token.strip())
         if found is None:
             raise AuthenticationError(message="This token is not valid.")
+        if not found.user.is_active:
+            raise AuthenticationError(message="This token's account is deactivated.")
         status = found.status()
-        if status != "active" or not found.user.is_active:
+        if status != "active":
             raise AuthenticationError(message=f"This token is {status}.")
         found.touch()
         request.user = found.user

@@ -30,10 +30,10 @@ from rolls.rolling.targets import Target, target_for_roller
 from rolls.rolling.views import (
     ASK_PARAMS,
     FOLLOW_UP_ACTIONS,
-    _ask,
-    _entry_for_member,
+    entry_for_member,
     make_follow_up,
     make_roll,
+    panel_ask,
 )
 from sheets.access import campaign_for_member, character_for_reader
 from sheets.api import MAX_ID, Id
@@ -274,7 +274,7 @@ def _loaded_form(
     (``call``/``contest`` in values) presets and locks options, as on the sheet."""
     target, membership = target_for_roller(request, pk, kind, target_pk)  # type: ignore[arg-type]
     asked = {name: str(values[name]) for name in ASK_PARAMS if values.get(name) is not None}
-    ask, refusal = _ask(asked, target)
+    ask, refusal = panel_ask(asked, target)
     if refusal:
         raise ApiError(409, refusal)
     presets = {"gm": membership.is_gm} | (ask.presets() if ask else {})
@@ -297,7 +297,7 @@ def _entry(request: HttpRequest, entry_id: str) -> tuple[RollEntry, Membership]:
     pk = entry_pk(entry_id)
     if pk is None:
         raise Http404("No such roll.")
-    return _entry_for_member(request, pk)  # type: ignore[arg-type]
+    return entry_for_member(request, pk)  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -54,7 +54,7 @@ def shows_seq(membership: Membership | None) -> bool:
     return membership is not None and membership.is_gm
 
 
-def _entry_for_member(request: AuthenticatedHttpRequest, pk: int) -> tuple[RollEntry, Membership]:
+def entry_for_member(request: AuthenticatedHttpRequest, pk: int) -> tuple[RollEntry, Membership]:
     """Any member reads any entry of their campaign; non-members get a 404 (no existence leak)."""
     entry = get_object_or_404(
         RollEntry.objects.select_related("campaign", "follows", "character"), pk=pk
@@ -135,7 +135,7 @@ def _form(
     return form
 
 
-def _ask(params: Any, target: Target) -> tuple[Ask | None, str]:
+def panel_ask(params: Any, target: Target) -> tuple[Ask | None, str]:
     """The call or contest the panel answers, or the reason it can't (shown in the panel)."""
     try:
         return ask_for(params, target.character, target), ""
@@ -151,7 +151,7 @@ def roll_panel(
     target, membership = target_for_roller(request, pk, kind, target_pk)
     if request.htmx and request.GET.get("close"):
         return HttpResponse("")
-    ask, refusal = _ask(request.GET, target)
+    ask, refusal = panel_ask(request.GET, target)
     form = _form(request.GET, target, membership, ask=ask)
     template = "rolls/panel.html#panel" if request.htmx else "rolls/panel.html"
     return render(request, template, _panel_context(target, form, ask=ask, refusal=refusal))
@@ -163,7 +163,7 @@ def roll_odds(
     request: AuthenticatedHttpRequest, pk: int, kind: str, target_pk: int
 ) -> HttpResponse:
     target, membership = target_for_roller(request, pk, kind, target_pk)
-    ask, _ = _ask(request.GET, target)
+    ask, _ = panel_ask(request.GET, target)
     form = _form(request.GET, target, membership, ask=ask)
     return render(request, "rolls/panel.html#odds", _panel_context(target, form, ask=ask))
 
@@ -176,7 +176,7 @@ def roll_create(
     target, membership = target_for_roller(request, pk, kind, target_pk)
     character = target.character
     action = request.POST.get("action", "roll")
-    ask, refusal = _ask(request.POST, target)
+    ask, refusal = panel_ask(request.POST, target)
     form = _form(request.POST, target, membership, ask=ask)
     entry = None
     if form.is_valid() and not refusal:
@@ -343,7 +343,7 @@ def make_follow_up(
 @login_required
 @require_POST
 def roll_follow_up(request: AuthenticatedHttpRequest, pk: int, action: str) -> HttpResponse:
-    entry, membership = _entry_for_member(request, pk)
+    entry, membership = entry_for_member(request, pk)
     character = entry.character
     if character is None or not character.can_read(membership):
         raise Http404("No such roll.")
@@ -397,7 +397,7 @@ def _detail_context(entry: RollEntry, membership: Membership) -> dict[str, Any]:
 @login_required
 @require_GET
 def roll_entry(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    entry, membership = _entry_for_member(request, pk)
+    entry, membership = entry_for_member(request, pk)
     context = _detail_context(entry, membership)
     character = entry.character
     can_roll = character is not None and character.can_roll(membership)
@@ -421,7 +421,7 @@ def roll_entry(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def roll_reveal(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The GM makes a hidden roll (and its follow-ups) readable by every member, with a new entry."""
-    entry, membership = _entry_for_member(request, pk)
+    entry, membership = entry_for_member(request, pk)
     if not membership.is_gm:
         raise PermissionDenied("Only the GM reveals hidden rolls.")
     if entry.kind not in ROOT_KINDS or entry.kind == Kind.REVEAL:
@@ -455,7 +455,7 @@ def assist_drop(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Drop a waiting assist (the moment passed): the GM or the assisted character's roller may.
     Not the assister: "already used" would tell them the assisted character rolled, perhaps a
     hidden roll. The assist entry stays in the log; only its wait ends."""
-    entry, membership = _entry_for_member(request, pk)
+    entry, membership = entry_for_member(request, pk)
     assist = Assist.objects.filter(entry=entry).select_related("assisted").first()
     if assist is None:
         raise Http404("No such assist.")

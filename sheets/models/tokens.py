@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import connection, models
-from django.db.models import Q
 from django.utils import timezone
 
 from sheets.models.base import in_constraint
@@ -36,21 +35,13 @@ def digest(raw: str) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
-class ApiTokenQuerySet(models.QuerySet):
-    def usable(self, now: datetime | None = None) -> ApiTokenQuerySet:
-        """Not revoked, not expired, of an active user."""
-        now = now or timezone.now()
-        return self.filter(
-            Q(expires_at__isnull=True) | Q(expires_at__gt=now),
-            revoked_at__isnull=True,
-            user__is_active=True,
-        )
-
+class ApiTokenQuerySet(models.QuerySet["ApiToken"]):
     def find(self, raw: str) -> ApiToken | None:
-        """The usable token ``raw`` is, with its user, in one query; None for anything else."""
+        """The token ``raw`` is, with its user, in one query, whatever its status (the caller
+        says why a revoked or expired one is refused); None for anything that isn't a token."""
         if not raw.startswith(PREFIX) or len(raw) > 100:
             return None
-        return self.usable().select_related("user").filter(key_digest=digest(raw)).first()
+        return self.select_related("user").filter(key_digest=digest(raw)).first()
 
 
 class ApiToken(models.Model):

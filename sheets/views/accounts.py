@@ -15,7 +15,6 @@ from django.db import IntegrityError, transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.http import AuthenticatedHttpRequest, HtmxHttpRequest, form_data
@@ -139,7 +138,6 @@ def _account_context(request: AuthenticatedHttpRequest, form: ApiTokenForm) -> d
     return {
         "form": form,
         "tokens": ApiToken.objects.filter(user=request.user),
-        "now": timezone.now(),
         "api_docs_url": reverse("api:openapi-view"),
     }
 
