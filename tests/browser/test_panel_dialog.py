@@ -1,11 +1,12 @@
 """The roll panel opens where the player is: from a row halfway down each system's sheet, the panel
 is a dialog over the page, the result lands in view, and Escape closes it with focus back on the
-Roll control and the page where it was."""
+Roll control and the page where it was. Its selects show their choices whole, inside the dialog."""
 
 import pytest
 from playwright.sync_api import expect
 
 from sheets.models import System
+from tests.browser.layout import clipped_selects, inside
 from tests.factories import CharacterFactory
 
 pytestmark = [
@@ -74,3 +75,28 @@ def test_the_panels_close_link_closes_the_dialog_too(page, log_in):
     page.locator("#roll-panel a.close").click()
     expect(page.locator("#roll-dialog")).to_be_hidden()
     expect(button).to_be_focused()
+
+
+@pytest.mark.parametrize("system", System.values)
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_the_panels_selects_show_their_choices_whole(page, log_in, system, viewport):
+    """On a laptop the dialog's three columns cut Cogent's "Roll as an assist for" select to
+    "Nobody: this is a roll of it…", and a player's "Blind (only the GM sees the result)"."""
+    page.set_viewport_size(viewport)
+    character, row = halfway_row(system)
+    CharacterFactory(campaign=character.campaign)  # someone to assist
+    log_in(character.owner)
+    page.goto(character.get_absolute_url())
+    page.locator(f"#skill-{row.pk} .roll-button").click()
+    expect(page.locator("#roll-dialog")).to_be_visible()
+    selects = page.locator("#roll-panel select")
+    expect(selects.first).to_be_visible()
+    if system == System.COGENT:
+        expect(page.get_by_label("Roll as an assist for")).to_be_visible()
+    assert clipped_selects(page, "#roll-panel") == []
+    panel = page.locator("#roll-panel .roll-panel").bounding_box()
+    # The dialog scrolls: only the screen's width bounds a select, its height doesn't.
+    screen = {"x": 0, "y": 0, "width": viewport["width"], "height": panel["height"] + panel["y"]}
+    for n in range(selects.count()):
+        box = selects.nth(n).bounding_box()
+        assert inside(box, panel) and inside(box, screen), selects.nth(n).get_attribute("name")
