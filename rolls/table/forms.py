@@ -172,9 +172,14 @@ class ContestForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.campaign = campaign
         system = campaign.rule_system
-        cast(forms.ChoiceField, self.fields["kind"]).choices = [
-            (kind, ContestKind(kind).label) for kind in system.contest_kinds
-        ]
+        kinds = [(kind, ContestKind(kind).label) for kind in system.contest_kinds]
+        if len(kinds) > 1:
+            # Each kind's label says how it plays, and one ("Active vs passive: the passive side
+            # sets the Risk") is wider than a phone: a closed select shows only its start, a
+            # radio's label wraps.
+            self.fields["kind"].widget = forms.RadioSelect()
+            self.fields["kind"].initial = kinds[0][0]
+        cast(forms.ChoiceField, self.fields["kind"]).choices = kinds
         for side in ("a", "b"):
             cast(
                 forms.ModelChoiceField, self.fields[f"character_{side}"]
