@@ -1,5 +1,5 @@
-"""Layout checks the browser tests share: a select that cuts its choices off, a box that leaves
-its container."""
+"""Layout checks the browser tests share: a select that cuts its choices off, a word split across
+lines, a box that leaves its container."""
 
 from __future__ import annotations
 
@@ -23,6 +23,27 @@ _CLIPPED_SELECTS = """scope => {
 
 def clipped_selects(page: Any, scope: str) -> list[str]:
     return page.evaluate(_CLIPPED_SELECTS, scope)
+
+
+# A word split across two lines (overflow-wrap: anywhere lets a table column shrink below its
+# longest word: "Willpowe/r:"). Returns the words under `selector` that are split.
+_SPLIT_WORDS = """selector => [...document.querySelectorAll(selector)].flatMap(el => {
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  const split = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const word of node.data.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      if (range.getClientRects().length > 1) split.push(word[0]);
+    }
+  }
+  return split;
+})"""
+
+
+def split_words(page: Any, selector: str) -> list[str]:
+    return page.evaluate(_SPLIT_WORDS, selector)
 
 
 def inside(inner: dict[str, float], outer: dict[str, float]) -> bool:

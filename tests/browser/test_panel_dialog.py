@@ -1,12 +1,13 @@
 """The roll panel opens where the player is: from a row halfway down each system's sheet, the panel
 is a dialog over the page, the result lands in view, and Escape closes it with focus back on the
-Roll control and the page where it was. Its selects show their choices whole, inside the dialog."""
+Roll control and the page where it was. Its selects show their choices whole, inside the dialog,
+and the Cold Stars step-4 choices keep their words whole."""
 
 import pytest
 from playwright.sync_api import expect
 
 from sheets.models import System
-from tests.browser.layout import clipped_selects, inside
+from tests.browser.layout import clipped_selects, inside, split_words
 from tests.factories import CharacterFactory
 
 pytestmark = [
@@ -100,3 +101,17 @@ def test_the_panels_selects_show_their_choices_whole(page, log_in, system, viewp
     for n in range(selects.count()):
         box = selects.nth(n).bounding_box()
         assert inside(box, panel) and inside(box, screen), selects.nth(n).get_attribute("name")
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_the_cold_stars_step_4_choices_keep_their_words_whole(page, log_in, viewport):
+    """The choices' column shrank below its longest word on a laptop ("No modificat/ion",
+    "Willpowe/r:")."""
+    page.set_viewport_size(viewport)
+    character, row = halfway_row(System.COLD_STARS)
+    log_in(character.owner)
+    page.goto(character.get_absolute_url())
+    page.locator(f"#skill-{row.pk} .roll-button").click()
+    expect(page.get_by_label("Willpower: upgrade 1 Ability die")).to_be_visible()
+    assert split_words(page, "#roll-panel table.choices th label") == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
