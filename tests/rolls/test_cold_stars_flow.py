@@ -168,6 +168,25 @@ def test_correct_without_momentum_is_refused(client, pilot, seeded):
     assert RollEntry.objects.count() == 1
 
 
+def test_correct_is_offered_after_a_success_too(client, pilot, settings):
+    """Step 6 (Seed): "The rolling player may apply one post-roll modification", Correct among
+    them, whatever the dice read: a Success may be re-rolled for a chance at a Critical Success.
+    Only a contest limits it (before the verdict, tests/rolls/test_table_rules.py)."""
+    character, athletics, _ = pilot
+    settings.ROLLS_RNG_SEED = seed_where(
+        lambda f: cold_stars.resolve(f) == "success",
+        lambda rng: cold_stars.roll(cold_stars.Pool(2, 2, 0), rng),
+    )
+    client.post(roll_url(character, "cold-stars-skill", athletics), data())
+    roll = latest()
+    assert roll.outcome == "success"
+    page = client.get(roll.get_absolute_url()).content.decode()
+    assert "Correct: re-roll the pool (1 Momentum)" in page
+    response = client.post(follow_url(roll, "correct"))
+    assert response.status_code == 302
+    assert (latest().kind, latest().follows) == (Kind.CORRECT, roll)
+
+
 def test_an_all_blank_roll_asks_the_player_to_choose(client, pilot, settings):
     character, athletics, _ = pilot
     pool = cold_stars.Pool(2, 2, 0)
