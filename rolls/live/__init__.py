@@ -297,6 +297,19 @@ def _conninfo() -> str:
 hub = Hub()
 
 
+def announcement(
+    campaign: int, kind: str, id: int, *, cause: int | None = None
+) -> tuple[str, list[str]] | None:
+    """For a writer that can fold the announcement into a statement of its own (the roll log's
+    append, which writes in one statement on PostgreSQL): the SQL expression that announces the
+    change, and its parameters — with the ``postgres`` transport, the same ``pg_notify`` that
+    :func:`publish` would run. None when the transport announces after commit: then call
+    :func:`publish` instead."""
+    if backend() != POSTGRES:
+        return None
+    return "pg_notify(%s, %s)", [CHANNEL, Event(campaign, kind, id, cause).to_json()]
+
+
 def publish(campaign: int, kind: str, id: int, *, cause: int | None = None) -> None:
     """Announce a change. Call it inside the transaction that writes the change: listeners hear of
     it only if and when that transaction commits. ``cause``: the roll entry behind the change
