@@ -12,6 +12,7 @@ is documented in docs/roll-log.md; keep the two in step.
 from __future__ import annotations
 
 import secrets
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -315,14 +316,62 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         # adds no statement of its own (outside one it is the transaction). The unique
         # (campaign, seq) constraint stays the backstop: a chain never forks. A clash (a second
         # follow-up of one entry) fails the caller's transaction, which is the caller's to report.
-        with transaction.atomic(using=self.db, savepoint=False):
-            entry = self._link(campaign, fields)
+        connection = transaction.get_connection(self.db)
+        sql = _ChainSQL.of(connection, self.model)
+        entry = None
+        if sql.one_statement and not connection.in_atomic_block:
+            # Nothing else to commit with it (a plain roll): the append alone, in one statement.
+            entry = self._link_alone(connection, sql, campaign, fields)
+        if entry is None:
+            with transaction.atomic(using=self.db, savepoint=False):
+                entry = self._link(campaign, fields)
         if campaign.has_webhooks:
             # Only campaigns with an active webhook: the flag came with the campaign, so a roll
             # elsewhere costs no query here. What is sent is decided after commit.
             from rolls.models.webhooks import queue_after_commit
 
             queue_after_commit(entry.pk, self.db)
+        return entry
+
+    def _link_alone(
+        self, connection: Any, sql: _ChainSQL, campaign: Campaign, fields: dict[str, Any]
+    ) -> RollEntry | None:
+        """PostgreSQL, outside any transaction: read the head, link the entry to it, then insert
+        it, move the head and announce it in one statement — which does all of it only if the
+        head is still where it was read (``UPDATE … WHERE length = <read>``, rechecked by
+        PostgreSQL against the newest row version). None when another append came first: the
+        caller then appends under the head's lock, which always succeeds.
+
+        Within this process, appends to one campaign take turns on a lock of ours, so they
+        don't race each other; only another server process can come first. The statement is
+        its own transaction: no BEGIN, no COMMIT, and the head's row is locked only while
+        PostgreSQL runs it, never across Python."""
+        with _append_turn(campaign.pk), connection.cursor() as cursor:
+            cursor.execute(sql.peek, [campaign.pk])
+            row = cursor.fetchone()
+            if row is None:  # a campaign from before heads existed: the locked way makes one
+                return None
+            entry = self._new_entry(campaign, fields, row)
+            announce = live.announcement(campaign.pk, "entry", entry.pk)
+            if not sql.write(cursor, entry, announce, expected=row[0]):
+                return None
+            entry._state.adding, entry._state.db = False, connection.alias
+        if announce is None:
+            live.publish(campaign.pk, "entry", entry.pk)  # after commit: that is now
+        entry.is_revealed = False  # brand new: nothing can have revealed it yet
+        return entry
+
+    def _new_entry(self, campaign: Campaign, fields: dict[str, Any], head: Any) -> RollEntry:
+        """The entry, linked to the head ``(length, hash[, id drawn for it])`` as read."""
+        entry = self.model(campaign=campaign, seq=head[0] + 1, prev_hash=head[1], **fields)
+        if len(head) > 2:
+            entry.pk = head[2]
+        entry.salt = secrets.token_hex(SALT_BYTES)
+        entry.character_ref = entry.character_id
+        entry.user_ref = entry.user_id
+        entry.roller_ref = entry.roller_id
+        entry.created_at = timezone.now()
+        entry.hash = entry.compute_hash()
         return entry
 
     def _link(self, campaign: Campaign, fields: dict[str, Any]) -> RollEntry:
@@ -338,30 +387,31 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
                 LogHead.objects.select_for_update().get_or_create(campaign_id=campaign.pk)
                 cursor.execute(sql.lock, [campaign.pk])
                 row = cursor.fetchone()
-            seq, prev_hash = row[0] + 1, row[1]
-            entry = self.model(campaign=campaign, seq=seq, prev_hash=prev_hash, **fields)
-            entry.salt = secrets.token_hex(SALT_BYTES)
-            entry.character_ref = entry.character_id
-            entry.user_ref = entry.user_id
-            entry.roller_ref = entry.roller_id
-            entry.created_at = timezone.now()
-            entry.hash = entry.compute_hash()
+            entry = self._new_entry(campaign, fields, row)
             if sql.one_statement:
                 # The entry's id came with the lock, so the announcement can go in the same
                 # statement as the insert and the head's move (NOTIFY is transactional).
-                entry.pk = row[2]
                 announce = live.announcement(campaign.pk, "entry", entry.pk)
-                sql.write(cursor, entry, seq, announce)
+                sql.write(cursor, entry, announce)
                 if announce is None:
                     live.publish(campaign.pk, "entry", entry.pk)
             else:
                 sql.insert(cursor, entry)
-                cursor.execute(sql.move, [seq, entry.hash, campaign.pk])
+                cursor.execute(sql.move, [entry.seq, entry.hash, campaign.pk])
                 live.publish(campaign.pk, "entry", entry.pk)
             entry._state.adding, entry._state.db = False, connection.alias
         # Open streams hear of the entry when (and only if) the caller's transaction commits.
         entry.is_revealed = False  # brand new: nothing can have revealed it yet
         return entry
+
+
+# Appends to one campaign from this process take turns here before reading its head (a
+# campaign's turn is one of these locks, by its pk), so they don't race each other to move it.
+_TURNS = [threading.Lock() for _ in range(64)]
+
+
+def _append_turn(campaign_pk: int) -> threading.Lock:
+    return _TURNS[campaign_pk % len(_TURNS)]
 
 
 class _ChainSQL:
@@ -403,13 +453,19 @@ class _ChainSQL:
         self.move = f"UPDATE {table} SET {length} = %s, {hash_} = %s WHERE {campaign} = %s"
         if self.one_statement:
             sequence = f"pg_get_serial_sequence('{qn(self.table)}', '{self.pk.column}')"
-            self.lock = (
-                f"SELECT {length}, {hash_}, nextval({sequence}) FROM {table} "
-                f"WHERE {campaign} = %s FOR UPDATE"
+            self.peek = (
+                f"SELECT {length}, {hash_}, nextval({sequence}) FROM {table} WHERE {campaign} = %s"
             )
+            self.lock = f"{self.peek} FOR UPDATE"
+            insert = f"INSERT INTO {qn(self.table)} ({qn(self.pk.column)}, {columns})"
             self.add = (
-                f"WITH added AS (INSERT INTO {qn(self.table)} ({qn(self.pk.column)}, {columns}) "
-                f"VALUES (%s, {values})), moved AS ({self.move}) SELECT "
+                f"WITH added AS ({insert} VALUES (%s, {values})), moved AS ({self.move}) SELECT "
+            )
+            # Outside a transaction: the head moves only from where it was read, and the entry
+            # is inserted only if it moved (the INSERT reads the UPDATE's row).
+            self.add_if = (
+                f"WITH moved AS ({self.move} AND {length} = %s RETURNING 1), "
+                f"added AS ({insert} SELECT %s, {values} FROM moved) SELECT "
             )
         else:
             for_update = " FOR UPDATE" if connection.features.has_select_for_update else ""
@@ -424,13 +480,25 @@ class _ChainSQL:
         return [f.get_db_prep_save(f.pre_save(entry, True), self.connection) for f in self.fields]
 
     def write(
-        self, cursor: Any, entry: RollEntry, length: int, announce: tuple[str, list[Any]] | None
-    ) -> None:
-        """PostgreSQL: insert ``entry`` (its pk drawn by the lock), move the head to it and run
-        ``announce`` (an SQL expression and its parameters), in one statement."""
+        self,
+        cursor: Any,
+        entry: RollEntry,
+        announce: tuple[str, list[Any]] | None,
+        *,
+        expected: int | None = None,
+    ) -> bool:
+        """PostgreSQL: insert ``entry`` (its pk drawn with the head), move the head to it and run
+        ``announce`` (an SQL expression and its parameters), in one statement. ``expected``: only
+        if the head is still at that length (outside a transaction); False when it wasn't, and
+        then nothing was written."""
         expression, extra = announce or ("NULL", [])
-        params = [entry.pk, *self._values(entry), length, entry.hash, entry.campaign_id, *extra]
-        cursor.execute(self.add + expression, params)
+        move = [entry.seq, entry.hash, entry.campaign_id]
+        values = [entry.pk, *self._values(entry)]
+        if expected is None:
+            cursor.execute(self.add + expression, [*values, *move, *extra])
+            return True
+        cursor.execute(f"{self.add_if}{expression} FROM moved", [*move, expected, *values, *extra])
+        return cursor.fetchone() is not None
 
     def insert(self, cursor: Any, entry: RollEntry) -> None:
         cursor.execute(self.add, self._values(entry))

@@ -7,6 +7,7 @@ HTMX gets the panel with the message (htmx swaps only 2xx), plain requests a 4xx
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import Any
 
 from django.contrib import messages
@@ -210,7 +211,17 @@ def make_roll(
     :class:`Refused` (nothing written) when the rules or resources say no. The page and the API
     both roll through here."""
     character = target.character
-    with transaction.atomic():
+    # A plain roll — no GM's request to re-check, nothing spent, no assist given or taken —
+    # writes nothing but its entry, and the append is a transaction of its own (on PostgreSQL one
+    # statement, RollEntryQuerySet.append). Anything more commits with the entry, or not at all.
+    plain = not (
+        params.get("call")
+        or params.get("contest")
+        or form.spends(action)
+        or getattr(form, "assist_target", None) is not None
+        or getattr(form, "_assist_taken", lambda: None)() is not None
+    )
+    with nullcontext() if plain else transaction.atomic():
         # Re-checked under a row lock: closed, answered or decided a moment ago refuses.
         ask = ask_for(params, character, target, lock=True)
         # A roll that spends nothing needs no sheet lock: it reads the sheet as loaded.

@@ -6,10 +6,12 @@ thread) and fires requests from many client threads at once, as a busy table wou
 
 import http.cookiejar
 import re
+import threading
 import urllib.error
 import urllib.parse
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
+from threading import Lock
 
 import pytest
 from django.db import connection
@@ -147,3 +149,42 @@ def test_twenty_campaigns_rolling_at_once_keep_twenty_separate_chains(live_serve
         assert set(entries.values_list("character_id", flat=True)) == {character.pk}
         report = RollEntry.objects.verify_chain(character.campaign_id)
         assert report.intact and report.verified == 10, report.reason
+
+
+def test_an_append_that_loses_the_race_is_made_again_under_the_heads_lock(monkeypatch):
+    """Outside a transaction an append reads the head, then writes only if the head is still
+    there (rolls/models/log.py). Another server process appending in between — here a thread,
+    with its own connection, between the read and the write — makes the write change nothing;
+    the append is then made under the head's lock, after the other one, and the chain holds."""
+    from rolls.models import log
+    from tests.rolls.helpers import append
+
+    character = CharacterFactory(campaign__system=System.COGENT)
+    append(character)
+    write, turn, raced, results = log._ChainSQL.write, log._append_turn, [], []
+    here = threading.current_thread()
+
+    def other_process_first(self, cursor, entry, announce, *, expected=None):
+        if threading.current_thread() is not here:  # the other "process"
+            return write(self, cursor, entry, announce, expected=expected)
+        if expected is not None and not raced:
+            raced.append(entry.seq)
+            with ThreadPoolExecutor(1) as pool:  # another connection, committed on its own
+                pool.submit(lambda: (append(character), connection.close())).result()
+        results.append(write(self, cursor, entry, announce, expected=expected))
+        return results[-1]
+
+    # A process's appends take turns on its own locks: the other process has its own.
+    monkeypatch.setattr(
+        log, "_append_turn", lambda pk: turn(pk) if threading.current_thread() is here else Lock()
+    )
+    monkeypatch.setattr(log._ChainSQL, "write", other_process_first)
+    [entry] = append(character)
+    assert raced == [2]  # it read the head at #1 and meant to write #2 …
+    assert results == [False, True]  # … which the other append took: then under the lock
+    assert (
+        entry.seq == 3
+        and entry.prev_hash == RollEntry.objects.get(campaign=character.campaign, seq=2).hash
+    )
+    assert RollEntry.objects.filter(campaign=character.campaign).count() == 3
+    assert RollEntry.objects.verify_chain(character.campaign_id).intact

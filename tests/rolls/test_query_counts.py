@@ -6,7 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from rolls.models import WebhookDelivery
+from rolls.models import RollEntry, WebhookDelivery
 from sheets.models import System
 from tests.factories import CharacterFactory, ContestFactory, RollCallFactory, WebhookFactory
 from tests.rolls.helpers import roll_url
@@ -50,11 +50,12 @@ ONE_STATEMENT = connection.vendor == "postgresql"
 
 # A plain roll that spends nothing (docs/performance.md): the session, the user, the row with its
 # sheet, character, campaign, the roller's membership and the panel's state (Cogent: penalty
-# dice, a waiting assist) in one query, then in the transaction the chain's head (locked). On
-# PostgreSQL one statement then inserts the entry, moves the head and NOTIFYs live streams (5 in
-# all); SQLite has no data-modifying WITH, so there the insert and the move are two (6). The
-# transaction's two (BEGIN and COMMIT; a savepoint and its release inside a test's transaction)
-# come on top.
+# dice, a waiting assist) in one query, then the chain's head, then on PostgreSQL one statement
+# that inserts the entry, moves the head and NOTIFYs live streams (5 in all). SQLite has no
+# data-modifying WITH: there the insert and the move are two (6). A plain roll opens no
+# transaction of its own (the append is one); a roll that spends or takes part in an assist
+# does, and its two statements (BEGIN and COMMIT; a savepoint and its release inside a test's
+# transaction) come on top.
 ROLL_STATEMENTS = 5 if ONE_STATEMENT else 6
 TRANSACTION = 2
 
@@ -67,15 +68,32 @@ def test_roll_post(client, seeded, django_assert_num_queries, system):
     client.force_login(character.owner)
     client.post(roll_url(character, kind, row), data)  # warm up: the first entry has no head
     assert ROLL_STATEMENTS <= 7
-    with django_assert_num_queries(ROLL_STATEMENTS + TRANSACTION) as ctx:
+    with django_assert_num_queries(ROLL_STATEMENTS):
         response = client.post(roll_url(character, kind, row), data)
     assert response.status_code == 302
-    if ONE_STATEMENT:
-        # The head's lock draws the id; the last statement writes, moves and announces.
-        lock, write = (q["sql"] for q in ctx.captured_queries[-3:-1])
-        assert "FOR UPDATE" in lock and "nextval(" in lock
-        assert write.startswith("WITH added AS (INSERT INTO")
-        assert 'UPDATE "rolls_loghead"' in write and "pg_notify(" in write
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(not ONE_STATEMENT, reason="PostgreSQL's one-statement append")
+def test_a_plain_roll_outside_any_transaction_is_five_statements(client, django_assert_num_queries):
+    """As in production, where no test wraps the request in a transaction: the head is read
+    without a lock, and one statement moves it from there (or does nothing), inserts and
+    announces. Nothing opens a transaction: no BEGIN, no savepoint, no COMMIT."""
+    character = CharacterFactory(campaign__system=System.COGENT)
+    row = target(character)
+    kind, data = ROLLS[System.COGENT]
+    client.force_login(character.owner)
+    client.post(roll_url(character, kind, row), data)
+    with django_assert_num_queries(ROLL_STATEMENTS) as ctx:
+        response = client.post(roll_url(character, kind, row), data)
+    assert response.status_code == 302
+    peek, write = (q["sql"] for q in ctx.captured_queries[-2:])
+    assert "nextval(" in peek and "FOR UPDATE" not in peek
+    assert write.startswith('WITH moved AS (UPDATE "rolls_loghead"')
+    assert '"length" = 1 RETURNING 1' in write and "pg_notify(" in write
+    assert not any("SAVEPOINT" in q["sql"] for q in ctx.captured_queries)
+    assert not connection.in_atomic_block
+    assert RollEntry.objects.verify_chain(character.campaign_id).intact
 
 
 def test_roll_post_with_penalties_and_an_assist_waiting(client, seeded, django_assert_num_queries):
@@ -119,7 +137,7 @@ def test_roll_post_htmx(client, seeded, django_assert_num_queries):
     # characteristics: the panel's pool depends on them), the waiting assist for the fresh panel
     # (the rolled one read it with the row) and the characters an assist may be for.
     kind, data = ROLLS[System.COGENT]
-    with django_assert_num_queries(ROLL_STATEMENTS + TRANSACTION + 5):
+    with django_assert_num_queries(ROLL_STATEMENTS + 5):
         response = client.post(roll_url(character, kind, row), data, headers={"HX-Request": "true"})
     assert response.status_code == 200
 
@@ -230,7 +248,7 @@ def test_roll_post_in_a_campaign_with_webhooks(
     client.post(roll_url(character, kind, row), data)
     with (
         django_capture_on_commit_callbacks() as callbacks,
-        django_assert_num_queries(ROLL_STATEMENTS + TRANSACTION),
+        django_assert_num_queries(ROLL_STATEMENTS),
     ):
         response = client.post(roll_url(character, kind, row), data)
     assert response.status_code == 302
