@@ -37,6 +37,57 @@ def _shown(field: forms.Field, value: Any) -> str:
     return str(value)
 
 
+def _copied(obj: Any) -> Any:
+    """A shallow copy of a field or widget (what ``copy.copy`` does for them, without its
+    protocol lookups)."""
+    new = obj.__class__.__new__(obj.__class__)
+    new.__dict__.update(obj.__dict__)
+    return new
+
+
+def _flat(choices: Any) -> bool:
+    return isinstance(choices, list) and all(
+        type(choice) is tuple and not isinstance(choice[1], list | tuple) for choice in choices
+    )
+
+
+class _Fields(dict[str, forms.Field]):
+    """A panel's ``base_fields``, copied for each form as Django's ``Field.__deepcopy__`` copies
+    them (the field and its widget shallow, their attrs, error messages, validators and choices
+    new) but without ``copy.deepcopy``'s dispatch for every choice: the roll builds its panel's
+    form on every request, and the generic deep copy was most of a form's cost
+    (docs/performance.md)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, forms.Field]:
+        fields: dict[str, forms.Field] = {}
+        for name, field in self.items():
+            if not _copies_plainly(field):  # e.g. a model choice's queryset: Django's own way
+                fields[name] = copy.deepcopy(field, memo)
+                continue
+            new = fields[name] = _copied(field)
+            widget = new.widget = _copied(field.widget)
+            widget.attrs = field.widget.attrs.copy()
+            new.error_messages = field.error_messages.copy()
+            new.validators = field.validators[:]
+            if isinstance(field, forms.ChoiceField):
+                choices = field._choices  # type: ignore[attr-defined]
+                new._choices = list(choices) if _flat(choices) else copy.deepcopy(choices)  # type: ignore[attr-defined]
+            if isinstance(widget, forms.widgets.ChoiceWidget):
+                widget.choices = copy.copy(field.widget.choices)  # type: ignore[attr-defined]
+        return fields
+
+
+def _copies_plainly(field: forms.Field) -> bool:
+    """Does Django deep-copy this field and its widget only the way :class:`_Fields` does?"""
+    return type(field).__deepcopy__ in _PLAIN_FIELD_COPIES and (
+        type(field.widget).__deepcopy__ in _PLAIN_WIDGET_COPIES
+    )
+
+
+_PLAIN_FIELD_COPIES = (forms.Field.__deepcopy__, forms.ChoiceField.__deepcopy__)
+_PLAIN_WIDGET_COPIES = (forms.Widget.__deepcopy__, forms.widgets.ChoiceWidget.__deepcopy__)
+
+
 class RollForm[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)](forms.Form):
     """Shared by the three panels. ``target`` is the sheet row, ``sheet`` its sheet as loaded."""
 
@@ -58,6 +109,9 @@ class RollForm[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)](forms.Form):
         locked: Iterable[str] = (),
         in_contest: bool = False,
     ) -> None:
+        panel = type(self)
+        if type(panel.__dict__.get("base_fields")) is dict:  # once per panel class
+            panel.base_fields = _Fields(panel.base_fields)
         super().__init__(data, auto_id="roll_%s")
         self.target = target
         self.sheet: S = sheet

@@ -1,0 +1,50 @@
+"""The roll panels copy their fields for each form faster than Django's deep copy
+(rolls/rolling/forms/base.py, ``_Fields``): the copies must be what Django's would be."""
+
+import copy
+
+import pytest
+from django import forms
+
+from rolls.rolling.forms.base import _Fields
+from sheets.systems import all_rule_systems
+
+
+@pytest.mark.parametrize("system", all_rule_systems(), ids=lambda s: s.key)
+def test_each_field_is_copied_as_django_copies_it(system):
+    base = dict(system.roll_form.base_fields)
+    fast, django = _Fields(base).__deepcopy__({}), copy.deepcopy(base)
+    assert list(fast) == list(django)
+    for name, field in base.items():
+        new = fast[name]
+        assert type(new) is type(django[name]) and new is not field
+        assert vars(new).keys() == vars(django[name]).keys()
+        assert new.widget is not field.widget and type(new.widget) is type(field.widget)
+        assert new.widget.attrs == field.widget.attrs and new.widget.attrs is not field.widget.attrs
+        assert new.error_messages == field.error_messages
+        assert new.error_messages is not field.error_messages
+        assert new.validators == field.validators and new.validators is not field.validators
+        if isinstance(field, forms.ChoiceField):
+            assert new.choices == django[name].choices and new.choices is not field.choices
+            assert list(new.widget.choices) == list(django[name].widget.choices)
+            assert new.widget.choices is not field.widget.choices
+
+
+@pytest.mark.parametrize("system", all_rule_systems(), ids=lambda s: s.key)
+def test_what_one_form_changes_stays_with_it(system):
+    """A GM's preset disables a field and a panel narrows its choices: neither reaches the
+    panel's class or the next form."""
+    fields = _Fields(system.roll_form.base_fields)
+    first, second = fields.__deepcopy__({}), fields.__deepcopy__({})
+    for field in first.values():
+        field.disabled, field.help_text, field.initial = True, "Set by the GM.", "x"
+        field.widget.attrs["data-changed"] = "1"
+        if isinstance(field, forms.ChoiceField):
+            field.choices = [("only", "Only")]
+    for name, field in second.items():
+        original = system.roll_form.base_fields[name]
+        assert field.disabled == original.disabled and field.help_text == original.help_text
+        assert "data-changed" not in field.widget.attrs
+        assert "data-changed" not in original.widget.attrs
+        if isinstance(field, forms.ChoiceField):
+            assert field.choices == original.choices != [("only", "Only")]
