@@ -71,9 +71,9 @@ class _Fields(dict[str, forms.Field]):
             new.validators = field.validators[:]
             if isinstance(field, forms.ChoiceField):
                 choices = field._choices  # type: ignore[attr-defined]
-                new._choices = list(choices) if _flat(choices) else copy.deepcopy(choices)  # type: ignore[attr-defined]
+                new._choices = list(choices) if _flat(choices) else copy.deepcopy(choices)
             if isinstance(widget, forms.widgets.ChoiceWidget):
-                widget.choices = copy.copy(field.widget.choices)  # type: ignore[attr-defined]
+                widget.choices = copy.copy(field.widget.choices)
         return fields
 
 
