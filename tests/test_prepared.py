@@ -5,7 +5,6 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.contrib.sessions.models import Session
 from django.db import connection
 from django.db.models import Count, Q
 from django.test.utils import CaptureQueriesContext
@@ -14,7 +13,7 @@ from django.utils import timezone
 from config.prepared import Prepared
 from config.sessions import ModelBackend, SessionStore
 from sheets.access import with_viewer
-from sheets.models import Character, Membership, Role
+from sheets.models import Character, Membership, Role, Session
 from tests.factories import CampaignFactory, CharacterFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -94,3 +93,88 @@ def test_the_backend_returns_active_users_only():
     get_user_model().objects.filter(pk=user.pk).update(is_active=False)
     assert backend.get_user(user.pk) is None
     assert backend.get_user(10**9) is None
+
+
+def test_a_logged_in_page_reads_the_session_and_its_user_in_one_query(client):
+    user = UserFactory()
+    client.force_login(user)
+    session = Session.objects.get(pk=client.session.session_key)
+    assert session.user_id == user.pk  # written when logging in saved the session
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get("/").status_code == 200
+    first = ctx.captured_queries[0]["sql"]
+    assert "sheets_session" in first and "auth_user" in first
+    user_table = get_user_model()._meta.db_table
+    assert not any(
+        f'FROM "{user_table}"' in q["sql"] and "sheets_session" not in q["sql"]
+        for q in ctx.captured_queries
+    )
+
+
+def test_the_user_read_with_the_session_is_still_checked_as_django_checks_it(client):
+    """Deactivated, or a password changed elsewhere (the session's hash no longer matches):
+    logged out, as with Django's own store and backend."""
+    user = UserFactory()
+    client.force_login(user)
+    get_user_model().objects.filter(pk=user.pk).update(is_active=False)
+    assert client.get("/account/").status_code == 302  # to the login page
+    get_user_model().objects.filter(pk=user.pk).update(is_active=True)
+    client.force_login(user)
+    assert client.get("/account/").status_code == 200
+    user.set_password("an entirely new one 42")
+    user.save()
+    assert client.get("/account/").status_code == 302
+
+
+def test_a_user_read_with_another_session_is_never_taken():
+    """The backend takes the user read with the session only for the id asked for, once."""
+    ada, bob = UserFactory(), UserFactory()
+    store = SessionStore()
+    store["_auth_user_id"] = str(ada.pk)
+    store.create()
+    SessionStore(store.session_key).load()  # reads ada with the session
+    backend = ModelBackend()
+    with CaptureQueriesContext(connection) as ctx:
+        assert backend.get_user(bob.pk) == bob  # not ada: bob is read
+    assert len(ctx.captured_queries) == 1
+    SessionStore(store.session_key).load()
+    with CaptureQueriesContext(connection) as ctx:
+        assert backend.get_user(ada.pk) == ada
+        assert backend.get_user(ada.pk) == ada  # taken once: the second asks the database
+    assert len(ctx.captured_queries) == 1
+
+
+def test_deleting_a_user_ends_their_sessions(client):
+    user = UserFactory()
+    client.force_login(user)
+    key = client.session.session_key
+    user.delete()
+    assert not Session.objects.filter(pk=key).exists()
+    assert client.get("/account/").status_code == 302
+
+
+def test_the_move_keeps_live_sessions_logged_in():
+    """sheets/0008 copies Django's live sessions, each with whose it is."""
+    from importlib import import_module
+
+    from django.apps import apps
+    from django.contrib.sessions.backends.db import SessionStore as DjangoStore
+    from django.contrib.sessions.models import Session as DjangoSession
+
+    user = UserFactory()
+    live, gone, anonymous = DjangoStore(), DjangoStore(), DjangoStore()
+    for store in (live, gone):
+        store["_auth_user_id"] = str(user.pk)
+    anonymous["cart"] = 1
+    for store in (live, gone, anonymous):
+        store.create()
+    DjangoSession.objects.filter(pk=gone.session_key).update(
+        expire_date=timezone.now() - timedelta(seconds=1)
+    )
+    migration = import_module("sheets.migrations.0008_sessions_with_their_user")
+    migration.copy_live_sessions(apps, type("Editor", (), {"connection": connection})())
+    moved = {s.session_key: s for s in Session.objects.all()}
+    assert moved[live.session_key].user_id == user.pk
+    assert moved[anonymous.session_key].user_id is None
+    assert gone.session_key not in moved
+    assert SessionStore(live.session_key).load()["_auth_user_id"] == str(user.pk)

@@ -54,6 +54,7 @@ from sheets.models.dad6 import (
     Dad6Sheet,
     Dad6Skill,
 )
+from sheets.models.sessions import Session
 from sheets.models.tokens import ApiToken, ApiTokenQuerySet, Scope
 
 # Any system's sheet: what a view holds when the system does not matter to it.
@@ -96,6 +97,7 @@ __all__ = [
     "Role",
     "RollableRow",
     "Scope",
+    "Session",
     "Sheet",
     "SubSkillKind",
     "System",

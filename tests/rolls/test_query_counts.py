@@ -48,15 +48,15 @@ def target(character):
 ONE_STATEMENT = connection.vendor == "postgresql"
 
 
-# A plain roll that spends nothing (docs/performance.md): the session, the user, the row with its
-# sheet, character, campaign, the roller's membership and the panel's state (Cogent: penalty
+# A plain roll that spends nothing (docs/performance.md): the session with its user, the row with
+# its sheet, character, campaign, the roller's membership and the panel's state (Cogent: penalty
 # dice, a waiting assist) in one query, then the chain's head, then on PostgreSQL one statement
-# that inserts the entry, moves the head and NOTIFYs live streams (5 in all). SQLite has no
-# data-modifying WITH: there the insert and the move are two (6). A plain roll opens no
+# that inserts the entry, moves the head and NOTIFYs live streams (4 in all). SQLite has no
+# data-modifying WITH: there the insert and the move are two (5). A plain roll opens no
 # transaction of its own (the append is one); a roll that spends or takes part in an assist
 # does, and its two statements (BEGIN and COMMIT; a savepoint and its release inside a test's
 # transaction) come on top.
-ROLL_STATEMENTS = 5 if ONE_STATEMENT else 6
+ROLL_STATEMENTS = 4 if ONE_STATEMENT else 5
 TRANSACTION = 2
 
 
@@ -158,16 +158,17 @@ def test_log_page_same_for_one_and_many(client, seeded):
     for _ in range(30):
         entry_url = roll_url(character, "cogent-skill", row)
         client.post(entry_url, ROLLS[System.COGENT][1])
-    # session, user, membership+campaign, the filter form's characters and players (one UNION)
-    # and skills, entries (with what they follow); with filters on: tests/rolls/test_log_filters.py
-    assert count(client, url) == one == 6
+    # session with its user, membership+campaign, the filter form's characters and players (one
+    # UNION) and skills, entries (with what they follow); with filters on:
+    # tests/rolls/test_log_filters.py
+    assert count(client, url) == one == 5
 
 
 @pytest.mark.parametrize(
     # Cogent: + injuries and characteristics, the assist waiting for the character and the open
     # assist requests (its prompts)
     ("system", "expected"),
-    [(System.COGENT, 13), (System.DAD6, 9), (System.COLD_STARS, 9)],
+    [(System.COGENT, 12), (System.DAD6, 8), (System.COLD_STARS, 8)],
 )
 def test_sheet_with_recent_rolls(client, seeded, system, expected):
     character = CharacterFactory(campaign__system=system)
@@ -178,8 +179,8 @@ def test_sheet_with_recent_rolls(client, seeded, system, expected):
     one = count(client, character.get_absolute_url())
     for _ in range(6):
         client.post(roll_url(character, kind, row), data)
-    # session, user, character with its membership, sheet reload, recent rolls, the GM's prompts (open
-    # calls, contests), one per row table (DAD6: skills and banes)
+    # session with its user, character with its membership, sheet reload, recent rolls, the GM's
+    # prompts (open calls, contests), one per row table (DAD6: skills and banes)
     assert count(client, character.get_absolute_url()) == one == expected
 
 
