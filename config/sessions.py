@@ -12,7 +12,7 @@ backend and the session hash, and the backend still refuses an inactive user.
 from __future__ import annotations
 
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.auth.backends import ModelBackend as DjangoModelBackend
@@ -42,10 +42,10 @@ class SessionStore(DjangoSessionStore):
         return Session
 
     def create_model_instance(self, data: dict[str, Any]) -> Session:
-        session = super().create_model_instance(data)
+        session = cast(Session, super().create_model_instance(data))
         try:
-            session.user_id = int(data.get(SESSION_KEY))  # type: ignore[arg-type]
-        except (TypeError, ValueError):  # nobody logged in
+            session.user_id = int(data[SESSION_KEY])
+        except (KeyError, TypeError, ValueError):  # nobody logged in
             session.user_id = None
         return session
 

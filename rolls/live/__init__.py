@@ -310,6 +310,14 @@ def announcement(
     return "pg_notify(%s, %s)", [CHANNEL, Event(campaign, kind, id, cause).to_json()]
 
 
+def announcement_with_id(campaign: int, kind: str, id_sql: str) -> tuple[str, list[str]]:
+    """:func:`announcement` for a change whose id the statement itself makes: ``id_sql`` is the
+    SQL expression of the id (``added.id``), spliced into the same JSON :meth:`Event.to_json`
+    writes. The ``postgres`` transport only."""
+    start, end = Event(campaign, kind, 0).to_json().rsplit("0", 1)
+    return f"pg_notify(%s, %s || ({id_sql})::text || %s)", [CHANNEL, start, end]
+
+
 def publish(campaign: int, kind: str, id: int, *, cause: int | None = None) -> None:
     """Announce a change. Call it inside the transaction that writes the change: listeners hear of
     it only if and when that transaction commits. ``cause``: the roll entry behind the change

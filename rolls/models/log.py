@@ -336,27 +336,33 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
     def _link_alone(
         self, connection: Any, sql: _ChainSQL, campaign: Campaign, fields: dict[str, Any]
     ) -> RollEntry | None:
-        """PostgreSQL, outside any transaction: read the head, link the entry to it, then insert
-        it, move the head and announce it in one statement — which does all of it only if the
-        head is still where it was read (``UPDATE … WHERE length = <read>``, rechecked by
-        PostgreSQL against the newest row version). None when another append came first: the
-        caller then appends under the head's lock, which always succeeds.
+        """PostgreSQL, outside any transaction: link the entry to the head as last known, then
+        insert it, move the head and announce it in one statement — which does all of it only if
+        the head is still there (``UPDATE … WHERE length = <known>``, rechecked by PostgreSQL
+        against the newest row version). None when another append came first: the caller then
+        appends under the head's lock, which always succeeds.
 
-        Within this process, appends to one campaign take turns on a lock of ours, so they
-        don't race each other; only another server process can come first. The statement is
-        its own transaction: no BEGIN, no COMMIT, and the head's row is locked only while
+        The head as last known: read with the campaign (the roll's row query joins it), or the
+        one this process last wrote, whichever is further on; read now when neither is there.
+        Within this process appends to one campaign take turns on a lock of ours, so the head
+        this process wrote is the true one unless another process appended since. The statement
+        is its own transaction: no BEGIN, no COMMIT, and the head's row is locked only while
         PostgreSQL runs it, never across Python."""
+        key = (connection.alias, campaign.pk)
         with _append_turn(campaign.pk), connection.cursor() as cursor:
-            cursor.execute(sql.peek, [campaign.pk])
-            row = cursor.fetchone()
-            if row is None:  # a campaign from before heads existed: the locked way makes one
+            head = _further(_head_read_with(campaign), _HEADS.get(key))
+            if head is None:
+                cursor.execute(sql.peek, [campaign.pk])
+                head = cursor.fetchone()
+                if head is None:  # a campaign from before heads existed: the locked way makes one
+                    return None
+            entry = self._new_entry(campaign, fields, head)
+            if not sql.write_if(cursor, entry, expected=head[0]):
+                _HEADS.pop(key, None)
                 return None
-            entry = self._new_entry(campaign, fields, row)
-            announce = live.announcement(campaign.pk, "entry", entry.pk)
-            if not sql.write(cursor, entry, announce, expected=row[0]):
-                return None
+            _remember_head(key, entry)
             entry._state.adding, entry._state.db = False, connection.alias
-        if announce is None:
+        if not sql.announced:
             live.publish(campaign.pk, "entry", entry.pk)  # after commit: that is now
         entry.is_revealed = False  # brand new: nothing can have revealed it yet
         return entry
@@ -399,6 +405,10 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
                 sql.insert(cursor, entry)
                 cursor.execute(sql.move, [entry.seq, entry.hash, campaign.pk])
                 live.publish(campaign.pk, "entry", entry.pk)
+            # Known from now on only if this transaction commits: until then, nothing.
+            key = (connection.alias, campaign.pk)
+            _HEADS.pop(key, None)
+            transaction.on_commit(lambda: _remember_head(key, entry), using=self.db)
             entry._state.adding, entry._state.db = False, connection.alias
         # Open streams hear of the entry when (and only if) the caller's transaction commits.
         entry.is_revealed = False  # brand new: nothing can have revealed it yet
@@ -412,6 +422,31 @@ _TURNS = [threading.Lock() for _ in range(64)]
 
 def _append_turn(campaign_pk: int) -> threading.Lock:
     return _TURNS[campaign_pk % len(_TURNS)]
+
+
+# The head each campaign's chain had when this process last appended to it, by database alias and
+# campaign: (length, hash). Only a guess for the next append, which writes only if the head is
+# still there (and otherwise appends under the lock); bounded, since a guess can always be
+# dropped.
+_HEADS: dict[tuple[str, int], tuple[int, str]] = {}
+_HEADS_KEPT = 10_000
+
+
+def _remember_head(key: tuple[str, int], entry: RollEntry) -> None:
+    if len(_HEADS) >= _HEADS_KEPT:
+        _HEADS.clear()
+    _HEADS[key] = (entry.seq, entry.hash)
+
+
+def _head_read_with(campaign: Campaign) -> tuple[int, str] | None:
+    """The log head read with the campaign (``select_related("log_head")``), if it was."""
+    head = campaign._state.fields_cache.get("log_head")
+    return None if head is None else (head.length, head.hash)
+
+
+def _further(*heads: tuple[int, str] | None) -> tuple[int, str] | None:
+    known = [head for head in heads if head is not None]
+    return max(known, key=lambda head: head[0]) if known else None
 
 
 class _ChainSQL:
@@ -453,19 +488,22 @@ class _ChainSQL:
         self.move = f"UPDATE {table} SET {length} = %s, {hash_} = %s WHERE {campaign} = %s"
         if self.one_statement:
             sequence = f"pg_get_serial_sequence('{qn(self.table)}', '{self.pk.column}')"
-            self.peek = (
-                f"SELECT {length}, {hash_}, nextval({sequence}) FROM {table} WHERE {campaign} = %s"
+            self.peek = f"SELECT {length}, {hash_} FROM {table} WHERE {campaign} = %s"
+            self.lock = (
+                f"SELECT {length}, {hash_}, nextval({sequence}) FROM {table} "
+                f"WHERE {campaign} = %s FOR UPDATE"
             )
-            self.lock = f"{self.peek} FOR UPDATE"
             insert = f"INSERT INTO {qn(self.table)} ({qn(self.pk.column)}, {columns})"
             self.add = (
                 f"WITH added AS ({insert} VALUES (%s, {values})), moved AS ({self.move}) SELECT "
             )
-            # Outside a transaction: the head moves only from where it was read, and the entry
-            # is inserted only if it moved (the INSERT reads the UPDATE's row).
+            # Outside a transaction: the head moves only from where it was known, and the entry
+            # is inserted only if it moved (the INSERT reads the UPDATE's row); its id comes back.
+            pk = qn(self.pk.column)
             self.add_if = (
                 f"WITH moved AS ({self.move} AND {length} = %s RETURNING 1), "
-                f"added AS ({insert} SELECT %s, {values} FROM moved) SELECT "
+                f"added AS (INSERT INTO {qn(self.table)} ({columns}) SELECT {values} FROM moved "
+                f"RETURNING {pk}) SELECT {pk}"
             )
         else:
             for_update = " FOR UPDATE" if connection.features.has_select_for_update else ""
@@ -479,26 +517,37 @@ class _ChainSQL:
     def _values(self, entry: RollEntry) -> list[Any]:
         return [f.get_db_prep_save(f.pre_save(entry, True), self.connection) for f in self.fields]
 
-    def write(
-        self,
-        cursor: Any,
-        entry: RollEntry,
-        announce: tuple[str, list[Any]] | None,
-        *,
-        expected: int | None = None,
-    ) -> bool:
-        """PostgreSQL: insert ``entry`` (its pk drawn with the head), move the head to it and run
-        ``announce`` (an SQL expression and its parameters), in one statement. ``expected``: only
-        if the head is still at that length (outside a transaction); False when it wasn't, and
-        then nothing was written."""
+    def write(self, cursor: Any, entry: RollEntry, announce: tuple[str, list[Any]] | None) -> None:
+        """PostgreSQL, under the head's lock: insert ``entry`` (its pk drawn with the lock), move
+        the head to it and run ``announce`` (an SQL expression and its parameters), in one
+        statement."""
         expression, extra = announce or ("NULL", [])
         move = [entry.seq, entry.hash, entry.campaign_id]
-        values = [entry.pk, *self._values(entry)]
-        if expected is None:
-            cursor.execute(self.add + expression, [*values, *move, *extra])
-            return True
-        cursor.execute(f"{self.add_if}{expression} FROM moved", [*move, expected, *values, *extra])
-        return cursor.fetchone() is not None
+        cursor.execute(self.add + expression, [entry.pk, *self._values(entry), *move, *extra])
+
+    @property
+    def announced(self) -> bool:
+        """Does :meth:`write_if` announce the entry itself (the ``postgres`` live transport)?"""
+        return live.backend() == live.POSTGRES
+
+    def write_if(self, cursor: Any, entry: RollEntry, *, expected: int) -> bool:
+        """PostgreSQL, outside a transaction: insert ``entry``, move the head to it and (with the
+        ``postgres`` transport) announce it, in one statement — only if the head is still at
+        length ``expected``. False when it wasn't, and then nothing was written; True with the
+        entry's new pk set."""
+        move = [entry.seq, entry.hash, entry.campaign_id, expected]
+        expression, extra = "", list[str]()
+        if self.announced:
+            expression, extra = live.announcement_with_id(entry.campaign_id, "entry", "added.id")
+            expression = ", " + expression
+        cursor.execute(
+            f"{self.add_if}{expression} FROM added", [*move, *self._values(entry), *extra]
+        )
+        row = cursor.fetchone()
+        if row is None:
+            return False
+        entry.pk = row[0]
+        return True
 
     def insert(self, cursor: Any, entry: RollEntry) -> None:
         cursor.execute(self.add, self._values(entry))

@@ -94,9 +94,11 @@ def _prepare(system: RuleSystem[Any], row: RowKind) -> _RollRows:
 
     def build(pk: int, character: int, user: int) -> QuerySet[Any]:
         # Not the owner: nothing a roll shows names them, and each join costs PostgreSQL's
-        # planner more than it would cost to read it later (docs/performance.md).
+        # planner more than it would cost to read it later (docs/performance.md). The log's
+        # head is: a roll links its entry to it (RollEntryQuerySet.append), and read here it
+        # costs no round trip of its own.
         rows = row.model._default_manager.select_related(
-            *row.related, f"{to_character}__campaign"
+            *row.related, f"{to_character}__campaign__log_head"
         ).prefetch_related(*row.prefetch)
         rows = with_viewer(rows, f"{to_character}__campaign", user)
         rows = system.roll_form.with_roll_state(rows, row.lookup)

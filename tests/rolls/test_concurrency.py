@@ -161,27 +161,27 @@ def test_an_append_that_loses_the_race_is_made_again_under_the_heads_lock(monkey
 
     character = CharacterFactory(campaign__system=System.COGENT)
     append(character)
-    write, turn, raced, results = log._ChainSQL.write, log._append_turn, [], []
+    write, turn, raced, results = log._ChainSQL.write_if, log._append_turn, [], []
     here = threading.current_thread()
 
-    def other_process_first(self, cursor, entry, announce, *, expected=None):
+    def other_process_first(self, cursor, entry, *, expected):
         if threading.current_thread() is not here:  # the other "process"
-            return write(self, cursor, entry, announce, expected=expected)
-        if expected is not None and not raced:
+            return write(self, cursor, entry, expected=expected)
+        if not raced:
             raced.append(entry.seq)
             with ThreadPoolExecutor(1) as pool:  # another connection, committed on its own
                 pool.submit(lambda: (append(character), connection.close())).result()
-        results.append(write(self, cursor, entry, announce, expected=expected))
+        results.append(write(self, cursor, entry, expected=expected))
         return results[-1]
 
     # A process's appends take turns on its own locks: the other process has its own.
     monkeypatch.setattr(
         log, "_append_turn", lambda pk: turn(pk) if threading.current_thread() is here else Lock()
     )
-    monkeypatch.setattr(log._ChainSQL, "write", other_process_first)
+    monkeypatch.setattr(log._ChainSQL, "write_if", other_process_first)
     [entry] = append(character)
-    assert raced == [2]  # it read the head at #1 and meant to write #2 …
-    assert results == [False, True]  # … which the other append took: then under the lock
+    assert raced == [2]  # it knew the head at #1 and meant to write #2 …
+    assert results == [False]  # … which the other append took: then it was made under the lock
     assert (
         entry.seq == 3
         and entry.prev_hash == RollEntry.objects.get(campaign=character.campaign, seq=2).hash
