@@ -178,3 +178,16 @@ def test_the_move_keeps_live_sessions_logged_in():
     assert moved[anonymous.session_key].user_id is None
     assert gone.session_key not in moved
     assert SessionStore(live.session_key).load()["_auth_user_id"] == str(user.pk)
+
+
+def test_clearsessions_clears_the_expired_ones():
+    from django.core.management import call_command
+
+    live, expired = SessionStore(), SessionStore()
+    for store in (live, expired):
+        store.create()
+    Session.objects.filter(pk=expired.session_key).update(
+        expire_date=timezone.now() - timedelta(seconds=1)
+    )
+    call_command("clearsessions")
+    assert set(Session.objects.values_list("pk", flat=True)) == {live.session_key}

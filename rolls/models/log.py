@@ -150,8 +150,13 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         one extra row tells whether an older page exists."""
         qs = self.filter(campaign=campaign)
         if before is not None:
-            qs = qs.filter(pk__lt=before)
-        return list(qs.for_cards().order_by("-pk")[: size + 1])
+            return list(qs.filter(pk__lt=before).for_cards().order_by("-pk")[: size + 1])
+        # The newest page in chain order, which in a campaign is id order (an entry's id is drawn
+        # while it holds the chain's head: docs/architecture.md): only the (campaign, seq) index
+        # gives that order. Ordered by id, PostgreSQL may read a big campaign's newest entries by
+        # walking the primary key down from the newest row of all — past every entry other
+        # campaigns wrote since (75,000 rows, 37 ms, in the log benchmark: docs/performance.md).
+        return list(qs.for_cards().order_by("-seq")[: size + 1])
 
     def labels(self) -> list[str]:
         """The distinct labels of these entries, in order — one query, fast at a million entries.
