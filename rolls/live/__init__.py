@@ -297,23 +297,11 @@ def _conninfo() -> str:
 hub = Hub()
 
 
-def announcement(
-    campaign: int, kind: str, id: int, *, cause: int | None = None
-) -> tuple[str, list[str]] | None:
-    """For a writer that can fold the announcement into a statement of its own (the roll log's
-    append, which writes in one statement on PostgreSQL): the SQL expression that announces the
-    change, and its parameters — with the ``postgres`` transport, the same ``pg_notify`` that
-    :func:`publish` would run. None when the transport announces after commit: then call
-    :func:`publish` instead."""
-    if backend() != POSTGRES:
-        return None
-    return "pg_notify(%s, %s)", [CHANNEL, Event(campaign, kind, id, cause).to_json()]
-
-
 def announcement_with_id(campaign: int, kind: str, id_sql: str) -> tuple[str, list[str]]:
-    """:func:`announcement` for a change whose id the statement itself makes: ``id_sql`` is the
-    SQL expression of the id (``added.id``), spliced into the same JSON :meth:`Event.to_json`
-    writes. The ``postgres`` transport only."""
+    """For a writer that announces inside a statement of its own, which also makes the change's
+    id (the roll log's append on PostgreSQL): the ``pg_notify`` that :func:`publish` would run,
+    as an SQL expression and its parameters, with ``id_sql`` (``added.id``) spliced into the
+    same JSON :meth:`Event.to_json` writes. The ``postgres`` transport only."""
     start, end = Event(campaign, kind, 0).to_json().rsplit("0", 1)
     return f"pg_notify(%s, %s || ({id_sql})::text || %s)", [CHANNEL, start, end]
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import EmptyResultSet
-from django.db import connections, models, transaction
+from django.db import IntegrityError, connections, models, transaction
 from django.db.models import BooleanField, ExpressionWrapper, F, Q, Value
 from django.db.models.expressions import RawSQL
 from django.db.models.signals import post_save
@@ -329,7 +329,7 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
             entry = self._link_alone(connection, sql, campaign, fields)
         if entry is None:
             with transaction.atomic(using=self.db, savepoint=False):
-                entry = self._link(campaign, fields)
+                entry = self._link(connection, sql, campaign, fields)
         if campaign.has_webhooks:
             # Only campaigns with an active webhook: the flag came with the campaign, so a roll
             # elsewhere costs no query here. What is sent is decided after commit.
@@ -362,7 +362,7 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
                 if head is None:  # a campaign from before heads existed: the locked way makes one
                     return None
             entry = self._new_entry(campaign, fields, head)
-            if not sql.write_if(cursor, entry, expected=head[0]):
+            if not sql.write(cursor, entry, expected=head[0]):
                 _HEADS.pop(key, None)
                 return None
             _remember_head(key, entry)
@@ -373,10 +373,8 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         return entry
 
     def _new_entry(self, campaign: Campaign, fields: dict[str, Any], head: Any) -> RollEntry:
-        """The entry, linked to the head ``(length, hash[, id drawn for it])`` as read."""
+        """The entry, linked to the head ``(length, hash)`` as read."""
         entry = self.model(campaign=campaign, seq=head[0] + 1, prev_hash=head[1], **fields)
-        if len(head) > 2:
-            entry.pk = head[2]
         entry.salt = secrets.token_hex(SALT_BYTES)
         entry.character_ref = entry.character_id
         entry.user_ref = entry.user_id
@@ -385,10 +383,10 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         entry.hash = entry.compute_hash()
         return entry
 
-    def _link(self, campaign: Campaign, fields: dict[str, Any]) -> RollEntry:
+    def _link(
+        self, connection: Any, sql: _ChainSQL, campaign: Campaign, fields: dict[str, Any]
+    ) -> RollEntry:
         """Inside a transaction: lock the chain's head, link the entry to it and move it."""
-        connection = transaction.get_connection(self.db)
-        sql = _ChainSQL.of(connection, self.model)
         with connection.cursor() as cursor:
             # The head row is the lock (SELECT … FOR UPDATE on PostgreSQL) and the chain's end
             # in one read; it moves in the same transaction as the insert.
@@ -400,11 +398,11 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
                 row = cursor.fetchone()
             entry = self._new_entry(campaign, fields, row)
             if sql.one_statement:
-                # The entry's id came with the lock, so the announcement can go in the same
-                # statement as the insert and the head's move (NOTIFY is transactional).
-                announce = live.announcement(campaign.pk, "entry", entry.pk)
-                sql.write(cursor, entry, announce)
-                if announce is None:
+                # The same one statement as without a transaction; under the lock the head can't
+                # have moved, so it always writes (NOTIFY is transactional).
+                if not sql.write(cursor, entry, expected=row[0]):
+                    raise IntegrityError("The log's head moved under its lock.")
+                if not sql.announced:
                     live.publish(campaign.pk, "entry", entry.pk)
             else:
                 sql.insert(cursor, entry)
@@ -463,12 +461,12 @@ class _ChainSQL:
     row (each field's ``pre_save`` and ``get_db_prep_save``); ``RollEntry`` has no save signals
     to send.
 
-    On PostgreSQL an append is two statements: the head's lock, which also draws the entry's
-    id from its sequence, and one statement that inserts the entry, moves the head and (with
-    the ``postgres`` live transport) notifies, as data-modifying ``WITH`` clauses. The head stays
-    locked from the first to the commit, so appends still take turns; what the turn holds is
-    one round trip fewer than separate statements would make it, and none of them waits on
-    Python in between. SQLite has no data-modifying ``WITH``: there the three are separate.
+    On PostgreSQL the entry is written by one statement of data-modifying ``WITH`` clauses: it
+    moves the head only from the length the entry was linked to, inserts the entry only if the
+    head moved, and (with the ``postgres`` live transport) notifies with the new id. Outside a
+    transaction that is the whole append; inside one it follows the head's lock, under which the
+    condition always holds. SQLite has no data-modifying ``WITH``: there the lock, the insert and
+    the move are separate statements.
     """
 
     _made: dict[str, _ChainSQL] = {}
@@ -491,28 +489,19 @@ class _ChainSQL:
         columns = ", ".join(qn(f.column) for f in self.fields)
         values = ", ".join(["%s"] * len(self.fields))
         self.move = f"UPDATE {table} SET {length} = %s, {hash_} = %s WHERE {campaign} = %s"
+        for_update = " FOR UPDATE" if connection.features.has_select_for_update else ""
+        self.peek = f"SELECT {length}, {hash_} FROM {table} WHERE {campaign} = %s"
+        self.lock = f"{self.peek}{for_update}"
         if self.one_statement:
-            sequence = f"pg_get_serial_sequence('{qn(self.table)}', '{self.pk.column}')"
-            self.peek = f"SELECT {length}, {hash_} FROM {table} WHERE {campaign} = %s"
-            self.lock = (
-                f"SELECT {length}, {hash_}, nextval({sequence}) FROM {table} "
-                f"WHERE {campaign} = %s FOR UPDATE"
-            )
-            insert = f"INSERT INTO {qn(self.table)} ({qn(self.pk.column)}, {columns})"
-            self.add = (
-                f"WITH added AS ({insert} VALUES (%s, {values})), moved AS ({self.move}) SELECT "
-            )
-            # Outside a transaction: the head moves only from where it was known, and the entry
-            # is inserted only if it moved (the INSERT reads the UPDATE's row); its id comes back.
+            # The head moves only from where the entry was linked, and the entry is inserted only
+            # if it moved (the INSERT reads the UPDATE's row); its id comes back.
             pk = qn(self.pk.column)
-            self.add_if = (
+            self.add = (
                 f"WITH moved AS ({self.move} AND {length} = %s RETURNING 1), "
                 f"added AS (INSERT INTO {qn(self.table)} ({columns}) SELECT {values} FROM moved "
                 f"RETURNING {pk}) SELECT {pk}"
             )
         else:
-            for_update = " FOR UPDATE" if connection.features.has_select_for_update else ""
-            self.lock = f"SELECT {length}, {hash_} FROM {table} WHERE {campaign} = %s{for_update}"
             self.add = f"INSERT INTO {qn(self.table)} ({columns}) VALUES ({values})" + (
                 f" RETURNING {qn(self.pk.column)}"
                 if connection.features.can_return_columns_from_insert
@@ -522,32 +511,21 @@ class _ChainSQL:
     def _values(self, entry: RollEntry) -> list[Any]:
         return [f.get_db_prep_save(f.pre_save(entry, True), self.connection) for f in self.fields]
 
-    def write(self, cursor: Any, entry: RollEntry, announce: tuple[str, list[Any]] | None) -> None:
-        """PostgreSQL, under the head's lock: insert ``entry`` (its pk drawn with the lock), move
-        the head to it and run ``announce`` (an SQL expression and its parameters), in one
-        statement."""
-        expression, extra = announce or ("NULL", [])
-        move = [entry.seq, entry.hash, entry.campaign_id]
-        cursor.execute(self.add + expression, [entry.pk, *self._values(entry), *move, *extra])
-
     @property
     def announced(self) -> bool:
-        """Does :meth:`write_if` announce the entry itself (the ``postgres`` live transport)?"""
+        """Does :meth:`write` announce the entry itself (the ``postgres`` live transport)?"""
         return live.backend() == live.POSTGRES
 
-    def write_if(self, cursor: Any, entry: RollEntry, *, expected: int) -> bool:
-        """PostgreSQL, outside a transaction: insert ``entry``, move the head to it and (with the
-        ``postgres`` transport) announce it, in one statement — only if the head is still at
-        length ``expected``. False when it wasn't, and then nothing was written; True with the
-        entry's new pk set."""
+    def write(self, cursor: Any, entry: RollEntry, *, expected: int) -> bool:
+        """PostgreSQL: insert ``entry``, move the head to it and (with the ``postgres`` transport)
+        announce it, in one statement — only if the head is still at length ``expected``. False
+        when it wasn't, and then nothing was written; True with the entry's new pk set."""
         move = [entry.seq, entry.hash, entry.campaign_id, expected]
         expression, extra = "", list[str]()
         if self.announced:
             expression, extra = live.announcement_with_id(entry.campaign_id, "entry", "added.id")
             expression = ", " + expression
-        cursor.execute(
-            f"{self.add_if}{expression} FROM added", [*move, *self._values(entry), *extra]
-        )
+        cursor.execute(f"{self.add}{expression} FROM added", [*move, *self._values(entry), *extra])
         row = cursor.fetchone()
         if row is None:
             return False
