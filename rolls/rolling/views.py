@@ -211,6 +211,7 @@ def make_roll(
     :class:`Refused` (nothing written) when the rules or resources say no. The page and the API
     both roll through here."""
     character = target.character
+    assisted, taken = _assists(form)
     # A plain roll — no GM's request to re-check, nothing spent, no assist given or taken —
     # writes nothing but its entry, and the append is a transaction of its own (on PostgreSQL one
     # statement, RollEntryQuerySet.append). Anything more commits with the entry, or not at all.
@@ -218,8 +219,8 @@ def make_roll(
         params.get("call")
         or params.get("contest")
         or form.spends(action)
-        or getattr(form, "assist_target", None) is not None
-        or getattr(form, "_assist_taken", lambda: None)() is not None
+        or assisted is not None
+        or taken is not None
     )
     with nullcontext() if plain else transaction.atomic():
         # Re-checked under a row lock: closed, answered or decided a moment ago refuses.
@@ -231,7 +232,7 @@ def make_roll(
             else form.sheet
         )
         outcome = form.roll(action, sheet, dice_rng())
-        if ask is not None and getattr(form, "assist_target", None) is not None:
+        if ask is not None and assisted is not None:
             raise Refused("An answer to the GM's request can't be an assist roll.")
         _lock_assists(form)
         links = ask.links() if ask else {}
@@ -248,18 +249,23 @@ def make_roll(
     return entry, ask
 
 
+def _assists(form: RollForm) -> tuple[Character | None, Assist | None]:
+    """The character this roll assists and the waiting assist it takes (Cogent's panel only;
+    None and None for the others)."""
+    return getattr(form, "assist_target", None), getattr(form, "_assist_taken", lambda: None)()
+
+
 def _lock_assists(form: RollForm) -> None:
     """Inside the roll's transaction, re-check the assist state the form was built on: the
     waiting assist this roll takes is still waiting, and no other assist has started to wait
     for the character this one is for (one at a time, cogent.ASSISTS_PER_ROLL)."""
-    taken = getattr(form, "_assist_taken", lambda: None)()
+    assisted, taken = _assists(form)
     if taken is not None:
         still = Assist.objects.select_for_update().waiting().filter(pk=taken.pk).exists()
         if not still:
             raise Refused(
                 f"{taken.by_name}'s assist was used or dropped a moment ago; check the odds again."
             )
-    assisted = getattr(form, "assist_target", None)
     if assisted is not None:
         assisted.campaign.rule_system.lock_sheet(assisted.pk)  # serialises two assists for one
         if Assist.objects.waiting_for(assisted).exists():
@@ -268,7 +274,7 @@ def _lock_assists(form: RollForm) -> None:
 
 def _record_assist(form: RollForm, entry: RollEntry) -> None:
     """After the entry is appended: an assist starts to wait, or the one taken is used."""
-    assisted = getattr(form, "assist_target", None)
+    assisted, taken = _assists(form)
     if entry.kind == Kind.ASSIST and assisted is not None:
         Assist.objects.create(
             campaign_id=entry.campaign_id,
@@ -282,7 +288,6 @@ def _record_assist(form: RollForm, entry: RollEntry) -> None:
         live.publish(entry.campaign_id, "sheet", assisted.pk)
         live.publish(entry.campaign_id, "call", 0)
         return
-    taken = getattr(form, "_assist_taken", lambda: None)()
     if taken is not None and "assist" in entry.options:
         Assist.objects.filter(pk=taken.pk).update(used_by=entry)
 
