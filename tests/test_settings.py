@@ -69,3 +69,32 @@ def test_the_server_process_collects_garbage_less_often():
         check=True,
     ).stdout.strip()
     assert out == str((YOUNG_THRESHOLD, *OLDER_THRESHOLDS))
+
+
+@pytest.mark.parametrize(
+    ("switch", "expected"),
+    [
+        ("", {"server_side_binding": True, "prepare_threshold": 5}),
+        ("off", {}),
+    ],
+)
+def test_postgresql_prepares_statements_unless_switched_off(switch, expected):
+    """Prepared statements need server-side parameters; a pooler that can't keep them (PgBouncer
+    in transaction mode before 1.21) needs both off: DATABASE_PREPARED_STATEMENTS=off."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = os.environ | {
+        "DATABASE_URL": "postgres://nobody@127.0.0.1:5432/none",
+        "DATABASE_PREPARED_STATEMENTS": switch,
+    }
+    code = (
+        "import json; from config import settings as s; o = s.DATABASES['default']['OPTIONS'];"
+        "print(json.dumps({k: o[k] for k in ('server_side_binding', 'prepare_threshold') if k in o}))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    ).stdout
+    assert json.loads(out) == expected

@@ -101,6 +101,35 @@ def test_a_plain_roll_outside_any_transaction_is_three_statements(
     assert RollEntry.objects.verify_chain(character.campaign_id).intact
 
 
+@pytest.mark.skipif(not ONE_STATEMENT, reason="PostgreSQL's prepared statements")
+@pytest.mark.skipif(
+    not connection.settings_dict["OPTIONS"].get("prepare_threshold"),
+    reason="prepared statements are switched off (DATABASE_PREPARED_STATEMENTS)",
+)
+def test_a_rolls_statements_are_prepared_on_postgresql(client):
+    """PostgreSQL plans a statement every time it runs it unless it is prepared, and planning was
+    most of a roll's database time (docs/performance.md): psycopg prepares a statement once a
+    connection has run it five times (config/settings.py), parameters bound on the server."""
+    character = CharacterFactory(campaign__system=System.COGENT)
+    row = target(character)
+    kind, data = ROLLS[System.COGENT]
+    client.force_login(character.owner)
+    for _ in range(6):
+        assert client.post(roll_url(character, kind, row), data).status_code == 302
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements WHERE NOT from_sql")
+        prepared = [statement for (statement,) in cursor.fetchall()]
+    assert any('FROM "sheets_session"' in statement for statement in prepared)
+    assert any(
+        'FROM "sheets_cogentskill"' in statement and '"rolls_loghead"' in statement
+        for statement in prepared
+    )
+    assert any(
+        statement.startswith('WITH moved AS (UPDATE "rolls_loghead"') for statement in prepared
+    )
+    assert RollEntry.objects.verify_chain(character.campaign_id).intact
+
+
 def test_roll_post_with_penalties_and_an_assist_waiting(client, seeded, django_assert_num_queries):
     """Injuries and disabling characteristics are read with the row; a waiting assist is then
     read in full (the form offers it) and, taken, re-checked under its lock and marked used."""
