@@ -54,6 +54,22 @@ def test_events_are_published_after_commit_only(on_redis):
     asyncio.run(scenario())
 
 
+def test_a_burst_of_commits_arrives_once_each_in_commit_order(on_redis):
+    # A burst of commits reaches a stream once each, in the order they committed.
+    def burst():
+        for n in range(100):
+            commit_event(24, "entry", n)
+
+    async def scenario():
+        async with live.hub.subscribe(24) as subscription:
+            await asyncio.to_thread(in_thread, burst)
+            heard = [await subscription.get(timeout=5) for _ in range(100)]
+            assert await subscription.get(timeout=0.3) is None
+        assert heard == [live.Event(24, "entry", n) for n in range(100)]
+
+    asyncio.run(scenario())
+
+
 def test_a_lost_subscription_resyncs_every_stream(on_redis):
     import redis
 
