@@ -1,6 +1,13 @@
 from django.apps import AppConfig
+from django.db.backends.signals import connection_created
 
 
 class SheetsConfig(AppConfig):
     name = "sheets"
     verbose_name = "Campaigns and character sheets"
+
+    def ready(self) -> None:
+        from config.database import heal_stale_plans
+
+        # Every database connection, as it opens (PostgreSQL's prepared statements only).
+        connection_created.connect(heal_stale_plans, dispatch_uid="poolside_heal_stale_plans")
