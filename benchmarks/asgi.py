@@ -2,12 +2,16 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 from config.memory import tune_garbage_collector
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "benchmarks.settings")
 
-application = get_asgi_application()
+django.setup(set_prefix=False)
+
+from config.handlers import SyncStackASGIHandler  # noqa: E402  (needs the apps loaded)
+
+application = SyncStackASGIHandler()
 # Fewer garbage collections while thousands of streams are open (config/memory.py).
 tune_garbage_collector()

@@ -2,12 +2,17 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 from config.memory import tune_garbage_collector
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-application = get_asgi_application()
+# What django.core.asgi.get_asgi_application() does, with the handler of config/handlers.py.
+django.setup(set_prefix=False)
+
+from config.handlers import SyncStackASGIHandler  # noqa: E402  (needs the apps loaded)
+
+application = SyncStackASGIHandler()
 # Fewer garbage collections while thousands of streams are open (config/memory.py).
 tune_garbage_collector()
