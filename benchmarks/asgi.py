@@ -1,17 +1,12 @@
-"""config.asgi with the benchmark settings: what the HTTP and SSE benchmarks serve with uvicorn."""
+"""config.asgi with the benchmark settings: what the HTTP and SSE benchmarks serve with uvicorn.
+
+The same application, handler and garbage-collector settings as production; only the settings
+module differs (config.asgi leaves one that is already set alone)."""
 
 import os
 
-import django
-
-from config.memory import tune_garbage_collector
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "benchmarks.settings")
 
-django.setup(set_prefix=False)
+from config.asgi import application
 
-from config.handlers import SyncStackASGIHandler  # noqa: E402  (needs the apps loaded)
-
-application = SyncStackASGIHandler()
-# Fewer garbage collections while thousands of streams are open (config/memory.py).
-tune_garbage_collector()
+__all__ = ["application"]
