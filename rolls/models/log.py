@@ -496,6 +496,7 @@ class _ChainSQL:
             # The head moves only from where the entry was linked, and the entry is inserted only
             # if it moved (the INSERT reads the UPDATE's row); its id comes back.
             pk = qn(self.pk.column)
+            self.added_pk = f"added.{pk}"  # the new entry's id, for the announcement
             self.add = (
                 f"WITH moved AS ({self.move} AND {length} = %s RETURNING 1), "
                 f"added AS (INSERT INTO {qn(self.table)} ({columns}) SELECT {values} FROM moved "
@@ -523,7 +524,7 @@ class _ChainSQL:
         move = [entry.seq, entry.hash, entry.campaign_id, expected]
         expression, extra = "", list[str]()
         if self.announced:
-            expression, extra = live.announcement_with_id(entry.campaign_id, "entry", "added.id")
+            expression, extra = live.announcement_with_id(entry.campaign_id, "entry", self.added_pk)
             expression = ", " + expression
         cursor.execute(f"{self.add}{expression} FROM added", [*move, *self._values(entry), *extra])
         row = cursor.fetchone()
