@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from rolls.models import OUTCOME_LABELS
 from rolls.rules import OUTCOMES_BEST_FIRST
@@ -56,6 +57,14 @@ class Band:
 def bands(odds: dict[str, Fraction]) -> list[Band]:
     """The engine's odds as ordered bands with bar geometry. Edges are rounded cumulatively, so
     the widths always add up to the full bar."""
+    return list(_bands(tuple(odds.items())))
+
+
+# Every panel request draws the bands of its pool's odds, and a Cold Stars panel those of each
+# option side by side: the same few distributions over and over, each a run of Fraction sums.
+@lru_cache(maxsize=1024)
+def _bands(items: tuple[tuple[str, Fraction], ...]) -> tuple[Band, ...]:
+    odds = dict(items)
     result, cumulative = [], Fraction(0)
     for code in BAND_ORDER:
         chance = odds.get(code, Fraction(0))
@@ -66,4 +75,4 @@ def bands(odds: dict[str, Fraction]) -> list[Band]:
         result.append(
             Band(code, OUTCOME_LABELS[code], chance, left, round(cumulative * 1000) - left)
         )
-    return result
+    return tuple(result)

@@ -3,12 +3,13 @@ a possible outcome never reads "0.0%", an uncertain one never "100.0%", and only
 1 read "0%" and "100%"."""
 
 from fractions import Fraction
+from itertools import pairwise
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rolls.rolling.display import percent
+from rolls.rolling.display import BAND_ORDER, bands, percent
 from rolls.rolling.outcomes import cogent_detail, plural
 from rolls.rules import cogent
 
@@ -79,3 +80,19 @@ def test_a_cogent_detail_does_not_repeat_its_outcome():
     assert cogent_detail(success, reflexive=False) == "5 wins vs CL 3, margin 2"
     critical = cogent.resolve([1, 2, 3], challenge_level=2)
     assert cogent_detail(critical, reflexive=False) == "0 wins vs CL 2"
+
+
+@given(
+    st.lists(st.integers(min_value=1, max_value=50), min_size=1, max_size=len(BAND_ORDER)),
+    st.permutations(BAND_ORDER),
+)
+def test_bands_are_the_odds_in_order_and_fill_the_bar(weights, codes):
+    total = sum(weights)
+    odds = {code: Fraction(w, total) for code, w in zip(codes, weights, strict=False)}
+    first, again = bands(odds), bands(dict(reversed(odds.items())))
+    # Memoised, yet each caller gets a list of its own, whatever order the odds came in.
+    assert first == again and first is not again
+    assert [band.code for band in first] == [code for code in BAND_ORDER if code in odds]
+    assert [band.chance for band in first] == [odds[band.code] for band in first]
+    assert sum(band.width for band in first) == 1000
+    assert all(a.x + a.width == b.x for a, b in pairwise(first))

@@ -48,3 +48,30 @@ def test_what_one_form_changes_stays_with_it(system):
         assert "data-changed" not in original.widget.attrs
         if isinstance(field, forms.ChoiceField):
             assert field.choices == original.choices != [("only", "Only")]
+
+
+@pytest.mark.parametrize("gm", [False, True], ids=["player", "gm"])
+@pytest.mark.django_db
+def test_who_sees_the_result_offers_what_djangos_setter_would(gm, rob):
+    """The panel sets its visibility choices without Django's setter (which normalises a list
+    that is already normal, twice): the field and its widget end up as the setter leaves them,
+    each form with lists of its own."""
+    from rolls.models import offered_visibilities
+    from rolls.rolling.targets import load_target
+
+    character, athletics = rob
+    target = load_target(character, "cogent-skill", athletics.pk)
+    made = [
+        target.character.campaign.rule_system.roll_form(target=target, sheet=target.sheet, gm=gm)
+        for _ in range(2)
+    ]
+    expected = forms.ChoiceField()
+    expected.choices = offered_visibilities(gm=gm)
+    for form in made:
+        field = form.fields["visibility"]
+        assert field.choices == expected.choices
+        assert list(field.widget.choices) == list(expected.widget.choices)
+    first, second = (form.fields["visibility"] for form in made)
+    assert first.choices is not second.choices
+    assert first.widget.choices is not second.widget.choices
+    assert first.choices is not first.widget.choices

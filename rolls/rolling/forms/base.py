@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Self, cast
+from functools import cache
+from typing import TYPE_CHECKING, Any, Self
 
 from django import forms
 from django.db.models import QuerySet
@@ -58,10 +59,29 @@ class _Fields(dict[str, forms.Field]):
     form on every request, and the generic deep copy was most of a form's cost
     (docs/performance.md)."""
 
+    def __init__(self, base_fields: dict[str, forms.Field]) -> None:
+        super().__init__(base_fields)
+        # How each field copies, worked out once: the base fields never change (a form changes
+        # its copies), and checking every choice of every field on every copy was a good part of
+        # what copying cost. None: Django's own deep copy; else whether the field's and the
+        # widget's choices are flat lists of pairs (a plain list() copies those).
+        self.copies: dict[str, tuple[bool, bool] | None] = {
+            name: (
+                (
+                    _flat(getattr(field, "_choices", None)),
+                    _flat(getattr(field.widget, "_choices", None)),
+                )
+                if _copies_plainly(field)
+                else None
+            )
+            for name, field in base_fields.items()
+        }
+
     def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, forms.Field]:
         fields: dict[str, forms.Field] = {}
         for name, field in self.items():
-            if not _copies_plainly(field):  # e.g. a model choice's queryset: Django's own way
+            how = self.copies[name]
+            if how is None:  # e.g. a model choice's queryset: Django's own way
                 fields[name] = copy.deepcopy(field, memo)
                 continue
             new = fields[name] = _copied(field)
@@ -69,11 +89,17 @@ class _Fields(dict[str, forms.Field]):
             widget.attrs = field.widget.attrs.copy()
             new.error_messages = field.error_messages.copy()
             new.validators = field.validators[:]
+            flat_field, flat_widget = how
             if isinstance(field, forms.ChoiceField):
                 choices = field._choices  # type: ignore[attr-defined]
-                new._choices = list(choices) if _flat(choices) else copy.deepcopy(choices)
+                new._choices = list(choices) if flat_field else copy.deepcopy(choices)
             if isinstance(widget, forms.widgets.ChoiceWidget):
-                widget.choices = copy.copy(field.widget.choices)
+                # What Django's copy does (copy.copy, then the setter's normalize_choices), for
+                # a flat list without normalizing what is already normal.
+                if flat_widget:
+                    widget._choices = list(field.widget._choices)  # type: ignore[attr-defined]
+                else:
+                    widget.choices = copy.copy(field.widget.choices)
         return fields
 
 
@@ -86,6 +112,19 @@ def _copies_plainly(field: forms.Field) -> bool:
 
 _PLAIN_FIELD_COPIES = (forms.Field.__deepcopy__, forms.ChoiceField.__deepcopy__)
 _PLAIN_WIDGET_COPIES = (forms.Widget.__deepcopy__, forms.widgets.ChoiceWidget.__deepcopy__)
+
+
+@cache
+def _visibilities(gm: bool) -> list[tuple[str, str]]:
+    return offered_visibilities(gm=gm)
+
+
+def _set_flat_choices(field: forms.Field, choices: list[tuple[str, str]]) -> None:
+    """``field.choices = choices`` for a flat list of pairs, already what Django's setters would
+    normalize it to (they would go through every choice twice, once for the field and once for
+    its widget)."""
+    field._choices = list(choices)  # type: ignore[attr-defined]
+    field.widget._choices = list(choices)  # type: ignore[attr-defined]
 
 
 class RollForm[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)](forms.Form):
@@ -122,7 +161,7 @@ class RollForm[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)](forms.Form):
             # The campaign setting wins: no choice to offer, and a crafted POST can't add one.
             del self.fields["visibility"]
         else:
-            cast(forms.ChoiceField, self.fields["visibility"]).choices = offered_visibilities(gm=gm)
+            _set_flat_choices(self.fields["visibility"], _visibilities(gm))
         self.plan: Plan | None = None
         self.choices: list[Choice] = []  # Cold Stars: every step-4 option, side by side
         self.locked: set[str] = set()
