@@ -75,3 +75,30 @@ def test_who_sees_the_result_offers_what_djangos_setter_would(gm, rob):
     assert first.choices is not second.choices
     assert first.widget.choices is not second.widget.choices
     assert first.choices is not first.widget.choices
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("data", [{}, {"challenge_level": "3", "extra_penalty": "0"}])
+def test_a_panel_form_goes_when_its_last_reference_does(data, rob):
+    """No reference cycle keeps a validated panel (its bound fields hold it weakly, its assist
+    choices don't name it): the form, its fields and its target go at once, not at the garbage
+    collector's next pass, which every roll's leftovers made longer (docs/performance.md)."""
+    import gc
+    import weakref
+
+    from rolls.rolling.targets import load_target
+
+    character, athletics = rob
+    target = load_target(character, "cogent-skill", athletics.pk)
+    form = target.character.campaign.rule_system.roll_form(
+        data or None, target=target, sheet=target.sheet
+    )
+    form.is_valid()
+    assert all(bound.form is form for bound in form)  # bound fields still reach their form
+    gone = weakref.ref(form)
+    gc.disable()
+    try:
+        del form
+        assert gone() is None
+    finally:
+        gc.enable()

@@ -180,16 +180,18 @@ class CogentRollForm(RollForm[CogentSheet]):
     def _setup_assists(self) -> None:
         """Assists (Book, assists.tex): this row may assist another character of the campaign,
         and an assist rolled for this character waits for its next action."""
-        character = self.target.character
+        character, gm = self.target.character, self.gm
 
         @cache
         def others() -> QuerySet[Character]:
             # Built when first read (the panel is drawn, an assist asked for), not on every
             # roll; then one queryset, so its rows are read once however often they're shown.
+            # (It reads no attribute of the form: held by a field of the form, it would make a
+            # reference cycle of them, left for the garbage collector.)
             found = Character.objects.filter(campaign_id=character.campaign_id).exclude(
                 pk=character.pk
             )
-            if not self.gm:
+            if not gm:
                 found = found.filter(hidden_from_players=False)
             return found.order_by("name", "pk")
 
