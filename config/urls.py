@@ -15,6 +15,12 @@ urlpatterns = [
     # and the request keeps the list of every pattern tried before its own (ResolverMatch.tried),
     # a hundred small lists per stream when it came after the pages (docs/performance.md).
     path("campaigns/<id:pk>/events/", stream.campaign_events, name="campaign_events"),
+    # Then the pages, rolls first: every request keeps that list too, and a roll that had to
+    # fail the API's, the admin's and every page's patterns first made forty of them, garbage
+    # the collector then walked (docs/performance.md). No pattern of one include matches a path
+    # another's does, so the order changes nothing else.
+    path("", include("rolls.urls")),
+    path("", include("sheets.urls")),
     path("api/v1/", api.urls),
     path("admin/", admin.site.urls),
     # Before Django's auth URLs, so this rate-limited view answers at the same path and name.
@@ -26,6 +32,4 @@ urlpatterns = [
         name="password_reset",
     ),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("", include("sheets.urls")),
-    path("", include("rolls.urls")),
 ]

@@ -10,6 +10,12 @@ from rolls.table import views as table_views
 from rolls.webhooks import views as webhook_views
 
 urlpatterns = [
+    # The roll first: the hottest path (config/urls.py says why the order matters).
+    path(
+        "characters/<id:pk>/roll/<slug:kind>/<id:target_pk>/roll/",
+        roll_views.roll_create,
+        name="roll_create",
+    ),
     path(
         "characters/<id:pk>/roll/<slug:kind>/<id:target_pk>/",
         roll_views.roll_panel,
@@ -19,11 +25,6 @@ urlpatterns = [
         "characters/<id:pk>/roll/<slug:kind>/<id:target_pk>/odds/",
         roll_views.roll_odds,
         name="roll_odds",
-    ),
-    path(
-        "characters/<id:pk>/roll/<slug:kind>/<id:target_pk>/roll/",
-        roll_views.roll_create,
-        name="roll_create",
     ),
     # Entries go by token, not pk: the pks' gaps would count hidden rolls (rolls/log/tokens.py).
     path("rolls/<entry:pk>/", roll_views.roll_entry, name="roll_entry"),
