@@ -5,8 +5,9 @@ roll's row query (the row, its sheet, character, campaign, the roller's membersh
 panel's state) about 4 ms of Python against 0.3 ms in PostgreSQL (docs/performance.md). A
 :class:`Prepared` query is built once by the ORM with sentinel values, compiled once per
 database, and each call only swaps the sentinels for the call's values and runs the SQL. Rows
-still become model instances the ORM's way (``select_related``, annotations, converters), so
-a prepared query returns exactly what the queryset it was built from returns.
+still become model instances the ORM's way (``select_related``, annotations, converters, the
+ORM's own ``from_db`` and related populators, worked out once with the SQL), so a prepared query
+returns exactly what the queryset it was built from returns.
 
 The values are integers or strings that are plain parameters of the SQL (``pk=value``,
 ``user_id=value`` in a filter or a ``FilteredRelation`` condition), never something that changes
@@ -22,6 +23,12 @@ from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS
 from django.db.models import Model, QuerySet
+from django.db.models.fetch_modes import FETCH_ONE
+from django.db.models.query import (  # type: ignore[attr-defined]
+    ModelIterable,
+    _get_from_db,
+    get_related_populators,
+)
 from django.db.models.sql import Query
 
 # Values no real row, user or key has (primary keys are positive, keys have no NUL), each used
@@ -68,7 +75,49 @@ class _PreparedQuery(Query):
         sql, params, converters = self.sql, self.params, self.state["converters"]
         compiler.as_sql = lambda *args, **kwargs: (sql, params)
         compiler.get_converters = lambda expressions: converters
+        # Whether a column is a composite key's, worked out over every column on every run.
+        compiler.has_composite_fields = lambda expressions: False
         return compiler
+
+
+class _PreparedIterable(ModelIterable):
+    """Django's ``ModelIterable`` for a prepared query, with what it works out from the
+    compiled query before the first row (the columns of each model, the related objects'
+    populators) taken from the compiled query, not worked out again for every run.
+
+    Only for what ``ModelIterable`` does with these alone: the default fetch mode (which keeps
+    no peers) and no related objects known to the queryset (a related manager's); anything else
+    is refused when the query is prepared (:meth:`Prepared._compile`)."""
+
+    def __iter__(self) -> Any:
+        queryset = self.queryset
+        compiler = queryset.query.get_compiler(using=queryset.db)
+        results = compiler.execute_sql(chunked_fetch=self.chunked_fetch, chunk_size=self.chunk_size)
+        from_db, init_list, start, end, populators, annotations = compiler.rows
+        db = queryset.db
+        for row in compiler.results_iter(results):
+            obj = from_db(db, init_list, row[start:end])
+            for populator in populators:
+                populator.populate(row, obj)
+            for name, position in annotations:
+                setattr(obj, name, row[position])
+            yield obj
+
+
+def _rows(compiler: Any, db: str) -> tuple[Any, ...]:
+    """What ``ModelIterable`` works out from a compiled query before reading its rows."""
+    select, klass_info = compiler.select, compiler.klass_info
+    fields = klass_info["select_fields"]
+    start, end = fields[0], fields[-1] + 1
+    model = klass_info["model"]
+    return (
+        _get_from_db(model, FETCH_ONE),
+        [column[0].target.attname for column in select[start:end]],
+        start,
+        end,
+        get_related_populators(klass_info, select, db, FETCH_ONE),
+        tuple((compiler.annotation_col_map or {}).items()),
+    )
 
 
 class Prepared[M: Model]:
@@ -98,6 +147,14 @@ class Prepared[M: Model]:
         query.state = {name: getattr(compiler, name) for name in _COMPILER_STATE}  # type: ignore[attr-defined]
         columns = [column[0] for column in compiler.select[: compiler.col_count]]
         query.state["converters"] = compiler.get_converters(columns)  # type: ignore[attr-defined]
+        if compiler.has_composite_fields(columns):
+            raise ValueError("A prepared query selects no composite key.")
+        if queryset._iterable_class is ModelIterable:
+            known, mode = queryset._known_related_objects, queryset._fetch_mode  # type: ignore[attr-defined]
+            if known or mode is not FETCH_ONE:
+                raise ValueError("A prepared query is a manager's, in the default fetch mode.")
+            query.state["rows"] = _rows(compiler, queryset.db)  # type: ignore[attr-defined]
+            queryset._iterable_class = _PreparedIterable
         compiled: _Compiled[M] = (queryset, tuple(params), slots)
         self._compiled[using] = compiled
         return compiled

@@ -71,6 +71,33 @@ def test_values_that_are_not_parameters_are_refused():
         typed.fetch(pk="1")
 
 
+def test_prefetches_and_rows_of_other_shapes_are_djangos():
+    """A prepared query reads its model rows itself (config/prepared.py); what comes after the
+    rows (prefetches) and rows of other shapes (``values()``) are still Django's doing."""
+    character = CharacterFactory()
+    prefetching = Prepared(
+        lambda pk: Character.objects.prefetch_related("campaign__memberships").filter(pk=pk),
+        pk=int,
+    )
+    (got,) = prefetching.fetch(pk=character.pk)
+    with CaptureQueriesContext(connection) as ctx:
+        members = {m.user_id for m in got.campaign.memberships.all()}
+    assert not ctx.captured_queries
+    assert character.owner_id in members and len(members) == 2
+    names = Prepared(lambda pk: Character.objects.filter(pk=pk).values("name"), pk=int)
+    assert names.fetch(pk=character.pk) == [{"name": character.name}]
+
+
+def test_a_related_managers_query_is_not_prepared():
+    """A related manager's queryset sets the objects it already knows on each row, which a
+    prepared query's rows don't do: refused rather than quietly different."""
+    character = CharacterFactory()
+    campaign = character.campaign
+    related = Prepared(lambda pk: campaign.characters.filter(pk=pk), pk=int)
+    with pytest.raises(ValueError, match="default fetch mode"):
+        related.fetch(pk=character.pk)
+
+
 def test_the_session_store_reads_live_sessions_only():
     store = SessionStore()
     store["answer"] = 42

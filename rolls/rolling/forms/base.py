@@ -122,7 +122,7 @@ class _BoundField(forms.BoundField):
     a roll about 0.15 ms (docs/performance.md). Without the cycle they go when the view returns.
     A bound field is only ever used while its form is (a template holds the form)."""
 
-    @property  # type: ignore[override]
+    @property
     def form(self) -> forms.BaseForm:
         form = self._form()
         if form is None:  # pragma: no cover - a bound field kept past its form's life
@@ -144,7 +144,7 @@ def _set_flat_choices(field: forms.Field, choices: list[tuple[str, str]]) -> Non
     normalize it to (they would go through every choice twice, once for the field and once for
     its widget)."""
     field._choices = list(choices)  # type: ignore[attr-defined]
-    field.widget._choices = list(choices)  # type: ignore[attr-defined]
+    field.widget._choices = list(choices)
 
 
 class RollForm[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)](forms.Form):
