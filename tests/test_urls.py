@@ -16,8 +16,7 @@ SAMPLES = {"id": 7, "entry": 7, "slug": "x", "str": "abc", "": "abc"}
 
 def _kwargs(route: str) -> dict[str, object]:
     return {
-        name: SAMPLES[converter]
-        for converter, name in re.findall(r"<(?:(\w+):)?(\w+)>", route)
+        name: SAMPLES[converter] for converter, name in re.findall(r"<(?:(\w+):)?(\w+)>", route)
     }
 
 
