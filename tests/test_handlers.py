@@ -41,21 +41,26 @@ class Either:
         return await self.get_response(request)
 
 
+def get_scope(path):
+    """The ASGI scope uvicorn gives the application for a GET of ``path``."""
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "headers": [(b"host", b"127.0.0.1")],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 80),
+    }
+
+
 def get(application, path):
     async def run():
-        scope = {
-            "type": "http",
-            "asgi": {"version": "3.0"},
-            "http_version": "1.1",
-            "method": "GET",
-            "scheme": "http",
-            "path": path,
-            "raw_path": path.encode(),
-            "query_string": b"",
-            "headers": [(b"host", b"127.0.0.1")],
-            "client": ("127.0.0.1", 50000),
-            "server": ("127.0.0.1", 80),
-        }
+        scope = get_scope(path)
         communicator = ApplicationCommunicator(application, scope)
         await communicator.send_input({"type": "http.request", "body": b""})
         start = await communicator.receive_output(timeout=10)
@@ -112,19 +117,7 @@ def served(application, path, times):
     statuses, and how many unreachable objects the garbage collector then found."""
 
     async def one():
-        scope = {
-            "type": "http",
-            "asgi": {"version": "3.0"},
-            "http_version": "1.1",
-            "method": "GET",
-            "scheme": "http",
-            "path": path,
-            "raw_path": path.encode(),
-            "query_string": b"",
-            "headers": [(b"host", b"127.0.0.1")],
-            "client": ("127.0.0.1", 50000),
-            "server": ("127.0.0.1", 80),
-        }
+        scope = get_scope(path)
         received = [{"type": "http.request", "body": b""}]
         never = asyncio.Event()
         sent = []
@@ -172,19 +165,7 @@ def test_a_client_gone_before_the_response_ends_the_request_quietly():
     it, and nothing is sent or raised."""
 
     async def run():
-        scope = {
-            "type": "http",
-            "asgi": {"version": "3.0"},
-            "http_version": "1.1",
-            "method": "GET",
-            "scheme": "http",
-            "path": "/accounts/login/",
-            "raw_path": b"/accounts/login/",
-            "query_string": b"",
-            "headers": [(b"host", b"127.0.0.1")],
-            "client": ("127.0.0.1", 50000),
-            "server": ("127.0.0.1", 80),
-        }
+        scope = get_scope("/accounts/login/")
         messages = [{"type": "http.disconnect"}, {"type": "http.request", "body": b""}]
         sent = []
 
