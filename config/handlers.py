@@ -17,7 +17,7 @@ defines for that request, through an ``asyncio.TaskGroup``: the class, the excep
 traceback and the frames it holds (with the request and the response) are reference cycles, left
 for the garbage collector; so is the request itself (``request.user`` is a closure over it). The
 collector walks everything it finds, and every few hundred requests it stopped the server for
-about 100 ms (docs/performance.md). :meth:`handle` here does what Django's does — the response
+about 150 ms (docs/performance.md). :meth:`handle` here does what Django's does — the response
 raced against the client's disconnect, which cancels it — with ``asyncio.wait`` instead, and once
 a response is made and sent empties the request, so that all of it goes at once.
 """
@@ -81,7 +81,7 @@ class SyncStackASGIHandler(ASGIHandler):
                 await signals.request_finished.asend(sender=self.__class__)
                 return
             await sync_to_async(made[0].close)()
-            if serving.done() and not serving.cancelled():
+            if not serving.cancelled():  # both tasks are done by now
                 # The view and every middleware are done with it (a request whose response was
                 # cancelled may still be in its thread: that one is left to the collector).
                 request.__dict__.clear()
