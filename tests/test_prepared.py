@@ -4,9 +4,11 @@ session store and user backend built on them decide as Django's do (config/sessi
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Count, Q
+from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -110,6 +112,27 @@ def test_the_session_store_reads_live_sessions_only():
     assert expired.load() == {}
     assert expired.session_key is None  # as Django's store: a new key is made on save
     assert SessionStore("no-such-session-key").load() == {}
+
+
+def test_session_data_is_checked_as_django_checks_it_however_often_it_is_read(caplog):
+    """The signature check is remembered per signed string and keys (``_verified``); what each
+    read returns is its own dict, a tampered string is still refused, and a key taken out of
+    SECRET_KEY and its fallbacks no longer opens what it signed."""
+    store = SessionStore()
+    store["dice"] = {"kept": [6, 5]}
+    store.create()
+    data = Session.objects.get(pk=store.session_key).session_data
+    first = SessionStore(store.session_key).load()
+    first["dice"]["kept"].append(1)  # a request changing its own copy in place
+    assert SessionStore(store.session_key).load() == {"dice": {"kept": [6, 5]}}
+    tampered = data[:-1] + ("A" if data[-1] != "A" else "B")
+    assert SessionStore().decode(tampered) == {}
+    assert "Session data corrupted" in caplog.text
+    assert SessionStore().decode("not even signed") == {}
+    with override_settings(SECRET_KEY="a new key " * 5, SECRET_KEY_FALLBACKS=[settings.SECRET_KEY]):
+        assert SessionStore().decode(data) == {"dice": {"kept": [6, 5]}}
+    with override_settings(SECRET_KEY="a new key " * 5, SECRET_KEY_FALLBACKS=[]):
+        assert SessionStore().decode(data) == {}
 
 
 def test_the_backend_returns_active_users_only():
