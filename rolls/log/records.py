@@ -11,9 +11,7 @@ from __future__ import annotations
 from datetime import UTC
 from typing import Any
 
-from django.urls import reverse
-
-from rolls.log.tokens import entry_token
+from rolls.log.tokens import entry_token, entry_url
 from rolls.models import RollEntry
 
 EXPORT_VALUES = (
@@ -121,7 +119,7 @@ def api_record(row: dict[str, Any], *, full: bool, base_url: str) -> dict[str, A
     token = entry_token(row["pk"])
     return {
         "id": token,
-        "url": base_url + reverse("roll_entry", args=[row["pk"]]),
+        "url": base_url + entry_url(row["pk"]),
     } | record(row, bool(row["readable"]), full=full)
 
 

@@ -18,7 +18,7 @@ import re
 from functools import lru_cache
 
 from django.conf import settings
-from django.urls import register_converter
+from django.urls import get_script_prefix, get_urlconf, register_converter, reverse
 
 HALF_BITS = 32
 HALF_MASK = (1 << HALF_BITS) - 1
@@ -67,6 +67,22 @@ def entry_pk(token: str) -> int | None:
         left, right = right ^ _f(key, left), left
     pk = (left << HALF_BITS) | right
     return pk if 0 < pk <= MAX_PK else None
+
+
+def entry_url(pk: int) -> str:
+    """The entry's page, as ``reverse("roll_entry", args=[pk])`` writes it. Every roll's redirect
+    and every card of the log names one, and ``reverse`` matches the pattern, converts and checks
+    its arguments each time (about 0.06 ms in a roll request): only the token differs from one
+    entry to the next, so what goes around it is worked out once per script prefix and URL conf."""
+    before, after = _around_token(get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF)
+    return f"{before}{entry_token(pk)}{after}"
+
+
+@lru_cache(maxsize=16)
+def _around_token(prefix: str, urlconf: str) -> tuple[str, str]:
+    # ``prefix`` is only the key: reverse() reads the same script prefix itself.
+    before, _, after = reverse("roll_entry", args=[1], urlconf=urlconf).rpartition(entry_token(1))
+    return before, after
 
 
 class EntryConverter:

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
-from django.urls import reverse
 
+from rolls.log.tokens import entry_url
 from rolls.models.log import (
     HASH_VERSION,
     HASH_VERSION_GM_TABLE,
@@ -253,7 +253,7 @@ class RollEntry(models.Model):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
-        return reverse("roll_entry", args=[self.pk])
+        return entry_url(self.pk)
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise AppendOnlyError("deleted")
@@ -425,8 +425,7 @@ class RollEntry(models.Model):
         if self.kind != Kind.CONTEST:
             return []
         return [
-            side
-            | {"dice": dice_of(side["faces"]), "url": reverse("roll_entry", args=[side["entry"]])}
+            side | {"dice": dice_of(side["faces"]), "url": entry_url(side["entry"])}
             for side in self.result.get("sides", [])
         ]
 
@@ -468,7 +467,7 @@ class HiddenEntry:
     redacted: bool = True
 
     def get_absolute_url(self) -> str:
-        return reverse("roll_entry", args=[self.pk])
+        return entry_url(self.pk)
 
     @property
     def visibility_name(self) -> str:

@@ -7,9 +7,9 @@ import re
 
 import pytest
 from django.test import override_settings
-from django.urls import reverse
+from django.urls import clear_script_prefix, reverse, set_script_prefix, set_urlconf
 
-from rolls.log.tokens import MAX_PK, EntryConverter, entry_pk, entry_token
+from rolls.log.tokens import MAX_PK, EntryConverter, entry_pk, entry_token, entry_url
 from tests.factories import CharacterFactory, RollEntryFactory
 
 
@@ -82,6 +82,26 @@ def test_the_converter_refuses_what_names_no_id():
         converter.to_python(out_of_range_token())
     assert converter.to_python(entry_token(5)) == 5
     assert converter.to_url(5) == entry_token(5)
+
+
+def test_entry_urls_are_what_reverse_writes_under_any_script_prefix_and_urlconf():
+    pks = [1, 2, 41, 2**40, MAX_PK]
+    assert [entry_url(pk) for pk in pks] == [reverse("roll_entry", args=[pk]) for pk in pks]
+    # Served under a path (SCRIPT_NAME), then with a request's own URL conf, then back.
+    set_script_prefix("/table/")
+    try:
+        assert (
+            entry_url(41) == reverse("roll_entry", args=[41]) == f"/table/rolls/{entry_token(41)}/"
+        )
+        set_urlconf("tests.rolls.mounted_urls")
+        assert entry_url(41) == reverse("roll_entry", args=[41])
+        assert entry_url(41) == f"/table/mounted/rolls/{entry_token(41)}/"
+    finally:
+        set_urlconf(None)
+        clear_script_prefix()
+    assert entry_url(41) == f"/rolls/{entry_token(41)}/"
+    with override_settings(SECRET_KEY="another key for these tokens, long enough to be a key"):
+        assert entry_url(41) == reverse("roll_entry", args=[41]) != f"/rolls/{entry_token(1)}/"
 
 
 @pytest.mark.django_db
