@@ -3,6 +3,7 @@ permalinks, and the read-only admin."""
 
 import pytest
 from django.urls import reverse
+from pytest_django.asserts import assertNumQueries
 
 from rolls.models import GENESIS_HASH, AppendOnlyError, RollEntry
 from sheets.models import Role, System
@@ -24,6 +25,28 @@ def test_entries_chain_per_campaign_and_verify_from_the_documented_form():
     assert follow.content()["follows"] == 3
     assert verify_like_an_outside_script(character.campaign_id) == 4
     assert verify_like_an_outside_script(other.campaign_id) == 2
+
+
+def test_an_appended_entry_is_what_is_stored_and_knows_its_related_rows():
+    """``append`` makes the entry positionally (rolls/models/log.py): what it returns is what the
+    database holds, field by field, and the related rows it was given are known without a
+    query."""
+    character = CharacterFactory()
+    first = append(character)[0]
+    follow = append(character, kind="destiny", follows=first, hidden_character=False)[0]
+    for made in (first, follow):
+        stored = RollEntry.objects.get(pk=made.pk)
+        for field in RollEntry._meta.concrete_fields:
+            assert getattr(made, field.attname) == getattr(stored, field.attname), field.name
+    with assertNumQueries(0):
+        assert (follow.character, follow.user, follow.follows) == (
+            character,
+            character.owner,
+            first,
+        )
+        assert follow.campaign == character.campaign
+    with pytest.raises(TypeError, match="no field flavour"):
+        append(character, flavour="tart")
 
 
 def test_tampering_breaks_the_chain():
