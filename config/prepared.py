@@ -21,8 +21,8 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS
-from django.db.models import Model, QuerySet
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import Model, QuerySet, prefetch_related_objects
 from django.db.models.fetch_modes import FETCH_ONE
 from django.db.models.query import (  # type: ignore[attr-defined]
     ModelIterable,
@@ -80,32 +80,9 @@ class _PreparedQuery(Query):
         return compiler
 
 
-class _PreparedIterable(ModelIterable):
-    """Django's ``ModelIterable`` for a prepared query, with what it works out from the
-    compiled query before the first row (the columns of each model, the related objects'
-    populators) taken from the compiled query, not worked out again for every run.
-
-    Only for what ``ModelIterable`` does with these alone: the default fetch mode (which keeps
-    no peers) and no related objects known to the queryset (a related manager's); anything else
-    is refused when the query is prepared (:meth:`Prepared._compile`)."""
-
-    def __iter__(self) -> Any:
-        queryset = self.queryset
-        compiler = queryset.query.get_compiler(using=queryset.db)
-        results = compiler.execute_sql(chunked_fetch=self.chunked_fetch, chunk_size=self.chunk_size)
-        from_db, init_list, start, end, populators, annotations = compiler.rows
-        db = queryset.db
-        for row in compiler.results_iter(results):
-            obj = from_db(db, init_list, row[start:end])
-            for populator in populators:
-                populator.populate(row, obj)
-            for name, position in annotations:
-                setattr(obj, name, row[position])
-            yield obj
-
-
 def _rows(compiler: Any, db: str) -> tuple[Any, ...]:
-    """What ``ModelIterable`` works out from a compiled query before reading its rows."""
+    """What ``ModelIterable`` works out from a compiled query before reading its rows (for
+    :func:`_read`, which reads them as it does)."""
     select, klass_info = compiler.select, compiler.klass_info
     fields = klass_info["select_fields"]
     start, end = fields[0], fields[-1] + 1
@@ -118,6 +95,41 @@ def _rows(compiler: Any, db: str) -> tuple[Any, ...]:
         get_related_populators(klass_info, select, db, FETCH_ONE),
         tuple((compiler.annotation_col_map or {}).items()),
     )
+
+
+def _read(query: _PreparedQuery, params: tuple[Any, ...], using: str) -> list[Any]:
+    """The instances of a prepared model query's rows, as Django's ``ModelIterable`` makes them
+    (its columns' converters applied, ``from_db``, the related objects' populators, the
+    annotations), read without a queryset, a compiler and their generators: a queryset run
+    clones itself, makes a compiler and works through ``execute_sql`` and ``results_iter`` —
+    tens of microseconds a run for nothing that changes between runs. Only for what
+    ``ModelIterable`` does with these alone (:meth:`Prepared._compile` checks)."""
+    connection = connections[using]
+    state = query.state
+    from_db, init_list, start, end, populators, annotations = state["rows"]
+    converters = state["converter_items"]
+    width = state["col_count"] if state["has_extra_select"] else None
+    with connection.cursor() as cursor:
+        cursor.execute(query.sql, params)
+        rows = cursor.fetchall()
+    found = []
+    for row in rows:
+        if width is not None:
+            row = row[:width]
+        if converters:
+            row = list(row)
+            for position, (functions, expression) in converters:
+                value = row[position]
+                for convert in functions:
+                    value = convert(value, expression, connection)
+                row[position] = value
+        obj = from_db(using, init_list, row[start:end])
+        for populator in populators:
+            populator.populate(row, obj)
+        for name, position in annotations:
+            setattr(obj, name, row[position])
+        found.append(obj)
+    return found
 
 
 class Prepared[M: Model]:
@@ -153,8 +165,8 @@ class Prepared[M: Model]:
             known, mode = queryset._known_related_objects, queryset._fetch_mode  # type: ignore[attr-defined]
             if known or mode is not FETCH_ONE:
                 raise ValueError("A prepared query is a manager's, in the default fetch mode.")
-            query.state["rows"] = _rows(compiler, queryset.db)  # type: ignore[attr-defined]
-            queryset._iterable_class = _PreparedIterable
+            query.state["rows"] = _rows(compiler, using)  # type: ignore[attr-defined]
+            query.state["converter_items"] = list(query.state["converters"].items())  # type: ignore[attr-defined]
         compiled: _Compiled[M] = (queryset, tuple(params), slots)
         self._compiled[using] = compiled
         return compiled
@@ -165,8 +177,15 @@ class Prepared[M: Model]:
             if type(values[name]) is not kind:
                 raise TypeError(f"{name}: expected {kind.__name__}, got {values[name]!r}")
         queryset, params, slots = self._compiled.get(using) or self._compile(using)
-        run = queryset.all()  # a copy (shallow: _PreparedQuery.clone) for this run's values
-        run.query.params = tuple(  # type: ignore[attr-defined]
+        run_params = tuple(
             values[slot] if slot else param for param, slot in zip(params, slots, strict=True)
         )
+        query: Any = queryset.query
+        if "rows" in query.state:  # model instances: read directly
+            found = _read(query, run_params, using)
+            if queryset._prefetch_related_lookups:  # type: ignore[attr-defined]
+                prefetch_related_objects(found, *queryset._prefetch_related_lookups)  # type: ignore[attr-defined]
+            return found
+        run = queryset.all()  # a copy (shallow: _PreparedQuery.clone) for this run's values
+        run.query.params = run_params  # type: ignore[attr-defined]
         return list(run)
