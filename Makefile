@@ -9,7 +9,7 @@ PORT   ?= 8000
 # development server has the demo users. `make run DEMO_LOGINS=0` turns the buttons off.
 DEMO_LOGINS ?= 1
 
-.PHONY: api-check run test lint format migrations-check screenshots bench bench-rules bench-roll-path bench-http bench-log bench-sse bench-dashboard clean
+.PHONY: api-check run test lint format migrations-check screenshots bench bench-rules bench-roll-path bench-http bench-log bench-sse bench-dashboard bench-instructions clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else "Poolside needs Python 3.12 or newer; set PYTHON=/path/to/python3.12")'
@@ -102,6 +102,10 @@ bench-sse: $(STAMP)
 
 bench-dashboard: $(STAMP)
 	$(BIN)/python benchmarks/dashboard.py
+
+# Not in `make bench`: no target, only a count that doesn't swing with the machine (valgrind).
+bench-instructions: $(STAMP)
+	$(BIN)/python benchmarks/instructions.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache

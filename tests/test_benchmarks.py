@@ -15,11 +15,20 @@ from benchmarks import common, http_rolls, sse_fanout
 
 
 @pytest.mark.parametrize(
-    "name", ["rules_odds", "http_rolls", "log_page", "sse_fanout", "dashboard", "common"]
+    "name",
+    ["rules_odds", "http_rolls", "log_page", "sse_fanout", "dashboard", "instructions", "common"],
 )
 def test_each_benchmark_imports(name):
     module = importlib.import_module(f"benchmarks.{name}")
     assert callable(getattr(module, "main", None)) or name == "common"
+
+
+def test_one_requests_instructions_are_the_difference_of_two_runs():
+    from benchmarks import instructions
+
+    extra = instructions.MANY - instructions.FEW
+    assert instructions.per_request(10_000, 10_000 + extra * 7_000) == 7_000
+    assert instructions.per_request(5, 5) == 0
 
 
 def test_percentile_is_nearest_rank():
