@@ -31,21 +31,12 @@ from urllib.parse import urlencode
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
 
-from benchmarks import common
+from benchmarks import common, roll_path
 
 WARMUP = 50
 FEW, MANY = 20, 220
-# What each measured request is: (label, URL kind of the row rolled, form data); None: the bare view.
-REQUESTS: dict[str, tuple[str, dict[str, object]] | None] = {
-    "cogent": ("cogent-skill", {"challenge_level": 3, "extra_penalty": 0}),
-    "dad6": (
-        "dad6-skill",
-        {"difficulty": 1, "task": "mundane", "tools": 1, "helpers": 0, "advantages": 0}
-        | {"time": 0, "traded_boons": 0},
-    ),
-    "cold_stars": ("cold-stars-skill", {"ability": "agility", "risk": 1, "modification": "none"}),
-    "bare": None,
-}
+# The measured requests: each system's plain roll (roll_path.PLAIN_ROLLS) and the bare view.
+REQUESTS = [*roll_path.PLAIN_ROLLS, "bare"]
 _COLLECTED = re.compile(r"Collected : (\d+)")
 
 
@@ -62,19 +53,13 @@ def requests(name: str, count: int) -> None:
     from django.urls import reverse
 
     system = "cogent" if name == "bare" else name
-    campaign = common.campaign(f"bench-instructions-{system}", system=system)
-    hero = common.character(campaign, f"bench-instructions-{system}", "Counter")
+    hero, row = roll_path.roller(f"bench-instructions-{system}", system)
     client = Client(HTTP_HOST="127.0.0.1")
     client.force_login(hero.owner)
-    roll = REQUESTS[name]
-    if roll is None:
+    if name == "bare":
         path, data, expect = "/bench/bare/", {}, 200
     else:
-        kind, data = roll
-        sheet = campaign.rule_system.sheet_of(hero)
-        if system == "dad6":
-            sheet.skills.get_or_create(name="Cooking", defaults={"competence": "trained"})
-        row = sheet.skills.order_by("pk").first()
+        kind, data = roll_path.PLAIN_ROLLS[name]
         path, expect = reverse("roll_create", args=[hero.pk, kind, row.pk]), 302
     # Encoded as a browser's form posts it (the test client's default is multipart).
     body, form = urlencode(data), "application/x-www-form-urlencoded"

@@ -29,6 +29,29 @@ ROLLS = 400
 TARGET_STATEMENTS = 7  # counted by an execute wrapper, which BEGIN and COMMIT don't pass
 
 
+# Each system's plain roll (nothing spent): the URL kind of the row rolled and the form's data.
+PLAIN_ROLLS: dict[str, tuple[str, dict[str, object]]] = {
+    "cogent": ("cogent-skill", {"challenge_level": 3, "extra_penalty": 0}),
+    "dad6": (
+        "dad6-skill",
+        {"difficulty": 1, "task": "mundane", "tools": 1, "helpers": 0, "advantages": 0}
+        | {"time": 0, "traded_boons": 0},
+    ),
+    "cold_stars": ("cold-stars-skill", {"ability": "agility", "risk": 1, "modification": "none"}),
+}
+
+
+def roller(name: str, system: str):
+    """A fresh campaign of ``system`` called ``name``, its player's character and the first row
+    of its sheet (DAD6 sheets start without skills: one is added)."""
+    campaign = common.campaign(name, system=system)
+    hero = common.character(campaign, name, "Runner")
+    sheet = campaign.rule_system.sheet_of(hero)
+    if system == "dad6":
+        sheet.skills.get_or_create(name="Cooking", defaults={"competence": "trained"})
+    return hero, sheet.skills.order_by("pk").first()
+
+
 def postgres_cpu(monitor, dbname: str) -> float:
     """Seconds of CPU used so far by the backends connected to ``dbname``."""
     pids = monitor.execute(
@@ -70,26 +93,9 @@ def main() -> int:
     print(common.machine())
     dbname = connection.settings_dict["NAME"]
     monitor = psycopg.connect(common.database_url(), autocommit=True)
-    rolls: dict[str, tuple[str, dict[str, object]]] = {
-        "cogent": ("cogent-skill", {"challenge_level": 3, "extra_penalty": 0}),
-        "dad6": (
-            "dad6-skill",
-            {"difficulty": 1, "task": "mundane", "tools": 1, "helpers": 0, "advantages": 0}
-            | {"time": 0, "traded_boons": 0},
-        ),
-        "cold_stars": (
-            "cold-stars-skill",
-            {"ability": "agility", "risk": 1, "modification": "none"},
-        ),
-    }
     rows, worst = [], 0
-    for system, (kind, data) in rolls.items():
-        campaign = common.campaign(f"bench-roll-path-{system}", system=system)
-        hero = common.character(campaign, f"bench-roll-path-{system}", "Runner")
-        sheet = campaign.rule_system.sheet_of(hero)
-        if system == "dad6":
-            sheet.skills.get_or_create(name="Cooking", defaults={"competence": "trained"})
-        row = sheet.skills.order_by("pk").first()
+    for system, (kind, data) in PLAIN_ROLLS.items():
+        hero, row = roller(f"bench-roll-path-{system}", system)
         client = Client(HTTP_HOST="127.0.0.1")
         client.force_login(hero.owner)
         path = reverse("roll_create", args=[hero.pk, kind, row.pk])
