@@ -374,7 +374,7 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
 
     def _new_entry(self, campaign: Campaign, fields: dict[str, Any], head: Any) -> RollEntry:
         """The entry, linked to the head ``(length, hash)`` as read."""
-        entry = _ChainSQL.entry(
+        entry = _positional(
             self.model, fields | {"campaign": campaign, "seq": head[0] + 1, "prev_hash": head[1]}
         )
         entry.salt = secrets.token_hex(SALT_BYTES)
@@ -454,6 +454,30 @@ def _further(*heads: tuple[int, str] | None) -> tuple[int, str] | None:
     return max(known, key=lambda head: head[0]) if known else None
 
 
+def _positional(model: type[RollEntry], values: dict[str, Any]) -> RollEntry:
+    """``model(**values)``, made the way Django makes a row it reads: positionally. The keyword
+    form looks every field up by name and sets each related object through its descriptor — a
+    third of what making an entry cost (its 37 fields); this sets the ids and caches the related
+    objects given, as the descriptors would. Fields not given take their defaults; a name that is
+    no field is refused."""
+    args, related = [], []
+    for field in model._meta.concrete_fields:
+        if field.is_relation and field.name in values:
+            obj = values.pop(field.name)
+            related.append((field, obj))
+            args.append(None if obj is None else obj.pk)
+        elif field.attname in values:
+            args.append(values.pop(field.attname))
+        else:
+            args.append(field.get_default())
+    if values:
+        raise TypeError(f"{model.__name__} has no field {', '.join(sorted(values))}")
+    entry = model(*args)
+    for field, obj in related:
+        field.set_cached_value(entry, obj)  # type: ignore[attr-defined]
+    return entry
+
+
 class _ChainSQL:
     """The append's statements, written once per database from the models' metadata.
 
@@ -510,30 +534,6 @@ class _ChainSQL:
                 if connection.features.can_return_columns_from_insert
                 else ""
             )
-
-    @staticmethod
-    def entry(model: type[RollEntry], values: dict[str, Any]) -> RollEntry:
-        """``model(**values)``, made the way Django makes a row it reads: positionally. The
-        keyword form looks every field up by name and sets each related object through its
-        descriptor — a third of what making an entry cost (its 37 fields); this sets the ids
-        and caches the related objects given, as the descriptors would. Fields not given take
-        their defaults; a name that is no field is refused."""
-        args, related = [], []
-        for field in model._meta.concrete_fields:
-            if field.is_relation and field.name in values:
-                obj = values.pop(field.name)
-                related.append((field, obj))
-                args.append(None if obj is None else obj.pk)
-            elif field.attname in values:
-                args.append(values.pop(field.attname))
-            else:
-                args.append(field.get_default())
-        if values:
-            raise TypeError(f"{model.__name__} has no field {', '.join(sorted(values))}")
-        entry = model(*args)
-        for field, obj in related:
-            field.set_cached_value(entry, obj)  # type: ignore[attr-defined]
-        return entry
 
     def _values(self, entry: RollEntry) -> list[Any]:
         return [f.get_db_prep_save(f.pre_save(entry, True), self.connection) for f in self.fields]
