@@ -38,9 +38,10 @@ def _maintenance_url(url: str) -> str:
     return urlunsplit(parts._replace(path="/postgres"))
 
 
-def setup(name: str) -> bool:
+def setup(name: str, *, migrate: bool = True) -> bool:
     """Create and migrate the benchmark database and set Django up on it. False (after printing
-    why) when PostgreSQL is not reachable: the caller skips."""
+    why) when PostgreSQL is not reachable: the caller skips. ``migrate=False``: a child process
+    of a benchmark that migrated already."""
     import psycopg
 
     url = database_url()
@@ -72,7 +73,8 @@ def setup(name: str) -> bool:
     django.setup()
     from django.core.management import call_command
 
-    call_command("migrate", verbosity=0, interactive=False)
+    if migrate:
+        call_command("migrate", verbosity=0, interactive=False)
     return True
 
 

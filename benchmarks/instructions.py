@@ -46,8 +46,9 @@ def per_request(few: int, many: int) -> float:
 
 
 def requests(name: str, count: int) -> None:
-    """In the process valgrind watches: set up, warm up, then ``count`` requests of ``name``."""
-    if not common.setup("Instructions benchmark"):
+    """In the process valgrind watches: set up, warm up, then ``count`` requests of ``name``.
+    :func:`main` migrated the database already: each run under valgrind would check it again."""
+    if not common.setup("Instructions benchmark", migrate=False):
         sys.exit(1)
     from django.test import Client
     from django.urls import reverse
