@@ -13,6 +13,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+import orjson
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -497,7 +498,17 @@ def dice_of(faces: list[dict[str, Any]]) -> list[Die]:
 
 
 def canonical_json(content: dict[str, Any]) -> bytes:
-    """Keys sorted, no whitespace, UTF-8 (not \\u-escaped). No floats ever enter the content."""
-    return json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode(
-        "utf-8"
-    )
+    """Keys sorted, no whitespace, UTF-8 (not \\u-escaped). No floats ever enter the content.
+
+    The bytes are those of ``json.dumps(content, sort_keys=True, separators=(",", ":"),
+    ensure_ascii=False)`` in UTF-8 (docs/roll-log.md), written by orjson: for what an entry
+    holds (string keys; strings, integers, booleans, null, lists and objects) it writes the same
+    bytes in a fifth of the time, and a test holds the two equal. What orjson refuses (an
+    integer beyond 64 bits, a key that isn't a string, nesting past 254 levels) is written the
+    standard library's way, which then writes it or refuses it as it always did."""
+    try:
+        return orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # orjson.JSONEncodeError
+        return json.dumps(
+            content, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        ).encode("utf-8")

@@ -11,11 +11,13 @@ is documented in docs/roll-log.md; keep the two in step.
 
 from __future__ import annotations
 
+import json
 import secrets
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import orjson
 from django.core.exceptions import EmptyResultSet
 from django.db import IntegrityError, connections, models, transaction
 from django.db.models import BooleanField, ExpressionWrapper, F, Q, Value
@@ -23,6 +25,7 @@ from django.db.models.expressions import RawSQL
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.utils import timezone
+from psycopg.types.json import Jsonb
 
 from rolls import live
 from sheets.models import Campaign, Character, Membership
@@ -454,6 +457,15 @@ def _further(*heads: tuple[int, str] | None) -> tuple[int, str] | None:
     return max(known, key=lambda head: head[0]) if known else None
 
 
+def json_bytes(value: Any) -> bytes:
+    """``json.dumps(value)`` as UTF-8, written by orjson (the same JSON for an entry's columns);
+    what orjson refuses goes the standard library's way, which writes it or refuses it."""
+    try:
+        return orjson.dumps(value)
+    except TypeError:  # orjson.JSONEncodeError
+        return json.dumps(value).encode()
+
+
 def _positional(model: type[RollEntry], values: dict[str, Any]) -> RollEntry:
     """``model(**values)``, made the way Django makes a row it reads: positionally. The keyword
     form looks every field up by name and sets each related object through its descriptor — a
@@ -512,6 +524,14 @@ class _ChainSQL:
         self.table, self.pk = model._meta.db_table, model._meta.pk
         self.one_statement = connection.vendor == "postgresql"
         self.fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+        # The entry's JSON columns are sent as orjson writes them: the same JSON as Django's
+        # json.dumps for what an entry holds (no floats: docs/roll-log.md), a fifth of the work
+        # (docs/performance.md). Only plain JSONFields, and only on PostgreSQL, where Django
+        # would send the same Jsonb wrapper with the standard library's dumps.
+        self.as_json = [
+            self.one_statement and type(f) is models.JSONField and f.encoder is None
+            for f in self.fields
+        ]
         columns = ", ".join(qn(f.column) for f in self.fields)
         values = ", ".join(["%s"] * len(self.fields))
         self.move = f"UPDATE {table} SET {length} = %s, {hash_} = %s WHERE {campaign} = %s"
@@ -536,7 +556,14 @@ class _ChainSQL:
             )
 
     def _values(self, entry: RollEntry) -> list[Any]:
-        return [f.get_db_prep_save(f.pre_save(entry, True), self.connection) for f in self.fields]
+        values = []
+        for field, as_json in zip(self.fields, self.as_json, strict=True):
+            value = field.pre_save(entry, True)
+            if as_json and value is not None:
+                values.append(Jsonb(value, dumps=json_bytes))
+            else:
+                values.append(field.get_db_prep_save(value, self.connection))
+        return values
 
     @property
     def announced(self) -> bool:

@@ -12,6 +12,8 @@ more draw in that system's option strategy plus, when it changes the odds, one m
 its ``engine_odds``; the checks themselves stay as they are.
 """
 
+import hashlib
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -332,6 +334,20 @@ def check_panel(client, panel: Panel, case: Case) -> None:
     for name, value in case.data.items():  # every number chosen is stored as chosen
         if isinstance(value, int):
             assert entry.options[name] == value, name
+    # What is hashed, as read back, holds no float (docs/roll-log.md), and its hash is the one an
+    # outside verifier takes with the standard library (the entry's JSON is written by orjson).
+    content = entry.content()
+    assert not any(isinstance(value, float) for value in _leaves(content))
+    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert entry.hash == hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _leaves(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [leaf for inner in value.values() for leaf in _leaves(inner)]
+    if isinstance(value, list):
+        return [leaf for inner in value for leaf in _leaves(inner)]
+    return [value]
 
 
 PANELS = {"cogent": COGENT, "dad6": DAD6, "cold_stars": COLD_STARS}
