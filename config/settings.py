@@ -100,7 +100,8 @@ MIDDLEWARE = [
     # Inside sessions and auth, so its page's header knows who is logged in.
     "config.errors.method_not_allowed_page",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "django_htmx.middleware.HtmxMiddleware",
+    # django-htmx's, reading its headers the cheaper way (config/http.py).
+    "config.http.HtmxMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its 429 response.
     "axes.middleware.AxesMiddleware",
 ]
