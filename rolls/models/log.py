@@ -15,14 +15,18 @@ import json
 import secrets
 import threading
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import orjson
 from django.core.exceptions import EmptyResultSet
 from django.db import IntegrityError, connections, models, transaction
 from django.db.models import BooleanField, ExpressionWrapper, F, Q, Value
+from django.db.models.base import ModelState
 from django.db.models.expressions import RawSQL
-from django.db.models.signals import post_save
+from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
+from django.db.models.query_utils import DeferredAttribute
+from django.db.models.signals import post_init, post_save, pre_init
 from django.dispatch import receiver
 from django.utils import timezone
 from psycopg.types.json import Jsonb
@@ -467,27 +471,53 @@ def json_bytes(value: Any) -> bytes:
 
 
 def _positional(model: type[RollEntry], values: dict[str, Any]) -> RollEntry:
-    """``model(**values)``, made the way Django makes a row it reads: positionally. The keyword
-    form looks every field up by name and sets each related object through its descriptor — a
-    third of what making an entry cost (its 37 fields); this sets the ids and caches the related
-    objects given, as the descriptors would. Fields not given take their defaults; a name that is
-    no field is refused."""
-    args, related = [], []
-    for field in model._meta.concrete_fields:
-        if field.is_relation and field.name in values:
-            obj = values.pop(field.name)
+    """``model(**values)``, made as unpickling makes an instance: its attributes set directly.
+
+    The keyword form looks every field up by name and sets each related object through its
+    descriptor, and even the positional one sets each of 37 fields through ``setattr`` (each
+    foreign key's id through its descriptor): a third of what making an entry cost. This sets
+    the ids and caches the related objects given, as the descriptors would, in one update of
+    the instance's dict. Fields not given take their defaults; a name that is no field is
+    refused. Only while nothing listens to ``pre_init``/``post_init`` for the model, and only
+    for fields whose descriptor merely stores the value (checked once); otherwise
+    ``model(**values)`` makes it."""
+    fields = _plain_fields(model)
+    if fields is None or pre_init.has_listeners(model) or post_init.has_listeners(model):
+        return model(**values)
+    state, related = {}, []
+    for field, name, attname, is_relation in fields:
+        if is_relation and name in values:
+            obj = values.pop(name)
             related.append((field, obj))
-            args.append(None if obj is None else obj.pk)
-        elif field.attname in values:
-            args.append(values.pop(field.attname))
+            state[attname] = None if obj is None else obj.pk
+        elif attname in values:
+            state[attname] = values.pop(attname)
         else:
-            args.append(field.get_default())
+            state[attname] = field.get_default()
     if values:
         raise TypeError(f"{model.__name__} has no field {', '.join(sorted(values))}")
-    entry = model(*args)
+    entry = model.__new__(model)
+    entry.__dict__.update(state)
+    entry._state = ModelState()
     for field, obj in related:
         field.set_cached_value(entry, obj)  # type: ignore[attr-defined]
     return entry
+
+
+@cache
+def _plain_fields(model: type[RollEntry]) -> list[tuple[Any, str, str, bool]] | None:
+    """Each concrete field with the names :func:`_positional` asks of it, looked up once; None
+    when a field's descriptor does more than store its value in the instance's dict."""
+    fields = model._meta.concrete_fields
+    if any(type(model.__dict__.get(f.attname)) not in _STORING for f in fields):
+        return None
+    return [(f, f.name, f.attname, f.is_relation) for f in fields]
+
+
+# The descriptors Django puts on a model for a concrete field that only store its value (a
+# foreign key's id descriptor also drops a cached related object that no longer matches: a new
+# instance has none).
+_STORING = (DeferredAttribute, ForeignKeyDeferredAttribute)
 
 
 class _ChainSQL:

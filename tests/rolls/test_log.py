@@ -2,6 +2,7 @@
 permalinks, and the read-only admin."""
 
 import pytest
+from django.db.models.signals import pre_init
 from django.urls import reverse
 from pytest_django.asserts import assertNumQueries
 
@@ -27,17 +28,30 @@ def test_entries_chain_per_campaign_and_verify_from_the_documented_form():
     assert verify_like_an_outside_script(other.campaign_id) == 2
 
 
-def test_an_appended_entry_is_what_is_stored_and_knows_its_related_rows():
-    """``append`` makes the entry positionally (rolls/models/log.py): what it returns is what the
-    database holds, field by field, and the related rows it was given are known without a
-    query."""
-    character = CharacterFactory()
-    first = append(character)[0]
-    follow = append(character, kind="destiny", follows=first, hidden_character=False)[0]
+@pytest.mark.parametrize("listened", [False, True])
+def test_an_appended_entry_is_what_is_stored_and_knows_its_related_rows(listened):
+    """``append`` makes the entry without ``Model.__init__`` (rolls/models/log.py), or through it
+    while anything listens to ``pre_init``: either way what it returns is what the database
+    holds, field by field, and the related rows it was given are known without a query."""
+    heard = []
+
+    def listener(sender, **kwargs):
+        heard.append(sender)
+
+    if listened:
+        pre_init.connect(listener, sender=RollEntry)
+    try:
+        character = CharacterFactory()
+        first = append(character)[0]
+        follow = append(character, kind="destiny", follows=first, hidden_character=False)[0]
+    finally:
+        pre_init.disconnect(listener, sender=RollEntry)
+    assert bool(heard) is listened
     for made in (first, follow):
         stored = RollEntry.objects.get(pk=made.pk)
         for field in RollEntry._meta.concrete_fields:
             assert getattr(made, field.attname) == getattr(stored, field.attname), field.name
+        assert (made._state.adding, made._state.db) == (False, stored._state.db)
     with assertNumQueries(0):
         assert (follow.character, follow.user, follow.follows) == (
             character,
@@ -45,7 +59,7 @@ def test_an_appended_entry_is_what_is_stored_and_knows_its_related_rows():
             first,
         )
         assert follow.campaign == character.campaign
-    with pytest.raises(TypeError, match="no field flavour"):
+    with pytest.raises(TypeError, match="flavour"):  # last: it fails the test's transaction
         append(character, flavour="tart")
 
 
