@@ -38,7 +38,7 @@ class HtmxMiddleware(django_htmx.middleware.HtmxMiddleware):
         return self.__acall__(request) if self.async_mode else self.get_response(request)
 
     async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
-        return await self.get_response(request)  # type: ignore[no-any-return, misc]
+        return await self.get_response(request)  # type: ignore[misc]
 
 
 class HtmxHttpRequest(HttpRequest):

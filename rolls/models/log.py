@@ -500,7 +500,7 @@ def _positional(model: type[RollEntry], values: dict[str, Any]) -> RollEntry:
     entry.__dict__.update(state)
     entry._state = ModelState()
     for field, obj in related:
-        field.set_cached_value(entry, obj)  # type: ignore[attr-defined]
+        field.set_cached_value(entry, obj)
     return entry
 
 
