@@ -520,6 +520,49 @@ def _plain_fields(model: type[RollEntry]) -> list[tuple[Any, str, str, bool]] | 
 _STORING = (DeferredAttribute, ForeignKeyDeferredAttribute)
 
 
+def _sent_as(field: Any, connection: Any) -> tuple[type, Any] | object | None:
+    """How the append sends this column's value on PostgreSQL, when its field prepares values
+    Django's own way for its class (checked by exact class: a subclass may prepare otherwise).
+
+    - ``_JSON``: a plain JSONField's value as orjson writes it, in the Jsonb wrapper Django would
+      send with the standard library's dumps — the same JSON for what an entry holds (no floats:
+      docs/roll-log.md), a fifth of the work.
+    - ``(kind, wrap)``: a value of exactly type ``kind`` (``str``, ``int`` or ``bool``) is what
+      the text, integer, key and boolean fields' preparation returns for it, in the parameter
+      type Django gives an integer column (``wrap``, e.g. psycopg's ``Int4``; None: as it is); a
+      value of any other type, or None, goes through the field's own ``get_db_prep_save``.
+
+    Preparing each of the entry's 36 columns through its field (three to six calls each) was most
+    of what writing it cost in Python (docs/performance.md). None: always the field's way.
+    """
+    kind = type(field)
+    if kind.pre_save is not models.Field.pre_save:  # e.g. a date with auto_now
+        return None
+    if kind is models.JSONField:
+        return _JSON if field.encoder is None else None
+    if kind in (models.ForeignKey, models.OneToOneField):
+        kind = type(field.target_field)  # a key is prepared as the field it points to
+    if kind in (models.CharField, models.TextField):
+        return (str, None)
+    if kind is models.BooleanField:
+        return (bool, None)
+    if kind in (models.AutoField, models.BigAutoField):
+        return (int, None)  # an id as it is
+    if kind in (
+        models.IntegerField,
+        models.BigIntegerField,
+        models.PositiveIntegerField,
+        models.PositiveBigIntegerField,
+    ):
+        # What connection.ops.adapt_integerfield_value does for an int.
+        types = getattr(connection.ops, "integerfield_type_map", {})
+        return (int, types[kind().get_internal_type()])
+    return None
+
+
+_JSON = object()
+
+
 class _ChainSQL:
     """The append's statements, written once per database from the models' metadata.
 
@@ -554,13 +597,10 @@ class _ChainSQL:
         self.table, self.pk = model._meta.db_table, model._meta.pk
         self.one_statement = connection.vendor == "postgresql"
         self.fields = [f for f in model._meta.concrete_fields if not f.primary_key]
-        # The entry's JSON columns are sent as orjson writes them: the same JSON as Django's
-        # json.dumps for what an entry holds (no floats: docs/roll-log.md), a fifth of the work
-        # (docs/performance.md). Only plain JSONFields, and only on PostgreSQL, where Django
-        # would send the same Jsonb wrapper with the standard library's dumps.
-        self.as_json = [
-            self.one_statement and type(f) is models.JSONField and f.encoder is None
-            for f in self.fields
+        # How each column's value is sent on PostgreSQL (None: through its field's own
+        # get_db_prep_save, as on SQLite), worked out once: see _sent_as.
+        self.sent_as: list[Any] = [
+            _sent_as(f, connection) if self.one_statement else None for f in self.fields
         ]
         columns = ", ".join(qn(f.column) for f in self.fields)
         values = ", ".join(["%s"] * len(self.fields))
@@ -586,13 +626,19 @@ class _ChainSQL:
             )
 
     def _values(self, entry: RollEntry) -> list[Any]:
-        values = []
-        for field, as_json in zip(self.fields, self.as_json, strict=True):
-            value = field.pre_save(entry, True)
-            if as_json and value is not None:
-                values.append(Jsonb(value, dumps=json_bytes))
+        values, state, connection = [], entry.__dict__, self.connection
+        for field, sent_as in zip(self.fields, self.sent_as, strict=True):
+            if sent_as is None:
+                values.append(field.get_db_prep_save(field.pre_save(entry, True), connection))
+                continue
+            value = state[field.attname]  # Field.pre_save reads it so
+            if sent_as is _JSON:
+                values.append(None if value is None else Jsonb(value, dumps=json_bytes))
+            elif type(value) is sent_as[0]:
+                wrap = sent_as[1]
+                values.append(value if wrap is None else wrap(value))
             else:
-                values.append(field.get_db_prep_save(value, self.connection))
+                values.append(field.get_db_prep_save(value, connection))
         return values
 
     @property

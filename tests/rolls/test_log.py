@@ -1,12 +1,16 @@
 """The roll log: append-only entries, the hash chain as docs/roll-log.md defines it, keyset pages,
 permalinks, and the read-only admin."""
 
+import json
+
 import pytest
+from django.db import connection
 from django.db.models.signals import pre_init
 from django.urls import reverse
 from pytest_django.asserts import assertNumQueries
 
 from rolls.models import GENESIS_HASH, AppendOnlyError, RollEntry
+from rolls.models.log import _ChainSQL
 from sheets.models import Role, System
 from tests.factories import CampaignFactory, CharacterFactory, UserFactory
 from tests.rolls.helpers import append, tamper, token, verify_like_an_outside_script
@@ -61,6 +65,27 @@ def test_an_appended_entry_is_what_is_stored_and_knows_its_related_rows(listened
         assert follow.campaign == character.campaign
     with pytest.raises(TypeError, match="flavour"):  # last: it fails the test's transaction
         append(character, flavour="tart")
+
+
+def test_the_append_sends_each_column_as_its_field_would():
+    """The append sends most columns without their fields' preparation (rolls/models/log.py,
+    ``_sent_as``): for an entry's values, exactly what each field's ``get_db_prep_save`` sends
+    (a JSON column the same JSON, in the same wrapper type)."""
+    character = CharacterFactory()
+    first = append(character)[0]
+    entry = append(character, kind="destiny", follows=first, hidden_character=False)[0]
+    entry.resource_changes = {"destiny": -1, "note": "ünïcode ✓"}
+    sql = _ChainSQL.of(connection, RollEntry)
+    sent = sql._values(entry)
+    for field, value in zip(sql.fields, sent, strict=True):
+        expected = field.get_db_prep_save(field.pre_save(entry, True), connection)
+        assert type(value) is type(expected), field.name
+        if hasattr(expected, "obj"):  # a Jsonb wrapper: the same JSON
+            assert json.loads(value.dumps(value.obj)) == json.loads(json.dumps(expected.obj))
+        else:
+            assert value == expected, field.name
+    if connection.vendor == "postgresql":  # where the shortcuts are taken
+        assert sum(how is not None for how in sql.sent_as) > 30
 
 
 def test_tampering_breaks_the_chain():
