@@ -7,8 +7,9 @@ would make odds expensive (the UI recomputes them on every option change).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
+from functools import lru_cache, wraps
 from math import comb
 from typing import Protocol
 
@@ -71,6 +72,26 @@ def binomial_weights(n: int, hit_faces: int, sides: int) -> list[int]:
     """
     miss_faces = sides - hit_faces
     return [comb(n, k) * hit_faces**k * miss_faces ** (n - k) for k in range(n + 1)]
+
+
+def memoised[**P](func: Callable[P, dict[str, Fraction]]) -> Callable[P, dict[str, Fraction]]:
+    """``func`` (a system's odds) with its result remembered per arguments and handed out as a
+    new dict on each call. The odds are a function of a few small numbers that a panel and its
+    roll ask for again and again, and making their fractions is most of what they cost.
+
+    Arguments are told apart by type as well as value (``True`` is not ``1``), so a wrong type
+    is still refused; an argument that can't be a key (unhashable) skips the memory, and
+    ``func`` says what is wrong with it. Bounded: 4,096 argument sets per function."""
+    cached: Callable[..., dict[str, Fraction]] = lru_cache(maxsize=4096, typed=True)(func)
+
+    @wraps(func)
+    def odds(*args: P.args, **kwargs: P.kwargs) -> dict[str, Fraction]:
+        try:
+            return dict(cached(*args, **kwargs))
+        except TypeError:  # unhashable, or func refused a type: func says why
+            return func(*args, **kwargs)
+
+    return odds
 
 
 def to_fractions(weights: dict[str, int], denominator: int) -> dict[str, Fraction]:

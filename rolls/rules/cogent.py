@@ -17,6 +17,7 @@ from ._common import (
     check_choice,
     check_faces,
     check_int,
+    memoised,
     roll_dice,
     to_fractions,
 )
@@ -523,6 +524,7 @@ def _win_weights(pool: int, destiny_before: bool) -> list[int]:
     return binomial_weights(pool, hit_faces, SIDES)
 
 
+@memoised
 def odds(
     pool: int,
     *,

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ._common import RandomSource, check_bool, check_faces, check_int, roll_dice
+from ._common import RandomSource, check_bool, check_faces, check_int, memoised, roll_dice
 from .creation import Budget, CreationCheck, Problem
 
 SIDES = 10
@@ -337,6 +337,7 @@ _R_BLANK = _count("risk", BLANK)
 _R_NOT_CRIT = SIDES - _count("risk", CRITICAL_FAILURE)
 
 
+@memoised
 def odds(pool: Pool) -> dict[str, Fraction]:
     """Exact chance of each :func:`resolve` result for this pool (zero-chance results omitted).
 

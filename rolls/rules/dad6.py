@@ -16,6 +16,7 @@ from ._common import (
     check_choice,
     check_faces,
     check_int,
+    memoised,
     roll_dice,
     to_fractions,
 )
@@ -251,6 +252,7 @@ def _boon_faces(modifier: int) -> int:
     return max(0, min(SIDES, SIDES - (BOON_TARGET - modifier) + 1))
 
 
+@memoised
 def odds(
     pool: int,
     *,

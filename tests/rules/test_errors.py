@@ -279,3 +279,27 @@ def test_value_error(call, message):
         call()
     # A GM reads these: a full sentence, no Python repr noise like "<lambda>".
     assert str(info.value).endswith((".", "!")) and "<" not in str(info.value)
+
+
+# The odds are memoised (rolls/rules/_common.py ``memoised``): what is remembered never turns a
+# refusal into an answer, and no caller can change what another is handed.
+def test_memoised_odds_refuse_a_wrong_type_after_its_equal_value_was_answered():
+    assert cogent.odds(3, challenge_level=2, destiny_before=True)  # remembered for True …
+    with pytest.raises(ValueError, match="must be true or false"):
+        cogent.odds(3, challenge_level=2, destiny_before=1)  # … so 1 must not find it
+    assert dad6.odds(3, competence="trained", difficulty=2)
+    with pytest.raises(ValueError, match="whole number"):
+        dad6.odds(3, competence="trained", difficulty=2.0)
+
+
+def test_memoised_odds_take_an_unhashable_argument_to_the_engine_to_be_refused():
+    with pytest.raises(ValueError, match="odds takes a Pool"):
+        cold_stars.odds([1, 2, 0])
+
+
+def test_memoised_odds_hand_out_a_new_dict_each_time():
+    first = cogent.odds(4, challenge_level=3)
+    first["success"] = 1
+    first.clear()
+    assert cogent.odds(4, challenge_level=3) == cogent.odds.__wrapped__(4, challenge_level=3)
+    assert cogent.odds(4, challenge_level=3) is not cogent.odds(4, challenge_level=3)
