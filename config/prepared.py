@@ -19,16 +19,21 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Model, QuerySet, prefetch_related_objects
+from django.db.models.base import ModelState
 from django.db.models.fetch_modes import FETCH_ONE
+from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
 from django.db.models.query import (  # type: ignore[attr-defined]
     ModelIterable,
     _get_from_db,
     get_related_populators,
 )
+from django.db.models.query_utils import DeferredAttribute
+from django.db.models.signals import post_init, pre_init
 from django.db.models.sql import Query
 
 # Values no real row, user or key has (primary keys are positive, keys have no NUL), each used
@@ -82,19 +87,70 @@ class _PreparedQuery(Query):
 
 def _rows(compiler: Any, db: str) -> tuple[Any, ...]:
     """What ``ModelIterable`` works out from a compiled query before reading its rows (for
-    :func:`_read`, which reads them as it does)."""
+    :func:`_read`, which reads them as it does), each model's ``from_db`` :func:`_from_db`'s."""
     select, klass_info = compiler.select, compiler.klass_info
     fields = klass_info["select_fields"]
     start, end = fields[0], fields[-1] + 1
-    model = klass_info["model"]
+    populators = get_related_populators(klass_info, select, db, FETCH_ONE)
+    around = list(populators)
+    while around:  # the related rows' populators, at every depth
+        populator = around.pop()
+        populator.from_db = _from_db(populator.model_cls)  # type: ignore[attr-defined]
+        around += populator.related_populators
     return (
-        _get_from_db(model, FETCH_ONE),
+        _from_db(klass_info["model"]),
         [column[0].target.attname for column in select[start:end]],
         start,
         end,
-        get_related_populators(klass_info, select, db, FETCH_ONE),
+        populators,
         tuple((compiler.annotation_col_map or {}).items()),
     )
+
+
+def _from_db(model: type[Model]) -> Callable[[str, list[str], Any], Model]:
+    """``model.from_db`` in the default fetch mode, making a full row's instance as unpickling
+    makes one — its attributes set in one update of its dict — instead of through
+    ``Model.__init__``, which sets each field through ``setattr`` (each foreign key's id through
+    its descriptor) and sends ``pre_init`` and ``post_init``: about half of what reading a
+    model's row cost (docs/performance.md). Only for a model :func:`attnames_if_plain` accepts,
+    and only while nothing listens to those signals for it; otherwise, and for a row with
+    deferred fields, Django's own."""
+    django = _get_from_db(model, FETCH_ONE)
+    attnames = attnames_if_plain(model)
+    if attnames is None:
+        return django
+    width = len(attnames)
+
+    def from_db(db: str, field_names: list[str], values: Any) -> Model:
+        if len(values) != width or pre_init.has_listeners(model) or post_init.has_listeners(model):
+            return django(db, field_names, values)
+        # As Django's from_db: a full row's values are in the concrete fields' order.
+        new = model.__new__(model)
+        new.__dict__.update(zip(attnames, values, strict=True))
+        state = new._state = ModelState()
+        state.adding, state.db, state.fetch_mode = False, db, FETCH_ONE
+        return new
+
+    return from_db
+
+
+@cache
+def attnames_if_plain(model: type[Model]) -> tuple[str, ...] | None:
+    """The attribute names of ``model``'s concrete fields, if an instance can be made by setting
+    them in its dict: the model makes instances Django's way (no ``__init__`` or ``from_db`` of
+    its own) and each field's descriptor on the model only stores the value (a foreign key's id
+    descriptor also drops a cached related object that no longer matches: a new instance has
+    none). None otherwise."""
+    if model.__init__ is not Model.__init__ or model.from_db.__func__ is not _MODEL_FROM_DB:  # type: ignore[attr-defined]
+        return None
+    fields = model._meta.concrete_fields
+    if any(type(model.__dict__.get(f.attname)) not in _STORING for f in fields):
+        return None
+    return tuple(f.attname for f in fields)
+
+
+_STORING = (DeferredAttribute, ForeignKeyDeferredAttribute)
+_MODEL_FROM_DB = Model.from_db.__func__  # type: ignore[attr-defined]
 
 
 def _read(query: _PreparedQuery, params: tuple[Any, ...], using: str) -> list[Any]:

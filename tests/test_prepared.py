@@ -51,6 +51,47 @@ def test_a_prepared_query_returns_what_its_queryset_returns():
     assert prepared.fetch(pk=10**9, user=outsider.pk) == []
 
 
+def _state(obj):
+    """An instance's fields and state, and its related objects' at every depth."""
+    state = obj._state
+    related = {name: _state(rel) for name, rel in state.fields_cache.items() if rel is not None}
+    fields = {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
+    extra = {  # annotations, a FilteredRelation's row
+        k: _state(v) if hasattr(v, "_state") else v
+        for k, v in obj.__dict__.items()
+        if k != "_state" and k not in fields
+    }
+    return (type(obj), fields, state.adding, state.db, state.fetch_mode, related, extra)
+
+
+@pytest.mark.parametrize("listened", [False, True])
+def test_prepared_rows_are_the_instances_the_orm_makes(listened):
+    """Rows become instances without ``Model.__init__`` (config/prepared.py ``_from_db``), or
+    through it while anything listens to ``pre_init``: either way the same as the ORM's, their
+    related rows at every depth included."""
+    from django.db.models.signals import pre_init
+
+    heard = []
+
+    def listener(sender, **kwargs):
+        heard.append(sender)
+
+    character = CharacterFactory()
+    prepared = Prepared(characters, pk=int, user=int)
+    prepared.fetch(pk=character.pk, user=character.owner.pk)  # compiled before listening
+    if listened:
+        pre_init.connect(listener)
+    try:
+        got = prepared.fetch(pk=character.pk, user=character.owner.pk)
+    finally:
+        pre_init.disconnect(listener)
+    assert bool(heard) is listened
+    expected = list(characters(character.pk, character.owner.pk))
+    assert [_state(obj) for obj in got] == [_state(obj) for obj in expected]
+    assert _state(got[0])[5].keys() >= {"campaign", "owner"}
+    assert _state(got[0])[6]["viewer"][1]["user_id"] == character.owner.pk
+
+
 def test_a_prepared_query_is_compiled_once_per_database():
     prepared = Prepared(characters, pk=int, user=int)
     character = CharacterFactory()

@@ -24,13 +24,12 @@ from django.db import IntegrityError, connections, models, transaction
 from django.db.models import BooleanField, ExpressionWrapper, F, Q, Value
 from django.db.models.base import ModelState
 from django.db.models.expressions import RawSQL
-from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
-from django.db.models.query_utils import DeferredAttribute
 from django.db.models.signals import post_init, post_save, pre_init
 from django.dispatch import receiver
 from django.utils import timezone
 from psycopg.types.json import Jsonb
 
+from config.prepared import attnames_if_plain
 from rolls import live
 from sheets.models import Campaign, Character, Membership
 
@@ -478,9 +477,9 @@ def _positional(model: type[RollEntry], values: dict[str, Any]) -> RollEntry:
     foreign key's id through its descriptor): a third of what making an entry cost. This sets
     the ids and caches the related objects given, as the descriptors would, in one update of
     the instance's dict. Fields not given take their defaults; a name that is no field is
-    refused. Only while nothing listens to ``pre_init``/``post_init`` for the model, and only
-    for fields whose descriptor merely stores the value (checked once); otherwise
-    ``model(**values)`` makes it."""
+    refused. Only for a model ``attnames_if_plain`` accepts (config/prepared.py, which reads
+    rows this way too) and while nothing listens to ``pre_init``/``post_init`` for it;
+    otherwise ``model(**values)`` makes it."""
     fields = _plain_fields(model)
     if fields is None or pre_init.has_listeners(model) or post_init.has_listeners(model):
         return model(**values)
@@ -507,17 +506,10 @@ def _positional(model: type[RollEntry], values: dict[str, Any]) -> RollEntry:
 @cache
 def _plain_fields(model: type[RollEntry]) -> list[tuple[Any, str, str, bool]] | None:
     """Each concrete field with the names :func:`_positional` asks of it, looked up once; None
-    when a field's descriptor does more than store its value in the instance's dict."""
-    fields = model._meta.concrete_fields
-    if any(type(model.__dict__.get(f.attname)) not in _STORING for f in fields):
+    when the model's instances can't be made by setting their dict."""
+    if attnames_if_plain(model) is None:
         return None
-    return [(f, f.name, f.attname, f.is_relation) for f in fields]
-
-
-# The descriptors Django puts on a model for a concrete field that only store its value (a
-# foreign key's id descriptor also drops a cached related object that no longer matches: a new
-# instance has none).
-_STORING = (DeferredAttribute, ForeignKeyDeferredAttribute)
+    return [(f, f.name, f.attname, f.is_relation) for f in model._meta.concrete_fields]
 
 
 def _sent_as(field: Any, connection: Any) -> tuple[type, Any] | object | None:
