@@ -30,6 +30,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from dataclasses import dataclass
+from functools import lru_cache
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
@@ -276,7 +277,13 @@ def _vendor() -> str:
     """The default database's vendor, read from its backend class. Not ``connection.vendor``:
     streams ask from async code, where touching ``connection`` makes a database wrapper for the
     request's context, and an open stream would keep that (some kilobytes) for its lifetime."""
-    engine = connections.settings[DEFAULT_DB_ALIAS]["ENGINE"]
+    return _vendor_of(connections.settings[DEFAULT_DB_ALIAS]["ENGINE"])
+
+
+@lru_cache(maxsize=8)
+def _vendor_of(engine: str) -> str:
+    # Each roll asks (the append writes the announcement into its statement, or not): importing
+    # the backend's module again is a few microseconds a roll for the same answer.
     return str(load_backend(engine).DatabaseWrapper.vendor)
 
 
@@ -297,13 +304,16 @@ def _conninfo() -> str:
 hub = Hub()
 
 
-def announcement_with_id(campaign: int, kind: str, id_sql: str) -> tuple[str, list[str]]:
+@lru_cache(maxsize=4096)
+def announcement_with_id(campaign: int, kind: str, id_sql: str) -> tuple[str, tuple[str, ...]]:
     """For a writer that announces inside a statement of its own, which also makes the change's
     id (the roll log's append on PostgreSQL): the ``pg_notify`` that :func:`publish` would run,
     as an SQL expression and its parameters, with ``id_sql`` (``added.id``) spliced into the
-    same JSON :meth:`Event.to_json` writes. The ``postgres`` transport only."""
+    same JSON :meth:`Event.to_json` writes. The ``postgres`` transport only. Remembered per
+    campaign (each roll of a campaign writes the same one), its parameters a tuple no caller
+    can change."""
     start, end = Event(campaign, kind, 0).to_json().rsplit("0", 1)
-    return f"pg_notify(%s, %s || ({id_sql})::text || %s)", [CHANNEL, start, end]
+    return f"pg_notify(%s, %s || ({id_sql})::text || %s)", (CHANNEL, start, end)
 
 
 def publish(campaign: int, kind: str, id: int, *, cause: int | None = None) -> None:

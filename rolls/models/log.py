@@ -643,7 +643,7 @@ class _ChainSQL:
         announce it, in one statement — only if the head is still at length ``expected``. False
         when it wasn't, and then nothing was written; True with the entry's new pk set."""
         move = [entry.seq, entry.hash, entry.campaign_id, expected]
-        expression, extra = "", list[str]()
+        expression, extra = "", tuple[str, ...]()
         if self.announced:
             expression, extra = live.announcement_with_id(entry.campaign_id, "entry", self.added_pk)
             expression = ", " + expression
