@@ -102,3 +102,23 @@ def test_a_panel_form_goes_when_its_last_reference_does(data, rob):
         assert gone() is None
     finally:
         gc.enable()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("label", [None, "Given"])
+def test_a_panels_bound_field_reads_as_djangos_does(label, rob):
+    """The panel's bound fields work out their initial names, label and help text when read
+    (rolls/rolling/forms/base.py): the same as Django's bound field would have set them."""
+    from rolls.rolling.targets import load_target
+
+    character, athletics = rob
+    target = load_target(character, "cogent-skill", athletics.pk)
+    form = target.character.campaign.rule_system.roll_form(target=target, sheet=target.sheet)
+    form.fields["extra_penalty"].label = label
+    form.fields["extra_penalty"].help_text = None
+    for name, field in form.fields.items():
+        ours, djangos = form[name], forms.BoundField(form, field, name)
+        for attribute in ("html_name", "html_initial_name", "html_initial_id", "auto_id"):
+            assert getattr(ours, attribute) == getattr(djangos, attribute), attribute
+        assert (ours.label, ours.help_text) == (djangos.label, djangos.help_text)
+        assert ours.label_tag() == djangos.label_tag()

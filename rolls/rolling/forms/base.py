@@ -5,11 +5,12 @@ from __future__ import annotations
 import copy
 import weakref
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any, Self
 
 from django import forms
 from django.db.models import QuerySet
+from django.forms.utils import pretty_name
 
 from rolls.models import Visibility, offered_visibilities
 from rolls.rolling.targets import Target
@@ -121,7 +122,19 @@ class _BoundField(forms.BoundField):
     form keeps its bound fields, a reference cycle: every roll left its form, fields, widgets,
     target and sheet (about 130 objects) for the garbage collector, whose passes over them cost
     a roll about 0.15 ms (docs/performance.md). Without the cycle they go when the view returns.
-    A bound field is only ever used while its form is (a template holds the form)."""
+    A bound field is only ever used while its form is (a template holds the form).
+
+    What only drawing the field reads (its initial names, label and help text) is worked out
+    when first read, not when the bound field is made: a roll cleans every field of its panel
+    and draws none."""
+
+    def __init__(self, form: forms.BaseForm, field: forms.Field, name: str) -> None:
+        # Django's __init__, less what the properties below work out when read.
+        self.form = form
+        self.field = field
+        self.name = name
+        self.html_name = form.add_prefix(name)
+        self.renderer = form.renderer
 
     @property
     def form(self) -> forms.BaseForm:
@@ -133,6 +146,23 @@ class _BoundField(forms.BoundField):
     @form.setter
     def form(self, form: forms.BaseForm) -> None:
         self._form = weakref.ref(form)
+
+    # Plain attributes in Django's declaration, worked out when read here (hence the ignores).
+    @cached_property
+    def html_initial_name(self) -> Any:  # type: ignore[override]
+        return self.form.add_initial_prefix(self.name)
+
+    @cached_property
+    def html_initial_id(self) -> Any:  # type: ignore[override]
+        return self.form.add_initial_prefix(self.auto_id)
+
+    @cached_property
+    def label(self) -> Any:  # type: ignore[override]
+        return pretty_name(self.name) if self.field.label is None else self.field.label
+
+    @cached_property
+    def help_text(self) -> Any:  # type: ignore[override]
+        return self.field.help_text or ""
 
 
 @cache
