@@ -18,9 +18,11 @@ BAND_ORDER = OUTCOMES_BEST_FIRST
 CERTAIN = Fraction(1)
 
 
+@lru_cache(maxsize=4096)
 def percent(chance: Fraction) -> str:
     """A chance for people: one decimal, never "0.0%" for a possible outcome nor "100.0%" for an
-    uncertain one."""
+    uncertain one. Remembered: a few chances come up again and again (every roll records one,
+    every panel and card shows some), and Fraction arithmetic is slow."""
     if chance == 0:
         return "0%"
     if chance == 1:
