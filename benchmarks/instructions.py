@@ -20,6 +20,7 @@ Run with ``make bench-instructions``.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import shutil
@@ -53,6 +54,8 @@ def requests(name: str, count: int) -> None:
     from django.test import Client
     from django.urls import reverse
 
+    from config.memory import tune_garbage_collector
+
     system = "cogent" if name == "bare" else name
     hero, row = roll_path.roller(f"bench-instructions-{system}", system)
     client = Client(HTTP_HOST="127.0.0.1")
@@ -66,6 +69,11 @@ def requests(name: str, count: int) -> None:
     body, form = urlencode(data), "application/x-www-form-urlencoded"
     for _ in range(WARMUP):
         assert client.post(path, body, content_type=form).status_code == expect
+    # The collector as a server runs it (config/memory.py), from the same state in both runs:
+    # with CPython's defaults a full collection fell in one run and not the other, and a
+    # request's count swung by a fifth with it.
+    gc.collect()
+    tune_garbage_collector()
     for _ in range(count):
         client.post(path, body, content_type=form)
 
