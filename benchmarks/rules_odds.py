@@ -45,9 +45,9 @@ def cogent_calls() -> Iterator[tuple[str, Callable[[], object]]]:
                     for assist in range(-cogent.CL_MAX, cogent.CL_MAX + 1):
                         yield (
                             f"cogent.odds({pool}, CL {cl}, before={before}, after={after}, assist={assist})",
-                            lambda p=pool, c=cl, b=before, a=after, s=assist: _computed(
-                                cogent.odds
-                            )(p, challenge_level=c, destiny_before=b, destiny_after=a, assist=s),
+                            lambda p=pool, c=cl, b=before, a=after, s=assist: COGENT_ODDS(
+                                p, challenge_level=c, destiny_before=b, destiny_after=a, assist=s
+                            ),
                         )
 
 
@@ -72,9 +72,9 @@ def dad6_calls() -> Iterator[tuple[str, Callable[[], object]]]:
                     for traded in range(dad6.max_traded_boons(pool) + 1):
                         yield (
                             f"dad6.odds({pool}, {competence}, {task}, D{difficulty}, traded={traded})",
-                            lambda p=pool, c=competence, t=task, d=difficulty, x=traded: _computed(
-                                dad6.odds
-                            )(p, competence=c, task=t, difficulty=d, traded_boons=x),
+                            lambda p=pool, c=competence, t=task, d=difficulty, x=traded: DAD6_ODDS(
+                                p, competence=c, task=t, difficulty=d, traded_boons=x
+                            ),
                         )
 
 
