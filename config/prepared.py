@@ -18,7 +18,7 @@ parameters, and :meth:`Prepared.fetch` one of another type.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 
@@ -122,13 +122,15 @@ def _from_db(model: type[Model]) -> Callable[[str, list[str], Any], Model]:
     width = len(attnames)
 
     def from_db(db: str, field_names: list[str], values: Any) -> Model:
-        if len(values) != width or pre_init.has_listeners(model) or post_init.has_listeners(model):
-            return django(db, field_names, values)
         # As Django's from_db: a full row's values are in the concrete fields' order.
-        new = model.__new__(model)
-        new.__dict__.update(zip(attnames, values, strict=True))
-        state = new._state = ModelState()
-        state.adding, state.db, state.fetch_mode = False, db, FETCH_ONE
+        new = (
+            made_plainly(model, zip(attnames, values, strict=True))
+            if len(values) == width
+            else None
+        )
+        if new is None:
+            return django(db, field_names, values)
+        new._state.adding, new._state.db, new._state.fetch_mode = False, db, FETCH_ONE
         return new
 
     return from_db
@@ -147,6 +149,19 @@ def attnames_if_plain(model: type[Model]) -> tuple[str, ...] | None:
     if any(type(model.__dict__.get(f.attname)) not in _STORING for f in fields):
         return None
     return tuple(f.attname for f in fields)
+
+
+def made_plainly[M: Model](model: type[M], attributes: Iterable[tuple[str, Any]]) -> M | None:
+    """An instance of ``model`` (one :func:`attnames_if_plain` accepts) with ``attributes``
+    (attribute name, value) set in its dict, made as unpickling makes one: no ``Model.__init__``.
+    None while anything listens to ``pre_init``/``post_init`` for the model (listeners come and
+    go, so this is asked on every call): the caller then makes it Django's way."""
+    if pre_init.has_listeners(model) or post_init.has_listeners(model):
+        return None
+    new = model.__new__(model)
+    new.__dict__.update(attributes)
+    new._state = ModelState()
+    return new
 
 
 _STORING = (DeferredAttribute, ForeignKeyDeferredAttribute)

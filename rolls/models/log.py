@@ -22,14 +22,13 @@ import orjson
 from django.core.exceptions import EmptyResultSet
 from django.db import IntegrityError, connections, models, transaction
 from django.db.models import BooleanField, ExpressionWrapper, F, Q, Value
-from django.db.models.base import ModelState
 from django.db.models.expressions import RawSQL
-from django.db.models.signals import post_init, post_save, pre_init
+from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.utils import timezone
 from psycopg.types.json import Jsonb
 
-from config.prepared import attnames_if_plain
+from config.prepared import attnames_if_plain, made_plainly
 from rolls import live
 from sheets.models import Campaign, Character, Membership
 
@@ -477,27 +476,34 @@ def _positional(model: type[RollEntry], values: dict[str, Any]) -> RollEntry:
     foreign key's id through its descriptor): a third of what making an entry cost. This sets
     the ids and caches the related objects given, as the descriptors would, in one update of
     the instance's dict. Fields not given take their defaults; a name that is no field is
-    refused. Only for a model ``attnames_if_plain`` accepts (config/prepared.py, which reads
-    rows this way too) and while nothing listens to ``pre_init``/``post_init`` for it;
-    otherwise ``model(**values)`` makes it."""
+    refused. Only for a model ``attnames_if_plain`` accepts and while nothing listens to
+    ``pre_init``/``post_init`` for it (``made_plainly``, config/prepared.py, which reads rows this
+    way too); otherwise ``model(**values)`` makes it."""
     fields = _plain_fields(model)
-    if fields is None or pre_init.has_listeners(model) or post_init.has_listeners(model):
+    if fields is None:
         return model(**values)
-    state, related = {}, []
+    state, related, used = {}, [], 0
     for field, name, attname, is_relation in fields:
         if is_relation and name in values:
-            obj = values.pop(name)
+            obj = values[name]
             related.append((field, obj))
             state[attname] = None if obj is None else obj.pk
+            used += 1
         elif attname in values:
-            state[attname] = values.pop(attname)
+            state[attname] = values[attname]
+            used += 1
         else:
             state[attname] = field.get_default()
-    if values:
-        raise TypeError(f"{model.__name__} has no field {', '.join(sorted(values))}")
-    entry = model.__new__(model)
-    entry.__dict__.update(state)
-    entry._state = ModelState()
+    if used != len(values):
+        taken = {
+            name if is_relation and name in values else attname
+            for _, name, attname, is_relation in fields
+        }
+        unknown = sorted(values.keys() - taken)
+        raise TypeError(f"{model.__name__} has no field {', '.join(unknown)}")
+    entry = made_plainly(model, state.items())
+    if entry is None:
+        return model(**values)
     for field, obj in related:
         field.set_cached_value(entry, obj)
     return entry
