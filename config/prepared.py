@@ -18,6 +18,7 @@ parameters, and :meth:`Prepared.fetch` one of another type.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
@@ -175,14 +176,17 @@ def _read(query: _PreparedQuery, params: tuple[Any, ...], using: str) -> list[An
     clones itself, makes a compiler and works through ``execute_sql`` and ``results_iter`` —
     tens of microseconds a run for nothing that changes between runs. Only for what
     ``ModelIterable`` does with these alone (:meth:`Prepared._compile` checks)."""
+    with connections[using].cursor() as cursor:
+        cursor.execute(query.sql, params)
+        return _instances(query.state, cursor.fetchall(), using)
+
+
+def _instances(state: dict[str, Any], rows: Iterable[Any], using: str) -> list[Any]:
+    """:func:`_read`'s instances of ``rows``, read by a prepared query of this ``state``."""
     connection = connections[using]
-    state = query.state
     from_db, init_list, start, end, populators, annotations = state["rows"]
     converters = state["converter_items"]
     width = state["col_count"] if state["has_extra_select"] else None
-    with connection.cursor() as cursor:
-        cursor.execute(query.sql, params)
-        rows = cursor.fetchall()
     found = []
     for row in rows:
         if width is not None:
@@ -242,21 +246,119 @@ class Prepared[M: Model]:
         self._compiled[using] = compiled
         return compiled
 
+    def compiled(self, using: str) -> _Compiled[M]:
+        """The queryset compiled for ``using``, its parameters and which value each one is."""
+        return self._compiled.get(using) or self._compile(using)
+
+    def check(self, values: dict[str, Any], but: str = "") -> None:
+        """Refuse a missing value (``but`` may be), or one of another type than its name's."""
+        for name, kind in self.kinds.items():
+            if name != but and type(values[name]) is not kind:
+                raise TypeError(f"{name}: expected {kind.__name__}, got {values[name]!r}")
+
     def fetch(self, using: str = DEFAULT_DB_ALIAS, **values: Any) -> list[M]:
         """The rows for ``values`` (one per name given at construction)."""
-        for name, kind in self.kinds.items():
-            if type(values[name]) is not kind:
-                raise TypeError(f"{name}: expected {kind.__name__}, got {values[name]!r}")
-        queryset, params, slots = self._compiled.get(using) or self._compile(using)
+        self.check(values)
+        queryset, params, slots = self.compiled(using)
         run_params = tuple(
             values[slot] if slot else param for param, slot in zip(params, slots, strict=True)
         )
         query: Any = queryset.query
         if "rows" in query.state:  # model instances: read directly
             found = _read(query, run_params, using)
-            if queryset._prefetch_related_lookups:  # type: ignore[attr-defined]
-                prefetch_related_objects(found, *queryset._prefetch_related_lookups)  # type: ignore[attr-defined]
-            return found
+            return _prefetched(queryset, found)
         run = queryset.all()  # a copy (shallow: _PreparedQuery.clone) for this run's values
         run.query.params = run_params  # type: ignore[attr-defined]
         return list(run)
+
+
+def _prefetched[M: Model](queryset: QuerySet[M], found: list[M]) -> list[M]:
+    if queryset._prefetch_related_lookups:  # type: ignore[attr-defined]
+        prefetch_related_objects(found, *queryset._prefetch_related_lookups)  # type: ignore[attr-defined]
+    return found
+
+
+# A parameter's placeholder in Django's SQL, and a percent sign written out.
+_PLACEHOLDERS = re.compile(r"(%%|%s)")
+
+
+class Along[O: Model, M: Model]:
+    """Two prepared model queries run as one statement, one round trip: ``first``, which reads
+    at most one row (by a unique key), and ``then``, whose value named ``link[0]`` is the
+    column ``link[1]`` of ``first``'s row — the roll's row read with the session, whose user it
+    is for (config/sessions.py). Each query's rows are the instances its own :meth:`fetch`
+    returns. ``then`` reads nothing when ``first`` finds no row, and ``NULL`` where ``first``'s
+    column is ``NULL``.
+
+    The statement is ``first`` in a ``WITH`` and ``then`` left-joined to it, the linked
+    placeholders replaced by a subquery of the ``WITH``: both in one snapshot, so what ``then``
+    read is for the very row ``first`` returned. Standard SQL, the same on PostgreSQL and
+    SQLite."""
+
+    def __init__(self, first: Prepared[O], then: Prepared[M], link: tuple[str, str]) -> None:
+        if link[0] not in then.kinds:
+            raise ValueError(f"{link[0]}: not a value of the second query")
+        if set(first.kinds) & set(then.kinds):
+            raise ValueError("The two queries' values need names of their own.")
+        self.first, self.then, self.link = first, then, link
+        self._compiled: dict[str, tuple[str, tuple[Any, ...], list[str | None], int, int]] = {}
+
+    def _compile(self, using: str) -> tuple[str, tuple[Any, ...], list[str | None], int, int]:
+        first, first_params, first_slots = self.first.compiled(using)
+        then, then_params, then_slots = self.then.compiled(using)
+        state, then_state = first.query.state, then.query.state  # type: ignore[attr-defined]
+        if "rows" not in state or "rows" not in then_state or state["has_extra_select"]:
+            raise ValueError("Only queries of model instances, the first without extra columns.")
+        width = state["col_count"]
+        _, attnames, start, _, _, _ = state["rows"]
+        if self.link[1] not in attnames:
+            raise ValueError(f"{self.link[1]}: not a column of the first query's model")
+        column = start + attnames.index(self.link[1])
+        names = ", ".join(f"c{n}" for n in range(width))
+        linked = f"(SELECT c{column} FROM first_row LIMIT 1)"
+        pieces, params, slots, position = [], [], [], 0
+        for piece in _PLACEHOLDERS.split(then.query.sql):  # type: ignore[attr-defined]
+            if piece == "%s":
+                if then_slots[position] == self.link[0]:
+                    piece = linked
+                else:
+                    params.append(then_params[position])
+                    slots.append(then_slots[position])
+                position += 1
+            pieces.append(piece)
+        sql = (
+            f"WITH first_row ({names}) AS ({first.query.sql}) "  # type: ignore[attr-defined]
+            f"SELECT * FROM first_row LEFT JOIN ({''.join(pieces)}) AS then_rows ON 1 = 1"
+        )
+        _, then_attnames, then_start, _, _, _ = then_state["rows"]
+        pk = width + then_start + then_attnames.index(then.model._meta.pk.attname)
+        compiled = (sql, (*first_params, *params), [*first_slots, *slots], width, pk)
+        self._compiled[using] = compiled
+        return compiled
+
+    def fetch(self, using: str = DEFAULT_DB_ALIAS, **values: Any) -> tuple[list[O], list[M]]:
+        """``first``'s rows and ``then``'s, for ``values`` (both queries' but the linked one)."""
+        self.first.check(values)
+        self.then.check(values, but=self.link[0])
+        sql, params, slots, width, pk = self._compiled.get(using) or self._compile(using)
+        run_params = tuple(
+            values[slot] if slot else param for param, slot in zip(params, slots, strict=True)
+        )
+        with connections[using].cursor() as cursor:
+            cursor.execute(sql, run_params)
+            rows = cursor.fetchall()
+        if any(row[:width] != rows[0][:width] for row in rows):
+            raise ValueError("The first query read more than one row.")
+        first = self.first.compiled(using)[0]
+        then = self.then.compiled(using)[0]
+        return (
+            _instances(first.query.state, [row[:width] for row in rows[:1]], using),  # type: ignore[attr-defined]
+            _prefetched(
+                then,
+                _instances(
+                    then.query.state,  # type: ignore[attr-defined]
+                    [row[width:] for row in rows if row[pk] is not None],
+                    using,
+                ),
+            ),
+        )

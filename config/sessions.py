@@ -7,6 +7,9 @@ store and model backend with only those reads replaced. The session's row says w
 along and the backend takes the user from there: one query for both. What they read and how they
 decide is Django's: ``django.contrib.auth.get_user`` still checks the session's user id, the
 backend and the session hash, and the backend still refuses an inactive user.
+
+The roll's views go one further (``SessionStore.read_along``): the session's read also reads
+their row, for the session's user, and the load that follows takes the session from there.
 """
 
 from __future__ import annotations
@@ -21,14 +24,22 @@ from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.auth.backends import ModelBackend as DjangoModelBackend
 from django.contrib.sessions.backends.db import SessionStore as DjangoSessionStore
 from django.core import signing
+from django.db.models import Model
 from django.utils import timezone
 
-from config.prepared import Prepared
+from config.prepared import Along, Prepared
 from sheets.models import Session
 
 _SESSIONS = Prepared(
     lambda key: Session.objects.select_related("user").filter(session_key=key), key=str
 )
+
+
+@lru_cache(maxsize=64)
+def _along(then: Prepared[Any], link: str) -> Along[Session, Any]:
+    return Along(_SESSIONS, then, (link, "user_id"))
+
+
 _USERS = Prepared(lambda pk: get_user_model()._default_manager.filter(pk=pk), pk=int)
 
 # The user read with the session just now, for the backend's get_user that follows it: Django's
@@ -95,9 +106,29 @@ class SessionStore(DjangoSessionStore):
             pass
         return {}
 
+    def read_along[M: Model](
+        self, then: Prepared[M], link: str, **values: Any
+    ) -> tuple[int | None, list[M]] | None:
+        """Read this session's row (for its load that follows) and ``then``'s rows for its
+        user — ``then``'s value ``link`` the session row's user id — in one statement
+        (config/prepared.py ``Along``): the session's user id and ``then``'s rows. None when
+        there is no session key or the session was loaded already. Whether the session is live
+        and whose it is, Django still decides when it loads it: the caller takes the rows only
+        for the user the request ends up with (None when the session is nobody's)."""
+        key = self.session_key
+        if key is None or hasattr(self, "_session_cache"):
+            return None
+        sessions, found = _along(then, link).fetch(key=key, **values)
+        self._read_ahead = (key, sessions)
+        return (sessions[0].user_id if sessions else None), found
+
     def _get_session_from_db(self) -> Session | None:
         key = self.session_key
-        found = _SESSIONS.fetch(key=key) if key is not None else []
+        ahead = self.__dict__.pop("_read_ahead", None)
+        if ahead is not None and ahead[0] == key:
+            found = ahead[1]
+        else:
+            found = _SESSIONS.fetch(key=key) if key is not None else []
         # Django asks the database for an unexpired one; the same test, on the row read.
         if not found or found[0].expire_date <= timezone.now():
             _READ_WITH_SESSION.set(None)

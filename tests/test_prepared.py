@@ -12,7 +12,7 @@ from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from config.prepared import Prepared
+from config.prepared import Along, Prepared
 from config.sessions import ModelBackend, SessionStore
 from sheets.access import with_viewer
 from sheets.models import Character, Membership, Role, Session
@@ -139,6 +139,104 @@ def test_a_related_managers_query_is_not_prepared():
     related = Prepared(lambda pk: campaign.characters.filter(pk=pk), pk=int)
     with pytest.raises(ValueError, match="default fetch mode"):
         related.fetch(pk=character.pk)
+
+
+def _sessions(key: str):
+    return Session.objects.select_related("user").filter(session_key=key)
+
+
+def _logged_in(user) -> SessionStore:
+    store = SessionStore()
+    if user is not None:
+        store["_auth_user_id"] = str(user.pk)
+    store.create()
+    return store
+
+
+def test_two_prepared_queries_along_return_what_each_returns_in_one_statement():
+    """``Along``: the session and the characters read for the session's user, in one statement,
+    are what the two queries return one after the other: for a member, an outsider, a session
+    of nobody (the link is NULL: no viewer), no such character, no such session. The second's
+    prefetches follow, as its own fetch makes them."""
+    campaign = CampaignFactory()
+    character = CharacterFactory(campaign=campaign)
+    along = Along(
+        Prepared(_sessions, key=str), Prepared(characters, pk=int, user=int), ("user", "user_id")
+    )
+    for user in [character.owner, UserFactory(), None]:
+        store = _logged_in(user)
+        for pk in [character.pk, 10**9]:
+            with CaptureQueriesContext(connection) as ctx:
+                sessions, got = along.fetch(key=store.session_key, pk=pk)
+            assert len(ctx.captured_queries) == 1
+            expected = list(_sessions(store.session_key))
+            assert [_state(s) for s in sessions] == [_state(s) for s in expected]
+            assert sessions[0].user == user
+            rows = list(characters(pk, 0 if user is None else user.pk))
+            assert [_state(c) for c in got] == [_state(c) for c in rows]
+            assert got == ([character] if pk == character.pk else [])
+        assert along.fetch(key="no-such-session-key", pk=character.pk) == ([], [])
+    prefetching = Prepared(
+        lambda pk, user: characters(pk, user).prefetch_related("campaign__memberships"),
+        pk=int,
+        user=int,
+    )
+    store = _logged_in(character.owner)
+    with CaptureQueriesContext(connection) as ctx:
+        _, (got,) = Along(Prepared(_sessions, key=str), prefetching, ("user", "user_id")).fetch(
+            key=store.session_key, pk=character.pk
+        )
+        assert len(got.campaign.memberships.all()) == 2
+    assert len(ctx.captured_queries) == 2  # the statement, the prefetch
+
+
+def test_along_refuses_what_it_cannot_join():
+    sessions = Prepared(_sessions, key=str)
+    by_pk = Prepared(characters, pk=int, user=int)
+    with pytest.raises(ValueError, match="owner: not a value"):
+        Along(sessions, by_pk, ("owner", "user_id"))
+    with pytest.raises(ValueError, match="names of their own"):
+        Along(
+            Prepared(lambda pk: Session.objects.filter(user_id=pk), pk=int),
+            by_pk,
+            ("user", "user_id"),
+        )
+    with pytest.raises(ValueError, match="owner_id: not a column of the first"):
+        Along(sessions, by_pk, ("user", "owner_id")).fetch(key="k", pk=1)
+    with pytest.raises(TypeError, match="pk: expected int"):
+        Along(sessions, by_pk, ("user", "user_id")).fetch(key="k", pk="1")
+    # The first query is read by a unique key: two rows are refused, not joined twice.
+    first, second = CharacterFactory(name="Twin"), CharacterFactory(name="Twin")
+    named = Prepared(lambda name: Character.objects.filter(name=name), name=str)
+    by_owner = Prepared(lambda owner: Membership.objects.filter(user_id=owner), owner=int)
+    with pytest.raises(ValueError, match="more than one row"):
+        Along(named, by_owner, ("owner", "owner_id")).fetch(name="Twin")
+    assert first.owner_id != second.owner_id
+
+
+def test_a_session_read_along_is_loaded_without_reading_it_again():
+    """``SessionStore.read_along`` reads the session's row with the other query's, for the
+    session's user; the load that follows takes that row and decides as ever: an expired one is
+    no session."""
+    user = UserFactory()
+    store = _logged_in(user)
+    by_pk = Prepared(characters, pk=int, user=int)
+    character = CharacterFactory(owner=user)
+    reading = SessionStore(store.session_key)
+    assert reading.read_along(by_pk, "user", pk=character.pk) == (user.pk, [character])
+    with CaptureQueriesContext(connection) as ctx:
+        assert dict(reading.items()) == {"_auth_user_id": str(user.pk)}
+    assert not ctx.captured_queries
+    assert reading.read_along(by_pk, "user", pk=character.pk) is None  # loaded already
+    assert SessionStore().read_along(by_pk, "user", pk=character.pk) is None  # no key
+    nobodys = SessionStore(_logged_in(None).session_key)
+    assert nobodys.read_along(by_pk, "user", pk=character.pk) == (None, [character])
+    Session.objects.filter(pk=store.session_key).update(
+        expire_date=timezone.now() - timedelta(seconds=1)
+    )
+    expired = SessionStore(store.session_key)
+    assert expired.read_along(by_pk, "user", pk=character.pk) == (user.pk, [character])
+    assert dict(expired.items()) == {} and expired.session_key is None
 
 
 def test_the_session_store_reads_live_sessions_only():

@@ -5,16 +5,18 @@ Targets are looked up *within* the character in the URL (404 otherwise), like ev
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
-from typing import Any
+from functools import cache, wraps
+from typing import Any, cast
 
 from django.db.models import QuerySet
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
 from config.http import AuthenticatedHttpRequest
 from config.prepared import Prepared
+from config.sessions import SessionStore
 from sheets.access import character_for_roller, check_reader, check_roller, with_viewer
 from sheets.models import Character, Membership, Sheet
 from sheets.systems import RowKind, RuleSystem, all_rule_systems
@@ -64,7 +66,11 @@ def target_for_roller(
     404."""
     prepared = _roll_rows(kind)
     if prepared is not None:
-        found = prepared.fetch(pk=target_pk, character=pk, user=request.user.pk)
+        ahead = request.__dict__.pop(_READ_AHEAD, None)
+        if ahead is not None and ahead[:4] == (kind, pk, target_pk, request.user.pk):
+            found = ahead[4]
+        else:
+            found = prepared.fetch(pk=target_pk, character=pk, user=request.user.pk)
         character = found[0].owning_sheet.character if found else None
         if character is not None and character.campaign.system == prepared.system:
             membership = check_reader(character, found[0])
@@ -73,6 +79,31 @@ def target_for_roller(
     # Whatever didn't check out, the step-by-step way says why.
     character, membership = character_for_roller(request, pk)
     return load_target(character, kind, target_pk), membership
+
+
+# The request's attribute for what read_with_session read: (kind, pk, target pk, user id, rows).
+_READ_AHEAD = "poolside_roll_rows"
+
+
+def read_with_session[V: Callable[..., HttpResponse]](view: V) -> V:
+    """For a view of a roll target (``pk``, ``kind``, ``target_pk``), outside ``login_required``:
+    the target's row is read in the statement that reads the session, for the session's user
+    (``SessionStore.read_along``) — one round trip fewer on the roll's path
+    (docs/performance.md). :func:`target_for_roller` takes those rows only if they were read
+    for the user the session then logs in, after every check Django makes; otherwise, as
+    without this, it reads them itself."""
+
+    @wraps(view)
+    def read_first(request: HttpRequest, pk: int, kind: str, target_pk: int) -> HttpResponse:
+        prepared = _roll_rows(kind)
+        session = getattr(request, "session", None)
+        if prepared is not None and isinstance(session, SessionStore):
+            read = session.read_along(prepared, "user", pk=target_pk, character=pk)
+            if read is not None and read[0] is not None:
+                setattr(request, _READ_AHEAD, (kind, pk, target_pk, *read))
+        return view(request, pk, kind, target_pk)
+
+    return cast(V, read_first)
 
 
 class _RollRows(Prepared[Any]):

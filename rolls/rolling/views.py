@@ -38,7 +38,7 @@ from rolls.rolling.asks import Ask, ask_for
 from rolls.rolling.forms.base import RollForm
 from rolls.rolling.forms.cogent import default_weapon
 from rolls.rolling.outcomes import Outcome, dice_rng
-from rolls.rolling.targets import Target, find_target, target_for_roller
+from rolls.rolling.targets import Target, find_target, read_with_session, target_for_roller
 from rolls.rules import cogent
 from rolls.table import contests, verdicts
 from sheets.access import character_for_roller
@@ -144,6 +144,7 @@ def panel_ask(params: Any, target: Target) -> tuple[Ask | None, str]:
         return None, str(exc)
 
 
+@read_with_session
 @login_required
 @require_GET
 def roll_panel(
@@ -158,6 +159,7 @@ def roll_panel(
     return render(request, template, _panel_context(target, form, ask=ask, refusal=refusal))
 
 
+@read_with_session
 @login_required
 @require_GET
 def roll_odds(
@@ -169,6 +171,7 @@ def roll_odds(
     return render(request, "rolls/panel.html#odds", _panel_context(target, form, ask=ask))
 
 
+@read_with_session
 @login_required
 @require_POST
 def roll_create(

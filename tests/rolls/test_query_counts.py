@@ -49,16 +49,16 @@ ONE_STATEMENT = connection.vendor == "postgresql"
 
 
 # A plain roll that spends nothing (docs/performance.md), as the tests here see it — inside a
-# test's transaction, so its append takes the head's lock: the session with its user, the row with
-# its sheet, character, campaign (and its log head), the roller's membership and the panel's
-# state (Cogent: penalty dice, a waiting assist) in one query, then the head locked, then on
-# PostgreSQL one statement that inserts the entry, moves the head and NOTIFYs live streams (4).
-# SQLite has no data-modifying WITH: there the insert and the move are two (5). In production,
-# outside any transaction, PostgreSQL needs no lock: 3 (the test below). A plain roll opens no
+# test's transaction, so its append takes the head's lock: the session with its user and the row
+# with its sheet, character, campaign (and its log head), the roller's membership and the panel's
+# state (Cogent: penalty dice, a waiting assist) in one statement, then the head locked, then on
+# PostgreSQL one statement that inserts the entry, moves the head and NOTIFYs live streams (3).
+# SQLite has no data-modifying WITH: there the insert and the move are two (4). In production,
+# outside any transaction, PostgreSQL needs no lock: 2 (the test below). A plain roll opens no
 # transaction of its own; a roll that spends or takes part in an assist does, and its two
 # statements (BEGIN and COMMIT; a savepoint and its release inside a test's transaction) come on
 # top.
-ROLL_STATEMENTS = 4 if ONE_STATEMENT else 5
+ROLL_STATEMENTS = 3 if ONE_STATEMENT else 4
 TRANSACTION = 2
 
 
@@ -77,23 +77,21 @@ def test_roll_post(client, seeded, django_assert_num_queries, system):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(not ONE_STATEMENT, reason="PostgreSQL's one-statement append")
-def test_a_plain_roll_outside_any_transaction_is_three_statements(
-    client, django_assert_num_queries
-):
+def test_a_plain_roll_outside_any_transaction_is_two_statements(client, django_assert_num_queries):
     """As in production, where no test wraps the request in a transaction: the session with its
-    user, the row with the log's head, and one statement that moves the head from there (or does
-    nothing), inserts and announces. Nothing opens a transaction: no BEGIN, no savepoint, no
+    user and the row with the log's head, then one statement that moves the head from there (or
+    does nothing), inserts and announces. Nothing opens a transaction: no BEGIN, no savepoint, no
     COMMIT, no lock held across Python."""
     character = CharacterFactory(campaign__system=System.COGENT)
     row = target(character)
     kind, data = ROLLS[System.COGENT]
     client.force_login(character.owner)
     client.post(roll_url(character, kind, row), data)
-    with django_assert_num_queries(3) as ctx:
+    with django_assert_num_queries(2) as ctx:
         response = client.post(roll_url(character, kind, row), data)
     assert response.status_code == 302
     read, write = (q["sql"] for q in ctx.captured_queries[-2:])
-    assert '"rolls_loghead"' in read and "FOR UPDATE" not in read
+    assert '"rolls_loghead"' in read and '"sheets_session"' in read and "FOR UPDATE" not in read
     assert write.startswith('WITH moved AS (UPDATE "rolls_loghead"')
     assert '"length" = 1 RETURNING 1' in write and "pg_notify(" in write
     assert not any("SAVEPOINT" in q["sql"] for q in ctx.captured_queries)
@@ -119,9 +117,10 @@ def test_a_rolls_statements_are_prepared_on_postgresql(client):
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements WHERE NOT from_sql")
         prepared = [statement for (statement,) in cursor.fetchall()]
-    assert any('FROM "sheets_session"' in statement for statement in prepared)
     assert any(
-        'FROM "sheets_cogentskill"' in statement and '"rolls_loghead"' in statement
+        'FROM "sheets_session"' in statement
+        and 'FROM "sheets_cogentskill"' in statement
+        and '"rolls_loghead"' in statement
         for statement in prepared
     )
     assert any(
