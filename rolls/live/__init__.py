@@ -26,11 +26,15 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
+import threading
+import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
@@ -331,20 +335,81 @@ def publish(campaign: int, kind: str, id: int, *, cause: int | None = None) -> N
         transaction.on_commit(lambda: hub.dispatch(event))
 
 
-_redis_client = None
-
-
 def _redis_publish(event: Event) -> None:
     """After commit. A failure must not fail the request that already committed its change: the
     change is in the database, and streams catch up from it (they resync when their own Redis
     connection drops, and browsers replay from Last-Event-ID when they reconnect)."""
-    global _redis_client
     import redis
 
     try:
-        if _redis_client is None:
-            # One client per process: it keeps a pool of connections, safe across threads.
-            _redis_client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2)
-        _redis_client.publish(CHANNEL, event.to_json())
-    except redis.RedisError as error:
+        _publisher.publish(settings.REDIS_URL, event.to_json())
+    except (redis.RedisError, OSError) as error:
         logger.warning("Live events: could not publish to Redis (%s)", error)
+
+
+class _Publisher:
+    """The ``redis`` transport's sending side: one connection per process, its replies switched
+    off (``CLIENT REPLY OFF``), shared by the request threads in turn.
+
+    A ``PUBLISH`` answers with how many subscribers heard it, which nothing here reads. Waiting
+    for that answer made a publish cost about 100 µs of the server's CPU in redis-py (its pool,
+    its reply parser, a second system call and a thread switch), a roll's tenth beyond the bare
+    view's; written without it, about 15 µs (docs/performance.md). The price is that nothing
+    comes back to tell a dropped connection from a live one, so before each message the
+    connection is checked for anything to read: Redis sends nothing on it, so anything — its
+    end, after a restart or an idle timeout — means a new connection. A message written to a
+    connection that dies while it travels is lost; so are the events of a Redis that is down,
+    and both cost only speed (the module's docstring). After a failure to connect, the next
+    attempt waits RECONNECT_DELAY, so that a Redis that is down doesn't slow every roll."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._connection: Any = None
+        self._made_for: tuple[str, int] | None = None  # (URL, process id)
+        self._retry_at = 0.0
+
+    def publish(self, url: str, payload: str) -> None:
+        import redis
+
+        with self._lock:
+            if self._made_for != (url, os.getpid()):  # another URL (tests) or a forked child
+                self._connection, self._retry_at = None, 0.0
+            elif self._connection is not None:
+                try:
+                    if self._connection.can_read(timeout=0):
+                        raise redis.ConnectionError("Redis wrote to a connection without replies")
+                except redis.ConnectionError:
+                    self._drop()
+            if self._connection is None:
+                self._connect(url)
+            try:
+                self._connection.send_command("PUBLISH", CHANNEL, payload)
+            except (redis.RedisError, OSError):
+                self._drop()
+                raise
+
+    def _connect(self, url: str) -> None:
+        import redis
+
+        if time.monotonic() < self._retry_at:
+            raise redis.ConnectionError("not retried yet after a failure to connect")
+        self._made_for = (url, os.getpid())
+        pool = redis.ConnectionPool.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        connection = pool.make_connection()
+        try:
+            connection.connect()  # AUTH, SELECT… with their replies read
+            connection.send_command("CLIENT", "REPLY", "OFF")  # answered by nothing
+        except (redis.RedisError, OSError):
+            connection.disconnect()
+            self._retry_at = time.monotonic() + RECONNECT_DELAY
+            raise
+        self._connection = connection
+
+    def _drop(self) -> None:
+        if self._connection is not None:
+            with suppress(Exception):
+                self._connection.disconnect()
+        self._connection = None
+
+
+_publisher = _Publisher()

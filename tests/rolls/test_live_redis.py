@@ -91,14 +91,57 @@ def test_a_lost_subscription_resyncs_every_stream(on_redis):
 def test_a_roll_commits_even_when_redis_is_down(client, party, seeded, settings, caplog):
     settings.LIVE_BACKEND = live.REDIS
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
-    live._redis_client = None  # the next publish connects with the new URL
     client.force_login(party.player)
     with caplog.at_level(logging.WARNING, logger="rolls.live"):
         response = client.post(
             roll_url(party.pc, "cogent-skill", athletics(party.pc)),
             {"challenge_level": 2, "extra_penalty": 0},
         )
-    live._redis_client = None
     assert response.status_code == 302
     assert RollEntry.objects.filter(character=party.pc).count() == 1
     assert "could not publish to Redis" in caplog.text
+
+
+def test_a_publishing_connection_that_was_dropped_is_replaced_before_the_next_event(on_redis):
+    # Publishes wait for no reply, so a connection Redis has closed (a restart, an idle
+    # timeout, CLIENT KILL) must be noticed before writing, not after the event is lost.
+    import redis
+
+    admin = redis.Redis.from_url(on_redis.REDIS_URL)
+
+    async def scenario():
+        async with live.hub.subscribe(25) as subscription:
+            await asyncio.to_thread(in_thread, lambda: commit_event(25, "entry", 1))
+            assert await subscription.get(timeout=5) == live.Event(25, "entry", 1)
+            # Every plain connection but this one: the publisher's among them.
+            killed = await asyncio.to_thread(
+                lambda: admin.client_kill_filter(_type="normal", skipme=True)
+            )
+            assert killed >= 1
+            await asyncio.sleep(0.2)  # the close reaches this side
+            for n in (2, 3):
+                await asyncio.to_thread(in_thread, lambda n=n: commit_event(25, "entry", n))
+            assert [await subscription.get(timeout=5) for _ in range(2)] == [
+                live.Event(25, "entry", 2),
+                live.Event(25, "entry", 3),
+            ]
+
+    asyncio.run(scenario())
+
+
+def test_events_flow_again_once_redis_answers(on_redis, caplog):
+    # A Redis that was down: its events are lost (streams catch up from the log), and the
+    # first event after it answers again reaches the streams.
+    good = on_redis.REDIS_URL
+
+    async def scenario():
+        async with live.hub.subscribe(26) as subscription:
+            on_redis.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+            with caplog.at_level(logging.WARNING, logger="rolls.live"):
+                await asyncio.to_thread(in_thread, lambda: commit_event(26, "entry", 1))
+            assert "could not publish to Redis" in caplog.text
+            on_redis.REDIS_URL = good
+            await asyncio.to_thread(in_thread, lambda: commit_event(26, "entry", 2))
+            assert await subscription.get(timeout=5) == live.Event(26, "entry", 2)
+
+    asyncio.run(scenario())
