@@ -373,13 +373,11 @@ class _Publisher:
 
         with self._lock:
             if self._made_for != (url, os.getpid()):  # another URL (tests) or a forked child
-                self._connection, self._retry_at = None, 0.0
-            elif self._connection is not None:
-                try:
-                    if self._connection.can_read(timeout=0):
-                        raise redis.ConnectionError("Redis wrote to a connection without replies")
-                except redis.ConnectionError:
-                    self._drop()
+                # Closed, not left open: redis-py shuts a socket down only in its own process.
+                self._drop()
+                self._retry_at = 0.0
+            elif self._connection is not None and self._ended():
+                self._drop()
             if self._connection is None:
                 self._connect(url)
             try:
@@ -387,6 +385,16 @@ class _Publisher:
             except (redis.RedisError, OSError):
                 self._drop()
                 raise
+
+    def _ended(self) -> bool:
+        """Has Redis written anything on the connection, its end included? It sends nothing
+        else on a connection without replies."""
+        import redis
+
+        try:
+            return bool(self._connection.can_read(timeout=0))
+        except redis.ConnectionError:  # what redis-py makes of the end it read
+            return True
 
     def _connect(self, url: str) -> None:
         import redis

@@ -3,7 +3,7 @@
 empty only where they are set: every index is one more write in every roll. Gone: the single
 indexes on campaign, character and follows (an index leads with each), and the LIKE index on the
 hash (the unique constraint on it stays). Made partial: root, call, contest and the one follow-up
-per entry. At a million entries that is about 180 MB of indexes less (docs/performance.md)."""
+per entry. At a million entries that is about 200 MB of indexes less (docs/performance.md)."""
 
 import django.db.models.deletion
 from django.conf import settings

@@ -102,8 +102,9 @@ READING_WORDS = {
 class RollEntry(models.Model):
     """One roll or follow-up in a campaign's log. Field meanings: docs/roll-log.md."""
 
-    # No index of its own on campaign, character or follows: an index below leads with each (an
-    # entry is written once and read by those; every index is one more write in every roll).
+    # No index of its own on campaign, character or follows: an index or unique constraint in Meta
+    # leads with each (an entry is written once and read by those; every index is one more write
+    # in every roll).
     campaign = models.ForeignKey(
         Campaign, on_delete=models.PROTECT, related_name="roll_entries", db_index=False
     )
