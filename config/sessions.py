@@ -122,6 +122,26 @@ class SessionStore(DjangoSessionStore):
         self._read_ahead = (key, sessions)
         return (sessions[0].user_id if sessions else None), found
 
+    async def _aget_session(self, no_load: bool = False) -> dict[str, Any]:
+        """Django's, with the load outside its ``except AttributeError`` block.
+
+        Django loads an unloaded session inside that block, and ``aload`` is a
+        ``sync_to_async`` call: asgiref re-raises the exception being handled on the thread that
+        runs the load, so that ``sys.exc_info()`` is the same there. Its traceback then holds
+        that thread's frames — under the ASGI handler (config/handlers.py), every middleware's
+        and the request's — and the frame holding the exception is in the traceback: a cycle of
+        a few hundred objects, left for the garbage collector by every request that read the
+        session from async code (each live stream that opens). At 2,000 streams the collector
+        spent 100–200 ms at a time freeing them, in the middle of a fan-out
+        (docs/performance.md)."""
+        self.accessed = True
+        if not hasattr(self, "_session_cache"):
+            if self.session_key is None or no_load:
+                self._session_cache = {}
+            else:
+                self._session_cache = await self.aload()
+        return self._session_cache
+
     def _get_session_from_db(self) -> Session | None:
         key = self.session_key
         ahead = self.__dict__.pop("_read_ahead", None)
