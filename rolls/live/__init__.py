@@ -30,7 +30,7 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from dataclasses import dataclass
 from functools import lru_cache
@@ -80,17 +80,36 @@ RESYNC = Event(campaign=0, kind="resync", id=0)
 class Subscription:
     """One open stream's inbox for one campaign, read by that stream alone.
 
-    A server holds thousands of these, nearly all idle, so an idle one is two references: the
+    A server holds thousands of these, nearly all idle, so an idle one is a few references: the
     backlog and the waiting future exist only while there is something to hold (an
-    ``asyncio.Queue`` would keep its three deques and its bookkeeping for the stream's life)."""
+    ``asyncio.Queue`` would keep its three deques and its bookkeeping for the stream's life).
 
-    __slots__ = ("_pending", "_waiter", "campaign", "loop")
+    A stream waits for its next event *until* its next keep-alive is due, a time that moves only
+    when a keep-alive is sent. So the inbox keeps one alarm for that time, set once per keep-alive
+    rather than once per event: ``asyncio.timeout`` around each wait made, and then cancelled, a
+    timer for every stream on every event — a tenth of a fan-out's time at 2,000 streams
+    (docs/performance.md)."""
 
-    def __init__(self, campaign: int, loop: asyncio.AbstractEventLoop) -> None:
+    __slots__ = (
+        "_alarm",
+        "_alarm_at",
+        "_pending",
+        "_rung",
+        "_waiter",
+        "campaign",
+        "loop",
+        "reader",
+    )
+
+    def __init__(self, campaign: int, loop: asyncio.AbstractEventLoop, reader: Any = None) -> None:
         self.campaign = campaign
         self.loop = loop
+        self.reader = reader  # who reads it (a stream), for the hub's preparers
         self._pending: deque[Event] | None = None
         self._waiter: asyncio.Future[None] | None = None
+        self._alarm: asyncio.TimerHandle | None = None
+        self._alarm_at: float | None = None  # when the alarm is set for
+        self._rung: float | None = None  # the time of the last alarm that went off
 
     def deliver(self, event: Event) -> None:
         """Runs on the subscription's loop."""
@@ -102,42 +121,96 @@ class Subscription:
             pending.clear()
             event = RESYNC
         pending.append(event)
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
+        self._wake()
 
-    async def get(self, timeout: float | None = None) -> Event | None:
-        """The next event, or None after ``timeout`` seconds (streams use it for keep-alives)."""
+    async def get(
+        self, timeout: float | None = None, *, until: float | None = None
+    ) -> Event | None:
+        """The next event; or None once ``timeout`` seconds have passed, or the loop's clock
+        (``loop.time()``) has reached ``until``, with no event (streams use it for keep-alives).
+        An event already waiting comes first, even after that time."""
         if not self._pending:
+            if timeout is not None:
+                until = self.loop.time() + timeout
+            if until is not None:
+                if self._rung == until or self.loop.time() >= until:
+                    return None
+                self._set_alarm(until)
             waiter = self._waiter = self.loop.create_future()
             try:
-                async with asyncio.timeout(timeout):
-                    await waiter
-            except TimeoutError:
-                return None
+                await waiter
             finally:
                 self._waiter = None
+            if not self._pending:
+                return None  # woken by the alarm
         pending = self._pending
-        assert pending  # a waiter is woken only by an event
+        assert pending
         event = pending.popleft()
         if not pending:
             self._pending = None
         return event
+
+    def close(self) -> None:
+        """The stream is done with it: its alarm, if set, goes (it holds the inbox until then)."""
+        if self._alarm is not None:
+            self._alarm.cancel()
+        self._alarm = self._alarm_at = None
+
+    def _set_alarm(self, when: float) -> None:
+        if self._alarm_at == when:
+            return
+        if self._alarm is not None:
+            self._alarm.cancel()
+        self._alarm = self.loop.call_at(when, self._ring, when)
+        self._alarm_at = when
+
+    def _ring(self, when: float) -> None:
+        # The loop may run a timer a hair before its time (its clock resolution): ``_rung``
+        # remembers that this time has come, whatever loop.time() says.
+        self._alarm = self._alarm_at = None
+        self._rung = when
+        self._wake()
+
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+
+# Work for the subscriptions of an event's campaign on one loop, done before any is woken: see
+# Hub.prepare.
+type Preparer = Callable[[Event, list[Subscription]], Coroutine[Any, Any, None]]
+PREPARE_WAIT = 2.0  # seconds a listener waits for a preparer before it wakes the streams anyway
 
 
 class Hub:
     def __init__(self) -> None:
         self._subscriptions: set[Subscription] = set()
         self._listeners: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
+        self._preparers: dict[str, Preparer] = {}
+
+    def prepare(self, kind: str, preparer: Preparer) -> None:
+        """Run ``preparer`` before the subscriptions hear of an event of ``kind`` from a listener
+        (the ``postgres`` and ``redis`` transports), with the subscriptions of its campaign on
+        the listener's loop: reads they would each wait for, done while they sleep.
+
+        A stream that wakes to start a shared read, or to wait for one another stream started,
+        and wakes again when it is done, costs the event loop a future, a callback and a step
+        through its coroutines each time; at 2,000 streams that was two wake-ups in three
+        (docs/performance.md). Prepared, each stream wakes once, to send. The listener hears
+        the next event only after this one is delivered, so events keep their order; a preparer
+        that takes longer than PREPARE_WAIT (a slow database) only stops being waited for, and
+        one that fails only leaves the streams to read for themselves."""
+        self._preparers[kind] = preparer
 
     @property
     def subscriber_count(self) -> int:
         return len(self._subscriptions)
 
     @asynccontextmanager
-    async def subscribe(self, campaign: int) -> AsyncIterator[Subscription]:
+    async def subscribe(self, campaign: int, reader: Any = None) -> AsyncIterator[Subscription]:
         loop = asyncio.get_running_loop()
-        subscription = Subscription(campaign, loop)
+        subscription = Subscription(campaign, loop, reader)
         self._subscriptions.add(subscription)
         try:
             if backend() != MEMORY:
@@ -145,6 +218,7 @@ class Hub:
             yield subscription
         finally:
             self._subscriptions.discard(subscription)
+            subscription.close()
             if not any(s.loop is loop for s in self._subscriptions):
                 task = self._listeners.pop(loop, None)
                 if task is not None:
@@ -158,12 +232,30 @@ class Hub:
             if event is RESYNC or subscription.campaign == event.campaign:
                 _call_on_loop(subscription.loop, subscription.deliver, event)
 
+    def _local(self, loop: asyncio.AbstractEventLoop, event: Event) -> list[Subscription]:
+        return [
+            subscription
+            for subscription in self._subscriptions
+            if subscription.loop is loop
+            and (event is RESYNC or subscription.campaign == event.campaign)
+        ]
+
     def _dispatch_local(self, loop: asyncio.AbstractEventLoop, event: Event) -> None:
-        for subscription in list(self._subscriptions):
-            if subscription.loop is loop and (
-                event is RESYNC or subscription.campaign == event.campaign
-            ):
-                subscription.deliver(event)
+        for subscription in self._local(loop, event):
+            subscription.deliver(event)
+
+    async def _hear(self, loop: asyncio.AbstractEventLoop, event: Event) -> None:
+        """A listener's event: prepared for (Hub.prepare), then delivered."""
+        preparer = self._preparers.get(event.kind)
+        if preparer is not None and event is not RESYNC:
+            subscriptions = self._local(loop, event)
+            if not subscriptions:
+                return
+            task = loop.create_task(preparer(event, subscriptions))
+            task.add_done_callback(_log_preparer_failure)
+            await asyncio.wait((task,), timeout=PREPARE_WAIT)
+        # Read again: a stream that subscribed meanwhile hears it too, one that closed doesn't.
+        self._dispatch_local(loop, event)
 
     async def _ensure_listener(self, loop: asyncio.AbstractEventLoop) -> None:
         task = self._listeners.get(loop)
@@ -195,7 +287,7 @@ class Hub:
                         except (ValueError, KeyError, TypeError):
                             logger.warning("Ignoring malformed live event %r", payload)
                             continue
-                        self._dispatch_local(loop, event)
+                        await self._hear(loop, event)
                 raise ConnectionError("the event source closed")
             except asyncio.CancelledError:
                 raise
@@ -205,6 +297,13 @@ class Hub:
                     return
                 logger.warning("Live events: listener lost (%s); reconnecting", error)
                 await asyncio.sleep(RECONNECT_DELAY)
+
+
+def _log_preparer_failure(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and (error := task.exception()) is not None:
+        logger.warning(
+            "Live events: preparing an event failed (%r); streams read for themselves", error
+        )
 
 
 # A listener's source: entered, it is subscribed (an event committed from then on is heard) and

@@ -50,6 +50,8 @@ RECHECK = 15.0  # seconds between membership re-checks (removals also announce t
 REPLAY_BATCH = 100  # entries read per query while catching up
 SHARED_TTL = 30.0  # seconds a shared read stays cached for streams that wake late
 FORWARDED = frozenset({"sheet", "call", "contest"})  # kinds sent as ``data: <id>``
+RETRY = f"retry: {RETRY_MS}\n\n".encode()  # sent once caught up
+KEEPALIVE_COMMENT = b": keep-alive\n\n"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -267,11 +269,11 @@ class Stream:
         self.last_id = 0
         self.character_id = character_id
 
-    async def __aiter__(self) -> AsyncIterator[str | bytes]:
+    async def __aiter__(self) -> AsyncIterator[bytes]:
         # Iterated once Django's middleware has handled the response: the last thread-sensitive
         # work of the request is done.
         _release_request_thread()
-        async with live.hub.subscribe(self.campaign_id) as subscription:
+        async with live.hub.subscribe(self.campaign_id, reader=self) as subscription:
             # Subscribed first, then read: nothing committed in between is missed. A resume
             # point beyond the newest entry (a token from before SECRET_KEY changed) would
             # silence the stream until some entry overtook it: it starts at the newest instead.
@@ -281,14 +283,14 @@ class Stream:
             async for message in self.catch_up():
                 yield message
             # Caught up: from here on events drive the stream.
-            yield f"retry: {RETRY_MS}\n\n"
+            yield RETRY
             loop = asyncio.get_running_loop()
             checked = loop.time()
             # Keep-alives keep their own clock: were the wait restarted by every event, a member
             # would see the rhythm break when an entry they may not know of woke their stream.
             beat = loop.time() + KEEPALIVE
             while True:
-                event = await subscription.get(timeout=max(0.0, beat - loop.time()))
+                event = await subscription.get(until=beat)
                 mine = event is not None and event.kind == "member" and event.id == self.user_id
                 if mine or loop.time() - checked >= RECHECK:
                     membership = await self.recheck(fresh=mine)
@@ -297,7 +299,7 @@ class Stream:
                     self.membership, checked = membership, loop.time()
                 if event is None:
                     beat += KEEPALIVE
-                    yield ": keep-alive\n\n"
+                    yield KEEPALIVE_COMMENT
                 elif event is live.RESYNC:
                     async for message in self.catch_up():
                         yield message
@@ -306,7 +308,7 @@ class Stream:
                     if card:
                         yield card
                 elif event.kind in FORWARDED and await self.forwards(event):
-                    yield sse(event.kind, str(event.id))
+                    yield sse(event.kind, str(event.id)).encode()
 
     async def recheck(self, *, fresh: bool) -> Membership | None:
         """This member's membership as it is now (None: gone). The periodic re-check is one read
@@ -324,12 +326,12 @@ class Stream:
         )
         return members.get(self.user_id)
 
-    async def catch_up(self) -> AsyncIterator[str]:
+    async def catch_up(self) -> AsyncIterator[bytes]:
         while True:
             batch = await _db(_replay)(self.membership, self.last_id, self.character_id)
             for pk, html in batch:
                 self.last_id = pk
-                yield sse("entry", html, id=entry_token(pk))
+                yield sse("entry", html, id=entry_token(pk)).encode()
             if len(batch) < REPLAY_BATCH:
                 return
 
@@ -338,24 +340,23 @@ class Stream:
             return None  # already sent by a catch-up
         shared = shared_reads()
         entry = await shared.get(("entry", pk), lambda: _db(_load_entry)(pk))
-        if entry is None or entry.campaign_id != self.campaign_id:
+        if not self.wants(entry, pk):
             return None
-        if self.character_id is not None and entry.character_id != self.character_id:
-            return None
-        membership = self.membership
-
-        async def message() -> bytes | None:
-            html = await _db(_render_for)(entry, membership)
-            return None if html is None else sse("entry", html, id=entry_token(pk)).encode()
-
-        # The whole message, encoded, once per audience: with thousands of streams, formatting it
-        # per stream (the token's eight BLAKE2b rounds, a data: line per line of the card, the
-        # encoding) was a share of the fan-out that grew with every stream.
-        sent = await shared.get(("card", pk, audience(entry, membership)), message)
+        sent = await _message(shared, entry, self.membership)
         # Entries of one campaign commit in id order (append locks the campaign row), so the
         # cursor only moves forward.
         self.last_id = pk
         return sent
+
+    def wants(self, entry: RollEntry | None, pk: int) -> bool:
+        """Is the entry ``pk`` (as read) one for this stream, not sent yet? (Whether its member
+        may know of it is the message's to say.)"""
+        return (
+            entry is not None
+            and pk > self.last_id
+            and entry.campaign_id == self.campaign_id
+            and (self.character_id is None or entry.character_id == self.character_id)
+        )
 
     async def knows(self, pk: int) -> bool:
         """May this member know the entry exists? (The GM knows every entry.)"""
@@ -377,6 +378,62 @@ class Stream:
             ("character", event.id), lambda: _db(_load_character)(event.id)
         )
         return character is not None and character.can_read(self.membership)
+
+
+class EventStreamResponse(StreamingHttpResponse):
+    """A stream of messages that are bytes already, handed to the server as they are.
+
+    ``StreamingHttpResponse`` passes each part of an async stream through two generators of its
+    own and ``make_bytes`` (which, for a ``str``, reads the charset from the headers and the
+    settings): with one event sent to thousands of streams, that was a tenth of the fan-out's
+    time (docs/performance.md). The stream here yields only ``bytes``, so the server takes its
+    iterator directly. Set ``streaming_content`` (as a middleware may) and the new content is
+    what is sent: it, too, must be an async iterator of bytes."""
+
+    _iterator: AsyncIterator[bytes]  # set by StreamingHttpResponse from the content
+
+    @property
+    def streaming_content(self) -> AsyncIterator[bytes]:
+        return self._iterator
+
+    @streaming_content.setter
+    def streaming_content(self, value: AsyncIterator[bytes]) -> None:
+        self._set_streaming_content(value)  # type: ignore[attr-defined]
+
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        return self._iterator
+
+
+async def _message(shared: SharedReads, entry: RollEntry, membership: Membership) -> bytes | None:
+    """The entry's whole SSE message for this member, encoded — made once per audience: with
+    thousands of streams, formatting it per stream (the token's eight BLAKE2b rounds, a data:
+    line per line of the card, the encoding) was a share of the fan-out that grew with every
+    stream. None when the member may not know the entry exists."""
+    pk = entry.pk
+
+    async def message() -> bytes | None:
+        html = await _db(_render_for)(entry, membership)
+        return None if html is None else sse("entry", html, id=entry_token(pk)).encode()
+
+    return await shared.get(("card", pk, audience(entry, membership)), message)
+
+
+async def _prepare_entry(event: live.Event, subscriptions: list[live.Subscription]) -> None:
+    """Before the process's streams of a campaign hear of a new entry (live.Hub.prepare): the
+    entry read, and its message made for each audience among them, so that each stream wakes
+    once, to send what is made."""
+    shared = shared_reads()
+    pk = event.id
+    entry = await shared.get(("entry", pk), lambda: _db(_load_entry)(pk))
+    readers: dict[str, Membership] = {}
+    for subscription in subscriptions:
+        stream = subscription.reader
+        if isinstance(stream, Stream) and stream.wants(entry, pk):
+            readers.setdefault(audience(entry, stream.membership), stream.membership)
+    await asyncio.gather(*(_message(shared, entry, member) for member in readers.values()))
+
+
+live.hub.prepare("entry", _prepare_entry)
 
 
 def live_context(
@@ -444,7 +501,7 @@ async def campaign_events(
             status=501,
             content_type="text/plain",
         )
-    response = StreamingHttpResponse(
+    response = EventStreamResponse(
         Stream(membership, last_id, character_id), content_type="text/event-stream"
     )
     response["Cache-Control"] = "no-cache"
