@@ -1,11 +1,13 @@
 """Prepared queries (config/prepared.py) return what their queryset returns, compiled once; the
 session store and user backend built on them decide as Django's do (config/sessions.py)."""
 
+import gc
 from datetime import timedelta
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.conf import settings
-from django.contrib.auth import get_user_model
+from django.contrib.auth import SESSION_KEY, get_user_model
 from django.db import connection
 from django.db.models import Count, Q
 from django.test import override_settings
@@ -380,3 +382,22 @@ def test_clearsessions_clears_the_expired_ones():
     )
     call_command("clearsessions")
     assert set(Session.objects.values_list("pk", flat=True)) == {live.session_key}
+
+
+@pytest.mark.django_db
+def test_a_session_read_from_async_code_leaves_no_garbage_cycle():
+    """Django loads the session inside an ``except AttributeError`` block, and asgiref re-raises
+    that exception on the thread that runs the load: its traceback held the request's frames in a
+    cycle (config/sessions.py). Live streams read the session so, thousands at a time."""
+    user = UserFactory()
+    store = SessionStore(_logged_in(user).session_key)
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        assert async_to_sync(store.aget)(SESSION_KEY) == str(user.pk)
+        gc.collect()
+        exceptions = [o for o in gc.garbage if isinstance(o, BaseException)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert exceptions == []

@@ -110,3 +110,24 @@ def test_notify_needs_postgresql(settings):
     settings.LIVE_BACKEND = "postgres"
     found = [error.id for error in live_backend_check()]
     assert found == ([] if connection.vendor == "postgresql" else ["rolls.E002"])
+
+
+def test_an_event_before_the_keep_alive_comes_first_and_the_keep_alive_still_comes_on_time():
+    """Subscription.get(until=…): the alarm for the next keep-alive stays set across events."""
+
+    async def scenario():
+        loop = asyncio.get_running_loop()
+        async with live.hub.subscribe(41) as subscription:
+            until = loop.time() + 0.3
+            loop.call_later(0.05, subscription.deliver, live.Event(41, "entry", 1))
+            assert await subscription.get(until=until) == live.Event(41, "entry", 1)
+            assert await subscription.get(until=until) is None  # at the same keep-alive time
+            assert loop.time() >= until - 0.01
+            # Due while the stream was busy: the next wait for that time ends at once.
+            subscription.deliver(live.Event(41, "entry", 2))
+            later = loop.time() + 0.1
+            await asyncio.sleep(0.15)
+            assert await subscription.get(until=later) == live.Event(41, "entry", 2)
+            assert await subscription.get(until=later) is None
+
+    asyncio.run(scenario())

@@ -145,3 +145,58 @@ def test_events_flow_again_once_redis_answers(on_redis, caplog):
             assert await subscription.get(timeout=5) == live.Event(26, "entry", 2)
 
     asyncio.run(scenario())
+
+
+def test_a_preparer_runs_before_the_campaigns_streams_are_woken(on_redis, monkeypatch):
+    """Hub.prepare: the reads every stream would wait for are done before any stream wakes."""
+    seen = []
+
+    async def prepare(event, subscriptions):
+        # Nothing delivered yet: the streams sleep while their reads are made.
+        seen.append(
+            (
+                event,
+                sorted(s.reader for s in subscriptions),
+                [s.reader for s in subscriptions if s._pending],
+            )
+        )
+
+    monkeypatch.setitem(live.hub._preparers, "probe", prepare)
+
+    async def scenario():
+        async with (
+            live.hub.subscribe(31, reader="a") as a,
+            live.hub.subscribe(31, reader="b") as b,
+            live.hub.subscribe(32, reader="c") as c,
+        ):
+            await asyncio.to_thread(in_thread, lambda: commit_event(31, "probe", 7))
+            assert await a.get(timeout=5) == live.Event(31, "probe", 7)
+            assert await b.get(timeout=5) == live.Event(31, "probe", 7)
+            assert await c.get(timeout=0.2) is None
+
+    asyncio.run(scenario())
+    assert seen == [(live.Event(31, "probe", 7), ["a", "b"], [])]
+
+
+def test_a_failing_or_slow_preparer_only_stops_being_waited_for(on_redis, monkeypatch, caplog):
+    monkeypatch.setattr(live, "PREPARE_WAIT", 0.2)
+
+    async def prepare(event, subscriptions):
+        if event.id == 1:
+            raise RuntimeError("the database is gone")
+        await asyncio.sleep(3)
+
+    monkeypatch.setitem(live.hub._preparers, "probe", prepare)
+
+    async def scenario():
+        async with live.hub.subscribe(33) as mine:
+            await asyncio.to_thread(in_thread, lambda: commit_event(33, "probe", 1))
+            assert await mine.get(timeout=5) == live.Event(33, "probe", 1)
+            await asyncio.to_thread(in_thread, lambda: commit_event(33, "probe", 2))
+            started = asyncio.get_running_loop().time()
+            assert await mine.get(timeout=2) == live.Event(33, "probe", 2)
+            assert asyncio.get_running_loop().time() - started < 1.5  # not the preparer's 3 s
+
+    with caplog.at_level(logging.WARNING, logger="rolls.live"):
+        asyncio.run(scenario())
+    assert "preparing an event failed" in caplog.text
