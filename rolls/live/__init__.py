@@ -30,7 +30,7 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from dataclasses import dataclass
 from functools import lru_cache
@@ -98,13 +98,11 @@ class Subscription:
         "_waiter",
         "campaign",
         "loop",
-        "reader",
     )
 
-    def __init__(self, campaign: int, loop: asyncio.AbstractEventLoop, reader: Any = None) -> None:
+    def __init__(self, campaign: int, loop: asyncio.AbstractEventLoop) -> None:
         self.campaign = campaign
         self.loop = loop
-        self.reader = reader  # who reads it (a stream), for the hub's preparers
         self._pending: deque[Event] | None = None
         self._waiter: asyncio.Future[None] | None = None
         self._alarm: asyncio.TimerHandle | None = None
@@ -177,40 +175,19 @@ class Subscription:
             waiter.set_result(None)
 
 
-# Work for the subscriptions of an event's campaign on one loop, done before any is woken: see
-# Hub.prepare.
-type Preparer = Callable[[Event, list[Subscription]], Coroutine[Any, Any, None]]
-PREPARE_WAIT = 2.0  # seconds a listener waits for a preparer before it wakes the streams anyway
-
-
 class Hub:
     def __init__(self) -> None:
         self._subscriptions: set[Subscription] = set()
         self._listeners: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
-        self._preparers: dict[str, Preparer] = {}
-
-    def prepare(self, kind: str, preparer: Preparer) -> None:
-        """Run ``preparer`` before the subscriptions hear of an event of ``kind`` from a listener
-        (the ``postgres`` and ``redis`` transports), with the subscriptions of its campaign on
-        the listener's loop: reads they would each wait for, done while they sleep.
-
-        A stream that wakes to start a shared read, or to wait for one another stream started,
-        and wakes again when it is done, costs the event loop a future, a callback and a step
-        through its coroutines each time; at 2,000 streams that was two wake-ups in three
-        (docs/performance.md). Prepared, each stream wakes once, to send. The listener hears
-        the next event only after this one is delivered, so events keep their order; a preparer
-        that takes longer than PREPARE_WAIT (a slow database) only stops being waited for, and
-        one that fails only leaves the streams to read for themselves."""
-        self._preparers[kind] = preparer
 
     @property
     def subscriber_count(self) -> int:
         return len(self._subscriptions)
 
     @asynccontextmanager
-    async def subscribe(self, campaign: int, reader: Any = None) -> AsyncIterator[Subscription]:
+    async def subscribe(self, campaign: int) -> AsyncIterator[Subscription]:
         loop = asyncio.get_running_loop()
-        subscription = Subscription(campaign, loop, reader)
+        subscription = Subscription(campaign, loop)
         self._subscriptions.add(subscription)
         try:
             if backend() != MEMORY:
@@ -244,19 +221,6 @@ class Hub:
         for subscription in self._local(loop, event):
             subscription.deliver(event)
 
-    async def _hear(self, loop: asyncio.AbstractEventLoop, event: Event) -> None:
-        """A listener's event: prepared for (Hub.prepare), then delivered."""
-        preparer = self._preparers.get(event.kind)
-        if preparer is not None and event is not RESYNC:
-            subscriptions = self._local(loop, event)
-            if not subscriptions:
-                return
-            task = loop.create_task(preparer(event, subscriptions))
-            task.add_done_callback(_log_preparer_failure)
-            await asyncio.wait((task,), timeout=PREPARE_WAIT)
-        # Read again: a stream that subscribed meanwhile hears it too, one that closed doesn't.
-        self._dispatch_local(loop, event)
-
     async def _ensure_listener(self, loop: asyncio.AbstractEventLoop) -> None:
         task = self._listeners.get(loop)
         if task is None or task.done():
@@ -287,7 +251,7 @@ class Hub:
                         except (ValueError, KeyError, TypeError):
                             logger.warning("Ignoring malformed live event %r", payload)
                             continue
-                        await self._hear(loop, event)
+                        self._dispatch_local(loop, event)
                 raise ConnectionError("the event source closed")
             except asyncio.CancelledError:
                 raise
@@ -297,13 +261,6 @@ class Hub:
                     return
                 logger.warning("Live events: listener lost (%s); reconnecting", error)
                 await asyncio.sleep(RECONNECT_DELAY)
-
-
-def _log_preparer_failure(task: asyncio.Task[None]) -> None:
-    if not task.cancelled() and (error := task.exception()) is not None:
-        logger.warning(
-            "Live events: preparing an event failed (%r); streams read for themselves", error
-        )
 
 
 # A listener's source: entered, it is subscribed (an event committed from then on is heard) and

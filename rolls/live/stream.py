@@ -273,7 +273,7 @@ class Stream:
         # Iterated once Django's middleware has handled the response: the last thread-sensitive
         # work of the request is done.
         _release_request_thread()
-        async with live.hub.subscribe(self.campaign_id, reader=self) as subscription:
+        async with live.hub.subscribe(self.campaign_id) as subscription:
             # Subscribed first, then read: nothing committed in between is missed. A resume
             # point beyond the newest entry (a token from before SECRET_KEY changed) would
             # silence the stream until some entry overtook it: it starts at the newest instead.
@@ -416,24 +416,6 @@ async def _message(shared: SharedReads, entry: RollEntry, membership: Membership
         return None if html is None else sse("entry", html, id=entry_token(pk)).encode()
 
     return await shared.get(("card", pk, audience(entry, membership)), message)
-
-
-async def _prepare_entry(event: live.Event, subscriptions: list[live.Subscription]) -> None:
-    """Before the process's streams of a campaign hear of a new entry (live.Hub.prepare): the
-    entry read, and its message made for each audience among them, so that each stream wakes
-    once, to send what is made."""
-    shared = shared_reads()
-    pk = event.id
-    entry = await shared.get(("entry", pk), lambda: _db(_load_entry)(pk))
-    readers: dict[str, Membership] = {}
-    for subscription in subscriptions:
-        stream = subscription.reader
-        if isinstance(stream, Stream) and stream.wants(entry, pk):
-            readers.setdefault(audience(entry, stream.membership), stream.membership)
-    await asyncio.gather(*(_message(shared, entry, member) for member in readers.values()))
-
-
-live.hub.prepare("entry", _prepare_entry)
 
 
 def live_context(
