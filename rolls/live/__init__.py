@@ -209,17 +209,12 @@ class Hub:
             if event is RESYNC or subscription.campaign == event.campaign:
                 _call_on_loop(subscription.loop, subscription.deliver, event)
 
-    def _local(self, loop: asyncio.AbstractEventLoop, event: Event) -> list[Subscription]:
-        return [
-            subscription
-            for subscription in self._subscriptions
-            if subscription.loop is loop
-            and (event is RESYNC or subscription.campaign == event.campaign)
-        ]
-
     def _dispatch_local(self, loop: asyncio.AbstractEventLoop, event: Event) -> None:
-        for subscription in self._local(loop, event):
-            subscription.deliver(event)
+        for subscription in list(self._subscriptions):
+            if subscription.loop is loop and (
+                event is RESYNC or subscription.campaign == event.campaign
+            ):
+                subscription.deliver(event)
 
     async def _ensure_listener(self, loop: asyncio.AbstractEventLoop) -> None:
         task = self._listeners.get(loop)

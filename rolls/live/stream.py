@@ -340,23 +340,24 @@ class Stream:
             return None  # already sent by a catch-up
         shared = shared_reads()
         entry = await shared.get(("entry", pk), lambda: _db(_load_entry)(pk))
-        if not self.wants(entry, pk):
+        if entry is None or entry.campaign_id != self.campaign_id:
             return None
-        sent = await _message(shared, entry, self.membership)
+        if self.character_id is not None and entry.character_id != self.character_id:
+            return None
+        membership = self.membership
+
+        async def message() -> bytes | None:
+            html = await _db(_render_for)(entry, membership)
+            return None if html is None else sse("entry", html, id=entry_token(pk)).encode()
+
+        # The whole message, encoded, once per audience: with thousands of streams, formatting it
+        # per stream (the token's eight BLAKE2b rounds, a data: line per line of the card, the
+        # encoding) was a share of the fan-out that grew with every stream.
+        sent = await shared.get(("card", pk, audience(entry, membership)), message)
         # Entries of one campaign commit in id order (append locks the campaign row), so the
         # cursor only moves forward.
         self.last_id = pk
         return sent
-
-    def wants(self, entry: RollEntry | None, pk: int) -> bool:
-        """Is the entry ``pk`` (as read) one for this stream, not sent yet? (Whether its member
-        may know of it is the message's to say.)"""
-        return (
-            entry is not None
-            and pk > self.last_id
-            and entry.campaign_id == self.campaign_id
-            and (self.character_id is None or entry.character_id == self.character_id)
-        )
 
     async def knows(self, pk: int) -> bool:
         """May this member know the entry exists? (The GM knows every entry.)"""
@@ -402,20 +403,6 @@ class EventStreamResponse(StreamingHttpResponse):
 
     def __aiter__(self) -> AsyncIterator[bytes]:
         return self._iterator
-
-
-async def _message(shared: SharedReads, entry: RollEntry, membership: Membership) -> bytes | None:
-    """The entry's whole SSE message for this member, encoded — made once per audience: with
-    thousands of streams, formatting it per stream (the token's eight BLAKE2b rounds, a data:
-    line per line of the card, the encoding) was a share of the fan-out that grew with every
-    stream. None when the member may not know the entry exists."""
-    pk = entry.pk
-
-    async def message() -> bytes | None:
-        html = await _db(_render_for)(entry, membership)
-        return None if html is None else sse("entry", html, id=entry_token(pk)).encode()
-
-    return await shared.get(("card", pk, audience(entry, membership)), message)
 
 
 def live_context(
