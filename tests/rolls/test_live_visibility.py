@@ -6,7 +6,7 @@ from django.test import Client
 from django.urls import reverse
 
 from rolls.models import Kind, RollEntry
-from tests.rolls.helpers import athletics, token
+from tests.rolls.helpers import athletics, follow_url, token
 from tests.rolls.live_helpers import client_for, off_loop, open_stream, post_roll, run
 
 # The pages' visibility tests' party (ana's Ada rolls Athletics at 6d6), live.
@@ -36,6 +36,16 @@ def reveal(party, entry):
         client.force_login(party.gm)
         assert client.post(reverse("roll_reveal", args=[entry.pk])).status_code == 302
         return RollEntry.objects.get(kind=Kind.REVEAL, reveals=entry)
+
+    return off_loop(go)
+
+
+def follow_up(party, entry, action="destiny"):
+    def go():
+        client = Client()
+        client.force_login(party.gm)
+        assert client.post(follow_url(entry, action)).status_code == 302
+        return RollEntry.objects.filter(follows=entry).order_by("-pk").first()
 
     return off_loop(go)
 
@@ -123,5 +133,29 @@ def test_a_reveal_reaches_every_member_live(party):
             figures = [blind.breakdown, f"outcome-{blind.outcome}", *(d.label for d in blind.dice)]
             assert all(figure in message.data for figure in figures), name
             assert "The GM revealed a blind roll." in message.data
+
+    run(scenario)
+
+
+def test_a_follow_up_goes_live_hidden_before_its_roll_is_revealed_and_readable_after(party):
+    """Whether a roll's chain is revealed is read with each entry the stream sends: a follow-up
+    of a blind roll is as hidden as the roll until the GM reveals it, then everyone reads it."""
+    clients = {name: client_for(getattr(party, name)) for name in WATCHERS}
+
+    async def scenario():
+        blind = await roll(party, "player", "blind")
+        streams = {name: await open_stream(c, party.campaign) for name, c in clients.items()}
+        before = await follow_up(party, blind)
+        assert before.root_id == blind.pk
+        assert (await streams["gm"].next_event()).id == token(before)
+        revealed = await reveal(party, blind)
+        after = await follow_up(party, before)
+        assert after.root_id == blind.pk
+        for name, stream in streams.items():
+            # Only the GM heard of the follow-up made before the reveal (the blind roller too
+            # knows nothing of the GM's follow-up); after it, everyone reads the next one.
+            got = await until(stream, after)
+            assert [m.id for m in got] == [token(revealed), token(after)], name
+            assert all(secret in got[1].data for secret in secrets_of(after)), name
 
     run(scenario)
