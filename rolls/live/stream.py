@@ -141,14 +141,16 @@ def _replay(membership: Membership, after: int, character_id: int | None) -> lis
 # ``is_revealed`` a second query, that read cost more of the server than the roll it announced
 # (docs/performance.md).
 _ENTRY = Prepared(
-    lambda pk: RollEntry.objects.for_cards()
-    .select_related("character")
-    .annotate(
-        revealed=Exists(
-            RollEntry.objects.filter(reveals_id=Coalesce(OuterRef("root_id"), OuterRef("pk")))
+    lambda pk: (
+        RollEntry.objects.for_cards()
+        .select_related("character")
+        .annotate(
+            revealed=Exists(
+                RollEntry.objects.filter(reveals_id=Coalesce(OuterRef("root_id"), OuterRef("pk")))
+            )
         )
-    )
-    .filter(pk=pk),
+        .filter(pk=pk)
+    ),
     pk=int,
 )
 
