@@ -31,8 +31,7 @@ from asgiref.sync import SyncToAsync, sync_to_async
 from django.contrib.auth.decorators import login_required
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
-from django.db.models import Exists, Max, OuterRef
-from django.db.models.functions import Coalesce
+from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -134,22 +133,15 @@ def _replay(membership: Membership, after: int, character_id: int | None) -> lis
     ]
 
 
-# The entry an event names, with whether a reveal has opened it (``is_revealed``, which visibility
-# and the card read): one statement, built and compiled once per process. Every stream that is not
-# the only one of its campaign in its process shares the read, but a process whose streams are
-# each a campaign's only one reads once per stream and event: built by the ORM each time, with
+# The entry an event names, with whether a reveal has opened it (which visibility and the card
+# read): one statement, built and compiled once per process. Every stream that is not the only one
+# of its campaign in its process shares the read, but a process whose streams are each a
+# campaign's only one reads once per stream and event: built by the ORM each time, with
 # ``is_revealed`` a second query, that read cost more of the server than the roll it announced
 # (docs/performance.md).
 _ENTRY = Prepared(
     lambda pk: (
-        RollEntry.objects.for_cards()
-        .select_related("character")
-        .annotate(
-            revealed=Exists(
-                RollEntry.objects.filter(reveals_id=Coalesce(OuterRef("root_id"), OuterRef("pk")))
-            )
-        )
-        .filter(pk=pk)
+        RollEntry.objects.for_cards().select_related("character").with_revealed().filter(pk=pk)
     ),
     pk=int,
 )
@@ -158,11 +150,7 @@ _ENTRY = Prepared(
 def _load_entry(pk: int) -> RollEntry | None:
     """One entry with everything visibility and the card need, shared by every audience."""
     found = _ENTRY.fetch(pk=pk)
-    if not found:
-        return None
-    entry = found[0]
-    entry.is_revealed = entry.revealed  # type: ignore[attr-defined]
-    return entry
+    return found[0] if found else None
 
 
 def _render_for(entry: RollEntry, membership: Membership) -> str | None:

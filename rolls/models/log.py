@@ -194,10 +194,16 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
     # --- visibility ------------------------------------------------------------------------
     # One rule, in SQL here and in Python in RollEntry.is_readable_by; tests hold them together.
     @staticmethod
+    def _revealed() -> Q:
+        """Opened by a reveal: the entry, or its chain's root. ``RollEntry.is_revealed`` is the
+        same rule in Python."""
+        return Q(revealed_by__isnull=False) | Q(root__revealed_by__isnull=False)
+
+    @staticmethod
     def _everyone() -> Q:
         """Readable by every member: a public entry that isn't about a hidden NPC, or a revealed
         one (its root revealed). ``RollEntry.is_hidden`` is the same rule in Python."""
-        revealed = Q(revealed_by__isnull=False) | Q(root__revealed_by__isnull=False)
+        revealed = RollEntryQuerySet._revealed()
         # A hidden NPC's rolls would give the NPC away, so players read them only once revealed.
         # Frozen on the entry when it was written (``hidden_character``): deleting, un-hiding or
         # hiding the NPC later changes nothing about who reads what was rolled before.
@@ -208,6 +214,13 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
     def _readable(membership: Membership) -> Q:
         own_gm_only = Q(visibility=Visibility.GM_ONLY, roller_id=membership.user_id)
         return RollEntryQuerySet._everyone() | own_gm_only
+
+    def with_revealed(self) -> RollEntryQuerySet:
+        """Each row carries ``is_revealed`` from this query, instead of a query of its own the
+        first time it is asked for."""
+        return self.annotate(
+            is_revealed=ExpressionWrapper(self._revealed(), output_field=BooleanField())
+        )
 
     def readable_by_everyone(self) -> RollEntryQuerySet:
         """Entries every member may read, whoever they are: all that may leave the site (the
