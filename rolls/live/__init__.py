@@ -92,7 +92,6 @@ class Subscription:
 
     __slots__ = (
         "_alarm",
-        "_alarm_at",
         "_pending",
         "_rung",
         "_waiter",
@@ -105,8 +104,7 @@ class Subscription:
         self.loop = loop
         self._pending: deque[Event] | None = None
         self._waiter: asyncio.Future[None] | None = None
-        self._alarm: asyncio.TimerHandle | None = None
-        self._alarm_at: float | None = None  # when the alarm is set for
+        self._alarm: asyncio.TimerHandle | None = None  # its when() is the time it is set for
         self._rung: float | None = None  # the time of the last alarm that went off
 
     def deliver(self, event: Event) -> None:
@@ -152,20 +150,20 @@ class Subscription:
         """The stream is done with it: its alarm, if set, goes (it holds the inbox until then)."""
         if self._alarm is not None:
             self._alarm.cancel()
-        self._alarm = self._alarm_at = None
+        self._alarm = None
 
     def _set_alarm(self, when: float) -> None:
-        if self._alarm_at == when:
-            return
-        if self._alarm is not None:
-            self._alarm.cancel()
+        alarm = self._alarm
+        if alarm is not None:
+            if alarm.when() == when:
+                return
+            alarm.cancel()
         self._alarm = self.loop.call_at(when, self._ring, when)
-        self._alarm_at = when
 
     def _ring(self, when: float) -> None:
         # The loop may run a timer a hair before its time (its clock resolution): ``_rung``
         # remembers that this time has come, whatever loop.time() says.
-        self._alarm = self._alarm_at = None
+        self._alarm = None
         self._rung = when
         self._wake()
 
