@@ -261,13 +261,14 @@ def shared_reads() -> SharedReads:
 # ---------------------------------------------------------------------------------------------
 
 
-def sse(kind: str, data: str, id: str | None = None) -> str:
-    """One SSE message; multi-line data becomes one ``data:`` line per line."""
+def sse(kind: str, data: str, id: str | None = None) -> bytes:
+    """One SSE message, encoded as the stream sends it (UTF-8); multi-line data becomes one
+    ``data:`` line per line."""
     lines = [f"event: {kind}"]
     if id is not None:
         lines.append(f"id: {id}")
     lines += [f"data: {line}" for line in (data.splitlines() or [""])]
-    return "\n".join(lines) + "\n\n"
+    return ("\n".join(lines) + "\n\n").encode()
 
 
 class Stream:
@@ -321,7 +322,7 @@ class Stream:
                     if card:
                         yield card
                 elif event.kind in FORWARDED and await self.forwards(event):
-                    yield sse(event.kind, str(event.id)).encode()
+                    yield sse(event.kind, str(event.id))
 
     async def recheck(self, *, fresh: bool) -> Membership | None:
         """This member's membership as it is now (None: gone). The periodic re-check is one read
@@ -344,7 +345,7 @@ class Stream:
             batch = await _db(_replay)(self.membership, self.last_id, self.character_id)
             for pk, html in batch:
                 self.last_id = pk
-                yield sse("entry", html, id=entry_token(pk)).encode()
+                yield sse("entry", html, id=entry_token(pk))
             if len(batch) < REPLAY_BATCH:
                 return
 
@@ -361,7 +362,7 @@ class Stream:
 
         async def message() -> bytes | None:
             html = await _db(_render_for)(entry, membership)
-            return None if html is None else sse("entry", html, id=entry_token(pk)).encode()
+            return None if html is None else sse("entry", html, id=entry_token(pk))
 
         # The whole message, encoded, once per audience: with thousands of streams, formatting it
         # per stream (the token's eight BLAKE2b rounds, a data: line per line of the card, the
