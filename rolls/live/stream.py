@@ -43,6 +43,7 @@ from config.prepared import Prepared
 from rolls import live
 from rolls.log.tokens import entry_pk, entry_token
 from rolls.models import RollEntry
+from sheets.converters import parse_id
 from sheets.models import Character, Membership
 
 KEEPALIVE = 15.0  # seconds between comment lines on a quiet stream (proxies drop silent ones)
@@ -457,7 +458,8 @@ async def campaign_events(
     try:
         last_id = _resume_point(request)
         character = request.GET.get("character")
-        if character is not None and (not character.isdigit() or len(character) > 18):
+        character_pk = None if character is None else parse_id(character)
+        if character is not None and character_pk is None:
             raise ValueError("“character” must be a character number.")
     except ValueError as error:
         return HttpResponse(str(error), status=400, content_type="text/plain")
@@ -471,8 +473,8 @@ async def campaign_events(
     if membership is None:
         raise Http404("No such campaign.")
     character_id = None
-    if character is not None:
-        found = await _db(_load_character)(int(character))
+    if character_pk is not None:
+        found = await _db(_load_character)(character_pk)
         if found is None or not found.can_read(membership):
             raise Http404("No such character.")
         character_id = found.pk

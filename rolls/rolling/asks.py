@@ -14,6 +14,7 @@ from typing import Any
 from rolls.models import Contest, RollCall, RollEntry
 from rolls.rolling.targets import Target
 from rolls.table import contests
+from sheets.converters import parse_id
 from sheets.models import Character, Refused
 
 
@@ -59,11 +60,8 @@ class Ask:
 
 
 def _id(value: Any) -> int:
-    """A row id from a request parameter, or 0 (no row has it). Only ASCII digits, at most 18 of
-    them, like the ``<id:…>`` URL converter: ``str.isdigit`` also accepts "²" and "⑨", which
-    ``int`` can't read, and a number past 64 bits overflows SQLite's integers (both were 500s)."""
-    text = str(value)
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else 0
+    """A row id from a request parameter, or 0 (no row has it)."""
+    return parse_id(value) or 0
 
 
 def ask_for(params: Any, character: Character, target: Target, *, lock: bool = False) -> Ask | None:

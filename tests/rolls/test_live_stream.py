@@ -14,6 +14,7 @@ from rolls.live import stream as live_stream
 from rolls.models import RollEntry
 from sheets.models import Role
 from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, UserFactory
+from tests.fuzz import UNICODE_DIGITS
 from tests.rolls.helpers import athletics, token
 from tests.rolls.live_helpers import client_for, events_url, off_loop, open_stream, post_roll, run
 
@@ -77,6 +78,15 @@ def test_the_character_filter_takes_only_readable_characters_of_the_campaign(cli
     assert client.get(events_url(campaign, character=elsewhere.pk)).status_code == 404
     npc = party.hidden_npc  # Spy, hidden from players
     assert client.get(events_url(campaign, character=npc.pk)).status_code == 404
+
+
+@pytest.mark.parametrize("value", [*UNICODE_DIGITS, "1" * 19, "-1", " 1"])
+def test_a_character_that_is_no_number_is_a_400_with_a_message(client, party, value):
+    """ "²" and "①" pass str.isdigit() but not int(): they were a 500."""
+    client.force_login(party.player)
+    response = client.get(events_url(party.campaign), {"character": value})
+    assert response.status_code == 400
+    assert "must be a character number" in response.content.decode()
 
 
 def test_under_wsgi_the_stream_says_it_needs_asgi(client, party):
