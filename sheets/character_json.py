@@ -170,6 +170,8 @@ class Collector:
         self.errors.append(f"{path}: {message}" if path else message)
 
     def run(self, form: ModelForm, path: str) -> bool:
+        if not self.scalars(form.data, path):
+            return False
         if form.is_valid():
             form.save()
             return True
@@ -178,6 +180,25 @@ class Collector:
             for message in messages:
                 self.error(where, str(message))
         return False
+
+    def scalars(self, data: Any, path: str) -> bool:
+        """False (with an error per field) where a list or an object stands in for a field's
+        text or number: a form would read its repr (`["a"]` became the name)."""
+        ok = True
+        for name, value in data.items():
+            if isinstance(value, list | dict):
+                shape = "a list" if isinstance(value, list) else "an object"
+                self.error(f"{path}.{name}", f"expected text or a number, not {shape}.")
+                ok = False
+        return ok
+
+    def name(self, item: dict[str, Any], path: str) -> str | None:
+        """A row's name, which the import looks its row up by: text, or an error."""
+        value = item.get("name", "")
+        if isinstance(value, str):
+            return value
+        self.error(f"{path}.name", "expected the name as text.")
+        return None
 
     def obj(self, value: Any, path: str) -> dict[str, Any] | None:
         if isinstance(value, dict):
@@ -230,12 +251,25 @@ def _too_deep(raw: str) -> bool:
 
 def _check_rows(data: Any) -> None:
     """Refuse a list longer than MAX_ROWS, or more than MAX_TOTAL_ROWS items in all, before any
-    form runs: each row is a form and an insert, and an import must answer quickly."""
+    form runs: each row is a form and an insert, and an import must answer quickly. Refuse text
+    holding a lone surrogate too (JSON's "\\ud800" escape): it is no character, and PostgreSQL
+    refuses to store it (a 500)."""
     total = 0
     pending: list[tuple[str, Any]] = [("", data)]
     while pending:  # depth is bounded by _too_deep already; no recursion needed anyway
         path, value = pending.pop()
+        if isinstance(value, str) and not _encodable(value):
+            raise CharacterImportError(
+                [f"{path or 'The file'}: this text holds a lone surrogate (a broken character)."]
+            )
         if isinstance(value, dict):
+            for key in value:
+                if not _encodable(key):
+                    raise CharacterImportError(
+                        [
+                            f"{path or 'The file'}: a key holds a lone surrogate (a broken character)."
+                        ]
+                    )
             pending.extend((f"{path}.{key}" if path else str(key), v) for key, v in value.items())
         elif isinstance(value, list):
             if len(value) > MAX_ROWS:
@@ -247,6 +281,14 @@ def _check_rows(data: Any) -> None:
     if total > MAX_TOTAL_ROWS:
         message = f"{total} rows in all; a character has at most {MAX_TOTAL_ROWS} rows in all."
         raise CharacterImportError([message])
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _parse(raw: str, campaign: Campaign) -> dict[str, Any]:
@@ -315,6 +357,8 @@ def import_character(raw: str, *, membership: Membership) -> Imported:
     ignored = [] if gm else [f for f in GM_ONLY_CHARACTER_FIELDS if basics.get(f)]
     with transaction.atomic():
         form = CharacterBasicsForm(data=_fields(basics, ("name", "notes")))
+        if not c.scalars(form.data, "character"):
+            raise CharacterImportError(c.errors)
         if not form.is_valid():
             for name, messages in form.errors.items():
                 for message in messages:
@@ -353,7 +397,9 @@ def import_cogent(sheet: CogentSheet, data: dict[str, Any], c: Collector, **_: A
     seen: set[str] = set()
     for i, item in enumerate(c.items(data, "skills", "sheet")):
         path = f"sheet.skills[{i}]"
-        name = str(item.get("name", ""))
+        name = c.name(item, path)
+        if name is None:
+            continue
         skill = skills.get(name.lower())
         if skill is None:
             c.error(f"{path}.name", f"“{name}” is not one of the 15 Cogent core skills.")
@@ -447,7 +493,9 @@ def import_cold_stars(
     skills = {s.name.lower(): s for s in sheet.skills.all()}
     for i, item in enumerate(c.items(data, "skills", "sheet")):
         path = f"sheet.skills[{i}]"
-        name = str(item.get("name", ""))
+        name = c.name(item, path)
+        if name is None:
+            continue
         skill = skills.get(name.lower())
         if skill is None:
             c.error(
@@ -461,7 +509,7 @@ def import_cold_stars(
             continue
         # Domains first: a domain skill rated 3+ must already have one when its rating is saved.
         for j, domain in enumerate(domains):
-            form = ColdStarsDomainForm(data={"name": str(domain)}, skill=skill)
+            form = ColdStarsDomainForm(data={"name": domain}, skill=skill)
             c.run(form, f"{path}.domains[{j}]")
         c.run(ColdStarsSkillForm(data=_fields(item, ("trained", "rating")), instance=skill), path)
 

@@ -230,3 +230,43 @@ def test_only_the_gm_imports_rolled_forward_boons():
     assert "forward_boons" in imported.notices[0]
     gm = target.memberships.get(role=Role.GM)
     assert import_character(data, membership=gm).character.dad6.forward_boons == 2
+
+
+@pytest.mark.parametrize(
+    ("system", "where", "path"),
+    [
+        (System.COGENT, ("character", "name"), "character.name"),
+        (System.COGENT, ("character", "notes"), "character.notes"),
+        (System.COGENT, ("sheet", "vocations", 0, "name"), "sheet.vocations[0].name"),
+        (System.COGENT, ("sheet", "skills", 0, "name"), "sheet.skills[0].name"),
+        (System.DAD6, ("sheet", "class_name"), "sheet.class_name"),
+        (System.DAD6, ("sheet", "skills", 0, "name"), "sheet.skills[0].name"),
+        (System.COLD_STARS, ("sheet", "skills", 0, "name"), "sheet.skills[0].name"),
+        (System.COLD_STARS, ("sheet", "skills", 0, "domains", 0), "sheet.skills[0].domains[0]"),
+    ],
+)
+@pytest.mark.parametrize("shape", [["a"], {"a": "b"}])
+def test_a_list_or_an_object_where_text_belongs_is_refused(system, where, path, shape):
+    """["a"] became the character's name: a form reads the repr of whatever it is given."""
+    data = valid(system)
+    parent = data
+    for key in where[:-1]:
+        parent = parent[key]
+    parent[where[-1]] = shape
+    errors = errors_for(json.dumps(data), system)
+    assert any(e.startswith(path) and "expected" in e for e in errors), errors
+
+
+@pytest.mark.parametrize("field", ["name", "notes"])
+def test_a_lone_surrogate_is_refused_beside_the_form_and_writes_nothing(client, field):
+    """JSON's "\\ud800" escape decodes to no character; PostgreSQL refused to store it (a 500)."""
+    campaign = CampaignFactory(system=System.COGENT)
+    client.force_login(MembershipFactory(campaign=campaign).user)
+    data = valid()
+    data["character"][field] = "Rob \ud800"
+    raw = json.dumps(data)  # ensure_ascii: the surrogate travels as the escape \ud800
+    assert "\\ud800" in raw
+    response = client.post(reverse("character_import", args=[campaign.pk]), {"text": raw})
+    assert response.status_code == 400
+    assert f"character.{field}: this text holds a lone surrogate" in response.content.decode()
+    assert not campaign.characters.exists()
