@@ -4,13 +4,15 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
 from config.api import NO_TOKEN, READ_THROTTLE, ApiError, TokenAuth, by_field
+from config.errors import too_large_message
 from rolls.api import router as rolls_router
 from sheets.api import router as sheets_router
 from sheets.models import Refused
@@ -90,9 +92,31 @@ def _refused(request: HttpRequest, exc: Refused) -> HttpResponse:
     return _error(request, str(exc), 409)
 
 
+@api.exception_handler(RequestDataTooBig)
+def _too_large(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+    # Django refuses to read a body over DATA_UPLOAD_MAX_MEMORY_SIZE; it was a JSON 500 here.
+    return _error(request, too_large_message(), 413)
+
+
 @api.exception_handler(ValidationError)
 def _validation(request: HttpRequest, exc: ValidationError) -> HttpResponse:
     return _error(request, "Some values are not valid.", 422, by_field(exc.errors))
+
+
+@api.get("/", auth=None, include_in_schema=False, url_name="api-root")
+def index(request: HttpRequest) -> dict[str, Any]:
+    """What a client (or a person) finds at /api/v1/: where the schema, the docs and the first
+    resources are, and how to authenticate. Needs no token, like the schema."""
+    root = request.build_absolute_uri("/api/v1/")
+    return {
+        "name": api.title,
+        "version": api.version,
+        "authentication": "Authorization: Bearer pst_… (a personal access token from your "
+        "account page)",
+        "schema": root + "openapi.json",
+        "docs": root + "docs",
+        "resources": {"me": root + "me", "campaigns": root + "campaigns"},
+    }
 
 
 api.add_router("", sheets_router)

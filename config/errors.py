@@ -1,6 +1,7 @@
 """Readable answers for requests Django refuses before any view runs: a bad or too large body,
 a failed CSRF check, and a method a view doesn't take. (403, 404 and 500 use Django's own
-handlers with our templates.)"""
+handlers with our templates.) Under /api/v1/ every one of them, 404 and 500 included, is the
+API's JSON error instead of a page: a client of the API never has to parse HTML."""
 
 from inspect import iscoroutinefunction
 from typing import cast
@@ -8,12 +9,33 @@ from typing import cast
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import render
 from django.utils.decorators import sync_and_async_middleware
+from django.views import defaults
 
 from config.security import GetResponse
 from sheets.ranges import IMPORT_MAX_BYTES
+
+# Where the API answers (config/urls.py mounts it here).
+API_PREFIX = "/api/v1/"
+API_NOT_FOUND = "No such address in the API; GET /api/v1/ lists what there is."
+
+
+def is_api(request: HttpRequest) -> bool:
+    return request.path.startswith(API_PREFIX)
+
+
+def api_error(detail: str, status: int) -> JsonResponse:
+    """The API's error shape (config.api.Error), for answers made outside the NinjaAPI."""
+    return JsonResponse({"detail": detail, "errors": {}}, status=status)
+
+
+def too_large_message() -> str:
+    return (
+        f"A request may hold at most {_size(settings.MAX_REQUEST_BYTES)}, and a character "
+        f"to import at most {_size(IMPORT_MAX_BYTES)}. Nothing was saved."
+    )
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -22,10 +44,7 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
     if isinstance(exception, RequestDataTooBig):
         status = 413
         title = "What you sent is too large"
-        message = (
-            f"A request may hold at most {_size(settings.MAX_REQUEST_BYTES)}, and a character "
-            f"to import at most {_size(IMPORT_MAX_BYTES)}. Nothing was saved."
-        )
+        message = too_large_message()
     elif isinstance(exception, TooManyFieldsSent | TooManyFilesSent):
         status = 400
         title = "Too many fields"
@@ -34,9 +53,32 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
         status = 400
         title = "Bad request"
         message = "The request could not be understood. Nothing was saved."
+    if is_api(request):
+        return api_error(message if status == 413 else f"{title}. {message}", status)
     return render(
         request, "400.html", {"title": title, "message": message, "status": status}, status=status
     )
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """handler404: a path no pattern matches, or a view's Http404 outside the API's own handler."""
+    if is_api(request):
+        return api_error(API_NOT_FOUND, 404)
+    return defaults.page_not_found(request, exception)
+
+
+def forbidden(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """handler403."""
+    if is_api(request):
+        return api_error(str(exception) or "You may not do that.", 403)
+    return defaults.permission_denied(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: a bug outside the API's own handler (which answers the same words)."""
+    if is_api(request):
+        return api_error("Something went wrong on our side; it has been logged.", 500)
+    return defaults.server_error(request)
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
@@ -52,17 +94,22 @@ def _size(n: int) -> str:
 
 def _needs_a_page(request: HttpRequest, response: HttpResponseBase) -> bool:
     # Only Django's own empty 405 (require_POST and friends), and not for htmx, which shows its
-    # own message for a failed request (static/js/feedback.js).
-    return (
-        response.status_code == 405
-        and not response.streaming
-        and not cast(HttpResponse, response).content
-        and "HX-Request" not in request.headers
-    )
+    # own message for a failed request (static/js/feedback.js). Under the API, any 405 that
+    # isn't JSON yet: django-ninja's says "Method not allowed" in plain text.
+    if response.status_code != 405 or response.streaming:
+        return False
+    if is_api(request):
+        return not response.get("Content-Type", "").startswith("application/json")
+    return not cast(HttpResponse, response).content and "HX-Request" not in request.headers
 
 
 def _method_page(request: HttpRequest, response: HttpResponseBase) -> HttpResponse:
-    page = render(request, "405.html", status=405)
+    page: HttpResponse
+    if is_api(request):
+        allowed = response.get("Allow", "")
+        page = api_error(f"This address takes {allowed}, not {request.method}.", 405)
+    else:
+        page = render(request, "405.html", status=405)
     page["Allow"] = response.get("Allow", "")
     return page
 

@@ -9,6 +9,10 @@ from rolls.live import stream
 
 # Django's default 400 page says nothing; ours says what was too large (413) or wrong.
 handler400 = "config.errors.bad_request"
+# Django's pages, except under /api/v1/, where they are the API's JSON errors.
+handler403 = "config.errors.forbidden"
+handler404 = "config.errors.not_found"
+handler500 = "config.errors.server_error"
 
 urlpatterns = [
     # The live stream first: an open stream keeps its request for as long as a tab stays open,

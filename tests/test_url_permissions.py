@@ -147,7 +147,10 @@ PERMISSION_TESTS: dict[str, tuple[str, ...]] = {
     "account": ("tests.test_api::test_only_your_own_tokens",),
     "token_revoke": ("tests.test_api::test_only_your_own_tokens",),
     # The API (config/api_v1.py): every URL also goes through the token-based generic tests below.
-    "api:api-root": ("tests.test_url_permissions::test_the_api_asks_every_caller_for_a_token",),
+    "api:api-root": (
+        "tests.test_url_permissions::test_the_api_asks_every_caller_for_a_token",
+        "tests.test_api_edges::test_the_root_is_an_index_of_the_api_without_a_token",
+    ),
     "api:openapi-json": ("tests.test_api::test_the_schema_and_the_docs_page",),
     "api:openapi-view": ("tests.test_api::test_the_schema_and_the_docs_page",),
     "api:me": ("tests.test_api::test_a_token_reads_as_its_user_and_is_stored_hashed",),
@@ -320,7 +323,8 @@ def test_admin_is_staff_only(client):
 # The API: a token, never a session; non-members get a 404 for everything inside a campaign
 # ---------------------------------------------------------------------------------------------
 
-API_OPEN = {"api:openapi-json", "api:openapi-view"}  # the schema and its docs page are public
+# The index, the schema and its docs page are public.
+API_OPEN = {"api:api-root", "api:openapi-json", "api:openapi-view"}
 
 
 def _api_urls(parties):
@@ -334,7 +338,8 @@ def _api_urls(parties):
 def test_the_api_asks_every_caller_for_a_token(client, parties):
     """No token, or only a session cookie (even the GM's): 401, with nothing read or written."""
     before = snapshot()
-    assert client.get("/api/v1/").status_code == 404
+    # The index says where everything is, with no token (tests/test_api_edges.py).
+    assert client.get("/api/v1/").status_code == 200
     for user in (None, next(iter(parties.values())).gm):
         if user is not None:
             client.force_login(user)
