@@ -200,6 +200,29 @@ def test_a_campaign_can_force_every_roll_public(client, party):
         RollEntry.objects.append(campaign=campaign, **_fields(entry, Visibility.SECRET))
 
 
+@pytest.mark.parametrize(
+    ("visibility", "who"), [(Visibility.SECRET, "gm"), (Visibility.GM_ONLY, "player")]
+)
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_hidden_roll_made_before_every_roll_went_public_is_not_followed_up(
+    client, party, visibility, who, htmx
+):
+    """Its follow-up would keep the roll's hidden audience, which the campaign no longer allows
+    (that was a 500), and making it public would give the roll away: a 4xx, nothing written."""
+    hidden = roll_athletics(client, party, visibility, as_user=who)
+    party.campaign.force_public_rolls = True
+    party.campaign.save()
+    client.force_login(getattr(party, who))
+    page = client.get(hidden.get_absolute_url()).content.decode()
+    assert follow_url(hidden, "destiny") not in page
+    headers = {"HX-Request": "true"} if htmx else {}
+    response = client.post(follow_url(hidden, "destiny"), headers=headers)
+    # htmx gets the card back with the reason in it (static/js/feedback.js), a plain POST a 4xx.
+    assert response.status_code == 200 if htmx else 400 <= response.status_code < 500
+    assert "every roll public" in response.content.decode()
+    assert not RollEntry.objects.filter(follows=hidden).exists()
+
+
 def test_the_gm_sets_all_rolls_public_on_the_campaign_form(client, party):
     campaign = party.campaign
     client.force_login(party.gm)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from importlib import import_module
 from types import ModuleType
 
-from rolls.models import RollEntry
+from rolls.models import RollEntry, Visibility
 from rolls.rolling.outcomes import Outcome
 from rolls.rules import RandomSource
 from sheets.models import Refused, Sheet
@@ -57,6 +57,8 @@ def available(entry: RollEntry, sheet: Sheet, *, has_follow_up: bool) -> list[Fo
         # A side's roll in a contest where both roll is Corrected or kept from the contest's
         # prompt (rolls/table/contests.py), never from its own card.
         return []
+    if _hidden_in_a_public_campaign(entry):
+        return []
     # What a system's follow-ups read again from the entry: without it, nothing is offered
     # rather than failing half-way.
     where, keys = rule_system(entry.system).follow_up_reads
@@ -83,9 +85,22 @@ def _refuse_unless_offered(entry: RollEntry, sheet: Sheet, name: str, value: str
         raise Refused(offers[0].problem)
 
 
+def _hidden_in_a_public_campaign(entry: RollEntry) -> bool:
+    """A hidden roll made before its campaign switched every roll public. Its follow-up would
+    keep the roll's audience (RollEntryQuerySet.append), which the campaign no longer allows,
+    and making it public would give the hidden roll away: nothing follows it."""
+    # Public entries (nearly all) are settled without reading the campaign.
+    return entry.visibility != Visibility.PUBLIC and entry.campaign.force_public_rolls
+
+
 def _not_offered(entry: RollEntry, name: str) -> str:
     if entry.follow_ups.exists():
         return "This roll already has a follow-up; act on the latest entry instead."
+    if _hidden_in_a_public_campaign(entry):
+        return (
+            "This campaign now makes every roll public, and this roll was hidden: "
+            "nothing can follow it up."
+        )
     reason: str = _system(entry).refusal(entry, name)
     if reason:
         return reason
