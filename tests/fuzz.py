@@ -72,6 +72,12 @@ ODD_STRINGS = [
 # raises), fullwidth. A parser checking isdigit() before int() 500s on some of them.
 UNICODE_DIGITS = ["١٢٣", "𝟗", "²", "⑨", "３", "१२", "1²", "٠"]
 HUGE_INTS = [-(2**63), -(2**31) - 1, -1, 0, 2**31, 2**63, 2**64, 10**30]
+# Text only a JSON body carries: json.dumps writes these as "\ud800" escapes, which decode to
+# lone surrogates — no character, refused by PostgreSQL (an import was a 500). No form can send
+# them: the client can't encode them.
+LONE_SURROGATES = ["\ud800", "Rob \udfff", "\udc00\ud800"]
+# A body just past the 1 MiB every request is held to (settings.MAX_REQUEST_BYTES).
+OVERSIZED_BODY = '{"padding": "' + "x" * (1 << 20) + '"}'
 
 
 # Digit families str.isdigit() accepts: two int() can't read (superscripts, circled), then some

@@ -17,7 +17,16 @@ from hypothesis import strategies as st
 from sheets.character_json import export_json
 from sheets.models import System
 from tests.factories import UserFactory
-from tests.fuzz import FUZZ, ODD_STRINGS, Request, bad_value, check, htmx_or_plain, mutated
+from tests.fuzz import (
+    FUZZ,
+    LONE_SURROGATES,
+    ODD_STRINGS,
+    Request,
+    bad_value,
+    check,
+    htmx_or_plain,
+    mutated,
+)
 from tests.worlds import World
 
 pytestmark = pytest.mark.django_db
@@ -320,6 +329,7 @@ def test_invite_accept_survives_bad_tokens_and_bodies(client, world, data):
 # ---------------------------------------------------------------------------------------------
 
 JSON_LEAVES = st.one_of(
+    st.sampled_from(LONE_SURROGATES),
     st.none(),
     st.booleans(),
     st.sampled_from([-1, 0, 99, 2**63, 10**30, 1.5, float("inf")]),

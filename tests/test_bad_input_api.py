@@ -15,7 +15,18 @@ from hypothesis import strategies as st
 
 from rolls.log.tokens import entry_token
 from sheets.models import ApiToken, Scope, System
-from tests.fuzz import FUZZ, ODD_STRINGS, Request, bad_value, check, deep_json, mutated, snapshot
+from tests.fuzz import (
+    FUZZ,
+    LONE_SURROGATES,
+    ODD_STRINGS,
+    OVERSIZED_BODY,
+    Request,
+    bad_value,
+    check,
+    deep_json,
+    mutated,
+    snapshot,
+)
 from tests.test_bad_input_rolls import LOG_VALID, ROLL_VALID, TARGETS, log_params
 from tests.url_walker import KWARGS, is_api
 from tests.worlds import World, with_rolls
@@ -36,6 +47,7 @@ def api(user, scope=Scope.ROLL) -> Client:
 
 # JSON has more types than a form: numbers, booleans, null, objects, arrays.
 JSON_ODD = st.one_of(
+    st.sampled_from(LONE_SURROGATES),
     st.integers(min_value=-(2**70), max_value=2**70),
     st.floats(allow_nan=False),
     st.booleans(),
@@ -51,7 +63,14 @@ def json_body(draw: Any, valid: dict[str, Any], forged: list[str]) -> Any:
     nested past any recursion limit, not JSON at all, or not an object."""
     kind = draw(st.sampled_from(["mutated", "mutated", "typed", "raw"]))
     if kind == "raw":
-        return draw(st.one_of(deep_json(), st.sampled_from(ODD_STRINGS), st.just("[1, 2]")))
+        return draw(
+            st.one_of(
+                st.just(OVERSIZED_BODY),
+                deep_json(),
+                st.sampled_from(ODD_STRINGS),
+                st.just("[1, 2]"),
+            )
+        )
     body = draw(mutated(valid, forged))
     if kind == "typed":
         for name in list(body) or ["extra"]:

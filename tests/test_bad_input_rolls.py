@@ -16,7 +16,7 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sheets.models import System
+from sheets.models import Campaign, System
 from tests.fuzz import (
     FUZZ,
     HUGE_INTS,
@@ -142,7 +142,7 @@ def form_or_raw(valid: dict[str, Any], forged: list[str]) -> st.SearchStrategy[A
 
 # (system, entry): a panel roll of each system, a fake entry, another campaign's, an all-blank
 # Cold Stars roll (its choice takes a value) and one side's roll of a Cogent conflict.
-FOLLOWED = [(system, "rolled") for system in System.values] + [
+FOLLOWED = [(system, which) for system in System.values for which in ("rolled", "hidden")] + [
     (COGENT, "entry"),
     (DAD6, "entry"),  # options no DAD6 panel wrote
     (DAD6, "other"),
@@ -150,7 +150,7 @@ FOLLOWED = [(system, "rolled") for system in System.values] + [
     (COGENT, "side"),
 ]
 # The follow-up each entry invites (drawn half the time; any other, the rest).
-INVITED = {"choice": "choice", "side": "destiny", "rolled": "destiny"}
+INVITED = {"choice": "choice", "side": "destiny", "rolled": "destiny", "hidden": "destiny"}
 
 
 @pytest.mark.parametrize(("system", "which"), FOLLOWED, ids=[f"{s}-{w}" for s, w in FOLLOWED])
@@ -175,10 +175,18 @@ def test_follow_ups_and_reveals_survive_bad_input(client, world, system, which, 
     else:
         url = reverse("roll_follow_up", args=[entry.pk, action])
     headers = htmx_or_plain(data)
-    if isinstance(body, tuple):
-        check(client, Request("post", url, body[1], headers, body[0]))
-    else:
-        check(client, Request("post", url, body, headers))
+    request = (
+        Request("post", url, body[1], headers, body[0])
+        if isinstance(body, tuple)
+        else Request("post", url, body, headers)
+    )
+    with transaction.atomic():
+        # A state the request meets, not a value it sends: the campaign switched every roll
+        # public after its hidden rolls were made (a follow-up of one was a 500).
+        if data.draw(st.booleans(), label="every roll public since"):
+            Campaign.objects.filter(pk=party.campaign.pk).update(force_public_rolls=True)
+        check(client, request)
+        transaction.set_rollback(True)
 
 
 # ---------------------------------------------------------------------------------------------

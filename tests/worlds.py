@@ -256,7 +256,7 @@ FIRST_ROLL = {
 
 def with_rolls(world: World, settings: Any) -> World:
     """The world with a real roll per system to follow up (the roll-fuzzing modules' ``world``):
-    each PC's first roll, an all-blank Cold Stars roll (the player's choice) and one side's roll
+    each PC's first roll and a GM-only one, an all-blank Cold Stars roll (the player's choice) and one side's roll
     of the Cogent conflict."""
     settings.ROLLS_RNG_SEED = SEED  # repeatable dice
     parties = world.parties
@@ -270,6 +270,10 @@ def with_rolls(world: World, settings: Any) -> World:
         response = roller.post(url, FIRST_ROLL[system])
         assert response.status_code == 302, response.content.decode()[:2000]
         party.rows["rolled"] = RollEntry.objects.filter(character=party.pc).latest("pk")
+        # And a GM-only one: the campaign may switch every roll public after it (the fuzz does).
+        response = roller.post(url, FIRST_ROLL[system] | {"visibility": "gm_only"})
+        assert response.status_code == 302, response.content.decode()[:2000]
+        party.rows["hidden"] = RollEntry.objects.filter(character=party.pc).latest("pk")
     # The entries whose follow-ups take a value or read options: an all-blank Cold Stars roll (the
     # player's choice) and one side's roll of a Cogent conflict (no Challenge Level).
     stars = parties[STARS]
