@@ -55,8 +55,14 @@ BOONS_PER_OPPOSING_FACTOR = 1
 
 # Book: failure scope by margin (6 − the closest modified die); 5 or more is "DUCK!".
 SEVERITY: dict[int, str] = {1: "Almost!", 2: "Close!", 3: "A miss!", 4: "Lookout!", 5: "DUCK!"}
-# Decision: a failed roll may buy one boon by accepting a bane (Book: "buy" a boon), once per roll.
+# Book ("Sell Boons"): a failed Character buys a boon by accepting a bane, one boon per bane; a
+# roll still short after one purchase may buy again ("with each transaction, another bane is
+# added to the board or advanced").
 BOUGHT_BOONS_PER_BANE = 1
+# What accepting the bane does (Book: "If a bane is already in play, activate it and progress
+# it … If not, create a new bane and put it in play"). Decision: that is the first purchase of a
+# roll; each further purchase on the same roll adds another bane.
+BANE_PROGRESSES, BANE_ADDED = "progresses", "added"
 
 # Decision (rules at the table): a boon rolled forward from an earlier roll's extra boons adds one
 # automatic boon to the character's next roll; a sheet holds at most this many.
@@ -223,18 +229,25 @@ def beyond_reach(result: Result) -> str:
     )
 
 
+def bane_accepted(result: Result, *, banes_in_play: int) -> str:
+    """What the bane accepted for the next boon ``result`` buys does: the first purchase of a roll
+    activates and progresses a bane already in play (:data:`BANE_PROGRESSES`); with none in play,
+    and on every further purchase, a new bane is added (:data:`BANE_ADDED`)."""
+    if result.bought_boons == 0 and banes_in_play > 0:
+        return BANE_PROGRESSES
+    return BANE_ADDED
+
+
 def buy_boon(result: Result) -> Result:
-    """Book: a failed Character may buy a boon by accepting a bane. Decision: one boon, once per
-    roll; the roll is read again with it (a success if that reaches the difficulty). Refused when
-    the task was impossible (see :func:`beyond_reach`)."""
+    """Book: a failed Character may buy a boon by accepting a bane: one boon per purchase, the roll
+    read again with it (a success if that reaches the difficulty). A roll still short may buy
+    again. Refused on a success and when the task was impossible (see :func:`beyond_reach`)."""
     if not isinstance(result, Result):
         raise ValueError(f"buy_boon takes a Result, not {result!r}.")
     if problem := beyond_reach(result):
         raise ValueError(problem)
     if result.success:
         raise ValueError("Only a failed roll can buy a boon with a bane.")
-    if result.bought_boons:
-        raise ValueError("This roll already bought its boon.")
     boons = result.boons + BOUGHT_BOONS_PER_BANE
     success = boons >= result.difficulty
     return replace(
@@ -243,7 +256,7 @@ def buy_boon(result: Result) -> Result:
         success=success,
         margin_of_failure=None if success else result.margin_of_failure,
         severity=None if success else result.severity,
-        bought_boons=BOUGHT_BOONS_PER_BANE,
+        bought_boons=result.bought_boons + BOUGHT_BOONS_PER_BANE,
     )
 
 

@@ -1,5 +1,5 @@
 """DAD6 end to end: panel, odds, extra dice with reasons, trading dice for boons, severity, and
-buying a boon with a bane as a linked entry (once)."""
+buying boons with banes as linked entries, one per purchase."""
 
 import random
 
@@ -97,7 +97,7 @@ def test_failure_shows_severity_and_buys_one_boon_with_a_bane(client, tracker, s
     roll = latest()
     assert roll.outcome == "failure" and roll.result["severity"] in roll.detail
     page = client.get(roll.get_absolute_url()).content.decode()
-    assert "Buy a boon with a bane" in page
+    assert "Buy a boon with a new bane — a success" in page
     response = client.post(follow_url(roll, "buy_boon"))
     bought = latest()
     assert response.status_code == 302 and response["Location"] == bought.get_absolute_url()
@@ -109,6 +109,51 @@ def test_failure_shows_severity_and_buys_one_boon_with_a_bane(client, tracker, s
     assert again.status_code == 409 and RollEntry.objects.count() == 2
     chained = client.post(follow_url(bought, "buy_boon"))
     assert chained.status_code == 409 and "Only a failed DAD6 roll" in chained.content.decode()
+
+
+def test_a_bane_in_play_progresses_and_each_further_purchase_adds_a_bane(client, tracker, settings):
+    """RULES §6 (Book, "Sell Boons"): with a bane in play the first purchase activates and
+    progresses it (today it added a second bane); each further purchase on the same roll, while
+    it is still short, adds another bane — one linked entry per purchase."""
+    character, skill = tracker
+    character.dad6.banes.create(description="Owes the ferryman")
+    settings.ROLLS_RNG_SEED = seed_where(
+        lambda faces: dad6.resolve(faces, competence="familiar").boons == 0,
+        lambda rng: dad6.roll(3, rng),
+    )
+    client.post(roll_url(character, "dad6-skill", skill), DEFAULTS | {"difficulty": 3})
+    roll = latest()
+    assert (roll.outcome, roll.result["boons"]) == ("failure", 0)
+    page = client.get(roll.get_absolute_url()).content.decode()
+    assert "“Owes the ferryman” activates and progresses — still a failure (1 of 3 boons)" in page
+    assert "The bane you accept" not in page  # nothing new to word
+    client.post(follow_url(roll, "buy_boon"), {"value": "ignored: no new bane"})
+    first = latest()
+    assert (first.kind, first.follows, first.outcome) == (Kind.BUY_BOON, roll, "failure")
+    assert first.resource_changes == {} and first.result["bought_boons"] == 1
+    assert "“Owes the ferryman” activates and progresses" in first.detail
+    assert list(character.dad6.banes.values_list("description", flat=True)) == ["Owes the ferryman"]
+    page = client.get(first.get_absolute_url()).content.decode()
+    assert "Buy a boon with a new bane — still a failure (2 of 3 boons)" in page
+    client.post(follow_url(first, "buy_boon"), {"value": "The guards are alerted"})
+    second = latest()
+    assert (second.follows, second.outcome, second.resource_changes) == (
+        first,
+        "failure",
+        {"banes": 1},
+    )
+    client.post(follow_url(second, "buy_boon"), {"value": "The rope frays"})
+    third = latest()
+    assert (third.follows, third.outcome, third.result["boons"]) == (second, "success", 3)
+    assert list(character.dad6.banes.order_by("pk").values_list("description", flat=True)) == [
+        "Owes the ferryman",
+        "The guards are alerted",
+        "The rope frays",
+    ]
+    # A success buys nothing more, and each entry is followed up once.
+    assert client.post(follow_url(third, "buy_boon")).status_code == 409
+    assert client.post(follow_url(first, "buy_boon")).status_code == 409
+    assert RollEntry.objects.count() == 4
 
 
 def test_a_success_cannot_buy_a_boon(client, tracker, settings):
@@ -130,7 +175,7 @@ def test_an_impossible_roll_cannot_buy_a_boon(client, tracker):
     roll = latest()
     assert roll.outcome == "failure"
     page = client.get(roll.get_absolute_url()).content.decode()
-    assert "Buy a boon with a bane" not in page
+    assert "Buy a boon" not in page
     refused = client.post(follow_url(roll, "buy_boon"))
     assert refused.status_code == 409 and RollEntry.objects.count() == 1
     assert "beyond this roll" in refused.content.decode()
@@ -199,7 +244,7 @@ def test_extra_boons_are_spent_one_by_one_as_a_chain(client, tracker, settings):
     page = client.get(roll.get_absolute_url()).content.decode()
     for label in ("Pay down a bane", "Cut the time taken", "Roll a boon forward"):
         assert f"Extra boon: {label}" in page
-    assert "Buy a boon with a bane" not in page
+    assert "Buy a boon" not in page
     forward = client.post(follow_url(roll, "extra_boon"), {"value": "roll_forward"})
     first = latest()
     assert forward.status_code == 302 and (first.kind, first.follows) == (Kind.EXTRA_BOON, roll)

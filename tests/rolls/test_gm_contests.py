@@ -387,3 +387,58 @@ def test_a_next_path_on_this_site_is_followed(client):
     back = rob.get_absolute_url()
     response = client.post(reverse("contest_cancel", args=[contest.pk]), {"next": back})
     assert response.status_code == 302 and response["Location"] == back
+
+
+def untrained(character, name):
+    skill = character.cold_stars.skills.get(name=name)
+    skill.trained, skill.rating = False, 0
+    skill.save()
+    return skill
+
+
+def test_cold_stars_an_untrained_side_of_an_active_contest_rolls_its_ability_dice_only(
+    client, settings, stars
+):
+    """RULES §6 (Seed: "pure Ability + Skill dice" at Risk 0): the untrained +1 Risk doesn't apply."""
+    campaign, vera, npc = stars
+    untrained(vera, "Stealth")
+    contest = ContestFactory(
+        campaign=campaign,
+        kind="cold_stars_active",
+        character_a=vera,
+        character_b=npc,
+        skill_a="Stealth",
+        skill_b="Stealth",
+    )
+    settings.ROLLS_RNG_SEED = 3
+    client.force_login(vera.owner)
+    assert client.post(side_url(contest, "a")).status_code == 302
+    roll = RollEntry.objects.get(contest=contest, options__contest_side="a")
+    assert roll.pool == {"ability": 3, "skill": 0, "risk": 0}
+
+
+def test_cold_stars_an_untrained_acting_side_of_a_passive_contest_takes_the_untrained_risk(
+    client, seeded, stars
+):
+    """Active vs passive is a normal action for side A: untrained adds its +1 Risk die."""
+    campaign, vera, npc = stars
+    stealth = untrained(vera, "Stealth")
+    npc.cold_stars.perception = 2
+    npc.cold_stars.save()
+    contest = ContestFactory(
+        campaign=campaign,
+        kind="cold_stars_passive",
+        character_a=vera,
+        character_b=npc,
+        skill_a="Stealth",
+        ability_a="agility",
+        skill_b="Awareness",
+        ability_b="perception",
+    )
+    risk = cold_stars.passive_risk(ability=2, skill=0)
+    data = {"ability": "agility", "risk": risk, "modification": "none", "contest": contest.pk}
+    client.force_login(vera.owner)
+    assert client.post(roll_url(vera, "cold-stars-skill", stealth), data).status_code == 302
+    roll = RollEntry.objects.get(contest=contest, kind=Kind.ROLL)
+    built = {"ability": 3, "skill": 0, "risk": risk + cold_stars.UNTRAINED_RISK}
+    assert roll.pool["built"] == built

@@ -142,14 +142,32 @@ def test_a_bought_boon_can_still_fall_short():
     assert (bought.boons, bought.success, bought.severity) == (1, False, "Almost!")
 
 
-def test_buying_a_boon_is_for_failures_and_once():
+def test_buying_a_boon_is_for_failures_and_a_roll_still_short_buys_again():
     with pytest.raises(ValueError, match="Only a failed roll"):
         dad6.buy_boon(dad6.resolve((6,), competence="familiar"))
-    bought = dad6.buy_boon(dad6.resolve((1, 1, 1), competence="familiar", difficulty=3))
-    with pytest.raises(ValueError, match="already bought"):
-        dad6.buy_boon(bought)
+    once = dad6.buy_boon(dad6.resolve((1, 1, 1), competence="familiar", difficulty=3))
+    twice = dad6.buy_boon(once)
+    thrice = dad6.buy_boon(twice)
+    assert [(r.boons, r.bought_boons, r.success) for r in (once, twice, thrice)] == [
+        (1, 1, False),
+        (2, 2, False),
+        (3, 3, True),
+    ]
+    with pytest.raises(ValueError, match="Only a failed roll"):
+        dad6.buy_boon(thrice)
     with pytest.raises(ValueError, match="takes a Result"):
         dad6.buy_boon("failure")
+
+
+def test_the_first_purchase_progresses_a_bane_in_play_and_every_further_one_adds_a_bane():
+    """Book ("Sell Boons"): "If a bane is already in play, activate it and progress it … If not,
+    create a new bane"; "with each transaction, another bane is added"."""
+    failed = dad6.resolve((1, 1, 1), competence="familiar", difficulty=3)
+    assert dad6.bane_accepted(failed, banes_in_play=2) == dad6.BANE_PROGRESSES
+    assert dad6.bane_accepted(failed, banes_in_play=0) == dad6.BANE_ADDED
+    once = dad6.buy_boon(failed)
+    assert dad6.bane_accepted(once, banes_in_play=2) == dad6.BANE_ADDED
+    assert dad6.bane_accepted(once, banes_in_play=0) == dad6.BANE_ADDED
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,8 @@ from rolls.rules import RandomSource, dad6
 from sheets.models import DAD6_DEFAULT_BANE, Dad6Sheet, Refused
 from sheets.ranges import NAME_MAX_LENGTH
 
+NOT_A_DAD6_ROLL = "This entry's options are not a DAD6 roll's: nothing can be bought with it."
+
 
 def offers(entry: RollEntry, sheet: Dad6Sheet) -> list[FollowUp]:
     if entry.kind in (Kind.ROLL, Kind.EXTRA_BOON):
@@ -23,23 +25,51 @@ def offers(entry: RollEntry, sheet: Dad6Sheet) -> list[FollowUp]:
                 if spend != "pay_down_bane" or sheet.banes.exists()
                 for problem in [_extra_boon_problem(spend, sheet)]
             ]
-    if entry.kind == Kind.ROLL and entry.outcome == "failure":
-        if _beyond_reach(entry):
+    if entry.kind in BUYS_FROM and entry.outcome == "failure":
+        rolled = _rolled(entry)
+        if rolled is None or dad6.beyond_reach(rolled):
             return []  # the task was impossible: nothing to buy (the refusal says why)
-        return [
-            FollowUp(
-                "buy_boon",
-                "Buy a boon with a bane",
-                asks="The bane you accept",
-                asks_max=NAME_MAX_LENGTH,
-            )
-        ]
+        return [_buy_offer(rolled, sheet)]
     return []
 
 
+# A roll buys its boons one purchase at a time, each following the last while still short.
+BUYS_FROM = (Kind.ROLL, Kind.BUY_BOON)
+
+
+def _buy_offer(rolled: dad6.Result, sheet: Dad6Sheet) -> FollowUp:
+    """The purchase, saying what it costs and what it leaves: a bane in play progresses or a
+    new one is added, and the roll succeeds or stays short."""
+    after = dad6.buy_boon(rolled)
+    leaves = (
+        "a success"
+        if after.success
+        else f"still a failure ({after.boons} of {after.difficulty} boons)"
+    )
+    bane = _newest_bane(sheet)
+    if dad6.bane_accepted(rolled, banes_in_play=int(bane is not None)) == dad6.BANE_PROGRESSES:
+        return FollowUp("buy_boon", f"Buy a boon: “{bane}” activates and progresses — {leaves}")
+    return FollowUp(
+        "buy_boon",
+        f"Buy a boon with a new bane — {leaves}",
+        asks="The bane you accept",
+        asks_max=NAME_MAX_LENGTH,
+    )
+
+
+def _newest_bane(sheet: Dad6Sheet) -> str | None:
+    """The bane a purchase activates and progresses: the one last put in play (the GM narrates
+    how it worsens, and may edit the sheet's banes)."""
+    bane = sheet.banes.order_by("-pk").first()
+    return None if bane is None else bane.description
+
+
 def refusal(entry: RollEntry, name: str) -> str:
-    if name == "buy_boon" and entry.kind == Kind.ROLL:
-        return _beyond_reach(entry)
+    if name == "buy_boon" and entry.kind in BUYS_FROM:
+        rolled = _rolled(entry)
+        # Unreadable or missing options (an entry not made by the DAD6 panel): no reason of the
+        # engine's to give; the generic refusal says the follow-up isn't offered.
+        return "" if rolled is None else dad6.beyond_reach(rolled)
     return ""
 
 
@@ -71,28 +101,38 @@ def _extra_boon_problem(spend: str, sheet: Dad6Sheet) -> str:
     return ""
 
 
-def _beyond_reach(entry: RollEntry) -> str:
-    """The engine's reason a DAD6 roll could not have succeeded, or ``""``."""
+def _rolled(entry: RollEntry) -> dad6.Result | None:
+    """The roll as it stands at ``entry``: its root's dice read again with the boons bought so
+    far (a purchase's own entry carries no dice), or None for options no DAD6 panel wrote."""
+    root = entry.root if entry.kind == Kind.BUY_BOON and entry.root_id else entry
     try:
-        rolled = dad6.resolve([die["face"] for die in entry.faces], **dad6_reading(entry.options))
+        rolled = dad6.resolve([die["face"] for die in root.faces], **dad6_reading(entry.options))
+        for _ in range(entry.result.get("bought_boons", 0) if root is not entry else 0):
+            rolled = dad6.buy_boon(rolled)
     except (ValueError, KeyError, TypeError):
-        # Unreadable or missing options (an entry not made by the DAD6 panel): no reason of the
-        # engine's to give; the generic refusal says the follow-up isn't offered.
-        return ""
-    return dad6.beyond_reach(rolled)
+        return None
+    return rolled
 
 
 def buy_boon(entry: RollEntry, sheet: Dad6Sheet, rng: RandomSource, value: str) -> Outcome:
-    rolled = dad6.resolve([die["face"] for die in entry.faces], **dad6_reading(entry.options))
+    rolled = _rolled(entry)
+    if rolled is None:
+        raise Refused(NOT_A_DAD6_ROLL)
     try:
         result = dad6.buy_boon(rolled)
     except ValueError as exc:
         raise Refused(str(exc)) from None
-    description = " ".join(value.split()) or DAD6_DEFAULT_BANE
-    if len(description) > NAME_MAX_LENGTH:
-        raise Refused(f"Describe the bane in at most {NAME_MAX_LENGTH} characters.")
-    # The bane is put in play on the locked sheet, in the same transaction as the entry.
-    sheet.banes.create(description=description)
+    bane = _newest_bane(sheet)
+    if dad6.bane_accepted(rolled, banes_in_play=int(bane is not None)) == dad6.BANE_PROGRESSES:
+        # Book: the bane already in play activates and progresses; none is added.
+        accepted, changes = f"“{bane}” activates and progresses", {}
+    else:
+        description = " ".join(value.split()) or DAD6_DEFAULT_BANE
+        if len(description) > NAME_MAX_LENGTH:
+            raise Refused(f"Describe the bane in at most {NAME_MAX_LENGTH} characters.")
+        # The bane is put in play on the locked sheet, in the same transaction as the entry.
+        sheet.banes.create(description=description)
+        accepted, changes = f"new bane: “{description}”", {"banes": 1}
     return Outcome(
         kind=Kind.BUY_BOON,
         options=entry.options,
@@ -100,10 +140,10 @@ def buy_boon(entry: RollEntry, sheet: Dad6Sheet, rng: RandomSource, value: str) 
         breakdown=entry.breakdown,
         faces=[],
         outcome=result.outcome,
-        detail=dad6_detail(result),
-        result=dad6_result(result),
+        detail=f"{dad6_detail(result)}; {accepted}",
+        result=dad6_result(result) | {"bane": accepted},
         odds=CERTAIN,
-        resource_changes={"banes": 1},
+        resource_changes=changes,
     )
 
 
