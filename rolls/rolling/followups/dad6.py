@@ -104,7 +104,7 @@ def _extra_boon_problem(spend: str, sheet: Dad6Sheet) -> str:
 def _rolled(entry: RollEntry) -> dad6.Result | None:
     """The roll as it stands at ``entry``: its root's dice read again with the boons bought so
     far (a purchase's own entry carries no dice), or None for options no DAD6 panel wrote."""
-    root = entry.root if entry.kind == Kind.BUY_BOON and entry.root_id else entry
+    root = (entry.root if entry.kind == Kind.BUY_BOON else None) or entry
     try:
         rolled = dad6.resolve([die["face"] for die in root.faces], **dad6_reading(entry.options))
         for _ in range(entry.result.get("bought_boons", 0) if root is not entry else 0):
