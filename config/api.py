@@ -7,7 +7,8 @@ everything through the same permission helpers, so the API can't see more than t
   API (no CSRF to forge), and a token's scope decides what it may do.
 * **Errors are JSON**: ``{"detail": "…", "errors": {"field": ["…"]}}`` — the sentence a page would
   show, and per field the words the form shows beside it.
-* **Throttled per token** (``API_RATE``, ``API_ROLL_RATE``): 429 with ``Retry-After``.
+* **Throttled per user, across all their tokens** (``API_RATE``, ``API_ROLL_RATE``): 429 with
+  ``Retry-After``. A user holds at most ``MAX_ACTIVE_TOKENS`` active tokens.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from ninja.security import HttpBearer
 from ninja.throttling import BaseThrottle
 from pydantic import Field
 
-from sheets.models import ApiToken
+from sheets.models import ApiToken, ApiUsage
 
 
 class Error(Schema):
@@ -96,13 +97,15 @@ def needs_roll_scope(request: HttpRequest) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Throttling, per token
+# Throttling, per user
 # ---------------------------------------------------------------------------------------------
 
 
 class TokenThrottle(BaseThrottle):
-    """A fixed window per token, counted on the token's row (``ApiToken.count_request``): every
-    server process counts together, one UPDATE per request. ``setting`` names the limit,
+    """A fixed window per user, whichever of their tokens sent the request, counted on the
+    user's ``ApiUsage`` row: making more tokens buys no more requests (one user once made 40 in
+    two seconds to multiply the roll limit), and every server process counts together, one
+    UPDATE per request. ``setting`` names the limit,
     "count/seconds" (0 turns it off). A burst across a window's end can reach twice the limit:
     the price of one statement instead of a log of every request."""
 
@@ -116,7 +119,7 @@ class TokenThrottle(BaseThrottle):
         if token is None or limit <= 0:
             return True
         now = time.time()
-        count, start = token.count_request(self.window, seconds, now)
+        count, start = ApiUsage.count_request(token.user_id, self.window, seconds, now)
         if count <= limit:
             return True
         self._wait.seconds = max(1.0, start + seconds - now)

@@ -73,7 +73,11 @@ def _unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResp
 
 @api.exception_handler(Throttled)
 def _throttled(request: HttpRequest, exc: Throttled) -> HttpResponse:
-    return _error(request, "Too many requests with this token; wait and try again.", 429)
+    return _error(
+        request,
+        "Too many requests from this account (all its tokens count together); wait and try again.",
+        429,
+    )
 
 
 @api.exception_handler(Http404)

@@ -6,6 +6,7 @@ import sheets.converters  # noqa: F401 — registers <id:…>
 from config.api_v1 import api
 from config.ratelimit import rate_limited
 from rolls.live import stream
+from sheets.views import accounts
 
 # Django's default 400 page says nothing; ours says what was too large (413) or wrong.
 handler400 = "config.errors.bad_request"
@@ -35,5 +36,7 @@ urlpatterns = [
         ),
         name="password_reset",
     ),
+    # Also before them: the password change that asks about API tokens (sheets/views/accounts.py).
+    path("accounts/password_change/", accounts.password_change, name="password_change"),
     path("accounts/", include("django.contrib.auth.urls")),
 ]

@@ -11,7 +11,7 @@ from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
 from django.core.exceptions import FieldDoesNotExist
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils import timezone
@@ -99,6 +99,38 @@ class ApiTokenForm(forms.ModelForm):
     def expires_at(self) -> datetime | None:
         days = self.cleaned_data.get("expires")
         return timezone.now() + timedelta(days=int(days)) if days else None
+
+
+class PasswordChangeWithTokensForm(PasswordChangeForm):
+    """Django's password change, asking whether the user's API tokens go too (they do unless
+    the box is unticked): a password changed because it leaked should not leave the tokens made
+    with it working. ``tokens_asked`` tells an unticked box from a client that never showed it,
+    which gets the default, revoking."""
+
+    revoke_tokens = forms.BooleanField(
+        label="Also revoke my API tokens",
+        required=False,
+        initial=True,
+        help_text="Scripts and bots using them stop working until you make new tokens on your "
+        "account page. Untick to keep them.",
+    )
+    tokens_asked = forms.BooleanField(required=False, widget=forms.HiddenInput, initial=True)
+
+    def __init__(self, user: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(user, *args, **kwargs)
+        active = ApiToken.objects.filter(user=user).active().count()
+        if not active:
+            # Nothing to ask about (revoking none is the same as keeping none).
+            del self.fields["revoke_tokens"], self.fields["tokens_asked"]
+        else:
+            self.fields[
+                "revoke_tokens"
+            ].label = f"Also revoke my {active} active API token{'s' if active != 1 else ''}"
+
+    def revokes_tokens(self) -> bool:
+        return bool(self.cleaned_data.get("revoke_tokens")) or not self.cleaned_data.get(
+            "tokens_asked"
+        )
 
 
 # ---------------------------------------------------------------------------------------------

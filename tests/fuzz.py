@@ -30,9 +30,10 @@ KEEP, DROP = object(), object()
 
 # Tables a request may touch without it being a write of the app's data.
 UNTRACKED = {"sessions", "axes", "contenttypes", "admin"}
-# An API token's row counts its requests (throttling) and records its last use: every API request
-# writes it, refused or not. Making and revoking tokens is tested directly (tests/test_api.py).
-UNTRACKED_MODELS = {"auth.Permission", "sheets.ApiToken"}
+# An API token's row records its last use and the user's ApiUsage row counts their requests
+# (throttling): every API request writes them, refused or not. Making and revoking tokens is
+# tested directly (tests/test_api.py).
+UNTRACKED_MODELS = {"auth.Permission", "sheets.ApiToken", "sheets.ApiUsage"}
 
 # Text the client can send: every character except lone surrogates (not encodable as UTF-8).
 ANY_TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=40)

@@ -112,7 +112,7 @@ def test_throttled_per_token_with_retry_after(settings):
     assert refused.status_code == 429
     assert 1 <= int(refused["Retry-After"]) <= 60
     assert "Too many" in refused.json()["detail"]
-    assert bearer(other).get(ME).status_code == 200  # per token, not for everyone
+    assert bearer(other).get(ME).status_code == 200  # per user, not for everyone
 
 
 def test_the_schema_and_the_docs_page():

@@ -55,7 +55,14 @@ from sheets.models.dad6 import (
     Dad6Skill,
 )
 from sheets.models.sessions import Session
-from sheets.models.tokens import ApiToken, ApiTokenQuerySet, Scope
+from sheets.models.tokens import (
+    MAX_ACTIVE_TOKENS,
+    ApiToken,
+    ApiTokenQuerySet,
+    ApiUsage,
+    Scope,
+    TokenLimitReached,
+)
 
 # Any system's sheet: what a view holds when the system does not matter to it.
 Sheet = CogentSheet | Dad6Sheet | ColdStarsSheet
@@ -67,8 +74,10 @@ __all__ = [
     "CUSTOM_WEAPON",
     "DAD6_COMPETENCE_CHOICES",
     "DAD6_DEFAULT_BANE",
+    "MAX_ACTIVE_TOKENS",
     "ApiToken",
     "ApiTokenQuerySet",
+    "ApiUsage",
     "Campaign",
     "CampaignQuerySet",
     "CampaignSkill",
@@ -101,6 +110,7 @@ __all__ = [
     "Sheet",
     "SubSkillKind",
     "System",
+    "TokenLimitReached",
     "cogent_combat_skills",
     "new_invite_token",
 ]

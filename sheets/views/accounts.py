@@ -7,7 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import authenticate, get_user_model, login
+from django.contrib.auth import authenticate, get_user_model, login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.hashers import check_password
 from django.core.cache import cache
@@ -21,13 +21,16 @@ from config.http import AuthenticatedHttpRequest, HtmxHttpRequest, form_data
 from config.ratelimit import rate_limited
 from sheets.forms import (
     ApiTokenForm,
+    PasswordChangeWithTokensForm,
     SignupForm,
 )
 from sheets.management.commands.demo import PASSWORD as DEMO_PASSWORD
 from sheets.management.commands.demo import USERS as DEMO_USERS
 from sheets.models import (
+    MAX_ACTIVE_TOKENS,
     ApiToken,
     Campaign,
+    TokenLimitReached,
 )
 
 User = get_user_model()
@@ -129,6 +132,31 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
     )
 
 
+@login_required
+@require_http_methods(["GET", "POST"])
+def password_change(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Django's password change (same URL, template and done page), which also asks whether the
+    user's API tokens are revoked — yes unless they untick it — and says what became of them."""
+    form = PasswordChangeWithTokensForm(request.user, form_data(request))
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        update_session_auth_hash(request, user)  # this browser stays logged in, as Django's does
+        said = ""
+        if form.revokes_tokens():
+            if revoked := ApiToken.objects.revoke_all(user):
+                said = (
+                    f" {revoked} API token{'s were' if revoked != 1 else ' was'} revoked: scripts"
+                    " and bots using them stop working. Make new ones on your account page."
+                )
+        else:
+            kept = ApiToken.objects.filter(user=user).active().count()
+            said = f" Your API tokens were kept: {kept} still work{'s' if kept == 1 else ''}."
+        messages.success(request, f"Your password was changed.{said}")
+        return redirect("password_change_done")
+    status = 400 if request.method == "POST" else 200
+    return render(request, "registration/password_change_form.html", {"form": form}, status=status)
+
+
 # ---------------------------------------------------------------------------------------------
 # The account page: API tokens
 # ---------------------------------------------------------------------------------------------
@@ -139,6 +167,7 @@ def _account_context(request: AuthenticatedHttpRequest, form: ApiTokenForm) -> d
         "form": form,
         "tokens": ApiToken.objects.filter(user=request.user),
         "api_docs_url": reverse("api:openapi-view"),
+        "max_tokens": MAX_ACTIVE_TOKENS,
     }
 
 
@@ -153,14 +182,19 @@ def account(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = ApiTokenForm(form_data(request))
     created = None
     if request.method == "POST" and form.is_valid():
-        token, raw = ApiToken.issue(
-            request.user,
-            name=form.cleaned_data["name"],
-            scope=form.cleaned_data["scope"],
-            expires_at=form.expires_at(),
-        )
-        created = {"token": token, "raw": raw}
-        form = ApiTokenForm()
+        try:
+            token, raw = ApiToken.issue(
+                request.user,
+                name=form.cleaned_data["name"],
+                scope=form.cleaned_data["scope"],
+                expires_at=form.expires_at(),
+            )
+        except TokenLimitReached as full:
+            # MAX_ACTIVE_TOKENS: said above the form, which keeps what was typed.
+            form.add_error(None, str(full))
+        else:
+            created = {"token": token, "raw": raw}
+            form = ApiTokenForm()
     status = 400 if request.method == "POST" and created is None else 200
     context = _account_context(request, form) | {"created": created}
     template = "sheets/account.html#tokens" if request.htmx else "sheets/account.html"

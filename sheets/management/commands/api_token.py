@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
-from sheets.models import ApiToken, Scope
+from sheets.models import ApiToken, Scope, TokenLimitReached
 
 
 class Command(BaseCommand):
@@ -47,5 +47,8 @@ class Command(BaseCommand):
         if days is not None and not 1 <= days <= 3650:
             raise CommandError("--expires-in-days must be between 1 and 3650.")
         expires_at = timezone.now() + timedelta(days=days) if days else None
-        _, raw = ApiToken.issue(user, name=name, scope=options["scope"], expires_at=expires_at)
+        try:
+            _, raw = ApiToken.issue(user, name=name, scope=options["scope"], expires_at=expires_at)
+        except TokenLimitReached as full:
+            raise CommandError(f"{user.get_username()}: {full}") from None
         self.stdout.write(raw)
