@@ -8,7 +8,8 @@ log's order; a failed one is retried with exponential backoff and the ones after
 (docs/webhooks.md).
 
 The request (``post``) resolves the host itself and refuses a loopback, private, link-local,
-multicast, reserved or unspecified address (unless ``WEBHOOKS_ALLOW_PRIVATE``), then connects to
+multicast, reserved or unspecified address, or an IPv6 address standing for one (IPv4-mapped,
+6to4, Teredo, NAT64), unless ``WEBHOOKS_ALLOW_PRIVATE``; then it connects to
 the very address it checked — so a DNS answer that changes between the check and the connection
 (DNS rebinding) can't move it — with the Host header and TLS server name of the URL. No redirect
 is followed: a 3xx is a failure. Every step has a timeout, and at most 4 KiB of the answer is read.
@@ -75,11 +76,40 @@ class Answer:
         return not self.error
 
 
+# NAT64 (RFC 6052, RFC 8215): a NAT64 gateway on the server's network would turn these into its
+# IPv4 address space. The well-known prefix carries the IPv4 address in its last 32 bits; the
+# local-use prefix is the operator's own, never a public destination.
+NAT64_WELL_KNOWN = ipaddress.ip_network("64:ff9b::/96")
+NAT64_LOCAL_USE = ipaddress.ip_network("64:ff9b:1::/48")
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address stands for: IPv4-mapped (``::ffff:a.b.c.d``), 6to4
+    (``2002:AABB:CCDD::``), Teredo (server and client) and NAT64's well-known prefix. Each must
+    pass on its own: ``2002:7f00:1::`` is 127.0.0.1 to a 6to4 relay."""
+    found = [v4 for v4 in (ip.ipv4_mapped, ip.sixtofour) if v4 is not None]
+    if ip.teredo is not None:
+        found.extend(ip.teredo)
+    if ip in NAT64_WELL_KNOWN:
+        found.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+    return found
+
+
 def forbidden(address: str) -> bool:
     """Is this an address of the server's own network, or one nobody should post to?"""
     ip = ipaddress.ip_address(address.split("%", 1)[0])  # an IPv6 zone id is no part of it
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped  # ::ffff:127.0.0.1 is 127.0.0.1
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip in NAT64_LOCAL_USE or any(_forbidden_ip(v4) for v4 in embedded_ipv4(ip)):
+            return True
+        if ip.ipv4_mapped is not None or ip in NAT64_WELL_KNOWN:
+            # That IPv4 address, judged above: ::ffff:93.184.216.34 is a public address, and so
+            # is 64:ff9b::808:808 (which a DNS64 resolver of an IPv6-only server answers for
+            # 8.8.8.8); Python counts both prefixes as private or reserved in themselves.
+            return False
+    return _forbidden_ip(ip)
+
+
+def _forbidden_ip(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     return (
         ip.is_loopback
         or ip.is_private
@@ -89,6 +119,14 @@ def forbidden(address: str) -> bool:
         or ip.is_unspecified
         or not ip.is_global  # shared address space (100.64.0.0/10) and the like
     )
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return False
+    return True
 
 
 def resolve(url: str) -> Target:
@@ -106,18 +144,26 @@ def resolve(url: str) -> Target:
     if parts.username is not None or parts.password is not None:
         raise Refused("Put no user name or password in the URL.")
     port = port or (443 if parts.scheme == "https" else 80)
+    # A name that doesn't resolve and one that resolves to a private address get the same
+    # sentence: the form must not let anyone map the server's internal DNS (which names exist
+    # inside) by trying names. An address typed as such tells nothing about DNS.
+    literal = _is_address(parts.hostname)
+    unreachable = (
+        f"{parts.hostname} is an address of a private, local or reserved network; "
+        "webhooks are only sent to public addresses."
+        if literal
+        else f"The host {parts.hostname} can't be used: it doesn't resolve, or not only to "
+        "public addresses; webhooks are only sent to public addresses."
+    )
     try:
         found = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError):
-        raise Refused(f"The host {parts.hostname} can't be found.") from None
+        raise Refused(unreachable) from None
     addresses = tuple(dict.fromkeys(str(info[4][0]) for info in found))
     if not addresses:
-        raise Refused(f"The host {parts.hostname} can't be found.")
+        raise Refused(unreachable)
     if not settings.WEBHOOKS_ALLOW_PRIVATE and any(forbidden(a) for a in addresses):
-        raise Refused(
-            f"{parts.hostname} is an address of a private, local or reserved network; "
-            "webhooks are only sent to public addresses."
-        )
+        raise Refused(unreachable)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     return Target(parts.scheme, parts.hostname, port, path, addresses)
 

@@ -182,4 +182,4 @@ def test_a_certificate_that_does_not_verify_is_a_failure(private, tmp_path):
 
 def test_post_refuses_other_schemes_and_never_raises():
     assert "Only http:// and https://" in post("file:///etc/passwd", b"{}", {}).error
-    assert "can't be found" in post("https://nonexistent.invalid/", b"{}", {}).error
+    assert "doesn't resolve" in post("https://nonexistent.invalid/", b"{}", {}).error
