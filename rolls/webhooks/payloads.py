@@ -90,12 +90,20 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + ELLIPSIS
 
 
-_MARKDOWN = re.compile(r"([\\*_~`|>#\[\]-])")
+# Discord's markdown takes a backslash before any punctuation as "this character, literally"
+# (its escape rule), and links a bare ``scheme://…`` URL, ``<scheme:…>``, and mentions, channels,
+# emoji and timestamps written ``<@…>``, ``<#…>``, ``<:…:…>``, ``<t:…>``. So beyond markdown's
+# own characters, ``:`` (every scheme), ``/``, ``.`` (a bare domain), ``<`` and ``@`` are escaped:
+# no URL, mention or tag survives as one, whatever the client's link detection, and each still
+# reads as the character typed. Nothing is sent as message content, so nothing unfurls into a
+# preview either; the embed's only link is the entry's permalink (docs/webhooks.md).
+_MARKDOWN = re.compile(r"([\\*_~`|>#\[\]<:/.@-])")
 
 
 def plain(text: str) -> str:
     """Names and labels are the players' own text: shown as written, never as Discord markdown
-    (a name of ``**bold**`` or ``[a link](…)`` stays literal)."""
+    (a name of ``**bold**`` or ``[a link](…)`` stays literal), a link (``https://…``, a bare
+    domain) or a mention (``@everyone``, ``<@123>``)."""
     return _MARKDOWN.sub(r"\\\1", text)
 
 
@@ -142,7 +150,7 @@ def discord_message(campaign: Campaign, record: dict[str, Any] | None) -> dict[s
         if record.get("breakdown"):
             fields.append({"name": "Pool", "value": plain(record["breakdown"]), "inline": False})
         embed = {
-            "title": plain(f"{record.get('character', '')}: {record.get('label', '')}"),
+            "title": f"{plain(record.get('character', ''))}: {plain(record.get('label', ''))}",
             "url": record.get("url", ""),
             "description": description,
             "author": {"name": record.get("player", "")},
