@@ -7,6 +7,7 @@ class SheetsConfig(AppConfig):
     verbose_name = "Campaigns and character sheets"
 
     def ready(self) -> None:
+        from config import checks  # noqa: F401 — registers the deployment checks
         from config.database import heal_stale_plans
 
         # Every database connection, as it opens (PostgreSQL's prepared statements only).
