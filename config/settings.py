@@ -327,8 +327,10 @@ RATE_LIMITS = {
     "password_reset": {"address": (10, 3600), "target": (5, 3600)},
 }
 
-# The API (config/api.py, docs/api.md): requests per token, as "count/seconds". Every request
-# counts against API_RATE; rolls and follow-ups also against API_ROLL_RATE. 0 turns a limit off.
+# The API (config/api.py, docs/api.md): requests per user, all their tokens together, as
+# "count/seconds". Every request counts against API_RATE; rolls and follow-ups also against
+# API_ROLL_RATE. 0 turns a limit off. The cap on active tokens is MAX_ACTIVE_TOKENS
+# (sheets/models/tokens.py).
 API_RATE = env_str("API_RATE", "300/60")
 API_ROLL_RATE = env_str("API_ROLL_RATE", "60/60")
 
