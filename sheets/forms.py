@@ -109,6 +109,7 @@ class PasswordChangeWithTokensForm(PasswordChangeForm):
 
     revoke_tokens = forms.BooleanField(
         label="Also revoke my API tokens",
+        label_suffix="",
         required=False,
         initial=True,
         help_text="Scripts and bots using them stop working until you make new tokens on your "

@@ -195,7 +195,10 @@ def account(request: AuthenticatedHttpRequest) -> HttpResponse:
         else:
             created = {"token": token, "raw": raw}
             form = ApiTokenForm()
-    status = 400 if request.method == "POST" and created is None else 200
+    # htmx swaps only a 2xx: refused, the section comes back as a 200 with the messages (the cap
+    # on active tokens included) beside the form; a plain POST gets its 400.
+    refused = request.method == "POST" and created is None
+    status = 400 if refused and not request.htmx else 200
     context = _account_context(request, form) | {"created": created}
     template = "sheets/account.html#tokens" if request.htmx else "sheets/account.html"
     return render(request, template, context, status=status)
