@@ -6,4 +6,9 @@ class RollsConfig(AppConfig):
     verbose_name = "Rolls"
 
     def ready(self) -> None:
-        from rolls.live import checks  # noqa: F401 — registers the live transport's checks
+        from rolls.live import (
+            checks,  # noqa: F401 — registers the live transport's checks
+            signals,
+        )
+
+        signals.connect()  # a logout, a password change, a deactivation end open streams

@@ -75,6 +75,10 @@ class Event:
 
 
 RESYNC = Event(campaign=0, kind="resync", id=0)
+# "Something about user N's login changed" (a session of theirs ended, their password or their
+# active flag changed): campaign 0, heard only by that user's own streams, which re-check their
+# session (rolls/live/signals.py, docs/live.md#a-stream-ends-with-its-login).
+USER = "user"
 
 
 class Subscription:
@@ -97,11 +101,15 @@ class Subscription:
         "_waiter",
         "campaign",
         "loop",
+        "user",
     )
 
-    def __init__(self, campaign: int, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(
+        self, campaign: int, loop: asyncio.AbstractEventLoop, user: int | None = None
+    ) -> None:
         self.campaign = campaign
         self.loop = loop
+        self.user = user  # whose stream it is: USER events about them reach it
         self._pending: deque[Event] | None = None
         self._waiter: asyncio.Future[None] | None = None
         self._alarm: asyncio.TimerHandle | None = None  # its when() is the time it is set for
@@ -183,9 +191,11 @@ class Hub:
         return len(self._subscriptions)
 
     @asynccontextmanager
-    async def subscribe(self, campaign: int) -> AsyncIterator[Subscription]:
+    async def subscribe(
+        self, campaign: int, *, user: int | None = None
+    ) -> AsyncIterator[Subscription]:
         loop = asyncio.get_running_loop()
-        subscription = Subscription(campaign, loop)
+        subscription = Subscription(campaign, loop, user)
         self._subscriptions.add(subscription)
         try:
             if backend() != MEMORY:
@@ -202,12 +212,21 @@ class Hub:
                         await task
 
     def dispatch(self, event: Event) -> None:
-        """Hand an event to every subscription of its campaign, on each one's own loop."""
+        """Hand an event to every subscription of its campaign (a USER event: of its user), on
+        each one's own loop."""
         for subscription in list(self._subscriptions):
-            if event is RESYNC or subscription.campaign == event.campaign:
+            if event.kind == USER:
+                if subscription.user == event.id:
+                    _call_on_loop(subscription.loop, subscription.deliver, event)
+            elif event is RESYNC or subscription.campaign == event.campaign:
                 _call_on_loop(subscription.loop, subscription.deliver, event)
 
     def _dispatch_local(self, loop: asyncio.AbstractEventLoop, event: Event) -> None:
+        if event.kind == USER:  # rare (a logout, a password change): its user's streams only
+            for subscription in list(self._subscriptions):
+                if subscription.loop is loop and subscription.user == event.id:
+                    subscription.deliver(event)
+            return
         for subscription in list(self._subscriptions):
             if subscription.loop is loop and (
                 event is RESYNC or subscription.campaign == event.campaign
@@ -373,7 +392,17 @@ def publish(campaign: int, kind: str, id: int, *, cause: int | None = None) -> N
     """Announce a change. Call it inside the transaction that writes the change: listeners hear of
     it only if and when that transaction commits. ``cause``: the roll entry behind the change
     (only members who may know of it hear of the change)."""
-    event = Event(campaign=campaign, kind=kind, id=id, cause=cause)
+    _send(Event(campaign=campaign, kind=kind, id=id, cause=cause))
+
+
+def publish_user(user: int) -> None:
+    """Announce that something about ``user``'s login changed — one of their sessions ended,
+    their password or their active flag changed — so each of their open streams re-checks its
+    own session and ends if it no longer logs them in. Like :func:`publish`: heard on commit."""
+    _send(Event(campaign=0, kind=USER, id=user))
+
+
+def _send(event: Event) -> None:
     chosen = backend()
     if chosen == POSTGRES:
         with connection.cursor() as cursor:

@@ -31,10 +31,12 @@ from asgiref.sync import SyncToAsync, sync_to_async
 from django.contrib.auth.decorators import login_required
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
@@ -42,16 +44,16 @@ from config.http import AuthenticatedHttpRequest
 from config.prepared import Prepared
 from rolls import live
 from rolls.log.tokens import entry_pk, entry_token
-from rolls.models import RollEntry
+from rolls.models import Contest, RollCallTarget, RollEntry
 from sheets.converters import parse_id
-from sheets.models import Character, Membership
+from sheets.models import Character, Membership, Session
 
 KEEPALIVE = 15.0  # seconds between comment lines on a quiet stream (proxies drop silent ones)
 RETRY_MS = 2000  # the browser's reconnect delay after a dropped connection
 RECHECK = 15.0  # seconds between membership re-checks (removals also announce themselves)
 REPLAY_BATCH = 100  # entries read per query while catching up
 SHARED_TTL = 30.0  # seconds a shared read stays cached for streams that wake late
-FORWARDED = frozenset({"sheet", "call", "contest"})  # kinds sent as ``data: <id>``
+FORWARDED = frozenset({"sheet", "call", "contest"})  # kinds sent as ``data: <kind>``, no id
 RETRY = f"retry: {RETRY_MS}\n\n".encode()  # sent once caught up
 KEEPALIVE_COMMENT = b": keep-alive\n\n"
 
@@ -165,6 +167,55 @@ def _load_character(pk: int) -> Character | None:
     return Character.objects.only("pk", "campaign_id", "hidden_from_players").filter(pk=pk).first()
 
 
+def _readable_by_players(kind: str, pk: int) -> bool:
+    """May a player read the call or contest? Only through a character they may read: a call
+    that targets, or a contest whose sides are, only hidden NPCs is the GM's alone."""
+    if kind == "call":
+        if pk == 0:  # an assist request asked or answered: never a hidden NPC's (assist_ask)
+            return True
+        return RollCallTarget.objects.filter(
+            call_id=pk, character__hidden_from_players=False
+        ).exists()
+    return (
+        Contest.objects.filter(pk=pk)
+        .filter(
+            Q(character_a__hidden_from_players=False) | Q(character_b__hidden_from_players=False)
+        )
+        .exists()
+    )
+
+
+class Login:
+    """What logged the stream in: its session, and the session hash its user had then."""
+
+    __slots__ = ("auth_hash", "session_key", "user_id")
+
+    def __init__(self, session_key: str | None, user_id: int, auth_hash: str) -> None:
+        self.session_key, self.user_id, self.auth_hash = session_key, user_id, auth_hash
+
+    def expiry(self) -> float | None:
+        """Seconds until the session expires (it may be extended: re-check then), or None when
+        it no longer logs the user in — gone (logged out, deleted), expired, another user's,
+        the user inactive or their password changed (the session hash no longer matches, the
+        test Django's ``get_user`` makes)."""
+        if not self.session_key:
+            return None
+        now = timezone.now()
+        session = (
+            Session.objects.select_related("user")
+            .filter(session_key=self.session_key, expire_date__gt=now)
+            .first()
+        )
+        if session is None or session.user_id != self.user_id or session.user is None:
+            return None
+        user = session.user
+        if not user.is_active or not constant_time_compare(
+            user.get_session_auth_hash(), self.auth_hash
+        ):
+            return None
+        return (session.expire_date - now).total_seconds()
+
+
 def audience(entry: RollEntry, membership: Membership) -> str:
     """Members who see an entry the same way (docs/permissions.md): the GM, the roller (who
     alone reads their GM-only roll and sees their blind roll's placeholder), everyone else."""
@@ -272,11 +323,20 @@ def sse(kind: str, data: str, id: str | None = None) -> bytes:
     return ("\n".join(lines) + "\n\n").encode()
 
 
+# Each forwarded kind's message, the same for every stream: its data names the kind, nothing else.
+FORWARDED_MESSAGES = {kind: sse(kind, kind) for kind in FORWARDED}
+
+
 class Stream:
     def __init__(
-        self, membership: Membership, last_id: int | None, character_id: int | None
+        self,
+        membership: Membership,
+        last_id: int | None,
+        character_id: int | None,
+        login: Login | None = None,
     ) -> None:
         self.membership = membership
+        self.login = login  # None: not bound to a session (tests that build a Stream)
         self.campaign_id = membership.campaign_id
         self.user_id = membership.user_id
         self.resume_after = last_id  # None: from the newest entry on
@@ -288,10 +348,15 @@ class Stream:
         # Iterated once Django's middleware has handled the response: the last thread-sensitive
         # work of the request is done.
         _release_request_thread()
-        async with live.hub.subscribe(self.campaign_id) as subscription:
-            # Subscribed first, then read: nothing committed in between is missed. A resume
-            # point beyond the newest entry (a token from before SECRET_KEY changed) would
-            # silence the stream until some entry overtook it: it starts at the newest instead.
+        async with live.hub.subscribe(self.campaign_id, user=self.user_id) as subscription:
+            loop = asyncio.get_running_loop()
+            # Subscribed first, then read: a logout from here on is heard, and one before is
+            # seen in the session's row. Likewise for entries. A resume point beyond the
+            # newest entry (a token from before SECRET_KEY changed) would silence the stream
+            # until some entry overtook it: it starts at the newest instead.
+            expires = await self.logged_in(loop)
+            if expires is None:
+                return
             head = await _db(_head)(self.campaign_id)
             resume = self.resume_after
             self.last_id = head if resume is None or resume > head else resume
@@ -299,13 +364,22 @@ class Stream:
                 yield message
             # Caught up: from here on events drive the stream.
             yield RETRY
-            loop = asyncio.get_running_loop()
             checked = loop.time()
             # Keep-alives keep their own clock: were the wait restarted by every event, a member
             # would see the rhythm break when an entry they may not know of woke their stream.
             beat = loop.time() + KEEPALIVE
             while True:
-                event = await subscription.get(until=beat)
+                until = beat if beat <= expires else expires
+                event = await subscription.get(until=until)
+                if (event is None and until == expires) or (
+                    event is not None and event.kind == live.USER
+                ):
+                    # The session's end is due, or a change to this user's login was announced:
+                    # only then is the session read again.
+                    if (expires := await self.logged_in(loop)) is None:
+                        return  # logged out: the stream ends; reconnects are sent to log in
+                    if event is not None or until != beat:
+                        continue
                 mine = event is not None and event.kind == "member" and event.id == self.user_id
                 if mine or loop.time() - checked >= RECHECK:
                     membership = await self.recheck(fresh=mine)
@@ -323,7 +397,17 @@ class Stream:
                     if card:
                         yield card
                 elif event.kind in FORWARDED and await self.forwards(event):
-                    yield sse(event.kind, str(event.id))
+                    # The kind alone: components re-fetch their own partial, and an id would
+                    # be a database id in the player's hands.
+                    yield FORWARDED_MESSAGES[event.kind]
+
+    async def logged_in(self, loop: asyncio.AbstractEventLoop) -> float | None:
+        """The loop time at which the stream's session expires (re-checked then), or None
+        when it no longer logs its user in."""
+        if self.login is None:
+            return float("inf")
+        left = await _db(self.login.expiry)()
+        return None if left is None else loop.time() + left
 
     async def recheck(self, *, fresh: bool) -> Membership | None:
         """This member's membership as it is now (None: gone). The periodic re-check is one read
@@ -385,7 +469,14 @@ class Stream:
         if event.cause is not None and not await self.knows(event.cause):
             return False
         if event.kind != "sheet":
-            return True
+            if self.membership.is_gm:
+                return True
+            kind, pk = event.kind, event.id
+            return bool(
+                await shared_reads().get(
+                    ("readable", kind, pk), lambda: _db(_readable_by_players)(kind, pk)
+                )
+            )
         if self.character_id is not None and event.id != self.character_id:
             return False
         if self.membership.is_gm:
@@ -486,8 +577,11 @@ async def campaign_events(
             status=501,
             content_type="text/plain",
         )
+    # The stream lives as long as this login: the session it came with, and the session hash
+    # (the password) its user had (docs/live.md#a-stream-ends-with-its-login).
+    login = Login(request.session.session_key, user.pk, user.get_session_auth_hash())
     response = EventStreamResponse(
-        Stream(membership, last_id, character_id), content_type="text/event-stream"
+        Stream(membership, last_id, character_id, login), content_type="text/event-stream"
     )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once

@@ -13,7 +13,14 @@ from rolls import live
 from rolls.live import stream as live_stream
 from rolls.models import RollEntry
 from sheets.models import Role
-from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory, UserFactory
+from tests.factories import (
+    CampaignFactory,
+    CharacterFactory,
+    ContestFactory,
+    MembershipFactory,
+    RollCallFactory,
+    UserFactory,
+)
 from tests.fuzz import UNICODE_DIGITS
 from tests.rolls.helpers import athletics, token
 from tests.rolls.live_helpers import client_for, events_url, off_loop, open_stream, post_roll, run
@@ -230,11 +237,11 @@ def test_the_sheet_stream_carries_only_its_character(party):
         mine = await roll(party.gm, pc)
         message = await stream.next_event()
         assert (message.event, message.id) == ("entry", token(mine))
-        # Sheet edits: this character's come through as ids, another's do not.
+        # Sheet edits: this character's come through (named by kind only), another's do not.
         await off_loop(lambda: edit_notes(party.other_player, other_pc))
         await off_loop(lambda: edit_notes(party.player, pc))
         message = await stream.next_event()
-        assert (message.event, message.data) == ("sheet", str(pc.pk))
+        assert (message.event, message.data) == ("sheet", "sheet")
         await stream.close()
 
     run(scenario)
@@ -250,7 +257,7 @@ def edit_notes(user, character):
     assert response.status_code == 302
 
 
-def test_other_kinds_are_forwarded_as_ids_and_hidden_npcs_stay_hidden(party):
+def test_other_kinds_are_forwarded_without_ids_and_hidden_npcs_stay_hidden(party):
     campaign, pc = party.campaign, party.pc
     npc = party.hidden_npc  # Spy, hidden from players
     player, gm = client_for(party.player), client_for(party.gm)
@@ -266,17 +273,22 @@ def test_other_kinds_are_forwarded_as_ids_and_hidden_npcs_stay_hidden(party):
             await open_stream(player, campaign),
             await open_stream(gm, campaign),
         )
-        for kind, id in (("sheet", npc.pk), ("call", 7), ("contest", 8), ("sheet", pc.pk)):
+        call = await off_loop(lambda: RollCallFactory(campaign=campaign, targets=[pc]).pk)
+        contest = await off_loop(
+            lambda: ContestFactory(campaign=campaign, character_a=pc, character_b=npc).pk
+        )
+        for kind, id in (("sheet", npc.pk), ("call", call), ("contest", contest), ("sheet", pc.pk)):
             await off_loop(lambda kind=kind, id=id: publish(kind, id))
-        got = [(m.event, m.data) for m in [await gm_stream.next_event() for _ in range(4)]]
+        # No database id in the data: it names the kind, the component re-fetches its part.
+        got = [(m.event, m.data, m.id) for m in [await gm_stream.next_event() for _ in range(4)]]
         assert got == [
-            ("sheet", str(npc.pk)),
-            ("call", "7"),
-            ("contest", "8"),
-            ("sheet", str(pc.pk)),
+            ("sheet", "sheet", None),
+            ("call", "call", None),
+            ("contest", "contest", None),
+            ("sheet", "sheet", None),
         ]
         got = [(m.event, m.data) for m in [await player_stream.next_event() for _ in range(3)]]
-        assert got == [("call", "7"), ("contest", "8"), ("sheet", str(pc.pk))]
+        assert got == [("call", "call"), ("contest", "contest"), ("sheet", "sheet")]
 
     run(scenario)
 
