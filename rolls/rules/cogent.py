@@ -233,12 +233,16 @@ def auto_success(
     duress: bool = False,
     contested: bool = False,
     reflexive: bool = False,
+    combat: bool = False,
 ) -> bool:
     """Book, skill speciality: 8+ dice against CL ≤ 3 pass without rolling, unless the roll is
-    under duress, contested or reflexive."""
+    under duress, contested or reflexive. Duress (Book) is "time pressure, outside influence, or
+    aggression such as combat": a combat roll never passes automatically, so its circumstance
+    dice never count towards the 8 either."""
     _check_pool(pool)
     _check_cl(challenge_level)
     flags = [
+        check_bool(combat, name="Combat"),
         check_bool(duress, name="Duress"),
         check_bool(contested, name="Contested"),
         check_bool(reflexive, name="Reflexive"),

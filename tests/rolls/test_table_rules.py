@@ -4,11 +4,12 @@ rules apply in panels, follow-ups, calls and contests — each through the HTTP 
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from rolls.models import ContestState, Kind, RollEntry
 from rolls.rules import cogent, cold_stars
-from sheets.models import System
+from sheets.models import ApiToken, Scope, System
 from tests.factories import CampaignFactory, CharacterFactory
 from tests.rolls.helpers import (
     follow_url,
@@ -483,6 +484,47 @@ def test_cogent_combat_circumstances_in_the_panel(client, soldier):
     entry = latest()
     assert entry.options["circumstances"] == ["flanking"] and entry.options["equipment"] == -1
     assert entry.pool["dice"] == len(entry.faces) == expected - 3 + 2 - 1
+
+
+@pytest.mark.parametrize(
+    ("weapon", "rating", "circumstances"),
+    [("Reach", 2, []), ("Small", 1, ["high_ground", "flanking", "charging"])],
+)
+@pytest.mark.parametrize("api", [False, True])
+def test_cogent_no_automatic_pass_on_a_combat_roll(
+    client, soldier, weapon, rating, circumstances, api
+):
+    """RULES §6: combat is duress, so 8+ dice against CL 3 on a combat skill — from its weapon or
+    its circumstance dice — offer no automatic pass, in the panel or the API, and a crafted one is
+    refused (a Reach roll of 8 dice and a Small one with high ground both offered it)."""
+    character, sword = soldier
+    sword.name, sword.rating, sword.weapon = weapon, rating, weapon
+    sword.save()
+    data = {"challenge_level": 3, "extra_penalty": 0, "weapon": weapon}
+    if circumstances:
+        data["circumstances"] = circumstances
+    form = client.get(odds_url(character, "cogent-subskill", sword), data).context["form"]
+    assert form.plan.pool["dice"] >= cogent.SPECIALITY_MIN_POOL
+    assert [a.name for a in form.plan.actions] == ["roll"]
+    panel = client.get(panel_url(character, "cogent-subskill", sword), data).content.decode()
+    assert "Take the automatic pass" not in panel
+    if api:
+        _, raw = ApiToken.issue(character.owner, name="bot", scope=Scope.ROLL)
+        # The API took one circumstance until it took lists: high ground alone makes 9 dice.
+        body = {**data, "action": "auto_pass"}
+        if circumstances:
+            body["circumstances"] = "high_ground"
+        response = Client(HTTP_AUTHORIZATION=f"Bearer {raw}").post(
+            f"/api/v1/characters/{character.pk}/targets/cogent-subskill/{sword.pk}/rolls",
+            body,
+            content_type="application/json",
+        )
+    else:
+        response = client.post(
+            roll_url(character, "cogent-subskill", sword), data | {"action": "auto_pass"}
+        )
+    assert response.status_code in (409, 422), response.content.decode()[:300]
+    assert not RollEntry.objects.exists()
 
 
 def test_cogent_circumstances_are_for_combat_rolls_only(client, soldier):

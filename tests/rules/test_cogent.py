@@ -88,6 +88,9 @@ def test_reflexive_injury_level_is_the_shortfall():
         (8, 3, {"duress": True}, False),
         (8, 3, {"contested": True}, False),
         (8, 3, {"reflexive": True}, False),
+        # Duress is "aggression such as combat" (Book): no combat roll passes automatically.
+        (8, 3, {"combat": True}, False),
+        (20, 1, {"combat": True}, False),
     ],
 )
 def test_skill_speciality(pool, cl, flags, expected):

@@ -347,6 +347,7 @@ class CogentRollForm(RollForm[CogentSheet]):
             duress=d["duress"],
             contested=d["contested"],
             reflexive=d["reflexive"],
+            combat=self.target.is_combat,
         )
         actions = (
             [Action("auto_pass", "Take the automatic pass"), Action("roll", "Roll anyway", False)]
@@ -371,7 +372,9 @@ class CogentRollForm(RollForm[CogentSheet]):
                 f"Skill speciality: {pool} dice against CL {cl} pass without rolling "
                 "(unless you choose to roll)."
             )
-        notes += flag_notes(d, pool=pool, cl=cl, assist=self.assist_target is not None)
+        notes += flag_notes(
+            d, pool=pool, cl=cl, assist=self.assist_target is not None, combat=self.target.is_combat
+        )
         options = self._base_options() | {
             "challenge_level": cl,
             "injury_dice": sheet.injury_dice_on(attribute),
@@ -496,7 +499,9 @@ class CogentRollForm(RollForm[CogentSheet]):
         )
 
 
-def flag_notes(data: dict[str, Any], *, pool: int, cl: int, assist: bool) -> list[str]:
+def flag_notes(
+    data: dict[str, Any], *, pool: int, cl: int, assist: bool, combat: bool = False
+) -> list[str]:
     """What the ticked Under duress / Contested / Reflexive do to *this* roll: whether they cancel
     an automatic pass it would have had, and a reflexive failure's injury levels."""
     ticked = [FLAG_WORDS[name] for name in FLAG_WORDS if data.get(name)]
@@ -504,7 +509,11 @@ def flag_notes(data: dict[str, Any], *, pool: int, cl: int, assist: bool) -> lis
         return []
     names = " and ".join(ticked).capitalize()
     would_pass = not assist and cogent.auto_success(pool, challenge_level=cl)
-    if would_pass:
+    if combat:
+        notes = [
+            f"{names}: no change — a combat roll is under duress and never passes automatically."
+        ]
+    elif would_pass:
         notes = [f"{names}: no automatic pass, so the dice are rolled (same odds)."]
     else:
         notes = [
