@@ -235,10 +235,8 @@ def auto_success(
     reflexive: bool = False,
     combat: bool = False,
 ) -> bool:
-    """Book, skill speciality: 8+ dice against CL ≤ 3 pass without rolling, unless the roll is
-    under duress, contested or reflexive. Duress (Book) is "time pressure, outside influence, or
-    aggression such as combat": a combat roll never passes automatically, so its circumstance
-    dice never count towards the 8 either."""
+    """Book, skill speciality: 8+ dice against CL ≤ 3 pass without rolling, unless contested,
+    reflexive or under duress — "aggression such as combat" too, so never a ``combat`` roll."""
     _check_pool(pool)
     _check_cl(challenge_level)
     flags = [
@@ -274,7 +272,7 @@ class ActionResult:
     assist: int
     wins: int  # final: rolled wins + destiny after + assist, never below 0
     success: bool
-    critical_failure: bool  # Book: no wins at all; Decision: judged on the final count
+    critical_failure: bool  # Book: "no wins": on the dice and destiny after, never the assist
     margin: int  # wins − CL; above 0 rewards scaling checks, below 0 is the shortfall
 
     @property
@@ -319,7 +317,7 @@ def resolve(
     before, after = _check_destiny(destiny_before, destiny_after)
     _check_assist(assist)
     rolled_wins = _count_wins(rolled, before)
-    wins = max(0, rolled_wins + after + assist)
+    wins, band = _band(rolled_wins, after, assist, challenge_level)
     return ActionResult(
         faces=rolled,
         challenge_level=challenge_level,
@@ -328,10 +326,18 @@ def resolve(
         destiny_after=after,
         assist=assist,
         wins=wins,
-        success=wins >= challenge_level,
-        critical_failure=wins == 0,
+        success=band == "success",
+        critical_failure=band == "critical_failure",
         margin=wins - challenge_level,
     )
+
+
+def _band(rolled_wins: int, after: int, assist: int, challenge_level: int) -> tuple[int, str]:
+    """The wins counted against the CL and the :func:`odds` band (``resolve`` and ``odds``)."""
+    wins = max(0, rolled_wins + after + assist)
+    if wins >= challenge_level:
+        return wins, "success"
+    return wins, "critical_failure" if rolled_wins + after == 0 else "failure"
 
 
 def check_assist_cl(challenge_level: object) -> int:
@@ -545,11 +551,7 @@ def odds(
     _check_assist(assist)
     totals = {"success": 0, "failure": 0, "critical_failure": 0}
     for rolled_wins, weight in enumerate(_win_weights(pool, before)):
-        wins = max(0, rolled_wins + after + assist)
-        band = (
-            "success" if wins >= challenge_level else "critical_failure" if wins == 0 else "failure"
-        )
-        totals[band] += weight
+        totals[_band(rolled_wins, after, assist, challenge_level)[1]] += weight
     return to_fractions(totals, SIDES**pool)
 
 

@@ -4,6 +4,7 @@ include it, and every permission and visibility rule holds against crafted reque
 
 import random
 import re
+from fractions import Fraction
 
 import pytest
 from django.urls import reverse
@@ -430,3 +431,33 @@ def test_a_hidden_roll_takes_no_assist(client, party, seeded):
     )
     assert response.status_code == 400 and "is public, like the assist" in response.content.decode()
     assert Assist.objects.waiting().count() == 1 and RollEntry.objects.count() == 1
+
+
+def test_a_negative_assist_never_makes_a_critical_failure_of_a_roll_with_wins(
+    client, party, settings
+):
+    """RULES §6: a critical failure is "no wins on the dice". A shortfall lowers the wins counted
+    against the CL; −2 on 7 dice vs CL 1 showed "Critical failure 29/128" instead of 1/128."""
+    settings.ROLLS_RNG_SEED = seed_where(
+        lambda faces: cogent.assist(faces) < 0, lambda rng: cogent.roll(ADA_POOL, rng)
+    )
+    client.force_login(party.pc.owner)
+    assert _assist(client, party).status_code == 302
+    shortfall = latest().result["assist"]
+    assert shortfall < 0
+    client.force_login(party.other_pc.owner)
+    target = perception(party.other_pc)
+    data = {"challenge_level": 1, "extra_penalty": 0, "use_assist": "on"}
+    form = client.get(odds_url(party.other_pc, "cogent-skill", target), data).context["form"]
+    pool = form.plan.pool["dice"]
+    bands = dict((b.code, b.chance) for b in form.plan.bands)
+    assert bands["critical_failure"] == Fraction(1, 2**pool)  # every die a loss
+    # A roll with a win on the dice that the shortfall takes to 0 is a failure, not critical.
+    settings.ROLLS_RNG_SEED = seed_where(
+        lambda faces: 0 < cogent.resolve(faces).rolled_wins <= -shortfall,
+        lambda rng: cogent.roll(pool, rng),
+    )
+    assert client.post(roll_url(party.other_pc, "cogent-skill", target), data).status_code == 302
+    main = latest()
+    assert main.options["assist"]["wins"] == shortfall
+    assert (main.result["wins"], main.outcome) == (0, "failure")

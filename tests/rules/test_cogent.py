@@ -262,3 +262,18 @@ def test_combat_circumstances_and_equipment_add_dice():
     assert cogent.pool_size(skill=1, attribute=1, bonus_dice=2) == 7
     assert cogent.pool_size(skill=0, attribute=0, bonus_dice=-5) == 0
     assert cogent.combat_pool_size(combat_skill=1, attributes=[1, 0, 0], bonus_dice=3) == 8
+
+
+def test_a_critical_failure_reads_the_dice_not_the_assist():
+    """RULES §6: "only losses and no wins" on the dice; a shortfall lowers the count against the
+    CL but never turns a roll with wins into a critical failure (−2 on 7 dice vs CL 1 said
+    29/128); destiny after still rescues one; a good assist can't hide one that fails anyway."""
+    assert cogent.odds(7, challenge_level=1, assist=-2)["critical_failure"] == Fraction(1, 128)
+    assert cogent.odds(7, challenge_level=1, assist=-2)["failure"] == Fraction(28, 128)
+    one_win = cogent.resolve((4, 1, 1), challenge_level=1, assist=-2)
+    assert (one_win.wins, one_win.outcome) == (0, "failure")
+    rescued = cogent.resolve((1, 1, 1), challenge_level=2, destiny_after=1, assist=-1)
+    assert (rescued.wins, rescued.outcome) == (0, "failure")
+    no_wins = cogent.resolve((1, 1, 1), challenge_level=3, assist=2)
+    assert (no_wins.wins, no_wins.outcome) == (2, "critical_failure")
+    assert cogent.resolve((1, 1, 1), challenge_level=2, assist=2).outcome == "success"
