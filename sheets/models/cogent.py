@@ -459,11 +459,24 @@ class CogentSubSkill(RollableRow, models.Model):
         return self.weapon if self.weapon in cogent.WEAPON_BONUSES else "weapon"
 
     @property
+    def weapon_now(self) -> str:
+        """The weapon the sheet's pool and the panel's default both use: the stored one, else the
+        Book's weapon of the skill's own name (a Small combat skill with a Small weapon, Unarmed
+        ungloved), else "other" at +0 (a ranged or narrator-defined skill: no table bonus)."""
+        if self.weapon:
+            return self.weapon
+        named = [
+            w for w in cogent.WEAPON_BONUSES if w == self.name or w.startswith(f"{self.name} (")
+        ]
+        return named[0] if named else CUSTOM_WEAPON
+
+    @property
     def weapon_bonus_now(self) -> int:
-        """The stored weapon's bonus dice: the Book's for a named weapon, the typed one for other."""
-        if self.weapon in cogent.WEAPON_BONUSES:
-            return cogent.WEAPON_BONUSES[self.weapon]
-        return self.weapon_bonus if self.weapon == CUSTOM_WEAPON else 0
+        """The weapon's bonus dice: the Book's for a named weapon, the typed one for other."""
+        weapon = self.weapon_now
+        if weapon in cogent.WEAPON_BONUSES:
+            return cogent.WEAPON_BONUSES[weapon]
+        return self.weapon_bonus if weapon == CUSTOM_WEAPON else 0
 
     @property
     def pool(self) -> int:

@@ -210,7 +210,11 @@ class CogentSystem(RuleSystem[CogentSheet]):
         return list(dict.fromkeys(names))
 
     def row_odds(self, kind: str, row: Any) -> dict[str, Fraction]:
-        return cogent.odds(row.pool)
+        # The panel's defaults: CL 1, or the assist's floor for a row that only assists (a
+        # vocation), so the API's list and the panel price a vocation alike.
+        found = self.row_kind(kind)
+        cl = cogent.ASSIST_MIN_CL if found is not None and found.assist_only else 1
+        return cogent.odds(row.pool, challenge_level=cl)
 
     def campaign_skill_form(self, campaign: Campaign, data: Any) -> CogentCombatSkillForm:
         return CogentCombatSkillForm(data, campaign=campaign)

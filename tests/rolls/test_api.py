@@ -386,3 +386,21 @@ def test_log_query_count_is_fixed(client, party, django_assert_num_queries):
     with django_assert_num_queries(6):
         page = api_client.get(url, {"limit": 100}).json()
     assert len(page["entries"]) == 8
+
+
+@pytest.mark.parametrize("system", System.values)
+def test_the_targets_list_prices_every_row_as_its_detail_does(furnished, system):
+    """The list said 63/64 (a direct CL 1 roll) for a Cogent vocation, which only assists at CL 3
+    or more: the detail, like the panel, said 21/32. And a combat skill with no weapon stored was
+    +0 on the sheet and the list but Unarmed (ungloved), −1, in the panel. Every listed target
+    agrees with its detail."""
+    party = furnished[system]
+    client = api(party.player)
+    listed = client.get(targets_url(party.pc)).json()
+    assert listed
+    for row in listed:
+        detail = client.get(row["url"]).json()
+        # The same dice and the same odds (each pool also says how it was built, in its words).
+        shared = row["pool"].keys() & detail["pool"].keys()
+        assert shared and all(detail["pool"][k] == row["pool"][k] for k in shared), row["label"]
+        assert detail["odds"] == row["odds"], row["label"]

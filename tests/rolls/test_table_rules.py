@@ -262,8 +262,9 @@ def test_cogent_injuries_come_off_physical_checks_only(client, soldier):
         skill=0, attribute=1, modifier=-3
     )
     assert pool_of(page, f"skill-{persuasion.pk}") == cogent.pool_size(skill=0, attribute=1)
+    # No weapon stored: the Medium skill's own weapon, +1 (CogentSubSkill.weapon_now).
     assert pool_of(page, f"subskill-{sword.pk}") == cogent.combat_pool_size(
-        combat_skill=2, attributes=[1, 1, 1], modifier=-3
+        combat_skill=2, attributes=[1, 1, 1], weapon_bonus=1, modifier=-3
     )
     data = {"challenge_level": 1, "extra_penalty": 0}
     client.post(roll_url(character, "cogent-skill", persuasion), data)

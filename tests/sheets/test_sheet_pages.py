@@ -64,7 +64,10 @@ def test_cogent_pools_come_from_the_engine(client):
         pool_cell(html, f"skill-{swim.pk}")
         == f"{cogent.pool_size(skill=0, attribute=2, modifier=-1)}d6"
     )
-    expected = cogent.combat_pool_size(combat_skill=2, attributes=[2, 1, -1], modifier=-1)
+    # No weapon stored: the Medium skill's own weapon, +1 (CogentSubSkill.weapon_now).
+    expected = cogent.combat_pool_size(
+        combat_skill=2, attributes=[2, 1, -1], weapon_bonus=1, modifier=-1
+    )
     assert pool_cell(html, f"subskill-{combat.pk}") == f"{expected}d6"
     # Rules at the table: injuries come off physical checks only; Drill is an Intelligence skill.
     expected = cogent.pool_size(skill=1, attribute=-1, modifier=0)

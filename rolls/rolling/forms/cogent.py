@@ -528,11 +528,11 @@ def flag_notes(
 
 
 def default_weapon(row: Any) -> dict[str, Any]:
-    """The panel's weapon for a combat row: the one stored with the combat skill (its bonus too
-    for "other"), else the first of the Book's table."""
-    if row.weapon == CUSTOM_WEAPON:
+    """The panel's weapon for a combat row: the one the sheet's pool uses (``weapon_now``: the
+    stored one, else the skill's own), its bonus too for "other"."""
+    if row.weapon_now == CUSTOM_WEAPON:
         return {"weapon": CUSTOM_WEAPON, "weapon_bonus": row.weapon_bonus}
-    return {"weapon": row.weapon or next(iter(cogent.WEAPON_BONUSES))}
+    return {"weapon": row.weapon_now}
 
 
 def cogent_pool(
