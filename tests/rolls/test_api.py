@@ -404,3 +404,60 @@ def test_the_targets_list_prices_every_row_as_its_detail_does(furnished, system)
         shared = row["pool"].keys() & detail["pool"].keys()
         assert shared and all(detail["pool"][k] == row["pool"][k] for k in shared), row["label"]
         assert detail["odds"] == row["odds"], row["label"]
+
+
+def test_every_multi_valued_option_is_a_list(soldier_api):
+    """The dialog takes several combat circumstances; the API answered "Give a single value." to
+    a list, and a repeated query parameter kept only the last."""
+    client, character, sword = soldier_api
+    url = target_url(character, "cogent-subskill", sword)
+    option = {o["name"]: o for o in client.get(url).json()["options"]}["circumstances"]
+    assert option["type"] == "choices" and option["value"] == []
+    plain = client.get(url).json()["pool"]["dice"]
+    both = client.get(url + "?circumstances=high_ground&circumstances=charging").json()
+    assert both["pool"]["dice"] == plain + 3
+    assert "+ 2 high ground + 1 charging" in both["breakdown"]
+    body = {"challenge_level": 3, "circumstances": ["high_ground", "flanking", "charging"]}
+    response = client.post(rolls_url(character, "cogent-subskill", sword), body, "application/json")
+    assert response.status_code == 201, response.content
+    entry = latest()
+    assert entry.options["circumstances"] == ["high_ground", "flanking", "charging"]
+    assert entry.pool["dice"] == plain + 5
+    one = {"challenge_level": 3, "circumstances": "flanking"}  # one value is a list of one
+    assert (
+        client.post(
+            rolls_url(character, "cogent-subskill", sword), one, "application/json"
+        ).status_code
+        == 201
+    )
+    for bad in ([["high_ground"]], [None], [{"a": 1}]):
+        refused = client.post(
+            rolls_url(character, "cogent-subskill", sword),
+            {"circumstances": bad},
+            "application/json",
+        )
+        assert refused.status_code == 422 and "circumstances" in refused.json()["errors"]
+    wrong = client.post(
+        rolls_url(character, "cogent-subskill", sword),
+        {"circumstances": ["dual_main", "dual_off"]},
+        "application/json",
+    )
+    assert wrong.status_code == 422 and "off hand" in str(wrong.json()["errors"]["circumstances"])
+    assert RollEntry.objects.count() == 2
+    # A single-valued option still refuses a list.
+    listed = client.post(
+        rolls_url(character, "cogent-subskill", sword), {"challenge_level": [3]}, "application/json"
+    )
+    assert listed.status_code == 422 and listed.json()["errors"]["challenge_level"] == [
+        "Give a single value."
+    ]
+
+
+@pytest.fixture
+def soldier_api(db):
+    from tests.factories import CharacterFactory
+
+    character = CharacterFactory(campaign__system=System.COGENT)
+    vocation = character.cogent.vocations.create(name="Soldier", attribute="strength", rating=3)
+    sword = vocation.subskills.create(slot=1, kind="combat", name="Medium", rating=2)
+    return api(character.owner), character, sword
