@@ -46,6 +46,8 @@ EXPORT_VALUES = (
     "roller_ref",
     "hidden_character",
     "salt",
+    "hash_version",
+    "odds_display",
     "hash",
     "prev_hash",
     "readable",
@@ -97,6 +99,9 @@ def record(row: dict[str, Any], readable: bool, *, full: bool) -> dict[str, Any]
             "user_id": row["user_ref"],
             "roller_id": row["roller_ref"],
             "hidden_character": row["hidden_character"],
+            # Version 4 on (null before): the form the hash follows, and the odds it covers.
+            "hash_version": row["hash_version"],
+            "odds_display": row["odds_display"],
         }
     return record
 

@@ -209,6 +209,9 @@ class RollEntry(models.Model):
     character_ref = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
     user_ref = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
     roller_ref = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
+    # Which canonical form the hash follows, from version 4 on (null: the form is told by the
+    # salt and the links, as before); hashed as "v", so changing it breaks the hash.
+    hash_version = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     salt = models.CharField(
         max_length=2 * SALT_BYTES,
         blank=True,
@@ -397,7 +400,18 @@ class RollEntry(models.Model):
                 "call": self.call_id,
                 "contest": self.contest_id,
             }
+        if self.hash_version is not None:
+            # Version 4 on: the odds as the card showed them, and the version the entry declares.
+            content |= {"v": self.hash_version, "odds_display": self.odds_display}
         return content
+
+    def cut_link(self) -> str | None:
+        """The name of a link set to NULL while the row it recorded still exists (``verify_chain``
+        annotates ``<link>_alive``): not a deletion, which removes the row, but a cut."""
+        for link in RECORDED_LINKS:
+            if getattr(self, f"{link}_alive", False):
+                return link
+        return None
 
     def moved_link(self) -> str | None:
         """The name of a link that points elsewhere than the id the entry recorded (the check

@@ -19,9 +19,20 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import orjson
+from django.contrib.auth.models import User
 from django.core.exceptions import EmptyResultSet
 from django.db import IntegrityError, connections, models, transaction
-from django.db.models import BooleanField, ExpressionWrapper, F, Q, Value
+from django.db.models import (
+    BooleanField,
+    Case,
+    Exists,
+    ExpressionWrapper,
+    F,
+    OuterRef,
+    Q,
+    Value,
+    When,
+)
 from django.db.models.expressions import RawSQL
 from django.db.models.signals import post_save
 from django.dispatch import receiver
@@ -51,6 +62,11 @@ HASH_VERSION_GM_TABLE = 2
 # (the ids behind the links, and the frozen hidden-NPC flag). The salt is what keeps a hash that a
 # player can see from being checked against guesses of a hidden roll's dice (docs/roll-log.md).
 HASH_VERSION_SALTED = 3
+
+
+# Version 4 (every entry written since) adds the odds as the card showed them (odds_display);
+# the entry says so in its own hash_version column, which the content hashes as "v".
+HASH_VERSION_ODDS = 4
 
 
 SALT_BYTES = 16  # 128 bits
@@ -262,6 +278,7 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
                 follows_seq=F("follows__seq"),
                 reveals_seq=F("reveals__seq"),
                 root_seq=F("root__seq"),
+                **_recorded_rows_alive(),
             )
             .order_by("seq")
         )
@@ -276,6 +293,10 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
                 return ChainReport(count - 1, entry, "its content no longer matches its hash")
             if moved := entry.moved_link():
                 return ChainReport(count - 1, entry, f"its {moved} link was changed")
+            if cut := entry.cut_link():
+                return ChainReport(
+                    count - 1, entry, f"its {cut} link was removed, but the row it recorded exists"
+                )
             previous = entry.hash
         head = LogHead.objects.filter(campaign_id=campaign_id).first()
         head_length, head_hash = (head.length, head.hash) if head else (0, GENESIS_HASH)
@@ -399,6 +420,7 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         entry.character_ref = entry.character_id
         entry.user_ref = entry.user_id
         entry.roller_ref = entry.roller_id
+        entry.hash_version = HASH_VERSION_ODDS
         entry.created_at = timezone.now()
         entry.hash = entry.compute_hash()
         return entry
@@ -529,6 +551,23 @@ def _plain_fields(model: type[RollEntry]) -> list[tuple[Any, str, str, bool]] | 
     if attnames_if_plain(model) is None:
         return None
     return [(f, f.name, f.attname, f.is_relation) for f in model._meta.concrete_fields]
+
+
+def _recorded_rows_alive() -> dict[str, Any]:
+    """``<link>_alive`` for verify_chain: whether the row a NULL link recorded still exists. A
+    deletion nulls the link and removes the row; a link nulled with its row still there was cut
+    by hand (a roller losing their own GM-only roll). Looked up only for NULL links."""
+    targets = {"character": Character, "user": User, "roller": User}
+    return {
+        f"{link}_alive": Case(
+            When(
+                Q(**{f"{link}__isnull": True, f"{link}_ref__isnull": False}),
+                then=Exists(model._default_manager.filter(pk=OuterRef(f"{link}_ref"))),
+            ),
+            default=Value(False),
+        )
+        for link, model in targets.items()
+    }
 
 
 def _sent_as(field: Any, connection: Any) -> tuple[type, Any] | object | None:

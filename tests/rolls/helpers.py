@@ -129,7 +129,8 @@ def verify_like_an_outside_script(campaign_id):
             "SELECT id, seq, prev_hash, hash, created_at, system, kind, follows_id, character_name,"
             " username, label, options, pool, breakdown, faces, outcome, outcome_label, detail,"
             " result, odds, resource_changes, campaign_id, visibility, reveals_id, odds_table,"
-            " call_id, contest_id, salt, character_ref, user_ref, roller_ref, hidden_character, root_id"
+            " call_id, contest_id, salt, character_ref, user_ref, roller_ref, hidden_character, root_id,"
+            " hash_version, odds_display"
             " FROM rolls_rollentry"
             " WHERE campaign_id = %s ORDER BY seq",
             [campaign_id],
@@ -172,6 +173,8 @@ def verify_like_an_outside_script(campaign_id):
             roller_ref,
             hidden_character,
             root,
+            hash_version,
+            odds_display,
         ) = row
 
         def loads(v):
@@ -223,6 +226,8 @@ def verify_like_an_outside_script(campaign_id):
             }
         elif call is not None or contest is not None:  # version 2: the GM table's links
             content |= {"v": 2, "call": call, "contest": contest}
+        if hash_version is not None:  # version 4 on: the odds as shown, the declared version
+            content |= {"v": hash_version, "odds_display": odds_display}
         canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         assert prev_hash == previous, f"#{seq} is not chained to #{seq - 1}"
         assert hashlib.sha256(canonical.encode("utf-8")).hexdigest() == stored, f"#{seq} altered"

@@ -150,7 +150,7 @@ def test_two_identical_rolls_get_different_salts_and_hashes():
     character = CharacterFactory()
     first, second = append(character, 2, label="Same")
     assert first.salt != second.salt
-    assert first.content()["v"] == second.content()["v"] == 3
+    assert first.content()["v"] == second.content()["v"] == 4
 
 
 def test_an_entry_from_before_the_salt_still_verifies_in_its_own_form():
@@ -321,3 +321,48 @@ def test_re_pointing_a_follow_ups_root_is_caught():
     tamper("UPDATE rolls_rollentry SET root_id = %s WHERE id = %s", [public.pk, follow_up.pk])
     code, _, err = run_verify(character.campaign_id)
     assert code == 1 and f"BROKEN at entry #{follow_up.seq}" in err
+
+
+@pytest.mark.parametrize("link", ["roller", "user", "character"])
+def test_verify_log_reports_a_link_cut_while_its_row_exists(link, capsys):
+    """Any database client could set roller_id to NULL (the trigger allows it, as a deletion's SET
+    NULL does): the roller lost their GM-only roll and nothing noticed. A deletion removes the
+    row too; a cut leaves it, and verify_log says which link."""
+    character = CharacterFactory()
+    (entry,) = append(character, 1)
+    tamper(f"UPDATE rolls_rollentry SET {link}_id = NULL WHERE id = %s", [entry.pk])
+    report = RollEntry.objects.verify_chain(character.campaign_id)
+    assert not report.intact
+    assert report.reason == f"its {link} link was removed, but the row it recorded exists"
+    with pytest.raises(CommandError):
+        call_command("verify_log", character.campaign_id)
+
+
+def test_verify_log_reports_changed_odds_as_shown():
+    """odds_display, the odds the card showed, was outside the hash: version 4 covers it."""
+    character = CharacterFactory()
+    (entry,) = append(character, 1)
+    assert entry.content()["v"] == 4 and entry.content()["odds_display"] == entry.odds_display
+    tamper("UPDATE rolls_rollentry SET odds_display = %s WHERE id = %s", ["99.9%", entry.pk])
+    report = RollEntry.objects.verify_chain(character.campaign_id)
+    assert report.reason == "its content no longer matches its hash"
+    # Claiming an older form to leave the odds out breaks the hash as well.
+    tamper("UPDATE rolls_rollentry SET hash_version = NULL WHERE id = %s", [entry.pk])
+    assert not RollEntry.objects.verify_chain(character.campaign_id).intact
+
+
+def test_a_version_3_entry_still_verifies():
+    """Entries written before version 4 carry no hash_version; their hash never covered the
+    odds as shown, and they verify as they always did."""
+    character = CharacterFactory()
+    (entry,) = append(character, 1)
+    entry.hash_version = None
+    old = entry.compute_hash()
+    assert entry.content()["v"] == 3 and "odds_display" not in entry.content()
+    tamper(
+        "UPDATE rolls_rollentry SET hash_version = NULL, hash = %s WHERE id = %s", [old, entry.pk]
+    )
+    tamper(
+        "UPDATE rolls_loghead SET hash = %s WHERE campaign_id = %s", [old, character.campaign_id]
+    )
+    assert RollEntry.objects.verify_chain(character.campaign_id).intact

@@ -234,7 +234,8 @@ def test_the_gms_json_export_is_enough_to_verify_the_chain(client, party):
     previous = "0" * 64
     for record in data["entries"]:
         content = {
-            "v": 3,
+            "v": record["hash_version"],
+            "odds_display": record["odds_display"],
             "campaign": data["campaign"]["id"],
             "seq": record["seq"],
             "prev_hash": record["prev_hash"],
