@@ -77,7 +77,7 @@ class Choice(Schema):
 class Option(Schema):
     name: str
     label: str
-    type: str = Field(description="choice, choices (a list of values), integer, boolean or text")
+    type: str = Field(description="choice, integer, boolean or text")
     value: Any = None
     required: bool
     locked: bool = Field(description="Set by the GM's call or contest; can't be changed")
@@ -199,8 +199,6 @@ def _target_url(request: HttpRequest, target: Target) -> str:
 def _field_type(field: forms.Field) -> str:
     if isinstance(field, forms.BooleanField):
         return "boolean"
-    if isinstance(field, forms.MultipleChoiceField):
-        return "choices"
     if isinstance(field, forms.ChoiceField):
         return "choice"
     if isinstance(field, forms.IntegerField):
@@ -251,33 +249,17 @@ def _plan(target: Target, form: RollForm) -> dict[str, Any]:
     }
 
 
-def _multiple(form_class: type[RollForm]) -> set[str]:
-    """The options that take several values (the dialog's checkbox groups, such as Cogent's
-    combat circumstances): a list in the API."""
-    fields = form_class.base_fields.items()
-    return {name for name, field in fields if isinstance(field, forms.MultipleChoiceField)}
-
-
-def _with_options(
-    defaults: dict[str, Any], values: dict[str, Any], multiple: set[str]
-) -> QueryDict:
+def _with_options(defaults: dict[str, Any], values: dict[str, Any]) -> QueryDict:
     """The panel's defaults with the options given over them, as the panel's form posts them:
     true ticks a box, false or null unticks it (or leaves the option out), numbers and text go
-    as text; an option of ``multiple`` takes a list (or one value), each item as text."""
+    as text."""
     data = QueryDict(mutable=True)
     for name, value in defaults.items():
-        data.setlist(name, [str(v) for v in value] if isinstance(value, list) else [str(value)])
+        data[name] = str(value)
     for name, value in values.items():
-        if name in multiple:
-            items = value if isinstance(value, list) else [] if value is None else [value]
-            if any(isinstance(item, (dict, list)) or item is None for item in items):
-                raise ApiError(
-                    422, "Some values are not valid.", {name: ["Give a list of values."]}
-                )
-            data.setlist(name, [str(item) for item in items])
-        elif isinstance(value, (dict, list)):
+        if isinstance(value, (dict, list)):
             raise ApiError(422, "Some values are not valid.", {name: ["Give a single value."]})
-        elif value is None or value is False:
+        if value is None or value is False:
             data.pop(name, None)
         else:
             data[name] = "on" if value is True else str(value)
@@ -285,7 +267,7 @@ def _with_options(
 
 
 def _loaded_form(
-    request: HttpRequest, pk: int, kind: str, target_pk: int, values: dict[str, Any] | QueryDict
+    request: HttpRequest, pk: int, kind: str, target_pk: int, values: dict[str, Any]
 ) -> tuple[Target, Membership, RollForm]:
     """The target (as the roll panel loads it: the roller's permission) and its panel's form,
     bound to the panel's defaults with ``values`` over them. The GM's call or contest it answers
@@ -298,11 +280,7 @@ def _loaded_form(
     presets = {"gm": membership.is_gm} | (ask.presets() if ask else {})
     form_class = target.character.campaign.rule_system.roll_form
     defaults = form_class.default_data(target=target, sheet=target.sheet, **presets)
-    multiple = _multiple(form_class)
-    if isinstance(values, QueryDict):
-        # A query string: a repeated option of several values keeps them all (?a=1&a=2).
-        values = {k: values.getlist(k) if k in multiple else values[k] for k in values}
-    data = _with_options(defaults, values, multiple)
+    data = _with_options(defaults, values)
     data.update(asked)
     form = form_class(data, target=target, sheet=target.sheet, **presets)
     form.is_valid()
@@ -383,7 +361,7 @@ def target(request: HttpRequest, pk: Id, kind: Kind, target_pk: Id) -> dict[str,
     defaults otherwise), the pool they make, and the exact odds. Only the character's player and
     the GM may open a panel, so only they get an answer. Bad options: 422 with the panel's
     message per option."""
-    found, _, form = _loaded_form(request, pk, kind, target_pk, request.GET)
+    found, _, form = _loaded_form(request, pk, kind, target_pk, request.GET.dict())
     if not form.is_valid() or form.plan is None:
         raise invalid(form)
     return _plan(found, form)
