@@ -35,6 +35,7 @@ from rolls.rolling.views import (
     make_roll,
     panel_ask,
 )
+from rolls.rules import cogent
 from sheets.access import campaign_for_member, character_for_reader
 from sheets.api import MAX_ID, Id
 from sheets.models import Character, Membership
@@ -83,6 +84,9 @@ class Option(Schema):
     locked: bool = Field(description="Set by the GM's call or contest; can't be changed")
     help: str
     choices: list[Choice] = Field(default_factory=list)
+    multiple: bool = Field(
+        False, description="Takes several of its choices: a list (its value is a list too)"
+    )
     min: int | None = None
     max: int | None = None
 
@@ -161,10 +165,24 @@ class LogPage(Schema):
     next_url: str | None
 
 
+# The roll panels' options that take several values (docs/api.md), declared so that the schema
+# says they are lists: a list in a roll's body, a repeated parameter in a target's query. Every
+# panel's multi-valued field must be here (tests/rolls/test_api_lists.py checks all systems).
+LIST_MAX = 20  # values in one list option at most: more than any panel offers
+ListOption = list[Annotated[str, Field(max_length=40)]]
+CIRCUMSTANCES = Field(
+    None,
+    max_length=LIST_MAX,
+    description="Cogent, combat skills: the combat circumstances, any of "
+    f"{', '.join(cogent.COMBAT_CIRCUMSTANCES)} (as the panel's tick boxes)",
+)
+
+
 class RollIn(BaseModel):
     """The roll panel's options, by the names the target's ``options`` lists; leave one out for
     its default. ``action`` is one of the target's actions (default ``roll``); ``call`` or
-    ``contest`` answers a GM's request (its id, as the sheet's prompt links)."""
+    ``contest`` answers a GM's request (its id, as the sheet's prompt links). An option that
+    takes several values (``multiple`` in the target's options) is a list."""
 
     # A plain pydantic model: ninja's Schema reads only declared fields, and the options are the
     # panel's, which differ by system (the target lists them).
@@ -173,6 +191,16 @@ class RollIn(BaseModel):
     action: str = Field("roll", max_length=40)
     call: int | None = Field(None, ge=1, le=MAX_ID)
     contest: int | None = Field(None, ge=1, le=MAX_ID)
+    circumstances: ListOption | None = CIRCUMSTANCES
+
+
+class TargetQuery(Schema):
+    """A target's options in the query string: any option by name (the target lists them; only
+    the lists are declared here), each once; a list option repeats its parameter."""
+
+    circumstances: ListOption = Field(
+        default_factory=list, max_length=LIST_MAX, description=CIRCUMSTANCES.description
+    )
 
 
 class FollowUpIn(Schema):
@@ -225,6 +253,7 @@ def _options(form: RollForm) -> list[dict[str, Any]]:
                 "locked": field.disabled,
                 "help": str(field.help_text),
                 "choices": choices,
+                "multiple": isinstance(field, forms.MultipleChoiceField),
                 "min": getattr(field, "min_value", None),
                 "max": getattr(field, "max_value", None),
             }
@@ -249,21 +278,41 @@ def _plan(target: Target, form: RollForm) -> dict[str, Any]:
     }
 
 
-def _with_options(defaults: dict[str, Any], values: dict[str, Any]) -> QueryDict:
+def _single(name: str) -> ApiError:
+    return ApiError(422, "Some values are not valid.", {name: ["Give a single value."]})
+
+
+def _with_options(
+    form_class: type[RollForm], defaults: dict[str, Any], values: dict[str, Any]
+) -> QueryDict:
     """The panel's defaults with the options given over them, as the panel's form posts them:
     true ticks a box, false or null unticks it (or leaves the option out), numbers and text go
-    as text."""
+    as text, and an option of several values (a multiple choice, the panel's tick boxes) takes
+    a list — or one value — as the browser sends each ticked box."""
+    fields = form_class.base_fields
     data = QueryDict(mutable=True)
     for name, value in defaults.items():
-        data[name] = str(value)
+        data.setlist(name, [str(v) for v in value] if isinstance(value, list) else [str(value)])
     for name, value in values.items():
-        if isinstance(value, (dict, list)):
-            raise ApiError(422, "Some values are not valid.", {name: ["Give a single value."]})
+        multiple = isinstance(fields.get(name), forms.MultipleChoiceField)
+        if isinstance(value, dict) or (isinstance(value, list) and not multiple):
+            raise _single(name)
         if value is None or value is False:
             data.pop(name, None)
+        elif isinstance(value, list):
+            if any(isinstance(item, (dict, list)) for item in value):
+                raise _single(name)
+            data.setlist(name, [str(item) for item in value])
         else:
             data[name] = "on" if value is True else str(value)
     return data
+
+
+def _query_values(request: HttpRequest) -> dict[str, Any]:
+    """The query string's options: a parameter given once is its value, a repeated one a list
+    (which only a list option takes: a repeated single option is refused, never read as its
+    last value)."""
+    return {name: items[0] if len(items) == 1 else items for name, items in request.GET.lists()}
 
 
 def _loaded_form(
@@ -273,6 +322,9 @@ def _loaded_form(
     bound to the panel's defaults with ``values`` over them. The GM's call or contest it answers
     (``call``/``contest`` in values) presets and locks options, as on the sheet."""
     target, membership = target_for_roller(request, pk, kind, target_pk)  # type: ignore[arg-type]
+    for name in ASK_PARAMS:
+        if isinstance(values.get(name), list):
+            raise _single(name)
     asked = {name: str(values[name]) for name in ASK_PARAMS if values.get(name) is not None}
     ask, refusal = panel_ask(asked, target)
     if refusal:
@@ -280,7 +332,7 @@ def _loaded_form(
     presets = {"gm": membership.is_gm} | (ask.presets() if ask else {})
     form_class = target.character.campaign.rule_system.roll_form
     defaults = form_class.default_data(target=target, sheet=target.sheet, **presets)
-    data = _with_options(defaults, values)
+    data = _with_options(form_class, defaults, values)
     data.update(asked)
     form = form_class(data, target=target, sheet=target.sheet, **presets)
     form.is_valid()
@@ -356,12 +408,16 @@ def targets(request: HttpRequest, pk: Id) -> list[dict[str, Any]]:
     url_name="target",
     summary="A target's options, pool and exact odds",
 )
-def target(request: HttpRequest, pk: Id, kind: Kind, target_pk: Id) -> dict[str, Any]:
+def target(
+    request: HttpRequest, pk: Id, kind: Kind, target_pk: Id, query: Query[TargetQuery]
+) -> dict[str, Any]:
     """The roll panel as data: its options (with the values given as query parameters, the
-    defaults otherwise), the pool they make, and the exact odds. Only the character's player and
-    the GM may open a panel, so only they get an answer. Bad options: 422 with the panel's
-    message per option."""
-    found, _, form = _loaded_form(request, pk, kind, target_pk, request.GET.dict())
+    defaults otherwise; a list option repeats its parameter), the pool they make, and the exact
+    odds. Only the character's player and the GM may open a panel, so only they get an answer.
+    Bad options: 422 with the panel's message per option."""
+    # The declared query only documents and bounds the lists: the options are read as the panel
+    # reads them, every parameter by name.
+    found, _, form = _loaded_form(request, pk, kind, target_pk, _query_values(request))
     if not form.is_valid() or form.plan is None:
         raise invalid(form)
     return _plan(found, form)
