@@ -170,11 +170,9 @@ class LogPage(Schema):
 # panel's multi-valued field must be here (tests/rolls/test_api_lists.py checks all systems).
 LIST_MAX = 20  # values in one list option at most: more than any panel offers
 ListOption = list[Annotated[str, Field(max_length=40)]]
-CIRCUMSTANCES = Field(
-    None,
-    max_length=LIST_MAX,
-    description="Cogent, combat skills: the combat circumstances, any of "
-    f"{', '.join(cogent.COMBAT_CIRCUMSTANCES)} (as the panel's tick boxes)",
+CIRCUMSTANCES = (
+    "Cogent, combat skills: the combat circumstances, any of "
+    f"{', '.join(cogent.COMBAT_CIRCUMSTANCES)} (as the panel's tick boxes)"
 )
 
 
@@ -191,7 +189,7 @@ class RollIn(BaseModel):
     action: str = Field("roll", max_length=40)
     call: int | None = Field(None, ge=1, le=MAX_ID)
     contest: int | None = Field(None, ge=1, le=MAX_ID)
-    circumstances: ListOption | None = CIRCUMSTANCES
+    circumstances: ListOption | None = Field(None, max_length=LIST_MAX, description=CIRCUMSTANCES)
 
 
 class TargetQuery(Schema):
@@ -199,7 +197,7 @@ class TargetQuery(Schema):
     the lists are declared here), each once; a list option repeats its parameter."""
 
     circumstances: ListOption = Field(
-        default_factory=list, max_length=LIST_MAX, description=CIRCUMSTANCES.description
+        default_factory=list, max_length=LIST_MAX, description=CIRCUMSTANCES
     )
 
 
