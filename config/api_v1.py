@@ -12,7 +12,7 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
 from config.api import NO_TOKEN, READ_THROTTLE, ApiError, TokenAuth, by_field
-from config.errors import too_large_message
+from config.errors import API_FORBIDDEN, API_SERVER_ERROR, too_large_message
 from rolls.api import router as rolls_router
 from sheets.api import router as sheets_router
 from sheets.models import Refused
@@ -63,7 +63,7 @@ def _server_error(request: HttpRequest, exc: Exception) -> HttpResponse:
     logger.error(
         "Internal Server Error: %s", request.path, exc_info=exc, extra={"request": request}
     )
-    return _error(request, "Something went wrong on our side; it has been logged.", 500)
+    return _error(request, API_SERVER_ERROR, 500)
 
 
 @api.exception_handler(AuthenticationError)
@@ -88,7 +88,7 @@ def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
 
 @api.exception_handler(PermissionDenied)
 def _forbidden(request: HttpRequest, exc: PermissionDenied) -> HttpResponse:
-    return _error(request, str(exc) or "You may not do that.", 403)
+    return _error(request, str(exc) or API_FORBIDDEN, 403)
 
 
 @api.exception_handler(Refused)

@@ -20,6 +20,10 @@ from sheets.ranges import IMPORT_MAX_BYTES
 # Where the API answers (config/urls.py mounts it here).
 API_PREFIX = "/api/v1/"
 API_NOT_FOUND = "No such address in the API; GET /api/v1/ lists what there is."
+# The API's words for a refusal without a reason and for a bug, inside the NinjaAPI
+# (config/api_v1.py) and outside it (the handlers below) alike.
+API_FORBIDDEN = "You may not do that."
+API_SERVER_ERROR = "Something went wrong on our side; it has been logged."
 
 
 def is_api(request: HttpRequest) -> bool:
@@ -70,14 +74,14 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 def forbidden(request: HttpRequest, exception: Exception) -> HttpResponse:
     """handler403."""
     if is_api(request):
-        return api_error(str(exception) or "You may not do that.", 403)
+        return api_error(str(exception) or API_FORBIDDEN, 403)
     return defaults.permission_denied(request, exception)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     """handler500: a bug outside the API's own handler (which answers the same words)."""
     if is_api(request):
-        return api_error("Something went wrong on our side; it has been logged.", 500)
+        return api_error(API_SERVER_ERROR, 500)
     return defaults.server_error(request)
 
 

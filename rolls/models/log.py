@@ -16,10 +16,9 @@ import secrets
 import threading
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
-from django.contrib.auth.models import User
 from django.core.exceptions import EmptyResultSet
 from django.db import IntegrityError, connections, models, transaction
 from django.db.models import (
@@ -278,7 +277,7 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
                 follows_seq=F("follows__seq"),
                 reveals_seq=F("reveals__seq"),
                 root_seq=F("root__seq"),
-                **_recorded_rows_alive(),
+                **_recorded_rows_alive(self.model),
             )
             .order_by("seq")
         )
@@ -553,21 +552,23 @@ def _plain_fields(model: type[RollEntry]) -> list[tuple[Any, str, str, bool]] | 
     return [(f, f.name, f.attname, f.is_relation) for f in model._meta.concrete_fields]
 
 
-def _recorded_rows_alive() -> dict[str, Any]:
-    """``<link>_alive`` for verify_chain: whether the row a NULL link recorded still exists. A
-    deletion nulls the link and removes the row; a link nulled with its row still there was cut
-    by hand (a roller losing their own GM-only roll). Looked up only for NULL links."""
-    targets = {"character": Character, "user": User, "roller": User}
-    return {
-        f"{link}_alive": Case(
+def _recorded_rows_alive(model: type[models.Model]) -> dict[str, Any]:
+    """``<link>_alive`` for verify_chain: whether the row a NULL link of ``model`` (the entry)
+    recorded still exists. A deletion nulls the link and removes the row; a link nulled with its
+    row still there was cut by hand (a roller losing their own GM-only roll). Looked up only for
+    NULL links."""
+    alive = {}
+    for link in RECORDED_LINKS:
+        related = cast(type[models.Model], model._meta.get_field(link).related_model)
+        target = related._default_manager
+        alive[f"{link}_alive"] = Case(
             When(
                 Q(**{f"{link}__isnull": True, f"{link}_ref__isnull": False}),
-                then=Exists(model._default_manager.filter(pk=OuterRef(f"{link}_ref"))),
+                then=Exists(target.filter(pk=OuterRef(f"{link}_ref"))),
             ),
             default=Value(False),
         )
-        for link, model in targets.items()
-    }
+    return alive
 
 
 def _sent_as(field: Any, connection: Any) -> tuple[type, Any] | object | None:
