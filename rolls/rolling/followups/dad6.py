@@ -46,8 +46,7 @@ def _buy_offer(rolled: dad6.Result, sheet: Dad6Sheet) -> FollowUp:
         if after.success
         else f"still a failure ({after.boons} of {after.difficulty} boons)"
     )
-    bane = _newest_bane(sheet)
-    if dad6.bane_accepted(rolled, banes_in_play=int(bane is not None)) == dad6.BANE_PROGRESSES:
+    if bane := _progressed_bane(rolled, sheet):
         return FollowUp("buy_boon", f"Buy a boon: “{bane}” activates and progresses — {leaves}")
     return FollowUp(
         "buy_boon",
@@ -57,11 +56,13 @@ def _buy_offer(rolled: dad6.Result, sheet: Dad6Sheet) -> FollowUp:
     )
 
 
-def _newest_bane(sheet: Dad6Sheet) -> str | None:
-    """The bane a purchase activates and progresses: the one last put in play (the GM narrates
-    how it worsens, and may edit the sheet's banes)."""
+def _progressed_bane(rolled: dad6.Result, sheet: Dad6Sheet) -> str | None:
+    """The bane the next purchase of ``rolled`` activates and progresses (the engine's
+    :func:`dad6.bane_accepted`): the one last put in play — the GM narrates how it worsens, and
+    may edit the sheet's banes — or None when the purchase adds a new bane."""
     bane = sheet.banes.order_by("-pk").first()
-    return None if bane is None else bane.description
+    accepted = dad6.bane_accepted(rolled, banes_in_play=int(bane is not None))
+    return bane.description if bane is not None and accepted == dad6.BANE_PROGRESSES else None
 
 
 def refusal(entry: RollEntry, name: str) -> str:
@@ -122,8 +123,7 @@ def buy_boon(entry: RollEntry, sheet: Dad6Sheet, rng: RandomSource, value: str) 
         result = dad6.buy_boon(rolled)
     except ValueError as exc:
         raise Refused(str(exc)) from None
-    bane = _newest_bane(sheet)
-    if dad6.bane_accepted(rolled, banes_in_play=int(bane is not None)) == dad6.BANE_PROGRESSES:
+    if bane := _progressed_bane(rolled, sheet):
         # Book: the bane already in play activates and progresses; none is added.
         accepted, changes = f"“{bane}” activates and progresses", {}
     else:
