@@ -14,7 +14,7 @@ from typing import Any
 
 from django import forms
 
-from rolls.rules import cogent, cold_stars, dad6
+from rolls.rules import cogent_creation, cold_stars, dad6
 from rolls.rules.creation import CreationCheck, Problem
 from sheets import ranges
 from sheets.catalog import cold_stars_catalog
@@ -32,7 +32,7 @@ from sheets.models import (
 
 # How many rows the page offers (more are added on the sheet afterwards). Not rules: room on a page.
 COGENT_VOCATION_ROWS = 2
-COGENT_DISABILITY_ROWS = cogent.CREATION_DISABILITIES_COUNTED
+COGENT_DISABILITY_ROWS = cogent_creation.CREATION_DISABILITIES_COUNTED
 DAD6_SKILL_ROWS = 6
 
 
@@ -199,8 +199,12 @@ ATTRIBUTE_NAMES = dict(CogentAttribute.choices)
 
 class CogentCreationForm(CreationForm):
     def add_fields(self) -> None:
-        low = cogent.CREATION_ATTRIBUTE_MIN if self.strict else ranges.COGENT_ATTRIBUTE_MIN
-        high = cogent.CREATION_ATTRIBUTE_POINTS if self.strict else ranges.COGENT_ATTRIBUTE_MAX
+        low = cogent_creation.CREATION_ATTRIBUTE_MIN if self.strict else ranges.COGENT_ATTRIBUTE_MIN
+        high = (
+            cogent_creation.CREATION_ATTRIBUTE_POINTS
+            if self.strict
+            else ranges.COGENT_ATTRIBUTE_MAX
+        )
         for attribute, label in CogentAttribute.choices:
             self.fields[attribute] = RatingField(label, low, high)
         for i, (name, _) in enumerate(COGENT_CORE_SKILLS):
@@ -364,7 +368,7 @@ class CogentCreationForm(CreationForm):
         }
 
     def run_check(self, build: dict[str, Any]) -> CreationCheck:
-        return cogent.creation_check(
+        return cogent_creation.creation_check(
             attributes={ATTRIBUTE_NAMES[a]: n for a, n in build["attributes"].items()},
             core_skills=build["skills"],
             vocations=[(rating, [s[3] for s in subs]) for _, _, rating, subs in build["vocations"]],

@@ -10,7 +10,7 @@ from django.db.models import OuterRef, Q, StringAgg, Subquery, Value
 from django.db.models.functions import Cast, Concat
 from django.utils.functional import cached_property
 
-from rolls.rules import cogent
+from rolls.rules import cogent, cogent_creation
 from sheets import ranges
 from sheets.models.base import (
     Refused,
@@ -223,7 +223,7 @@ class CogentSheet(models.Model):
     ) -> list[str]:
         """The Book's creation rules as soft checks, shown to the owner and the GM (the caller
         passes the rows it has loaded anyway)."""
-        return cogent.creation_warnings(
+        return cogent_creation.creation_warnings(
             core_skill_ratings=[skill.rating for skill in skills], vocations=len(vocations)
         )
 

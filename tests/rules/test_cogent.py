@@ -2,7 +2,7 @@ from fractions import Fraction
 
 import pytest
 
-from rolls.rules import cogent
+from rolls.rules import cogent, cogent_creation
 
 
 def test_robs_athletics_pool_is_six_dice():
@@ -231,8 +231,8 @@ def test_injury_dice_come_off_physical_checks_only():
 
 
 def test_creation_warnings():
-    assert cogent.creation_warnings(core_skill_ratings=[-1, 0, 2], vocations=1) == []
-    warnings = cogent.creation_warnings(core_skill_ratings=[-1, -1, 0], vocations=0)
+    assert cogent_creation.creation_warnings(core_skill_ratings=[-1, 0, 2], vocations=1) == []
+    warnings = cogent_creation.creation_warnings(core_skill_ratings=[-1, -1, 0], vocations=0)
     assert warnings == [
         "2 core skills are at −1; the creation rules allow 1.",
         "No vocation yet; the creation rules give every character at least one.",

@@ -2,7 +2,7 @@
 
 import pytest
 
-from rolls.rules import cogent, cold_stars, dad6
+from rolls.rules import cogent_creation, cold_stars, dad6
 from rolls.rules.cold_stars import SkillChoice
 
 ZERO_SKILLS = [0] * 15
@@ -14,7 +14,7 @@ def cogent_check(**kwargs):
         "core_skills": ZERO_SKILLS,
         "vocations": [(1, [])],
     }
-    return cogent.creation_check(**(build | kwargs))
+    return cogent_creation.creation_check(**(build | kwargs))
 
 
 def test_cogent_fast_play_budgets_are_two_attribute_points_and_twelve_skill_points():
