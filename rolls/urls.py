@@ -4,6 +4,7 @@ import rolls.log.tokens  # noqa: F401 — registers <entry:…>, a roll entry's 
 import sheets.converters  # noqa: F401 — registers <id:…>
 from rolls.log import exports
 from rolls.log import views as log_views
+from rolls.rolling import assist_views
 from rolls.rolling import views as roll_views
 from rolls.table import contest_views, prompts
 from rolls.table import views as table_views
@@ -29,9 +30,9 @@ urlpatterns = [
     # Entries go by token, not pk: the pks' gaps would count hidden rolls (rolls/log/tokens.py).
     path("rolls/<entry:pk>/", roll_views.roll_entry, name="roll_entry"),
     path("rolls/<entry:pk>/reveal/", roll_views.roll_reveal, name="roll_reveal"),
-    path("rolls/<entry:pk>/drop-assist/", roll_views.assist_drop, name="assist_drop"),
-    path("characters/<id:pk>/ask-assist/", roll_views.assist_ask, name="assist_ask"),
-    path("characters/<id:pk>/assist/<id:ask_pk>/", roll_views.assist_offer, name="assist_offer"),
+    path("rolls/<entry:pk>/drop-assist/", assist_views.assist_drop, name="assist_drop"),
+    path("characters/<id:pk>/ask-assist/", assist_views.assist_ask, name="assist_ask"),
+    path("characters/<id:pk>/assist/<id:ask_pk>/", assist_views.assist_offer, name="assist_offer"),
     path("rolls/<entry:pk>/<slug:action>/", roll_views.roll_follow_up, name="roll_follow_up"),
     path("campaigns/<id:pk>/log/", log_views.campaign_log, name="campaign_log"),
 ]

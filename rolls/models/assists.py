@@ -7,6 +7,7 @@ from django.db import models
 from django.utils import timezone
 
 from rolls.models.entry import RollEntry
+from rolls.rules import cogent
 from sheets.models import Campaign, Character
 
 # ---------------------------------------------------------------------------------------------
@@ -34,6 +35,11 @@ class Assist(models.Model):
     entry = models.OneToOneField(RollEntry, on_delete=models.PROTECT, related_name="assist_for")
     assisted = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="assists")
     wins = models.SmallIntegerField(help_text="Signed: added to the main roll's wins.")
+    further_helpers = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="A group assist's helpers beyond the one who rolled: +1 die each to the main "
+        "roll (also in the assist entry's options, so the chain holds it).",
+    )
     used_by = models.OneToOneField(
         RollEntry,
         on_delete=models.PROTECT,
@@ -47,6 +53,12 @@ class Assist(models.Model):
 
     class Meta:
         ordering = ["pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(further_helpers__lte=cogent.GROUP_HELPERS_MAX),
+                name="assist_further_helpers_at_most_max",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.entry.character_name}'s assist for {self.assisted}"
@@ -58,6 +70,19 @@ class Assist(models.Model):
     @property
     def wins_text(self) -> str:
         return f"{self.wins:+d} win{'' if abs(self.wins) == 1 else 's'}"
+
+    @property
+    def effect_text(self) -> str:
+        """What the assist does to the roll that takes it: "+1 win, +2 dice from 2 more helpers"."""
+        if not self.further_helpers:
+            return self.wins_text
+        return f"{self.wins_text}, {group_dice_text(self.further_helpers)}"
+
+
+def group_dice_text(further_helpers: int) -> str:
+    """A group assist's dice in words: "+1 die from 1 more helper", "+2 dice from 2 more helpers"."""
+    n = further_helpers
+    return f"+{n} {'die' if n == 1 else 'dice'} from {n} more helper{'' if n == 1 else 's'}"
 
 
 class AssistRequestQuerySet(models.QuerySet["AssistRequest"]):

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 
 from rolls.models import OUTCOME_LABELS, Kind
+from rolls.models.assists import group_dice_text
 from rolls.rolling.display import fraction_text, percent
 from rolls.rules import RandomSource, cogent, cold_stars, dad6, system_rng
 
@@ -269,6 +270,8 @@ def cogent_headline(entry: RollEntry) -> Headline:
         value = r.get("assist", 0)
         who = o.get("assist_for", "the assisted character")
         effect = "no change" if not value else f"{value:+d} win{'' if abs(value) == 1 else 's'}"
+        if o.get("further_helpers"):
+            effect += f" and {group_dice_text(o['further_helpers'])}"
         return Headline(title, figure, f"The assist gives {effect} to {who}'s next action.")
     margin = r.get("margin", r["wins"] - cl)
     if entry.outcome == "success":

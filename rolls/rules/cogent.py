@@ -54,10 +54,14 @@ CHALLENGE_LEVELS: dict[int, str] = {  # Book
 SPECIALITY_MIN_POOL = 8  # Book: skill speciality needs 8+ dice …
 SPECIALITY_MAX_CL = 3  # … against CL 3 or less
 ASSIST_MIN_CL = 3  # Book: the CL of an assist starts at three and is never lower
-# Decision: one assist waits for a character at a time and its next action takes it. The Book lets
-# the narrator allow several helpers, but folds them into one assist roll ("Group Assists": each
-# extra helper adds a die to the assisting pool); a second assist while one waits is refused.
+# Decision: one assist waits for a character at a time and its next action takes it; a second
+# while one waits is refused. Several helpers make one group assist (Book, "Group Assists"): one
+# of them rolls the assist, and each further helper adds a die to the main roll
+# (group_assist_dice), so one waiting assist carries them all.
 ASSISTS_PER_ROLL = 1
+# Decision: at most this many further helpers on one assist. Far above any table; it only guards
+# the pool against absurd requests.
+GROUP_HELPERS_MAX = 10
 # Decision: an assist applies to the assisted character's next *action* (a roll against a CL,
 # combat skills included, as the Book's "skill or combat roll"). A conflict's side (a GM contest,
 # or a roll marked contested) takes none: the Book prices a conflict as wins against wins and
@@ -334,6 +338,12 @@ def check_assist_cl(challenge_level: object) -> int:
             f"CL {cl} is too low."
         )
     return cl
+
+
+def group_assist_dice(further_helpers: object) -> int:
+    """Book (Group Assists): the dice a group assist adds to the main roll, one per helper beyond
+    the one who rolls the assist. They join the main roll's pool, so its odds include them."""
+    return check_int(further_helpers, name="Further helpers", low=0, high=GROUP_HELPERS_MAX)
 
 
 def assist(

@@ -11,7 +11,7 @@ from rolls.models import (
     Kind,
     RollEntry,
 )
-from rolls.rolling.forms.cogent import cogent_pool, spend_destiny_before
+from rolls.rolling.forms.cogent_pools import cogent_pool, spend_destiny_before
 from rolls.rolling.outcomes import cogent_faces, odds_fields, pool_terms
 from rolls.rolling.targets import Target
 from rolls.rules import RandomSource, cogent

@@ -245,6 +245,15 @@ class AssistForm(forms.Form):
         ],
         initial=cogent.ASSIST_MIN_CL,
     )
+    further_helpers = forms.IntegerField(
+        label="Further helpers",
+        min_value=0,
+        max_value=cogent.GROUP_HELPERS_MAX,
+        initial=0,
+        required=False,
+        help_text="A group assist: each helper besides the one who rolls adds +1 die to the "
+        "assisted roll.",
+    )
 
     def __init__(self, *args: Any, campaign: Any, skills: list[str], **kwargs: Any) -> None:
         kwargs.setdefault("prefix", "assist")

@@ -28,7 +28,7 @@ from rolls.models import (
     RollCallTarget,
     RollEntry,
 )
-from rolls.rolling.views import assist_panel_url
+from rolls.rolling.assist_views import assist_panel_url
 from rolls.table.cards import RECENT_CLOSED, contest_cards
 from rolls.table.forms import AssistForm, CallForm, ContestForm
 from sheets.access import (
@@ -254,7 +254,10 @@ def assist_start(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         context = _dashboard_context(campaign, membership, assist_form=form)
         return render(request, "rolls/dashboard.html", context, status=400)
     d = form.cleaned_data
-    return redirect(assist_panel_url(form.target, d["assisted"].pk, d["challenge_level"]))
+    url = assist_panel_url(
+        form.target, d["assisted"].pk, d["challenge_level"], d.get("further_helpers") or 0
+    )
+    return redirect(url)
 
 
 def _create(

@@ -146,10 +146,23 @@ def test_an_assist_cl_is_three_or_more():
 
 
 def test_assist_decisions():
-    # One waiting assist per roll (the Book folds extra helpers into the one assist roll), and
-    # conflicts take none: the engine's conflict has no assist term.
+    # One waiting assist per roll (further helpers ride on that one assist), and conflicts take
+    # none: the engine's conflict has no assist term.
     assert cogent.ASSISTS_PER_ROLL == 1 and cogent.ASSISTS_IN_CONFLICTS is False
     assert "assist" not in cogent.conflict.__code__.co_varnames
+
+
+def test_each_further_helper_of_a_group_assist_adds_a_die_to_the_main_roll():
+    # RULES.md §6: one helper rolls the assist; each further helper is +1 die to the main roll.
+    assert [cogent.group_assist_dice(n) for n in (0, 1, 3)] == [0, 1, 3]
+    assert cogent.group_assist_dice(cogent.GROUP_HELPERS_MAX) == cogent.GROUP_HELPERS_MAX
+    for bad in (-1, cogent.GROUP_HELPERS_MAX + 1, True, "2", 1.0):
+        with pytest.raises(ValueError, match="Further helpers"):
+            cogent.group_assist_dice(bad)
+    # The dice join the pool, so the odds are the bigger pool's: 2 dice + 2 helpers vs CL 3.
+    assert cogent.odds(2 + cogent.group_assist_dice(2), challenge_level=3)["success"] == Fraction(
+        5, 16
+    )
 
 
 def test_exact_odds_small_pools():

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from functools import cache
+from functools import cache, partial
 from typing import Any, cast
 
 from django import forms
 from django.db.models import OuterRef, QuerySet, Subquery
 
 from rolls.models import Assist, Kind, Visibility
+from rolls.models.assists import group_dice_text
 from rolls.rolling.display import CERTAIN, bands
 from rolls.rolling.forms.base import RollForm
+from rolls.rolling.forms.cogent_pools import cogent_pool, default_weapon, spend_destiny_before
 from rolls.rolling.outcomes import (
     Action,
     Outcome,
@@ -123,6 +124,15 @@ class CogentRollForm(RollForm[CogentSheet]):
         help_text=f"Against CL {cogent.ASSIST_MIN_CL} or more: wins above the CL add to that "
         "character's next action, a shortfall subtracts.",
     )
+    further_helpers = forms.IntegerField(
+        label="Further helpers (group assist)",
+        min_value=0,
+        max_value=cogent.GROUP_HELPERS_MAX,
+        initial=0,
+        required=False,  # left out means none
+        help_text="Others who help along with this assist: each adds +1 die to the assisted "
+        "roll, and that roll's odds include them.",
+    )
     use_assist = forms.BooleanField(label="Take the waiting assist", required=False, initial=True)
 
     @classmethod
@@ -229,7 +239,7 @@ class CogentRollForm(RollForm[CogentSheet]):
             waiting = self.waiting_assist
             self.fields[
                 "use_assist"
-            ].label = f"Take {waiting.by_name}'s assist ({waiting.wins_text})"
+            ].label = f"Take {waiting.by_name}'s assist ({waiting.effect_text})"
             self.fields[
                 "use_assist"
             ].help_text = "It waits for this character's next action; untick to keep it for later."
@@ -240,6 +250,11 @@ class CogentRollForm(RollForm[CogentSheet]):
 
     def _clean_assists(self, data: dict[str, Any]) -> None:
         for_pk = data.get("assist_for")
+        if data.get("further_helpers") and for_pk is None:
+            self.add_error(
+                "further_helpers",
+                "Further helpers join an assist: choose whom this roll assists, or set 0.",
+            )
         if self.waiting_assist is None and self.data.get("use_assist"):
             # Asked for an assist that was used or dropped since the panel opened: say so rather
             # than roll without the wins the roller counted on.
@@ -316,7 +331,11 @@ class CogentRollForm(RollForm[CogentSheet]):
         circumstances = list(d.get("circumstances") or [])
         equipment = d.get("equipment") or 0
         attribute = None if self.target.is_combat else row.attribute
-        pool, terms = cogent_pool(
+        assist = self._assist_taken()
+        # Book (Group Assists): the assist taken brings its further helpers' dice to this pool.
+        helpers = assist.further_helpers if assist is not None else 0
+        pool_with = partial(
+            cogent_pool,
             sheet,
             row,
             combat=self.target.is_combat,
@@ -325,6 +344,7 @@ class CogentRollForm(RollForm[CogentSheet]):
             equipment=equipment,
             extra=extra,
         )
+        pool, terms = pool_with(helpers=helpers)
         breakdown = f"{pool_terms(terms)} = {pool}d6"
         if sum(value for value, _ in terms) < pool:
             breakdown += " (a pool is never below 0)"
@@ -334,7 +354,6 @@ class CogentRollForm(RollForm[CogentSheet]):
             breakdown += f", destiny spent first ({cogent.DESTINY_WIN_FACE}–6 win)"
         if flags:
             breakdown += ", " + ", ".join(flags)
-        assist = self._assist_taken()
         if assist is not None:
             breakdown += f", {assist.wins_text} from {assist.by_name}'s assist"
         wins = assist.wins if assist is not None else 0
@@ -342,7 +361,9 @@ class CogentRollForm(RollForm[CogentSheet]):
             pool, challenge_level=cl, destiny_before=d["destiny_before"], assist=wins
         )
         auto = cogent.auto_success(
-            pool,
+            # An automatic pass leaves the assist waiting (roll()), so the dice its further
+            # helpers bring don't count towards the 8 either.
+            pool_with(helpers=0)[0] if helpers else pool,
             challenge_level=cl,
             duress=d["duress"],
             contested=d["contested"],
@@ -363,9 +384,14 @@ class CogentRollForm(RollForm[CogentSheet]):
                 f"Wins above CL {cl} add to {self.assist_target.name}'s next action, a shortfall "
                 f"subtracts; at most {cl} either way. Success below means the assist does no harm."
             )
+            if d.get("further_helpers"):
+                notes.append(
+                    f"Group assist: {group_dice_text(d['further_helpers'])} on "
+                    f"{self.assist_target.name}'s next action, whatever this roll scores."
+                )
         elif assist is not None:
             notes.append(
-                f"{assist.by_name}'s assist: {assist.wins_text} on this roll (odds included)."
+                f"{assist.by_name}'s assist: {assist.effect_text} on this roll (odds included)."
             )
         if auto:
             notes.append(
@@ -397,6 +423,8 @@ class CogentRollForm(RollForm[CogentSheet]):
             options["attribute"] = row.attribute
         if self.assist_target is not None:
             options["assist_for"] = self.assist_target.name
+            if d.get("further_helpers"):
+                options["further_helpers"] = d["further_helpers"]
         elif assist is not None:
             # Linked by the assist entry's hash, as exports link entries: never a raw pk.
             options["assist"] = {
@@ -404,6 +432,8 @@ class CogentRollForm(RollForm[CogentSheet]):
                 "wins": assist.wins,
                 "entry_hash": assist.entry.hash,
             }
+            if helpers:
+                options["assist"]["further_helpers"] = helpers
         return Plan(options, {"dice": pool}, breakdown, bands(odds), actions, notes)
 
     def spends(self, action: str) -> bool:
@@ -480,6 +510,8 @@ class CogentRollForm(RollForm[CogentSheet]):
         odds = cogent.odds(len(faces), challenge_level=cl, destiny_before=before)
         name = options["assist_for"]
         effect = "no change" if not value else f"{value:+d} win{'' if abs(value) == 1 else 's'}"
+        if options.get("further_helpers"):
+            effect += f" and {group_dice_text(options['further_helpers'])}"
         detail = (
             f"{plural(result.rolled_wins, 'win')} vs assist CL {cl}: {effect} for {name}'s "
             "next action"
@@ -525,61 +557,3 @@ def flag_notes(
         levels = "level 1" if worst == 1 else f"level 1 to {worst}"
         notes.append(f"Reflexive: a failure injures you, {levels} here (CL − wins, at most 5).")
     return notes
-
-
-def default_weapon(row: Any) -> dict[str, Any]:
-    """The panel's weapon for a combat row: the one the sheet's pool uses (``weapon_now``: the
-    stored one, else the skill's own), its bonus too for "other"."""
-    if row.weapon_now == CUSTOM_WEAPON:
-        return {"weapon": CUSTOM_WEAPON, "weapon_bonus": row.weapon_bonus}
-    return {"weapon": row.weapon_now}
-
-
-def cogent_pool(
-    sheet: CogentSheet,
-    row: Any,
-    *,
-    combat: bool,
-    weapon: tuple[str, int],
-    circumstances: Iterable[str],
-    equipment: int,
-    extra: int,
-) -> tuple[int, list[tuple[int, str]]]:
-    """A Cogent pool from the sheet and a roll's options, with the terms a breakdown names: one
-    reading for the roll panel and a conflict side's roll."""
-    circumstances = list(circumstances)
-    more = cogent.circumstance_dice(circumstances) + cogent.equipment_dice(equipment)
-    terms = [(cogent.BASE_DICE, "base"), (row.rating, row.name)]
-    attribute = None if combat else row.attribute
-    if combat:
-        name, bonus = weapon
-        pool = sheet.combat_pool(
-            rating=row.rating, weapon_bonus=bonus, extra=extra, bonus_dice=more
-        )
-        attributes = [sheet.strength, sheet.reflex, sheet.intelligence]
-        terms += list(zip(attributes, cogent.ATTRIBUTES, strict=True))
-        terms.append((bonus, name))
-    else:
-        pool = sheet.pool_for_skill(
-            rating=row.rating, attribute=row.attribute, extra=extra, bonus_dice=more
-        )
-        terms.append((sheet.attribute_value(row.attribute), row.get_attribute_display()))
-    terms += circumstance_terms(circumstances)
-    terms.append((equipment, "unequal equipment"))
-    terms += [(-dice, what) for dice, what in sheet.penalties(attribute)]
-    terms.append((-extra, "extra penalty"))
-    return pool, terms
-
-
-def spend_destiny_before(sheet: CogentSheet) -> dict[str, int]:
-    """Spend a destiny point before a Cogent roll on the *locked* sheet; refuse without one."""
-    return sheet.spend_destiny("You have no destiny points left to spend before the roll.")
-
-
-def circumstance_terms(circumstances: Iterable[str]) -> list[tuple[int, str]]:
-    """A breakdown's words for the combat circumstances: (+2, "high ground")."""
-    terms = []
-    for key in circumstances:
-        label, dice = cogent.COMBAT_CIRCUMSTANCES[key]
-        terms.append((dice, label.split(" (")[0].lower()))
-    return terms
