@@ -116,6 +116,7 @@ class CogentRollForm(RollForm[CogentSheet]):
         help_text="A saving throw: a failure injures you, level CL − wins (at most 5). "
         "No automatic pass; the odds of the dice stay the same.",
     )
+    use_assist = forms.BooleanField(label="Take the waiting assist", required=False, initial=True)
     assist_for = forms.TypedChoiceField(
         label="Roll as an assist for",
         coerce=int,
@@ -125,15 +126,14 @@ class CogentRollForm(RollForm[CogentSheet]):
         "character's next action, a shortfall subtracts.",
     )
     further_helpers = forms.IntegerField(
-        label="Further helpers (group assist)",
+        label="Further helpers",
         min_value=0,
         max_value=cogent.GROUP_HELPERS_MAX,
         initial=0,
         required=False,  # left out means none
-        help_text="Others who help along with this assist: each adds +1 die to the assisted "
-        "roll, and that roll's odds include them.",
+        help_text="A group assist: each other helper adds +1 die to the assisted roll (its "
+        "odds include them).",
     )
-    use_assist = forms.BooleanField(label="Take the waiting assist", required=False, initial=True)
 
     @classmethod
     def with_roll_state(cls, rows: QuerySet[Any], sheet_pk: str) -> QuerySet[Any]:
