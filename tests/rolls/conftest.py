@@ -1,8 +1,11 @@
+import random
+
 import pytest
 
+from rolls.rules import cogent
 from sheets.models import System
 from tests.factories import CharacterFactory
-from tests.rolls.helpers import SEED, athletics
+from tests.rolls.helpers import ADA_POOL, SEED, athletics, seed_where
 
 
 @pytest.fixture
@@ -50,3 +53,23 @@ def receiver(private):
 
     with Receiver() as receiver:
         yield receiver
+
+
+@pytest.fixture
+def ada_assists(party):
+    """Cogent assists: Ada (ana) assists Bo (ben) with Perception at 9d6 (Reflex 2, Perception
+    4); Cy (player cy) sits at the table too; the GM has Warden (seen) and Spy (hidden)."""
+    sheet = party.pc.cogent
+    sheet.reflex = 2
+    sheet.save()
+    sheet.skills.filter(name="Perception").update(rating=4)
+    CharacterFactory(campaign=party.campaign, name="Cy", owner__username="cy")
+
+
+@pytest.fixture
+def helpful(settings):
+    """Dice for which Ada's 9d6 assist against CL 3 changes the next roll."""
+    settings.ROLLS_RNG_SEED = seed_where(
+        lambda faces: cogent.assist(faces) != 0, lambda rng: cogent.roll(ADA_POOL, rng)
+    )
+    return cogent.assist(cogent.roll(ADA_POOL, random.Random(settings.ROLLS_RNG_SEED)))

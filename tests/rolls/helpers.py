@@ -250,3 +250,10 @@ def roll_athletics(client, party, visibility, *, as_user="player", **extra):
 def athletics(character):
     """A Cogent character's Athletics row."""
     return character.cogent.skills.get(name="Athletics")
+
+
+ADA_POOL = 9  # Ada's Perception in the assist tests: 3 base + 4 Perception + 2 Reflex
+
+
+def perception(character):
+    return character.cogent.skills.get(name="Perception")

@@ -2,7 +2,6 @@
 for another, it waits on the assisted character's sheet, the next action's odds and result
 include it, and every permission and visibility rule holds against crafted requests."""
 
-import random
 import re
 from fractions import Fraction
 
@@ -14,39 +13,22 @@ from rolls.rolling.display import percent
 from rolls.rules import cogent
 from sheets.models import System
 from tests.factories import CharacterFactory, CogentVocationFactory
-from tests.rolls.helpers import latest, odds_url, panel_url, roll_url, seed_where, token
+from tests.rolls.helpers import (
+    ADA_POOL,
+    latest,
+    odds_url,
+    panel_url,
+    perception,
+    roll_url,
+    seed_where,
+    token,
+)
 
-pytestmark = pytest.mark.django_db
-
-ADA_POOL = 9  # 3 base + 4 Perception + 2 Reflex
-
-
-@pytest.fixture(autouse=True)
-def ada_assists(party):
-    """Ada (ana) assists Bo (ben) with Perception at 9d6 (Reflex 2, Perception 4); Cy (player cy)
-    sits at the table too; the GM has Warden (seen) and Spy (hidden)."""
-    sheet = party.pc.cogent
-    sheet.reflex = 2
-    sheet.save()
-    sheet.skills.filter(name="Perception").update(rating=4)
-    CharacterFactory(campaign=party.campaign, name="Cy", owner__username="cy")
-
-
-def perception(character):
-    return character.cogent.skills.get(name="Perception")
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("ada_assists")]
 
 
 def cy(party):
     return party.campaign.characters.get(name="Cy")
-
-
-@pytest.fixture
-def helpful(settings):
-    """Dice for which Ada's 9d6 assist against CL 3 changes the next roll."""
-    settings.ROLLS_RNG_SEED = seed_where(
-        lambda faces: cogent.assist(faces) != 0, lambda rng: cogent.roll(ADA_POOL, rng)
-    )
-    return cogent.assist(cogent.roll(ADA_POOL, random.Random(settings.ROLLS_RNG_SEED)))
 
 
 def _assist(client, party, *, for_character=None, **extra):

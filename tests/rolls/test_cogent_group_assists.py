@@ -2,7 +2,6 @@
 die to the main roll that takes it — in the panel, the GM table's assist form, the API and the
 odds; never counted towards an automatic pass, which leaves the assist waiting."""
 
-import random
 import re
 
 import pytest
@@ -13,36 +12,10 @@ from rolls.models import Assist, Kind, RollEntry
 from rolls.rolling.display import percent
 from rolls.rules import cogent
 from sheets.models import ApiToken, Scope
-from tests.factories import CharacterFactory
 from tests.fuzz import UNICODE_DIGITS
-from tests.rolls.helpers import latest, odds_url, panel_url, roll_url, seed_where
+from tests.rolls.helpers import latest, odds_url, panel_url, perception, roll_url
 
-pytestmark = pytest.mark.django_db
-
-ADA_POOL = 9  # 3 base + 4 Perception + 2 Reflex
-
-
-@pytest.fixture(autouse=True)
-def ada_assists(party):
-    """Ada (ana) assists Bo (ben) with Perception at 9d6; Cy sits at the table too."""
-    sheet = party.pc.cogent
-    sheet.reflex = 2
-    sheet.save()
-    sheet.skills.filter(name="Perception").update(rating=4)
-    CharacterFactory(campaign=party.campaign, name="Cy", owner__username="cy")
-
-
-@pytest.fixture
-def helpful(settings):
-    """Dice for which Ada's 9d6 assist against CL 3 changes the next roll."""
-    settings.ROLLS_RNG_SEED = seed_where(
-        lambda faces: cogent.assist(faces) != 0, lambda rng: cogent.roll(ADA_POOL, rng)
-    )
-    return cogent.assist(cogent.roll(ADA_POOL, random.Random(settings.ROLLS_RNG_SEED)))
-
-
-def perception(character):
-    return character.cogent.skills.get(name="Perception")
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("ada_assists")]
 
 
 def group_assist(client, party, **extra):
