@@ -36,7 +36,10 @@ class Error(Schema):
     errors: dict[str, list[str]] = Field(default_factory=dict)
 
 
-ERRORS: dict[int | frozenset[int], Any] = {frozenset({400, 401, 403, 404, 409, 422, 429}): Error}
+# 503: a statement that ran past the database's statement timeout (config/errors.py).
+ERRORS: dict[int | frozenset[int], Any] = {
+    frozenset({400, 401, 403, 404, 409, 422, 429, 503}): Error
+}
 
 
 class ApiError(HttpError):

@@ -12,7 +12,14 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
 from config.api import NO_TOKEN, READ_THROTTLE, ApiError, TokenAuth, by_field
-from config.errors import API_FORBIDDEN, API_SERVER_ERROR, too_large_message
+from config.errors import (
+    API_FORBIDDEN,
+    API_SERVER_ERROR,
+    TIMEOUT_MESSAGE,
+    TIMEOUT_RETRY_SECONDS,
+    is_statement_timeout,
+    too_large_message,
+)
 from rolls.api import router as rolls_router
 from sheets.api import router as sheets_router
 from sheets.models import Refused
@@ -59,7 +66,13 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
 
 @api.exception_handler(Exception)
 def _server_error(request: HttpRequest, exc: Exception) -> HttpResponse:
-    """A bug: logged with its traceback as Django logs a page's 500, answered in JSON."""
+    """A bug: logged with its traceback as Django logs a page's 500, answered in JSON. (A
+    statement cancelled at the statement timeout is no bug: a 503 with a sentence.)"""
+    if is_statement_timeout(exc):
+        logger.warning("Statement timeout: %s", request.path)
+        response = _error(request, TIMEOUT_MESSAGE, 503)
+        response["Retry-After"] = str(TIMEOUT_RETRY_SECONDS)
+        return response
     logger.error(
         "Internal Server Error: %s", request.path, exc_info=exc, extra={"request": request}
     )

@@ -3,19 +3,24 @@ a failed CSRF check, and a method a view doesn't take. (403, 404 and 500 use Dja
 handlers with our templates.) Under /api/v1/ every one of them, 404 and 500 included, is the
 API's JSON error instead of a page: a client of the API never has to parse HTML."""
 
+import logging
 from inspect import iscoroutinefunction
 from typing import cast
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
+from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import render
 from django.utils.decorators import sync_and_async_middleware
+from django.utils.deprecation import MiddlewareMixin
 from django.views import defaults
 
 from config.security import GetResponse
 from sheets.ranges import IMPORT_MAX_BYTES
+
+logger = logging.getLogger(__name__)
 
 # Where the API answers (config/urls.py mounts it here).
 API_PREFIX = "/api/v1/"
@@ -24,6 +29,49 @@ API_NOT_FOUND = "No such address in the API; GET /api/v1/ lists what there is."
 # (config/api_v1.py) and outside it (the handlers below) alike.
 API_FORBIDDEN = "You may not do that."
 API_SERVER_ERROR = "Something went wrong on our side; it has been logged."
+
+
+# A statement PostgreSQL cancelled at the statement timeout (DATABASE_STATEMENT_TIMEOUT_MS).
+QUERY_CANCELED = "57014"  # SQLSTATE query_canceled
+TIMEOUT_MESSAGE = (
+    "That took the server too long, so it was stopped. Try again in a moment, or narrow it down "
+    "(a shorter date range, one character)."
+)
+TIMEOUT_RETRY_SECONDS = 5
+
+
+def is_statement_timeout(exception: BaseException) -> bool:
+    """Is this the database cancelling a statement that ran past the statement timeout?
+    (Django wraps psycopg's QueryCanceled in its OperationalError; the SQLSTATE says which.)"""
+    return isinstance(exception, OperationalError) and (
+        getattr(exception.__cause__, "sqlstate", None) == QUERY_CANCELED
+    )
+
+
+def timed_out(request: HttpRequest) -> HttpResponse:
+    """The readable 503 for a request whose statement ran past the statement timeout."""
+    response: HttpResponse
+    if is_api(request):
+        response = api_error(TIMEOUT_MESSAGE, 503)
+    else:
+        context = {"title": "That took too long", "message": TIMEOUT_MESSAGE, "status": 503}
+        response = render(request, "400.html", context, status=503)
+    response["Retry-After"] = str(TIMEOUT_RETRY_SECONDS)
+    return response
+
+
+class StatementTimeoutPage(MiddlewareMixin):
+    """A statement cancelled at the statement timeout answers 503 with a sentence, not a 500
+    that reads like a bug: the server stopped work nobody would wait for. (MiddlewareMixin:
+    sync and async alike, so it adds no thread switch under ASGI.)"""
+
+    def process_exception(
+        self, request: HttpRequest, exception: Exception
+    ) -> HttpResponse | None:
+        if not is_statement_timeout(exception):
+            return None
+        logger.warning("Statement timeout: %s", request.path)
+        return timed_out(request)
 
 
 def is_api(request: HttpRequest) -> bool:

@@ -1,4 +1,5 @@
-"""Rate limits for the forms a stranger can post without logging in: signup and password reset.
+"""Rate limits for the forms a stranger can post without logging in (signup and password reset)
+and for a member's heavy reads (statistics, exports, log searches: ``heavy_limited``).
 
 Counts live in the ``ratelimit`` cache (settings.CACHES): Django's DatabaseCache, so every server
 process on one database shares them (PostgreSQL or SQLite alike) with no extra service. Each
@@ -94,11 +95,53 @@ def rate_limited(
     return decorator
 
 
+HEAVY_SCOPES = {
+    "statistics": "statistics pages",
+    "export": "log exports",
+    "search": "log searches",
+}
+
+
+def heavy_wait(user_id: int | None, scope: str) -> int:
+    """Count one heavy read of ``scope`` by the user against ``settings.HEAVY_RATES``: 0 if
+    allowed, else the seconds to wait."""
+    limit, _, seconds = settings.HEAVY_RATES[scope].partition("/")
+    if int(limit) <= 0:
+        return 0
+    return attempt(f"heavy:{scope}", str(user_id), Rate(int(limit), int(seconds or 60)))
+
+
+def heavy_limited(
+    scope: str, when: Callable[[HttpRequest], bool] = lambda request: True
+) -> Callable[[Callable[..., HttpResponseBase]], Callable[..., HttpResponseBase]]:
+    """Limit a heavy read (statistics, an export, a log search) per logged-in user: a script
+    looping on one gets a readable 429 rather than holding server workers. ``when`` says
+    whether this request is the heavy kind (a log page is heavy only when it searches)."""
+
+    def decorator(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            if request.user.is_authenticated and when(request):
+                wait = heavy_wait(request.user.pk, scope)
+                if wait:
+                    return too_many(request, scope, wait)
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorator
+
+
 def too_many(request: HttpRequest, scope: str, wait: int) -> HttpResponse:
     response = TemplateResponse(
         request,
         "registration/rate_limited.html",
-        {"scope": scope, "minutes": max(1, math.ceil(wait / 60))},
+        {
+            "scope": scope,
+            "minutes": max(1, math.ceil(wait / 60)),
+            "seconds": wait,
+            "heavy": HEAVY_SCOPES.get(scope),
+        },
         status=429,
     )
     response["Retry-After"] = str(wait)

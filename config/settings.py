@@ -99,6 +99,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     # Inside sessions and auth, so its page's header knows who is logged in.
     "config.errors.method_not_allowed_page",
+    # A statement cancelled at DATABASE_STATEMENT_TIMEOUT_MS: a readable 503, not a 500.
+    "config.errors.StatementTimeoutPage",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # django-htmx's, reading its headers the cheaper way (config/http.py).
     "config.http.HtmxMiddleware",
@@ -165,6 +167,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # keep prepared statements (PgBouncer in transaction mode before 1.21).
     if env_bool("DATABASE_PREPARED_STATEMENTS", True):
         DATABASES["default"]["OPTIONS"] |= {"server_side_binding": True, "prepare_threshold": 5}
+    # No statement holds a server worker hostage: PostgreSQL cancels one that runs longer than
+    # this (milliseconds; 0 turns it off), and the request answers a readable 503
+    # (config/errors.py). Sent once per connection in libpq's startup options, not per request.
+    # manage.py sets it to 0, so migrations, the task worker and data loading run unbounded.
+    STATEMENT_TIMEOUT_MS = env_int("DATABASE_STATEMENT_TIMEOUT_MS", 5000)
+    if STATEMENT_TIMEOUT_MS > 0:
+        DATABASES["default"]["OPTIONS"]["options"] = f"-c statement_timeout={STATEMENT_TIMEOUT_MS}"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -333,6 +342,16 @@ RATE_LIMITS = {
 # (sheets/models/tokens.py).
 API_RATE = env_str("API_RATE", "300/60")
 API_ROLL_RATE = env_str("API_ROLL_RATE", "60/60")
+
+# Heavy reads (config/ratelimit.py heavy_limited): statistics pages, log exports and log
+# searches, per logged-in user and per kind, pages and API alike, as "count/seconds" (0 turns one
+# off). Far more than a person reading them (a search counts each page of results as the log
+# scrolls, and each pause while typing); a script looping on them gets a readable 429.
+HEAVY_RATES = {
+    "statistics": env_str("HEAVY_RATE_STATISTICS", "30/60"),
+    "export": env_str("HEAVY_RATE_EXPORT", "10/60"),
+    "search": env_str("HEAVY_RATE_SEARCH", "120/60"),
+}
 
 
 LOGGING = {

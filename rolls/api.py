@@ -19,6 +19,7 @@ from ninja import Body, Path, Query, Router, Schema, Status
 from pydantic import BaseModel, ConfigDict, Field
 
 from config.api import ERRORS, READ_THROTTLE, ROLL_THROTTLE, ApiError, invalid, needs_roll_scope
+from config.ratelimit import heavy_wait
 from rolls.log.filters import filtered_entries
 from rolls.log.records import EXPORT_VALUES, api_record, api_records
 from rolls.log.tokens import PATTERN, entry_pk, entry_token
@@ -568,6 +569,8 @@ def log(request: HttpRequest, pk: Id, query: Query[LogQuery]) -> dict[str, Any]:
     with ``order=oldest``, oldest first from ``after`` — pass the last entry's id you have to
     read only what was rolled since."""
     campaign, membership = campaign_for_member(request, pk)  # type: ignore[arg-type]
+    if query.q.strip() and heavy_wait(request.user.pk, "search"):
+        raise ApiError(429, "Too many log searches from this account for now; wait a minute.")
     name, cursor_pk = _cursor(query)
     form, entries = filtered_entries(request, campaign, membership)  # type: ignore[arg-type]
     if form.errors:

@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from config.http import AuthenticatedHttpRequest
+from config.ratelimit import heavy_limited
 from rolls.log.filters import filtered_entries
 from rolls.log.records import EXPORT_VALUES
 from rolls.log.records import record as export_record
@@ -241,6 +242,7 @@ def _export(
 
 @login_required
 @require_GET
+@heavy_limited("export")
 def campaign_log_csv(
     request: AuthenticatedHttpRequest, pk: int
 ) -> HttpResponse | StreamingHttpResponse:
@@ -249,6 +251,7 @@ def campaign_log_csv(
 
 @login_required
 @require_GET
+@heavy_limited("export")
 def campaign_log_json(
     request: AuthenticatedHttpRequest, pk: int
 ) -> HttpResponse | StreamingHttpResponse:

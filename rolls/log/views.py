@@ -26,6 +26,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from config.http import AuthenticatedHttpRequest
+from config.ratelimit import heavy_limited
 from rolls.live.stream import live_context
 from rolls.log.days import local_day
 from rolls.log.filters import filtered_entries
@@ -49,8 +50,14 @@ def _url(name: str, campaign: Campaign, params: QueryDict, **extra: Any) -> str:
     return reverse(name, args=[campaign.pk]) + (f"?{query}" if query else "")
 
 
+def searches(request: Any) -> bool:
+    """A log request that searches (the heavy kind): words in ``q``."""
+    return bool(request.GET.get("q", "").strip())
+
+
 @login_required
 @require_GET
+@heavy_limited("search", when=searches)
 def campaign_log(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The campaign's log, newest first, filtered; keyset pages (``?before=<entry token>``, never
     OFFSET). The cursor is the last entry's token, not its pk (rolls/log/tokens.py)."""
@@ -167,6 +174,7 @@ def tally(entries: Any) -> tuple[Summary, list[tuple[int | None, str, Summary]]]
 
 @login_required
 @require_GET
+@heavy_limited("statistics")
 def campaign_stats(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign, membership = campaign_for_member(request, pk)
     entries = RollEntry.objects.readable_by(membership).filter(campaign=campaign)
@@ -188,6 +196,7 @@ def campaign_stats(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
+@heavy_limited("statistics")
 def character_stats(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character, membership = character_for_reader(request, pk)
     entries = RollEntry.objects.readable_by(membership).filter(character=character)
