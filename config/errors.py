@@ -65,9 +65,7 @@ class StatementTimeoutPage(MiddlewareMixin):
     that reads like a bug: the server stopped work nobody would wait for. (MiddlewareMixin:
     sync and async alike, so it adds no thread switch under ASGI.)"""
 
-    def process_exception(
-        self, request: HttpRequest, exception: Exception
-    ) -> HttpResponse | None:
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not is_statement_timeout(exception):
             return None
         logger.warning("Statement timeout: %s", request.path)

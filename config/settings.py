@@ -184,6 +184,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Empty chooses by the database: "postgres" on PostgreSQL, "memory" otherwise.
 LIVE_BACKEND = env_str("LIVE_BACKEND").strip().lower()
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")
+# The live channels' prefix (rolls/live): empty makes one from the database's identity, so
+# deployments sharing a Redis or a PostgreSQL server never hear each other's events.
+LIVE_CHANNEL_PREFIX = env_str("LIVE_CHANNEL_PREFIX").strip()
 
 # "default" stays per process (nothing shared relies on it). "ratelimit" holds the signup and
 # password-reset counts (config/ratelimit.py) in the database, so every server process sees the

@@ -24,9 +24,11 @@ Transport, chosen by the ``LIVE_BACKEND`` setting (empty: by the database in use
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import os
+import re
 import threading
 import time
 from collections import deque
@@ -42,9 +44,42 @@ from django.db.utils import load_backend
 
 logger = logging.getLogger(__name__)
 
-CHANNEL = "poolside_events"
+# Channel names carry the deployment's prefix (LIVE_CHANNEL_PREFIX, by default one made from the
+# database's identity), so two deployments on one Redis — which ignores database numbers for
+# pub/sub — or one PostgreSQL server never hear each other's events. On Redis each campaign has a
+# channel of its own (``<prefix>:<campaign>``, heard through one pattern subscription); NOTIFY,
+# scoped to its database already, uses the prefix as its one channel.
+PREFIX_PATTERN = re.compile(r"[a-z][a-z0-9_]{0,39}")
 QUEUE_SIZE = 256  # a stream further behind than this resyncs from the database instead
 RECONNECT_DELAY = 1.0  # seconds between attempts when the LISTEN connection is lost
+
+
+def channel_prefix() -> str:
+    """The deployment's channel prefix: LIVE_CHANNEL_PREFIX, or ``poolside_`` and a digest of
+    the default database's engine, host, port and name (a test database has its own)."""
+    db = settings.DATABASES[DEFAULT_DB_ALIAS]
+    return prefix_for(
+        settings.LIVE_CHANNEL_PREFIX,
+        f"{db['ENGINE']}|{db.get('HOST', '')}|{db.get('PORT', '')}|{db['NAME']}",
+    )
+
+
+@lru_cache(maxsize=8)
+def prefix_for(configured: str, identity: str) -> str:
+    """The prefix ``configured`` (checked), or one made from a database's ``identity``."""
+    if configured:
+        if not PREFIX_PATTERN.fullmatch(configured):
+            raise ValueError(
+                f"LIVE_CHANNEL_PREFIX={configured!r}: use 1–40 lowercase letters, digits and "
+                "underscores, starting with a letter (it names a PostgreSQL channel)."
+            )
+        return configured
+    return "poolside_" + hashlib.sha256(identity.encode()).hexdigest()[:12]
+
+
+def redis_channel(campaign: int) -> str:
+    """A campaign's Redis channel (campaign 0: events about a user's login)."""
+    return f"{channel_prefix()}:{campaign}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,7 +320,7 @@ async def _postgres_payloads() -> AsyncIterator[AsyncIterator[str]]:
     import psycopg  # only needed with PostgreSQL
 
     async with await psycopg.AsyncConnection.connect(_conninfo(), autocommit=True) as conn:
-        await conn.execute(f"LISTEN {CHANNEL}")
+        await conn.execute(f"LISTEN {channel_prefix()}")  # an identifier PREFIX_PATTERN checked
 
         async def payloads() -> AsyncIterator[str]:
             async for notify in conn.notifies():
@@ -301,19 +336,20 @@ async def _redis_payloads() -> AsyncIterator[AsyncIterator[str]]:
     client = aioredis.from_url(settings.REDIS_URL)
     try:
         async with client.pubsub() as pubsub:
-            await pubsub.subscribe(CHANNEL)
-            # Redis confirms the SUBSCRIBE with a message of its own: until then a PUBLISH from
+            # Every campaign's channel of this deployment (the prefix holds no glob character).
+            await pubsub.psubscribe(f"{channel_prefix()}:*")
+            # Redis confirms the PSUBSCRIBE with a message of its own: until then a PUBLISH from
             # another connection may not reach us, so "ready" waits for it.
             while True:
                 message = await pubsub.get_message(timeout=RECONNECT_DELAY * 5)
                 if message is None:
                     raise ConnectionError("Redis did not confirm the subscription")
-                if message["type"] == "subscribe":
+                if message["type"] == "psubscribe":
                     break
 
             async def payloads() -> AsyncIterator[str]:
                 async for message in pubsub.listen():
-                    if message["type"] == "message":
+                    if message["type"] == "pmessage":
                         data = message["data"]
                         yield data.decode() if isinstance(data, bytes) else str(data)
 
@@ -385,7 +421,7 @@ def announcement_with_id(campaign: int, kind: str, id_sql: str) -> tuple[str, tu
     campaign (each roll of a campaign writes the same one), its parameters a tuple no caller
     can change."""
     start, end = Event(campaign, kind, 0).to_json().rsplit("0", 1)
-    return f"pg_notify(%s, %s || ({id_sql})::text || %s)", (CHANNEL, start, end)
+    return f"pg_notify(%s, %s || ({id_sql})::text || %s)", (channel_prefix(), start, end)
 
 
 def publish(campaign: int, kind: str, id: int, *, cause: int | None = None) -> None:
@@ -406,7 +442,7 @@ def _send(event: Event) -> None:
     chosen = backend()
     if chosen == POSTGRES:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, event.to_json()])
+            cursor.execute("SELECT pg_notify(%s, %s)", [channel_prefix(), event.to_json()])
     elif chosen == REDIS:
         transaction.on_commit(lambda: _redis_publish(event))
     else:
@@ -420,7 +456,7 @@ def _redis_publish(event: Event) -> None:
     import redis
 
     try:
-        _publisher.publish(settings.REDIS_URL, event.to_json())
+        _publisher.publish(settings.REDIS_URL, redis_channel(event.campaign), event.to_json())
     except (redis.RedisError, OSError) as error:
         logger.warning("Live events: could not publish to Redis (%s)", error)
 
@@ -446,7 +482,7 @@ class _Publisher:
         self._made_for: tuple[str, int] | None = None  # (URL, process id)
         self._retry_at = 0.0
 
-    def publish(self, url: str, payload: str) -> None:
+    def publish(self, url: str, channel: str, payload: str) -> None:
         import redis
 
         with self._lock:
@@ -459,7 +495,7 @@ class _Publisher:
             if self._connection is None:
                 self._connect(url)
             try:
-                self._connection.send_command("PUBLISH", CHANNEL, payload)
+                self._connection.send_command("PUBLISH", channel, payload)
             except (redis.RedisError, OSError):
                 self._drop()
                 raise

@@ -1,6 +1,6 @@
 """System checks for the live transport (`manage.py check` and every server start): a typo in
-LIVE_BACKEND, or NOTIFY on a database that has none, must stop the server rather than leave every
-page quietly without live updates."""
+LIVE_BACKEND or LIVE_CHANNEL_PREFIX, or NOTIFY on a database that has none, must stop the server
+rather than leave every page quietly without live updates."""
 
 from typing import Any
 
@@ -8,12 +8,16 @@ from django.conf import settings
 from django.core.checks import CheckMessage, Error, register
 from django.db import connection
 
-from rolls.live import BACKENDS, POSTGRES
+from rolls.live import BACKENDS, POSTGRES, channel_prefix
 
 
 @register()
 def live_backend_check(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
     chosen = settings.LIVE_BACKEND
+    try:
+        channel_prefix()
+    except ValueError as error:
+        return [Error(str(error), id="rolls.E003")]
     if chosen and chosen not in BACKENDS:
         return [
             Error(

@@ -112,9 +112,20 @@ def _memberships(campaign_id: int) -> dict[int, Membership]:
     return {m.user_id: m for m in Membership.objects.filter(campaign_id=campaign_id)}
 
 
+def _position(campaign_id: int, resume_pk: int | None) -> tuple[int, int]:
+    """Where a stream starts in the campaign's chain, as ``seq`` numbers: the newest entry's,
+    and the one of the resume point — the last entry at or before the entry the browser last
+    had (its newest, when there is no resume point or it lies beyond the newest)."""
+    found = RollEntry.objects.filter(campaign_id=campaign_id).aggregate(
+        head=Max("seq"),
+        resume=Max("seq", filter=Q(pk__lte=resume_pk)) if resume_pk is not None else Max("seq"),
+    )
+    return found["head"] or 0, found["resume"] or 0
+
+
 def _head(campaign_id: int) -> int:
-    """The newest entry id of the campaign: a fresh stream without a resume point starts there."""
-    return RollEntry.objects.filter(campaign_id=campaign_id).aggregate(top=Max("pk"))["top"] or 0
+    """The newest ``seq`` of the campaign's chain: what a catch-up reads up to."""
+    return _position(campaign_id, None)[0]
 
 
 def render_item(card: Any, membership: Membership) -> str:
@@ -125,14 +136,17 @@ def render_item(card: Any, membership: Membership) -> str:
     )
 
 
-def _replay(membership: Membership, after: int, character_id: int | None) -> list[tuple[int, str]]:
-    """Up to REPLAY_BATCH entries after ``after`` the member may know exist, oldest first."""
-    qs = RollEntry.objects.visible_to(membership).filter(pk__gt=after)
+def _replay(
+    membership: Membership, after: int, upto: int, character_id: int | None
+) -> list[tuple[int, int, str]]:
+    """Up to REPLAY_BATCH entries the member may know exist with ``after < seq <= upto``, in
+    chain order, as (pk, seq, item)."""
+    qs = RollEntry.objects.visible_to(membership).filter(seq__gt=after, seq__lte=upto)
     if character_id is not None:
         qs = qs.filter(character_id=character_id)
     return [
-        (entry.pk, render_item(entry.card_for(membership), membership))
-        for entry in qs.for_cards().order_by("pk")[:REPLAY_BATCH]
+        (entry.pk, entry.seq, render_item(entry.card_for(membership), membership))
+        for entry in qs.for_cards().order_by("seq")[:REPLAY_BATCH]
     ]
 
 
@@ -339,9 +353,12 @@ class Stream:
         self.login = login  # None: not bound to a session (tests that build a Stream)
         self.campaign_id = membership.campaign_id
         self.user_id = membership.user_id
-        self.resume_after = last_id  # None: from the newest entry on
-        # The newest entry sent or passed over; set from resume_after once subscribed.
-        self.last_id = 0
+        self.resume_after = last_id  # an entry's pk; None: from the newest entry on
+        # The cursor: the chain position (``seq``) of the newest entry sent or passed over, set
+        # from resume_after once subscribed. Positions, not pks: a campaign's entries commit in
+        # ``seq`` order under its log head's lock, so every entry up to a committed one's
+        # position is committed too, and a stream that reads up to it misses none.
+        self.last_seq = 0
         self.character_id = character_id
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
@@ -357,9 +374,8 @@ class Stream:
             expires = await self.logged_in(loop)
             if expires is None:
                 return
-            head = await _db(_head)(self.campaign_id)
-            resume = self.resume_after
-            self.last_id = head if resume is None or resume > head else resume
+            head, resumed = await _db(_position)(self.campaign_id, self.resume_after)
+            self.last_seq = head if self.resume_after is None else resumed
             async for message in self.catch_up():
                 yield message
             # Caught up: from here on events drive the stream.
@@ -425,22 +441,36 @@ class Stream:
         )
         return members.get(self.user_id)
 
-    async def catch_up(self) -> AsyncIterator[bytes]:
-        while True:
-            batch = await _db(_replay)(self.membership, self.last_id, self.character_id)
-            for pk, html in batch:
-                self.last_id = pk
+    async def catch_up(self, upto: int | None = None) -> AsyncIterator[bytes]:
+        """Every entry this member may know of after the cursor, up to position ``upto`` (the
+        chain's head, read first: an entry committed during the catch-up comes by its event)."""
+        if upto is None:
+            upto = await _db(_head)(self.campaign_id)
+        while self.last_seq < upto:
+            batch = await _db(_replay)(self.membership, self.last_seq, upto, self.character_id)
+            for pk, seq, html in batch:
+                self.last_seq = seq
                 yield sse("entry", html, id=entry_token(pk))
             if len(batch) < REPLAY_BATCH:
+                self.last_seq = upto  # the rest up to it: entries this member may not know of
                 return
 
     async def entry(self, pk: int) -> bytes | None:
-        if pk <= self.last_id:
-            return None  # already sent by a catch-up
+        """The message(s) an entry event brings: nothing when the cursor is past it (sent
+        already); the entry, when it is the next one; and when it skips ahead (its event
+        overtook an earlier one's, as events sent after commit from several threads or
+        processes may), everything up to it read from the database first — so every stream
+        sends each entry once, in chain order, whatever order the transport delivers in."""
         shared = shared_reads()
         entry = await shared.get(("entry", pk), lambda: _db(_load_entry)(pk))
         if entry is None or entry.campaign_id != self.campaign_id:
             return None
+        if entry.seq <= self.last_seq:
+            return None  # already sent, or passed over, by a catch-up
+        if entry.seq > self.last_seq + 1:
+            messages = [message async for message in self.catch_up(upto=entry.seq)]
+            return b"".join(messages) or None
+        self.last_seq = entry.seq
         if self.character_id is not None and entry.character_id != self.character_id:
             return None
         membership = self.membership
@@ -452,11 +482,7 @@ class Stream:
         # The whole message, encoded, once per audience: with thousands of streams, formatting it
         # per stream (the token's eight BLAKE2b rounds, a data: line per line of the card, the
         # encoding) was a share of the fan-out that grew with every stream.
-        sent = await shared.get(("card", pk, audience(entry, membership)), message)
-        # Entries of one campaign commit in id order (append locks the campaign row), so the
-        # cursor only moves forward.
-        self.last_id = pk
-        return sent
+        return await shared.get(("card", pk, audience(entry, membership)), message)
 
     async def knows(self, pk: int) -> bool:
         """May this member know the entry exists? (The GM knows every entry.)"""

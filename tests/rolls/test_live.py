@@ -131,3 +131,23 @@ def test_an_event_before_the_keep_alive_comes_first_and_the_keep_alive_still_com
             assert await subscription.get(until=later) is None
 
     asyncio.run(scenario())
+
+
+def test_the_channel_prefix_is_the_deployments_own(settings):
+    """By default made from the database's identity (the test database has its own); set, it
+    must name a PostgreSQL channel, and a bad one is a clear error, not a silent channel."""
+    default = live.channel_prefix()
+    assert live.PREFIX_PATTERN.fullmatch(default) and default.startswith("poolside_")
+    db = settings.DATABASES["default"]
+    assert default == live.prefix_for("", f"{db['ENGINE']}|{db['HOST']}|{db['PORT']}|{db['NAME']}")
+    assert live.prefix_for("", "django.db.backends.postgresql|db|5432|production") != default
+    settings.LIVE_CHANNEL_PREFIX = "staging"
+    assert live.channel_prefix() == "staging" and live.redis_channel(7) == "staging:7"
+    from rolls.live.checks import live_backend_check
+
+    for bad in ("Staging", "a b", "x*", "1st", "a" * 41):
+        settings.LIVE_CHANNEL_PREFIX = bad
+        with pytest.raises(ValueError, match="LIVE_CHANNEL_PREFIX"):
+            live.channel_prefix()
+        # …and the server doesn't start with it (the checks run at every start).
+        assert [error.id for error in live_backend_check()] == ["rolls.E003"]

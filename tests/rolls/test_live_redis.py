@@ -145,3 +145,34 @@ def test_events_flow_again_once_redis_answers(on_redis, caplog):
             assert await subscription.get(timeout=5) == live.Event(26, "entry", 2)
 
     asyncio.run(scenario())
+
+
+def test_each_campaign_has_a_channel_under_the_deployments_prefix(on_redis):
+    """Redis ignores database numbers for pub/sub: another deployment's events (another prefix,
+    on the same Redis) are never heard, and each campaign publishes on a channel of its own."""
+    import redis
+
+    client = redis.Redis.from_url(on_redis.REDIS_URL)
+    other = "poolside_someone_else"
+    assert live.redis_channel(25) == f"{live.channel_prefix()}:25" != f"{other}:25"
+
+    async def scenario():
+        async with live.hub.subscribe(25) as mine:
+            payload = live.Event(25, "entry", 9).to_json()
+            await asyncio.to_thread(client.publish, f"{other}:25", payload)
+            await asyncio.to_thread(client.publish, "poolside_events", payload)  # the old name
+            assert await mine.get(timeout=0.5) is None
+            watcher = client.pubsub()
+            await asyncio.to_thread(watcher.subscribe, live.redis_channel(25))
+            await asyncio.to_thread(in_thread, lambda: commit_event(25, "entry", 10))
+            assert await mine.get(timeout=5) == live.Event(25, "entry", 10)
+            heard = None
+            for _ in range(20):
+                message = await asyncio.to_thread(watcher.get_message, timeout=0.5)
+                if message and message["type"] == "message":
+                    heard = message["channel"].decode()
+                    break
+            watcher.close()
+            assert heard == live.redis_channel(25)
+
+    asyncio.run(scenario())
