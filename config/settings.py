@@ -111,10 +111,9 @@ MIDDLEWARE = [
 # django-axes first, so a locked-out username/address pair is refused before any password check.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    # Django's, with the user read by a prepared query (config/sessions.py)
-    "config.sessions.ModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
-# Django's database sessions, read by a prepared query (config/sessions.py)
+# Django's database sessions, their rows saying whose they are (config/sessions.py)
 SESSION_ENGINE = "config.sessions"
 
 ROOT_URLCONF = "config.urls"

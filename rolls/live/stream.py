@@ -41,7 +41,6 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
 from config.http import AuthenticatedHttpRequest
-from config.prepared import Prepared
 from rolls import live
 from rolls.log.tokens import entry_pk, entry_token
 from rolls.models import Contest, RollCallTarget, RollEntry
@@ -136,24 +135,12 @@ def _replay(membership: Membership, after: int, character_id: int | None) -> lis
     ]
 
 
-# The entry an event names, with whether a reveal has opened it (which visibility and the card
-# read): one statement, built and compiled once per process. Every stream that is not the only one
-# of its campaign in its process shares the read, but a process whose streams are each a
-# campaign's only one reads once per stream and event: built by the ORM each time, with
-# ``is_revealed`` a second query, that read cost more of the server than the roll it announced
-# (docs/performance.md).
-_ENTRY = Prepared(
-    lambda pk: (
-        RollEntry.objects.for_cards().select_related("character").with_revealed().filter(pk=pk)
-    ),
-    pk=int,
-)
-
-
 def _load_entry(pk: int) -> RollEntry | None:
-    """One entry with everything visibility and the card need, shared by every audience."""
-    found = _ENTRY.fetch(pk=pk)
-    return found[0] if found else None
+    """One entry with everything visibility and the card need, shared by every audience: one
+    statement, with whether a reveal has opened it (which visibility and the card read). Every
+    stream that is not the only one of its campaign in its process shares the read."""
+    found = RollEntry.objects.for_cards().select_related("character").with_revealed().filter(pk=pk)
+    return next(iter(found), None)
 
 
 def _render_for(entry: RollEntry, membership: Membership) -> str | None:
