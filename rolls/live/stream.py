@@ -27,7 +27,7 @@ import weakref
 from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any
 
-from asgiref.sync import SyncToAsync, sync_to_async
+from asgiref.sync import sync_to_async
 from django.contrib.auth.decorators import login_required
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
@@ -80,26 +80,6 @@ def _db[**P, R](function: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]
 
 def _close_connection() -> None:
     connection.close()  # looked up here: ``connection`` is the calling thread's own
-
-
-def _release_request_thread() -> None:
-    """Let the request's own thread go: a stream does no thread-sensitive work once it streams.
-
-    Under ASGI, Django runs every request in an asgiref ``ThreadSensitiveContext``: the first
-    thread-sensitive call (sync middleware, ``request.auser()``) starts a thread of the request's
-    own, which asgiref stops only when the request ends — for a stream, never. An idle stream
-    then kept an idle OS thread (its stack, its thread state, its database wrapper): about a
-    quarter of what each open stream cost the server (bench-sse, docs/performance.md). The
-    stream's reads run on the loop's shared pool instead (``_db``); should anything
-    thread-sensitive run later in this request (Django closing the response at the end), asgiref
-    starts a fresh thread and stops it with the context. Outside such a context (the test
-    client) there is nothing to release."""
-    context = SyncToAsync.thread_sensitive_context.get(None)
-    if context is None or getattr(context, "_executor", None) is not None:
-        return  # no request thread, or one its owner supplied and stops itself
-    executor = SyncToAsync.context_to_thread_executor.pop(context, None)
-    if executor is not None:
-        executor.shutdown(wait=False)  # the thread is idle: it ends as soon as it wakes
 
 
 def _membership(campaign_id: int, user_id: int) -> Membership | None:
@@ -332,9 +312,6 @@ class Stream:
         self.character_id = character_id
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        # Iterated once Django's middleware has handled the response: the last thread-sensitive
-        # work of the request is done.
-        _release_request_thread()
         async with live.hub.subscribe(self.campaign_id, user=self.user_id) as subscription:
             loop = asyncio.get_running_loop()
             # Subscribed first, then read: a logout from here on is heard, and one before is
