@@ -102,8 +102,7 @@ MIDDLEWARE = [
     # A statement cancelled at DATABASE_STATEMENT_TIMEOUT_MS: a readable 503, not a 500.
     "config.errors.StatementTimeoutPage",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # django-htmx's, reading its headers the cheaper way (config/http.py).
-    "config.http.HtmxMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its 429 response.
     "axes.middleware.AxesMiddleware",
 ]

@@ -461,18 +461,20 @@ class EventStreamResponse(StreamingHttpResponse):
     iterator directly. Set ``streaming_content`` (as a middleware may) and the new content is
     what is sent: it, too, must be an async iterator of bytes."""
 
-    _iterator: AsyncIterator[bytes]  # set by StreamingHttpResponse from the content
+    events: AsyncIterator[bytes]
 
     @property
     def streaming_content(self) -> AsyncIterator[bytes]:
-        return self._iterator
+        return self.events
 
     @streaming_content.setter
     def streaming_content(self, value: AsyncIterator[bytes]) -> None:
-        self._set_streaming_content(value)  # type: ignore[attr-defined]
+        # Django's setter first: it marks the response async and closes the stream at the end.
+        StreamingHttpResponse.streaming_content.fset(self, value)  # type: ignore[union-attr]
+        self.events = aiter(value)
 
     def __aiter__(self) -> AsyncIterator[bytes]:
-        return self._iterator
+        return self.events
 
 
 def live_context(
