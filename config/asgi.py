@@ -2,17 +2,14 @@
 
 import os
 
-import django
+from django.core.asgi import get_asgi_application
 
 from config.memory import tune_garbage_collector
+from config.streams import stream_threads
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-# What django.core.asgi.get_asgi_application() does, with the handler of config/handlers.py.
-django.setup(set_prefix=False)
-
-from config.handlers import SyncStackASGIHandler  # noqa: E402  (needs the apps loaded)
-
-application = SyncStackASGIHandler()
+# Django's application; an event stream's request thread goes once it streams (config/streams.py).
+application = stream_threads(get_asgi_application())
 # Fewer garbage collections while thousands of streams are open (config/memory.py).
 tune_garbage_collector()

@@ -102,8 +102,7 @@ MIDDLEWARE = [
     # A statement cancelled at DATABASE_STATEMENT_TIMEOUT_MS: a readable 503, not a 500.
     "config.errors.StatementTimeoutPage",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # django-htmx's, reading its headers the cheaper way (config/http.py).
-    "config.http.HtmxMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its 429 response.
     "axes.middleware.AxesMiddleware",
 ]
@@ -111,10 +110,9 @@ MIDDLEWARE = [
 # django-axes first, so a locked-out username/address pair is refused before any password check.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    # Django's, with the user read by a prepared query (config/sessions.py)
-    "config.sessions.ModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
-# Django's database sessions, read by a prepared query (config/sessions.py)
+# Django's database sessions, their rows saying whose they are (config/sessions.py)
 SESSION_ENGINE = "config.sessions"
 
 ROOT_URLCONF = "config.urls"

@@ -27,7 +27,7 @@ import weakref
 from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any
 
-from asgiref.sync import SyncToAsync, sync_to_async
+from asgiref.sync import sync_to_async
 from django.contrib.auth.decorators import login_required
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
@@ -41,7 +41,6 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
 from config.http import AuthenticatedHttpRequest
-from config.prepared import Prepared
 from rolls import live
 from rolls.log.tokens import entry_pk, entry_token
 from rolls.models import Contest, RollCallTarget, RollEntry
@@ -81,26 +80,6 @@ def _db[**P, R](function: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]
 
 def _close_connection() -> None:
     connection.close()  # looked up here: ``connection`` is the calling thread's own
-
-
-def _release_request_thread() -> None:
-    """Let the request's own thread go: a stream does no thread-sensitive work once it streams.
-
-    Under ASGI, Django runs every request in an asgiref ``ThreadSensitiveContext``: the first
-    thread-sensitive call (sync middleware, ``request.auser()``) starts a thread of the request's
-    own, which asgiref stops only when the request ends — for a stream, never. An idle stream
-    then kept an idle OS thread (its stack, its thread state, its database wrapper): about a
-    quarter of what each open stream cost the server (bench-sse, docs/performance.md). The
-    stream's reads run on the loop's shared pool instead (``_db``); should anything
-    thread-sensitive run later in this request (Django closing the response at the end), asgiref
-    starts a fresh thread and stops it with the context. Outside such a context (the test
-    client) there is nothing to release."""
-    context = SyncToAsync.thread_sensitive_context.get(None)
-    if context is None or getattr(context, "_executor", None) is not None:
-        return  # no request thread, or one its owner supplied and stops itself
-    executor = SyncToAsync.context_to_thread_executor.pop(context, None)
-    if executor is not None:
-        executor.shutdown(wait=False)  # the thread is idle: it ends as soon as it wakes
 
 
 def _membership(campaign_id: int, user_id: int) -> Membership | None:
@@ -150,24 +129,12 @@ def _replay(
     ]
 
 
-# The entry an event names, with whether a reveal has opened it (which visibility and the card
-# read): one statement, built and compiled once per process. Every stream that is not the only one
-# of its campaign in its process shares the read, but a process whose streams are each a
-# campaign's only one reads once per stream and event: built by the ORM each time, with
-# ``is_revealed`` a second query, that read cost more of the server than the roll it announced
-# (docs/performance.md).
-_ENTRY = Prepared(
-    lambda pk: (
-        RollEntry.objects.for_cards().select_related("character").with_revealed().filter(pk=pk)
-    ),
-    pk=int,
-)
-
-
 def _load_entry(pk: int) -> RollEntry | None:
-    """One entry with everything visibility and the card need, shared by every audience."""
-    found = _ENTRY.fetch(pk=pk)
-    return found[0] if found else None
+    """One entry with everything visibility and the card need, shared by every audience: one
+    statement, with whether a reveal has opened it (which visibility and the card read). Every
+    stream that is not the only one of its campaign in its process shares the read."""
+    found = RollEntry.objects.for_cards().select_related("character").with_revealed().filter(pk=pk)
+    return next(iter(found), None)
 
 
 def _render_for(entry: RollEntry, membership: Membership) -> str | None:
@@ -362,9 +329,6 @@ class Stream:
         self.character_id = character_id
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        # Iterated once Django's middleware has handled the response: the last thread-sensitive
-        # work of the request is done.
-        _release_request_thread()
         async with live.hub.subscribe(self.campaign_id, user=self.user_id) as subscription:
             loop = asyncio.get_running_loop()
             # Subscribed first, then read: a logout from here on is heard, and one before is
@@ -523,18 +487,20 @@ class EventStreamResponse(StreamingHttpResponse):
     iterator directly. Set ``streaming_content`` (as a middleware may) and the new content is
     what is sent: it, too, must be an async iterator of bytes."""
 
-    _iterator: AsyncIterator[bytes]  # set by StreamingHttpResponse from the content
+    events: AsyncIterator[bytes]
 
     @property
     def streaming_content(self) -> AsyncIterator[bytes]:
-        return self._iterator
+        return self.events
 
     @streaming_content.setter
     def streaming_content(self, value: AsyncIterator[bytes]) -> None:
-        self._set_streaming_content(value)  # type: ignore[attr-defined]
+        # Django's setter first: it marks the response async and closes the stream at the end.
+        StreamingHttpResponse.streaming_content.fset(self, value)  # type: ignore[union-attr]
+        self.events = aiter(value)
 
     def __aiter__(self) -> AsyncIterator[bytes]:
-        return self._iterator
+        return self.events
 
 
 def live_context(

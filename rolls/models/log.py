@@ -15,7 +15,6 @@ import json
 import secrets
 import threading
 from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
 import orjson
@@ -38,7 +37,6 @@ from django.dispatch import receiver
 from django.utils import timezone
 from psycopg.types.json import Jsonb
 
-from config.prepared import attnames_if_plain, made_plainly
 from rolls import live
 from sheets.models import Campaign, Character, Membership
 
@@ -412,8 +410,8 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
 
     def _new_entry(self, campaign: Campaign, fields: dict[str, Any], head: Any) -> RollEntry:
         """The entry, linked to the head ``(length, hash)`` as read."""
-        entry = _positional(
-            self.model, fields | {"campaign": campaign, "seq": head[0] + 1, "prev_hash": head[1]}
+        entry = self.model(
+            **fields | {"campaign": campaign, "seq": head[0] + 1, "prev_hash": head[1]}
         )
         entry.salt = secrets.token_hex(SALT_BYTES)
         entry.character_ref = entry.character_id
@@ -483,9 +481,15 @@ def _remember_head(key: tuple[str, int], entry: RollEntry) -> None:
 
 
 def _head_read_with(campaign: Campaign) -> tuple[int, str] | None:
-    """The log head read with the campaign (``select_related("log_head")``), if it was."""
-    head = campaign._state.fields_cache.get("log_head")
-    return None if head is None else (head.length, head.hash)
+    """The log head read with the campaign (``select_related("log_head")``), if it was: asked
+    of the relation's descriptor, so that a campaign read without it costs no query here."""
+    if not Campaign.log_head.is_cached(campaign):
+        return None
+    try:
+        head = campaign.log_head
+    except LogHead.DoesNotExist:  # a campaign from before heads existed
+        return None
+    return (head.length, head.hash)
 
 
 def _further(*heads: tuple[int, str] | None) -> tuple[int, str] | None:
@@ -500,56 +504,6 @@ def json_bytes(value: Any) -> bytes:
         return orjson.dumps(value)
     except TypeError:  # orjson.JSONEncodeError
         return json.dumps(value).encode()
-
-
-def _positional(model: type[RollEntry], values: dict[str, Any]) -> RollEntry:
-    """``model(**values)``, made as unpickling makes an instance: its attributes set directly.
-
-    The keyword form looks every field up by name and sets each related object through its
-    descriptor, and even the positional one sets each of 37 fields through ``setattr`` (each
-    foreign key's id through its descriptor): a third of what making an entry cost. This sets
-    the ids and caches the related objects given, as the descriptors would, in one update of
-    the instance's dict. Fields not given take their defaults; a name that is no field is
-    refused. Only for a model ``attnames_if_plain`` accepts and while nothing listens to
-    ``pre_init``/``post_init`` for it (``made_plainly``, config/prepared.py, which reads rows this
-    way too); otherwise ``model(**values)`` makes it."""
-    fields = _plain_fields(model)
-    if fields is None:
-        return model(**values)
-    state, related, used = {}, [], 0
-    for field, name, attname, is_relation in fields:
-        if is_relation and name in values:
-            obj = values[name]
-            related.append((field, obj))
-            state[attname] = None if obj is None else obj.pk
-            used += 1
-        elif attname in values:
-            state[attname] = values[attname]
-            used += 1
-        else:
-            state[attname] = field.get_default()
-    if used != len(values):
-        taken = {
-            name if is_relation and name in values else attname
-            for _, name, attname, is_relation in fields
-        }
-        unknown = sorted(values.keys() - taken)
-        raise TypeError(f"{model.__name__} has no field {', '.join(unknown)}")
-    entry = made_plainly(model, state.items())
-    if entry is None:
-        return model(**values)
-    for field, obj in related:
-        field.set_cached_value(entry, obj)
-    return entry
-
-
-@cache
-def _plain_fields(model: type[RollEntry]) -> list[tuple[Any, str, str, bool]] | None:
-    """Each concrete field with the names :func:`_positional` asks of it, looked up once; None
-    when the model's instances can't be made by setting their dict."""
-    if attnames_if_plain(model) is None:
-        return None
-    return [(f, f.name, f.attname, f.is_relation) for f in model._meta.concrete_fields]
 
 
 def _recorded_rows_alive(model: type[models.Model]) -> dict[str, Any]:

@@ -7,16 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, wraps
-from typing import Any, cast
+from functools import cache
+from typing import Any
 
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from config.http import AuthenticatedHttpRequest
-from config.prepared import Prepared
-from config.sessions import SessionStore
 from sheets.access import character_for_roller, check_reader, check_roller, with_viewer
 from sheets.models import Character, Membership, Sheet
 from sheets.systems import RowKind, RuleSystem, all_rule_systems
@@ -64,63 +62,37 @@ def target_for_roller(
     are :func:`character_for_roller`'s then :func:`load_target`'s: a non-member or a hidden NPC
     is a 404, a member who may not roll a 403, a row that isn't on this character's sheet a
     404."""
-    prepared = _roll_rows(kind)
-    if prepared is not None:
-        ahead = request.__dict__.pop(_READ_AHEAD, None)
-        if ahead is not None and ahead[:4] == (kind, pk, target_pk, request.user.pk):
-            found = ahead[4]
-        else:
-            found = prepared.fetch(pk=target_pk, character=pk, user=request.user.pk)
-        character = found[0].owning_sheet.character if found else None
-        if character is not None and character.campaign.system == prepared.system:
-            membership = check_reader(character, found[0])
+    found = _roll_rows(kind)
+    if found is not None:
+        system, build = found
+        # At most one row (by its pk): no ORDER BY or LIMIT for first() to add.
+        obj = next(iter(build(target_pk, pk, request.user.pk)), None)
+        character = obj.owning_sheet.character if obj is not None else None
+        if character is not None and character.campaign.system == system:
+            membership = check_reader(character, obj)
             check_roller(character, membership)
-            return Target(kind=kind, obj=found[0], character=character), membership
+            return Target(kind=kind, obj=obj, character=character), membership
     # Whatever didn't check out, the step-by-step way says why.
     character, membership = character_for_roller(request, pk)
     return load_target(character, kind, target_pk), membership
 
 
-# The request's attribute for what read_with_session read: (kind, pk, target pk, user id, rows).
-_READ_AHEAD = "poolside_roll_rows"
-
-
-def read_with_session[V: Callable[..., HttpResponse]](view: V) -> V:
-    """For a view of a roll target (``pk``, ``kind``, ``target_pk``), outside ``login_required``:
-    the target's row is read in the statement that reads the session, for the session's user
-    (``SessionStore.read_along``) — one round trip fewer on the roll's path
-    (docs/performance.md). :func:`target_for_roller` takes those rows only if they were read
-    for the user the session then logs in, after every check Django makes; otherwise, as
-    without this, it reads them itself."""
-
-    @wraps(view)
-    def read_first(request: HttpRequest, pk: int, kind: str, target_pk: int) -> HttpResponse:
-        prepared = _roll_rows(kind)
-        session = getattr(request, "session", None)
-        if prepared is not None and isinstance(session, SessionStore):
-            read = session.read_along(prepared, "user", pk=target_pk, character=pk)
-            if read is not None and read[0] is not None:
-                setattr(request, _READ_AHEAD, (kind, pk, target_pk, *read))
-        return view(request, pk, kind, target_pk)
-
-    return cast(V, read_first)
-
-
-class _RollRows(Prepared[Any]):
-    system: str
+# The roll's row query of a kind: (pk, character pk, user id) → the queryset.
+type _RowQuery = Callable[[int, int, int], QuerySet[Any]]
 
 
 @cache
-def _roll_rows(kind: str) -> _RollRows | None:
-    """The prepared query for rows of ``kind`` (one per kind and process)."""
+def _roll_rows(kind: str) -> tuple[str, _RowQuery] | None:
+    """The rule system whose row ``kind`` is and the row query for it (one per kind and
+    process)."""
     for system in all_rule_systems():
         row = system.row_kind(kind)
         if row is not None:
-            return _prepare(system, row)
+            return system.key, _row_query(system, row)
     return None
 
 
-def _prepare(system: RuleSystem[Any], row: RowKind) -> _RollRows:
+def _row_query(system: RuleSystem[Any], row: RowKind) -> _RowQuery:
     to_character = row.lookup.removesuffix("_id") + "__character"
 
     def build(pk: int, character: int, user: int) -> QuerySet[Any]:
@@ -135,9 +107,7 @@ def _prepare(system: RuleSystem[Any], row: RowKind) -> _RollRows:
         rows = system.roll_form.with_roll_state(rows, row.lookup)
         return rows.filter(pk=pk, **{row.lookup: character}).order_by()
 
-    prepared = _RollRows(build, pk=int, character=int, user=int)
-    prepared.system = system.key
-    return prepared
+    return build
 
 
 def find_target(character: Character, name: str, *, assist: bool = False) -> Target | None:

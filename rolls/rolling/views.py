@@ -35,7 +35,7 @@ from rolls.rolling import followups
 from rolls.rolling.asks import Ask, ask_for
 from rolls.rolling.forms.base import RollForm
 from rolls.rolling.outcomes import Outcome, dice_rng
-from rolls.rolling.targets import Target, read_with_session, target_for_roller
+from rolls.rolling.targets import Target, target_for_roller
 from rolls.table import contests, verdicts
 from sheets.models import Character, Membership, Refused, Sheet
 from sheets.systems import rule_system
@@ -139,7 +139,6 @@ def panel_ask(params: Any, target: Target) -> tuple[Ask | None, str]:
         return None, str(exc)
 
 
-@read_with_session
 @login_required
 @require_GET
 def roll_panel(
@@ -154,7 +153,6 @@ def roll_panel(
     return render(request, template, _panel_context(target, form, ask=ask, refusal=refusal))
 
 
-@read_with_session
 @login_required
 @require_GET
 def roll_odds(
@@ -166,7 +164,6 @@ def roll_odds(
     return render(request, "rolls/panel.html#odds", _panel_context(target, form, ask=ask))
 
 
-@read_with_session
 @login_required
 @require_POST
 def roll_create(

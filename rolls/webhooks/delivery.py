@@ -181,13 +181,15 @@ class _PinnedHTTP(http.client.HTTPConnection):
 
 class _PinnedHTTPS(http.client.HTTPSConnection):
     def __init__(self, host: str, port: int, address: str, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+        # Kept as our own: the connection's copy of it is http.client's private attribute.
+        self.tls = ssl.create_default_context()
+        super().__init__(host, port, timeout=timeout, context=self.tls)
         self.address = address
 
     def connect(self) -> None:
         sock = socket.create_connection((self.address, self.port), self.timeout)
         # The certificate is checked against the URL's host name, as the server name sent.
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # type: ignore[attr-defined]
+        self.sock = self.tls.wrap_socket(sock, server_hostname=self.host)
 
 
 def post(url: str, body: bytes, headers: dict[str, str]) -> Answer:

@@ -208,13 +208,13 @@ def test_query_count_does_not_grow_with_characters(client, seeded, system):
     one = _count(client, dashboard(campaign))
     for _ in range(11):
         add_character()
-    # session with its user, membership+campaign, skill names (Cogent: vocations and sub-skills; DAD6:
+    # session, its user, membership+campaign, skill names (Cogent: vocations and sub-skills; DAD6:
     # skills; Cold Stars: campaign skills), last rolls of every character (one window query),
     # characters with their sheets, open and closed calls, active and decided contests, and the
     # character choices of the call form and the contest form's two sides (Cogent: every sheet's
     # injuries, prefetched in one query, and the assist form's characters, one read for both of
     # its character fields; and the vocations, which only the assist form offers)
-    expected = {System.COGENT: 16, System.DAD6: 12, System.COLD_STARS: 12}[system]
+    expected = {System.COGENT: 17, System.DAD6: 13, System.COLD_STARS: 13}[system]
     assert _count(client, dashboard(campaign)) == one == expected
 
 
@@ -237,4 +237,4 @@ def test_query_count_with_calls_and_contests(client, seeded):
     # active contests (1, their entries), the campaign's Cogent combat skills (1, for the
     # conflict sides' options), every sheet's injuries (1), the assist form's characters (1) and
     # the vocations it offers (1)
-    assert _count(client, dashboard(campaign)) == one == 22
+    assert _count(client, dashboard(campaign)) == one == 23

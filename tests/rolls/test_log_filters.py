@@ -287,9 +287,9 @@ def test_query_count_is_fixed_with_filters(client, party, params):
             follows=first if i == 0 else None,
             kind="destiny" if i == 0 else "roll",
         )
-    # session with its user, membership+campaign, characters and players (one UNION), skills,
+    # session, its user, membership+campaign, characters and players (one UNION), skills,
     # entries
-    assert count_queries(client, url, params) == one == 5
+    assert count_queries(client, url, params) == one == 6
 
 
 def test_observer_filters_too(client, party):

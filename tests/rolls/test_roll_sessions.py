@@ -1,6 +1,6 @@
-"""A roll target's views read the target's row in the statement that reads the session
-(rolls/rolling/targets.py ``read_with_session``): the row is used only for the user the session
-then logs in, after every check Django makes; a session Django refuses is still refused."""
+"""A roll target's views read the session and its user Django's way, then the target's row in one
+query for that user (rolls/rolling/targets.py ``target_for_roller``): a session Django refuses is
+refused, and the session row's user column never decides who rolls."""
 
 import pytest
 from django.conf import settings
@@ -34,15 +34,16 @@ VIEWS = ["panel", "odds", "roll"]
 
 
 @pytest.mark.parametrize("view", VIEWS)
-def test_the_row_is_read_in_the_sessions_statement(client, party, view):
+def test_the_session_its_user_then_the_row_each_read_once(client, party, view):
     client.force_login(party.player)
     to = url(view, party)
     with CaptureQueriesContext(connection) as ctx:
         response = request(client, view, party, to)
     assert response.status_code == (302 if view == "roll" else 200)
-    first = ctx.captured_queries[0]["sql"]
-    assert '"sheets_session"' in first and '"sheets_cogentskill"' in first
-    assert not any('"sheets_session"' in q["sql"] for q in ctx.captured_queries[1:])
+    session, user, row = (q["sql"] for q in ctx.captured_queries[:3])
+    assert 'FROM "sheets_session"' in session and 'FROM "auth_user"' in user
+    assert '"sheets_cogentskill"' in row and '"sheets_membership"' in row
+    assert sum('"sheets_session"' in q["sql"] for q in ctx.captured_queries) == 1
     assert sum('"sheets_cogentskill"' in q["sql"] for q in ctx.captured_queries) == 1
 
 
@@ -76,7 +77,7 @@ def _delete_session(client, party):
 )
 def test_a_session_django_refuses_is_refused(client, party, view, refuse):
     """Expired, its data tampered with, its user deactivated or their password changed since,
-    gone: to the login page, nothing rolled, as without the read along."""
+    gone: to the login page, nothing rolled."""
     client.force_login(party.player)
     refuse(client, party)
     before = RollEntry.objects.count()
@@ -98,11 +99,10 @@ def test_a_session_of_nobody_is_sent_to_log_in(client, party, view):
 
 
 @pytest.mark.parametrize("view", VIEWS)
-def test_rows_read_for_another_user_than_the_sessions_are_never_taken(client, party, view):
-    """The session row's user column is what the row was read for; the user is who the session's
-    signed data says. Where the two differ (a row written by hand), the rows read along are
-    not taken: the player still rolls as themselves, and an outsider whose session row names
-    the player is still a 404."""
+def test_the_session_rows_user_column_never_decides_who_rolls(client, party, view):
+    """The user is who the session's signed data says, whatever the row's user column holds
+    (a row written by hand): the player still rolls as themselves, and an outsider whose session
+    row names the player is still a 404."""
     client.force_login(party.player)
     key = client.session.session_key
     Session.objects.filter(pk=key).update(user_id=party.nonmember.pk)

@@ -459,9 +459,9 @@ def test_has_webhooks_follows_the_active_webhooks(party):
     assert flag()
 
 
-# The page: the session with its user, the campaign with the GM's membership, the webhooks, and
+# The page: the session, its user, the campaign with the GM's membership, the webhooks, and
 # the last deliveries of all of them in one query (a window per webhook) — however many there are.
-PAGE_QUERIES = 4
+PAGE_QUERIES = 5
 
 
 @pytest.mark.parametrize("webhooks", [1, 4])

@@ -23,8 +23,8 @@ def test_home(client):
     small = count(client, "/")
     for _ in range(5):
         CharacterFactory(campaign=MembershipFactory(user=member.user).campaign)
-    # session with its user, campaigns (with role, GM, head counts in one query)
-    assert count(client, "/") == small == 2
+    # session, its user, campaigns (with role, GM, head counts in one query)
+    assert count(client, "/") == small == 3
 
 
 def test_campaign_page(client):
@@ -35,8 +35,8 @@ def test_campaign_page(client):
     for _ in range(5):
         CharacterFactory(campaign=campaign)
         InviteFactory(campaign=campaign)
-    # session with its user, membership+campaign, characters, members, invites
-    assert count(client, campaign.get_absolute_url()) == small == 5
+    # session, its user, membership+campaign, characters, members, invites
+    assert count(client, campaign.get_absolute_url()) == small == 6
 
 
 def add_rows(character, n):
@@ -59,10 +59,10 @@ def add_rows(character, n):
 
 
 @pytest.mark.parametrize(
-    ("system", "expected"), [(System.COGENT, 13), (System.DAD6, 8), (System.COLD_STARS, 8)]
+    ("system", "expected"), [(System.COGENT, 14), (System.DAD6, 9), (System.COLD_STARS, 9)]
 )
 def test_sheet_page(client, system, expected):
-    # session with its user, character with its membership, sheet reload, recent rolls, the GM's
+    # session, its user, character with its membership, sheet reload, recent rolls, the GM's
     # open calls and contests for the character (the prompts), then one query per row table (Cogent: injuries
     # and disabling characteristics too, and the assist prompts: the waiting assist, open assist
     # requests; DAD6: skills, banes). Read mode builds no form.

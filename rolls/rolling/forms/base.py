@@ -5,12 +5,11 @@ from __future__ import annotations
 import copy
 import weakref
 from collections.abc import Iterable
-from functools import cache, cached_property
-from typing import TYPE_CHECKING, Any, Self
+from functools import cache
+from typing import TYPE_CHECKING, Any, Self, cast
 
 from django import forms
 from django.db.models import QuerySet
-from django.forms.utils import pretty_name
 
 from rolls.models import Visibility, offered_visibilities
 from rolls.rolling.targets import Target
@@ -40,101 +39,12 @@ def _shown(field: forms.Field, value: Any) -> str:
     return str(value)
 
 
-def _copied(obj: Any) -> Any:
-    """A shallow copy of a field or widget (what ``copy.copy`` does for them, without its
-    protocol lookups): its attributes' dict copied whole, which is about half the work of
-    adding each attribute to the new object's own (docs/performance.md)."""
-    new = obj.__class__.__new__(obj.__class__)
-    new.__dict__ = obj.__dict__.copy()
-    return new
-
-
-def _flat(choices: Any) -> bool:
-    return isinstance(choices, list) and all(
-        type(choice) is tuple and not isinstance(choice[1], list | tuple) for choice in choices
-    )
-
-
-class _Fields(dict[str, forms.Field]):
-    """A panel's ``base_fields``, copied for each form as Django's ``Field.__deepcopy__`` copies
-    them (the field and its widget shallow, their attrs, error messages, validators and choices
-    new) but without ``copy.deepcopy``'s dispatch for every choice: the roll builds its panel's
-    form on every request, and the generic deep copy was most of a form's cost
-    (docs/performance.md)."""
-
-    def __init__(self, base_fields: dict[str, forms.Field]) -> None:
-        super().__init__(base_fields)
-        # How each field copies, worked out once: the base fields never change (a form changes
-        # its copies), and checking every choice of every field on every copy was a good part of
-        # what copying cost. None: Django's own deep copy; else whether the field's and the
-        # widget's choices are flat lists of pairs (a plain list() copies those).
-        self.copies: dict[str, tuple[bool, bool] | None] = {
-            name: (
-                (
-                    _flat(getattr(field, "_choices", None)),
-                    _flat(getattr(field.widget, "_choices", None)),
-                )
-                if _copies_plainly(field)
-                else None
-            )
-            for name, field in base_fields.items()
-        }
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, forms.Field]:
-        fields: dict[str, forms.Field] = {}
-        for name, field in self.items():
-            how = self.copies[name]
-            if how is None:  # e.g. a model choice's queryset: Django's own way
-                fields[name] = copy.deepcopy(field, memo)
-                continue
-            new = fields[name] = _copied(field)
-            widget = new.widget = _copied(field.widget)
-            widget.attrs = field.widget.attrs.copy()
-            new.error_messages = field.error_messages.copy()
-            new.validators = field.validators[:]
-            flat_field, flat_widget = how
-            if isinstance(field, forms.ChoiceField):
-                choices = field._choices  # type: ignore[attr-defined]
-                new._choices = list(choices) if flat_field else copy.deepcopy(choices)
-            if isinstance(widget, forms.widgets.ChoiceWidget):
-                # What Django's copy does (copy.copy, then the setter's normalize_choices), for
-                # a flat list without normalizing what is already normal.
-                if flat_widget:
-                    widget._choices = list(field.widget._choices)  # type: ignore[attr-defined]
-                else:
-                    widget.choices = copy.copy(field.widget.choices)
-        return fields
-
-
-def _copies_plainly(field: forms.Field) -> bool:
-    """Does Django deep-copy this field and its widget only the way :class:`_Fields` does?"""
-    return type(field).__deepcopy__ in _PLAIN_FIELD_COPIES and (
-        type(field.widget).__deepcopy__ in _PLAIN_WIDGET_COPIES
-    )
-
-
-_PLAIN_FIELD_COPIES = (forms.Field.__deepcopy__, forms.ChoiceField.__deepcopy__)
-_PLAIN_WIDGET_COPIES = (forms.Widget.__deepcopy__, forms.widgets.ChoiceWidget.__deepcopy__)
-
-
 class _BoundField(forms.BoundField):
     """A panel's bound field, which holds its form weakly. Django's holds it strongly while the
     form keeps its bound fields, a reference cycle: every roll left its form, fields, widgets,
     target and sheet (about 130 objects) for the garbage collector, whose passes over them cost
     a roll about 0.15 ms (docs/performance.md). Without the cycle they go when the view returns.
-    A bound field is only ever used while its form is (a template holds the form).
-
-    What only drawing the field reads (its initial names, label and help text) is worked out
-    when first read, not when the bound field is made: a roll cleans every field of its panel
-    and draws none."""
-
-    def __init__(self, form: forms.BaseForm, field: forms.Field, name: str) -> None:
-        # Django's __init__, less what the properties below work out when read.
-        self.form = form
-        self.field = field
-        self.name = name
-        self.html_name = form.add_prefix(name)
-        self.renderer = form.renderer
+    A bound field is only ever used while its form is (a template holds the form)."""
 
     @property
     def form(self) -> forms.BaseForm:
@@ -145,37 +55,13 @@ class _BoundField(forms.BoundField):
 
     @form.setter
     def form(self, form: forms.BaseForm) -> None:
+        # Django's __init__ sets the form: it is held weakly from the start.
         self._form = weakref.ref(form)
-
-    # Plain attributes in Django's declaration, worked out when read here (hence the ignores).
-    @cached_property
-    def html_initial_name(self) -> Any:  # type: ignore[override]
-        return self.form.add_initial_prefix(self.name)
-
-    @cached_property
-    def html_initial_id(self) -> Any:  # type: ignore[override]
-        return self.form.add_initial_prefix(self.auto_id)
-
-    @cached_property
-    def label(self) -> Any:  # type: ignore[override]
-        return pretty_name(self.name) if self.field.label is None else self.field.label
-
-    @cached_property
-    def help_text(self) -> Any:  # type: ignore[override]
-        return self.field.help_text or ""
 
 
 @cache
 def _visibilities(gm: bool) -> list[tuple[str, str]]:
     return offered_visibilities(gm=gm)
-
-
-def _set_flat_choices(field: forms.Field, choices: list[tuple[str, str]]) -> None:
-    """``field.choices = choices`` for a flat list of pairs, already what Django's setters would
-    normalize it to (they would go through every choice twice, once for the field and once for
-    its widget)."""
-    field._choices = list(choices)  # type: ignore[attr-defined]
-    field.widget._choices = list(choices)
 
 
 class RollForm[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)](forms.Form):
@@ -201,9 +87,6 @@ class RollForm[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)](forms.Form):
         locked: Iterable[str] = (),
         in_contest: bool = False,
     ) -> None:
-        panel = type(self)
-        if type(panel.__dict__.get("base_fields")) is dict:  # once per panel class
-            panel.base_fields = _Fields(panel.base_fields)
         super().__init__(data, auto_id="roll_%s")
         self.target = target
         self.sheet: S = sheet
@@ -214,7 +97,7 @@ class RollForm[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)](forms.Form):
             # The campaign setting wins: no choice to offer, and a crafted POST can't add one.
             del self.fields["visibility"]
         else:
-            _set_flat_choices(self.fields["visibility"], _visibilities(gm))
+            cast(forms.ChoiceField, self.fields["visibility"]).choices = _visibilities(gm)
         self.plan: Plan | None = None
         self.choices: list[Choice] = []  # Cold Stars: every step-4 option, side by side
         self.locked: set[str] = set()
