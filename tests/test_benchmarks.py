@@ -11,7 +11,7 @@ import socket
 import pytest
 from django.urls import NoReverseMatch, reverse
 
-from benchmarks import click, common, http_rolls, sse_fanout, statements
+from benchmarks import click, common, http_rolls, recording, sse_fanout, statements
 
 
 @pytest.mark.parametrize(
@@ -19,6 +19,7 @@ from benchmarks import click, common, http_rolls, sse_fanout, statements
     [
         "rules_odds",
         "click",
+        "recording",
         "roll_path",
         "http_rolls",
         "log_page",
@@ -30,7 +31,7 @@ from benchmarks import click, common, http_rolls, sse_fanout, statements
 )
 def test_each_benchmark_imports(name):
     module = importlib.import_module(f"benchmarks.{name}")
-    assert callable(getattr(module, "main", None)) or name == "common"
+    assert callable(getattr(module, "main", None)) or name in ("common", "recording")
 
 
 def test_one_requests_instructions_are_the_difference_of_two_runs():
@@ -77,7 +78,7 @@ def test_a_wrapped_connection_counts_each_statement_once_across_reconnects():
 
 
 def _recorded(*events):
-    recorder = click.Recorder("sheet", page=None)
+    recorder = recording.Recorder("sheet", page=None)
     for kind, event in events:
         {
             "sent": recorder._sent,
@@ -140,7 +141,7 @@ def test_pages_are_judged_per_click_on_requests_and_the_gm_tables_bytes():
 
 
 def test_the_report_judges_cpu_against_the_bare_view_and_the_htmx_share(capsys):
-    roll = click.Sent(
+    roll = recording.Sent(
         "POST",
         "http://127.0.0.1:1/characters/1/roll/cogent-skill/2/roll/",
         {"HX-Request": "true", "HX-Target": "roll-panel", "X-CSRFToken": "secret-token"},
