@@ -443,8 +443,8 @@ def report(seen: Clicks, costs: dict[str, Cost], rates: dict[str, tuple[float, f
     click_cpu = costs["click, replayed"].per()[0]
     print(
         f"of a replayed click's {click_cpu:.1f} ms, its requests alone take {sum(alone):.1f} ms; "
-        f"the rest, {click_cpu - sum(alone):.1f} ms, is the streams' (reading and rendering "
-        "the entry for each page) and what a request costs after another"
+        f"the rest, {click_cpu - sum(alone):.1f} ms, is the streams' work (the entry read and "
+        "rendered for each page), within the machine's spread of a few ms either way"
     )
     ratio = click_cpu / bare_cpu
     cpu_met = ratio <= TARGET_CPU_RATIO
