@@ -170,6 +170,18 @@ def test_benchmarks_skip_without_postgresql(monkeypatch, capsys):
     assert "SKIPPED" in capsys.readouterr().out
 
 
+def test_a_benchmark_loads_data_without_the_statement_timeout_but_its_servers_keep_it(
+    monkeypatch,
+):
+    monkeypatch.setenv(common.TIMEOUT_VARIABLE, "0")  # what setup() sets for its own process
+    monkeypatch.setattr(common, "CALLERS_TIMEOUT", None)
+    assert common.TIMEOUT_VARIABLE not in common.server_environment({})  # production's default
+    monkeypatch.setattr(common, "CALLERS_TIMEOUT", "750")
+    env = common.server_environment({"LIVE_BACKEND": "memory"})
+    assert env[common.TIMEOUT_VARIABLE] == "750" and env["LIVE_BACKEND"] == "memory"
+    assert env["DEBUG"] == "0" and env["DJANGO_SETTINGS_MODULE"] == "benchmarks.settings"
+
+
 def test_sse_messages_split_on_blank_lines_and_keep_the_rest():
     messages, rest = common.split_sse(
         ": keep-alive\n\nevent: entry\nid: 00ff\ndata: <li>\ndata: </li>\n\nretry: 2000\n\nevent: sh"
