@@ -9,7 +9,7 @@ PORT   ?= 8000
 # development server has the demo users. `make run DEMO_LOGINS=0` turns the buttons off.
 DEMO_LOGINS ?= 1
 
-.PHONY: api-check run test lint format migrations-check screenshots bench bench-rules bench-roll-path bench-http bench-log bench-sse bench-dashboard bench-instructions clean
+.PHONY: api-check run test lint format migrations-check screenshots bench bench-rules bench-click bench-roll-path bench-http bench-log bench-sse bench-dashboard bench-instructions clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else "Poolside needs Python 3.12 or newer; set PYTHON=/path/to/python3.12")'
@@ -78,8 +78,9 @@ screenshots: $(STAMP)
 	$(BIN)/python docs/screenshots/shoot.py
 
 # Every benchmark in one go (docs/performance.md); a missed target doesn't stop the others, but
-# makes `make bench` fail at the end. The PostgreSQL ones use BENCH_DATABASE_URL and skip without it.
-BENCHMARKS := rules_odds roll_path http_rolls log_page sse_fanout dashboard
+# makes `make bench` fail at the end. The PostgreSQL ones use BENCH_DATABASE_URL and skip without it;
+# the click benchmark also needs Debian's Chromium (/usr/bin/chromium) and skips without it.
+BENCHMARKS := rules_odds click roll_path http_rolls log_page sse_fanout dashboard
 
 bench: $(STAMP)
 	@status=0; for b in $(BENCHMARKS); do echo; echo "== benchmarks/$$b.py"; \
@@ -87,6 +88,10 @@ bench: $(STAMP)
 
 bench-rules: $(STAMP)
 	$(BIN)/python benchmarks/rules_odds.py
+
+# One Roll click as Chromium makes it, with the table's pages open (benchmarks/click.py).
+bench-click: $(STAMP)
+	$(BIN)/python benchmarks/click.py
 
 bench-roll-path: $(STAMP)
 	$(BIN)/python benchmarks/roll_path.py

@@ -27,6 +27,11 @@ DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/poolside_bench"
 # Fixed, benchmark-only: the sessions a benchmark creates in-process must be valid in its server.
 SECRET_KEY = "benchmark-only-secret-key-never-used-in-production-0123456789"
 SKIPPED = 0  # exit status of a skipped benchmark: `make bench` goes on with the next one
+# A benchmark process loads data (a million entries in one statement), as manage.py does, so it runs
+# without the server's statement timeout (config/settings.py); the servers it starts keep the
+# caller's setting, production's default when unset (server_environment).
+TIMEOUT_VARIABLE = "DATABASE_STATEMENT_TIMEOUT_MS"
+CALLERS_TIMEOUT = os.environ.get(TIMEOUT_VARIABLE)
 
 
 def database_url() -> str:
@@ -64,6 +69,7 @@ def setup(name: str, *, migrate: bool = True) -> bool:
         )
         return False
     os.environ["DATABASE_URL"] = url
+    os.environ[TIMEOUT_VARIABLE] = "0"
     os.environ["DJANGO_SETTINGS_MODULE"] = "benchmarks.settings"
     os.environ["SECRET_KEY"] = SECRET_KEY
     os.environ.setdefault("LOG_LEVEL", "WARNING")
@@ -184,14 +190,9 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-@contextmanager
-def uvicorn(
-    workers: int = 1, env: Mapping[str, str] | None = None
-) -> Iterator[tuple[int, subprocess.Popen]]:
-    """``uvicorn benchmarks.asgi:application`` on 127.0.0.1 with DEBUG off; yields (port, process).
-    ``env`` goes on top of the server's environment (e.g. ``LIVE_BACKEND``: one transport per
-    server run). Always stopped."""
-    port = free_port()
+def server_environment(extra: Mapping[str, str]) -> dict[str, str]:
+    """A benchmark server's environment: this process's, the benchmark settings, DEBUG off, the
+    statement timeout as the caller had it (not this process's 0), then ``extra``."""
     server_env = {
         **os.environ,
         "DATABASE_URL": database_url(),
@@ -200,8 +201,22 @@ def uvicorn(
         "DEBUG": "0",
         "LOG_LEVEL": "WARNING",
         "PYTHONUNBUFFERED": "1",
-        **(env or {}),
     }
+    server_env.pop(TIMEOUT_VARIABLE, None)
+    if CALLERS_TIMEOUT is not None:
+        server_env[TIMEOUT_VARIABLE] = CALLERS_TIMEOUT
+    return {**server_env, **extra}
+
+
+@contextmanager
+def uvicorn(
+    workers: int = 1, env: Mapping[str, str] | None = None
+) -> Iterator[tuple[int, subprocess.Popen]]:
+    """``uvicorn benchmarks.asgi:application`` on 127.0.0.1 with DEBUG off; yields (port, process).
+    ``env`` goes on top of the server's environment (e.g. ``LIVE_BACKEND``: one transport per
+    server run). Always stopped."""
+    port = free_port()
+    server_env = server_environment(env or {})
     from tests.live_servers import serve
 
     args = ["--log-level", "warning"] + (["--workers", str(workers)] if workers > 1 else [])

@@ -78,7 +78,8 @@ class Job:
     path: str
     body: bytes
     cookie: str
-    campaign_id: int = 0  # 0: not a roll
+    campaign_id: int = 0  # 0: not a roll, or one not answered with a redirect (htmx)
+    headers: tuple[tuple[str, str], ...] = ()  # on top of the cookie and the form's type
 
 
 @dataclass
@@ -122,6 +123,7 @@ def load(port: int, jobs: Sequence[Job], expect: int, seconds: float) -> Load:
             "Cookie": job.cookie,
             "Content-Type": "application/x-www-form-urlencoded",
             "Host": f"127.0.0.1:{port}",
+            **dict(job.headers),
         }
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         start_gate.wait()
@@ -181,17 +183,19 @@ def merged(loads: Sequence[Load]) -> Load:
     )
 
 
-def measure_against_bare(port: int, jobs: Sequence[Job], bare: Sequence[Job]) -> tuple[Load, Load]:
+def measure_against_bare(
+    port: int, jobs: Sequence[Job], bare: Sequence[Job], expect: int = 302
+) -> tuple[Load, Load]:
     """The roll load and the bare view's, measured in alternating slices on one server: warm-up,
     then SLICES slices of each, bare first, DURATION seconds of each in all. A machine whose speed
     drifts within a minute (another tenant of a virtual machine's host) then slows both alike,
     where one bare figure taken before 8 s of rolls carried the drift into the share. The warm-up's
     rolls are kept in ``tokens`` too, since streams hear them as well. Returns (bare, rolls)."""
-    warm = load(port, jobs, 302, WARMUP)
+    warm = load(port, jobs, expect, WARMUP)
     bare_parts, roll_parts = [], [Load([], 0, 0.0, warm.tokens)]
     for _ in range(SLICES):
         bare_parts.append(load(port, bare, 200, DURATION / SLICES))
-        roll_parts.append(load(port, jobs, 302, DURATION / SLICES))
+        roll_parts.append(load(port, jobs, expect, DURATION / SLICES))
     return merged(bare_parts), merged(roll_parts)
 
 
@@ -266,13 +270,16 @@ class Streams:
     """One SSE stream per campaign, held by an asyncio loop on a thread of its own while the
     load's threads run."""
 
-    def __init__(self, port: int, streams: dict[int, str]) -> None:
+    def __init__(
+        self, port: int, streams: dict[int, str], paths: dict[int, str] | None = None
+    ) -> None:
+        """``streams``: cookie by campaign id (or any key, given each key's path in ``paths``)."""
         from django.urls import reverse
 
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.subscribers = {c: common.Subscriber() for c in streams}
-        self.paths = {c: reverse("campaign_events", args=[c]) for c in streams}
+        self.paths = paths or {c: reverse("campaign_events", args=[c]) for c in streams}
         self.port, self.cookies = port, streams
         self.tasks: list[asyncio.Task[None]] = []
 

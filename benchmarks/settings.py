@@ -16,3 +16,6 @@ STORAGES = {
 # WhiteNoise warns about a missing STATIC_ROOT on a fresh clone; the sources stand in for it…
 STATIC_ROOT = BASE_DIR / "static"  # noqa: F405
 STATICFILES_DIRS: list = []  # …so it is not also a source directory
+# The apps' own static files (django-htmx's script), which a page in Chromium loads: found where
+# they are, as `collectstatic` would have gathered them.
+WHITENOISE_USE_FINDERS = True

@@ -6,5 +6,6 @@ from benchmarks import views
 
 urlpatterns = [
     path("bench/bare/", views.bare, name="bench_bare"),
+    path("bench/statements/", views.statements, name="bench_statements"),
     path("", include("config.urls")),
 ]

@@ -11,16 +11,27 @@ import socket
 import pytest
 from django.urls import NoReverseMatch, reverse
 
-from benchmarks import common, http_rolls, sse_fanout
+from benchmarks import click, common, http_rolls, recording, sse_fanout, statements
 
 
 @pytest.mark.parametrize(
     "name",
-    ["rules_odds", "http_rolls", "log_page", "sse_fanout", "dashboard", "instructions", "common"],
+    [
+        "rules_odds",
+        "click",
+        "recording",
+        "roll_path",
+        "http_rolls",
+        "log_page",
+        "sse_fanout",
+        "dashboard",
+        "instructions",
+        "common",
+    ],
 )
 def test_each_benchmark_imports(name):
     module = importlib.import_module(f"benchmarks.{name}")
-    assert callable(getattr(module, "main", None)) or name == "common"
+    assert callable(getattr(module, "main", None)) or name in ("common", "recording")
 
 
 def test_one_requests_instructions_are_the_difference_of_two_runs():
@@ -41,16 +52,134 @@ def test_percentile_is_nearest_rank():
     assert common.percentile([3, 1, 2], 50) == 2
 
 
-def test_the_bare_baseline_view_is_not_a_production_url(client):
-    with pytest.raises(NoReverseMatch):
-        reverse("bench_bare")
+def test_the_benchmark_views_are_not_production_urls(client):
+    for name in ("bench_bare", "bench_statements"):
+        with pytest.raises(NoReverseMatch):
+            reverse(name)
     assert client.post("/bench/bare/").status_code == 404
+    assert client.get("/bench/statements/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_wrapped_connection_counts_each_statement_once_across_reconnects():
+    from django.db import connections
+
+    fresh = connections.create_connection("default")
+    try:
+        statements.wrap(None, fresh)
+        statements.wrap(None, fresh)  # connection_created fires again on every reconnect
+        before = statements.total()
+        with fresh.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.execute("SELECT 2")
+        assert statements.total() - before == 2
+    finally:
+        fresh.close()
+
+
+def _recorded(*events):
+    recorder = recording.Recorder("sheet", page=None)
+    for kind, event in events:
+        {
+            "sent": recorder._sent,
+            "data": recorder._data,
+            "event": recorder._event,
+            "done": recorder._finished,
+        }[kind](event)
+    return recorder
+
+
+def test_the_recorder_counts_requests_and_stream_bytes_apart():
+    get = {
+        "url": "http://127.0.0.1:1/characters/1/",
+        "method": "GET",
+        "headers": {"HX-Request": "true"},
+    }
+    recorder = _recorded(
+        ("sent", {"requestId": "s", "type": "EventSource", "request": {**get, "url": "/events/"}}),
+        ("sent", {"requestId": "1", "type": "Fetch", "request": get}),
+        ("data", {"requestId": "s", "dataLength": 40, "encodedDataLength": 0}),
+        ("event", {"requestId": "s", "eventName": "entry"}),
+        ("data", {"requestId": "1", "dataLength": 900, "encodedDataLength": 900}),
+    )
+    assert recorder.in_flight == {"1"}  # the stream is never "in flight": it stays open
+    recorder._finished({"requestId": "1", "encodedDataLength": 1200})
+    assert not recorder.in_flight
+    [sent] = recorder.requests()
+    assert (sent.method, sent.url, sent.size) == ("GET", get["url"], 1200)
+    assert sent.headers == {"HX-Request": "true"}
+    assert (recorder.stream_url, recorder.stream_bytes, recorder.events) == (
+        "/events/",
+        40,
+        ["entry"],
+    )
+    recorder.reset()
+    assert recorder.requests() == [] and recorder.stream_bytes == 0 and recorder.events == []
+
+
+def _clicks(requests, answer_bytes, event_bytes=0):
+    seen = click.Clicks()
+    n = click.CLICKS
+    for name, count in requests.items():
+        seen.requests[name] = count * n
+        seen.bytes[name] = answer_bytes.get(name, 0) * n
+        seen.stream_bytes[name] = event_bytes * n
+    return seen
+
+
+def test_pages_are_judged_per_click_on_requests_and_the_gm_tables_bytes():
+    met = _clicks({"roller's sheet": 1, "GM table": 1, "GM's log": 0}, {"GM table": 14_000}, 900)
+    rows, ok = click.page_rows(met)
+    assert ok and [row[-1] for row in rows] == ["met", "met", "met"]
+    # The GM table: its event bytes count toward the 15 KB.
+    _rows, ok = click.page_rows(_clicks({"GM table": 1}, {"GM table": 14_500}, 600))
+    assert not ok
+    rows, ok = click.page_rows(_clicks({"roller's sheet": 2, "GM's log": 1}, {}))
+    assert not ok and [row[-1] for row in rows] == ["MISSED", "met"]
+    # The roller's page makes exactly its one request: none would be a roll never sent.
+    assert not click.page_rows(_clicks({"roller's sheet": 0}, {}))[1]
+
+
+def test_the_report_judges_cpu_against_the_bare_view_and_the_htmx_share(capsys):
+    roll = recording.Sent(
+        "POST",
+        "http://127.0.0.1:1/characters/1/roll/cogent-skill/2/roll/",
+        {"HX-Request": "true", "HX-Target": "roll-panel", "X-CSRFToken": "secret-token"},
+        b"csrfmiddlewaretoken=secret-token&challenge_level=3&action=roll",
+    )
+    seen = _clicks({"roller's sheet": 1, "GM table": 1}, {"GM table": 5000})
+    seen.last = {"roller's sheet": [roll]}
+    costs = {
+        "bare view": click.Cost(cpu=0.2, statements=100, count=100),  # 2 ms a request
+        "click, replayed": click.Cost(cpu=0.16, statements=90, count=10),  # 16 ms: 8×
+    }
+    assert click.report(seen, costs, {"htmx roll": (35, 100), "plain form": (10, 100)}) == 0
+    out = capsys.readouterr().out
+    assert "8.0× the bare view's request — target ≤ 8×: met" in out
+    assert "HX-Target: roll-panel" in out and "secret-token" not in out
+    assert "form: csrfmiddlewaretoken, challenge_level, action" in out
+    assert "secondary (no JavaScript), no target" in out  # the plain form: 10%, not judged
+    assert click.report(seen, costs, {"htmx roll": (34, 100)}) == 1
+    costs["click, replayed"].cpu = 0.17
+    assert click.report(seen, costs, {"htmx roll": (90, 100)}) == 1
 
 
 def test_benchmarks_skip_without_postgresql(monkeypatch, capsys):
     monkeypatch.setenv("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:1/poolside_bench")
     assert common.setup("A benchmark") is False
     assert "SKIPPED" in capsys.readouterr().out
+
+
+def test_a_benchmark_loads_data_without_the_statement_timeout_but_its_servers_keep_it(
+    monkeypatch,
+):
+    monkeypatch.setenv(common.TIMEOUT_VARIABLE, "0")  # what setup() sets for its own process
+    monkeypatch.setattr(common, "CALLERS_TIMEOUT", None)
+    assert common.TIMEOUT_VARIABLE not in common.server_environment({})  # production's default
+    monkeypatch.setattr(common, "CALLERS_TIMEOUT", "750")
+    env = common.server_environment({"LIVE_BACKEND": "memory"})
+    assert env[common.TIMEOUT_VARIABLE] == "750" and env["LIVE_BACKEND"] == "memory"
+    assert env["DEBUG"] == "0" and env["DJANGO_SETTINGS_MODULE"] == "benchmarks.settings"
 
 
 def test_sse_messages_split_on_blank_lines_and_keep_the_rest():
