@@ -114,6 +114,7 @@ KWARGS: dict[str, Build] = {
             "character_basics",
             "character_stats",
             "character_prompts",
+            "table_character",
             "cogent_vocation_add",
             "cogent_injury_add",
             "cogent_disability_add",

@@ -377,9 +377,7 @@ class Stream:
                     if card:
                         yield card
                 elif event.kind in FORWARDED and await self.forwards(event):
-                    # The kind alone: components re-fetch their own partial, and an id would
-                    # be a database id in the player's hands.
-                    yield FORWARDED_MESSAGES[event.kind]
+                    yield self.forwarded(event)
 
     async def logged_in(self, loop: asyncio.AbstractEventLoop) -> float | None:
         """The loop time at which the stream's session expires (re-checked then), or None
@@ -447,6 +445,14 @@ class Stream:
         # per stream (the token's eight BLAKE2b rounds, a data: line per line of the card, the
         # encoding) was a share of the fan-out that grew with every stream.
         return await shared.get(("card", pk, audience(entry, membership)), message)
+
+    def forwarded(self, event: live.Event) -> bytes:
+        """The kind alone: components re-fetch their own partial, and an id would be a database
+        id in a player's hands. The GM, who reads every character, is told which character a
+        sheet event is about: the GM table fetches that one card, not the whole table."""
+        if event.kind == "sheet" and self.membership.is_gm:
+            return sse("sheet", str(event.id))
+        return FORWARDED_MESSAGES[event.kind]
 
     async def knows(self, pk: int) -> bool:
         """May this member know the entry exists? (The GM knows every entry.)"""

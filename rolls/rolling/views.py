@@ -18,7 +18,6 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import trigger_client_event
 
 from config.http import AuthenticatedHttpRequest
 from rolls import live
@@ -39,8 +38,8 @@ from rolls.rolling.targets import Target, target_for_roller
 from rolls.table import contests, verdicts
 from sheets.models import Character, Membership, Refused, Sheet
 from sheets.systems import rule_system
+from sheets.views.characters import with_rolled_parts
 
-ROLL_EVENT = "rollLogged"  # HX-Trigger after every new entry: the sheet refreshes its resources
 ASK_PARAMS = ("call", "contest")  # not options: which GM request the panel answers
 FOLLOW_UP_ACTIONS = ("destiny", "correct", "choice", "buy_boon", "extra_boon")
 
@@ -193,7 +192,7 @@ def roll_create(
     )
     if request.htmx:
         response = render(request, "rolls/panel.html#panel", context)
-        return trigger_client_event(response, ROLL_EVENT) if entry else response
+        return with_rolled_parts(request, response, character, membership) if entry else response
     status = 409 if refusal else 400
     return render(request, "rolls/panel.html", context, status=status)
 
@@ -379,7 +378,7 @@ def roll_follow_up(request: AuthenticatedHttpRequest, pk: int, action: str) -> H
         context["announce"] = True
         context["show_seq"] = shows_seq(membership)
         response = render(request, "rolls/entry_detail.html#result", context)
-        return trigger_client_event(response, ROLL_EVENT)
+        return with_rolled_parts(request, response, character, membership)
     context = _result_context(
         entry, sheet, has_follow_up=entry.follow_ups.exists(), can_roll=True
     ) | {"refusal": refusal, "show_seq": shows_seq(membership)}

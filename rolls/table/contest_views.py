@@ -14,7 +14,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
-from django_htmx.http import trigger_client_event
 
 from config.http import AuthenticatedHttpRequest
 from rolls import live
@@ -22,7 +21,6 @@ from rolls.models import (
     Contest,
 )
 from rolls.rolling.outcomes import dice_rng
-from rolls.rolling.views import ROLL_EVENT
 from rolls.table import cogent_sides, contests, verdicts
 from rolls.table.cards import contest_card
 from sheets.access import (
@@ -30,6 +28,7 @@ from sheets.access import (
     campaign_for_member,
 )
 from sheets.models import Character, ColdStarsSheet, Membership, Refused
+from sheets.views.characters import with_rolled_parts
 
 HIDDEN_CHOICE = "A roll of this contest is hidden from you, so the GM settles it."
 
@@ -70,7 +69,16 @@ def _contest_response(
             "next": request.POST.get("next", ""),
         }
         response = render(request, "rolls/_contest.html", context)
-        return response if refusal else trigger_client_event(response, ROLL_EVENT)
+        if refusal:
+            return response
+        # On a side's sheet, what the contest's roll changed there comes along; the card itself
+        # is this response's target, so the prompts around it are not swapped.
+        for character in (contest.character_a, contest.character_b):
+            if character is not None and character.can_read(membership):
+                response = with_rolled_parts(
+                    request, response, character, membership, prompts=False
+                )
+        return response
     if refusal:
         return render(
             request,

@@ -67,8 +67,14 @@ def _last_rolls(campaign: Campaign, membership: Membership, size: int) -> dict[i
 
 
 def _character_rows(
-    campaign: Campaign, membership: Membership, bound: dict[int, Any] | None = None
+    campaign: Campaign,
+    membership: Membership,
+    bound: dict[int, Any] | None = None,
+    *,
+    only: int | None = None,
 ) -> list[dict[str, Any]]:
+    """Every character's card on the dashboard, or ``only`` that character's (its card alone,
+    fetched when the live stream tells of a roll or an edit of it)."""
     system = campaign.rule_system
     characters = (
         Character.objects.filter(campaign=campaign)
@@ -76,7 +82,12 @@ def _character_rows(
         .prefetch_related(*system.summary_related())
         .order_by("is_npc", "name", "pk")
     )
-    rolls = _last_rolls(campaign, membership, LAST_ROLLS)
+    if only is None:
+        rolls = _last_rolls(campaign, membership, LAST_ROLLS)
+    else:
+        characters = characters.filter(pk=only)
+        recent = RollEntry.objects.visible_to(membership).for_cards().filter(character_id=only)
+        rolls = {only: [e.card_for(membership) for e in recent.order_by("-pk")[:LAST_ROLLS]]}
     bound = bound or {}
     rows = []
     for character in characters:
@@ -167,6 +178,21 @@ def campaign_dashboard(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
             context["contest_cards"] = contest_cards(campaign, membership)
         return render(request, f"rolls/dashboard.html#{part}", context)
     return render(request, "rolls/dashboard.html", _dashboard_context(campaign, membership))
+
+
+@login_required
+@require_GET
+def table_character(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """One character's card of the GM table, as the dashboard shows it: the table fetches it
+    alone when the live stream tells of that character's roll or edit (never the whole list).
+    The GM only (404 for non-members, 403 for players); without htmx, the card on the table."""
+    character, membership = character_for_gm(request, pk)
+    url = reverse("campaign_dashboard", args=[character.campaign_id]) + f"#char-{character.pk}"
+    if not request.htmx:
+        return redirect(url)
+    rows = _character_rows(character.campaign, membership, only=character.pk)
+    context = {"campaign": character.campaign, "membership": membership, "row": rows[0]}
+    return render(request, "rolls/dashboard.html#character", context)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -35,12 +35,14 @@ def headline(bands: list[Band]) -> str:
 
 
 @register.inclusion_tag("rolls/_prompts.html", takes_context=True)
-def gm_prompts(context: Any, character: Any, membership: Any) -> dict[str, Any]:
+def gm_prompts(context: Any, character: Any, membership: Any, oob: bool = False) -> dict[str, Any]:
     """The GM's open calls and contests for this character, on its sheet (empty for anyone who
-    can't roll it). The prompts hold forms, so the page's CSRF token comes along."""
+    can't roll it). The prompts hold forms, so the page's CSRF token comes along. ``oob``: as an
+    out-of-band swap, in a roll's response or the sheet's rolled parts."""
     from rolls.table.prompts import prompts_context
 
-    return prompts_context(character, membership) | {"csrf_token": context.get("csrf_token")}
+    extra = {"csrf_token": context.get("csrf_token"), "oob": oob}
+    return prompts_context(character, membership) | extra
 
 
 @register.filter

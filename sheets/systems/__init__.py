@@ -61,6 +61,10 @@ class SheetSection:
     title: str
     figures: bool = False  # its form is the sheet's own (sheet_form): attributes, resources
     saves: bool = True  # False: edit mode only adds and removes rows, nothing to Save
+    # A roll or its follow-up may change what it shows (resources spent, a bane accepted): the
+    # roll's response carries it, and open sheets fetch it alone (docs/live.md). The system's
+    # sheet template defines it as a partial named by its key.
+    rolled: bool = False
 
 
 @dataclass(frozen=True)

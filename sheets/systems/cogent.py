@@ -87,7 +87,7 @@ class CogentSystem(RuleSystem[CogentSheet]):
     creation_form = CogentCreationForm
 
     sections = (
-        SheetSection("attributes", "Attributes and resources", figures=True),
+        SheetSection("attributes", "Attributes and resources", figures=True, rolled=True),
         SheetSection("injuries", "Injuries and disabling characteristics", saves=False),
         SheetSection("skills", "Core skills"),
         SheetSection("vocations", "Vocations"),

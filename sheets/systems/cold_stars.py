@@ -84,7 +84,7 @@ class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
     gm_picks_ability = True
 
     sections = (
-        SheetSection("abilities", "Abilities and resources", figures=True),
+        SheetSection("abilities", "Abilities and resources", figures=True, rolled=True),
         SheetSection("skills", "Skills"),
     )
 

@@ -57,9 +57,9 @@ class Dad6System(RuleSystem[Dad6Sheet]):
     creation_form = Dad6CreationForm
 
     sections = (
-        SheetSection("class", "Class", figures=True),
+        SheetSection("class", "Class", figures=True, rolled=True),
         SheetSection("skills", "Skills"),
-        SheetSection("banes", "Banes in play", saves=False),
+        SheetSection("banes", "Banes in play", saves=False, rolled=True),
     )
 
     def sheet_context(

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.forms import BaseForm, ModelForm
 from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -157,7 +158,66 @@ def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
             raise Http404("No such part of the sheet.")
     else:
         character, membership = character_for_reader(request, pk)
+    if request.GET.get("part") == "rolled":
+        # What a roll changed, for an open sheet the live stream told of it (docs/live.md);
+        # without htmx there is no such page part: the sheet itself.
+        if not request.htmx:
+            return redirect(character)
+        return render(
+            request, "sheets/character_detail.html#rolled", rolled_context(character, membership)
+        )
     return _render_sheet(request, character, membership, editing=editing)
+
+
+def rolled_context(character: Character, membership: Membership) -> dict[str, Any]:
+    """What the sheet's "rolled" partial shows: the parts of the sheet a roll or its follow-up
+    may change (the rule system's rolled sections, the recent rolls, the prompts), in read mode,
+    for this member — the roll's own response carries them, and every other open sheet fetches
+    them when the stream brings a roll."""
+    character = _sheet_queryset_character(character)
+    context = _sheet_context(character, membership, {}, "")
+    context |= _recent_rolls(character, membership)
+    system = character.campaign.rule_system
+    context["rolled_parts"] = [
+        f"{system.sheet_template}#{section.key}" for section in system.sections if section.rolled
+    ]
+    context["rolled_prompts"] = True
+    return context
+
+
+def with_rolled_parts(
+    request: AuthenticatedHttpRequest,
+    response: HttpResponse,
+    character: Character,
+    membership: Membership,
+    *,
+    prompts: bool = True,
+) -> HttpResponse:
+    """A roll or follow-up made on the character's sheet: its response also carries what the roll
+    changed there — the sheet's rolled parts as out-of-band swaps — so one click is one request
+    (nothing re-fetches the sheet). From any other page (the panel's own page, a permalink) it
+    carries the result alone. ``prompts=False``: not the prompts (a contest card's response,
+    which is swapped into them)."""
+    current = request.htmx.current_url_abs_path or ""
+    if current.split("?", 1)[0].split("#", 1)[0] != character.get_absolute_url():
+        return response
+    context = rolled_context(character, membership) | {"rolled_prompts": prompts}
+    parts = render_to_string("sheets/character_detail.html#rolled", context, request)
+    response.write(parts)
+    return response
+
+
+def _recent_rolls(character: Character, membership: Membership) -> dict[str, Any]:
+    return {
+        "can_roll": character.can_roll(membership),
+        "recent_rolls": [
+            entry.card_for(membership)
+            for entry in RollEntry.objects.visible_to(membership).recent_for(
+                character, RECENT_ROLLS
+            )
+        ],
+        "show_seq": membership.is_gm,  # chain numbers' gaps would count hidden rolls
+    }
 
 
 BASICS = "basics"  # the name and notes: every system's section, saved by character_basics
@@ -281,12 +341,7 @@ def _render_sheet(
     # After a Save or Cancel the section's Edit control takes focus back (a saved section by
     # the view, a cancelled one by ?focus= on Cancel's request).
     context["focus"] = focus or request.GET.get("focus", "")
-    context["can_roll"] = character.can_roll(membership)
-    context["recent_rolls"] = [
-        entry.card_for(membership)
-        for entry in RollEntry.objects.visible_to(membership).recent_for(character, RECENT_ROLLS)
-    ]
-    context["show_seq"] = membership.is_gm  # chain numbers' gaps would count hidden rolls
+    context |= _recent_rolls(character, membership)
     template = "sheets/character_detail.html"
     if request.htmx:
         # htmx swaps only 2xx responses by default; validation errors are part of the sheet.

@@ -4,14 +4,18 @@
 //     extension re-creates the EventSource after a hard close, which loses it. We remember the last
 //     event id per stream and give re-created EventSources "?last_id=", so no entry is missed.
 //  2. No duplicates: an entry whose card (#entry-<id>) is already on the page is not added again.
-//  3. No lost typing: a live refresh of a region (hx-trigger="sse:…") waits while one of its form
-//     fields has focus, and runs when focus leaves the region (its own saves re-render it anyway).
-//     While a section of the sheet is in edit mode (a form with data-editing) every refresh waits,
-//     a roll's too: that section's Save or Cancel re-renders the whole sheet.
+//  3. No lost typing: a live refresh of a region (hx-trigger="sse:…", the GM table's live:…)
+//     waits while one of its form fields has focus, and runs when focus leaves the region (its own
+//     saves re-render it anyway). While a section of the sheet is in edit mode (a form with
+//     data-editing) every refresh of the sheet waits, and a roll's parts leave the sheet's
+//     sections alone: that section's Save or Cancel re-renders the whole sheet.
 //  4. Day headings: a live entry's day heading replaces the one below it of the same day.
 //  5. Noticed: an element with data-notice (a GM's call or contest on the sheet, a reveal in the
 //     log) that arrives live becomes a toast in view, counted in the tab title until it is shown
 //     or dismissed. What was on the page when it loaded is not news.
+//  6. One request per roll (docs/live.md, "the browser side"): a sheet fetches only what a roll
+//     changed (#sheet-rolled), and not at all for the roll its own response already brought; the
+//     GM table fetches only the card of the character the event is about.
 (function () {
   "use strict";
 
@@ -35,9 +39,22 @@
       if (event.lastEventId) {
         lastIds[key] = event.lastEventId;
       }
+      // The GM's entries name their character: on the GM table, that card alone refreshes.
+      var named = /data-character="(\d+)"/.exec(event.data);
+      if (named) refreshCard(named[1]);
     });
+    // The GM's sheet events carry the character's id (a player's carry the kind alone).
+    source.addEventListener("sheet", function (event) { refreshCard(event.data); });
     return source;
   };
+
+  function refreshCard(id) {
+    var list = document.querySelector("[data-live-cards]");
+    if (!list || !/^\d+$/.test(id)) return;
+    var card = document.getElementById("char-" + id);
+    // A character the table doesn't show yet (created since it loaded): the list, this once.
+    htmx.trigger(card && list.contains(card) ? card : list, card ? "live:card" : "live:list");
+  }
 
   document.addEventListener("htmx:sseBeforeMessage", function (event) {
     var message = event.detail;
@@ -97,14 +114,55 @@
       (active && region.contains(active) && active.matches("input, select, textarea"));
   }
 
+  // 6. A roll of this sheet's character arrived: fetch what it changed (#sheet-rolled), unless
+  //    it is on the page already — the roll made here, whose response brought it. While a roll
+  //    or a contest action of this page is on its way, the answer decides: the entry may be in it.
+  var waiting = null; // the #sheet-rolled fetch held back until this page's request answers
+
+  function ownRequest() {
+    return document.querySelector("#roll-dialog .htmx-request, #gm-prompts .htmx-request");
+  }
+
+  function heldRolled(region, trigger) {
+    if (!region.hasAttribute("data-live-rolled")) return false;
+    var token = trigger.detail && trigger.detail.lastEventId;
+    if (token && document.getElementById("entry-" + token)) return true;
+    if (ownRequest()) {
+      waiting = { region: region, token: token };
+      return true;
+    }
+    return false;
+  }
+
+  document.addEventListener("htmx:afterRequest", function () {
+    if (!waiting || ownRequest()) return;
+    var held = waiting;
+    waiting = null;
+    if (!held.token || !document.getElementById("entry-" + held.token)) {
+      htmx.trigger(held.region, "sse:entry", { lastEventId: held.token });
+    }
+  });
+
+  // A section in edit mode keeps what is typed: a roll's out-of-band parts leave it alone (its
+  // Save or Cancel re-renders the whole sheet, spent resources included).
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    var sheet = document.getElementById("sheet");
+    if (sheet && sheet.contains(target) && target.classList.contains("sheet-section") &&
+        sectionOpen(sheet)) {
+      event.preventDefault();
+    }
+  });
+
   document.addEventListener("htmx:confirm", function (event) {
     var trigger = event.detail.triggeringEvent;
     var region = event.detail.elt;
-    if (trigger && trigger.type === "rollLogged" && sectionOpen(region)) {
-      event.preventDefault(); // the section's Save or Cancel brings the spent resources
+    // The GM table's refreshes (live:card, live:list) wait like a stream's while a field has focus.
+    if (!trigger || (trigger.type.indexOf("sse:") !== 0 && trigger.type.indexOf("live:") !== 0)) {
       return;
     }
-    if (!trigger || trigger.type.indexOf("sse:") !== 0) {
+    if (trigger.type === "sse:entry" && heldRolled(region, trigger)) {
+      event.preventDefault();
       return;
     }
     if (editing(region)) {

@@ -40,7 +40,7 @@
         box.querySelector("#roll-result .entry");
       if (result) result.scrollIntoView({ block: "start" });
     }
-    // The sheet re-rendered behind a closed dialog (after a roll): focus back on the row's control.
+    // The sheet re-rendered behind a closed dialog (someone's edit): focus back on the row's control.
     if (returnTo && (!box || !box.open) && document.activeElement === document.body) focusRow();
   });
 
@@ -49,7 +49,7 @@
   function focusRow() {
     var target = returnTo && returnTo.elt;
     if ((!target || !document.contains(target)) && returnTo && returnTo.row) {
-      // The sheet re-rendered after the roll: the same row's Roll control.
+      // The sheet re-rendered meanwhile: the same row's Roll control.
       var row = document.getElementById(returnTo.row);
       target = row && (row.querySelector(".roll-button") || row.querySelector("a.button, button"));
     }
@@ -75,9 +75,9 @@
 
   // The moment of the roll (docs/rolling.md): a new result's dice tumble in and its headline lands
   // (CSS, .just-rolled). New means the result a roll or a follow-up just put in the panel, or an
-  // entry the live stream just announced (in the log, or on a sheet that re-renders for it) — never
-  // what a page loads with, older entries scrolled in, or a list a filter redraws. Nothing moves
-  // when the user asks for reduced motion: the class isn't added (and the CSS ignores it too).
+  // entry the live stream just announced (in the log, or in a sheet's recent rolls fetched for
+  // it) — never what a page loads with, older entries scrolled in, or a list a filter redraws.
+  // Nothing moves when the user asks for reduced motion: the class isn't added (nor by the CSS).
   var calm = window.matchMedia("(prefers-reduced-motion: reduce)");
   var announced = {}; // card ids the stream announced whose dice haven't rolled in yet
 
@@ -86,7 +86,7 @@
   }
 
   // The log takes an entry with sse-swap (htmx:sseBeforeMessage comes before its swap); a sheet
-  // re-fetches its part on sse:entry (htmx:sseMessage comes before that request answers).
+  // fetches its rolled parts on sse:entry (htmx:sseMessage comes before that request answers).
   function remember(event) {
     var message = event.detail;
     if (message && message.type === "entry" && message.lastEventId) {

@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
+from tests.factories import CharacterFactory
 from tests.live_servers import database_url, uvicorn
 from tests.rolls.helpers import athletics
 
@@ -219,3 +220,63 @@ def test_only_a_roll_that_arrives_live_tumbles_in(pages, party):
     live(player, ada.get_absolute_url())
     third = roll(gm, ada, athletics(ada))
     expect(player.locator(f"#recent-rolls #{third}")).to_have_class(re.compile(r"\bjust-rolled\b"))
+
+
+def requests_of(page):
+    """Every request ``page`` makes from now on, as (method, URL path and query)."""
+    made = []
+    page.on(
+        "request",
+        lambda request: made.append(
+            (request.method, request.url.split("//", 1)[1].split("/", 1)[1])
+        ),
+    )
+    return made
+
+
+def heard_entries(page):
+    """Count, in the page, the entry events its stream delivers (htmx's SSE extension)."""
+    page.evaluate(
+        """window.heard = 0; document.addEventListener("htmx:sseMessage", function (e) {
+             if (e.detail && e.detail.type === "entry") window.heard += 1; });"""
+    )
+
+
+@pytest.fixture
+def crowded(party):
+    """60 characters at the party's table (before the server starts: it reads what is committed)."""
+    for n in range(60 - party.campaign.characters.count()):
+        CharacterFactory(campaign=party.campaign, owner=party.gm, name=f"Extra {n:02}", is_npc=True)
+
+
+def test_one_roll_is_one_request_on_every_open_page(crowded, pages, party):
+    """The roller's page makes one request per click (the roll; its response brings what changed
+    on the sheet), the GM table fetches the one card that changed, and another open sheet of the
+    character fetches its rolled parts alone (docs/live.md, "the browser side")."""
+    gm, player, ada = pages["gm"], pages["player"], party.pc
+    gm_sheet = gm.context.new_page()
+    live(gm, f"/campaigns/{ada.campaign_id}/dashboard/")
+    live(gm_sheet, ada.get_absolute_url())
+    live(player, ada.get_absolute_url())
+    skill = athletics(ada)
+    player.locator(f"#skill-{skill.pk} .roll-button").click()
+    expect(player.locator("#roll-panel .roll-panel")).to_be_visible()
+    heard_entries(player)
+    on_table, on_sheet, on_own = requests_of(gm), requests_of(gm_sheet), requests_of(player)
+    with gm.expect_response(lambda r: "/table-card/" in r.url) as card_response:
+        player.locator("#roll-action-roll").click()
+        card = player.locator("#roll-result .entry").first
+        expect(card).to_be_visible()
+    card_id = "entry-" + card.get_attribute("id").removeprefix("result-")
+    # The roller's sheet shows the roll in its recent rolls, from the roll's own response; the
+    # stream's entry event reached the page too, and fetched nothing.
+    expect(player.locator(f"#recent-rolls #{card_id}")).to_be_visible()
+    player.wait_for_function("window.heard >= 1")
+    assert [method for method, _ in on_own] == ["POST"], on_own
+    # The GM table: Ada's card alone, with the new roll.
+    expect(gm.locator(f"#char-{ada.pk} #{card_id}")).to_be_visible()
+    assert on_table == [("GET", f"characters/{ada.pk}/table-card/")]
+    assert len(card_response.value.body()) < 15_000
+    # The GM's open copy of Ada's sheet: the rolled parts alone.
+    expect(gm_sheet.locator(f"#recent-rolls #{card_id}")).to_be_visible()
+    assert on_sheet == [("GET", f"characters/{ada.pk}/?part=rolled")]

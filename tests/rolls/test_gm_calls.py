@@ -54,10 +54,7 @@ def test_gm_creates_a_call_and_only_targets_are_prompted(client, party):
     # The prompt's own partial refreshes live.
     client.force_login(ada.owner)
     partial = client.get(reverse("character_prompts", args=[ada.pk]), headers=HX)
-    assert (
-        'hx-trigger="sse:call, sse:contest, sse:entry, sse:sheet, rollLogged from:body"'
-        in partial.content.decode()
-    )
+    assert 'hx-trigger="sse:call, sse:contest, sse:sheet"' in partial.content.decode()
 
 
 def test_create_refuses_bad_input_with_a_message(client, party):

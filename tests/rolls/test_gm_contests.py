@@ -79,8 +79,13 @@ def test_cogent_conflict_tie_rerolls_then_the_engine_decides(client, settings):
     client.post(side_url(contest, "a"), headers=HX)
     settings.ROLLS_RNG_SEED = seed_b
     client.force_login(ann.owner)
-    response = client.post(side_url(contest, "b"), headers=HX)
-    assert response.status_code == 200 and "rollLogged" in response["HX-Trigger"]
+    # Rolled on Ann's sheet: the response brings the sheet's recent rolls along (out of band),
+    # not the prompts the card it answers with is swapped into.
+    on_sheet = HX | {"HX-Current-URL": f"http://testserver{ann.get_absolute_url()}"}
+    response = client.post(side_url(contest, "b"), headers=on_sheet)
+    html = response.content.decode()
+    assert response.status_code == 200 and "HX-Trigger" not in response
+    assert '<section id="recent-rolls"' in html and 'id="gm-prompts"' not in html
     contest.refresh_from_db()
     assert contest.state == ContestState.DECIDED and contest.winner == expected.winner
     verdict = verdict_of(contest)

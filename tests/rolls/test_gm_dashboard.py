@@ -75,8 +75,11 @@ def test_live_parts_refresh_from_partials(client, party):
     campaign = party.campaign
     client.force_login(gm_of(campaign))
     body = client.get(dashboard(campaign)).content.decode()
-    for trigger in ("sse:entry, sse:sheet", "sse:call, sse:entry", "sse:contest"):
+    # The characters don't re-fetch whole on a roll or an edit: each card fetches itself
+    # (live.js, live:card); the list only for a character it doesn't show yet (live:list).
+    for trigger in ("live:card", "live:list", "sse:call", "sse:contest"):
         assert f'hx-trigger="{trigger}"' in body
+    assert "sse:entry" not in body and "sse:sheet" not in body
     for part in ("characters", "calls", "contests"):
         response = client.get(dashboard(campaign) + f"?part={part}", headers=HX)
         assert response.status_code == 200

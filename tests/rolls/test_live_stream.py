@@ -127,7 +127,13 @@ def test_a_roll_reaches_every_member_as_the_log_item(party):
             # The log's item: the entry's day heading, then the entry (live.js keeps one
             # heading per day).
             assert message.data.startswith('<li class="log-day" data-day="')
-            assert '<li class="log-item">' in message.data and message.data.endswith("</li>")
+            # Only the GM's item names its character (the GM table refreshes that one card).
+            item = (
+                f'<li class="log-item" data-character="{pc.pk}">'
+                if stream is streams["gm"]
+                else '<li class="log-item">'
+            )
+            assert item in message.data and message.data.endswith("</li>")
             assert f'id="entry-{token(entry)}"' in message.data
             assert entry.outcome_label in message.data
             await stream.close()
@@ -279,13 +285,15 @@ def test_other_kinds_are_forwarded_without_ids_and_hidden_npcs_stay_hidden(party
         )
         for kind, id in (("sheet", npc.pk), ("call", call), ("contest", contest), ("sheet", pc.pk)):
             await off_loop(lambda kind=kind, id=id: publish(kind, id))
-        # No database id in the data: it names the kind, the component re-fetches its part.
+        # No database id in a player's data: it names the kind, the component re-fetches its
+        # part. The GM, who reads every character, is told which character a sheet event is
+        # about (the GM table fetches that one card).
         got = [(m.event, m.data, m.id) for m in [await gm_stream.next_event() for _ in range(4)]]
         assert got == [
-            ("sheet", "sheet", None),
+            ("sheet", str(npc.pk), None),
             ("call", "call", None),
             ("contest", "contest", None),
-            ("sheet", "sheet", None),
+            ("sheet", str(pc.pk), None),
         ]
         got = [(m.event, m.data) for m in [await player_stream.next_event() for _ in range(3)]]
         assert got == [("call", "call"), ("contest", "contest"), ("sheet", "sheet")]

@@ -9,7 +9,7 @@ from django.urls import reverse
 from rolls.models import RollEntry, WebhookDelivery
 from sheets.models import System
 from tests.factories import CharacterFactory, ContestFactory, RollCallFactory, WebhookFactory
-from tests.rolls.helpers import roll_url
+from tests.rolls.helpers import gm_of, roll_url
 
 pytestmark = pytest.mark.django_db
 
@@ -290,3 +290,76 @@ def test_roll_post_in_a_campaign_with_webhooks(
     with django_assert_num_queries(3 + AFTER_COMMIT_PER_WEBHOOK * webhooks):
         queue()
     assert WebhookDelivery.objects.count() == webhooks
+
+
+def test_roll_post_htmx_on_the_sheet(client, seeded, django_assert_num_queries):
+    """From the sheet, the roll's response also carries the sheet's rolled parts (docs/live.md):
+    what the sheet's re-fetch used to cost, in the same request."""
+    character = CharacterFactory(campaign__system=System.COGENT)
+    row = target(character)
+    client.force_login(character.owner)
+    kind, data = ROLLS[System.COGENT]
+    sheet_url = f"http://testserver{character.get_absolute_url()}"
+    headers = {"HX-Request": "true", "HX-Current-URL": sheet_url}
+    # … plus the character with its sheet, its rows (skills, vocations, injuries: the system's
+    # sheet context), the recent rolls, the prompts (open calls, contests, the waiting assist,
+    # the open assist requests): 9, where the sheet's and the prompts' re-fetches cost 15 more
+    # statements (and two requests).
+    with django_assert_num_queries(ROLL_STATEMENTS + 5 + 9):
+        response = client.post(roll_url(character, kind, row), data, headers=headers)
+    assert response.status_code == 200 and 'id="recent-rolls"' in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    # session with its user, character with its membership, the character with its sheet, the
+    # system's rows, the recent rolls, the prompts (open calls, contests; Cogent: the waiting
+    # assist and the open assist requests)
+    ("system", "expected"),
+    [(System.COGENT, 11), (System.DAD6, 8), (System.COLD_STARS, 8)],
+)
+def test_rolled_parts_same_for_one_and_many(client, seeded, system, expected):
+    """What another open sheet fetches after a roll: the same for one recent roll and many."""
+    character = CharacterFactory(campaign__system=system)
+    row = target(character)
+    kind, data = ROLLS[system]
+    client.force_login(character.owner)
+    client.post(roll_url(character, kind, row), data)
+    url = character.get_absolute_url() + "?part=rolled"
+
+    def parts():
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(url, headers={"HX-Request": "true"}).status_code == 200
+        return len(ctx.captured_queries)
+
+    one = parts()
+    for _ in range(6):
+        client.post(roll_url(character, kind, row), data)
+    assert parts() == one == expected
+
+
+def test_table_card_same_for_one_and_many(client, seeded):
+    """One character's card of the GM table costs the same for one roll and many, and whatever
+    the number of characters at the table."""
+    character = CharacterFactory(campaign__system=System.COGENT)
+    row = target(character)
+    kind, data = ROLLS[System.COGENT]
+    client.force_login(character.owner)
+    client.post(roll_url(character, kind, row), data)
+    gm = gm_of(character.campaign)
+    client.force_login(gm)
+    url = reverse("table_character", args=[character.pk])
+
+    def card():
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(url, headers={"HX-Request": "true"}).status_code == 200
+        return len(ctx.captured_queries)
+
+    one = card()
+    CharacterFactory.create_batch(5, campaign=character.campaign)
+    client.force_login(character.owner)
+    for _ in range(6):
+        client.post(roll_url(character, kind, row), data)
+    client.force_login(gm)
+    # session with its user, the character with its campaign, the GM's membership, its last rolls,
+    # the character with its sheet, what its summary reads (Cogent: injuries)
+    assert card() == one == 6
