@@ -19,9 +19,11 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import reswap
 
 from config.http import AuthenticatedHttpRequest
 from rolls import live
+from rolls.log.tokens import entry_pk as parse_entry_token
 from rolls.models import (
     Contest,
     RollCall,
@@ -72,9 +74,11 @@ def _character_rows(
     bound: dict[int, Any] | None = None,
     *,
     only: int | None = None,
+    news: RollEntry | None = None,
 ) -> list[dict[str, Any]]:
     """Every character's card on the dashboard, or ``only`` that character's (its card alone,
-    fetched when the live stream tells of a roll or an edit of it)."""
+    fetched when the live stream tells of a roll or an edit of it) — with ``news``, that one
+    entry for its last rolls (the card's news: the page has the others)."""
     system = campaign.rule_system
     characters = (
         Character.objects.filter(campaign=campaign)
@@ -84,6 +88,9 @@ def _character_rows(
     )
     if only is None:
         rolls = _last_rolls(campaign, membership, LAST_ROLLS)
+    elif news is not None:
+        characters = characters.filter(pk=only)
+        rolls = {only: [news.card_for(membership)]}
     else:
         characters = characters.filter(pk=only)
         recent = RollEntry.objects.visible_to(membership).for_cards().filter(character_id=only)
@@ -101,6 +108,7 @@ def _character_rows(
                 "sheet": sheet,
                 "form": form,
                 "rolls": rolls.get(character.pk, []),
+                "keep": LAST_ROLLS,  # live.js trims the list to these after news
             }
         )
     return rows
@@ -185,14 +193,32 @@ def campaign_dashboard(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
 def table_character(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """One character's card of the GM table, as the dashboard shows it: the table fetches it
     alone when the live stream tells of that character's roll or edit (never the whole list).
-    The GM only (404 for non-members, 403 for players); without htmx, the card on the table."""
+    The GM only (404 for non-members, 403 for players); without htmx, the card on the table.
+
+    ``?entry=<token>``, the roll the stream told of: only the card's news — its figures, its
+    resources and that roll, out of band (the page has the card's other rolls)."""
     character, membership = character_for_gm(request, pk)
     url = reverse("campaign_dashboard", args=[character.campaign_id]) + f"#char-{character.pk}"
     if not request.htmx:
         return redirect(url)
-    rows = _character_rows(character.campaign, membership, only=character.pk)
+    news = None
+    if "entry" in request.GET:
+        entry_pk = parse_entry_token(request.GET["entry"])
+        if entry_pk is None:
+            return HttpResponse(
+                "“entry” must be a roll's id.", status=400, content_type="text/plain"
+            )
+        news = (
+            RollEntry.objects.visible_to(membership)
+            .for_cards()
+            .filter(pk=entry_pk, character_id=character.pk)
+            .first()
+        )
+    rows = _character_rows(character.campaign, membership, only=character.pk, news=news)
     context = {"campaign": character.campaign, "membership": membership, "row": rows[0]}
-    return render(request, "rolls/dashboard.html#character", context)
+    if news is None:  # no such roll of this character: the whole card
+        return render(request, "rolls/dashboard.html#character", context)
+    return reswap(render(request, "rolls/dashboard.html#character-news", context), "none")
 
 
 # ---------------------------------------------------------------------------------------------

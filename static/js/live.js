@@ -41,20 +41,46 @@
       }
       // The GM's entries name their character: on the GM table, that card alone refreshes.
       var named = /data-character="(\d+)"/.exec(event.data);
-      if (named) refreshCard(named[1]);
+      if (named) refreshCard(named[1], event.lastEventId);
     });
     // The GM's sheet events carry the character's id (a player's carry the kind alone).
     source.addEventListener("sheet", function (event) { refreshCard(event.data); });
     return source;
   };
 
-  function refreshCard(id) {
+  // ``token``: the roll the event is about. A card that lists rolls then fetches only its news
+  // (figures, resources, that roll; table_character ?entry=); the whole card otherwise, or when
+  // news of two rolls waits (a refresh held back while a field has focus).
+  function refreshCard(id, token) {
     var list = document.querySelector("[data-live-cards]");
     if (!list || !/^\d+$/.test(id)) return;
     var card = document.getElementById("char-" + id);
-    // A character the table doesn't show yet (created since it loaded): the list, this once.
-    htmx.trigger(card && list.contains(card) ? card : list, card ? "live:card" : "live:list");
+    if (!card || !list.contains(card)) {
+      // A character the table doesn't show yet (created since it loaded): the list, this once.
+      htmx.trigger(list, "live:list");
+      return;
+    }
+    if (token && card.querySelector("#entry-" + token)) return; // shown already
+    var waiting = card.getAttribute("data-news");
+    var news = token && card.querySelector("[data-keep]") && waiting === null ? token : "";
+    card.setAttribute("data-news", news);
+    htmx.trigger(card, "live:card");
   }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var elt = event.detail.elt;
+    if (!elt.hasAttribute || !elt.hasAttribute("data-news")) return;
+    var token = elt.getAttribute("data-news");
+    elt.removeAttribute("data-news");
+    if (token) event.detail.parameters.entry = token;
+  });
+
+  // The news' roll went on top of the card's last rolls: keep as many as the table shows.
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    var rolls = event.detail.target;
+    var keep = rolls && rolls.getAttribute && Number(rolls.getAttribute("data-keep"));
+    while (keep && rolls.children.length > keep) rolls.removeChild(rolls.lastElementChild);
+  });
 
   document.addEventListener("htmx:sseBeforeMessage", function (event) {
     var message = event.detail;

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from tests.factories import CharacterFactory
 from tests.live_servers import database_url, uvicorn
-from tests.rolls.helpers import athletics
+from tests.rolls.helpers import athletics, roll_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -235,24 +235,36 @@ def requests_of(page):
 
 
 def heard_entries(page):
-    """Count, in the page, the entry events its stream delivers (htmx's SSE extension)."""
+    """Count, in the page, the entry events its stream delivers (htmx's SSE extension), and the
+    characters of their data."""
     page.evaluate(
-        """window.heard = 0; document.addEventListener("htmx:sseMessage", function (e) {
-             if (e.detail && e.detail.type === "entry") window.heard += 1; });"""
+        """window.heard = 0; window.heardSize = 0;
+           document.addEventListener("htmx:sseMessage", function (e) {
+             if (e.detail && e.detail.type === "entry") {
+               window.heard += 1; window.heardSize += e.detail.data.length;
+             } });"""
     )
 
 
 @pytest.fixture
 def crowded(party):
-    """60 characters at the party's table (before the server starts: it reads what is committed)."""
+    """60 characters at the party's table, and three rolls of Ada's on her GM table card (before
+    the server starts: it reads what is committed)."""
     for n in range(60 - party.campaign.characters.count()):
         CharacterFactory(campaign=party.campaign, owner=party.gm, name=f"Extra {n:02}", is_npc=True)
+    party.pc.cogent.skills.filter(name="Athletics").update(rating=2)
+    client = Client()
+    client.force_login(party.player)
+    for _ in range(3):
+        url = roll_url(party.pc, "cogent-skill", athletics(party.pc))
+        assert client.post(url, {"challenge_level": 2, "extra_penalty": 0}).status_code == 302
 
 
 def test_one_roll_is_one_request_on_every_open_page(crowded, pages, party):
     """The roller's page makes one request per click (the roll; its response brings what changed
-    on the sheet), the GM table fetches the one card that changed, and another open sheet of the
-    character fetches its rolled parts alone (docs/live.md, "the browser side")."""
+    on the sheet), the GM table fetches the news of the one card that changed (under 15 KB with
+    the event), and another open sheet of the character fetches its rolled parts alone
+    (docs/live.md, "the browser side")."""
     gm, player, ada = pages["gm"], pages["player"], party.pc
     gm_sheet = gm.context.new_page()
     live(gm, f"/campaigns/{ada.campaign_id}/dashboard/")
@@ -262,6 +274,7 @@ def test_one_roll_is_one_request_on_every_open_page(crowded, pages, party):
     player.locator(f"#skill-{skill.pk} .roll-button").click()
     expect(player.locator("#roll-panel .roll-panel")).to_be_visible()
     heard_entries(player)
+    heard_entries(gm_sheet)  # the GM's stream: the GM table hears the same events
     on_table, on_sheet, on_own = requests_of(gm), requests_of(gm_sheet), requests_of(player)
     with gm.expect_response(lambda r: "/table-card/" in r.url) as card_response:
         player.locator("#roll-action-roll").click()
@@ -273,10 +286,15 @@ def test_one_roll_is_one_request_on_every_open_page(crowded, pages, party):
     expect(player.locator(f"#recent-rolls #{card_id}")).to_be_visible()
     player.wait_for_function("window.heard >= 1")
     assert [method for method, _ in on_own] == ["POST"], on_own
-    # The GM table: Ada's card alone, with the new roll.
-    expect(gm.locator(f"#char-{ada.pk} #{card_id}")).to_be_visible()
-    assert on_table == [("GET", f"characters/{ada.pk}/table-card/")]
-    assert len(card_response.value.body()) < 15_000
+    # The GM table: Ada's card's news alone — the new roll on top, still three.
+    rolls = gm.locator(f"#char-{ada.pk}-rolls > li")
+    expect(rolls.first.locator(f"#{card_id}")).to_be_visible()
+    expect(rolls).to_have_count(3)
+    token = card_id.removeprefix("entry-")
+    assert on_table == [("GET", f"characters/{ada.pk}/table-card/?entry={token}")]
+    gm_sheet.wait_for_function("window.heard >= 1")
+    event_size = gm_sheet.evaluate("window.heardSize")
+    assert len(card_response.value.body()) + event_size < 15_000
     # The GM's open copy of Ada's sheet: the rolled parts alone.
     expect(gm_sheet.locator(f"#recent-rolls #{card_id}")).to_be_visible()
     assert on_sheet == [("GET", f"characters/{ada.pk}/?part=rolled")]

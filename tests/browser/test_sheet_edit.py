@@ -57,7 +57,8 @@ def test_a_roll_while_a_section_is_open_doesnt_wipe_what_was_typed(page, log_in)
     page.goto(character.get_absolute_url())
     page.get_by_role("link", name="Edit attributes and resources").click()
     page.locator("#id_sheet-strength").fill("3")
-    # The other sections still roll; the roll's refresh of the sheet waits for Save or Cancel.
+    # The other sections still roll; the roll's parts leave the open section alone until Save or
+    # Cancel re-renders the sheet.
     page.locator(f"#skill-{athletics.pk} .roll-button").click()
     page.locator("#roll-action-roll").click()
     expect(page.locator("#roll-result .entry")).to_be_visible()
@@ -66,7 +67,7 @@ def test_a_roll_while_a_section_is_open_doesnt_wipe_what_was_typed(page, log_in)
     page.wait_for_timeout(500)  # give a refresh that should not happen the time to happen
     expect(page.locator("#id_sheet-strength")).to_have_value("3")
     page.locator("#attributes").get_by_role("button", name="Save").click()
-    # Saved, and the sheet now shows the roll the refresh held back.
+    # Saved, and the sheet shows the roll (its recent rolls came with the roll's response).
     expect(page.locator("#recent-rolls .entry")).to_have_count(1)
     expect(page.locator("#attributes dl.figures div").first.locator("dd")).to_have_text("3")
 

@@ -6,6 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from rolls.log.tokens import entry_token
 from rolls.models import RollEntry, WebhookDelivery
 from sheets.models import System
 from tests.factories import CharacterFactory, ContestFactory, RollCallFactory, WebhookFactory
@@ -363,3 +364,7 @@ def test_table_card_same_for_one_and_many(client, seeded):
     # session with its user, the character with its campaign, the GM's membership, its last rolls,
     # the character with its sheet, what its summary reads (Cogent: injuries)
     assert card() == one == 6
+    # A roll's news (?entry=): the one roll instead of the last ones, the same count.
+    newest = RollEntry.objects.filter(character=character).latest("pk")
+    url += f"?entry={entry_token(newest.pk)}"
+    assert card() == 6

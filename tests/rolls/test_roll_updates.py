@@ -177,6 +177,38 @@ def test_a_table_card_is_one_character_and_without_htmx_the_table(client, party)
     assert response.status_code == 302 and response["Location"] == f"{dashboard}#char-{party.pc.pk}"
 
 
+def test_a_table_cards_news_is_the_one_roll_and_what_it_changed(client, party):
+    pc = party.pc
+    sheet = pc.cogent
+    sheet.destiny_points = 2
+    sheet.save()
+    roll_on_sheet(client, party.player, pc)
+    first = latest()
+    roll_on_sheet(client, party.player, pc, destiny_before="on")
+    entry = latest()
+    client.force_login(party.gm)
+    response = client.get(card_url(pc) + f"?entry={token(entry)}", headers=HX)
+    html = response.content.decode()
+    # Only the news, out of band (the card itself is not swapped): the figures, the resources
+    # form and the new roll on top of the card's last rolls.
+    assert response.status_code == 200 and response["HX-Reswap"] == "none"
+    assert f'id="char-{pc.pk}-summary" hx-swap-oob="true"' in html
+    assert (
+        f'id="resources-{pc.pk}"' in html
+        and f'hx-swap-oob="afterbegin:#char-{pc.pk}-rolls"' in html
+    )
+    assert f'id="entry-{token(entry)}"' in html and token(first) not in html
+    assert f'<article class="table-character" id="char-{pc.pk}"' not in html
+    # A roll of another character: the whole card. A token that is no token: a 400.
+    response = client.get(card_url(party.other_pc), {"entry": token(entry)}, headers=HX)
+    whole = f'<article class="table-character" id="char-{party.other_pc.pk}"'
+    assert "HX-Reswap" not in response and whole in response.content.decode()
+    response = client.get(card_url(pc), {"entry": "not-a-token"}, headers=HX)
+    assert response.status_code == 400 and "entry" in response.content.decode()
+    client.force_login(party.player)
+    assert client.get(card_url(pc), {"entry": token(entry)}, headers=HX).status_code == 403
+
+
 # --- every visibility on every page ------------------------------------------------------------
 
 
