@@ -449,9 +449,13 @@ class Stream:
     def forwarded(self, event: live.Event) -> bytes:
         """The kind alone: components re-fetch their own partial, and an id would be a database
         id in a player's hands. The GM, who reads every character, is told which character a
-        sheet event is about: the GM table fetches that one card, not the whole table."""
+        sheet event is about: the GM table fetches that one card, not the whole table. A call or
+        contest a roll answered names that roll's token (sent only to members who know of it):
+        a sheet that had the roll already has the prompts it changed."""
         if event.kind == "sheet" and self.membership.is_gm:
             return sse("sheet", str(event.id))
+        if event.cause is not None:
+            return sse(event.kind, f"{event.kind} {entry_token(event.cause)}")
         return FORWARDED_MESSAGES[event.kind]
 
     async def knows(self, pk: int) -> bool:

@@ -20,6 +20,7 @@
   "use strict";
 
   var lastIds = {}; // stream URL without last_id → last event id received
+  var heard = {}; // tokens of the entries this page's stream delivered
 
   function streamKey(url) {
     var parsed = new URL(url, window.location.href);
@@ -38,6 +39,7 @@
     source.addEventListener("entry", function (event) {
       if (event.lastEventId) {
         lastIds[key] = event.lastEventId;
+        heard[event.lastEventId] = true;
       }
       // The GM's entries name their character: on the GM table, that card alone refreshes.
       var named = /data-character="(\d+)"/.exec(event.data);
@@ -188,6 +190,15 @@
       return;
     }
     if (trigger.type === "sse:entry" && heldRolled(region, trigger)) {
+      event.preventDefault();
+      return;
+    }
+    // A call or contest a roll of this sheet's character answered (the event names the roll,
+    // after the roll's own entry event): the roll's response, or the rolled parts fetched for
+    // it, bring the prompts.
+    var cause = region.hasAttribute("data-rolled-part") && trigger.detail &&
+      String(trigger.detail.data || "").split(" ")[1];
+    if (cause && heard[cause]) {
       event.preventDefault();
       return;
     }

@@ -145,6 +145,8 @@ def test_the_gm_calls_for_a_roll_and_the_table_follows_it_live(pages, party, bro
     prompt.get_by_role("link", name="Open the roll panel").click()
     expect(player.locator("#roll-panel .roll-panel")).to_be_visible()
     expect(player.locator("#roll_challenge_level")).to_have_value("2")
+    heard_entries(player)
+    on_own = requests_of(player)
     player.locator("#roll-action-roll").click()
     card = player.locator("#roll-result .entry").first
     expect(card).to_be_visible()
@@ -157,6 +159,10 @@ def test_the_gm_calls_for_a_roll_and_the_table_follows_it_live(pages, party, bro
     expect(gm_log.locator(f"#log-entries #{card_id}")).to_be_visible()
     expect(player_log.locator(f"#log-entries #{card_id}")).to_be_visible()
     expect(prompt).to_have_count(0)  # answered: the prompt is gone from the sheet
+    # One request: the roll's response brought the prompts; the call's event, which names the
+    # roll the page already had, fetched nothing.
+    player.wait_for_function("window.heardKinds.call >= 1 && window.heard >= 1")
+    assert [method for method, _ in on_own] == ["POST"], on_own
 
 
 def test_a_call_that_arrives_live_is_noticed_where_the_player_is(pages, party):
@@ -236,11 +242,13 @@ def requests_of(page):
 
 def heard_entries(page):
     """Count, in the page, the entry events its stream delivers (htmx's SSE extension), and the
-    characters of their data."""
+    characters of their data; ``window.heardKinds`` counts every kind."""
     page.evaluate(
-        """window.heard = 0; window.heardSize = 0;
+        """window.heard = 0; window.heardSize = 0; window.heardKinds = {};
            document.addEventListener("htmx:sseMessage", function (e) {
-             if (e.detail && e.detail.type === "entry") {
+             var kind = e.detail && e.detail.type;
+             window.heardKinds[kind] = (window.heardKinds[kind] || 0) + 1;
+             if (kind === "entry") {
                window.heard += 1; window.heardSize += e.detail.data.length;
              } });"""
     )
