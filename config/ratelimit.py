@@ -31,6 +31,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.template.response import TemplateResponse
 
 from config.security import client_ip
+from sheets.models import ApiUsage
 
 CACHE = "ratelimit"
 logger = logging.getLogger(__name__)
@@ -105,10 +106,15 @@ HEAVY_SCOPES = {
 def heavy_wait(user_id: int | None, scope: str) -> int:
     """Count one heavy read of ``scope`` by the user against ``settings.HEAVY_RATES``: 0 if
     allowed, else the seconds to wait."""
-    limit, _, seconds = settings.HEAVY_RATES[scope].partition("/")
-    if int(limit) <= 0:
+    limit, _, per = settings.HEAVY_RATES[scope].partition("/")
+    seconds = int(per or 60)
+    if int(limit) <= 0 or user_id is None:
         return 0
-    return attempt(f"heavy:{scope}", str(user_id), Rate(int(limit), int(seconds or 60)))
+    # One UPDATE on the user's usage row (as the API's throttle counts), not the cache's
+    # several statements: a search is a page that must stay cheap.
+    now = time.time()
+    count, start = ApiUsage.count_request(user_id, f"{scope}_window", seconds, now)
+    return 0 if count <= int(limit) else max(1, math.ceil(start + seconds - now))
 
 
 def heavy_limited(

@@ -11,12 +11,14 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, models, transaction
 from django.db.models import Q
+from django.db.models.signals import post_save
+from django.dispatch import receiver
 from django.utils import timezone
 
 from sheets.models.base import in_constraint
@@ -153,10 +155,11 @@ class ApiToken(models.Model):
 
 
 class ApiUsage(models.Model):
-    """A user's API requests, counted for throttling (config/api.py): per user, not per token, so
-    making more tokens buys no more requests. A fixed window per limit on the user's own row:
-    every server process counts together at the cost of one UPDATE per request. Seconds since
-    the epoch: the same arithmetic in SQLite and PostgreSQL."""
+    """A user's API requests and heavy reads, counted for throttling (config/api.py,
+    config/ratelimit.py): per user, not per token, so making more tokens buys no more
+    requests. A fixed window per limit on the user's own row: every server process counts
+    together at the cost of one UPDATE per request. Seconds since the epoch: the same
+    arithmetic in SQLite and PostgreSQL."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_usage"
@@ -165,13 +168,21 @@ class ApiUsage(models.Model):
     window_count = models.PositiveIntegerField(default=0)
     roll_window_start = models.FloatField(default=0)
     roll_window_count = models.PositiveIntegerField(default=0)
+    # Heavy reads, pages and API alike (config/ratelimit.py heavy_wait, HEAVY_RATES).
+    statistics_window_start = models.FloatField(default=0)
+    statistics_window_count = models.PositiveIntegerField(default=0)
+    export_window_start = models.FloatField(default=0)
+    export_window_count = models.PositiveIntegerField(default=0)
+    search_window_start = models.FloatField(default=0)
+    search_window_count = models.PositiveIntegerField(default=0)
 
     def __str__(self) -> str:
         return f"API use of user {self.user_id}"
 
     @classmethod
     def count_request(cls, user_id: int, limit: str, seconds: int, now: float) -> tuple[int, float]:
-        """Count one request of the user against ``limit`` ("window" or "roll_window") in one
+        """Count one request of the user against ``limit`` ("window", "roll_window" or a heavy
+        read's "<scope>_window") in one
         atomic UPDATE: the requests counted in the current window, this one included, and when
         it started. The user's first request makes the row (a race of two makes it once)."""
         found = cls._count(user_id, limit, seconds, now)
@@ -195,3 +206,12 @@ class ApiUsage(models.Model):
             )
             row = cursor.fetchone()
         return (int(row[0]), float(row[1])) if row else None
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL)
+def _count_from_the_start(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
+    """Every new user gets the row their requests are counted on, so counting one (a search, a
+    statistics page, an API request) is always the one UPDATE. Users from before are given
+    theirs by migration sheets.0010, and ``count_request`` still makes a missing one."""
+    if created:
+        ApiUsage.objects.bulk_create([ApiUsage(user_id=instance.pk)], ignore_conflicts=True)
