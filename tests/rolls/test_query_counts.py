@@ -312,11 +312,11 @@ def test_roll_post_htmx_on_the_sheet(client, seeded, django_assert_num_queries):
 
 
 @pytest.mark.parametrize(
-    # session with its user, character with its membership, the character with its sheet, the
+    # session, its user, character with its membership, the character with its sheet, the
     # system's rows, the recent rolls, the prompts (open calls, contests; Cogent: the waiting
     # assist and the open assist requests)
     ("system", "expected"),
-    [(System.COGENT, 11), (System.DAD6, 8), (System.COLD_STARS, 8)],
+    [(System.COGENT, 12), (System.DAD6, 9), (System.COLD_STARS, 9)],
 )
 def test_rolled_parts_same_for_one_and_many(client, seeded, system, expected):
     """What another open sheet fetches after a roll: the same for one recent roll and many."""
@@ -361,10 +361,10 @@ def test_table_card_same_for_one_and_many(client, seeded):
     for _ in range(6):
         client.post(roll_url(character, kind, row), data)
     client.force_login(gm)
-    # session with its user, the character with its campaign, the GM's membership, its last rolls,
+    # session, its user, the character with its campaign, the GM's membership, its last rolls,
     # the character with its sheet, what its summary reads (Cogent: injuries)
-    assert card() == one == 6
+    assert card() == one == 7
     # A roll's news (?entry=): the one roll instead of the last ones, the same count.
     newest = RollEntry.objects.filter(character=character).latest("pk")
     url += f"?entry={entry_token(newest.pk)}"
-    assert card() == 6
+    assert card() == 7
