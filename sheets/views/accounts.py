@@ -117,7 +117,7 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
             # Someone took the name between the form's check and the insert.
             form.add_error("username", form.instance.unique_error_message(User, ["username"]))
         else:
-            login(request, user, backend="config.sessions.ModelBackend")
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, f"Welcome to Poolside, {user.username}.")
             next_url = request.POST.get("next", "")
             if next_url.startswith("/invite/"):

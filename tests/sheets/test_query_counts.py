@@ -77,10 +77,10 @@ def test_sheet_page(client, system, expected):
 @pytest.mark.parametrize(
     ("system", "section", "expected"),
     [
-        (System.COGENT, "skills", 14),
-        (System.COGENT, "vocations", 16),
-        (System.DAD6, "skills", 9),
-        (System.COLD_STARS, "skills", 10),
+        (System.COGENT, "skills", 15),
+        (System.COGENT, "vocations", 17),
+        (System.DAD6, "skills", 10),
+        (System.COLD_STARS, "skills", 11),
     ],
 )
 def test_sheet_page_with_a_section_in_edit_mode(client, system, section, expected):
@@ -103,4 +103,4 @@ def test_sheet_page_for_the_gm_of_a_big_campaign(client):
     # no vocations: no prefetch; +2 for the GM's prompts (open calls, contests), +2 for the
     # injuries and disabling characteristics, assist prompts (the waiting assist, open assist
     # requests)
-    assert count(client, characters[0].get_absolute_url()) == 12
+    assert count(client, characters[0].get_absolute_url()) == 13
