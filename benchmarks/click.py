@@ -44,7 +44,7 @@ from urllib.parse import parse_qsl, urlsplit
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
 
-from benchmarks import common, http_rolls, recording
+from benchmarks import common, delivery, http_rolls, recording
 from benchmarks.recording import Recorder, Sent, send, short
 
 if TYPE_CHECKING:
@@ -262,7 +262,7 @@ def replay_clicks(port: int, pid: int, seen: Clicks, cookies: dict[str, str]) ->
     hearing = [name for name, events in seen.events.items() if "entry" in events]
     meter = Meter(port, pid)
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    with http_rolls.Streams(port, {n: cookies[n] for n in paths}, paths) as streams:
+    with delivery.Streams(port, {n: cookies[n] for n in paths}, paths) as streams:
         for n in range(CLICKS * REPLAYS + 1):  # the first one warms up: not counted
             listening = [streams.subscribers[name] for name in hearing]
             before = [len(s.entries) for s in listening]

@@ -27,11 +27,12 @@ from benchmarks import click, common, http_rolls, recording, sse_fanout, stateme
         "dashboard",
         "instructions",
         "common",
+        "delivery",
     ],
 )
 def test_each_benchmark_imports(name):
     module = importlib.import_module(f"benchmarks.{name}")
-    assert callable(getattr(module, "main", None)) or name in ("common", "recording")
+    assert callable(getattr(module, "main", None)) or name in ("common", "recording", "delivery")
 
 
 def test_one_requests_instructions_are_the_difference_of_two_runs():
