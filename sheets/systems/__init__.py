@@ -205,6 +205,11 @@ class RuleSystem[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)]:
         which rows fold away in read mode (untrained, unused) so a long sheet stays short."""
         raise NotImplementedError
 
+    def rolled_context(self, sheet: S) -> dict[str, Any]:
+        """What the ``rolled`` sections show besides the sheet itself, in read mode (the parts a
+        roll's response carries: no other row of the sheet is read for them)."""
+        return {}
+
     def section(self, key: str) -> SheetSection | None:
         return next((section for section in self.sections if section.key == key), None)
 

@@ -86,6 +86,9 @@ class Dad6System(RuleSystem[Dad6Sheet]):
             "banes": list(sheet.banes.all()),
         }
 
+    def rolled_context(self, sheet: Dad6Sheet) -> dict[str, Any]:
+        return {"banes": list(sheet.banes.all())}  # a bane bought or paid down by a roll
+
     @staticmethod
     def _unused(skill: Dad6Skill) -> bool:
         return not skill.is_class_skill and skill.competence == dad6.COMPETENCES[0]

@@ -175,9 +175,20 @@ def rolled_context(character: Character, membership: Membership) -> dict[str, An
     for this member — the roll's own response carries them, and every other open sheet fetches
     them when the stream brings a roll."""
     character = _sheet_queryset_character(character)
-    context = _sheet_context(character, membership, {}, "")
-    context |= _recent_rolls(character, membership)
     system = character.campaign.rule_system
+    sheet = system.sheet_of(character)
+    # Read mode, and only what those parts show: the rest of the sheet's rows stay unread.
+    context: dict[str, Any] = {
+        "character": character,
+        "campaign": character.campaign,
+        "membership": membership,
+        "can_edit": character.can_edit(membership),
+        "editing": "",
+        "sections": {s.key: s for s in system.sections},
+        "sheet": sheet,
+        "sheet_form": None,
+    }
+    context |= system.rolled_context(sheet) | _recent_rolls(character, membership)
     context["rolled_parts"] = [
         f"{system.sheet_template}#{section.key}" for section in system.sections if section.rolled
     ]

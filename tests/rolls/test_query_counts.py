@@ -302,21 +302,21 @@ def test_roll_post_htmx_on_the_sheet(client, seeded, django_assert_num_queries):
     kind, data = ROLLS[System.COGENT]
     sheet_url = f"http://testserver{character.get_absolute_url()}"
     headers = {"HX-Request": "true", "HX-Current-URL": sheet_url}
-    # … plus the character with its sheet, its rows (skills, vocations, injuries: the system's
-    # sheet context), the recent rolls, the prompts (open calls, contests, the waiting assist,
-    # the open assist requests): 9, where the sheet's and the prompts' re-fetches cost 15 more
-    # statements (and two requests).
-    with django_assert_num_queries(ROLL_STATEMENTS + 5 + 9):
+    # … plus the character with its sheet, its injuries (the injury dice the figures show), the
+    # recent rolls, the prompts (open calls, contests, the waiting assist, the open assist
+    # requests): 7, where the sheet's and the prompts' re-fetches cost 15 more statements (and
+    # two requests). No other row of the sheet is read (RuleSystem.rolled_context).
+    with django_assert_num_queries(ROLL_STATEMENTS + 5 + 7):
         response = client.post(roll_url(character, kind, row), data, headers=headers)
     assert response.status_code == 200 and 'id="recent-rolls"' in response.content.decode()
 
 
 @pytest.mark.parametrize(
     # session, its user, character with its membership, the character with its sheet, the
-    # system's rows, the recent rolls, the prompts (open calls, contests; Cogent: the waiting
-    # assist and the open assist requests)
+    # recent rolls, the prompts (open calls, contests); Cogent: the injuries, the waiting
+    # assist and the open assist requests; DAD6: the banes
     ("system", "expected"),
-    [(System.COGENT, 12), (System.DAD6, 9), (System.COLD_STARS, 9)],
+    [(System.COGENT, 10), (System.DAD6, 8), (System.COLD_STARS, 7)],
 )
 def test_rolled_parts_same_for_one_and_many(client, seeded, system, expected):
     """What another open sheet fetches after a roll: the same for one recent roll and many."""

@@ -141,10 +141,13 @@ def test_the_rolled_parts_are_for_the_sheets_readers(client, party, actor, statu
 )
 def test_the_rolled_parts_are_the_systems_rolled_sections(client, rules, sections):
     character = CharacterFactory(campaign__system=rules)
+    if rules == System.DAD6:  # what a bought boon accepts, shown with the parts
+        character.dad6.banes.create(description="Owes the ferryman")
     client.force_login(character.owner)
     html = client.get(rolled_url(character), headers=HX).content.decode()
     for key in sections:
         assert f'<section id="{key}"' in html
+    assert ("Owes the ferryman" in html) == (rules == System.DAD6)
     # Each section, the recent rolls and the prompts, out of band; nothing else of the sheet.
     assert html.count('hx-swap-oob="true"') == len(sections) + 2
     assert '<section id="skills"' not in html and 'id="sheet"' not in html
