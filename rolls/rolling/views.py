@@ -182,17 +182,25 @@ def roll_create(
         else:
             if not request.htmx:
                 return redirect(entry)
-            # Re-read the sheet: the panel shows the resources as they now are, and an option
-            # they no longer pay for is unset rather than shown as an error under the result.
-            sheet = character.campaign.rule_system.read_sheet(character.pk)
-            data = form.next_roll_data(request.POST, sheet)
-            form = _form(data, target, membership, sheet=sheet, ask=ask)
+            spent, prompts = _changed(form, entry, ask)
+            if spent or prompts:
+                # Re-read the sheet: the panel shows the resources as they now are, an option
+                # they no longer pay for is unset rather than shown as an error under the
+                # result, and an assist given or taken is done with. A roll that changed
+                # nothing but the log keeps its form: the next roll's odds are the same.
+                sheet = character.campaign.rule_system.read_sheet(character.pk)
+                data = form.next_roll_data(request.POST, sheet)
+                form = _form(data, target, membership, sheet=sheet, ask=ask)
     context = _panel_context(
         target, form, entry=entry, refusal=refusal, ask=ask, membership=membership
     )
     if request.htmx:
         response = render(request, "rolls/panel.html#panel", context)
-        return with_rolled_parts(request, response, character, membership) if entry else response
+        if entry is None:
+            return response
+        return with_rolled_parts(
+            request, response, character, membership, sections=spent, prompts=prompts
+        )
     status = 409 if refusal else 400
     return render(request, "rolls/panel.html", context, status=status)
 
@@ -241,6 +249,13 @@ def make_roll(
         _answered(ask, entry, user)
         _record_assist(form, entry)
     return entry, ask
+
+
+def _changed(form: RollForm, entry: RollEntry, ask: Ask | None) -> tuple[bool, bool]:
+    """What a roll changed on its sheet besides the log: its resources (something spent), and
+    its prompts (a GM's request answered, an assist given or taken)."""
+    assisted, taken = _assists(form)
+    return bool(entry.resource_changes), not (ask is None and assisted is None and taken is None)
 
 
 def _assists(form: RollForm) -> tuple[Character | None, Assist | None]:

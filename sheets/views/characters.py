@@ -169,11 +169,18 @@ def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     return _render_sheet(request, character, membership, editing=editing)
 
 
-def rolled_context(character: Character, membership: Membership) -> dict[str, Any]:
+def rolled_context(
+    character: Character, membership: Membership, *, sections: bool = True
+) -> dict[str, Any]:
     """What the sheet's "rolled" partial shows: the parts of the sheet a roll or its follow-up
     may change (the rule system's rolled sections, the recent rolls, the prompts), in read mode,
     for this member — the roll's own response carries them, and every other open sheet fetches
-    them when the stream brings a roll."""
+    them when the stream brings a roll. ``sections=False``: the recent rolls (and prompts)
+    only, for a roll that changed nothing else on the sheet — nothing of the sheet is read."""
+    if not sections:
+        only: dict[str, Any] = {"character": character, "campaign": character.campaign}
+        only |= {"membership": membership, "rolled_parts": [], "rolled_prompts": True}
+        return only | _recent_rolls(character, membership)
     character = _sheet_queryset_character(character)
     system = character.campaign.rule_system
     sheet = system.sheet_of(character)
@@ -203,16 +210,18 @@ def with_rolled_parts(
     membership: Membership,
     *,
     prompts: bool = True,
+    sections: bool = True,
 ) -> HttpResponse:
     """A roll or follow-up made on the character's sheet: its response also carries what the roll
     changed there — the sheet's rolled parts as out-of-band swaps — so one click is one request
     (nothing re-fetches the sheet). From any other page (the panel's own page, a permalink) it
     carries the result alone. ``prompts=False``: not the prompts (a contest card's response,
-    which is swapped into them)."""
+    which is swapped into them, or a roll that changed none); ``sections=False``: not the rolled
+    sections (a roll that spent nothing): only what changed is read, rendered and sent."""
     current = request.htmx.current_url_abs_path or ""
     if current.split("?", 1)[0].split("#", 1)[0] != character.get_absolute_url():
         return response
-    context = rolled_context(character, membership) | {"rolled_prompts": prompts}
+    context = rolled_context(character, membership, sections=sections) | {"rolled_prompts": prompts}
     parts = render_to_string("sheets/character_detail.html#rolled", context, request)
     response.write(parts)
     return response

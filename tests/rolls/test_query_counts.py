@@ -167,11 +167,11 @@ def test_roll_post_htmx(client, seeded, django_assert_num_queries):
     character = CharacterFactory(campaign__system=System.COGENT)
     row = target(character)
     client.force_login(character.owner)
-    # … plus the sheet re-read for the fresh panel (and its injuries and disabling
-    # characteristics: the panel's pool depends on them), the waiting assist for the fresh panel
-    # (the rolled one read it with the row) and the characters an assist may be for.
+    # … plus the characters an assist may be for (the panel's choices). A roll that spent
+    # nothing, answered nothing and gave or took no assist keeps its form: nothing on the sheet
+    # changed, so nothing is read again for the next roll's panel.
     kind, data = ROLLS[System.COGENT]
-    with django_assert_num_queries(ROLL_STATEMENTS + 5):
+    with django_assert_num_queries(ROLL_STATEMENTS + 1):
         response = client.post(roll_url(character, kind, row), data, headers={"HX-Request": "true"})
     assert response.status_code == 200
 
@@ -302,11 +302,11 @@ def test_roll_post_htmx_on_the_sheet(client, seeded, django_assert_num_queries):
     kind, data = ROLLS[System.COGENT]
     sheet_url = f"http://testserver{character.get_absolute_url()}"
     headers = {"HX-Request": "true", "HX-Current-URL": sheet_url}
-    # … plus the character with its sheet, its injuries (the injury dice the figures show), the
-    # recent rolls, the prompts (open calls, contests, the waiting assist, the open assist
-    # requests): 7, where the sheet's and the prompts' re-fetches cost 15 more statements (and
-    # two requests). No other row of the sheet is read (RuleSystem.rolled_context).
-    with django_assert_num_queries(ROLL_STATEMENTS + 5 + 7):
+    # … plus the characters an assist may be for (the panel) and the recent rolls: the roll
+    # spent nothing and answered nothing, so only the recent rolls changed on the sheet, and
+    # nothing else of it is read (where the sheet's and the prompts' re-fetches once cost 15
+    # statements and two requests; a roll that spends reads its rolled sections too).
+    with django_assert_num_queries(ROLL_STATEMENTS + 2):
         response = client.post(roll_url(character, kind, row), data, headers=headers)
     assert response.status_code == 200 and 'id="recent-rolls"' in response.content.decode()
 

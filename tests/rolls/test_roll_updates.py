@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from rolls.models import Visibility
 from sheets.models import System
-from tests.factories import CharacterFactory
+from tests.factories import CharacterFactory, RollCallFactory
 from tests.rolls.helpers import athletics, follow_url, latest, roll_url, token
 
 # ana's Ada rolls Athletics at 6d6 (tests/rolls/conftest.py).
@@ -77,10 +77,30 @@ def test_a_roll_on_the_sheet_brings_what_it_changed(client, party):
         '<section id="recent-rolls" aria-labelledby="recent-rolls-heading" class="panel" ' in html
     )
     assert f'id="entry-{token(entry)}"' in html
-    assert 'id="gm-prompts" ' in html
-    assert html.count('hx-swap-oob="true"') == 3
-    # The rest of the sheet does not come along.
+    # Only what changed: the prompts didn't (no GM's request answered, no assist), nor the rest.
+    assert 'id="gm-prompts" ' not in html
+    assert html.count('hx-swap-oob="true"') == 2
     assert '<section id="skills"' not in html and '<section id="basics"' not in html
+
+
+def test_a_roll_that_changed_nothing_else_brings_its_recent_rolls_only(client, party):
+    response = roll_on_sheet(client, party.player, party.pc)
+    html = response.content.decode()
+    entry = latest()
+    assert response.status_code == 200 and entry.resource_changes == {}
+    assert f'id="result-{token(entry)}"' in html and f'id="entry-{token(entry)}"' in html
+    assert html.count('hx-swap-oob="true"') == 1 and '<section id="recent-rolls"' in html
+    assert '<section id="attributes"' not in html and 'id="gm-prompts" ' not in html
+
+
+def test_a_roll_that_answers_the_gms_call_brings_the_prompts(client, party):
+    call = RollCallFactory(
+        campaign=party.campaign, skill="Athletics", difficulty=2, targets=[party.pc]
+    )
+    sheet = roll_on_sheet(client, party.player, party.pc, call=call.pk)
+    html = sheet.content.decode()
+    assert sheet.status_code == 200 and latest().call == call
+    assert 'id="gm-prompts" ' in html and "The GM asks" not in html  # answered: gone
 
 
 def test_a_follow_up_on_the_sheet_brings_what_it_changed(client, party):
