@@ -203,6 +203,15 @@ class LogFilterForm(forms.Form):
         return params
 
 
+class StatsFilterForm(LogFilterForm):
+    """The log's filters for the statistics page, without the search: the statistics add up
+    ``Trial`` rows (rolls/models/trials.py), which carry the filtered columns but no words."""
+
+    def __init__(self, data: QueryDict, **kwargs: Any) -> None:
+        super().__init__(data, **kwargs)
+        del self.fields["q"]
+
+
 def filtered_entries(
     request: AuthenticatedHttpRequest, campaign: Campaign, membership: Membership
 ) -> Any:

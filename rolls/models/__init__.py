@@ -43,6 +43,7 @@ from rolls.models.table import (
     RollCallQuerySet,
     RollCallTarget,
 )
+from rolls.models.trials import FACE_COLUMNS, Trial, TrialQuerySet
 from rolls.models.webhooks import (
     MAX_ATTEMPTS,
     DeliveryStatus,
@@ -57,6 +58,7 @@ from rolls.models.webhooks import (
 
 __all__ = [
     "DIE_NAMES",
+    "FACE_COLUMNS",
     "GENESIS_HASH",
     "HASH_VERSION",
     "HASH_VERSION_GM_TABLE",
@@ -88,6 +90,8 @@ __all__ = [
     "RollCallTarget",
     "RollEntry",
     "RollEntryQuerySet",
+    "Trial",
+    "TrialQuerySet",
     "Visibility",
     "Webhook",
     "WebhookDelivery",
