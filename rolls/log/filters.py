@@ -116,6 +116,14 @@ class LogFilterForm(forms.Form):
             (ANY_FAILURE, "Any other outcome"),
         ] + [(code, OUTCOME_LABELS[code]) for code in campaign.rule_system.log_outcomes]
 
+    def character_choices(self) -> list[tuple[Any, str]]:
+        """The character field's choices: ("", "All characters"), then (pk, name) of every
+        character the member may read."""
+        # Set in __init__ as a list of pairs; the stubs type ``choices`` more loosely.
+        return cast(
+            list[tuple[Any, str]], cast(forms.ChoiceField, self.fields["character"]).choices
+        )
+
     def _clean_date(self, name: str) -> date | None:
         value = self.cleaned_data.get(name)
         if value is not None and not DATE_MIN <= value <= DATE_MAX:

@@ -155,7 +155,7 @@ def campaign_stats(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     form.is_valid()
     summary, characters = tally(form.apply(Trial.objects.readable_by(membership)))
     # The form's character choices are the characters the member may read: the links' test.
-    readable_ids = {value for value, _ in form.fields["character"].choices if value != ""}
+    readable_ids = {value for value, _ in form.character_choices() if value != ""}
     return render(
         request,
         "rolls/stats.html",
