@@ -1,10 +1,11 @@
-"""The statistics' figures as one SQL aggregate over ``rolls_trial`` (rolls/models/trials.py):
-counts and sums per character, grouped in the database, then turned into the same
+"""The statistics' figures as one SQL aggregate (rolls/models/trials.py): over the tallies
+(``rolls_trial_tally``, a row per key of character, player, skill, outcome and audience) or, when a
+date filter needs each trial's time, over the trials (``rolls_trial``, a row per trial). Counts
+and sums per character, grouped in the database, then turned into the same
 :class:`~rolls.log.statistics.Summary` the Python :class:`~rolls.log.statistics.Tally` gives.
 
-The rows to add up come filtered by the caller (visibility with ``Trial.objects.readable_by``, then
-the page's filters), so the page costs one query whatever the log's length: the database reads
-narrow rows and returns one row per character, never an entry's JSON.
+The rows to add up come filtered by the caller (visibility with ``readable_by``, then the page's
+filters), so the page costs one query whatever the log's length and never reads an entry's JSON.
 """
 
 from __future__ import annotations
@@ -14,11 +15,19 @@ from typing import Any
 from django.db.models import Count, F, Q, Sum
 
 from rolls.log.statistics import Summary, Tally
-from rolls.models import RollEntry, Trial
+from rolls.models import RollEntry, Trial, TrialTally
 from rolls.models.trials import face_column_names
+from sheets.models import Membership
+
+
+def _summed() -> dict[str, Any]:
+    """A tally row's figures, added up."""
+    names = ("rolls", "successes", "measured", "measured_successes", "expected", "variance")
+    return {name: Sum(name) for name in names} | Trial.face_sums()
 
 
 def _figures() -> dict[str, Any]:
+    """A trial row's figures, counted."""
     success = Q(success=True)
     return {
         "rolls": Count("pk"),
@@ -64,13 +73,26 @@ def _merged(tallies: list[Tally]) -> Tally:
     return total
 
 
-def tally(trials: Any) -> tuple[Summary, list[tuple[int | None, str, Summary]]]:
-    """The overall summary of ``trials`` (a ``Trial`` queryset, already filtered) and one per
-    character, by name — in one query: a row per (character, name) as the entries recorded them."""
-    rows = trials.order_by().values("character_id", "character_name").annotate(**_figures())
-    per_character = [(row["character_id"], row["character_name"], _tally(row)) for row in rows]
+def tally(rows: Any) -> tuple[Summary, list[tuple[int | None, str, Summary]]]:
+    """The overall summary of ``rows`` (a ``TrialTally`` or ``Trial`` queryset, already filtered)
+    and one per character, by name — in one query: a row per (character, name) as the entries
+    recorded them. A character whose tallies all moved away (revealed, unlinked) is left out."""
+    figures = _summed() if rows.model is TrialTally else _figures()
+    grouped = rows.order_by().values("character_id", "character_name").annotate(**figures)
+    per_character = [
+        (row["character_id"] or None, row["character_name"], _tally(row))
+        for row in grouped
+        if row["rolls"]
+    ]
     characters = sorted(
         ((pk, name, t.summary()) for pk, name, t in per_character),
         key=lambda row: (row[1].casefold(), row[0] or 0),
     )
     return _merged([t for _, _, t in per_character]).summary(), characters
+
+
+def readable_rows(membership: Membership, *, dated: bool) -> Any:
+    """What the statistics add up for the member: the tallies, or the trials when a date filter
+    needs their times (a date range reads the trials inside it, by the (campaign, time) index)."""
+    model = Trial if dated else TrialTally
+    return model.objects.readable_by(membership)

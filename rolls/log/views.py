@@ -9,7 +9,7 @@ Visibility (docs/permissions.md) holds on every channel here:
   only ever matches entries the member may *read* — otherwise filtering a placeholder by
   "Critical failure" would tell its roller the hidden outcome;
 * exports give readable entries in full, placeholders with placeholder fields only, and nothing else;
-* statistics count readable entries only (``Trial.objects.readable_by``, the same rule).
+* statistics count readable entries only (``readable_by`` on the trials and tallies, the same rule).
 
 Formats and definitions: docs/log-tools.md.
 """
@@ -30,9 +30,8 @@ from config.ratelimit import heavy_limited
 from rolls.live.stream import live_context
 from rolls.log.days import local_day
 from rolls.log.filters import StatsFilterForm, filtered_entries
-from rolls.log.tallies import tally
+from rolls.log.tallies import readable_rows, tally
 from rolls.log.tokens import entry_pk, entry_token
-from rolls.models import Trial
 from sheets.access import campaign_for_member, character_for_reader
 from sheets.models import Campaign
 
@@ -149,11 +148,13 @@ def with_day_starts(cards: list[Any], previous_day: Any) -> list[tuple[Any, bool
 @heavy_limited("statistics")
 def campaign_stats(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The campaign's statistics over the trials the member may read, narrowed by the log's
-    filters (no search: a trial's row has no words to search); one aggregate query."""
+    filters (no search: a trial's row has no words to search); one aggregate query, over the
+    tallies unless a date filter needs the trials' times."""
     campaign, membership = campaign_for_member(request, pk)
     form = StatsFilterForm(request.GET, campaign=campaign, membership=membership)
     form.is_valid()
-    summary, characters = tally(form.apply(Trial.objects.readable_by(membership)))
+    dated = bool({"date_from", "date_to"} & form.active.keys())
+    summary, characters = tally(form.apply(readable_rows(membership, dated=dated)))
     # The form's character choices are the characters the member may read: the links' test.
     readable_ids = {value for value, _ in form.character_choices() if value != ""}
     return render(
@@ -178,7 +179,7 @@ def campaign_stats(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @heavy_limited("statistics")
 def character_stats(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character, membership = character_for_reader(request, pk)
-    summary, _ = tally(Trial.objects.readable_by(membership).filter(character=character))
+    summary, _ = tally(readable_rows(membership, dated=False).filter(character_id=character.pk))
     return render(
         request,
         "rolls/stats.html",

@@ -43,7 +43,14 @@ from rolls.models.table import (
     RollCallQuerySet,
     RollCallTarget,
 )
-from rolls.models.trials import FACE_COLUMNS, Trial, TrialQuerySet
+from rolls.models.trials import (
+    FACE_COLUMNS,
+    TALLY_KEY,
+    Trial,
+    TrialQuerySet,
+    TrialTally,
+    TrialTallyQuerySet,
+)
 from rolls.models.webhooks import (
     MAX_ATTEMPTS,
     DeliveryStatus,
@@ -90,8 +97,11 @@ __all__ = [
     "RollCallTarget",
     "RollEntry",
     "RollEntryQuerySet",
+    "TALLY_KEY",
     "Trial",
     "TrialQuerySet",
+    "TrialTally",
+    "TrialTallyQuerySet",
     "Visibility",
     "Webhook",
     "WebhookDelivery",

@@ -141,3 +141,102 @@ class Trial(models.Model):
     def face_sums(cls) -> dict[str, Any]:
         """``Sum`` of every face column, by column name, for an aggregate."""
         return {column: models.Sum(column) for _, _, column in face_column_names()}
+
+
+# The columns a tally is keyed by: every column the statistics filter on (but the time) and every
+# column the visibility rule reads. 0 stands for "none" in the id columns, so that a unique key
+# has no NULL (NULLs never conflict, and an upsert would make a row per trial).
+TALLY_KEY = (
+    "campaign_id",
+    "character_id",
+    "character_name",
+    "user_id",
+    "roller_id",
+    "label",
+    "outcome",
+    "visibility",
+    "hidden_character",
+    "revealed",
+)
+
+
+class TrialTallyQuerySet(models.QuerySet["TrialTally"]):
+    def readable_by(self, membership: Membership) -> TrialTallyQuerySet:
+        """As ``TrialQuerySet.readable_by``, on the tallies (the same columns, the same rule)."""
+        qs = self.filter(campaign_id=membership.campaign_id)
+        if not membership.is_gm:
+            everyone = Q(visibility=Visibility.PUBLIC, hidden_character=False) | Q(revealed=True)
+            own = Q(visibility=Visibility.GM_ONLY, roller_id=membership.user_id)
+            qs = qs.filter(everyone | own)
+        return qs.annotate(readable=Value(True))
+
+
+class TrialTally(models.Model):
+    """The trials of one key (``TALLY_KEY``) added up: kept by triggers on ``rolls_trial``
+    (migration 0017), in the transaction that writes, reveals or unlinks a trial. The statistics
+    read these instead of the trials unless a date filter needs the trials' times: their number
+    grows with the campaign's characters, players, skills and outcomes, not with its log."""
+
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    character_id = models.BigIntegerField()  # 0: none (deleted)
+    character_name = models.CharField(max_length=200)
+    user_id = models.BigIntegerField()  # 0: none
+    roller_id = models.BigIntegerField()  # 0: none
+    label = models.CharField(max_length=200)
+    outcome = models.CharField(max_length=32)
+    visibility = models.CharField(max_length=16)
+    hidden_character = models.BooleanField()
+    revealed = models.BooleanField()
+    rolls = models.BigIntegerField(default=0)
+    successes = models.BigIntegerField(default=0)
+    measured = models.BigIntegerField(default=0)
+    measured_successes = models.BigIntegerField(default=0)
+    expected = models.FloatField(default=0.0)
+    variance = models.FloatField(default=0.0)
+    d6_1 = models.BigIntegerField(default=0)
+    d6_2 = models.BigIntegerField(default=0)
+    d6_3 = models.BigIntegerField(default=0)
+    d6_4 = models.BigIntegerField(default=0)
+    d6_5 = models.BigIntegerField(default=0)
+    d6_6 = models.BigIntegerField(default=0)
+    ability_1 = models.BigIntegerField(default=0)
+    ability_2 = models.BigIntegerField(default=0)
+    ability_3 = models.BigIntegerField(default=0)
+    ability_4 = models.BigIntegerField(default=0)
+    ability_5 = models.BigIntegerField(default=0)
+    ability_6 = models.BigIntegerField(default=0)
+    ability_7 = models.BigIntegerField(default=0)
+    ability_8 = models.BigIntegerField(default=0)
+    ability_9 = models.BigIntegerField(default=0)
+    ability_10 = models.BigIntegerField(default=0)
+    skill_1 = models.BigIntegerField(default=0)
+    skill_2 = models.BigIntegerField(default=0)
+    skill_3 = models.BigIntegerField(default=0)
+    skill_4 = models.BigIntegerField(default=0)
+    skill_5 = models.BigIntegerField(default=0)
+    skill_6 = models.BigIntegerField(default=0)
+    skill_7 = models.BigIntegerField(default=0)
+    skill_8 = models.BigIntegerField(default=0)
+    skill_9 = models.BigIntegerField(default=0)
+    skill_10 = models.BigIntegerField(default=0)
+    risk_1 = models.BigIntegerField(default=0)
+    risk_2 = models.BigIntegerField(default=0)
+    risk_3 = models.BigIntegerField(default=0)
+    risk_4 = models.BigIntegerField(default=0)
+    risk_5 = models.BigIntegerField(default=0)
+    risk_6 = models.BigIntegerField(default=0)
+    risk_7 = models.BigIntegerField(default=0)
+    risk_8 = models.BigIntegerField(default=0)
+    risk_9 = models.BigIntegerField(default=0)
+    risk_10 = models.BigIntegerField(default=0)
+
+    objects = TrialTallyQuerySet.as_manager()
+
+    class Meta:
+        db_table = "rolls_trial_tally"
+        constraints = [models.UniqueConstraint(fields=TALLY_KEY, name="trial_tally_key")]
+
+    def __str__(self) -> str:
+        return f"{self.rolls} trials of {self.character_name}: {self.label}"

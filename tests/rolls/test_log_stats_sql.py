@@ -1,6 +1,7 @@
-"""The statistics' SQL aggregate over ``rolls_trial`` (rolls/log/tallies.py, kept by the triggers of
-migration 0015) against the Python ``Tally`` walking the entries as the page did before: equal on
-random logs, for every audience and with filters, reveals included."""
+"""The statistics' SQL aggregates (rolls/log/tallies.py) over ``rolls_trial`` and over
+``rolls_trial_tally`` (kept by the triggers of migrations 0015 and 0018) against the Python
+``Tally`` walking the entries as the page did before: equal on random logs, for every audience and
+with filters, reveals and unlinked characters included."""
 
 import pytest
 from django.db import transaction
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 
 from rolls.log.filters import LogFilterForm, StatsFilterForm
 from rolls.log.statistics import TRIAL_KINDS, Summary, Tally
-from rolls.log.tallies import tally
+from rolls.log.tallies import readable_rows, tally
 from rolls.models import RollEntry, Trial, Visibility
 from tests.factories import RollEntryFactory
 
@@ -123,6 +124,8 @@ FILTERS = st.sampled_from(
         {"outcome": "any_success"},
         {"outcome": "failure"},
         {"skill": "Athletics"},
+        {"date_from": "2000-01-01"},
+        {"date_to": "2000-01-01"},
     )
 )
 
@@ -152,20 +155,30 @@ def test_sql_statistics_equal_the_python_tally(party, log, wanted):
             campaign = party.campaign
             stats_form = StatsFilterForm(data, campaign=campaign, membership=membership)
             log_form = LogFilterForm(data, campaign=campaign, membership=membership)
-            got = tally(stats_form.apply(Trial.objects.readable_by(membership)))
             entries = RollEntry.objects.visible_to(membership).filter(campaign=campaign)
             want = reference(log_form.apply(entries).filter(readable=True))
-            assert_tallies_equal(got, want)
-            # Unfiltered, the page's rows are exactly the readable entries' trials.
-            assert_tallies_equal(
-                tally(Trial.objects.readable_by(membership)),
-                reference(RollEntry.objects.readable_by(membership)),
-            )
+            dated = bool({"date_from", "date_to"} & stats_form.active.keys())
+            # The trials take every filter; the tallies every one but the dates.
+            for rows in (
+                readable_rows(membership, dated=True),
+                readable_rows(membership, dated=dated),
+            ):
+                assert_tallies_equal(tally(stats_form.apply(rows)), want)
+            # Unfiltered, the page's figures are exactly the readable entries' trials'.
+            for rows in (
+                readable_rows(membership, dated=True),
+                readable_rows(membership, dated=False),
+            ):
+                assert_tallies_equal(
+                    tally(rows), reference(RollEntry.objects.readable_by(membership))
+                )
         transaction.set_rollback(True)
 
 
 def rolls_for(membership):
-    return tally(Trial.objects.readable_by(membership))[0].rolls
+    trials, tallies = (tally(readable_rows(membership, dated=d))[0].rolls for d in (True, False))
+    assert trials == tallies
+    return trials
 
 
 def test_a_reveal_moves_the_tallies_in_its_own_transaction(party):
@@ -206,3 +219,15 @@ def test_only_trials_have_rows_and_the_hash_is_untouched(party):
     RollEntryFactory(character=party.pc, kind="auto_pass")
     assert list(Trial.objects.values_list("entry_id", "d6_6", "success")) == [(roll.pk, 1, True)]
     assert RollEntry.objects.verify_chain(party.campaign.pk).intact
+
+
+def test_deleting_a_character_moves_its_tallies(party):
+    gm = party.campaign.memberships.get(user=party.gm)
+    RollEntryFactory(character=party.npc, user=party.gm, faces=[{"kind": "d6", "face": 2}])
+    RollEntryFactory(character=party.pc)
+    before = reference(RollEntry.objects.readable_by(gm))
+    party.npc.delete()  # the entries keep the name; their link (and the trials') is nulled
+    after = reference(RollEntry.objects.readable_by(gm))
+    assert [pk for pk, _, _ in after[1]] != [pk for pk, _, _ in before[1]]
+    for dated in (True, False):
+        assert_tallies_equal(tally(readable_rows(gm, dated=dated)), after)
