@@ -19,6 +19,7 @@ class Migration(migrations.Migration):
                 (
                     "entry",
                     models.OneToOneField(
+                        db_constraint=False,
                         on_delete=django.db.models.deletion.CASCADE,
                         primary_key=True,
                         related_name="+",

@@ -53,8 +53,15 @@ class TrialQuerySet(models.QuerySet["Trial"]):
 class Trial(models.Model):
     """A trial's figures, copied from its entry by a trigger (never by Python)."""
 
+    # No foreign key in the database: the row is the trigger's copy of its entry, written with it,
+    # and a deferred check of it would fail whichever transaction inserted it if entries were
+    # ever removed behind the triggers (tests/rolls/test_integrity.py does, as a tamperer would).
     entry = models.OneToOneField(
-        RollEntry, on_delete=models.CASCADE, primary_key=True, related_name="+"
+        RollEntry,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="+",
+        db_constraint=False,
     )
     campaign = models.ForeignKey(
         Campaign, on_delete=models.CASCADE, related_name="+", db_index=False
