@@ -23,6 +23,7 @@ from benchmarks import click, common, http_rolls, recording, sse_fanout, stateme
         "roll_path",
         "http_rolls",
         "log_page",
+        "log_scale",
         "sse_fanout",
         "dashboard",
         "instructions",

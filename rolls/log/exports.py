@@ -12,9 +12,12 @@ from datetime import UTC
 from fractions import Fraction
 from typing import Any
 
+import orjson
 from asgiref.sync import sync_to_async
 from django.contrib.auth.decorators import login_required
 from django.core.handlers.asgi import ASGIRequest
+from django.db.models import TextField
+from django.db.models.functions import Cast
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
@@ -27,9 +30,9 @@ from rolls.log.records import record as export_record
 from rolls.models import LogHead
 from sheets.access import campaign_for_member
 
-# Rows per export query: big enough that a million entries take 2,000 queries, small enough that a
+# Rows per export query: big enough that a million entries take 500 queries, small enough that a
 # chunk's rows and their rendered text stay a few megabytes.
-EXPORT_CHUNK = 500
+EXPORT_CHUNK = 2000
 
 
 # ---------------------------------------------------------------------------------------------
@@ -102,28 +105,55 @@ def _percent(odds: str) -> str:
         return ""
 
 
-def export_rows(entries: Any, *, full: bool) -> Iterator[list[dict[str, Any]]]:
+# The JSON columns of an export row. Read as their text (``Cast``), not through JSONField's
+# ``json.loads``: the JSON export splices the text in as it is (``orjson.Fragment``), and the CSV
+# parses only the two columns it shows — decoding and re-encoding six JSON values per row was most
+# of an export's time.
+JSON_COLUMNS = ("options", "pool", "faces", "result", "odds_table", "resource_changes")
+CSV_PARSED = ("faces", "resource_changes")
+
+
+def export_rows(
+    entries: Any, *, full: bool, parsed: tuple[str, ...] = ()
+) -> Iterator[list[dict[str, Any]]]:
     """The filtered visible entries, oldest first, as export records — one list per keyset chunk of
     ``EXPORT_CHUNK`` rows (``seq > last``: never OFFSET, never the whole log in memory).
 
     A readable entry gives every field; an entry the member only knows exists gives the
     placeholder fields. ``full`` (the GM's export) adds the chain: seq, prev_hash, salt and the
-    rest of the hashed fields.
+    rest of the hashed fields. The JSON columns come as ``orjson.Fragment`` (their stored text),
+    those in ``parsed`` as Python values.
     """
+    texts = {f"{name}__text": Cast(name, TextField()) for name in JSON_COLUMNS}
+    fields = [name for name in EXPORT_VALUES if name not in JSON_COLUMNS]
     last_seq = 0
     while True:
         chunk = list(
             entries.filter(seq__gt=last_seq)
             .order_by("seq")
-            .values(*EXPORT_VALUES)[:EXPORT_CHUNK]
+            .values(*fields, **texts)[:EXPORT_CHUNK]
             .iterator()
         )
         if not chunk:
             return
-        yield [export_record(row, bool(row["readable"]), full=full) for row in chunk]
+        yield [
+            export_record(_json_values(row, full, parsed), bool(row["readable"]), full=full)
+            for row in chunk
+        ]
         last_seq = chunk[-1]["seq"]
         if len(chunk) < EXPORT_CHUNK:
             return
+
+
+def _json_values(row: dict[str, Any], full: bool, parsed: tuple[str, ...]) -> dict[str, Any]:
+    for name in JSON_COLUMNS:
+        text = row.pop(f"{name}__text")
+        # A player's contest result loses its numbers (records._numberless): it must be read.
+        if name in parsed or (name == "result" and not full and '"sides"' in text):
+            row[name] = orjson.loads(text)
+        else:
+            row[name] = orjson.Fragment(text)
+    return row
 
 
 def _csv_line(record: dict[str, Any], columns: tuple[str, ...]) -> list[Any]:
@@ -169,11 +199,10 @@ def _json_chunks(head: dict[str, Any], chunks: Iterator[list[dict[str, Any]]]) -
     yield opening[:-1] + ', "entries": ['
     first = True
     for records in chunks:
-        parts = []
-        for record in records:
-            parts.append(("" if first else ",") + "\n" + json.dumps(record, ensure_ascii=False))
-            first = False
-        yield "".join(parts)
+        # orjson writes UTF-8 as it is (like ensure_ascii=False), compactly, and ten times faster.
+        lines = b",\n".join(orjson.dumps(record) for record in records).decode()
+        yield ("\n" if first else ",\n") + lines
+        first = False
     yield "\n]}\n"
 
 
@@ -230,7 +259,8 @@ def _export(
         # would tell them how many rolls they can't see.
         log_head = LogHead.objects.filter(campaign=campaign).first() or LogHead()
         head["chain_head"] = {"length": log_head.length, "hash": log_head.hash}
-    chunks = export_rows(entries, full=membership.is_gm)
+    parsed = CSV_PARSED if extension == "csv" else ()
+    chunks = export_rows(entries, full=membership.is_gm, parsed=parsed)
     response = StreamingHttpResponse(
         _stream(request, render_parts(head, chunks)), content_type=content_type
     )

@@ -106,10 +106,12 @@ def record(row: dict[str, Any], readable: bool, *, full: bool) -> dict[str, Any]
     return record
 
 
-def _numberless(result: dict[str, Any]) -> dict[str, Any]:
+def _numberless(result: Any) -> Any:
     """A contest verdict's result names its rolls by ``seq`` and database id; a player gets the
     sides without them (a chain number counts the rolls before it, hidden ones included)."""
-    if "sides" not in result:
+    # Not a dict: the export's stored JSON text (orjson.Fragment), which it gives only where the
+    # text has no "sides" (rolls/log/exports.py).
+    if not isinstance(result, dict) or "sides" not in result:
         return result
     sides = [
         {key: value for key, value in side.items() if key not in ("seq", "entry")}

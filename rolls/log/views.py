@@ -9,7 +9,7 @@ Visibility (docs/permissions.md) holds on every channel here:
   only ever matches entries the member may *read* — otherwise filtering a placeholder by
   "Critical failure" would tell its roller the hidden outcome;
 * exports give readable entries in full, placeholders with placeholder fields only, and nothing else;
-* statistics count readable entries only.
+* statistics count readable entries only (``readable_by`` on the trials and tallies, the same rule).
 
 Formats and definitions: docs/log-tools.md.
 """
@@ -29,17 +29,13 @@ from config.http import AuthenticatedHttpRequest
 from config.ratelimit import heavy_limited
 from rolls.live.stream import live_context
 from rolls.log.days import local_day
-from rolls.log.filters import filtered_entries
-from rolls.log.statistics import TRIAL_KINDS, Summary, Tally
+from rolls.log.filters import StatsFilterForm, filtered_entries
+from rolls.log.tallies import readable_rows, tally
 from rolls.log.tokens import entry_pk, entry_token
-from rolls.models import RollEntry
 from sheets.access import campaign_for_member, character_for_reader
-from sheets.models import Campaign, Character
+from sheets.models import Campaign
 
 LOG_PAGE_SIZE = 25
-
-
-STATS_CHUNK = 2000
 
 
 def _url(name: str, campaign: Campaign, params: QueryDict, **extra: Any) -> str:
@@ -146,46 +142,30 @@ def with_day_starts(cards: list[Any], previous_day: Any) -> list[tuple[Any, bool
 # Statistics
 # ---------------------------------------------------------------------------------------------
 
-STATS_VALUES = ("character_id", "character_name", "kind", "outcome", "odds_table", "faces")
-
-
-def tally(entries: Any) -> tuple[Summary, list[tuple[int | None, str, Summary]]]:
-    """One pass over the trials among ``entries`` (only the needed columns, streamed in chunks):
-    the overall summary and one per character, by name."""
-    overall = Tally(frozenset(RollEntry.SUCCESS_OUTCOMES))
-    per_character: dict[tuple[int | None, str], Tally] = {}
-    rows = (
-        entries.filter(kind__in=TRIAL_KINDS)
-        .values_list(*STATS_VALUES)
-        .iterator(chunk_size=STATS_CHUNK)
-    )
-    for character_id, name, kind, outcome, odds_table, faces in rows:
-        overall.add(kind, outcome, odds_table, faces)
-        key = (character_id, name)
-        if key not in per_character:
-            per_character[key] = Tally(overall.success_outcomes)
-        per_character[key].add(kind, outcome, odds_table, faces)
-    characters = sorted(
-        ((pk, name, t.summary()) for (pk, name), t in per_character.items()),
-        key=lambda row: (row[1].casefold(), row[0] or 0),
-    )
-    return overall.summary(), characters
-
 
 @login_required
 @require_GET
 @heavy_limited("statistics")
 def campaign_stats(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The campaign's statistics over the trials the member may read, narrowed by the log's
+    filters (no search: a trial's row has no words to search); one aggregate query, over the
+    tallies unless a date filter needs the trials' times."""
     campaign, membership = campaign_for_member(request, pk)
-    entries = RollEntry.objects.readable_by(membership).filter(campaign=campaign)
-    summary, characters = tally(entries)
-    readable_ids = set(Character.objects.visible_to(membership).values_list("pk", flat=True))
+    form = StatsFilterForm(request.GET, campaign=campaign, membership=membership)
+    form.is_valid()
+    dated = bool({"date_from", "date_to"} & form.active.keys())
+    summary, characters = tally(form.apply(readable_rows(membership, dated=dated)))
+    # The form's character choices are the characters the member may read: the links' test.
+    readable_ids = {value for value, _ in form.character_choices() if value != ""}
     return render(
         request,
         "rolls/stats.html",
         {
             "campaign": campaign,
             "membership": membership,
+            "form": form,
+            "filtered": bool(form.active),
+            "filter_summary": form.summary(),
             "summary": summary,
             "characters": [
                 (pk if pk in readable_ids else None, name, s) for pk, name, s in characters
@@ -199,8 +179,7 @@ def campaign_stats(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @heavy_limited("statistics")
 def character_stats(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character, membership = character_for_reader(request, pk)
-    entries = RollEntry.objects.readable_by(membership).filter(character=character)
-    summary, _ = tally(entries)
+    summary, _ = tally(readable_rows(membership, dated=False).filter(character_id=character.pk))
     return render(
         request,
         "rolls/stats.html",

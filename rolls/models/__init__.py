@@ -43,6 +43,14 @@ from rolls.models.table import (
     RollCallQuerySet,
     RollCallTarget,
 )
+from rolls.models.trials import (
+    FACE_COLUMNS,
+    TALLY_KEY,
+    Trial,
+    TrialQuerySet,
+    TrialTally,
+    TrialTallyQuerySet,
+)
 from rolls.models.webhooks import (
     MAX_ATTEMPTS,
     DeliveryStatus,
@@ -57,6 +65,7 @@ from rolls.models.webhooks import (
 
 __all__ = [
     "DIE_NAMES",
+    "FACE_COLUMNS",
     "GENESIS_HASH",
     "HASH_VERSION",
     "HASH_VERSION_GM_TABLE",
@@ -67,6 +76,7 @@ __all__ = [
     "RECORDED_LINKS",
     "ROOT_KINDS",
     "SALT_BYTES",
+    "TALLY_KEY",
     "VISIBILITY_NAMES",
     "AppendOnlyError",
     "Assist",
@@ -88,6 +98,10 @@ __all__ = [
     "RollCallTarget",
     "RollEntry",
     "RollEntryQuerySet",
+    "Trial",
+    "TrialQuerySet",
+    "TrialTally",
+    "TrialTallyQuerySet",
     "Visibility",
     "Webhook",
     "WebhookDelivery",

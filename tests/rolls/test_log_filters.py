@@ -303,3 +303,19 @@ def test_non_member_gets_404(client, party):
     stranger = MembershipFactory(role=Role.PLAYER).user
     client.force_login(stranger)
     assert log(client, party.campaign, q="x").status_code == 404
+
+
+def test_search_takes_like_wildcards_literally_on_either_database(client, party):
+    """On PostgreSQL the search asks the trigram index first (rolls/log/filters.py): its pattern
+    escapes LIKE's wildcards as icontains does, so both conditions agree on every word."""
+    ada = party.pc
+    client.force_login(ada.owner)
+    percent = entry(ada, detail="50% chance")
+    under = entry(ada, label="snake_case")
+    slash = entry(ada, breakdown="a\\b")
+    entry(ada, detail="500 chance", label="snakeXcase", breakdown="ab")
+    for word, found in (("50%", percent), ("e_c", under), ("a\\b", slash), ("50% chance", percent)):
+        assert seqs(log(client, party.campaign, q=word)) == [found.seq], word
+    # Across two columns is no match: a word never spans the space between them.
+    assert seqs(log(client, party.campaign, q="Athletics2")) == []
+    assert seqs(log(client, party.campaign, q="ATHLETICS")) != []

@@ -181,7 +181,11 @@ def test_query_counts_fixed(client, party):
     one = count(client, campaign_url), count(client, character_url)
     for i in range(20):
         RollEntryFactory(character=party.other_pc if i % 2 else ada, faces=d6(3, 4))
-    # campaign: session, its user, the heavy-read count, membership+campaign, the trials,
-    # readable characters (for links); character: session, its user, the heavy-read count,
-    # character+campaign+membership, the trials
-    assert (count(client, campaign_url), count(client, character_url)) == one == (6, 5)
+    # campaign: session, its user, the heavy-read count, membership+campaign, the filter form's
+    # characters and players (also the readable characters the table links), its skills, the one
+    # aggregate; character: session, its user, the heavy-read count, character+campaign+membership,
+    # the one aggregate
+    assert (count(client, campaign_url), count(client, character_url)) == one == (7, 5)
+    # A filter adds no query.
+    filtered = f"{campaign_url}?character={ada.pk}&outcome=any_success&date_from=2000-01-01"
+    assert count(client, filtered) == 7
