@@ -26,6 +26,7 @@ from ninja.security import HttpBearer
 from ninja.throttling import BaseThrottle
 from pydantic import Field
 
+from config.ratelimit import rate
 from sheets.models import ApiToken, ApiUsage
 
 
@@ -130,12 +131,6 @@ class TokenThrottle(BaseThrottle):
 
     def wait(self) -> float | None:
         return getattr(self._wait, "seconds", None)
-
-
-def rate(text: str) -> tuple[int, int]:
-    """``"120/60"`` → (120 requests, per 60 seconds)."""
-    count, _, seconds = text.partition("/")
-    return int(count), int(seconds or 60)
 
 
 READ_THROTTLE = TokenThrottle("window", "API_RATE")

@@ -103,18 +103,23 @@ HEAVY_SCOPES = {
 }
 
 
+def rate(text: str) -> tuple[int, int]:
+    """``"120/60"`` → (120 requests, per 60 seconds): the API's and the heavy reads' limits."""
+    count, _, seconds = text.partition("/")
+    return int(count), int(seconds or 60)
+
+
 def heavy_wait(user_id: int | None, scope: str) -> int:
     """Count one heavy read of ``scope`` by the user against ``settings.HEAVY_RATES``: 0 if
     allowed, else the seconds to wait."""
-    limit, _, per = settings.HEAVY_RATES[scope].partition("/")
-    seconds = int(per or 60)
-    if int(limit) <= 0 or user_id is None:
+    limit, seconds = rate(settings.HEAVY_RATES[scope])
+    if limit <= 0 or user_id is None:
         return 0
     # One UPDATE on the user's usage row (as the API's throttle counts), not the cache's
     # several statements: a search is a page that must stay cheap.
     now = time.time()
     count, start = ApiUsage.count_request(user_id, f"{scope}_window", seconds, now)
-    return 0 if count <= int(limit) else max(1, math.ceil(start + seconds - now))
+    return 0 if count <= limit else max(1, math.ceil(start + seconds - now))
 
 
 def heavy_limited(
