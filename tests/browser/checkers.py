@@ -20,9 +20,11 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
 
 from rolls.models import Webhook, WebhookDelivery, WebhookFormat
-from sheets.models import Campaign
+from sheets.models import Campaign, Role
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -110,7 +112,53 @@ def demo_states() -> list[PageState]:
             PageState(f"{system}-stats", "gm", f"/campaigns/{pk}/stats/"),
         ]
     states.append(PageState("webhooks", "gm", _webhooks_page()))
+    states.append(PageState("gm-table-finished", "gm", _finished_table(), _open_every_fold))
     return states
+
+
+def _finished_table() -> str:
+    """The first demo campaign's GM table with a decided contest and a closed, answered call (the
+    demo has neither): a finished card's links must stay readable on it. Made through the pages'
+    own URLs, as the GM and the players would."""
+    campaign = Campaign.objects.order_by("pk").first()
+    assert campaign is not None
+    gm = campaign.memberships.get(role=Role.GM).user
+    first, second = campaign.characters.filter(is_npc=False).order_by("pk")[:2]
+    client = Client()
+    client.force_login(gm)
+    dashboard = reverse("campaign_dashboard", args=[campaign.pk])
+    client.post(
+        reverse("call_create", args=[campaign.pk]),
+        {"call-characters": [first.pk], "call-skill": "Athletics", "call-difficulty": 2},
+    )
+    call = campaign.roll_calls.latest("pk")
+    athletics = first.cogent.skills.get(name="Athletics")
+    client.force_login(first.owner)
+    data = {"challenge_level": 2, "extra_penalty": 0, "call": call.pk}
+    client.post(reverse("roll_create", args=[first.pk, "cogent-skill", athletics.pk]), data)
+    client.force_login(gm)
+    client.post(reverse("call_close", args=[call.pk]))
+    client.post(
+        reverse("contest_create", args=[campaign.pk]),
+        {
+            "contest-kind": "cogent_conflict",
+            "contest-character_a": first.pk,
+            "contest-skill_a": "Athletics",
+            "contest-character_b": second.pk,
+            "contest-skill_b": "Athletics",
+        },
+    )
+    contest = campaign.contests.latest("pk")
+    for _round in range(50):  # a tie starts another round; one of 50 decides it
+        for character, side in ((first, "a"), (second, "b")):
+            client.force_login(character.owner)
+            client.post(reverse("contest_side", args=[contest.pk, side, "roll"]))
+        contest.refresh_from_db()
+        if contest.state == "decided":
+            break
+    call.refresh_from_db()
+    assert contest.state == "decided" and not call.is_open
+    return dashboard
 
 
 def _webhooks_page() -> str:
