@@ -13,17 +13,21 @@ DEMO_LOGINS ?= 1
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else "Poolside needs Python 3.12 or newer; set PYTHON=/path/to/python3.12")'
+	@echo "==> Creating the virtual environment in $(VENV)/"
 	$(PYTHON) -m venv $(VENV)
+	@echo "==> Installing Poolside and its dependencies: a minute or a few the first time; pip names each package as it goes"
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --progress-bar on -e ".[dev]"
 	@touch $(STAMP)
+	@echo "==> Installed."
 
 # The server, as `make run` starts it.
 # --no-proxy-headers: uvicorn would otherwise take the client's address from X-Forwarded-For sent
 # from 127.0.0.1, which any local client can forge; Poolside reads forwarded headers itself, only as
 # PROXY_COUNT and BEHIND_HTTPS_PROXY allow (tests/live_servers.py serves with these same options,
-# read from the next line).
-SERVE = $(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port $(PORT) --no-proxy-headers
+# read from the next line). --lifespan off: Django's ASGI handler has no startup/shutdown hooks,
+# and uvicorn's "auto" would print "ASGI 'lifespan' protocol appears unsupported" at every start.
+SERVE = $(BIN)/uvicorn config.asgi:application --host 127.0.0.1 --port $(PORT) --no-proxy-headers --lifespan off
 # The background worker that sends webhooks (django.tasks with django-tasks-db, docs/webhooks.md).
 WORKER = $(BIN)/python manage.py db_worker --no-reload
 
@@ -32,10 +36,13 @@ WORKER = $(BIN)/python manage.py db_worker --no-reload
 # run in the background of one shell that waits for the server: Ctrl-C (or a TERM/HUP to that
 # shell) stops both, and when the server stops for any reason the worker is stopped with it.
 run: $(STAMP)
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py createcachetable
-	PORT=$(PORT) $(BIN)/python manage.py demo
-	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	@echo "==> Migrating the database"
+	@$(BIN)/python manage.py migrate --noinput
+	@$(BIN)/python manage.py createcachetable
+	@echo "==> Loading the demo data"
+	@PORT=$(PORT) $(BIN)/python manage.py demo
+	@$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	@echo "==> Serving on http://127.0.0.1:$(PORT)/ (Ctrl-C stops the server and its task worker)"
 	@$(WORKER) & worker=$$!; \
 	DEMO_LOGINS=$(DEMO_LOGINS) $(SERVE) & server=$$!; \
 	trap 'kill $$server $$worker 2>/dev/null' INT TERM HUP; \

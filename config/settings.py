@@ -326,6 +326,10 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"
+# No "AXES: BEGIN version …" banner from every manage.py command and server start (`make run` printed
+# it five times): it tells a newcomer nothing they can act on. Off, axes also logs a login by the
+# lockout's own parameters (username and address) instead of every attribute it has.
+AXES_VERBOSE = False
 # How many reverse proxies in front of the app append to X-Forwarded-For (0: use REMOTE_ADDR).
 PROXY_COUNT = env_int("PROXY_COUNT", 0)
 
