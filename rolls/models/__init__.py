@@ -16,8 +16,8 @@ from rolls.models.entry import (
     canonical_json,
     dice_of,
 )
+from rolls.models.head import GENESIS_HASH, LogHead
 from rolls.models.log import (
-    GENESIS_HASH,
     HASH_VERSION,
     HASH_VERSION_GM_TABLE,
     HASH_VERSION_SALTED,
@@ -29,7 +29,6 @@ from rolls.models.log import (
     AppendOnlyError,
     ChainReport,
     Kind,
-    LogHead,
     RollEntryQuerySet,
     Visibility,
     offered_visibilities,

@@ -11,13 +11,11 @@ is documented in docs/roll-log.md; keep the two in step.
 
 from __future__ import annotations
 
-import json
 import secrets
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-import orjson
 from django.core.exceptions import EmptyResultSet
 from django.db import IntegrityError, connections, models, transaction
 from django.db.models import (
@@ -32,18 +30,15 @@ from django.db.models import (
     When,
 )
 from django.db.models.expressions import RawSQL
-from django.db.models.signals import post_save
-from django.dispatch import receiver
 from django.utils import timezone
-from psycopg.types.json import Jsonb
 
 from rolls import live
+from rolls.models.chain_sql import ChainSQL
+from rolls.models.head import GENESIS_HASH, LogHead
 from sheets.models import Campaign, Character, Membership
 
 if TYPE_CHECKING:
     from rolls.models.entry import RollEntry
-
-GENESIS_HASH = "0" * 64
 
 
 # Bumped whenever the canonical form changes, so a verifier knows which rules an entry follows.
@@ -358,7 +353,7 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         # (campaign, seq) constraint stays the backstop: a chain never forks. A clash (a second
         # follow-up of one entry) fails the caller's transaction, which is the caller's to report.
         connection = transaction.get_connection(self.db)
-        sql = _ChainSQL.of(connection, self.model)
+        sql = ChainSQL.of(connection, self.model)
         entry = None
         if sql.one_statement and not connection.in_atomic_block:
             # Nothing else to commit with it (a plain roll): the append alone, in one statement.
@@ -375,7 +370,7 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         return entry
 
     def _link_alone(
-        self, connection: Any, sql: _ChainSQL, campaign: Campaign, fields: dict[str, Any]
+        self, connection: Any, sql: ChainSQL, campaign: Campaign, fields: dict[str, Any]
     ) -> RollEntry | None:
         """PostgreSQL, outside any transaction: link the entry to the head as last known, then
         insert it, move the head and announce it in one statement — which does all of it only if
@@ -423,7 +418,7 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         return entry
 
     def _link(
-        self, connection: Any, sql: _ChainSQL, campaign: Campaign, fields: dict[str, Any]
+        self, connection: Any, sql: ChainSQL, campaign: Campaign, fields: dict[str, Any]
     ) -> RollEntry:
         """Inside a transaction: lock the chain's head, link the entry to it and move it."""
         with connection.cursor() as cursor:
@@ -497,15 +492,6 @@ def _further(*heads: tuple[int, str] | None) -> tuple[int, str] | None:
     return max(known, key=lambda head: head[0]) if known else None
 
 
-def json_bytes(value: Any) -> bytes:
-    """``json.dumps(value)`` as UTF-8, written by orjson (the same JSON for an entry's columns);
-    what orjson refuses goes the standard library's way, which writes it or refuses it."""
-    try:
-        return orjson.dumps(value)
-    except TypeError:  # orjson.JSONEncodeError
-        return json.dumps(value).encode()
-
-
 def _recorded_rows_alive(model: type[models.Model]) -> dict[str, Any]:
     """``<link>_alive`` for verify_chain: whether the row a NULL link of ``model`` (the entry)
     recorded still exists. A deletion nulls the link and removes the row; a link nulled with its
@@ -525,156 +511,6 @@ def _recorded_rows_alive(model: type[models.Model]) -> dict[str, Any]:
     return alive
 
 
-def _sent_as(field: Any, connection: Any) -> tuple[type, Any] | object | None:
-    """How the append sends this column's value on PostgreSQL, when its field prepares values
-    Django's own way for its class (checked by exact class: a subclass may prepare otherwise).
-
-    - ``_JSON``: a plain JSONField's value as orjson writes it, in the Jsonb wrapper Django would
-      send with the standard library's dumps — the same JSON for what an entry holds (no floats:
-      docs/roll-log.md), a fifth of the work.
-    - ``(kind, wrap)``: a value of exactly type ``kind`` (``str``, ``int`` or ``bool``) is what
-      the text, integer, key and boolean fields' preparation returns for it, in the parameter
-      type Django gives an integer column (``wrap``, e.g. psycopg's ``Int4``; None: as it is); a
-      value of any other type, or None, goes through the field's own ``get_db_prep_save``.
-
-    Preparing each of the entry's 36 columns through its field (three to six calls each) was most
-    of what writing it cost in Python (docs/performance.md). None: always the field's way.
-    """
-    kind = type(field)
-    if kind.pre_save is not models.Field.pre_save:  # e.g. a date with auto_now
-        return None
-    if kind is models.JSONField:
-        return _JSON if field.encoder is None else None
-    if kind in (models.ForeignKey, models.OneToOneField):
-        kind = type(field.target_field)  # a key is prepared as the field it points to
-    if kind in (models.CharField, models.TextField):
-        return (str, None)
-    if kind is models.BooleanField:
-        return (bool, None)
-    if kind in (models.AutoField, models.BigAutoField):
-        return (int, None)  # an id as it is
-    if kind in (
-        models.IntegerField,
-        models.BigIntegerField,
-        models.PositiveIntegerField,
-        models.PositiveBigIntegerField,
-    ):
-        # What connection.ops.adapt_integerfield_value does for an int.
-        types = getattr(connection.ops, "integerfield_type_map", {})
-        return (int, types[kind().get_internal_type()])
-    return None
-
-
-_JSON = object()
-
-
-class _ChainSQL:
-    """The append's statements, written once per database from the models' metadata.
-
-    Building and compiling a query is most of what a statement costs in Django (about 0.5 ms
-    each, the INSERT of an entry's thirty columns 1.7 ms; docs/performance.md), and every roll
-    makes these with nothing but new values. The INSERT does what ``Model.save`` does for a new
-    row (each field's ``pre_save`` and ``get_db_prep_save``); ``RollEntry`` has no save signals
-    to send.
-
-    On PostgreSQL the entry is written by one statement of data-modifying ``WITH`` clauses: it
-    moves the head only from the length the entry was linked to, inserts the entry only if the
-    head moved, and (with the ``postgres`` live transport) notifies with the new id. Outside a
-    transaction that is the whole append; inside one it follows the head's lock, under which the
-    condition always holds. SQLite has no data-modifying ``WITH``: there the lock, the insert and
-    the move are separate statements.
-    """
-
-    _made: dict[str, _ChainSQL] = {}
-
-    @classmethod
-    def of(cls, connection: Any, model: type[RollEntry]) -> _ChainSQL:
-        made = cls._made.get(connection.alias)
-        if made is None:
-            made = cls._made[connection.alias] = cls(connection, model)
-        return made
-
-    def __init__(self, connection: Any, model: type[RollEntry]) -> None:
-        qn, head = connection.ops.quote_name, LogHead._meta
-        table, campaign = qn(head.db_table), qn(head.get_field("campaign").column)
-        length, hash_ = qn(head.get_field("length").column), qn(head.get_field("hash").column)
-        self.connection = connection
-        self.table, self.pk = model._meta.db_table, model._meta.pk
-        self.one_statement = connection.vendor == "postgresql"
-        self.fields = [f for f in model._meta.concrete_fields if not f.primary_key]
-        # How each column's value is sent on PostgreSQL (None: through its field's own
-        # get_db_prep_save, as on SQLite), worked out once: see _sent_as.
-        self.sent_as: list[Any] = [
-            _sent_as(f, connection) if self.one_statement else None for f in self.fields
-        ]
-        columns = ", ".join(qn(f.column) for f in self.fields)
-        values = ", ".join(["%s"] * len(self.fields))
-        self.move = f"UPDATE {table} SET {length} = %s, {hash_} = %s WHERE {campaign} = %s"
-        for_update = " FOR UPDATE" if connection.features.has_select_for_update else ""
-        self.peek = f"SELECT {length}, {hash_} FROM {table} WHERE {campaign} = %s"
-        self.lock = f"{self.peek}{for_update}"
-        if self.one_statement:
-            # The head moves only from where the entry was linked, and the entry is inserted only
-            # if it moved (the INSERT reads the UPDATE's row); its id comes back.
-            pk = qn(self.pk.column)
-            self.added_pk = f"added.{pk}"  # the new entry's id, for the announcement
-            self.add = (
-                f"WITH moved AS ({self.move} AND {length} = %s RETURNING 1), "
-                f"added AS (INSERT INTO {qn(self.table)} ({columns}) SELECT {values} FROM moved "
-                f"RETURNING {pk}) SELECT {pk}"
-            )
-        else:
-            self.add = f"INSERT INTO {qn(self.table)} ({columns}) VALUES ({values})" + (
-                f" RETURNING {qn(self.pk.column)}"
-                if connection.features.can_return_columns_from_insert
-                else ""
-            )
-
-    def _values(self, entry: RollEntry) -> list[Any]:
-        values, state, connection = [], entry.__dict__, self.connection
-        for field, sent_as in zip(self.fields, self.sent_as, strict=True):
-            if sent_as is None:
-                values.append(field.get_db_prep_save(field.pre_save(entry, True), connection))
-                continue
-            value = state[field.attname]  # Field.pre_save reads it so
-            if sent_as is _JSON:
-                values.append(None if value is None else Jsonb(value, dumps=json_bytes))
-            elif type(value) is sent_as[0]:
-                wrap = sent_as[1]
-                values.append(value if wrap is None else wrap(value))
-            else:
-                values.append(field.get_db_prep_save(value, connection))
-        return values
-
-    @property
-    def announced(self) -> bool:
-        """Does :meth:`write` announce the entry itself (the ``postgres`` live transport)?"""
-        return live.backend() == live.POSTGRES
-
-    def write(self, cursor: Any, entry: RollEntry, *, expected: int) -> bool:
-        """PostgreSQL: insert ``entry``, move the head to it and (with the ``postgres`` transport)
-        announce it, in one statement — only if the head is still at length ``expected``. False
-        when it wasn't, and then nothing was written; True with the entry's new pk set."""
-        move = [entry.seq, entry.hash, entry.campaign_id, expected]
-        expression, extra = "", tuple[str, ...]()
-        if self.announced:
-            expression, extra = live.announcement_with_id(entry.campaign_id, "entry", self.added_pk)
-            expression = ", " + expression
-        cursor.execute(f"{self.add}{expression} FROM added", [*move, *self._values(entry), *extra])
-        row = cursor.fetchone()
-        if row is None:
-            return False
-        entry.pk = row[0]
-        return True
-
-    def insert(self, cursor: Any, entry: RollEntry) -> None:
-        cursor.execute(self.add, self._values(entry))
-        if self.connection.features.can_return_columns_from_insert:
-            entry.pk = cursor.fetchone()[0]
-        else:  # pragma: no cover - SQLite ≥ 3.35 returns it
-            entry.pk = self.connection.ops.last_insert_id(cursor, self.table, self.pk.column)
-
-
 def _is_hidden_npc(fields: dict[str, Any]) -> bool:
     """Is the entry about a hidden NPC, as of now? Frozen into the entry: later changes to the
     character (un-hiding it, deleting it) never make what was hidden readable. A reveal is
@@ -689,36 +525,6 @@ def _is_hidden_npc(fields: dict[str, Any]) -> bool:
             pk=fields["character_id"], hidden_from_players=True
         ).exists()
     return False
-
-
-class LogHead(models.Model):
-    """Where a campaign's chain ends: its length and last hash, moved in the transaction that
-    appends. ``verify_log`` compares the chain with it, so deleting the newest entries — which
-    leaves a shorter chain that verifies by itself — is caught. It is also the appends' lock."""
-
-    campaign = models.OneToOneField(
-        Campaign, on_delete=models.CASCADE, primary_key=True, related_name="log_head"
-    )
-    length = models.PositiveIntegerField(default=0)
-    hash = models.CharField(max_length=64, default=GENESIS_HASH)
-
-    def __str__(self) -> str:
-        return f"{self.campaign_id}: #{self.length} {self.hash}"
-
-    @property
-    def digest(self) -> str:
-        """What a GM can write down to check the log against later: ``#length:hash``."""
-        return f"#{self.length}:{self.hash}"
-
-
-@receiver(post_save, sender=Campaign)
-def _start_the_log(
-    sender: type[Campaign], instance: Campaign, created: bool, **kwargs: Any
-) -> None:
-    """Every campaign gets its (empty) head with it, so a roll never pays for creating it.
-    ``append`` still creates a missing one, for campaigns made before heads existed."""
-    if created and not kwargs.get("raw"):
-        LogHead.objects.create(campaign=instance)
 
 
 @dataclass(frozen=True)

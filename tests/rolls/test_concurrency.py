@@ -161,7 +161,7 @@ def test_an_append_that_loses_the_race_is_made_again_under_the_heads_lock(monkey
 
     character = CharacterFactory(campaign__system=System.COGENT)
     append(character)
-    write, turn, raced, results = log._ChainSQL.write, log._append_turn, [], []
+    write, turn, raced, results = log.ChainSQL.write, log._append_turn, [], []
     here = threading.current_thread()
 
     def other_process_first(self, cursor, entry, *, expected):
@@ -178,7 +178,7 @@ def test_an_append_that_loses_the_race_is_made_again_under_the_heads_lock(monkey
     monkeypatch.setattr(
         log, "_append_turn", lambda pk: turn(pk) if threading.current_thread() is here else Lock()
     )
-    monkeypatch.setattr(log._ChainSQL, "write", other_process_first)
+    monkeypatch.setattr(log.ChainSQL, "write", other_process_first)
     [entry] = append(character)
     assert raced == [2]  # it knew the head at #1 and meant to write #2 …
     assert results == [False, True]  # … which the other append took: then under the lock

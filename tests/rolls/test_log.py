@@ -10,7 +10,7 @@ from django.urls import reverse
 from pytest_django.asserts import assertNumQueries
 
 from rolls.models import GENESIS_HASH, AppendOnlyError, RollEntry
-from rolls.models.log import _ChainSQL
+from rolls.models.chain_sql import ChainSQL
 from sheets.models import Role, System
 from tests.factories import CampaignFactory, CharacterFactory, UserFactory
 from tests.rolls.helpers import append, tamper, token, verify_like_an_outside_script
@@ -69,13 +69,13 @@ def test_an_appended_entry_is_what_is_stored_and_knows_its_related_rows(listened
 
 def test_the_append_sends_each_column_as_its_field_would():
     """The append sends most columns without their fields' preparation (rolls/models/log.py,
-    ``_sent_as``): for an entry's values, exactly what each field's ``get_db_prep_save`` sends
+    ``sent_as``): for an entry's values, exactly what each field's ``get_db_prep_save`` sends
     (a JSON column the same JSON, in the same wrapper type)."""
     character = CharacterFactory()
     first = append(character)[0]
     entry = append(character, kind="destiny", follows=first, hidden_character=False)[0]
     entry.resource_changes = {"destiny": -1, "note": "ünïcode ✓"}
-    sql = _ChainSQL.of(connection, RollEntry)
+    sql = ChainSQL.of(connection, RollEntry)
     sent = sql._values(entry)
     for field, value in zip(sql.fields, sent, strict=True):
         expected = field.get_db_prep_save(field.pre_save(entry, True), connection)
