@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
@@ -10,7 +10,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 from sheets.models import Campaign, Character
-from sheets.systems import ContestStyle, contest_style
+from sheets.systems import contest_style
+
+if TYPE_CHECKING:
+    from rolls.table.styles.base import ContestStyle
 
 
 class RollCallQuerySet(models.QuerySet["RollCall"]):
@@ -191,10 +194,6 @@ class Contest(models.Model):
     def style(self) -> ContestStyle:
         """How this kind of contest runs (who rolls, what side B does): from the rule system."""
         return contest_style(self.kind)
-
-    @property
-    def both_roll(self) -> bool:
-        return self.style.both_roll
 
     def character(self, side: str) -> Character | None:
         return self.character_a if side == "a" else self.character_b

@@ -46,7 +46,7 @@ class Ask:
             return words + (f" — {self.call.note}" if self.call.note else "")
         contest = self.contest
         assert contest is not None
-        return f"Contest against {contest.name_b}: {contest.get_kind_display()}"
+        return f"Contest against {contest.name_b}: {contest.style.label}"
 
     def presets(self) -> dict[str, Any]:
         return {

@@ -3,8 +3,7 @@ viewer may do there, and only what the viewer may read."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Any, cast
+from typing import Any
 
 from django.db.models import Prefetch
 from django.urls import reverse
@@ -15,18 +14,9 @@ from rolls.models import (
     Kind,
     RollEntry,
 )
-from rolls.rolling.display import percent
 from rolls.rolling.targets import row_names
-from rolls.rules import cogent
-from rolls.table import cogent_sides, contests, verdicts
-from sheets.models import (
-    Campaign,
-    CogentSheet,
-    ColdStarsSheet,
-    Membership,
-    Refused,
-    cogent_combat_skills,
-)
+from rolls.table import contests, verdicts
+from sheets.models import Campaign, Membership
 
 
 # A contest's entries, with what visibility needs to decide who reads each (no query per entry).
@@ -74,12 +64,14 @@ def contest_card(
     readable = verdicts.readable_by(membership, entries)
     hidden_result = not readable and contest.state in (ContestState.CHOOSING, ContestState.DECIDED)
     active = contest.is_active and not hidden_result
+    style = contest.style
     sides = []
     for status in contests.sides(contest, entries):
         character = status.character
         can_act = active and character is not None and character.can_roll(membership)
         side: dict[str, Any] = {
             "status": status,
+            "idle_words": style.idle_words(status.side),
             "can_act": can_act,
             "panel_url": "",
             "readable": status.entry is not None and status.entry.is_readable_by(membership),
@@ -87,7 +79,7 @@ def contest_card(
         if character is None or not can_act:
             sides.append(side)
             continue
-        if not contest.both_roll and status.side == "a" and not status.rolled:
+        if style.panel_side(contest, status):
             # ``rows``: the prompts' character's rows by name, read once for all its contests.
             found = (rows if rows is not None else row_names(character)).get(contest.skill_a)
             if found is not None:
@@ -96,19 +88,18 @@ def contest_card(
                     reverse("roll_panel", args=[character.pk, kind, row_pk])
                     + f"?contest={contest.pk}"
                 )
-        if contest.both_roll and not status.rolled:
+        waiting = contest.state == ContestState.OPEN
+        if waiting and not status.rolled and style.rolls_here(contest, status):
+            side["rolls_here"] = True
             side["visibilities"] = contests.visibility_choices(contest, membership)
-        if contest.style.rounds and not status.rolled:
-            side |= _cogent_side_choices(contest, status.side, figures=figures)
-        if contest.both_roll and contest.style.keep_or_correct and not status.rolled:
-            try:
-                sheet = cast(ColdStarsSheet, contest.campaign.rule_system.sheet_of(character))
-                side["willpower"] = contests.willpower_choices(contest, status.side, sheet)
-            except Refused as exc:
-                side["problem"] = str(exc)
+            side |= style.side_choices(contest, status, membership, figures=figures)
+        elif waiting and status.rolled and not status.settled and style.keeps(contest, status):
+            side["keeps"] = True
         sides.append(side)
     return {
         "contest": contest,
+        "style": style,
+        "notes": style.notes(contest),
         "sides": sides,
         "verdict": verdict,
         "readable": readable,
@@ -121,41 +112,3 @@ def contest_card(
         "can_choose": contest.state == ContestState.CHOOSING and sides[0]["can_act"],
         "can_cancel": contest.is_active and membership.is_gm,
     }
-
-
-def _cogent_side_choices(contest: Contest, side: str, *, figures: bool) -> dict[str, Any]:
-    """A Cogent conflict side's options before it rolls (rules at the table: what an action's
-    roll may use, less destiny after). With ``figures``: its pool and its chance to win a round
-    against the other side's pool, both at their defaults (odds from the engine)."""
-    skill = contest.skill(side)
-    choices: dict[str, Any] = {
-        # Circumstances are offered for a combat skill (the server checks the row itself).
-        "combat": skill in cogent_combat_skills(contest.campaign),
-        "circumstances": [
-            (key, f"{label} (+{dice})")
-            for key, (label, dice) in cogent.COMBAT_CIRCUMSTANCES.items()
-        ],
-        "equipment_range": (cogent.EQUIPMENT_MIN, cogent.EQUIPMENT_MAX),
-        "destiny": None,  # unknown without the sheet: a request without any left is refused
-    }
-    if figures:
-        try:
-            target = contests.target_for(contest, side)
-            other = contests.target_for(contest, "b" if side == "a" else "a")
-        except Refused as exc:
-            return {"problem": str(exc)}
-        defaults = cogent_sides.CogentSide()
-        sheet, other_sheet = cast(CogentSheet, target.sheet), cast(CogentSheet, other.sheet)
-        pool, _ = cogent_sides.cogent_side_pool(target, sheet, defaults)
-        other_pool, _ = cogent_sides.cogent_side_pool(other, other_sheet, defaults)
-        chances = cogent.conflict_odds(pool, other_pool)
-        decided = chances["a"] + chances["b"]
-        win = chances["a"] / decided if decided else Fraction(1, 2)
-        choices |= {
-            "combat": target.is_combat,
-            "pool": pool,
-            "other_pool": other_pool,
-            "win": percent(win),
-            "destiny": sheet.destiny_points,
-        }
-    return {"cogent": choices}

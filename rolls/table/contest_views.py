@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -21,13 +20,13 @@ from rolls.models import (
     Contest,
 )
 from rolls.rolling.outcomes import dice_rng
-from rolls.table import cogent_sides, contests, verdicts
+from rolls.table import contests, verdicts
 from rolls.table.cards import contest_card
 from sheets.access import (
     campaign_for_gm,
     campaign_for_member,
 )
-from sheets.models import Character, ColdStarsSheet, Membership, Refused
+from sheets.models import Character, Membership, Refused
 from sheets.views.characters import with_rolled_parts
 
 HIDDEN_CHOICE = "A roll of this contest is hidden from you, so the GM settles it."
@@ -134,15 +133,9 @@ def contest_side(
     def change(contest: Contest) -> None:
         sheet = contest.campaign.rule_system.lock_sheet(character.pk)
         if action == "roll":
-            try:
-                willpower = int(request.POST.get("willpower", "0") or 0)
-            except ValueError:
-                raise Refused("Willpower must be a whole number of dice.") from None
+            options = contest.style.side_options(request.POST)
             visibility = contests.chosen_visibility(
                 contest, membership, request.POST.get("visibility", "")
-            )
-            cogent_options = (
-                cogent_sides.CogentSide.from_post(request.POST) if contest.style.rounds else None
             )
             contests.roll_side(
                 contest,
@@ -150,12 +143,10 @@ def contest_side(
                 sheet,
                 dice_rng(),
                 request.user,
-                willpower=willpower,
+                options=options,
                 visibility=visibility,
-                cogent=cogent_options,
             )
-            if contest.style.rounds:
-                contests.decide_if_ready(contest, request.user)
+            contests.decide_if_ready(contest, request.user)
         elif action == "correct":
             rolled = contests.side_status(contest, side).entry
             if rolled is not None and not rolled.is_readable_by(membership):
@@ -163,10 +154,8 @@ def contest_side(
                 raise PermissionDenied(
                     "Only the GM sees this roll's result, so only the GM Corrects it."
                 )
-            # Correct is Cold Stars' (correct_side refuses any other contest).
-            contests.correct_side(
-                contest, side, cast(ColdStarsSheet, sheet), dice_rng(), request.user
-            )
+            # A contest without a Correct step refuses it (its style says).
+            contests.correct_side(contest, side, sheet, dice_rng(), request.user)
         else:
             contests.settle_side(contest, side, request.user)
 
@@ -176,7 +165,8 @@ def contest_side(
 @login_required
 @require_POST
 def contest_choose(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """Cold Stars, exactly even: the initiator (side A's player or the GM) chooses."""
+    """A result that lets the initiator choose (Cold Stars, exactly even): side A's player or
+    the GM chooses."""
     contest, membership = _contest_for_member(request, pk)
     _side_character(contest, "a", membership)
     choice = request.POST.get("choice", "")

@@ -10,7 +10,6 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import connection
 
-from rolls.models import ContestKind
 from rolls.rolling.targets import Target, find_target
 from rolls.rules import cogent, dad6
 from sheets.models import (
@@ -172,7 +171,7 @@ class ContestForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.campaign = campaign
         system = campaign.rule_system
-        kinds = [(kind, ContestKind(kind).label) for kind in system.contest_kinds]
+        kinds = [(style.kind, style.label) for style in system.contest_styles]
         if len(kinds) > 1:
             # Each kind's label says how it plays, and one ("Active vs passive: the passive side
             # sets the Risk") is wider than a phone: a closed select shows only its start, a

@@ -155,7 +155,7 @@ def append_verdict(
         label=skills,
         options={"contest": contest.pk, "contest_kind": contest.kind, "rounds": contest.round},
         pool={},
-        breakdown=contest.get_kind_display(),
+        breakdown=contest.style.label,
         faces=[],
         outcome=outcome,
         outcome_label=label[:100],

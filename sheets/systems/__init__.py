@@ -2,7 +2,7 @@
 
 Everything that differs per system and is not a rule lives here (the rules are in ``rolls.rules``):
 the sheet model and its related name, the sheet and resource forms, the roll form, the rollable
-rows, the skill names a GM may ask for, the difficulty a GM call fixes, the contest kinds, the
+rows, the skill names a GM may ask for, the difficulty a GM call fixes, the contest styles, the
 outcomes the log filters by, what follow-ups read again, the sheet's parts for its page, the JSON
 import and export, the template folder. Views, forms, models and templates ask
 ``campaign.rule_system`` (or :func:`rule_system`) instead of branching on the system's name.
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from rolls.models import RollEntry
     from rolls.rolling.forms.base import RollForm
     from rolls.rolling.outcomes import Headline
+    from rolls.table.styles.base import ContestStyle
     from sheets.character_json import Collector, Imported
     from sheets.creation import CreationForm
     from sheets.models import Campaign, Character
@@ -80,20 +81,6 @@ class Difficulty:
 
 
 @dataclass(frozen=True)
-class ContestStyle:
-    """How one kind of contest runs: who rolls, what side B does, what comes before the verdict."""
-
-    kind: str  # the ContestKind value stored on the contest
-    both_roll: bool  # both sides roll their pools
-    rounds: bool = False  # a tie is a new round (a Cogent conflict: wins against wins)
-    keep_or_correct: bool = False  # a roll is kept or Corrected once before the verdict (step 6)
-    side_b_sets_risk: bool = False  # side B doesn't roll: its rating sets side A's Risk
-    side_b_opposes: bool = False  # side B doesn't roll: opposition raises side A's difficulty
-    side_b_words: str = ""  # what side B does when it doesn't roll
-    even_words: str = "Exactly even"  # the result that lets side A choose
-
-
-@dataclass(frozen=True)
 class RowKind:
     """A rollable row kind: its URL kind, model, and how it is found within one character."""
 
@@ -119,7 +106,8 @@ class RuleSystem[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)]:
     roll_form_path: ClassVar[str]
     resources_form_path: ClassVar[str]
     difficulty: ClassVar[Difficulty]
-    contest_styles: ClassVar[tuple[ContestStyle, ...]]
+    # Its kinds of contest: the style objects' classes by dotted path (in rolls.table.styles).
+    contest_style_paths: ClassVar[tuple[str, ...]]
     log_outcomes: ClassVar[tuple[str, ...]]  # the outcomes the log filter offers, best first
     # What follow-ups read again from an entry (where, keys): without them nothing is offered.
     follow_up_reads: ClassVar[tuple[str, tuple[str, ...]]]
@@ -151,6 +139,10 @@ class RuleSystem[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)]:
     def resources_form(self) -> type[forms.ModelForm]:
         form: type[forms.ModelForm] = import_string(self.resources_form_path)
         return form
+
+    @cached_property
+    def contest_styles(self) -> tuple[ContestStyle, ...]:
+        return tuple(import_string(path)() for path in self.contest_style_paths)
 
     def headline(self, entry: RollEntry) -> Headline:
         """The result card's headline for one of this system's entries."""
@@ -312,6 +304,11 @@ def rule_system(key: str) -> RuleSystem[Any]:
 def contest_style(kind: str) -> ContestStyle:
     """The style of a contest kind (kinds are unique across systems, so no campaign is read)."""
     return next(s for system in all_rule_systems() for s in system.contest_styles if s.kind == kind)
+
+
+def contest_kind_choices() -> list[tuple[str, str]]:
+    """Every system's contest kinds with their labels (the contest's ``kind`` choices)."""
+    return [(s.kind, s.label) for system in all_rule_systems() for s in system.contest_styles]
 
 
 def all_rule_systems() -> tuple[RuleSystem[Any], ...]:

@@ -37,7 +37,6 @@ from sheets.models import (
     System,
 )
 from sheets.systems import (
-    ContestStyle,
     Difficulty,
     FormMaker,
     RowKind,
@@ -65,7 +64,7 @@ class CogentSystem(RuleSystem[CogentSheet]):
         default=cogent.CL_MIN,
         field="challenge_level",
     )
-    contest_styles = (ContestStyle("cogent_conflict", both_roll=True, rounds=True),)
+    contest_style_paths = ("rolls.table.styles.cogent.Conflict",)
     log_outcomes = ("success", "failure", "critical_failure")
     follow_up_reads = ("options", ("challenge_level", "destiny_before", "reflexive"))
     follow_ups_module = "rolls.rolling.followups.cogent"

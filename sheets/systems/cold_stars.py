@@ -25,7 +25,6 @@ from sheets.models import (
     System,
 )
 from sheets.systems import (
-    ContestStyle,
     Difficulty,
     FormMaker,
     RowKind,
@@ -55,16 +54,9 @@ class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
         default=cold_stars.RISK_MIN,
         field="risk",
     )
-    contest_styles = (
-        ContestStyle("cold_stars_active", both_roll=True, keep_or_correct=True),
-        ContestStyle(
-            "cold_stars_passive",
-            both_roll=False,
-            keep_or_correct=True,
-            side_b_sets_risk=True,
-            side_b_words="passive: sets the Risk",
-            even_words="All blank",
-        ),
+    contest_style_paths = (
+        "rolls.table.styles.cold_stars.Active",
+        "rolls.table.styles.cold_stars.Passive",
     )
     log_outcomes = OUTCOMES_BEST_FIRST  # every band
     follow_up_reads = ("pool", ("ability", "skill", "risk"))

@@ -11,7 +11,6 @@ from sheets.creation import Dad6CreationForm
 from sheets.forms import Dad6SheetForm, Dad6SkillForm, SectionForm, UniqueNamesSection
 from sheets.models import Dad6Sheet, Dad6Skill, System
 from sheets.systems import (
-    ContestStyle,
     Difficulty,
     FormMaker,
     RowKind,
@@ -39,14 +38,7 @@ class Dad6System(RuleSystem[Dad6Sheet]):
         default=1,
         field="difficulty",
     )
-    contest_styles = (
-        ContestStyle(
-            "dad6_opposed",
-            both_roll=False,
-            side_b_opposes=True,
-            side_b_words="opposes: adds difficulty",
-        ),
-    )
+    contest_style_paths = ("rolls.table.styles.dad6.Opposed",)
     log_outcomes = ("success", "failure")
     follow_up_reads = ("options", ("competence", "task", "difficulty", "traded_boons"))
     follow_ups_module = "rolls.rolling.followups.dad6"
