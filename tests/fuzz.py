@@ -292,3 +292,23 @@ def check(client: Any, request: Request, *, writes: bool = True) -> Any:
             assert RollEntry.objects.verify_chain(campaign_id).intact
         transaction.set_rollback(True)
     return response
+
+
+DATES = ["2020-02-30", "0000-01-01", "9999-12-31", "10000-01-01", "2020-1-1", "yesterday"]
+
+
+@st.composite
+def log_params(draw: Any, valid: dict[str, Any], forged: list[str]) -> dict[str, Any]:
+    """The log's query string mutated, with the dates as often an impossible or extreme date and
+    the cursor as often a number in another digit family as anything else."""
+    params = draw(mutated(valid, forged + DATES))
+    for name, strategy in (
+        ("date_from", odd_date()),
+        ("date_to", odd_date()),
+        ("before", odd_integer()),
+        ("character", odd_integer()),
+        ("player", odd_integer()),
+    ):
+        if draw(st.booleans()):
+            params[name] = draw(strategy)
+    return params

@@ -24,12 +24,12 @@ from tests.fuzz import (
     bad_value,
     check,
     deep_json,
+    log_params,
     mutated,
     snapshot,
 )
-from tests.test_bad_input_rolls import LOG_VALID, ROLL_VALID, TARGETS, log_params
 from tests.url_walker import KWARGS, is_api
-from tests.worlds import World, with_rolls
+from tests.worlds import LOG_VALID, ROLL_VALID, TARGETS, World, with_rolls
 
 pytestmark = pytest.mark.django_db
 

@@ -27,13 +27,23 @@ from tests.fuzz import (
     check,
     deep_json,
     htmx_or_plain,
+    log_params,
     mutated,
     odd_date,
     odd_integer,
     snapshot,
 )
 from tests.url_walker import KWARGS, is_api
-from tests.worlds import CALL_VALID, CONTEST_VALID, RESOURCES, World, with_rolls
+from tests.worlds import (
+    CALL_VALID,
+    CONTEST_VALID,
+    LOG_VALID,
+    RESOURCES,
+    ROLL_VALID,
+    TARGETS,
+    World,
+    with_rolls,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -49,48 +59,6 @@ def world(world, settings) -> World:
 # ---------------------------------------------------------------------------------------------
 # Panels, odds and rolls: every system, every target kind
 # ---------------------------------------------------------------------------------------------
-
-ROLL_VALID = {
-    COGENT: {
-        "challenge_level": "2",
-        "extra_penalty": "0",
-        "weapon": "Small",
-        "weapon_bonus": "1",
-        "destiny_before": "on",
-        "duress": "",
-        "contested": "on",
-        "reflexive": "",
-        "visibility": "public",
-        "action": "roll",
-    },
-    DAD6: {
-        "difficulty": "2",
-        "task": "mundane",
-        "tools": "1",
-        "helpers": "0",
-        "advantages": "2",
-        "time": "1",
-        "traded_boons": "0",
-        "visibility": "gm",
-        "action": "roll",
-    },
-    STARS: {
-        "ability": "agility",
-        "risk": "1",
-        "domain": "Small Craft",
-        "modification": "press",
-        "visibility": "blind",
-        "action": "roll",
-    },
-}
-# (system, target kind, row): every kind load_target knows.
-TARGETS = [
-    (COGENT, "cogent-skill", "skill"),
-    (COGENT, "cogent-vocation", "vocation"),
-    (COGENT, "cogent-subskill", "subskill"),
-    (DAD6, "dad6-skill", "skill"),
-    (STARS, "cold-stars-skill", "skill"),
-]
 
 
 @pytest.mark.parametrize(("system", "kind", "row"), TARGETS, ids=[t[1] for t in TARGETS])
@@ -192,35 +160,6 @@ def test_follow_ups_and_reveals_survive_bad_input(client, world, system, which, 
 # ---------------------------------------------------------------------------------------------
 # The log: filters, exports, statistics (GET only: nothing may change)
 # ---------------------------------------------------------------------------------------------
-
-LOG_VALID = {
-    "q": "Athletics success",
-    "character": "",
-    "player": "",
-    "skill": "Athletics",
-    "outcome": "any_success",
-    "date_from": "2020-01-01",
-    "date_to": "2100-12-31",
-    "before": "99",
-}
-DATES = ["2020-02-30", "0000-01-01", "9999-12-31", "10000-01-01", "2020-1-1", "yesterday"]
-
-
-@st.composite
-def log_params(draw: Any, valid: dict[str, Any], forged: list[str]) -> dict[str, Any]:
-    """The log's query string mutated, with the dates as often an impossible or extreme date and
-    the cursor as often a number in another digit family as anything else."""
-    params = draw(mutated(valid, forged + DATES))
-    for name, strategy in (
-        ("date_from", odd_date()),
-        ("date_to", odd_date()),
-        ("before", odd_integer()),
-        ("character", odd_integer()),
-        ("player", odd_integer()),
-    ):
-        if draw(st.booleans()):
-            params[name] = draw(strategy)
-    return params
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.core.checks import Tags, run_checks
 
-from tests.test_security import PRODUCTION_ENV, deploy_check
+from tests.deploy import PRODUCTION_ENV, deploy_check
 
 
 def deploy_ids(deploy=True):

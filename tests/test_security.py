@@ -1,9 +1,6 @@
 """Deployment settings and login throttling."""
 
-import os
 import secrets
-import subprocess
-import sys
 
 import pytest
 from django.conf import settings
@@ -11,34 +8,9 @@ from django.contrib.auth.hashers import PBKDF2PasswordHasher, make_password
 from django.test import RequestFactory, override_settings
 
 from config.security import client_ip
+from tests.deploy import PRODUCTION_ENV, deploy_check
 from tests.factories import PASSWORD, UserFactory
 from tests.live_servers import LiveLogin, database_url, server_args, uvicorn
-
-# The production environment README.md ("Production") documents.
-PRODUCTION_ENV = {
-    "DEBUG": "0",
-    "SECRET_KEY": secrets.token_urlsafe(50),
-    "ALLOWED_HOSTS": "poolside.example",
-    "CSRF_TRUSTED_ORIGINS": "https://poolside.example",
-    "SECURE_COOKIES": "1",
-    "SECURE_SSL_REDIRECT": "1",
-    "SECURE_HSTS_SECONDS": "31536000",
-    "SECURE_HSTS_INCLUDE_SUBDOMAINS": "1",
-    "SECURE_HSTS_PRELOAD": "1",
-    "EMAIL_HOST": "smtp.poolside.example",
-}
-
-
-def deploy_check(env):
-    clean = {k: v for k, v in os.environ.items() if k not in PRODUCTION_ENV}
-    return subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        env=clean | env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 def test_deploy_check_is_clean_under_the_documented_production_settings():

@@ -297,3 +297,59 @@ def with_rolls(world: World, settings: Any) -> World:
     roller.post(reverse("contest_side", args=[cogent.contest.pk, "a", "roll"]))
     cogent.rows["side"] = RollEntry.objects.get(contest=cogent.contest)
     return world
+
+
+# Valid bodies of the roll panel per system, the target kinds, the log's query string: what the
+# bad-input tests mutate (tests/test_bad_input_rolls.py, test_bad_input_api.py).
+ROLL_VALID = {
+    System.COGENT: {
+        "challenge_level": "2",
+        "extra_penalty": "0",
+        "weapon": "Small",
+        "weapon_bonus": "1",
+        "destiny_before": "on",
+        "duress": "",
+        "contested": "on",
+        "reflexive": "",
+        "visibility": "public",
+        "action": "roll",
+    },
+    System.DAD6: {
+        "difficulty": "2",
+        "task": "mundane",
+        "tools": "1",
+        "helpers": "0",
+        "advantages": "2",
+        "time": "1",
+        "traded_boons": "0",
+        "visibility": "gm",
+        "action": "roll",
+    },
+    System.COLD_STARS: {
+        "ability": "agility",
+        "risk": "1",
+        "domain": "Small Craft",
+        "modification": "press",
+        "visibility": "blind",
+        "action": "roll",
+    },
+}
+# (system, target kind, row): every kind load_target knows.
+TARGETS = [
+    (System.COGENT, "cogent-skill", "skill"),
+    (System.COGENT, "cogent-vocation", "vocation"),
+    (System.COGENT, "cogent-subskill", "subskill"),
+    (System.DAD6, "dad6-skill", "skill"),
+    (System.COLD_STARS, "cold-stars-skill", "skill"),
+]
+
+LOG_VALID = {
+    "q": "Athletics success",
+    "character": "",
+    "player": "",
+    "skill": "Athletics",
+    "outcome": "any_success",
+    "date_from": "2020-01-01",
+    "date_to": "2100-12-31",
+    "before": "99",
+}

@@ -358,10 +358,6 @@ class Summary:
     fairness: tuple[FairnessTest, ...]
 
     @property
-    def success_rate(self) -> float | None:
-        return self.successes / self.rolls if self.rolls else None
-
-    @property
     def observed_rate(self) -> float | None:
         """Success rate over the measured rolls (the ones with an odds table)."""
         return self.measured_successes / self.measured if self.measured else None

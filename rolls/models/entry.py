@@ -309,11 +309,6 @@ class RollEntry(models.Model):
     SUCCESS_OUTCOMES = frozenset({"critical_success", "success", "costly_success"})
 
     @property
-    def succeeded(self) -> bool:
-        """Did this entry end in a success of any band? ("choice" is not yet decided.)"""
-        return self.outcome in self.SUCCESS_OUTCOMES
-
-    @property
     def visibility_name(self) -> str:
         return VISIBILITY_NAMES[self.visibility]
 
@@ -501,10 +496,6 @@ class RollEntry(models.Model):
             for key, change in sorted(self.resource_changes.items())
             if change
         ]
-
-    @property
-    def is_follow_up(self) -> bool:
-        return self.follows_id is not None
 
 
 @dataclass(frozen=True)

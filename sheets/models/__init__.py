@@ -21,7 +21,6 @@ from sheets.models.campaigns import (
     Invite,
     InviteError,
     Membership,
-    MembershipQuerySet,
     new_invite_token,
 )
 from sheets.models.cogent import (
@@ -101,7 +100,6 @@ __all__ = [
     "Invite",
     "InviteError",
     "Membership",
-    "MembershipQuerySet",
     "Refused",
     "Role",
     "RollableRow",

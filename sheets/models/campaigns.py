@@ -165,11 +165,6 @@ class Campaign(models.Model):
         return character
 
 
-class MembershipQuerySet(models.QuerySet):
-    def gm(self) -> MembershipQuerySet:
-        return self.filter(role=Role.GM)
-
-
 class Membership(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
@@ -178,7 +173,6 @@ class Membership(models.Model):
     role = models.CharField(max_length=16, choices=Role.choices)
     joined_at = models.DateTimeField(default=timezone.now, editable=False)
 
-    objects = MembershipQuerySet.as_manager()
 
     class Meta:
         ordering = ["campaign", "role", "user__username"]
@@ -264,10 +258,6 @@ class Invite(models.Model):
         if self.max_uses is not None and self.use_count >= self.max_uses:
             return "This invite link has been used up."
         return None
-
-    @property
-    def is_usable(self) -> bool:
-        return self.problem() is None
 
     @property
     def uses_left(self) -> int | None:

@@ -257,3 +257,38 @@ ADA_POOL = 9  # Ada's Perception in the assist tests: 3 base + 4 Perception + 2 
 
 def perception(character):
     return character.cogent.skills.get(name="Perception")
+
+
+# What a member gets of an entry across the log, the permalink and the sheet (test_visibility.py,
+# test_api.py).
+FULL, PLACEHOLDER, NOTHING = "full", "placeholder", "nothing"
+
+
+def secrets_of(entry):
+    """Text only a reader of the entry may see: pool in words, outcome in words, a die's label."""
+    return [entry.breakdown, entry.detail, entry.dice[0].label]
+
+
+def seen_by(client, party, user, entry):
+    """What ``user`` gets of ``entry`` on the log, the permalink and Ada's sheet."""
+    client.force_login(getattr(party, user))
+    pages = {
+        "log": client.get(f"/campaigns/{party.campaign.pk}/log/"),
+        "sheet": client.get(party.pc.get_absolute_url()),
+        "permalink": client.get(entry.get_absolute_url()),
+    }
+    for name, response in pages.items():
+        if name == "permalink" and response.status_code == 404:
+            continue
+        assert response.status_code == 200, (name, response.status_code)
+    html = {name: r.content.decode() for name, r in pages.items()}
+    leaked = [s for s in secrets_of(entry) for page in html.values() if s in page]
+    shown = f'id="entry-{token(entry)}"' in html["log"]
+    if pages["permalink"].status_code == 404:
+        assert not shown and not leaked, (user, leaked)
+        return NOTHING
+    if leaked:
+        assert shown and all(s in html["permalink"] for s in secrets_of(entry))
+        return FULL
+    assert shown and "roll was made" in html["log"] and "roll was made" in html["permalink"]
+    return PLACEHOLDER

@@ -10,7 +10,17 @@ from django.urls import reverse
 from rolls.log.exports import PLACEHOLDER_FIELDS
 from rolls.models import RollEntry, Visibility
 from sheets.models import ApiToken, Scope, System
-from tests.rolls.helpers import athletics, latest, roll_athletics, token
+from tests.rolls.helpers import (
+    FULL,
+    NOTHING,
+    PLACEHOLDER,
+    athletics,
+    latest,
+    roll_athletics,
+    secrets_of,
+    seen_by,
+    token,
+)
 from tests.worlds import build_parties
 
 pytestmark = pytest.mark.django_db
@@ -82,8 +92,7 @@ ROLES = ("gm", "player", "other_player", "observer")
 
 
 def api_sees(party, user, entry):
-    """FULL, PLACEHOLDER or NOTHING, as tests/rolls/test_visibility.py classifies the pages."""
-    from tests.rolls.test_visibility import FULL, NOTHING, PLACEHOLDER, secrets_of
+    """FULL, PLACEHOLDER or NOTHING, as tests/rolls/helpers.py:seen_by classifies the pages."""
 
     client = api(getattr(party, user))
     log = client.get(reverse("api:log", args=[party.campaign.pk]), {"limit": 100})
@@ -116,7 +125,6 @@ def api_sees(party, user, entry):
     ],
 )
 def test_visibility_through_the_api_equals_the_pages(client, party, visibility, as_user):
-    from tests.rolls.test_visibility import seen_by
 
     entry = roll_athletics(client, party, visibility, as_user=as_user)
     pages = {user: seen_by(client, party, user, entry) for user in ROLES}
@@ -125,7 +133,6 @@ def test_visibility_through_the_api_equals_the_pages(client, party, visibility, 
 
 @pytest.mark.usefixtures("rulebook_athletics")
 def test_a_revealed_roll_and_a_hidden_npcs_roll(client, party):
-    from tests.rolls.test_visibility import seen_by
 
     blind = roll_athletics(client, party, Visibility.BLIND)
     client.force_login(party.gm)

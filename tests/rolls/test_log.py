@@ -167,7 +167,7 @@ def test_permalink_links_the_chain(client):
     assert f'<a href="{follow.get_absolute_url()}">Followed by the next roll →</a>' in page
     page = client.get(follow.get_absolute_url()).content.decode()
     assert f'<a href="{roll.get_absolute_url()}">← Follows the roll before</a>' in page
-    client.force_login(character.campaign.memberships.gm().get().user)
+    client.force_login(character.campaign.memberships.get(role=Role.GM).user)
     assert f"Followed by #{follow.seq}" in client.get(roll.get_absolute_url()).content.decode()
 
 
@@ -190,3 +190,38 @@ def test_gm_of_another_campaign_sees_nothing(client):
     stranger = CampaignFactory().memberships.get(role=Role.GM).user
     client.force_login(stranger)
     assert client.get(entry.get_absolute_url()).status_code == 404
+
+
+@pytest.mark.parametrize("hidden", [True, False])
+def test_an_entry_given_only_its_characters_id_freezes_whether_it_was_a_hidden_npc(hidden):
+    """``append`` takes a character by id as well as by row: a hidden NPC's roll is stored as
+    hidden either way, and stays so when the NPC is shown later."""
+    npc = CharacterFactory(is_npc=True, hidden_from_players=hidden)
+    entry = RollEntry.objects.append(
+        campaign=npc.campaign,
+        character_id=npc.pk,
+        user=npc.owner,
+        character_name=npc.name,
+        username=npc.owner.username,
+        system=npc.campaign.system,
+        kind="roll",
+        label="Stealth",
+        outcome="success",
+        outcome_label="Success",
+    )
+    assert RollEntry.objects.get(pk=entry.pk).hidden_character is hidden
+    type(npc).objects.filter(pk=npc.pk).update(hidden_from_players=not hidden)
+    assert RollEntry.objects.get(pk=entry.pk).hidden_character is hidden
+
+
+def test_what_a_member_may_read_is_only_their_own_campaigns():
+    """``readable_by`` (exports, statistics) never reaches into another campaign, for the GM
+    (who reads everything of theirs) or a player."""
+    character = CharacterFactory()
+    elsewhere = CharacterFactory()
+    mine = append(character, 2)
+    append(elsewhere, 3)
+    memberships = list(character.campaign.memberships.all())
+    assert {m.role for m in memberships} == {Role.GM, Role.PLAYER}
+    for membership in memberships:
+        assert {e.pk for e in RollEntry.objects.readable_by(membership)} == {e.pk for e in mine}

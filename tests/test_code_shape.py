@@ -1,0 +1,67 @@
+"""What docs/architecture.md, CONTRIBUTING.md and tests/README.md say about the code's shape,
+checked: modules under 600 lines, no module importing another's private names, no test module
+importing another test module."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("config", "sheets", "rolls", "benchmarks", "tests", "docs")
+MODULE_LINES_MAX = 600
+
+
+def _modules() -> list[Path]:
+    found = []
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            if "migrations" not in path.parts:
+                found.append(path)
+    return sorted(found)
+
+
+def _imports(path: Path) -> list[tuple[str, str]]:
+    """(module, name) for every ``from module import name`` and ``import module`` (name "")."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found += [(node.module, alias.name) for alias in node.names]
+        elif isinstance(node, ast.Import):
+            found += [(alias.name, "") for alias in node.names]
+    return found
+
+
+def test_the_modules_are_found():
+    names = {path.relative_to(ROOT).as_posix() for path in _modules()}
+    assert {"rolls/models/log.py", "sheets/forms/cogent.py", "tests/test_code_shape.py"} <= names
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_module_is_under_600_lines(path):
+    lines = len(path.read_text().splitlines())
+    assert lines < MODULE_LINES_MAX, f"{lines} lines: split it by concern"
+
+
+def test_no_module_imports_another_modules_private_names():
+    offenders = [
+        f"{path.relative_to(ROOT)}: from {module} import {name}"
+        for path in _modules()
+        if "tests" not in path.relative_to(ROOT).parts[:1]
+        for module, name in _imports(path)
+        if name.startswith("_") and not name.startswith("__")
+    ]
+    assert offenders == []
+
+
+def test_no_test_module_imports_another_test_module():
+    offenders = [
+        f"{path.relative_to(ROOT)}: {module}"
+        for path in _modules()
+        if path.relative_to(ROOT).parts[0] == "tests"
+        for module, _name in _imports(path)
+        if module.startswith("tests.") and module.rsplit(".", 1)[-1].startswith("test_")
+    ]
+    assert offenders == []
