@@ -18,6 +18,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import reswap, retarget
 
 from config.http import AuthenticatedHttpRequest
 from rolls import live
@@ -38,7 +39,7 @@ from rolls.rolling.targets import Target, target_for_roller
 from rolls.table import contests, verdicts
 from sheets.models import Character, Membership, Refused, Sheet
 from sheets.systems import rule_system
-from sheets.views.characters import with_rolled_parts
+from sheets.views.characters import with_new_roll, with_rolled_parts
 
 ASK_PARAMS = ("call", "contest")  # not options: which GM request the panel answers
 FOLLOW_UP_ACTIONS = ("destiny", "correct", "choice", "buy_boon", "extra_boon")
@@ -191,6 +192,8 @@ def roll_create(
                 sheet = character.campaign.rule_system.read_sheet(character.pk)
                 data = form.next_roll_data(request.POST, sheet)
                 form = _form(data, target, membership, sheet=sheet, ask=ask)
+    if entry is not None and request.htmx and not (spent or prompts) and _keeps_form(request):
+        return _result_alone(request, target, entry, membership, form.sheet)
     context = _panel_context(
         target, form, entry=entry, refusal=refusal, ask=ask, membership=membership
     )
@@ -203,6 +206,31 @@ def roll_create(
         )
     status = 409 if refusal else 400
     return render(request, "rolls/panel.html", context, status=status)
+
+
+def _keeps_form(request: AuthenticatedHttpRequest) -> bool:
+    """May the roll's answer leave the panel's form as it is? Only the panel's own Roll (its
+    target the panel) and only when the form shows no message the roll has made stale: a panel
+    drawn with errors or a refusal says so (``redraw``) and is drawn again."""
+    return request.htmx.target == "roll-panel" and "redraw" not in request.POST
+
+
+def _result_alone(
+    request: AuthenticatedHttpRequest,
+    target: Target,
+    entry: RollEntry,
+    membership: Membership,
+    sheet: Sheet,
+) -> HttpResponse:
+    """The answer to a roll that changed nothing but the log: the result into #roll-result (its
+    announcement out of band, and on the sheet the card on top of the recent rolls). The form,
+    the odds and the rest of the panel stay as they are: the next roll's are the same."""
+    card = entry.card_for(membership)
+    context = _result_context(card, sheet, has_follow_up=False, can_roll=True)
+    context |= {"announce": True, "show_seq": shows_seq(membership)}
+    response = render(request, "rolls/entry_detail.html#result", context)
+    reswap(retarget(response, "#roll-result"), "innerHTML")
+    return with_new_roll(request, response, target.character, membership, entry)
 
 
 def make_roll(

@@ -227,6 +227,26 @@ def with_rolled_parts(
     return response
 
 
+def with_new_roll(
+    request: AuthenticatedHttpRequest,
+    response: HttpResponse,
+    character: Character,
+    membership: Membership,
+    entry: RollEntry,
+) -> HttpResponse:
+    """A roll made on the character's sheet that changed nothing else there: its response also
+    carries the roll's card, out of band on top of the sheet's recent rolls (the page keeps as
+    many as it shows) — nothing of the sheet or its other rolls is read or rendered again."""
+    current = request.htmx.current_url_abs_path or ""
+    if current.split("?", 1)[0].split("#", 1)[0] != character.get_absolute_url():
+        return response
+    if not entry.is_known_to(membership):  # the same rule as the list's (visible_to)
+        return response
+    context = {"entry": entry.card_for(membership), "show_seq": membership.is_gm}
+    response.write(render_to_string("sheets/character_detail.html#new-roll", context, request))
+    return response
+
+
 def _recent_rolls(character: Character, membership: Membership) -> dict[str, Any]:
     return {
         "can_roll": character.can_roll(membership),
@@ -237,6 +257,7 @@ def _recent_rolls(character: Character, membership: Membership) -> dict[str, Any
             )
         ],
         "show_seq": membership.is_gm,  # chain numbers' gaps would count hidden rolls
+        "recent_keep": RECENT_ROLLS,
     }
 
 

@@ -34,7 +34,9 @@
   // After htmx has settled the swap (and focused the panel's heading), the result comes into view.
   document.addEventListener("htmx:afterSettle", function (event) {
     var box = dialog();
-    if (box && box.open && event.detail.target.id === "roll-panel") {
+    var id = event.detail.target.id;
+    // The panel drawn again, or a roll's result alone (the form kept as it was).
+    if (box && box.open && (id === "roll-panel" || id === "roll-result")) {
       // The headline first: the outcome in words is what the player looks for.
       var result = box.querySelector("#roll-result .result-headline") ||
         box.querySelector("#roll-result .entry");

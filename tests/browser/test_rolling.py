@@ -99,3 +99,26 @@ def test_cold_stars(page, log_in):
     expect(page.locator("#roll-odds .breakdown")).to_contain_text("Press: 3 Ability + 3 Risk")
     entry = roll_and_check(page, character)
     assert entry.options["modification"] == "press" and entry.resource_changes == {"momentum": 1}
+
+
+def test_rolls_in_a_row_go_on_top_of_the_recent_rolls(page, log_in):
+    """A roll that changes nothing else on the sheet brings its result and its card alone: the
+    form stays as it was, the card goes on top of the recent rolls, which keep their length."""
+    character = CharacterFactory(campaign__system=System.COGENT)
+    skill = character.cogent.skills.get(name="Athletics")
+    skill.rating = 2
+    skill.save()
+    log_in(character.owner)
+    open_panel(page, character, f"skill-{skill.pk}")
+    expect(page.locator("#recent-rolls .no-rolls")).to_be_visible()
+    form = page.locator("#roll-form").element_handle()
+    for n in range(1, 7):
+        page.locator("#roll-action-roll").click()
+        expect(page.locator("#recent-rolls-list > li")).to_have_count(min(n, 5))
+        newest = RollEntry.objects.filter(character=character).latest("pk")
+        expect(page.locator(f"#result-{token(newest)}")).to_be_in_viewport()
+        expect(page.locator("#recent-rolls-list > li").first.locator(".entry")).to_have_id(
+            f"entry-{token(newest)}"
+        )
+    expect(page.locator("#recent-rolls .no-rolls")).to_be_hidden()
+    assert form.evaluate("f => f.isConnected")  # the same form: never drawn again

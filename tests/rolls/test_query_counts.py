@@ -174,6 +174,11 @@ def test_roll_post_htmx(client, seeded, django_assert_num_queries):
     with django_assert_num_queries(ROLL_STATEMENTS + 1):
         response = client.post(roll_url(character, kind, row), data, headers={"HX-Request": "true"})
     assert response.status_code == 200
+    # The panel's own Roll (its target the panel) keeps even the form: the result alone.
+    headers = {"HX-Request": "true", "HX-Target": "roll-panel"}
+    with django_assert_num_queries(ROLL_STATEMENTS):
+        response = client.post(roll_url(character, kind, row), data, headers=headers)
+    assert response.status_code == 200 and response["HX-Retarget"] == "#roll-result"
 
 
 def count(client, url):
@@ -301,14 +306,15 @@ def test_roll_post_htmx_on_the_sheet(client, seeded, django_assert_num_queries):
     client.force_login(character.owner)
     kind, data = ROLLS[System.COGENT]
     sheet_url = f"http://testserver{character.get_absolute_url()}"
-    headers = {"HX-Request": "true", "HX-Current-URL": sheet_url}
-    # … plus the characters an assist may be for (the panel) and the recent rolls: the roll
-    # spent nothing and answered nothing, so only the recent rolls changed on the sheet, and
-    # nothing else of it is read (where the sheet's and the prompts' re-fetches once cost 15
-    # statements and two requests; a roll that spends reads its rolled sections too).
-    with django_assert_num_queries(ROLL_STATEMENTS + 2):
+    headers = {"HX-Request": "true", "HX-Current-URL": sheet_url, "HX-Target": "roll-panel"}
+    # Nothing more: the roll spent nothing and answered nothing, so only the recent rolls
+    # changed on the sheet, and the new card goes on top of them — nothing of the sheet, its
+    # other rolls or the panel's form is read (where the sheet's and the prompts' re-fetches
+    # once cost 15 statements and two requests; a roll that spends reads its rolled sections).
+    with django_assert_num_queries(ROLL_STATEMENTS):
         response = client.post(roll_url(character, kind, row), data, headers=headers)
-    assert response.status_code == 200 and 'id="recent-rolls"' in response.content.decode()
+    html = response.content.decode()
+    assert response.status_code == 200 and 'hx-swap-oob="afterbegin:#recent-rolls-list"' in html
 
 
 @pytest.mark.parametrize(

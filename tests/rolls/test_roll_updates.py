@@ -31,12 +31,19 @@ def card_url(character):
     return reverse("table_character", args=[character.pk])
 
 
+# What the panel's Roll button adds: its target, the panel (a roll that changed nothing else
+# is answered with the result alone, retargeted).
+PANEL = {"HX-Target": "roll-panel"}
+NEW_CARD = 'hx-swap-oob="afterbegin:#recent-rolls-list"'
+
+
 def roll_on_sheet(client, user, character, visibility=Visibility.PUBLIC, **extra):
-    """``user`` rolls ``character``'s Athletics (CL 2) from its sheet with htmx: the response."""
+    """``user`` rolls ``character``'s Athletics (CL 2) from its sheet's panel with htmx: the
+    response."""
     client.force_login(user)
     data = {"challenge_level": 2, "extra_penalty": 0, "visibility": visibility, **extra}
     url = roll_url(character, "cogent-skill", athletics(character))
-    return client.post(url, data, headers=on_page(character.get_absolute_url()))
+    return client.post(url, data, headers=on_page(character.get_absolute_url()) | PANEL)
 
 
 def secrets_of(entry):
@@ -83,14 +90,36 @@ def test_a_roll_on_the_sheet_brings_what_it_changed(client, party):
     assert '<section id="skills"' not in html and '<section id="basics"' not in html
 
 
-def test_a_roll_that_changed_nothing_else_brings_its_recent_rolls_only(client, party):
+def test_a_roll_that_changed_nothing_else_brings_its_result_and_card_alone(client, party):
+    roll_on_sheet(client, party.player, party.pc)
+    earlier = latest()
     response = roll_on_sheet(client, party.player, party.pc)
     html = response.content.decode()
     entry = latest()
     assert response.status_code == 200 and entry.resource_changes == {}
-    assert f'id="result-{token(entry)}"' in html and f'id="entry-{token(entry)}"' in html
-    assert html.count('hx-swap-oob="true"') == 1 and '<section id="recent-rolls"' in html
-    assert '<section id="attributes"' not in html and 'id="gm-prompts" ' not in html
+    # The result into #roll-result: the form, the odds and the rest of the panel stay.
+    assert response["HX-Retarget"] == "#roll-result" and response["HX-Reswap"] == "innerHTML"
+    assert f'id="result-{token(entry)}"' in html and 'id="roll-form"' not in html
+    assert 'id="roll-announce" hx-swap-oob="innerHTML"' in html
+    # On the sheet, its card alone on top of the recent rolls: not the list again.
+    assert html.count(NEW_CARD) == 1 and f'id="entry-{token(entry)}"' in html
+    assert token(earlier) not in html and 'hx-swap-oob="true"' not in html
+    assert '<section id="recent-rolls"' not in html and 'id="gm-prompts" ' not in html
+
+
+def test_a_roll_from_a_panel_with_a_message_draws_the_panel_again(client, party):
+    """A message the roll makes stale (a refusal, an error beside a field) goes with it: the
+    panel that shows one sends ``redraw``, and its roll's answer is the whole panel."""
+    client.force_login(party.player)
+    url = roll_url(party.pc, "cogent-skill", athletics(party.pc))
+    headers = on_page(party.pc.get_absolute_url()) | PANEL
+    wrong = client.post(url, {"challenge_level": "many", "extra_penalty": 0}, headers=headers)
+    assert wrong.status_code == 200 and 'name="redraw"' in wrong.content.decode()
+    data = {"challenge_level": 2, "extra_penalty": 0, "redraw": "1"}
+    response = client.post(url, data, headers=headers)
+    html = response.content.decode()
+    assert "HX-Retarget" not in response and 'id="roll-form"' in html
+    assert f'id="result-{token(latest())}"' in html and 'name="redraw"' not in html
 
 
 def test_a_roll_that_answers_the_gms_call_brings_the_prompts(client, party):
@@ -123,11 +152,12 @@ def test_from_any_other_page_a_roll_brings_its_result_alone(client, party):
     client.force_login(party.player)
     url = roll_url(pc, "cogent-skill", athletics(pc))
     data = {"challenge_level": 2, "extra_penalty": 0}
-    for headers in (HX, on_page(reverse("roll_panel", args=[pc.pk, "cogent-skill", 1]))):
+    panel_page = on_page(reverse("roll_panel", args=[pc.pk, "cogent-skill", 1]))
+    for headers in (HX, panel_page, panel_page | PANEL):
         response = client.post(url, data, headers=headers)
         html = response.content.decode()
         assert response.status_code == 200 and 'hx-swap-oob="true"' not in html
-        assert f'id="result-{token(latest())}"' in html
+        assert f'id="result-{token(latest())}"' in html and NEW_CARD not in html
 
 
 def test_without_javascript_a_roll_still_redirects_to_its_entry(client, party):
@@ -267,8 +297,8 @@ def test_a_players_roll_on_every_page(client, party, visibility, roller_sees, ot
     response = roll_on_sheet(client, party.player, party.pc, visibility)
     entry = latest()
     assert entry.visibility == visibility
-    # The roller's own page: the response's parts (the result card is the panel's own).
-    own = response.content.decode().split('id="roll-result"', 1)[1].split("</section>", 1)[1]
+    # The roller's own page: the card on top of its recent rolls (the result is the panel's).
+    own = response.content.decode().split(NEW_CARD, 1)[1]
     assert what_shows(own, entry) == roller_sees
     seen = pages_after(client, party, party.pc, entry)
     assert seen["gm"] == {"sheet": FULL, "log": FULL, "table": FULL}
