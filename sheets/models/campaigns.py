@@ -173,7 +173,6 @@ class Membership(models.Model):
     role = models.CharField(max_length=16, choices=Role.choices)
     joined_at = models.DateTimeField(default=timezone.now, editable=False)
 
-
     class Meta:
         ordering = ["campaign", "role", "user__username"]
         constraints = [
