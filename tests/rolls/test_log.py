@@ -2,6 +2,7 @@
 permalinks, and the read-only admin."""
 
 import json
+import re
 
 import pytest
 from django.db import connection
@@ -182,6 +183,11 @@ def test_sheet_shows_the_characters_recent_rolls(client):
     assert (
         recent.count('class="entry ') == 5 and "Skill 6" in recent and "Someone else" not in recent
     )
+    # The log's one-line rows, without the name every row shares; the rest is in the log.
+    titles = re.findall(r'class="entry-title"[^>]*>(.*?)</h3>', recent)
+    assert recent.count("entry-compact") == 5 and titles == [f"Skill {n}" for n in (6, 5, 4, 3, 2)]
+    log = reverse("campaign_log", args=[character.campaign_id])
+    assert f'<a href="{log}?character={character.pk}">All of {character.name}' in recent
 
 
 def test_gm_of_another_campaign_sees_nothing(client):
