@@ -42,6 +42,7 @@ from sheets.systems import rule_system
 from sheets.views.characters import with_new_roll, with_rolled_parts
 
 ASK_PARAMS = ("call", "contest")  # not options: which GM request the panel answers
+UPDATE_ODDS = "odds"  # the panel's "Update odds" without JavaScript: no roll, its page again
 FOLLOW_UP_ACTIONS = ("destiny", "correct", "choice", "buy_boon", "extra_boon")
 
 
@@ -172,6 +173,8 @@ def roll_create(
     target, membership = target_for_roller(request, pk, kind, target_pk)
     character = target.character
     action = request.POST.get("action", "roll")
+    if action == UPDATE_ODDS:
+        return _odds_page(request, target)
     ask, refusal = panel_ask(request.POST, target)
     form = _form(request.POST, target, membership, ask=ask)
     entry = None
@@ -231,6 +234,16 @@ def _result_alone(
     response = render(request, "rolls/entry_detail.html#result", context)
     reswap(retarget(response, "#roll-result"), "innerHTML")
     return with_new_roll(request, response, target.character, membership, entry)
+
+
+def _odds_page(request: AuthenticatedHttpRequest, target: Target) -> HttpResponse:
+    """Without JavaScript, "Update odds" posts the panel (a GET form would put the CSRF token in
+    the address: history, referrers, logs): the answer is the panel's page with these options in
+    its address, the token and the button left out. Nothing is rolled."""
+    options = request.POST.copy()
+    for name in ("csrfmiddlewaretoken", "action"):
+        options.pop(name, None)
+    return redirect(f"{_panel_urls(target)['panel_url']}?{options.urlencode()}")
 
 
 def make_roll(

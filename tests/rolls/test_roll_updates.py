@@ -4,6 +4,7 @@ what changed on the sheet (out-of-band parts), another open sheet fetches its ro
 holds on every one of those pages, and on the log."""
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from rolls.models import Visibility
@@ -165,6 +166,27 @@ def test_without_javascript_a_roll_still_redirects_to_its_entry(client, party):
     url = roll_url(party.pc, "cogent-skill", athletics(party.pc))
     response = client.post(url, {"challenge_level": 2, "extra_penalty": 0})
     assert response.status_code == 302 and response["Location"] == latest().get_absolute_url()
+
+
+def test_without_javascript_update_odds_keeps_the_csrf_token_out_of_the_address(party):
+    """ "Update odds" posts (a GET form would put the token in the address: history, referrers,
+    logs); the answer redirects to the panel's page with the options and nothing else."""
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(party.player)
+    row = athletics(party.pc)
+    page = client.get(reverse("roll_panel", args=[party.pc.pk, "cogent-skill", row.pk]))
+    assert 'name="action" value="odds"' in page.content.decode()
+    assert 'formmethod="get"' not in page.content.decode()
+    csrf = page.cookies["csrftoken"].value
+    data = {"csrfmiddlewaretoken": csrf, "challenge_level": 3, "extra_penalty": 1, "action": "odds"}
+    before = latest()
+    response = client.post(roll_url(party.pc, "cogent-skill", row), data)
+    panel = reverse("roll_panel", args=[party.pc.pk, "cogent-skill", row.pk])
+    assert response.status_code == 302
+    assert response["Location"] == f"{panel}?challenge_level=3&extra_penalty=1"
+    assert latest() == before  # nothing was rolled
+    odds = client.get(response["Location"]).content.decode()
+    assert '<option value="3" selected>' in odds and "csrfmiddlewaretoken=" not in odds
 
 
 # --- the fragments: who may fetch them ---------------------------------------------------------

@@ -1,0 +1,55 @@
+"""The roll panel without JavaScript, at both sizes: "Update odds" re-draws the panel's page with
+the new options and keeps the CSRF token out of the address (issue 34, item 10); Roll still rolls
+and lands on the new entry's permalink."""
+
+import pytest
+from playwright.sync_api import expect
+
+from sheets.models import System
+from tests.factories import CharacterFactory
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.filterwarnings("ignore:No directory at:UserWarning"),
+]
+
+PHONE, LAPTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 800}
+
+
+@pytest.fixture
+def no_js(browser, live_server):
+    context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_update_odds_without_javascript_keeps_the_token_out_of_the_address(no_js, viewport):
+    page = no_js
+    page.set_viewport_size(viewport)
+    character = CharacterFactory(campaign__system=System.COGENT)
+    character.cogent.skills.filter(name="Athletics").update(rating=2)
+    page.goto("/accounts/login/")
+    page.fill("#id_username", character.owner.username)
+    page.fill("#id_password", "pw")
+    page.click("main button[type=submit]")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    page.goto(character.get_absolute_url())
+    page.locator("tr", has_text="Athletics").locator("a.roll-button").click()
+    expect(page.locator("#roll-heading")).to_have_text("Roll Athletics")
+    before = page.locator("#roll-odds .odds-text").first.inner_text()
+
+    page.select_option("#roll_challenge_level", "4")
+    page.get_by_role("button", name="Update odds").click()
+    page.wait_for_url("**challenge_level=4**")
+    assert "csrfmiddlewaretoken" not in page.url and "action=" not in page.url
+    expect(page.locator("#roll_challenge_level")).to_have_value("4")
+    assert page.locator("#roll-odds .odds-text").first.inner_text() != before
+
+    page.locator("#roll-action-roll").click()
+    page.wait_for_url("**/rolls/**")
+    expect(page.locator(".result-headline")).to_be_visible()
+    assert "csrfmiddlewaretoken" not in page.url
