@@ -67,6 +67,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-logo --no-cache
 
 # Schemathesis against /api/v1/openapi.json on a throwaway demo database (tests/api_schema_check.py):
 # no 5xx, every answer as the schema describes it.

@@ -115,6 +115,14 @@ AUTHENTICATION_BACKENDS = [
 # Django's database sessions, their rows saying whose they are (config/sessions.py)
 SESSION_ENGINE = "config.sessions"
 
+# The rule systems a campaign may play, each a sheets.systems.RuleSystem subclass by dotted path,
+# registered at start-up in sheets.registry (docs/architecture.md, "Adding a rule system").
+RULE_SYSTEMS = [
+    "sheets.systems.cogent.CogentSystem",
+    "sheets.systems.dad6.Dad6System",
+    "sheets.systems.cold_stars.ColdStarsSystem",
+]
+
 ROOT_URLCONF = "config.urls"
 
 TEMPLATES = [

@@ -40,7 +40,7 @@ from rolls.rules import cogent
 from sheets.access import campaign_for_member, character_for_reader
 from sheets.api import MAX_ID, Id
 from sheets.models import Character, Membership
-from sheets.systems import rule_system
+from sheets.registry import rule_system
 
 router = Router(tags=["Rolls and the log"])
 

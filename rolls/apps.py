@@ -12,3 +12,9 @@ class RollsConfig(AppConfig):
         )
 
         signals.connect()  # a logout, a password change, a deactivation end open streams
+
+        from rolls.models.log import webhook_entry_committed
+        from rolls.webhooks.delivery import entry_committed
+
+        # A committed roll in a campaign with an active webhook queues its deliveries.
+        webhook_entry_committed.connect(entry_committed, dispatch_uid="poolside_webhooks")

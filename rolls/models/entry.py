@@ -33,7 +33,7 @@ from rolls.models.log import (
     Visibility,
 )
 from sheets.models import Campaign, Character, Membership, System
-from sheets.systems import rule_system
+from sheets.registry import rule_system
 
 if TYPE_CHECKING:
     from rolls.rolling.outcomes import Headline

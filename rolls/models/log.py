@@ -14,6 +14,7 @@ from __future__ import annotations
 import secrets
 import threading
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 from django.core.exceptions import EmptyResultSet
@@ -30,6 +31,7 @@ from django.db.models import (
     When,
 )
 from django.db.models.expressions import RawSQL
+from django.dispatch import Signal
 from django.utils import timezone
 
 from rolls import live
@@ -40,6 +42,11 @@ from sheets.models import Campaign, Character, Membership
 if TYPE_CHECKING:
     from rolls.models.entry import RollEntry
 
+
+# Sent once an appended entry has committed, in a campaign with an active webhook
+# (``Campaign.has_webhooks``), with ``entry_pk``: the webhooks queue their deliveries from it
+# (connected in RollsConfig.ready), so the log's models import no delivery code.
+webhook_entry_committed = Signal()
 
 # Bumped whenever the canonical form changes, so a verifier knows which rules an entry follows.
 HASH_VERSION = 1
@@ -363,10 +370,14 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
                 entry = self._link(connection, sql, campaign, fields)
         if campaign.has_webhooks:
             # Only campaigns with an active webhook: the flag came with the campaign, so a roll
-            # elsewhere costs no query here. What is sent is decided after commit.
-            from rolls.models.webhooks import queue_after_commit
-
-            queue_after_commit(entry.pk, self.db)
+            # elsewhere costs no query here. What is sent is decided after commit, by the
+            # signal's receiver (rolls/webhooks/delivery.py); a failure there is logged, never
+            # turned into an error of the roll that already happened.
+            transaction.on_commit(
+                partial(webhook_entry_committed.send, sender=self.model, entry_pk=entry.pk),
+                using=self.db,
+                robust=True,
+            )
         return entry
 
     def _link_alone(

@@ -10,7 +10,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from sheets.models import Campaign, Character
-from sheets.systems import contest_style
+from sheets.registry import contest_style
 
 if TYPE_CHECKING:
     from rolls.table.styles.base import ContestStyle

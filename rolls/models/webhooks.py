@@ -1,6 +1,6 @@
 """Outgoing webhooks: where a campaign's readable rolls are posted, and the log of each delivery.
 
-What is sent is decided once, here (``WebhookDeliveryQuerySet.queue_entry``), from the log's own
+What is sent is decided once, here (``WebhookDeliveryQuerySet.record_entry``), from the log's own
 rule for "readable by every member" (``RollEntryQuerySet.readable_by_everyone``). Sending happens
 in the background (rolls/webhooks/delivery.py); docs/webhooks.md describes it all.
 """
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
-from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -141,12 +140,6 @@ class Webhook(models.Model):
             self.delete()
             sync_has_webhooks(campaign_id)
 
-    def send_test(self) -> WebhookDelivery:
-        """Queue a test message (no roll in it) and its sending, after commit."""
-        delivery = WebhookDelivery.objects.create(webhook=self, entry=None)
-        transaction.on_commit(partial(_enqueue, [self.pk]), robust=True)
-        return delivery
-
 
 class DeliveryStatus(models.TextChoices):
     PENDING = "pending", "Waiting"
@@ -162,9 +155,10 @@ class WebhookDeliveryQuerySet(models.QuerySet["WebhookDelivery"]):
     def unsent(self) -> WebhookDeliveryQuerySet:
         return self.filter(status__in=UNSENT)
 
-    def queue_entry(self, entry_pk: int) -> list[WebhookDelivery]:
+    def record_entry(self, entry_pk: int) -> list[WebhookDelivery]:
         """After the entry's transaction committed: a delivery per active webhook of its
-        campaign, if every member may read it, and their sending.
+        campaign, if every member may read it (``rolls.webhooks.delivery.queue_entry`` then
+        enqueues their sending).
 
         A reveal also sends the follow-ups of the roll it reveals (destiny, a re-roll, a bought
         boon: readable by everyone from now on), after it. Nothing hidden is ever queued, not
@@ -189,24 +183,7 @@ class WebhookDeliveryQuerySet(models.QuerySet["WebhookDelivery"]):
         deliveries = WebhookDelivery.objects.bulk_create(
             [WebhookDelivery(webhook_id=webhook, entry_id=pk) for webhook in webhooks for pk in pks]
         )
-        _enqueue(webhooks)
         return deliveries
-
-
-def _enqueue(webhooks: list[int]) -> None:
-    from rolls.webhooks.delivery import deliver_webhook  # the task module imports the models
-
-    for webhook in webhooks:
-        deliver_webhook.enqueue(webhook)
-
-
-def queue_after_commit(entry_pk: int, using: str) -> None:
-    """Called by ``RollEntryQuerySet.append`` in a campaign with an active webhook: the
-    deliveries are written once the roll has committed (a rolled-back roll sends nothing), and
-    a failure there is logged, never turned into an error of the roll that already happened."""
-    transaction.on_commit(
-        partial(WebhookDelivery.objects.queue_entry, entry_pk), using=using, robust=True
-    )
 
 
 class WebhookDelivery(models.Model):

@@ -17,7 +17,8 @@ from django.shortcuts import get_object_or_404
 from config.http import AuthenticatedHttpRequest
 from sheets.access import character_for_roller, check_reader, check_roller, with_viewer
 from sheets.models import Character, Membership, Sheet
-from sheets.systems import RowKind, RuleSystem, all_rule_systems
+from sheets.registry import all_rule_systems
+from sheets.systems import RowKind, RuleSystem
 
 
 @dataclass(frozen=True)

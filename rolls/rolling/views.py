@@ -38,7 +38,7 @@ from rolls.rolling.outcomes import Outcome, dice_rng
 from rolls.rolling.targets import Target, target_for_roller
 from rolls.table import contests, verdicts
 from sheets.models import Character, Membership, Refused, Sheet
-from sheets.systems import rule_system
+from sheets.registry import rule_system
 from sheets.views.characters import with_new_roll, with_rolled_parts
 
 ASK_PARAMS = ("call", "contest")  # not options: which GM request the panel answers

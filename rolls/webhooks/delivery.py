@@ -26,6 +26,8 @@ import time
 from dataclasses import dataclass
 from datetime import timedelta
 from email.utils import parsedate_to_datetime
+from functools import partial
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -294,6 +296,28 @@ def deliver_webhook(webhook_pk: int) -> str:
         # A delivery queued while this run held the lease found it taken and left it to us.
         if outcome != "drained" or not _due(webhook_pk):
             return outcome
+
+
+def queue_entry(entry_pk: int) -> list[WebhookDelivery]:
+    """After the entry's transaction committed: its deliveries (decided by the models,
+    ``WebhookDeliveryQuerySet.record_entry``) and the sending of each webhook that got one."""
+    deliveries = WebhookDelivery.objects.record_entry(entry_pk)
+    for webhook in dict.fromkeys(delivery.webhook_id for delivery in deliveries):
+        deliver_webhook.enqueue(webhook)
+    return deliveries
+
+
+def entry_committed(sender: Any, entry_pk: int, **kwargs: Any) -> None:
+    """Receiver of ``rolls.models.log.webhook_entry_committed`` (connected in RollsConfig.ready):
+    an appended entry in a campaign with an active webhook has committed."""
+    queue_entry(entry_pk)
+
+
+def send_test(webhook: Webhook) -> WebhookDelivery:
+    """Queue a test message (no roll in it) and its sending, after commit."""
+    delivery = WebhookDelivery.objects.create(webhook=webhook, entry=None)
+    transaction.on_commit(partial(deliver_webhook.enqueue, webhook.pk), robust=True)
+    return delivery
 
 
 def _due(webhook_pk: int) -> bool:

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from config.http import AuthenticatedHttpRequest, form_data
 from rolls.models import WebhookDelivery
+from rolls.webhooks.delivery import send_test
 from rolls.webhooks.forms import WebhookForm
 from sheets.access import campaign_for_gm
 from sheets.models import Campaign
@@ -102,7 +103,7 @@ def webhook_action(
     elif not webhook.active:
         text = "Resume the webhook to send a test."
     else:
-        webhook.send_test()
+        send_test(webhook)
         text = "A test message is on its way; its delivery shows below."
     return _answer(request, campaign, text)
 

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from sheets import ranges
 from sheets.models.base import Role, System, in_constraint
+from sheets.registry import rule_system
 
 if TYPE_CHECKING:
     from sheets.models import Sheet
@@ -114,8 +115,6 @@ class Campaign(models.Model):
     @property
     def rule_system(self) -> RuleSystem:
         """Everything that differs per system, in one object (sheets/systems/)."""
-        from sheets.systems import rule_system
-
         return rule_system(self.system)
 
     def membership_for(self, user: User | AnonymousUser) -> Membership | None:

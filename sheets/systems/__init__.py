@@ -5,10 +5,12 @@ the sheet model and its related name, the sheet and resource forms, the roll for
 rows, the skill names a GM may ask for, the difficulty a GM call fixes, the contest styles, the
 outcomes the log filters by, what follow-ups read again, the sheet's parts for its page, the JSON
 import and export, the template folder. Views, forms, models and templates ask
-``campaign.rule_system`` (or :func:`rule_system`) instead of branching on the system's name.
+``campaign.rule_system`` (or ``sheets.registry.rule_system``) instead of branching on the
+system's name.
 
-Each system is a subclass in its own module (``cogent``, ``dad6``, ``cold_stars``); :data:`SYSTEMS`
-in ``registry`` is the only mapping keyed by system. Classes of the ``rolls`` app (the roll form, the
+Each system is a subclass in its own module (``cogent``, ``dad6``, ``cold_stars``), named in the
+setting ``RULE_SYSTEMS`` and registered at start-up in ``sheets.registry`` (which imports no forms,
+so models may look systems up). Classes of the ``rolls`` app (the roll form, the
 GM's resource form) are named by dotted path and imported on first use: ``sheets`` imports
 without ``rolls``' views and forms.
 
@@ -293,25 +295,3 @@ class RuleSystem[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)]:
         """Fill the new character's blank sheet from a valid creation form's ``build`` (inside
         the view's transaction, so a failure leaves no half-made character)."""
         raise NotImplementedError
-
-
-def rule_system(key: str) -> RuleSystem[Any]:
-    from sheets.systems.registry import SYSTEMS
-
-    return SYSTEMS[key]
-
-
-def contest_style(kind: str) -> ContestStyle:
-    """The style of a contest kind (kinds are unique across systems, so no campaign is read)."""
-    return next(s for system in all_rule_systems() for s in system.contest_styles if s.kind == kind)
-
-
-def contest_kind_choices() -> list[tuple[str, str]]:
-    """Every system's contest kinds with their labels (the contest's ``kind`` choices)."""
-    return [(s.kind, s.label) for system in all_rule_systems() for s in system.contest_styles]
-
-
-def all_rule_systems() -> tuple[RuleSystem[Any], ...]:
-    from sheets.systems.registry import SYSTEMS
-
-    return tuple(SYSTEMS.values())

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from rolls.log.tokens import entry_token
 from rolls.models import RollEntry, WebhookDelivery
+from rolls.models.log import webhook_entry_committed
 from sheets.models import System
 from tests.factories import CharacterFactory, ContestFactory, RollCallFactory, WebhookFactory
 from tests.rolls.helpers import gm_of, roll_url
@@ -272,7 +273,6 @@ def test_sheet_with_open_contests(client, seeded, kind, per_contest):
 # whether every member may read the entry, the campaign's active webhooks, inserts the deliveries
 # (one statement for all of them) and enqueues the task of each webhook (one insert each).
 AFTER_COMMIT_PER_WEBHOOK = 1
-queue_entry = WebhookDelivery.objects.queue_entry
 
 
 @pytest.mark.parametrize("webhooks", [1, 3])
@@ -292,7 +292,7 @@ def test_roll_post_in_a_campaign_with_webhooks(
     ):
         response = client.post(roll_url(character, kind, row), data)
     assert response.status_code == 302
-    [queue] = [c for c in callbacks if getattr(c, "func", None) == queue_entry]
+    [queue] = [c for c in callbacks if getattr(c, "func", None) == webhook_entry_committed.send]
     with django_assert_num_queries(3 + AFTER_COMMIT_PER_WEBHOOK * webhooks):
         queue()
     assert WebhookDelivery.objects.count() == webhooks

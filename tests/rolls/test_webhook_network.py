@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from rolls.models import Webhook, WebhookDelivery
-from rolls.webhooks.delivery import forbidden, post
+from rolls.webhooks.delivery import forbidden, post, queue_entry
 from tests.factories import RollEntryFactory, WebhookFactory
 from tests.rolls.receiver import Receiver, Reply, deliver
 
@@ -21,7 +21,7 @@ def test_a_redirect_is_never_followed(party, receiver):
     with Receiver() as elsewhere:
         receiver.answer(Reply(302, headers={"Location": elsewhere.url}))
         webhook = WebhookFactory(campaign=party.campaign, url=receiver.url)
-        WebhookDelivery.objects.queue_entry(RollEntryFactory(character=party.pc).pk)
+        queue_entry(RollEntryFactory(character=party.pc).pk)
         deliver(webhook)
         assert elsewhere.received == []
     delivery = WebhookDelivery.objects.get()
@@ -33,7 +33,7 @@ def test_a_slow_receiver_times_out(party, receiver, settings):
     settings.WEBHOOK_TIMEOUT = 1
     receiver.answer(Reply(204, delay=3))
     webhook = WebhookFactory(campaign=party.campaign, url=receiver.url)
-    WebhookDelivery.objects.queue_entry(RollEntryFactory(character=party.pc).pk)
+    queue_entry(RollEntryFactory(character=party.pc).pk)
     started = time.monotonic()
     deliver(webhook)
     assert time.monotonic() - started < 2.5
@@ -73,7 +73,7 @@ def test_loopback_is_refused_without_the_setting_in_the_form_and_when_sending(cl
     # refused at send time, and nothing is sent.
     with Receiver() as receiver:
         webhook = WebhookFactory(campaign=party.campaign, url=receiver.url)
-        WebhookDelivery.objects.queue_entry(RollEntryFactory(character=party.pc).pk)
+        queue_entry(RollEntryFactory(character=party.pc).pk)
         deliver(webhook)
         assert receiver.received == []
     delivery = WebhookDelivery.objects.get()

@@ -25,6 +25,7 @@ from rolls.models import (
     WebhookDelivery,
     WebhookFormat,
 )
+from rolls.webhooks.delivery import queue_entry
 from tests.factories import RollEntryFactory, WebhookFactory
 from tests.rolls.helpers import roll_athletics
 from tests.rolls.receiver import Reply, deliver, make_due, run_worker
@@ -125,8 +126,8 @@ def test_a_500_is_retried_with_backoff_then_delivered(party, receiver):
     receiver.answer(Reply(500, body=b"database down"))
     first = RollEntryFactory(character=party.pc, label="First")
     second = RollEntryFactory(character=party.pc, label="Second")
-    WebhookDelivery.objects.queue_entry(first.pk)
-    WebhookDelivery.objects.queue_entry(second.pk)
+    queue_entry(first.pk)
+    queue_entry(second.pk)
 
     before = timezone.now()
     assert deliver(webhook) == "failed"
@@ -152,7 +153,7 @@ def test_a_500_is_retried_with_backoff_then_delivered(party, receiver):
 
 def test_the_backoff_grows_fourfold_and_a_429_waits_for_retry_after(party, receiver):
     webhook = WebhookFactory(campaign=party.campaign, url=receiver.url)
-    WebhookDelivery.objects.queue_entry(RollEntryFactory(character=party.pc).pk)
+    queue_entry(RollEntryFactory(character=party.pc).pk)
     waits = []
     receiver.answer(Reply(503), Reply(503), Reply(429, headers={"Retry-After": "900"}))
     for _ in range(3):
@@ -169,8 +170,8 @@ def test_the_backoff_grows_fourfold_and_a_429_waits_for_retry_after(party, recei
 def test_repeated_failures_pause_the_webhook_with_a_message_on_the_page(client, party, receiver):
     webhook = WebhookFactory(campaign=party.campaign, url=receiver.url)
     receiver.answer(*[Reply(500)] * MAX_ATTEMPTS)
-    WebhookDelivery.objects.queue_entry(RollEntryFactory(character=party.pc).pk)
-    WebhookDelivery.objects.queue_entry(RollEntryFactory(character=party.pc).pk)
+    queue_entry(RollEntryFactory(character=party.pc).pk)
+    queue_entry(RollEntryFactory(character=party.pc).pk)
     for _ in range(MAX_ATTEMPTS):
         deliver(webhook)
         make_due()

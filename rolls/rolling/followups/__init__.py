@@ -22,7 +22,7 @@ from rolls.models import RollEntry, Visibility
 from rolls.rolling.outcomes import Outcome
 from rolls.rules import RandomSource
 from sheets.models import Refused, Sheet
-from sheets.systems import rule_system
+from sheets.registry import rule_system
 
 CONTEST_ROLL = "contest_roll"  # the outcome of one side's roll in a contest where both roll
 
