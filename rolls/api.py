@@ -30,7 +30,6 @@ from rolls.rolling.forms.base import RollForm
 from rolls.rolling.targets import Target, target_for_roller
 from rolls.rolling.views import (
     ASK_PARAMS,
-    FOLLOW_UP_ACTIONS,
     entry_for_member,
     make_follow_up,
     make_roll,
@@ -509,7 +508,7 @@ def follow_up(
         raise ApiError(403, "Only the character's player or the GM can follow up this roll.")
     if not found.is_readable_by(membership):
         raise ApiError(403, "Only the GM sees this roll's result, so only the GM follows it up.")
-    if action not in FOLLOW_UP_ACTIONS:
+    if action not in followups.names():
         raise Http404("No such follow-up.")
     new = make_follow_up(request.user, found, character, action, body.value)
     return Status(201, _entry_out(request, new.pk, membership))

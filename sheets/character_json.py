@@ -40,7 +40,8 @@ from sheets.forms import (
     Dad6SheetForm,
     Dad6SkillForm,
 )
-from sheets.models import Campaign, Character, Membership, System
+from sheets.models import Campaign, Character, Membership
+from sheets.registry import rule_system, rule_system_keys
 
 if TYPE_CHECKING:
     from sheets.models import CogentSheet, ColdStarsSheet, Dad6Sheet
@@ -320,13 +321,13 @@ def _parse(raw: str, campaign: Campaign) -> dict[str, Any]:
             [f"Export version {version!r} is not supported; this Poolside reads version {VERSION}."]
         )
     system = data.get("system")
-    if system not in System.values:
+    if not isinstance(system, str) or system not in rule_system_keys():
         raise CharacterImportError([f"Unknown system {system!r}."])
     if system != campaign.system:
         raise CharacterImportError(
             [
-                f"This is a {System(system).label} character; “{campaign.name}” plays "
-                f"{System(campaign.system).label}. Import it into a campaign of the same system."
+                f"This is a {rule_system(system).label} character; “{campaign.name}” plays "
+                f"{campaign.rule_system.label}. Import it into a campaign of the same system."
             ]
         )
     for key in ("character", "sheet"):

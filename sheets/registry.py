@@ -28,6 +28,11 @@ def rule_system(key: str) -> RuleSystem[Any]:
     return SYSTEMS[key]
 
 
+def rule_system_keys() -> tuple[str, ...]:
+    """The keys a campaign may store: every registered system's (settings.RULE_SYSTEMS)."""
+    return tuple(SYSTEMS)
+
+
 def all_rule_systems() -> tuple[RuleSystem[Any], ...]:
     return tuple(SYSTEMS.values())
 

@@ -32,7 +32,7 @@ from rolls.models.log import (
     RollEntryQuerySet,
     Visibility,
 )
-from sheets.models import Campaign, Character, Membership, System
+from sheets.models import Campaign, Character, Membership, system_choices
 from sheets.registry import rule_system
 
 if TYPE_CHECKING:
@@ -123,7 +123,7 @@ class RollEntry(models.Model):
     )
     character_name = models.CharField(max_length=200)
     username = models.CharField(max_length=150)
-    system = models.CharField(max_length=16, choices=System.choices)
+    system = models.CharField(max_length=16, choices=system_choices)
     kind = models.CharField(max_length=16, choices=Kind.choices)
     follows = models.ForeignKey(
         "self",

@@ -10,7 +10,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from sheets.models import Campaign, Character
-from sheets.registry import contest_style
+from sheets.registry import contest_kind_choices, contest_style
 
 if TYPE_CHECKING:
     from rolls.table.styles.base import ContestStyle
@@ -94,6 +94,9 @@ class RollCallTarget(models.Model):
 
 
 class ContestKind(models.TextChoices):
+    """The three systems' contest kinds by name (a contest stores any registered style's kind:
+    ``contest_kind_choices``; the labels are the styles' own)."""
+
     COGENT_CONFLICT = "cogent_conflict", "Conflict: both roll, more wins wins"
     COLD_STARS_ACTIVE = "cold_stars_active", "Active vs active: both roll at Risk 0"
     COLD_STARS_PASSIVE = "cold_stars_passive", "Active vs passive: the passive side sets the Risk"
@@ -133,7 +136,7 @@ class Contest(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     created_at = models.DateTimeField(default=timezone.now)
-    kind = models.CharField(max_length=32, choices=ContestKind.choices)
+    kind = models.CharField(max_length=32, choices=contest_kind_choices)
     # The links are nulled when a character is deleted; the names stay.
     character_a = models.ForeignKey(
         Character, on_delete=models.SET_NULL, null=True, related_name="+"
@@ -174,9 +177,6 @@ class Contest(models.Model):
     class Meta:
         ordering = ["-pk"]
         constraints = [
-            models.CheckConstraint(
-                condition=Q(kind__in=ContestKind.values), name="contest_kind_valid"
-            ),
             models.CheckConstraint(
                 condition=Q(state__in=ContestState.values), name="contest_state_valid"
             ),

@@ -43,7 +43,6 @@ from sheets.views.characters import with_new_roll, with_rolled_parts
 
 ASK_PARAMS = ("call", "contest")  # not options: which GM request the panel answers
 UPDATE_ODDS = "odds"  # the panel's "Update odds" without JavaScript: no roll, its page again
-FOLLOW_UP_ACTIONS = ("destiny", "correct", "choice", "buy_boon", "extra_boon")
 
 
 def shows_seq(membership: Membership | None) -> bool:
@@ -394,7 +393,7 @@ def _result_context(
 def make_follow_up(
     user: Any, entry: RollEntry, character: Character, action: str, value: str
 ) -> RollEntry:
-    """Follow ``entry`` up with ``action`` (one of :data:`FOLLOW_UP_ACTIONS`) in one transaction
+    """Follow ``entry`` up with ``action`` (one of ``followups.names()``) in one transaction
     that locks the sheet; :class:`Refused` when the rules or resources say no, or when someone
     followed it up a moment earlier. The page and the API both follow up through here."""
     try:
@@ -418,7 +417,7 @@ def roll_follow_up(request: AuthenticatedHttpRequest, pk: int, action: str) -> H
         raise PermissionDenied("Only the character's player or the GM can follow up this roll.")
     if not entry.is_readable_by(membership):
         raise PermissionDenied("Only the GM sees this roll's result, so only the GM follows it up.")
-    if action not in FOLLOW_UP_ACTIONS:
+    if action not in followups.names():
         raise Http404("No such follow-up.")
     value = request.POST.get("value", "")
     new_entry, refusal = None, ""

@@ -11,7 +11,10 @@ from sheets.models.base import (
     Refused,
     Role,
     RollableRow,
+    Sheet,
     System,
+    SystemSheet,
+    system_choices,
 )
 from sheets.models.campaigns import (
     Campaign,
@@ -63,9 +66,6 @@ from sheets.models.tokens import (
     TokenLimitReached,
 )
 
-# Any system's sheet: what a view holds when the system does not matter to it.
-Sheet = CogentSheet | Dad6Sheet | ColdStarsSheet
-
 __all__ = [
     "COGENT_COMBAT_SKILLS",
     "COGENT_CORE_SKILLS",
@@ -108,7 +108,9 @@ __all__ = [
     "Sheet",
     "SubSkillKind",
     "System",
+    "SystemSheet",
     "TokenLimitReached",
     "cogent_combat_skills",
     "new_invite_token",
+    "system_choices",
 ]

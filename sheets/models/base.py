@@ -4,14 +4,16 @@ what a rollable row tells the roll panel."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Self
 
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
+from sheets.registry import all_rule_systems
+
 if TYPE_CHECKING:
-    from sheets.models import Sheet
+    from sheets.models import Character
 
 
 def range_validators(low: int, high: int) -> list:
@@ -40,10 +42,52 @@ class System(models.TextChoices):
     COLD_STARS = "cold_stars", "Cold Stars"
 
 
+def system_choices() -> list[tuple[str, str]]:
+    """Every registered rule system as a field's choices (``settings.RULE_SYSTEMS``, read when
+    asked: a campaign's system is any system the seam knows, not a closed list)."""
+    return [(system.key, system.label) for system in all_rule_systems()]
+
+
+def registered_check(
+    model: str, field: str, name: str, values: list[str], stored: list[str]
+) -> list[Any]:
+    """The migration operations that make the database's check constraint ``name`` (``field``
+    in ``stored``, as an earlier migration made it) hold ``values``, the registered ones: none
+    when they are the same (the app's own systems), else the constraint dropped and re-made.
+    A migration runs it inside ``SeparateDatabaseAndState``: the models declare no closed list,
+    the database still refuses a value no registered system knows."""
+    from django.db import migrations
+
+    if values == stored:
+        return []
+    return [
+        migrations.RemoveConstraint(model_name=model, name=name),
+        migrations.AddConstraint(model_name=model, constraint=in_constraint(field, values, name)),
+    ]
+
+
 class Role(models.TextChoices):
     GM = "gm", "GM"
     PLAYER = "player", "Player"
     OBSERVER = "observer", "Observer"
+
+
+class SystemSheet(models.Model):
+    """What every rule system's sheet model is (the seam's sheets are these, whichever system):
+    one row per character, made blank by ``create_for`` when the character is. No fields of its
+    own: each system's sheet declares its own, its one-to-one link to the character first."""
+
+    class Meta:
+        abstract = True
+
+    @classmethod
+    def create_for(cls, character: Character) -> Self:
+        """The character's blank sheet, with the rows a new character starts with."""
+        raise NotImplementedError
+
+
+# Any system's sheet: what a view holds when the system does not matter to it.
+Sheet = SystemSheet
 
 
 class RollableRow:

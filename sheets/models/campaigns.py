@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from sheets import ranges
-from sheets.models.base import Role, System, in_constraint
+from sheets.models.base import Role, in_constraint, system_choices
 from sheets.registry import rule_system
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ class CampaignQuerySet(models.QuerySet):
 class Campaign(models.Model):
     name = models.CharField(max_length=ranges.NAME_MAX_LENGTH)
     description = models.TextField(blank=True)
-    system = models.CharField(max_length=16, choices=System.choices)
+    system = models.CharField(max_length=16, choices=system_choices)
     force_public_rolls = models.BooleanField(
         "all rolls public",
         default=False,
@@ -77,7 +77,6 @@ class Campaign(models.Model):
     class Meta:
         ordering = ["name", "pk"]
         constraints = [
-            in_constraint("system", System.values, "campaign_system_valid"),
             models.CheckConstraint(condition=~Q(name=""), name="campaign_name_not_empty"),
         ]
 

@@ -15,6 +15,7 @@ from sheets import ranges
 from sheets.models.base import (
     Refused,
     RollableRow,
+    SystemSheet,
     between_constraint,
     in_constraint,
     range_validators,
@@ -44,7 +45,7 @@ COGENT_COMBAT_SKILLS: tuple[str, ...] = tuple(cogent.COMBAT_SKILLS)
 COGENT_CRAFT_SKILL = "Ride/Pilot"  # the core skill that names its animal or craft
 
 
-class CogentSheet(models.Model):
+class CogentSheet(SystemSheet):
     character = models.OneToOneField(
         Character, on_delete=models.CASCADE, related_name="cogent", primary_key=True
     )

@@ -13,6 +13,7 @@ from sheets.catalog import cold_stars_catalog, cold_stars_catalog_by_key
 from sheets.models.base import (
     Refused,
     RollableRow,
+    SystemSheet,
     between_constraint,
     in_constraint,
     range_validators,
@@ -46,7 +47,7 @@ def _resource_field(verbose_name: str) -> models.SmallIntegerField:
     )
 
 
-class ColdStarsSheet(models.Model):
+class ColdStarsSheet(SystemSheet):
     character = models.OneToOneField(
         Character, on_delete=models.CASCADE, related_name="cold_stars", primary_key=True
     )

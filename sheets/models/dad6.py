@@ -8,7 +8,13 @@ from django.db.models import Q
 
 from rolls.rules import dad6
 from sheets import ranges
-from sheets.models.base import Refused, RollableRow, between_constraint, range_validators
+from sheets.models.base import (
+    Refused,
+    RollableRow,
+    SystemSheet,
+    between_constraint,
+    range_validators,
+)
 from sheets.models.campaigns import Character
 
 # ---------------------------------------------------------------------------------------------
@@ -18,7 +24,7 @@ from sheets.models.campaigns import Character
 DAD6_COMPETENCE_CHOICES = [(c, c.capitalize()) for c in dad6.COMPETENCES]
 
 
-class Dad6Sheet(models.Model):
+class Dad6Sheet(SystemSheet):
     character = models.OneToOneField(
         Character, on_delete=models.CASCADE, related_name="dad6", primary_key=True
     )

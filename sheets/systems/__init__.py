@@ -29,7 +29,7 @@ from django.db import models
 from django.utils.module_loading import import_string
 
 from sheets.forms import FiguresSection, SectionForm
-from sheets.models import CogentSheet, ColdStarsSheet, Dad6Sheet
+from sheets.models import SystemSheet
 
 if TYPE_CHECKING:
     from django import forms
@@ -95,7 +95,7 @@ class RowKind:
     assist_only: bool = False  # found by name only for an assist (Cogent vocations)
 
 
-class RuleSystem[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)]:
+class RuleSystem[S: SystemSheet]:
     """One rule system as the app sees it. Subclasses set the attributes and the methods that
     differ; the base holds what is the same shape for every system."""
 
@@ -113,8 +113,9 @@ class RuleSystem[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)]:
     log_outcomes: ClassVar[tuple[str, ...]]  # the outcomes the log filter offers, best first
     # What follow-ups read again from an entry (where, keys): without them nothing is offered.
     follow_up_reads: ClassVar[tuple[str, tuple[str, ...]]]
-    # The module that offers and carries out its follow-ups (in rolls.rolling.followups).
-    follow_ups_module: ClassVar[str]
+    # What offers and carries out its follow-ups: a rolls.rolling.followups.SystemFollowUps
+    # by dotted path (each system's module's FOLLOW_UPS).
+    follow_ups_path: ClassVar[str]
     # The function that words an entry's outcome for the result card: its headline, figure and
     # what it means in play (in rolls.rolling.outcomes; computed when shown, never stored).
     headline_path: ClassVar[str]

@@ -67,7 +67,7 @@ class CogentSystem(RuleSystem[CogentSheet]):
     contest_style_paths = ("rolls.table.styles.cogent.Conflict",)
     log_outcomes = ("success", "failure", "critical_failure")
     follow_up_reads = ("options", ("challenge_level", "destiny_before", "reflexive"))
-    follow_ups_module = "rolls.rolling.followups.cogent"
+    follow_ups_path = "rolls.rolling.followups.cogent.FOLLOW_UPS"
     headline_path = "rolls.rolling.outcomes.cogent_headline"
     rows = (
         RowKind("cogent-skill", CogentSkill, "sheet_id", ("sheet",)),

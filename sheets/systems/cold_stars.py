@@ -60,7 +60,7 @@ class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
     )
     log_outcomes = OUTCOMES_BEST_FIRST  # every band
     follow_up_reads = ("pool", ("ability", "skill", "risk"))
-    follow_ups_module = "rolls.rolling.followups.cold_stars"
+    follow_ups_path = "rolls.rolling.followups.cold_stars.FOLLOW_UPS"
     headline_path = "rolls.rolling.outcomes.cold_stars_headline"
     rows = (
         RowKind(

@@ -41,7 +41,7 @@ class Dad6System(RuleSystem[Dad6Sheet]):
     contest_style_paths = ("rolls.table.styles.dad6.Opposed",)
     log_outcomes = ("success", "failure")
     follow_up_reads = ("options", ("competence", "task", "difficulty", "traded_boons"))
-    follow_ups_module = "rolls.rolling.followups.dad6"
+    follow_ups_path = "rolls.rolling.followups.dad6.FOLLOW_UPS"
     headline_path = "rolls.rolling.outcomes.dad6_headline"
     rows = (RowKind("dad6-skill", Dad6Skill, "sheet_id", ("sheet",)),)
 

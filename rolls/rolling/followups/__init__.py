@@ -6,23 +6,27 @@ chains linear, so "Correct once", "one choice" and "one bought boon" hold even f
 once. Rules come from the engine; resources are checked and spent on the locked sheet.
 
 What each system offers and how it is carried out lives in one module per system (``cogent``,
-``dad6``, ``cold_stars``), named by the system's seam (``follow_ups_module``). Each has
-``offers(entry, sheet)``, ``refusal(entry, name)`` (a reason of its own why something is not
-offered), ``value_refusal(name, sheet)`` (an offer picked with a value not on offer) and
-``ACTIONS`` (name → the function that makes the follow-up's :class:`Outcome`).
+``dad6``, ``cold_stars``), whose ``FOLLOW_UPS`` the system's seam names (``follow_ups_path``): a
+:class:`SystemFollowUps` — ``offers(entry, sheet)``, ``refusal(entry, name)`` (a reason of its own
+why something is not offered), ``value_refusal(name, sheet)`` (an offer picked with a value not on
+offer), ``actions`` (name → the function that makes the follow-up's :class:`Outcome`) and
+``not_offered`` (name → why it isn't offered, for a roll of any system).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from importlib import import_module
-from types import ModuleType
+from functools import cache
+from typing import Any, Protocol
+
+from django.utils.module_loading import import_string
 
 from rolls.models import RollEntry, Visibility
 from rolls.rolling.outcomes import Outcome
 from rolls.rules import RandomSource
 from sheets.models import Refused, Sheet
-from sheets.registry import rule_system
+from sheets.registry import all_rule_systems, rule_system
 
 CONTEST_ROLL = "contest_roll"  # the outcome of one side's roll in a contest where both roll
 
@@ -37,18 +41,65 @@ class FollowUp:
     asks_max: int = 0  # that text's longest length
 
 
-# Why a follow-up isn't offered, when no system has a reason of its own.
-NOT_OFFERED = {
-    "destiny": "Destiny after the roll applies to Cogent rolls.",
-    "correct": "Correct re-rolls a Cold Stars roll, once.",
-    "choice": "Only an all-blank Ability + Skill result lets the player choose.",
-    "buy_boon": "Only a failed DAD6 roll can buy a boon with a bane.",
-    "extra_boon": "Only a DAD6 success with boons above its Difficulty has extra boons to spend.",
-}
+# A follow-up: (the entry followed, its *locked* sheet, the dice, the value picked) → Outcome.
+Action = Callable[[RollEntry, Any, RandomSource, str], Outcome]
 
 
-def _system(entry: RollEntry) -> ModuleType:
-    return import_module(rule_system(entry.system).follow_ups_module)
+class SystemFollowUps(Protocol):
+    """What one system's follow-ups answer (its sheet is the system's own sheet model)."""
+
+    @property
+    def actions(self) -> Mapping[str, Action]: ...
+
+    @property
+    def not_offered(self) -> Mapping[str, str]: ...
+
+    def offers(self, entry: RollEntry, sheet: Any) -> list[FollowUp]: ...
+
+    def refusal(self, entry: RollEntry, name: str) -> str: ...
+
+    def value_refusal(self, name: str, sheet: Any) -> str: ...
+
+
+@dataclass(frozen=True)
+class FollowUps:
+    """A system's follow-ups as one object (each system's module makes its ``FOLLOW_UPS``)."""
+
+    offers: Callable[[RollEntry, Any], list[FollowUp]]
+    refusal: Callable[[RollEntry, str], str]
+    value_refusal: Callable[[str, Any], str]
+    actions: Mapping[str, Action]
+    # Why each of its follow-ups isn't offered, when the roll's own system has no reason.
+    not_offered: Mapping[str, str]
+
+
+def follow_ups_of(system: str) -> SystemFollowUps:
+    return _loaded(rule_system(system).follow_ups_path)
+
+
+@cache
+def _loaded(path: str) -> SystemFollowUps:
+    follow_ups: SystemFollowUps = import_string(path)
+    return follow_ups
+
+
+def _system(entry: RollEntry) -> SystemFollowUps:
+    return follow_ups_of(entry.system)
+
+
+def names() -> tuple[str, ...]:
+    """Every follow-up any system offers (the URL's and the API's ``action``)."""
+    return tuple(
+        name for system in all_rule_systems() for name in follow_ups_of(system.key).actions
+    )
+
+
+def _not_offered_text(name: str) -> str:
+    for system in all_rule_systems():
+        text = follow_ups_of(system.key).not_offered.get(name)
+        if text:
+            return text
+    return "That follow-up doesn't exist."
 
 
 def available(entry: RollEntry, sheet: Sheet, *, has_follow_up: bool) -> list[FollowUp]:
@@ -106,7 +157,7 @@ def _not_offered(entry: RollEntry, name: str) -> str:
         return reason
     if entry.outcome == CONTEST_ROLL:
         return "This roll is one side of a contest: what follows it is on the contest's prompt."
-    return NOT_OFFERED.get(name, "That follow-up doesn't exist.")
+    return _not_offered_text(name)
 
 
 def perform(
@@ -114,5 +165,5 @@ def perform(
 ) -> Outcome:
     """Check and carry out a follow-up on the *locked* ``sheet``; :class:`Refused` if not allowed."""
     _refuse_unless_offered(entry, sheet, name, value)
-    outcome: Outcome = _system(entry).ACTIONS[name](entry, sheet, rng, value)
+    outcome: Outcome = _system(entry).actions[name](entry, sheet, rng, value)
     return outcome

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rolls.models import Kind, RollEntry
 from rolls.rolling.display import CERTAIN
-from rolls.rolling.followups import FollowUp
+from rolls.rolling.followups import FollowUp, FollowUps, SystemFollowUps
 from rolls.rolling.outcomes import Outcome, cogent_detail, cogent_result
 from rolls.rules import RandomSource, cogent
 from sheets.models import CogentSheet, Refused
@@ -107,4 +107,10 @@ def destiny(entry: RollEntry, sheet: CogentSheet, rng: RandomSource, value: str)
     )
 
 
-ACTIONS = {"destiny": destiny}
+FOLLOW_UPS: SystemFollowUps = FollowUps(
+    offers=offers,
+    refusal=refusal,
+    value_refusal=value_refusal,
+    actions={"destiny": destiny},
+    not_offered={"destiny": "Destiny after the roll applies to Cogent rolls."},
+)

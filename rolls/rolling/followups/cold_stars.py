@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rolls.models import OUTCOME_LABELS, Kind, RollEntry
 from rolls.rolling.display import CERTAIN
-from rolls.rolling.followups import FollowUp
+from rolls.rolling.followups import FollowUp, FollowUps, SystemFollowUps
 from rolls.rolling.outcomes import Outcome, cold_stars_detail, cold_stars_faces
 from rolls.rules import RandomSource, cold_stars
 from sheets.models import ColdStarsSheet
@@ -84,4 +84,13 @@ def choice(entry: RollEntry, sheet: ColdStarsSheet, rng: RandomSource, value: st
     )
 
 
-ACTIONS = {"correct": correct_outcome, "choice": choice}
+FOLLOW_UPS: SystemFollowUps = FollowUps(
+    offers=offers,
+    refusal=refusal,
+    value_refusal=value_refusal,
+    actions={"correct": correct_outcome, "choice": choice},
+    not_offered={
+        "correct": "Correct re-rolls a Cold Stars roll, once.",
+        "choice": "Only an all-blank Ability + Skill result lets the player choose.",
+    },
+)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rolls.models import Kind, RollEntry
 from rolls.rolling.display import CERTAIN
-from rolls.rolling.followups import FollowUp
+from rolls.rolling.followups import FollowUp, FollowUps, SystemFollowUps
 from rolls.rolling.outcomes import Outcome, dad6_detail, dad6_reading, dad6_result
 from rolls.rules import RandomSource, dad6
 from sheets.models import DAD6_DEFAULT_BANE, Dad6Sheet, Refused
@@ -175,4 +175,13 @@ def extra_boon(entry: RollEntry, sheet: Dad6Sheet, rng: RandomSource, spend: str
     )
 
 
-ACTIONS = {"buy_boon": buy_boon, "extra_boon": extra_boon}
+FOLLOW_UPS: SystemFollowUps = FollowUps(
+    offers=offers,
+    refusal=refusal,
+    value_refusal=value_refusal,
+    actions={"buy_boon": buy_boon, "extra_boon": extra_boon},
+    not_offered={
+        "buy_boon": "Only a failed DAD6 roll can buy a boon with a bane.",
+        "extra_boon": "Only a DAD6 success with boons above its Difficulty has extra boons to spend.",
+    },
+)

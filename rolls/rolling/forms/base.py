@@ -14,7 +14,7 @@ from django.db.models import QuerySet
 from rolls.models import Visibility, offered_visibilities
 from rolls.rolling.targets import Target
 from rolls.rules import RandomSource
-from sheets.models import CogentSheet, ColdStarsSheet, Dad6Sheet
+from sheets.models import SystemSheet
 
 if TYPE_CHECKING:
     from rolls.rolling.outcomes import Choice, Outcome, Plan
@@ -64,7 +64,7 @@ def _visibilities(gm: bool) -> list[tuple[str, str]]:
     return offered_visibilities(gm=gm)
 
 
-class RollForm[S: (CogentSheet, Dad6Sheet, ColdStarsSheet)](forms.Form):
+class RollForm[S: SystemSheet](forms.Form):
     """Shared by the three panels. ``target`` is the sheet row, ``sheet`` its sheet as loaded."""
 
     bound_field_class = _BoundField
