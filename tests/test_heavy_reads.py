@@ -102,7 +102,7 @@ def _slow(*args, **kwargs):
 
 @ON_POSTGRES
 def test_a_statement_past_the_timeout_is_a_readable_503_page(client, party, monkeypatch):
-    monkeypatch.setattr("rolls.log.views.tally", _slow)
+    monkeypatch.setattr("rolls.log.views.campaign_figures", _slow)
     client.force_login(party.player)
     response = client.get(stats_url(party))
     assert response.status_code == 503 and response["Retry-After"] == "5"

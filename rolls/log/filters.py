@@ -42,6 +42,7 @@ def _in_some_column(word: str) -> RawSQL:
 
 
 # ---------------------------------------------------------------------------------------------
+# ---------------------------------------------------------------------------------------------
 # Filters and search
 # ---------------------------------------------------------------------------------------------
 
@@ -158,8 +159,20 @@ class LogFilterForm(forms.Form):
             self.is_valid()
         return {k: v for k, v in self.cleaned_data.items() if v not in (None, "")}
 
-    def apply(self, entries: Any) -> Any:
-        """``entries`` (the member's visible entries) narrowed by every valid filter."""
+    def time_range(self) -> tuple[datetime | None, datetime | None]:
+        """The dates as [start, end): the first moment of "From" and of the day after "To", in
+        the current time zone (None where no date is set)."""
+        f, tz = self.active, timezone.get_current_timezone()
+        start = end = None
+        if "date_from" in f:
+            start = datetime.combine(f["date_from"], time.min, tzinfo=tz)
+        if "date_to" in f:
+            end = datetime.combine(f["date_to"] + timedelta(days=1), time.min, tzinfo=tz)
+        return start, end
+
+    def apply(self, entries: Any, *, dates: bool = True) -> Any:
+        """``entries`` (the member's visible entries) narrowed by every valid filter (but the
+        dates with ``dates=False``: the statistics read them from day tallies)."""
         f = self.active
         # ``readable`` is visible_to's per-row answer to "may this member see the figures?".
         readable = Q(readable=True)
@@ -179,14 +192,11 @@ class LogFilterForm(forms.Form):
                 figures = Q(outcome=outcome)
             # An outcome is a figure: a placeholder never matches, whatever its hidden outcome.
             entries = entries.filter(figures & readable)
-        tz = timezone.get_current_timezone()
-        if "date_from" in f:
-            entries = entries.filter(
-                created_at__gte=datetime.combine(f["date_from"], time.min, tzinfo=tz)
-            )
-        if "date_to" in f:
-            next_day = f["date_to"] + timedelta(days=1)
-            entries = entries.filter(created_at__lt=datetime.combine(next_day, time.min, tzinfo=tz))
+        start, end = self.time_range() if dates else (None, None)
+        if start is not None:
+            entries = entries.filter(created_at__gte=start)
+        if end is not None:
+            entries = entries.filter(created_at__lt=end)
         indexed = connections[entries.db].vendor == "postgresql"
         for word in f.get("q", "").split()[:SEARCH_MAX_WORDS]:
             known = (

@@ -1,6 +1,7 @@
 """The statistics' figures as one SQL aggregate (rolls/models/trials.py): over the tallies
-(``rolls_trial_tally``, a row per key of character, player, skill, outcome and audience) or, when a
-date filter needs each trial's time, over the trials (``rolls_trial``, a row per trial). Counts
+(``rolls_trial_tally``, a row per key of character, player, skill, outcome and audience) or, with
+a date filter, over the day tallies (``rolls_trial_day_tally``, the same per UTC day) of the
+range's whole days and the trials (``rolls_trial``, a row per trial) of its partial edges. Counts
 and sums per character, grouped in the database, then turned into the same
 :class:`~rolls.log.statistics.Summary` the Python :class:`~rolls.log.statistics.Tally` gives.
 
@@ -10,14 +11,31 @@ filters), so the page costs one query whatever the log's length and never reads 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Count, F, Q, Sum, Value
 
 from rolls.log.statistics import Summary, Tally
-from rolls.models import RollEntry, Trial, TrialTally
+from rolls.models import RollEntry, Trial, TrialDayTally, TrialTally
 from rolls.models.trials import face_column_names
 from sheets.models import Membership
+
+# The longest edge of a date range read from the trials (rather than as its day minus the rest).
+HALF_DAY = timedelta(hours=12)
+
+
+@dataclass(frozen=True)
+class Part:
+    """A piece of a date range's figures: added (``sign`` 1) or taken away (-1); read from the
+    day tallies (``source`` "days", ``start``/``end`` UTC dates) or from the trials ("trials",
+    aware datetimes); [start, end), None for an open end."""
+
+    sign: int
+    source: str
+    start: Any
+    end: Any
 
 
 def _summed() -> dict[str, Any]:
@@ -40,19 +58,19 @@ def _figures() -> dict[str, Any]:
     }
 
 
-def _tally(row: dict[str, Any]) -> Tally:
+def _tally(row: dict[str, Any], sign: int = 1) -> Tally:
     faces: dict[str, dict[int, int]] = {}
     for kind, face, column in face_column_names():
         if row[column]:
-            faces.setdefault(kind, {})[face] = row[column]
+            faces.setdefault(kind, {})[face] = sign * int(row[column])
     return Tally(
         frozenset(RollEntry.SUCCESS_OUTCOMES),
-        rolls=row["rolls"],
-        successes=row["successes"],
-        measured=row["measured"],
-        measured_successes=row["measured_successes"],
-        expected=row["expected"] or 0.0,
-        variance=row["variance"] or 0.0,
+        rolls=sign * int(row["rolls"] or 0),
+        successes=sign * int(row["successes"] or 0),
+        measured=sign * int(row["measured"] or 0),
+        measured_successes=sign * int(row["measured_successes"] or 0),
+        expected=sign * float(row["expected"] or 0.0),
+        variance=sign * float(row["variance"] or 0.0),
         faces=faces,
     )
 
@@ -70,20 +88,28 @@ def _merged(tallies: list[Tally]) -> Tally:
             into = total.faces.setdefault(kind, {})
             for face, n in counts.items():
                 into[face] = into.get(face, 0) + n
+    for kind in list(total.faces):  # a part taken away again (a day's edge) leaves zeros
+        total.faces[kind] = {face: n for face, n in total.faces[kind].items() if n}
+        if not total.faces[kind]:
+            del total.faces[kind]
     return total
 
 
-def tally(rows: Any) -> tuple[Summary, list[tuple[int | None, str, Summary]]]:
-    """The overall summary of ``rows`` (a ``TrialTally`` or ``Trial`` queryset, already filtered)
-    and one per character, by name — in one query: a row per (character, name) as the entries
-    recorded them. A character whose tallies all moved away (revealed, unlinked) is left out."""
-    figures = _summed() if rows.model is TrialTally else _figures()
-    grouped = rows.order_by().values("character_id", "character_name").annotate(**figures)
-    per_character = [
-        (row["character_id"] or None, row["character_name"], _tally(row))
-        for row in grouped
-        if row["rolls"]
-    ]
+def _grouped(rows: Any, sign: int) -> Any:
+    """``rows`` (trials or tallies, filtered) summed per (character, name), each row with
+    ``sign``: +1 adds the figures, -1 takes them away (a day tally's part outside the range)."""
+    figures = _figures() if rows.model is Trial else _summed()
+    grouped = rows.order_by().values("character_id", "character_name")
+    return grouped.annotate(sign=Value(sign), **figures)
+
+
+def _summaries(grouped: Any) -> tuple[Summary, list[tuple[int | None, str, Summary]]]:
+    parts: dict[tuple[int | None, str], list[Tally]] = {}
+    for row in grouped:
+        key = (row["character_id"] or None, row["character_name"])
+        parts.setdefault(key, []).append(_tally(row, row["sign"]))
+    per_character = [(pk, name, _merged(tallies)) for (pk, name), tallies in parts.items()]
+    per_character = [row for row in per_character if row[2].rolls]
     characters = sorted(
         ((pk, name, t.summary()) for pk, name, t in per_character),
         key=lambda row: (row[1].casefold(), row[0] or 0),
@@ -91,8 +117,80 @@ def tally(rows: Any) -> tuple[Summary, list[tuple[int | None, str, Summary]]]:
     return _merged([t for _, _, t in per_character]).summary(), characters
 
 
+def tally(rows: Any) -> tuple[Summary, list[tuple[int | None, str, Summary]]]:
+    """The overall summary of ``rows`` (a ``TrialTally``, ``TrialDayTally`` or ``Trial``
+    queryset, already filtered) and one per character, by name — in one query: a row per
+    (character, name) as the entries recorded them. A character whose tallies all moved away
+    (revealed, unlinked) is left out."""
+    return _summaries(_grouped(rows, 1))
+
+
 def readable_rows(membership: Membership, *, dated: bool) -> Any:
-    """What the statistics add up for the member: the tallies, or the trials when a date filter
-    needs their times (a date range reads the trials inside it, by the (campaign, time) index)."""
+    """The tallies the member may read, or the trials (``dated``: rows with their times)."""
     model = Trial if dated else TrialTally
     return model.objects.readable_by(membership)
+
+
+def _midnight(day: date) -> datetime:
+    return datetime.combine(day, time.min, tzinfo=UTC)
+
+
+def day_parts(start: datetime | None, end: datetime | None) -> list[Part]:
+    """The time range [start, end) (None: open) as whole UTC days, read from the day tallies,
+    and partial edges read from the trials. An edge longer than half a day is read as its whole
+    day minus the rest of that day, so no part reads more than 12 hours of trials — none at all
+    when the range's ends are UTC midnights (dates in a UTC server)."""
+    start = start.astimezone(UTC) if start is not None else None
+    end = end.astimezone(UTC) if end is not None else None
+    first = stop = None
+    if start is not None:
+        first = start.date() + timedelta(days=0 if start == _midnight(start.date()) else 1)
+    if end is not None:
+        stop = end.date()
+    if first is not None and stop is not None and first > stop:
+        return [Part(1, "trials", start, end)]  # inside one UTC day: its trials
+    parts = []
+    if start is not None and first is not None and start < _midnight(first):
+        if _midnight(first) - start <= HALF_DAY:
+            parts.append(Part(1, "trials", start, _midnight(first)))
+        else:
+            first -= timedelta(days=1)
+            parts.append(Part(-1, "trials", _midnight(first), start))
+    if end is not None and stop is not None and end > _midnight(stop):
+        if end - _midnight(stop) <= HALF_DAY:
+            parts.append(Part(1, "trials", _midnight(stop), end))
+        else:
+            parts.append(Part(-1, "trials", end, _midnight(stop + timedelta(days=1))))
+            stop += timedelta(days=1)
+    if first is None or stop is None or first < stop:
+        parts.append(Part(1, "days", first, stop))
+    return parts
+
+
+def _part_rows(part: Part, form: Any, membership: Membership) -> Any:
+    if part.source == "days":
+        rows = form.apply(TrialDayTally.objects.readable_by(membership), dates=False)
+        if part.start is not None:
+            rows = rows.filter(day__gte=part.start)
+        if part.end is not None:
+            rows = rows.filter(day__lt=part.end)
+    else:
+        rows = form.apply(Trial.objects.readable_by(membership), dates=False)
+        if part.start is not None:
+            rows = rows.filter(created_at__gte=part.start)
+        if part.end is not None:
+            rows = rows.filter(created_at__lt=part.end)
+    return _grouped(rows, part.sign)
+
+
+def campaign_figures(
+    form: Any, membership: Membership
+) -> tuple[Summary, list[tuple[int | None, str, Summary]]]:
+    """The statistics page's figures under the filter form ``form`` (a ``StatsFilterForm``), in
+    one query: the tallies; with dates, the day tallies of the range's whole UTC days and the
+    trials of its edges (``day_parts``), one ``UNION ALL``."""
+    start, end = form.time_range()
+    if start is None and end is None:
+        return tally(form.apply(TrialTally.objects.readable_by(membership)))
+    first, *rest = [_part_rows(part, form, membership) for part in day_parts(start, end)]
+    return _summaries(first.union(*rest, all=True) if rest else first)

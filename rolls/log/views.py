@@ -30,7 +30,7 @@ from config.ratelimit import heavy_limited
 from rolls.live.stream import live_context
 from rolls.log.days import local_day
 from rolls.log.filters import StatsFilterForm, filtered_entries
-from rolls.log.tallies import readable_rows, tally
+from rolls.log.tallies import campaign_figures, readable_rows, tally
 from rolls.log.tokens import entry_pk, entry_token
 from sheets.access import campaign_for_member, character_for_reader
 from sheets.models import Campaign
@@ -149,12 +149,11 @@ def with_day_starts(cards: list[Any], previous_day: Any) -> list[tuple[Any, bool
 def campaign_stats(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The campaign's statistics over the trials the member may read, narrowed by the log's
     filters (no search: a trial's row has no words to search); one aggregate query, over the
-    tallies unless a date filter needs the trials' times."""
+    tallies (with dates: the day tallies and the range's edges' trials)."""
     campaign, membership = campaign_for_member(request, pk)
     form = StatsFilterForm(request.GET, campaign=campaign, membership=membership)
     form.is_valid()
-    dated = bool({"date_from", "date_to"} & form.active.keys())
-    summary, characters = tally(form.apply(readable_rows(membership, dated=dated)))
+    summary, characters = campaign_figures(form, membership)
     # The form's character choices are the characters the member may read: the links' test.
     readable_ids = {value for value, _ in form.character_choices() if value != ""}
     return render(

@@ -36,18 +36,23 @@ def face_column_names() -> list[tuple[str, int, str]]:
     ]
 
 
+def _readable(qs: Any, membership: Membership) -> Any:
+    """The readable rule of ``RollEntryQuerySet.readable_by`` on a trial or tally queryset."""
+    qs = qs.filter(campaign_id=membership.campaign_id)
+    if not membership.is_gm:
+        everyone = Q(visibility=Visibility.PUBLIC, hidden_character=False) | Q(revealed=True)
+        own = Q(visibility=Visibility.GM_ONLY, roller_id=membership.user_id)
+        qs = qs.filter(everyone | own)
+    return qs.annotate(readable=Value(True))
+
+
 class TrialQuerySet(models.QuerySet["Trial"]):
     def readable_by(self, membership: Membership) -> TrialQuerySet:
         """The member's campaign's trials whose figures the member may read: the rule of
         ``RollEntryQuerySet.readable_by``, on the columns copied from the entry (``revealed`` is
         kept by the reveal trigger). Each row carries ``readable`` (always true here), so the
         log's filter form applies to these rows as to entries."""
-        qs = self.filter(campaign_id=membership.campaign_id)
-        if not membership.is_gm:
-            everyone = Q(visibility=Visibility.PUBLIC, hidden_character=False) | Q(revealed=True)
-            own = Q(visibility=Visibility.GM_ONLY, roller_id=membership.user_id)
-            qs = qs.filter(everyone | own)
-        return qs.annotate(readable=Value(True))
+        return _readable(self, membership)
 
 
 class Trial(models.Model):
@@ -170,32 +175,12 @@ TALLY_KEY = (
 class TrialTallyQuerySet(models.QuerySet["TrialTally"]):
     def readable_by(self, membership: Membership) -> TrialTallyQuerySet:
         """As ``TrialQuerySet.readable_by``, on the tallies (the same columns, the same rule)."""
-        qs = self.filter(campaign_id=membership.campaign_id)
-        if not membership.is_gm:
-            everyone = Q(visibility=Visibility.PUBLIC, hidden_character=False) | Q(revealed=True)
-            own = Q(visibility=Visibility.GM_ONLY, roller_id=membership.user_id)
-            qs = qs.filter(everyone | own)
-        return qs.annotate(readable=Value(True))
+        return _readable(self, membership)
 
 
-class TrialTally(models.Model):
-    """The trials of one key (``TALLY_KEY``) added up: kept by triggers on ``rolls_trial``
-    (migration 0017), in the transaction that writes, reveals or unlinks a trial. The statistics
-    read these instead of the trials unless a date filter needs the trials' times: their number
-    grows with the campaign's characters, players, skills and outcomes, not with its log."""
+class TallyFigures(models.Model):
+    """A tally's figures: the sums of its trials' counts, p, p(1 − p) and face counters."""
 
-    campaign = models.ForeignKey(
-        Campaign, on_delete=models.CASCADE, related_name="+", db_index=False
-    )
-    character_id = models.BigIntegerField()  # 0: none (deleted)
-    character_name = models.CharField(max_length=200)
-    user_id = models.BigIntegerField()  # 0: none
-    roller_id = models.BigIntegerField()  # 0: none
-    label = models.CharField(max_length=200)
-    outcome = models.CharField(max_length=32)
-    visibility = models.CharField(max_length=16)
-    hidden_character = models.BooleanField()
-    revealed = models.BooleanField()
     rolls = models.BigIntegerField(default=0)
     successes = models.BigIntegerField(default=0)
     measured = models.BigIntegerField(default=0)
@@ -239,6 +224,28 @@ class TrialTally(models.Model):
     risk_9 = models.BigIntegerField(default=0)
     risk_10 = models.BigIntegerField(default=0)
 
+    class Meta:
+        abstract = True
+
+
+class TrialTally(TallyFigures):
+    """The trials of one key (``TALLY_KEY``) added up: kept by triggers on ``rolls_trial``
+    (migration 0017), in the transaction that writes, reveals or unlinks a trial. The statistics
+    read these instead of the trials unless a date filter needs the trials' times: their number
+    grows with the campaign's characters, players, skills and outcomes, not with its log."""
+
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    character_id = models.BigIntegerField()  # 0: none (deleted)
+    character_name = models.CharField(max_length=200)
+    user_id = models.BigIntegerField()  # 0: none
+    roller_id = models.BigIntegerField()  # 0: none
+    label = models.CharField(max_length=200)
+    outcome = models.CharField(max_length=32)
+    visibility = models.CharField(max_length=16)
+    hidden_character = models.BooleanField()
+    revealed = models.BooleanField()
     objects = TrialTallyQuerySet.as_manager()
 
     class Meta:
@@ -247,3 +254,43 @@ class TrialTally(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rolls} trials of {self.character_name}: {self.label}"
+
+
+class TrialDayTallyQuerySet(models.QuerySet["TrialDayTally"]):
+    def readable_by(self, membership: Membership) -> TrialDayTallyQuerySet:
+        """As ``TrialQuerySet.readable_by``, on the day tallies (the same columns, the same rule)."""
+        return _readable(self, membership)
+
+
+class TrialDayTally(TallyFigures):
+    """The trials of one key (``TALLY_KEY``) and one UTC day (``created_at``'s date in UTC) added
+    up: kept by triggers on ``rolls_trial`` (migration 0019) like ``TrialTally``. A date filter
+    reads the whole UTC days of its range here and only the trials of its partial edges
+    (rolls/log/tallies.py, ``day_parts``)."""
+
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    day = models.DateField()  # the trials' created_at, as a date in UTC
+    character_id = models.BigIntegerField()  # 0: none (deleted)
+    character_name = models.CharField(max_length=200)
+    user_id = models.BigIntegerField()  # 0: none
+    roller_id = models.BigIntegerField()  # 0: none
+    label = models.CharField(max_length=200)
+    outcome = models.CharField(max_length=32)
+    visibility = models.CharField(max_length=16)
+    hidden_character = models.BooleanField()
+    revealed = models.BooleanField()
+
+    objects = TrialDayTallyQuerySet.as_manager()
+
+    class Meta:
+        db_table = "rolls_trial_day_tally"
+        constraints = [
+            models.UniqueConstraint(
+                fields=("campaign_id", "day", *TALLY_KEY[1:]), name="trial_day_tally_key"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rolls} trials of {self.character_name} on {self.day}: {self.label}"

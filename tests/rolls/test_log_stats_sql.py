@@ -1,17 +1,23 @@
-"""The statistics' SQL aggregates (rolls/log/tallies.py) over ``rolls_trial`` and over
-``rolls_trial_tally`` (kept by the triggers of migrations 0015 and 0018) against the Python
-``Tally`` walking the entries as the page did before: equal on random logs, for every audience and
-with filters, reveals and unlinked characters included."""
+"""The statistics' SQL aggregates (rolls/log/tallies.py) over ``rolls_trial``, over
+``rolls_trial_tally`` and over ``rolls_trial_day_tally`` (kept by the triggers of migrations 0015,
+0018 and 0019) against the Python ``Tally`` walking the entries as the page did before: equal on
+random logs spread over days, for every audience and with filters — date ranges in several time
+zones included — reveals and unlinked characters included."""
+
+from contextlib import contextmanager
+from datetime import UTC, date, datetime, timedelta
+from unittest import mock
 
 import pytest
 from django.db import transaction
 from django.http import QueryDict
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rolls.log.filters import LogFilterForm, StatsFilterForm
 from rolls.log.statistics import TRIAL_KINDS, Summary, Tally
-from rolls.log.tallies import readable_rows, tally
+from rolls.log.tallies import HALF_DAY, campaign_figures, day_parts, readable_rows, tally
 from rolls.models import RollEntry, Trial, Visibility
 from tests.factories import RollEntryFactory
 
@@ -36,7 +42,11 @@ steps = st.tuples(
     odds_tables,
     st.lists(dice, max_size=6),
     st.integers(0, 30),
+    st.integers(0, 900),  # minutes after the step before
 )
+# The random logs start here and spread over about a week of UTC days.
+START = datetime(2026, 11, 28, 20, 0, tzinfo=UTC)
+ZONES = ("UTC", "Europe/Berlin", "Asia/Kolkata", "America/St_Johns", "Pacific/Kiritimati")
 
 
 def reference(entries):
@@ -77,8 +87,15 @@ def assert_tallies_equal(got, want):
         assert_same(a, b)
 
 
+@contextmanager
+def appended_at(moment):
+    """Entries appended inside are stamped ``moment`` (the append reads ``timezone.now()``)."""
+    with mock.patch("rolls.models.log.timezone.now", return_value=moment):
+        yield
+
+
 def append_step(party, roots, step):
-    what, who, visibility, outcome, odds_table, faces, pick = step
+    what, who, visibility, outcome, odds_table, faces, pick, _ = step
     character = getattr(party, who)
     user = character.owner if who in ("pc", "other_pc") else party.gm
     if what in ("roll", "auto_pass"):
@@ -116,17 +133,26 @@ def append_step(party, roots, step):
     )  # fmt: skip
 
 
-FILTERS = st.sampled_from(
-    (
-        {},
-        {"character": "pc"},
-        {"player": "player"},
-        {"outcome": "any_success"},
-        {"outcome": "failure"},
-        {"skill": "Athletics"},
-        {"date_from": "2000-01-01"},
-        {"date_to": "2000-01-01"},
-    )
+days = st.dates(date(2026, 11, 27), date(2026, 12, 8)).map(date.isoformat)
+FILTERS = st.one_of(
+    st.sampled_from(
+        (
+            {},
+            {"character": "pc"},
+            {"player": "player"},
+            {"outcome": "any_success"},
+            {"outcome": "failure"},
+            {"skill": "Athletics"},
+            {"date_from": "2000-01-01"},
+            {"date_to": "2000-01-01"},
+        )
+    ),
+    st.fixed_dictionaries({"date_from": days}),
+    st.fixed_dictionaries({"date_to": days}),
+    st.fixed_dictionaries(
+        {"date_from": days, "date_to": days},
+        optional={"character": st.just("pc"), "outcome": st.just("any_success")},
+    ),
 )
 
 
@@ -144,12 +170,15 @@ def querydict(party, wanted):
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(log=st.lists(steps, max_size=14), wanted=FILTERS)
-def test_sql_statistics_equal_the_python_tally(party, log, wanted):
-    with transaction.atomic():
+@given(log=st.lists(steps, max_size=14), wanted=FILTERS, zone=st.sampled_from(ZONES))
+def test_sql_statistics_equal_the_python_tally(party, log, wanted, zone):
+    with transaction.atomic(), timezone.override(zone):
         roots: list = []
+        moment = START
         for step in log:
-            append_step(party, roots, step)
+            moment += timedelta(minutes=step[-1])
+            with appended_at(moment):
+                append_step(party, roots, step)
         data = querydict(party, wanted)
         for membership in party.campaign.memberships.all():
             campaign = party.campaign
@@ -164,6 +193,8 @@ def test_sql_statistics_equal_the_python_tally(party, log, wanted):
                 readable_rows(membership, dated=dated),
             ):
                 assert_tallies_equal(tally(stats_form.apply(rows)), want)
+            # The page: day tallies for the range's whole UTC days, trials for its edges.
+            assert_tallies_equal(campaign_figures(stats_form, membership), want)
             # Unfiltered, the page's figures are exactly the readable entries' trials'.
             for rows in (
                 readable_rows(membership, dated=True),
@@ -231,3 +262,71 @@ def test_deleting_a_character_moves_its_tallies(party):
     assert [pk for pk, _, _ in after[1]] != [pk for pk, _, _ in before[1]]
     for dated in (True, False):
         assert_tallies_equal(tally(readable_rows(gm, dated=dated)), after)
+
+
+def moment(text):
+    return datetime.fromisoformat(text).replace(tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "parts"),
+    [
+        # UTC midnights: whole days only, no trial read.
+        ("2026-12-01 00:00", "2026-12-05 00:00", [(1, "days", "2026-12-01", "2026-12-05")]),
+        # Berlin's 1–4 December: an hour before, 23 hours of the 4th = the 4th less an hour.
+        (
+            "2026-11-30 23:00",
+            "2026-12-04 23:00",
+            [
+                (1, "trials", "2026-11-30 23:00", "2026-12-01 00:00"),
+                (-1, "trials", "2026-12-04 23:00", "2026-12-05 00:00"),
+                (1, "days", "2026-12-01", "2026-12-05"),
+            ],
+        ),
+        # Inside one UTC day: its trials.
+        ("2026-12-01 03:00", "2026-12-01 09:00", [(1, "trials", "2026-12-01 03:00", "2026-12-01 09:00")]),
+        # Open ends.
+        (None, "2026-12-02 00:00", [(1, "days", None, "2026-12-02")]),
+        (
+            "2026-12-01 05:30",
+            None,
+            [(-1, "trials", "2026-12-01 00:00", "2026-12-01 05:30"), (1, "days", "2026-12-01", None)],
+        ),
+    ],
+)  # fmt: skip
+def test_a_date_range_reads_whole_days_from_the_day_tallies(start, end, parts):
+    got = day_parts(start and moment(start), end and moment(end))
+    want = []
+    for sign, source, lo, hi in parts:
+        parse = moment if source == "trials" else date.fromisoformat
+        want.append((sign, source, lo and parse(lo), hi and parse(hi)))
+    assert [(p.sign, p.source, p.start, p.end) for p in got] == want
+    for part in got:  # no edge reads more than half a day of trials
+        if part.source == "trials" and part.start and part.end:
+            assert part.end - part.start <= HALF_DAY or len(got) == 1
+
+
+@pytest.mark.parametrize("zone", ZONES)
+def test_date_ranges_equal_the_python_tally_around_midnights(party, zone):
+    """Rolls an hour either side of each UTC midnight and at midday, for every member: each
+    day range, in each time zone, gives the entries' own figures (edges added, or a day less
+    its rest)."""
+    faces = [{"kind": "d6", "face": 3, "reading": "x"}]
+    for day in range(4):
+        midnight = datetime(2026, 12, 1 + day, tzinfo=UTC)
+        for hours in (-1, 1, 12, 22):
+            with appended_at(midnight + timedelta(hours=hours)):
+                RollEntryFactory(character=party.pc, faces=faces, outcome="failure")
+                RollEntryFactory(character=party.npc, user=party.gm, faces=faces)
+    ranges = [("2026-12-01", "2026-12-01"), ("2026-12-02", "2026-12-03"), ("2026-11-30", "")]
+    with timezone.override(zone):
+        for membership in party.campaign.memberships.all():
+            entries = RollEntry.objects.visible_to(membership).filter(campaign=party.campaign)
+            for date_from, date_to in ranges:
+                data = QueryDict(mutable=True)
+                data.update({"date_from": date_from, "date_to": date_to})
+                stats_form = StatsFilterForm(data, campaign=party.campaign, membership=membership)
+                log_form = LogFilterForm(data, campaign=party.campaign, membership=membership)
+                want = reference(log_form.apply(entries).filter(readable=True))
+                assert want[0].rolls  # the range holds rolls
+                assert_tallies_equal(campaign_figures(stats_form, membership), want)
