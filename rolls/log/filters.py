@@ -42,6 +42,17 @@ def _in_some_column(word: str) -> RawSQL:
 
 
 # ---------------------------------------------------------------------------------------------
+def _has_pieces(word: str) -> RawSQL:
+    """PostgreSQL: "the joined text has every one- and two-letter piece of ``word``", which the
+    index of migration 0020 answers; for a word of one or two letters, a necessary condition of
+    its being in the text (beside the exact rule, which decides)."""
+    return RawSQL(
+        f"rolls_search_grams({SEARCH_TEXT}) @> rolls_search_grams(UPPER(%s))",
+        [word],
+        output_field=BooleanField(),
+    )
+
+
 # ---------------------------------------------------------------------------------------------
 # Filters and search
 # ---------------------------------------------------------------------------------------------
@@ -204,8 +215,8 @@ class LogFilterForm(forms.Form):
                 | Q(username__icontains=word)
                 | Q(label__icontains=word)
             )
-            # A word of one or two letters has no trigram: the index can't narrow it, and asking
-            # it anyway costs a pass over the whole index on top of the scan.
+            # A word of one or two letters has no trigram: the trigram index can't narrow it
+            # (asking it anyway costs a pass over the whole index); the pieces index does.
             if indexed and len(word) >= TRIGRAM:
                 # known OR (figures AND readable) is the same as: some column holds the word AND
                 # (known OR readable). Written so, the trigram index answers the first half, and
@@ -220,6 +231,8 @@ class LogFilterForm(forms.Form):
                 | Q(detail__icontains=word)
                 | Q(outcome_label__icontains=word)
             )
+            if indexed:
+                entries = entries.filter(_has_pieces(word))
             entries = entries.filter(known | (figures & readable))
         return entries
 

@@ -319,3 +319,26 @@ def test_search_takes_like_wildcards_literally_on_either_database(client, party)
     # Across two columns is no match: a word never spans the space between them.
     assert seqs(log(client, party.campaign, q="Athletics2")) == []
     assert seqs(log(client, party.campaign, q="ATHLETICS")) != []
+
+
+def test_words_of_one_or_two_letters_follow_the_search_rule(client, party):
+    """Words too short for a trigram: on PostgreSQL the pieces index (migration 0020) narrows
+    them first, and the rule stays the same — inside a word, in any column, any case; a blind
+    roll's figures never match for its roller; a word no entry holds finds nothing."""
+    ada = party.pc
+    qz = entry(ada, label="Athletics", breakdown="QZ pool", detail="")
+    wq = entry(ada, label="Athletics", breakdown="", detail="a WQ x")
+    blind = entry(ada, label="Lore", breakdown="qz too", visibility=Visibility.BLIND)
+    ab = entry(ada, label="Ab", breakdown="", detail="")
+    client.force_login(party.gm)
+    c = party.campaign
+    assert seqs(log(client, c, q="qz")) == [blind.seq, qz.seq]  # breakdown, any case
+    assert seqs(log(client, c, q="Z")) == [blind.seq, qz.seq]  # one letter
+    assert seqs(log(client, c, q="wq x")) == [wq.seq]  # detail, both words
+    assert seqs(log(client, c, q="zw")) == []  # no entry holds it
+    assert seqs(log(client, c, q="q%")) == []  # a wildcard is a letter like another
+    assert seqs(log(client, c, q="ab")) == [ab.seq]  # label
+    client.force_login(ada.owner)
+    # ana knows her blind roll exists (label, name) but not its figures (its breakdown).
+    assert seqs(log(client, c, q="qz")) == [qz.seq]
+    assert seqs(log(client, c, q="lo")) == [blind.seq]
