@@ -22,6 +22,7 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from config.abandon import stops_when_abandoned
 from config.http import AuthenticatedHttpRequest
 from config.ratelimit import heavy_limited
 from rolls.log.filters import filtered_entries
@@ -270,6 +271,7 @@ def _export(
     return response
 
 
+@stops_when_abandoned
 @login_required
 @require_GET
 @heavy_limited("export")
@@ -279,6 +281,7 @@ def campaign_log_csv(
     return _export(request, pk, "csv", "text/csv; charset=utf-8", _csv_chunks)
 
 
+@stops_when_abandoned
 @login_required
 @require_GET
 @heavy_limited("export")

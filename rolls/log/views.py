@@ -25,6 +25,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
+from config.abandon import stops_when_abandoned
 from config.http import AuthenticatedHttpRequest
 from config.ratelimit import heavy_limited
 from rolls.live.stream import live_context
@@ -51,6 +52,7 @@ def searches(request: Any) -> bool:
     return bool(request.GET.get("q", "").strip())
 
 
+@stops_when_abandoned
 @login_required
 @require_GET
 @heavy_limited("search", when=searches)
@@ -143,6 +145,7 @@ def with_day_starts(cards: list[Any], previous_day: Any) -> list[tuple[Any, bool
 # ---------------------------------------------------------------------------------------------
 
 
+@stops_when_abandoned
 @login_required
 @require_GET
 @heavy_limited("statistics")
@@ -173,6 +176,7 @@ def campaign_stats(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@stops_when_abandoned
 @login_required
 @require_GET
 @heavy_limited("statistics")
