@@ -7,6 +7,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import queue
+import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import UTC
 from fractions import Fraction
@@ -16,6 +18,7 @@ import orjson
 from asgiref.sync import sync_to_async
 from django.contrib.auth.decorators import login_required
 from django.core.handlers.asgi import ASGIRequest
+from django.db import connections
 from django.db.models import TextField
 from django.db.models.functions import Cast
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
@@ -124,26 +127,86 @@ def export_rows(
     placeholder fields. ``full`` (the GM's export) adds the chain: seq, prev_hash, salt and the
     rest of the hashed fields. The JSON columns come as ``orjson.Fragment`` (their stored text),
     those in ``parsed`` as Python values.
+
+    The next chunk is read on a second connection (``Prefetch``) while this one is written, so
+    the database's work and the writing overlap — except inside a transaction (tests,
+    ``ATOMIC_REQUESTS``), whose rows another connection might not see: there one connection
+    reads every chunk in turn.
     """
     texts = {f"{name}__text": Cast(name, TextField()) for name in JSON_COLUMNS}
     fields = [name for name in EXPORT_VALUES if name not in JSON_COLUMNS]
-    last_seq = 0
-    while True:
-        chunk = list(
-            entries.filter(seq__gt=last_seq)
-            .order_by("seq")
-            .values(*fields, **texts)[:EXPORT_CHUNK]
-            .iterator()
-        )
-        if not chunk:
-            return
-        yield [
-            export_record(_json_values(row, full, parsed), bool(row["readable"]), full=full)
-            for row in chunk
-        ]
-        last_seq = chunk[-1]["seq"]
-        if len(chunk) < EXPORT_CHUNK:
-            return
+
+    def fetch(last_seq: int) -> list[dict[str, Any]]:
+        rows = entries.filter(seq__gt=last_seq).order_by("seq").values(*fields, **texts)
+        return list(rows[:EXPORT_CHUNK])
+
+    prefetch = None if connections[entries.db].in_atomic_block else Prefetch(fetch)
+    try:
+        chunk = fetch(0)
+        while chunk:
+            more = len(chunk) == EXPORT_CHUNK
+            if more and prefetch is not None:
+                prefetch.ask(chunk[-1]["seq"])
+            yield [
+                export_record(_json_values(row, full, parsed), bool(row["readable"]), full=full)
+                for row in chunk
+            ]
+            if not more:
+                return
+            chunk = prefetch.take() if prefetch is not None else fetch(chunk[-1]["seq"])
+    finally:
+        if prefetch is not None:
+            prefetch.stop()
+
+
+class Prefetch:
+    """A thread with its own database connection that reads an export's next chunk while the
+    request's thread writes the current one. It ends (and gives its connection back) when told
+    to stop, on its first error (handed to the reader), or after ``IDLE`` seconds unasked — an
+    export abandoned without being closed leaves no thread or connection behind."""
+
+    IDLE = 30.0
+
+    def __init__(self, fetch: Callable[[int], list[dict[str, Any]]]) -> None:
+        self._fetch = fetch
+        self._asks: queue.SimpleQueue[int | None] = queue.SimpleQueue()
+        self._rows: queue.SimpleQueue[list[dict[str, Any]] | BaseException] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+
+    def ask(self, last_seq: int) -> None:
+        """Start reading the chunk after ``last_seq`` (the thread starts with the first ask: an
+        export of one chunk needs none)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="export-prefetch", daemon=True)
+            self._thread.start()
+        self._asks.put(last_seq)
+
+    def take(self) -> list[dict[str, Any]]:
+        """The chunk asked for last (waiting for it), or its error raised."""
+        rows = self._rows.get()
+        if isinstance(rows, BaseException):
+            raise rows
+        return rows
+
+    def stop(self) -> None:
+        self._asks.put(None)
+
+    def _run(self) -> None:
+        try:
+            while True:
+                try:
+                    last_seq = self._asks.get(timeout=self.IDLE)
+                except queue.Empty:
+                    return
+                if last_seq is None:
+                    return
+                try:
+                    self._rows.put(self._fetch(last_seq))
+                except Exception as error:  # the reader raises it
+                    self._rows.put(error)
+                    return
+        finally:
+            connections.close_all()  # this thread's connections only (they are per thread)
 
 
 def _json_values(row: dict[str, Any], full: bool, parsed: tuple[str, ...]) -> dict[str, Any]:
@@ -217,8 +280,11 @@ def _stream(request: HttpRequest, parts: Iterator[str]) -> Iterator[bytes] | Asy
     pull = sync_to_async(lambda: next(encoded, None), thread_sensitive=True)
 
     async def chunks() -> AsyncIterator[bytes]:
-        while (part := await pull()) is not None:
-            yield part
+        try:
+            while (part := await pull()) is not None:
+                yield part
+        finally:  # the client went (Django cancels the sending) or the end: stop the reading
+            encoded.close()
 
     return chunks()
 

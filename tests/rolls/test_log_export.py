@@ -7,6 +7,7 @@ import csv
 import hashlib
 import io
 import json
+import threading
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -347,3 +348,32 @@ def test_a_players_export_numbers_nothing_and_names_no_hidden_kind(client, party
     gm_entries = json.loads(body(export(client, party.campaign, "json")))["entries"]
     assert gm_entries[0]["kind"] == "auto_pass"
     assert gm_entries[1]["result"] == verdict.result
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("fmt", ["csv", "json"])
+def test_the_next_chunk_is_read_on_a_second_connection(client, party, monkeypatch, fmt):
+    """Outside a transaction the export reads chunk n + 1 on its prefetch thread while chunk n is
+    written: every entry once, in order, and the thread (with its connection) gone at the end."""
+    monkeypatch.setattr("rolls.log.exports.EXPORT_CHUNK", 3)
+    threads = []
+    real_init = threading.Thread.__init__
+
+    def spy(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        if self.name == "export-prefetch":
+            threads.append(self)
+
+    monkeypatch.setattr(threading.Thread, "__init__", spy)
+    for _ in range(10):
+        RollEntryFactory(character=party.pc)
+    client.force_login(party.gm)
+    text = body(export(client, party.campaign, fmt))
+    if fmt == "csv":
+        seqs = [int(row["seq"]) for row in csv.DictReader(io.StringIO(text))]
+    else:
+        seqs = [entry["seq"] for entry in json.loads(text)["entries"]]
+    assert seqs == list(range(1, 11))
+    assert len(threads) == 1
+    threads[0].join(timeout=30)
+    assert not threads[0].is_alive()
