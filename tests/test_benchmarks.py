@@ -24,6 +24,7 @@ from benchmarks import click, common, http_rolls, recording, sse_fanout, stateme
         "http_rolls",
         "log_page",
         "log_scale",
+        "abandoned",
         "sse_fanout",
         "dashboard",
         "instructions",
@@ -300,3 +301,14 @@ def test_connections_are_counted_per_process_holding_them():
                 # The accepted end is ours and on the port; the client's end is on another port.
                 assert common.connections_held([os.getpid()], port) == {os.getpid(): 1}
     assert os.getpid() in common.children(os.getppid())
+
+
+def test_abandoned_recovery_is_the_first_window_that_holds():
+    from benchmarks import abandoned
+
+    need = int(abandoned.HOLD / abandoned.WINDOW)
+    dip = [10.0, 20.0, 90.0, 30.0] + [90.0] * need
+    # The 90 at 1.0 s doesn't hold; from 2.0 s every window does.
+    assert abandoned.recovered_after(dip, 75.0) == 4 * abandoned.WINDOW
+    assert abandoned.recovered_after([90.0] * need, 75.0) == 0.0
+    assert abandoned.recovered_after([10.0] * (need + 3), 75.0) is None
