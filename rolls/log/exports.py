@@ -5,11 +5,12 @@
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import queue
 import threading
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from datetime import UTC
 from fractions import Fraction
 from typing import Any
@@ -102,6 +103,7 @@ def compact_faces(faces: list[dict[str, Any]]) -> str:
     return " ".join(parts)
 
 
+@functools.lru_cache(maxsize=1024)
 def _percent(odds: str) -> str:
     try:
         return f"{float(Fraction(odds)) * 100:.2f}"
@@ -114,11 +116,29 @@ def _percent(odds: str) -> str:
 # parses only the two columns it shows — decoding and re-encoding six JSON values per row was most
 # of an export's time.
 JSON_COLUMNS = ("options", "pool", "faces", "result", "odds_table", "resource_changes")
-CSV_PARSED = ("faces", "resource_changes")
+
+
+# The CSV's two JSON cells, straight from the stored text. A log repeats its dice and resources
+# endlessly, so each distinct text is parsed and written once (the caches are small and bounded).
+@functools.lru_cache(maxsize=8192)
+def _faces_cell(text: str) -> str:
+    return compact_faces(orjson.loads(text))
+
+
+@functools.lru_cache(maxsize=8192)
+def _resources_cell(text: str) -> str:
+    value = orjson.loads(text)
+    return json.dumps(value, sort_keys=True, ensure_ascii=False) if value else ""
+
+
+CSV_CELLS: dict[str, Callable[[str], Any]] = {
+    "faces": _faces_cell,
+    "resource_changes": _resources_cell,
+}
 
 
 def export_rows(
-    entries: Any, *, full: bool, parsed: tuple[str, ...] = ()
+    entries: Any, *, full: bool, cells: Mapping[str, Callable[[str], Any]] | None = None
 ) -> Iterator[list[dict[str, Any]]]:
     """The filtered visible entries, oldest first, as export records — one list per keyset chunk of
     ``EXPORT_CHUNK`` rows (``seq > last``: never OFFSET, never the whole log in memory).
@@ -126,7 +146,7 @@ def export_rows(
     A readable entry gives every field; an entry the member only knows exists gives the
     placeholder fields. ``full`` (the GM's export) adds the chain: seq, prev_hash, salt and the
     rest of the hashed fields. The JSON columns come as ``orjson.Fragment`` (their stored text),
-    those in ``parsed`` as Python values.
+    those in ``cells`` as what its function makes of the text (the CSV's cells).
 
     The next chunk is read on a second connection (``Prefetch``) while this one is written, so
     the database's work and the writing overlap — except inside a transaction (tests,
@@ -148,7 +168,9 @@ def export_rows(
             if more and prefetch is not None:
                 prefetch.ask(chunk[-1]["seq"])
             yield [
-                export_record(_json_values(row, full, parsed), bool(row["readable"]), full=full)
+                export_record(
+                    _json_values(row, full, cells or {}), bool(row["readable"]), full=full
+                )
                 for row in chunk
             ]
             if not more:
@@ -209,11 +231,15 @@ class Prefetch:
             connections.close_all()  # this thread's connections only (they are per thread)
 
 
-def _json_values(row: dict[str, Any], full: bool, parsed: tuple[str, ...]) -> dict[str, Any]:
+def _json_values(
+    row: dict[str, Any], full: bool, cells: Mapping[str, Callable[[str], Any]]
+) -> dict[str, Any]:
     for name in JSON_COLUMNS:
         text = row.pop(f"{name}__text")
         # A player's contest result loses its numbers (records._numberless): it must be read.
-        if name in parsed or (name == "result" and not full and '"sides"' in text):
+        if name in cells:
+            row[name] = cells[name](text)
+        elif name == "result" and not full and '"sides"' in text:
             row[name] = orjson.loads(text)
         else:
             row[name] = orjson.Fragment(text)
@@ -227,16 +253,14 @@ def _csv_line(record: dict[str, Any], columns: tuple[str, ...]) -> list[Any]:
     if readable:
         cells |= {
             "breakdown": record["breakdown"],
-            "faces": compact_faces(record["faces"]),
+            "faces": record["faces"],  # already the cell (CSV_CELLS)
             "outcome": record["outcome"],
             "outcome_label": record["outcome_label"],
             "detail": record["detail"],
             "odds": record["odds"],
             "odds_percent": _percent(record["odds"]),
             "follows": record["follows"] or "",
-            "resources": json.dumps(record["resources"], sort_keys=True, ensure_ascii=False)
-            if record["resources"]
-            else "",
+            "resources": record["resources"],
             "hash": record["hash"],
             "prev_hash": record.get("prev_hash", ""),
             "salt": record.get("salt", ""),
@@ -326,8 +350,8 @@ def _export(
         # would tell them how many rolls they can't see.
         log_head = LogHead.objects.filter(campaign=campaign).first() or LogHead()
         head["chain_head"] = {"length": log_head.length, "hash": log_head.hash}
-    parsed = CSV_PARSED if extension == "csv" else ()
-    chunks = export_rows(entries, full=membership.is_gm, parsed=parsed)
+    cells = CSV_CELLS if extension == "csv" else None
+    chunks = export_rows(entries, full=membership.is_gm, cells=cells)
     response = StreamingHttpResponse(
         _stream(request, render_parts(head, chunks)), content_type=content_type
     )
