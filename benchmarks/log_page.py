@@ -147,12 +147,12 @@ def fill(size: int):
 
 def derive_statistics(cursor, campaign_id: int) -> None:
     """The campaign's trial rows, tallies and day tallies, written in bulk with the very SQL of
-    the migrations that fill them for existing entries (0015, 0018, 0019)."""
+    the migrations that fill them for existing entries (0015, 0018, 0020)."""
     from importlib import import_module
 
     trials = import_module("rolls.migrations.0015_trial_triggers")
     tallies = import_module("rolls.migrations.0018_trial_tally_triggers")
-    days = import_module("rolls.migrations.0019_trial_day_tallies")
+    days = import_module("rolls.migrations.0020_trial_day_tallies")
     kinds = ", ".join(f"'{kind}'" for kind in trials.TRIAL_KINDS)
     mine = f"t.campaign_id = {int(campaign_id)}"
     cursor.execute(f"DELETE FROM rolls_trial WHERE campaign_id = {int(campaign_id)}")

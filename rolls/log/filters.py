@@ -44,7 +44,7 @@ def _in_some_column(word: str) -> RawSQL:
 # ---------------------------------------------------------------------------------------------
 def _has_pieces(word: str) -> RawSQL:
     """PostgreSQL: "the joined text has every one- and two-letter piece of ``word``", which the
-    index of migration 0020 answers; for a word of one or two letters, a necessary condition of
+    index of migration 0021 answers; for a word of one or two letters, a necessary condition of
     its being in the text (beside the exact rule, which decides)."""
     return RawSQL(
         f"rolls_search_grams({SEARCH_TEXT}) @> rolls_search_grams(UPPER(%s))",

@@ -264,7 +264,7 @@ class TrialDayTallyQuerySet(models.QuerySet["TrialDayTally"]):
 
 class TrialDayTally(TallyFigures):
     """The trials of one key (``TALLY_KEY``) and one UTC day (``created_at``'s date in UTC) added
-    up: kept by triggers on ``rolls_trial`` (migration 0019) like ``TrialTally``. A date filter
+    up: kept by triggers on ``rolls_trial`` (migration 0020) like ``TrialTally``. A date filter
     reads the whole UTC days of its range here and only the trials of its partial edges
     (rolls/log/tallies.py, ``day_parts``)."""
 

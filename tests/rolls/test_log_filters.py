@@ -322,7 +322,7 @@ def test_search_takes_like_wildcards_literally_on_either_database(client, party)
 
 
 def test_words_of_one_or_two_letters_follow_the_search_rule(client, party):
-    """Words too short for a trigram: on PostgreSQL the pieces index (migration 0020) narrows
+    """Words too short for a trigram: on PostgreSQL the pieces index (migration 0021) narrows
     them first, and the rule stays the same — inside a word, in any column, any case; a blind
     roll's figures never match for its roller; a word no entry holds finds nothing."""
     ada = party.pc

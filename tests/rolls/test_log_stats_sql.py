@@ -1,6 +1,6 @@
 """The statistics' SQL aggregates (rolls/log/tallies.py) over ``rolls_trial``, over
 ``rolls_trial_tally`` and over ``rolls_trial_day_tally`` (kept by the triggers of migrations 0015,
-0018 and 0019) against the Python ``Tally`` walking the entries as the page did before: equal on
+0018 and 0020) against the Python ``Tally`` walking the entries as the page did before: equal on
 random logs spread over days, for every audience and with filters — date ranges in several time
 zones included — reveals and unlinked characters included."""
 

@@ -49,6 +49,6 @@ def drop(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("rolls", "0019_trial_day_tallies")]
+    dependencies = [("rolls", "0020_trial_day_tallies")]
 
     operations = [migrations.RunPython(create, drop)]

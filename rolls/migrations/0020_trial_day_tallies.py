@@ -141,7 +141,7 @@ def drop(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("rolls", "0018_trial_tally_triggers"),
+        ("rolls", "0019_open_contest_kinds"),
         ("sheets", "0010_heavy_read_windows"),
     ]
 
