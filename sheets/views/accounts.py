@@ -32,6 +32,7 @@ from sheets.models import (
     Campaign,
     TokenLimitReached,
 )
+from sheets.views.campaigns import pending_invite
 
 User = get_user_model()
 
@@ -45,7 +46,8 @@ User = get_user_model()
 def home(request: HtmxHttpRequest) -> HttpResponse:
     user = request.user
     if user.is_authenticated:
-        return render(request, "sheets/home.html", {"campaigns": Campaign.objects.for_home(user)})
+        context = {"campaigns": Campaign.objects.for_home(user), "invite": pending_invite(request)}
+        return render(request, "sheets/home.html", context)
     return render(request, "sheets/home.html", {"demo_users": demo_users()})
 
 

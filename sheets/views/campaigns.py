@@ -31,6 +31,9 @@ from sheets.models import (
     Membership,
 )
 
+# The session key of the invite a visitor opened before logging in or signing up.
+PENDING_INVITE = "pending_invite"
+
 # ---------------------------------------------------------------------------------------------
 # Campaigns
 # ---------------------------------------------------------------------------------------------
@@ -63,14 +66,17 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def _campaign_context(
     campaign: Campaign, membership: Membership, invite_form: InviteForm | None = None
 ) -> dict[str, Any]:
-    characters = (
+    characters = list(
         Character.objects.visible_to(membership).select_related("owner").order_by("is_npc", "name")
     )
+    mine = [c for c in characters if c.owner_id == membership.user_id and not c.is_npc]
     context: dict[str, Any] = {
         "campaign": campaign,
         "membership": membership,
         "members": campaign.memberships.select_related("user").order_by("role", "user__username"),
         "characters": characters,
+        # A player who joined but has no character yet is led to make one.
+        "needs_character": membership.is_player and not mine,
     }
     if membership.is_gm:
         context["invites"] = campaign.invites.all()
@@ -226,28 +232,58 @@ def invite_accept(request: HtmxHttpRequest, token: str) -> HttpResponse:
     campaign = invite.campaign
     member = campaign.membership_for(request.user)
     if member is not None:
+        forget_pending_invite(request, invite)
         messages.info(request, "You are already a member of this campaign.")
         return redirect(campaign)
     problem = invite.problem()
     if problem:
         # 410 Gone: the link existed but can no longer be used.
+        forget_pending_invite(request, invite)
         return render(
             request, "sheets/invite.html", {"invite": invite, "problem": problem}, status=410
         )
-    if request.method == "POST":
-        if not request.user.is_authenticated:
+    context = {"invite": invite, "problem": None, "auth_next": invite.get_absolute_url()}
+    if not request.user.is_authenticated:
+        # Every way to an account leads back here: the links carry ?next=, and the session keeps
+        # the invite for the ways that lose it (a password reset, a typed address); the home page
+        # then offers to finish joining (sheets/views/accounts.py).
+        request.session[PENDING_INVITE] = invite.token
+        if request.method == "POST":
             return redirect(f"{reverse('login')}?next={invite.get_absolute_url()}")
+        return render(request, "sheets/invite.html", context)
+    if request.method == "POST":
         try:
-            invite.redeem(request.user)
+            membership = invite.redeem(request.user)
         except InviteError as exc:
             return render(
                 request, "sheets/invite.html", {"invite": invite, "problem": str(exc)}, status=410
             )
-        messages.success(
-            request, f"You joined “{campaign.name}” as {invite.get_role_display().lower()}."
-        )
+        forget_pending_invite(request, invite)
+        joined = f"You joined “{campaign.name}” as {invite.get_role_display().lower()}."
+        if membership.is_player:
+            joined += " Next, create your character."
+        messages.success(request, joined)
         return redirect(campaign)
-    return render(request, "sheets/invite.html", {"invite": invite, "problem": None})
+    return render(request, "sheets/invite.html", context)
+
+
+def pending_invite(request: HtmxHttpRequest) -> Invite | None:
+    """The invite this browser opened before it had an account, while the logged-in user can
+    still use it (not a member yet, the link still good); forgotten otherwise."""
+    token = request.session.get(PENDING_INVITE)
+    if not token or not request.user.is_authenticated:
+        return None
+    invite = Invite.objects.select_related("campaign").filter(token=token).first()
+    if invite is None or invite.problem() or invite.campaign.membership_for(request.user):
+        del request.session[PENDING_INVITE]
+        return None
+    return invite
+
+
+def forget_pending_invite(request: HtmxHttpRequest, invite: Invite) -> None:
+    """Drop the invite the session remembers, once it is used or can no longer be."""
+    if request.session.get(PENDING_INVITE) == invite.token:
+        del request.session[PENDING_INVITE]
 
 
 @login_required

@@ -87,4 +87,39 @@
   document.addEventListener("click", function (event) {
     if (event.target.closest("[data-request-status-close]")) clear();
   });
+
+  // Copy buttons (data-copy="<id of a readonly input>", e.g. the GM's invite links): hidden in
+  // the HTML, shown once this script runs; without JavaScript the link is selectable text.
+  function showCopyButtons(root) {
+    root.querySelectorAll("button[data-copy][hidden]").forEach(function (button) {
+      button.hidden = false;
+    });
+  }
+
+  function copied(button, ok) {
+    var text = button.querySelector("[data-copy-text]") || button;
+    text.textContent = ok ? "Copied" : "Press Ctrl+C";
+    window.setTimeout(function () { text.textContent = "Copy"; }, 2000);
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("button[data-copy]");
+    var field = button && document.getElementById(button.getAttribute("data-copy"));
+    if (!field) return;
+    // Copying the selection works on plain http too; the Clipboard API (secure pages only) is
+    // the second try.
+    field.select();
+    if (document.execCommand("copy")) {
+      copied(button, true);
+    } else if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(field.value).then(
+        function () { copied(button, true); },
+        function () { copied(button, false); });
+    } else {
+      copied(button, false);
+    }
+  });
+
+  document.addEventListener("DOMContentLoaded", function () { showCopyButtons(document); });
+  document.addEventListener("htmx:afterSettle", function (event) { showCopyButtons(event.detail.elt); });
 })();

@@ -24,7 +24,7 @@ from django.test import Client
 from django.urls import reverse
 
 from rolls.models import Webhook, WebhookDelivery, WebhookFormat
-from sheets.models import Campaign, Role
+from sheets.models import Campaign, Invite, Role
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -111,6 +111,13 @@ def demo_states() -> list[PageState]:
             PageState(f"{system}-player-log", "alice", f"/campaigns/{pk}/log/"),
             PageState(f"{system}-stats", "gm", f"/campaigns/{pk}/stats/"),
         ]
+    first = Campaign.objects.order_by("pk").first()
+    assert first is not None
+    invite = Invite.objects.create(
+        campaign=first, created_by=first.memberships.get(role=Role.GM).user
+    )
+    states.append(PageState("invite", None, invite.get_absolute_url()))
+    states.append(PageState("gm-campaign", "gm", first.get_absolute_url()))
     states.append(PageState("webhooks", "gm", _webhooks_page()))
     states.append(PageState("gm-table-finished", "gm", _finished_table(), _open_every_fold))
     return states

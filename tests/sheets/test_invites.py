@@ -155,3 +155,91 @@ def test_invite_create_with_htmx_returns_the_invites_partial(client):
     )
     assert bad.status_code == 200
     assert "greater than or equal to 1" in bad.content.decode()
+
+
+def test_the_invite_pages_header_links_carry_the_invite(client):
+    invite = InviteFactory()
+    html = client.get(invite.get_absolute_url()).content.decode()
+    nav = html.split('<nav aria-label="Main">')[1].split("</nav>")[0]
+    for name in ("login", "signup"):
+        assert f'href="{reverse(name)}?next=/invite/{invite.token}/"' in nav
+
+
+def test_the_signup_pages_log_in_link_keeps_the_invite(client):
+    invite = InviteFactory()
+    html = client.get(reverse("signup"), {"next": invite.get_absolute_url()}).content.decode()
+    assert f'href="{reverse("login")}?next=/invite/{invite.token}/"' in html
+
+
+def signup(client, name="newbie", **extra):
+    data = {"username": name, "email": f"{name}@example.com", "password1": "a-long-pass-123"}
+    return client.post(reverse("signup"), {**data, "password2": data["password1"], **extra})
+
+
+def test_a_lost_next_still_leads_back_to_the_invite_from_home(client):
+    """Signed up without ?next= (a typed address, a password reset): the home page offers the
+    invite this browser opened, and its button joins."""
+    invite = InviteFactory(role=Role.PLAYER)
+    client.get(invite.get_absolute_url())
+    assert signup(client)["Location"] == reverse("home")
+    html = client.get(reverse("home")).content.decode()
+    assert f"Finish joining “{invite.campaign.name}”" in html
+    assert f'action="{invite.get_absolute_url()}"' in html
+    response = client.post(invite.get_absolute_url())
+    assert response["Location"] == invite.campaign.get_absolute_url()
+    assert "Finish joining" not in client.get(reverse("home")).content.decode()
+
+
+def test_home_forgets_an_invite_that_cannot_be_used_any_more(client):
+    invite = InviteFactory()
+    client.get(invite.get_absolute_url())
+    invite.revoke()
+    signup(client)
+    assert "Finish joining" not in client.get(reverse("home")).content.decode()
+    assert "pending_invite" not in client.session
+
+
+def test_home_offers_no_invite_to_someone_who_never_opened_one(client):
+    InviteFactory()
+    client.force_login(UserFactory())
+    assert "Finish joining" not in client.get(reverse("home")).content.decode()
+
+
+def test_after_joining_the_campaign_page_leads_to_creating_a_character(client):
+    invite = InviteFactory(role=Role.PLAYER)
+    user = UserFactory()
+    response = join(client, invite, user)
+    page = client.get(response["Location"])
+    html = page.content.decode()
+    assert "Next, create your character." in html
+    create = reverse("character_create", args=[invite.campaign.pk])
+    assert f'<a class="button" href="{create}">Create your character</a>' in html
+
+
+def test_the_next_step_goes_once_the_player_has_a_character(client):
+    from tests.factories import CharacterFactory
+
+    invite = InviteFactory(role=Role.PLAYER)
+    user = UserFactory()
+    join(client, invite, user)
+    CharacterFactory(campaign=invite.campaign, owner=user)
+    html = client.get(invite.campaign.get_absolute_url()).content.decode()
+    assert "Create your character" not in html
+
+
+def test_an_observer_is_not_asked_for_a_character(client):
+    invite = InviteFactory(role=Role.OBSERVER)
+    response = join(client, invite)
+    html = client.get(response["Location"]).content.decode()
+    assert "Create your character" not in html
+    assert "Next, create" not in html
+
+
+def test_the_gm_sees_a_copy_button_for_each_usable_link(client):
+    invite = InviteFactory()
+    revoked = InviteFactory(campaign=invite.campaign)
+    revoked.revoke()
+    client.force_login(invite.campaign.memberships.get(role=Role.GM).user)
+    html = client.get(invite.campaign.get_absolute_url()).content.decode()
+    assert f'data-copy="invite-link-{invite.pk}" hidden' in html
+    assert f'data-copy="invite-link-{revoked.pk}"' not in html
