@@ -80,6 +80,9 @@ class CreationForm(forms.Form):
         max_length=ranges.NAME_MAX_LENGTH,
         error_messages={"required": "Give your character a name."},
     )
+    # A player who spent some points but not all confirms it (a name alone, a blank sheet to fill
+    # in later, needs no confirming: the message after Create says what is unspent).
+    unspent_ok = forms.BooleanField(label="Create with these points unspent", required=False)
 
     def __init__(self, data: Any = None, *, campaign: Campaign, gm: bool) -> None:
         super().__init__(data)
@@ -133,7 +136,49 @@ class CreationForm(forms.Form):
                 self.add_error(None, problem.message)
             else:
                 self.add_error(field, problem.message)
+        if self.asks_unspent and not self.cleaned_data.get("unspent_ok"):
+            self.add_error(
+                "unspent_ok",
+                f"Not spent yet: {self.check.unspent_text}. Spend them, or tick “Create with"
+                " these points unspent” and create again.",
+            )
         return self.cleaned_data
+
+    @property
+    def asks_unspent(self) -> bool:
+        """Whether Create asks the player to confirm points left unspent."""
+        check = self.check
+        return self.strict and self.is_bound and check.started and bool(check.unspent)
+
+    @property
+    def panel_problems(self) -> list[str]:
+        """What the budget panel lists: the fields' own checks and the engine's refusals, each
+        once (a refusal beside its field is also that field's error)."""
+        found = [*self.field_messages, *(p.message for p in self.refusals)]
+        return list(dict.fromkeys(found))
+
+    @property
+    def error_summary(self) -> list[tuple[str, str]]:
+        """Each message with the anchor of where it stands: a field's input, or the step of a
+        section's message (``#step-<where>``)."""
+        section = {m for messages in self.section_errors.values() for m in messages}
+        linked = [
+            (str(message), f"#{self[name].auto_id}")
+            for name, messages in self.errors.items()
+            if name not in ("__all__", "unspent_ok")
+            for message in messages
+        ]
+        linked += [
+            (message, f"#step-{where}")
+            for where, messages in self.section_errors.items()
+            for message in messages
+        ]
+        linked += [
+            (str(m), "#creation-budget") for m in self.non_field_errors() if m not in section
+        ]
+        # The confirmation last: what is left to spend matters once the rest is right.
+        linked += [(str(m), "#id_unspent_ok") for m in self.errors.get("unspent_ok", [])]
+        return linked
 
     @property
     def check(self) -> CreationCheck:
@@ -162,7 +207,7 @@ class CreationForm(forms.Form):
         return [
             str(message)
             for name, messages in self.errors.items()
-            if name not in ("__all__", "name")
+            if name not in ("__all__", "name", "unspent_ok")
             for message in messages
         ]
 

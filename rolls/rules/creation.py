@@ -56,6 +56,25 @@ class CreationCheck:
     notes: tuple[str, ...] = ()  # what the rules say that helps choose, never a check
 
     @property
+    def unspent(self) -> tuple[Budget, ...]:
+        """The budgets with points still to spend."""
+        return tuple(b for b in self.budgets if b.left is not None and b.left > 0)
+
+    @property
+    def started(self) -> bool:
+        """Whether any budgeted point is spent at all (a blank sheet spends none)."""
+        return any(b.spent > 0 for b in self.budgets if b.total is not None)
+
+    @property
+    def unspent_text(self) -> str:
+        """What is left, in words: "1 attribute point and 3 skill points" ("" when nothing)."""
+        parts = []
+        for budget in self.unspent:
+            label = budget.label[0].lower() + budget.label[1:]
+            parts.append(f"{budget.left} {label.removesuffix('s') if budget.left == 1 else label}")
+        return " and ".join(parts)
+
+    @property
     def counts_only(self) -> bool:
         """The rules set no budget at all: every figure is a count, for information."""
         return all(budget.total is None for budget in self.budgets)

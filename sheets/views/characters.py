@@ -80,7 +80,10 @@ def character_create(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
                 hidden_from_players=form.cleaned_data.get("hidden_from_players", False),
             )
             system.create_from(character, form.build)
-        messages.success(request, f"{character.name} created.")
+        said = f"{character.name} created."
+        if form.strict and form.check.unspent:
+            said += f" Not spent yet: {form.check.unspent_text}; spend them on the sheet."
+        messages.success(request, said)
         return redirect(character)
     return render(
         request, "sheets/character_form.html", context, status=400 if form.is_bound else 200

@@ -1,6 +1,8 @@
 """Guided creation in the browser, per system, on a phone and a laptop: fill the steps, watch the
 budget follow (the server computes it), create, and land on the sheet showing the values."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -54,9 +56,19 @@ def test_cogent_budget_follows_the_build_and_create_opens_the_sheet(
     expect(page.get_by_role("alert").first).to_be_visible()
     expect(page.locator(".creation-step .problem")).to_contain_text("That is 3 attribute points")
     expect(page.get_by_label("Athletics", exact=True)).to_have_value("3")
+    # The summary links to the step, and the budget panel still says what is wrong.
+    page.locator(".error-summary a[href='#step-attributes']").click()
+    expect(page.locator("#step-attributes")).to_be_in_viewport()
+    expect(budget).to_contain_text("That is 3 attribute points")
     page.get_by_label("Reflex", exact=True).fill("0")
     page.get_by_role("button", name="Create character").click()
-    page.wait_for_url("**/characters/*/")
+    # 9 skill points are left: said, and the player confirms.
+    expect(page.locator(".error-summary")).to_contain_text("Not spent yet: 9 skill points.")
+    expect(budget).to_contain_text("Not spent yet: 9 skill points.")
+    page.get_by_label("Create with these points unspent").check()
+    page.get_by_role("button", name="Create character").click()
+    # (The summary's link left its #step-… in the address; the redirect keeps it.)
+    page.wait_for_url(re.compile(r"/characters/\d+/(#.*)?$"))
     expect(page.get_by_role("heading", level=1)).to_contain_text("Rob")
     rob = campaign.characters.get(name="Rob")
     sheet = rob.cogent
@@ -127,6 +139,9 @@ def test_without_javascript_check_the_budget_and_create_still_work(browser, live
     budget = page.locator("#creation-budget")
     expect(budget).to_contain_text("Attribute points: 0 of 2 left")
     expect(page.get_by_label("Name", exact=True)).to_have_value("Pip")
+    page.get_by_role("button", name="Create character").click()
+    expect(budget).to_contain_text("Not spent yet: 12 skill points.")
+    page.get_by_label("Create with these points unspent").check()
     page.get_by_role("button", name="Create character").click()
     page.wait_for_url("**/characters/*/")
     assert campaign.characters.get(name="Pip").cogent.reflex == 2

@@ -1,6 +1,9 @@
 """Guided character creation through HTTP: budgets shown, builds saved whole, refusals that keep
 the input and write nothing, the htmx budget partial, and who may create."""
 
+import itertools
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -53,6 +56,7 @@ COGENT_BUILD = {
     "vocation-0-sub-0-rating": "3",
     "vocation-0-sub-1-kind": "combat:Small",
     "vocation-0-sub-1-rating": "2",
+    "unspent_ok": "on",  # 8 skill points stay unspent
 }  # spent: 2 + 1 − 1 + (3 − 1) + 3 + 2 = 9 of 17
 
 
@@ -120,6 +124,63 @@ def test_cogent_over_budget_build_is_refused_beside_its_fields_and_keeps_the_inp
     assert 'value="Greedy"' in page and 'name="skill-0" value="4"' in page
     assert 'value="Surgery"' in page
     assert 'name="strength" value="2"' in page
+
+
+def test_cogent_points_left_unspent_are_said_and_confirmed(client, parties):
+    party = parties[System.COGENT]
+    before = count(party)
+    build = {k: v for k, v in COGENT_BUILD.items() if k != "unspent_ok"}
+    response = as_player(client, party).post(create_url(party), build)
+    assert response.status_code == 400 and count(party) == before
+    page = response.content.decode()
+    said = "Not spent yet: 8 skill points."
+    assert page.count(said) == 3  # in the summary, beside the confirmation, in the budget panel
+    assert '<a href="#id_unspent_ok">' + said in page  # the summary links to it
+    assert 'name="unspent_ok"' in page
+    live = client.post(create_url(party), build, **HTMX).content.decode()
+    assert "Not spent yet: 8 skill points. Create asks you to confirm." in live
+    created(client, party, build | {"unspent_ok": "on"})
+
+
+def test_a_blank_sheet_needs_no_confirming_and_says_what_is_unspent(client, parties):
+    party = parties[System.COGENT]
+    response = as_player(client, party).post(create_url(party), {"name": "Pip"}, follow=True)
+    page = response.content.decode()
+    assert "Pip created. Not spent yet: 2 attribute points and 12 skill points" in page
+
+
+def test_the_summary_links_every_message_to_its_field_or_step(client, parties):
+    party = parties[System.COGENT]
+    build = COGENT_BUILD | {"name": "", "strength": "2", "reflex": "1", "skill-0": "9"}
+    page = as_player(client, party).post(create_url(party), build).content.decode()
+    summary = page.split('<ul class="error-summary">')[1].split("</ul>")[0]
+    assert '<a href="#id_name">Give your character a name.</a>' in summary
+    assert '<a href="#id_skill-0">' in summary
+    assert '<a href="#step-attributes">That is 4 attribute points' in summary
+    assert 'id="step-attributes"' in page and 'id="id_skill-0"' in page
+    # The budget panel keeps the problems after the refused Create.
+    panel = page.split('id="creation-budget-status"')[1].split("</aside>")[0]
+    assert "That is 4 attribute points" in panel and "−1 to 4" in panel
+
+
+def test_cold_stars_says_each_problem_once(client, parties):
+    party = parties[System.COLD_STARS]
+    build = {"name": "Vex", "agility": "3", "skill-piloting": "3"}
+    live = as_player(client, party).post(create_url(party), build, **HTMX).content.decode()
+    assert live.count("from 3 a domain skill needs a domain") == 1
+    page = client.post(create_url(party), build).content.decode()
+    panel = page.split('id="creation-budget-status"')[1].split("</aside>")[0]
+    assert panel.count("from 3 a domain skill needs a domain") == 1
+
+
+def test_the_creation_page_headings_go_h1_h2_h3(client, parties):
+    for system in (System.COGENT, System.DAD6, System.COLD_STARS):
+        party = parties[system]
+        page = as_player(client, party).get(create_url(party)).content.decode()
+        main = page.split('<main id="main"')[1]
+        levels = [int(n) for n in re.findall(r"<h([1-6])", main)]
+        assert levels[0] == 1
+        assert all(b <= a + 1 for a, b in itertools.pairwise(levels)), levels
 
 
 def test_cogent_messages_are_for_players_not_raw_django(client, parties):
