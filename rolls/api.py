@@ -25,16 +25,12 @@ from rolls.log.records import EXPORT_VALUES, api_record, api_records
 from rolls.log.tokens import PATTERN, entry_pk, entry_token
 from rolls.models import RollEntry
 from rolls.rolling import followups
+from rolls.rolling.access import entry_for_member
+from rolls.rolling.actions import make_follow_up, make_roll
+from rolls.rolling.asks import ASK_PARAMS, panel_ask
 from rolls.rolling.display import Band, bands
 from rolls.rolling.forms.base import RollForm
 from rolls.rolling.targets import Target, target_for_roller
-from rolls.rolling.views import (
-    ASK_PARAMS,
-    entry_for_member,
-    make_follow_up,
-    make_roll,
-    panel_ask,
-)
 from rolls.rules import cogent
 from sheets.access import campaign_for_member, character_for_reader
 from sheets.api import MAX_ID, Id

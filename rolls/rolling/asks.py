@@ -17,6 +17,8 @@ from rolls.table import contests
 from sheets.converters import parse_id
 from sheets.models import Character, Refused
 
+ASK_PARAMS = ("call", "contest")  # not options: which GM request the panel answers
+
 
 @dataclass
 class Ask:
@@ -111,3 +113,11 @@ def ask_for(params: Any, character: Character, target: Target, *, lock: bool = F
     if target.obj.name != ask.skill:
         raise Refused(f"The GM asked for {ask.skill}, not {target.obj.name}.")
     return ask
+
+
+def panel_ask(params: Any, target: Target) -> tuple[Ask | None, str]:
+    """The call or contest the panel answers, or the reason it can't (shown in the panel)."""
+    try:
+        return ask_for(params, target.character, target), ""
+    except Refused as exc:
+        return None, str(exc)

@@ -4,25 +4,20 @@ itself is rolled by the roll panel (views.py), like any roll."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
-from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 
 from config.http import AuthenticatedHttpRequest
 from rolls import live
 from rolls.models import Assist, AssistRequest
-from rolls.rolling.forms.cogent_pools import default_weapon
-from rolls.rolling.targets import Target, find_target
-from rolls.rolling.views import entry_for_member
+from rolls.rolling.access import entry_for_member
+from rolls.rolling.targets import assist_panel_url, find_target
 from rolls.rules import cogent
 from sheets.access import character_for_roller
 
@@ -111,22 +106,3 @@ def assist_offer(request: AuthenticatedHttpRequest, pk: int, ask_pk: int) -> Htt
             content_type="text/plain",
         )
     return redirect(assist_panel_url(target, ask.character_id, cogent.ASSIST_MIN_CL))
-
-
-def assist_panel_url(
-    target: Target, assisted_pk: int, challenge_level: int, further_helpers: int = 0
-) -> str:
-    """The assisting row's roll panel, set up to roll an assist for ``assisted_pk`` (a request
-    answered from a sheet, or the GM table's form): a combat row keeps its stored weapon, so the
-    pool is the sheet's."""
-    params: dict[str, Any] = {
-        "assist_for": assisted_pk,
-        "challenge_level": challenge_level,
-        "extra_penalty": 0,
-    }
-    if further_helpers:
-        params["further_helpers"] = further_helpers
-    if target.is_combat:
-        params |= default_weapon(target.obj)
-    url = reverse("roll_panel", args=[target.character.pk, target.kind, target.obj.pk])
-    return f"{url}?{urlencode(params)}"

@@ -13,8 +13,11 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.http import urlencode
 
 from config.http import AuthenticatedHttpRequest
+from rolls.rolling.forms.cogent_pools import default_weapon
 from sheets.access import character_for_roller, check_reader, check_roller, with_viewer
 from sheets.models import Character, Membership, Sheet
 from sheets.registry import all_rule_systems
@@ -143,3 +146,22 @@ def row_names(character: Character, *, assist: bool = False) -> dict[str, tuple[
         for name, pk in qs.values_list("name", "pk"):
             found.setdefault(name, (row.kind, pk))
     return found
+
+
+def assist_panel_url(
+    target: Target, assisted_pk: int, challenge_level: int, further_helpers: int = 0
+) -> str:
+    """The assisting row's roll panel, set up to roll an assist for ``assisted_pk`` (a request
+    answered from a sheet, or the GM table's form): a combat row keeps its stored weapon, so the
+    pool is the sheet's."""
+    params: dict[str, Any] = {
+        "assist_for": assisted_pk,
+        "challenge_level": challenge_level,
+        "extra_penalty": 0,
+    }
+    if further_helpers:
+        params["further_helpers"] = further_helpers
+    if target.is_combat:
+        params |= default_weapon(target.obj)
+    url = reverse("roll_panel", args=[target.character.pk, target.kind, target.obj.pk])
+    return f"{url}?{urlencode(params)}"

@@ -7,7 +7,6 @@ HTMX gets the panel with the message (htmx swaps only 2xx), plain requests a 4xx
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from typing import Any
 
 from django.contrib import messages
@@ -15,54 +14,31 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
 from config.http import AuthenticatedHttpRequest
-from rolls import live
 from rolls.models import (
     ROOT_KINDS,
-    Assist,
-    AssistRequest,
     HiddenEntry,
     Kind,
     RollEntry,
     Visibility,
 )
 from rolls.rolling import followups
-from rolls.rolling.asks import Ask, ask_for
+from rolls.rolling.access import entry_for_member, shows_seq
+from rolls.rolling.actions import changed, make_follow_up, make_roll
+from rolls.rolling.asks import ASK_PARAMS, Ask, panel_ask
 from rolls.rolling.forms.base import RollForm
-from rolls.rolling.outcomes import Outcome, dice_rng
 from rolls.rolling.targets import Target, target_for_roller
-from rolls.table import contests, verdicts
-from sheets.models import Character, Membership, Refused, Sheet
+from rolls.table import verdicts
+from sheets.models import Membership, Refused, Sheet
 from sheets.registry import rule_system
-from sheets.views.characters import with_new_roll, with_rolled_parts
+from sheets.rolled import with_new_roll, with_rolled_parts
 
-ASK_PARAMS = ("call", "contest")  # not options: which GM request the panel answers
 UPDATE_ODDS = "odds"  # the panel's "Update odds" without JavaScript: no roll, its page again
-
-
-def shows_seq(membership: Membership | None) -> bool:
-    """Only the GM sees an entry's chain number: its gaps would count the hidden rolls."""
-    return membership is not None and membership.is_gm
-
-
-def entry_for_member(request: AuthenticatedHttpRequest, pk: int) -> tuple[RollEntry, Membership]:
-    """Any member reads any entry of their campaign; non-members get a 404 (no existence leak)."""
-    entry = get_object_or_404(
-        RollEntry.objects.select_related("campaign", "follows", "character"), pk=pk
-    )
-    membership = Membership.objects.filter(
-        campaign_id=entry.campaign_id, user_id=request.user.pk
-    ).first()
-    # A roll the member may not know of answers exactly like one that doesn't exist.
-    if membership is None or not entry.is_known_to(membership):
-        raise Http404("No such roll.")
-    return entry, membership
-
 
 # ---------------------------------------------------------------------------------------------
 # The roll panel
@@ -131,14 +107,6 @@ def _form(
     return form
 
 
-def panel_ask(params: Any, target: Target) -> tuple[Ask | None, str]:
-    """The call or contest the panel answers, or the reason it can't (shown in the panel)."""
-    try:
-        return ask_for(params, target.character, target), ""
-    except Refused as exc:
-        return None, str(exc)
-
-
 @login_required
 @require_GET
 def roll_panel(
@@ -185,7 +153,7 @@ def roll_create(
         else:
             if not request.htmx:
                 return redirect(entry)
-            spent, prompts = _changed(form, entry, ask)
+            spent, prompts = changed(form, entry, ask)
             if spent or prompts:
                 # Re-read the sheet: the panel shows the resources as they now are, an option
                 # they no longer pay for is unset rather than shown as an error under the
@@ -245,136 +213,6 @@ def _odds_page(request: AuthenticatedHttpRequest, target: Target) -> HttpRespons
     return redirect(f"{_panel_urls(target)['panel_url']}?{options.urlencode()}")
 
 
-def make_roll(
-    user: Any, target: Target, form: RollForm, action: str, params: Any
-) -> tuple[RollEntry, Ask | None]:
-    """Roll a valid panel ``form`` for ``target`` as ``user``: one transaction that re-checks the
-    GM's request it answers (``params``: call/contest), spends, rolls and appends. Raises
-    :class:`Refused` (nothing written) when the rules or resources say no. The page and the API
-    both roll through here."""
-    character = target.character
-    assisted, taken = _assists(form)
-    # A plain roll — no GM's request to re-check, nothing spent, no assist given or taken —
-    # writes nothing but its entry, and the append is a transaction of its own (on PostgreSQL one
-    # statement, RollEntryQuerySet.append). Anything more commits with the entry, or not at all.
-    plain = not (
-        params.get("call")
-        or params.get("contest")
-        or form.spends(action)
-        or assisted is not None
-        or taken is not None
-    )
-    with nullcontext() if plain else transaction.atomic():
-        # Re-checked under a row lock: closed, answered or decided a moment ago refuses.
-        ask = ask_for(params, character, target, lock=True)
-        # A roll that spends nothing needs no sheet lock: it reads the sheet as loaded.
-        sheet = (
-            character.campaign.rule_system.lock_sheet(character.pk)
-            if form.spends(action)
-            else form.sheet
-        )
-        outcome = form.roll(action, sheet, dice_rng())
-        if ask is not None and assisted is not None:
-            raise Refused("An answer to the GM's request can't be an assist roll.")
-        _lock_assists(form)
-        links = ask.links() if ask else {}
-        entry = _append(
-            user,
-            character,
-            outcome,
-            label=target.label,
-            visibility=form.chosen_visibility,
-            **links,
-        )
-        _answered(ask, entry, user)
-        _record_assist(form, entry)
-    return entry, ask
-
-
-def _changed(form: RollForm, entry: RollEntry, ask: Ask | None) -> tuple[bool, bool]:
-    """What a roll changed on its sheet besides the log: its resources (something spent), and
-    its prompts (a GM's request answered, an assist given or taken)."""
-    assisted, taken = _assists(form)
-    return bool(entry.resource_changes), not (ask is None and assisted is None and taken is None)
-
-
-def _assists(form: RollForm) -> tuple[Character | None, Assist | None]:
-    """The character this roll assists and the waiting assist it takes (Cogent's panel only;
-    None and None for the others)."""
-    return getattr(form, "assist_target", None), getattr(form, "_assist_taken", lambda: None)()
-
-
-def _lock_assists(form: RollForm) -> None:
-    """Inside the roll's transaction, re-check the assist state the form was built on: the
-    waiting assist this roll takes is still waiting, and no other assist has started to wait
-    for the character this one is for (one at a time, cogent.ASSISTS_PER_ROLL)."""
-    assisted, taken = _assists(form)
-    if taken is not None:
-        still = Assist.objects.select_for_update().waiting().filter(pk=taken.pk).exists()
-        if not still:
-            raise Refused(
-                f"{taken.by_name}'s assist was used or dropped a moment ago; check the odds again."
-            )
-    if assisted is not None:
-        assisted.campaign.rule_system.lock_sheet(assisted.pk)  # serialises two assists for one
-        if Assist.objects.waiting_for(assisted).exists():
-            raise Refused(f"An assist already waits for {assisted.name}.")
-
-
-def _record_assist(form: RollForm, entry: RollEntry) -> None:
-    """After the entry is appended: an assist starts to wait, or the one taken is used."""
-    assisted, taken = _assists(form)
-    if entry.kind == Kind.ASSIST and assisted is not None:
-        Assist.objects.create(
-            campaign_id=entry.campaign_id,
-            entry=entry,
-            assisted=assisted,
-            wins=entry.result["assist"],
-            further_helpers=entry.options.get("further_helpers", 0),
-        )
-        AssistRequest.objects.close_for(assisted)  # the request, if any, is answered
-        # The assisted character's sheet (its stream hears only its own entries) and every
-        # sheet's prompt area (an answered request goes away) learn of it without a reload.
-        live.publish(entry.campaign_id, "sheet", assisted.pk)
-        live.publish(entry.campaign_id, "call", 0)
-        return
-    if taken is not None and "assist" in entry.options:
-        Assist.objects.filter(pk=taken.pk).update(used_by=entry)
-
-
-def _answered(ask: Ask | None, entry: RollEntry, user: Any) -> None:
-    """Inside the roll's transaction: tell the GM table (and decide a single-roll contest)."""
-    if ask is None:
-        return
-    # Caused by the entry: a member who may not know of a hidden roll doesn't hear of its answer.
-    if ask.call is not None:
-        live.publish(entry.campaign_id, "call", ask.call.pk, cause=entry.pk)
-    elif ask.contest is not None:
-        contests.rolled_single(ask.contest, entry, user)
-        live.publish(entry.campaign_id, "contest", ask.contest.pk, cause=entry.pk)
-
-
-def _append(
-    user: Any,
-    character: Character,
-    outcome: Outcome,
-    *,
-    label: str,
-    follows: RollEntry | None = None,
-    visibility: str = Visibility.PUBLIC,
-    **links: Any,
-) -> RollEntry:
-    return RollEntry.objects.append_by(
-        user,
-        character,
-        **links,
-        follows=follows,
-        label=label,
-        visibility=visibility,
-        **outcome.fields(),
-    )
-
-
 # ---------------------------------------------------------------------------------------------
 # Follow-ups
 # ---------------------------------------------------------------------------------------------
@@ -388,22 +226,6 @@ def _result_context(
     if can_roll and sheet is not None and isinstance(entry, RollEntry):  # a placeholder: none
         offers = followups.available(entry, sheet, has_follow_up=has_follow_up)
     return {"entry": entry, "follow_ups": offers}
-
-
-def make_follow_up(
-    user: Any, entry: RollEntry, character: Character, action: str, value: str
-) -> RollEntry:
-    """Follow ``entry`` up with ``action`` (one of ``followups.names()``) in one transaction
-    that locks the sheet; :class:`Refused` when the rules or resources say no, or when someone
-    followed it up a moment earlier. The page and the API both follow up through here."""
-    try:
-        with transaction.atomic():
-            sheet = character.campaign.rule_system.lock_sheet(character.pk)
-            outcome = followups.perform(action, entry, sheet, dice_rng(), value)
-            return _append(user, character, outcome, label=entry.label, follows=entry)
-    except IntegrityError:
-        # Someone followed this entry up a moment earlier: the one-follow-up constraint held.
-        raise Refused("This roll already has a follow-up.") from None
 
 
 @login_required

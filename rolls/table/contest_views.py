@@ -27,7 +27,7 @@ from sheets.access import (
     campaign_for_member,
 )
 from sheets.models import Character, Membership, Refused
-from sheets.views.characters import with_rolled_parts
+from sheets.rolled import with_rolled_parts
 
 HIDDEN_CHOICE = "A roll of this contest is hidden from you, so the GM settles it."
 

@@ -30,7 +30,7 @@ from rolls.models import (
     RollCallTarget,
     RollEntry,
 )
-from rolls.rolling.assist_views import assist_panel_url
+from rolls.rolling.targets import assist_panel_url
 from rolls.table.cards import RECENT_CLOSED, contest_cards
 from rolls.table.forms import AssistForm, CallForm, ContestForm
 from sheets.access import (

@@ -14,14 +14,12 @@ from django.db import IntegrityError, transaction
 from django.forms import BaseForm, ModelForm
 from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.http import AuthenticatedHttpRequest, form_data
 from rolls import live
 from rolls.live.stream import live_context
-from rolls.models import RollEntry
 from sheets.access import (
     campaign_for_creator,
     character_for_editor,
@@ -38,10 +36,8 @@ from sheets.models import (
     Character,
     Membership,
 )
+from sheets.rolled import recent_rolls, rolled_context, with_sheet
 from sheets.rows import DELETE, SheetRow
-
-RECENT_ROLLS = 5  # entries shown on a sheet; the campaign log has the rest
-
 
 # ---------------------------------------------------------------------------------------------
 # Characters
@@ -172,98 +168,6 @@ def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     return _render_sheet(request, character, membership, editing=editing)
 
 
-def rolled_context(
-    character: Character, membership: Membership, *, sections: bool = True
-) -> dict[str, Any]:
-    """What the sheet's "rolled" partial shows: the parts of the sheet a roll or its follow-up
-    may change (the rule system's rolled sections, the recent rolls, the prompts), in read mode,
-    for this member — the roll's own response carries them, and every other open sheet fetches
-    them when the stream brings a roll. ``sections=False``: the recent rolls (and prompts)
-    only, for a roll that changed nothing else on the sheet — nothing of the sheet is read."""
-    if not sections:
-        only: dict[str, Any] = {"character": character, "campaign": character.campaign}
-        only |= {"membership": membership, "rolled_parts": [], "rolled_prompts": True}
-        return only | _recent_rolls(character, membership)
-    character = _sheet_queryset_character(character)
-    system = character.campaign.rule_system
-    sheet = system.sheet_of(character)
-    # Read mode, and only what those parts show: the rest of the sheet's rows stay unread.
-    context: dict[str, Any] = {
-        "character": character,
-        "campaign": character.campaign,
-        "membership": membership,
-        "can_edit": character.can_edit(membership),
-        "editing": "",
-        "sections": {s.key: s for s in system.sections},
-        "sheet": sheet,
-        "sheet_form": None,
-    }
-    context |= system.rolled_context(sheet) | _recent_rolls(character, membership)
-    context["rolled_parts"] = [
-        f"{system.sheet_template}#{section.key}" for section in system.sections if section.rolled
-    ]
-    context["rolled_prompts"] = True
-    return context
-
-
-def with_rolled_parts(
-    request: AuthenticatedHttpRequest,
-    response: HttpResponse,
-    character: Character,
-    membership: Membership,
-    *,
-    prompts: bool = True,
-    sections: bool = True,
-) -> HttpResponse:
-    """A roll or follow-up made on the character's sheet: its response also carries what the roll
-    changed there — the sheet's rolled parts as out-of-band swaps — so one click is one request
-    (nothing re-fetches the sheet). From any other page (the panel's own page, a permalink) it
-    carries the result alone. ``prompts=False``: not the prompts (a contest card's response,
-    which is swapped into them, or a roll that changed none); ``sections=False``: not the rolled
-    sections (a roll that spent nothing): only what changed is read, rendered and sent."""
-    current = request.htmx.current_url_abs_path or ""
-    if current.split("?", 1)[0].split("#", 1)[0] != character.get_absolute_url():
-        return response
-    context = rolled_context(character, membership, sections=sections) | {"rolled_prompts": prompts}
-    parts = render_to_string("sheets/character_detail.html#rolled", context, request)
-    response.write(parts)
-    return response
-
-
-def with_new_roll(
-    request: AuthenticatedHttpRequest,
-    response: HttpResponse,
-    character: Character,
-    membership: Membership,
-    entry: RollEntry,
-) -> HttpResponse:
-    """A roll made on the character's sheet that changed nothing else there: its response also
-    carries the roll's card, out of band on top of the sheet's recent rolls (the page keeps as
-    many as it shows) — nothing of the sheet or its other rolls is read or rendered again."""
-    current = request.htmx.current_url_abs_path or ""
-    if current.split("?", 1)[0].split("#", 1)[0] != character.get_absolute_url():
-        return response
-    if not entry.is_known_to(membership):  # the same rule as the list's (visible_to)
-        return response
-    context = {"entry": entry.card_for(membership), "show_seq": membership.is_gm}
-    response.write(render_to_string("sheets/character_detail.html#new-roll", context, request))
-    return response
-
-
-def _recent_rolls(character: Character, membership: Membership) -> dict[str, Any]:
-    return {
-        "can_roll": character.can_roll(membership),
-        "recent_rolls": [
-            entry.card_for(membership)
-            for entry in RollEntry.objects.visible_to(membership).recent_for(
-                character, RECENT_ROLLS
-            )
-        ],
-        "show_seq": membership.is_gm,  # chain numbers' gaps would count hidden rolls
-        "recent_keep": RECENT_ROLLS,
-    }
-
-
 BASICS = "basics"  # the name and notes: every system's section, saved by character_basics
 
 
@@ -361,12 +265,6 @@ def _sheet_context(
     return context
 
 
-def _sheet_queryset_character(character: Character) -> Character:
-    """Reload with the one-to-one sheet joined so the page has a fixed number of queries."""
-    related = character.campaign.rule_system.related_name
-    return Character.objects.select_related("campaign", "owner", related).get(pk=character.pk)
-
-
 def _render_sheet(
     request: AuthenticatedHttpRequest,
     character: Character,
@@ -379,13 +277,13 @@ def _render_sheet(
     focus: str = "",
     carried: QueryDict | None = None,
 ) -> HttpResponse:
-    character = _sheet_queryset_character(character)
+    character = with_sheet(character)
     context = _sheet_context(character, membership, bound or {}, editing, carried)
     context["saved"] = saved
     # After a Save or Cancel the section's Edit control takes focus back (a saved section by
     # the view, a cancelled one by ?focus= on Cancel's request).
     context["focus"] = focus or request.GET.get("focus", "")
-    context |= _recent_rolls(character, membership)
+    context |= recent_rolls(character, membership)
     template = "sheets/character_detail.html"
     if request.htmx:
         # htmx swaps only 2xx responses by default; validation errors are part of the sheet.

@@ -1,0 +1,168 @@
+"""Making a roll and following one up: the service the roll panel's views, the API, the GM's calls
+and contests go through (the views only read requests and draw answers). Each action is one
+transaction that re-checks what it relies on under a lock, and raises :class:`Refused` with
+nothing written when the rules, the resources or a moment-earlier change say no.
+"""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from rolls import live
+from rolls.models import Assist, AssistRequest, Kind, RollEntry, Visibility
+from rolls.rolling import followups
+from rolls.rolling.asks import Ask, ask_for
+from rolls.rolling.forms.base import RollForm
+from rolls.rolling.outcomes import Outcome, dice_rng
+from rolls.rolling.targets import Target
+from rolls.table import contests
+from sheets.models import Character, Refused
+
+
+def make_roll(
+    user: Any, target: Target, form: RollForm, action: str, params: Any
+) -> tuple[RollEntry, Ask | None]:
+    """Roll a valid panel ``form`` for ``target`` as ``user``: one transaction that re-checks the
+    GM's request it answers (``params``: call/contest), spends, rolls and appends. Raises
+    :class:`Refused` (nothing written) when the rules or resources say no. The page and the API
+    both roll through here."""
+    character = target.character
+    assisted, taken = _assists(form)
+    # A plain roll — no GM's request to re-check, nothing spent, no assist given or taken —
+    # writes nothing but its entry, and the append is a transaction of its own (on PostgreSQL one
+    # statement, RollEntryQuerySet.append). Anything more commits with the entry, or not at all.
+    plain = not (
+        params.get("call")
+        or params.get("contest")
+        or form.spends(action)
+        or assisted is not None
+        or taken is not None
+    )
+    with nullcontext() if plain else transaction.atomic():
+        # Re-checked under a row lock: closed, answered or decided a moment ago refuses.
+        ask = ask_for(params, character, target, lock=True)
+        # A roll that spends nothing needs no sheet lock: it reads the sheet as loaded.
+        sheet = (
+            character.campaign.rule_system.lock_sheet(character.pk)
+            if form.spends(action)
+            else form.sheet
+        )
+        outcome = form.roll(action, sheet, dice_rng())
+        if ask is not None and assisted is not None:
+            raise Refused("An answer to the GM's request can't be an assist roll.")
+        _lock_assists(form)
+        links = ask.links() if ask else {}
+        entry = _append(
+            user,
+            character,
+            outcome,
+            label=target.label,
+            visibility=form.chosen_visibility,
+            **links,
+        )
+        _answered(ask, entry, user)
+        _record_assist(form, entry)
+    return entry, ask
+
+
+def changed(form: RollForm, entry: RollEntry, ask: Ask | None) -> tuple[bool, bool]:
+    """What a roll changed on its sheet besides the log: its resources (something spent), and
+    its prompts (a GM's request answered, an assist given or taken)."""
+    assisted, taken = _assists(form)
+    return bool(entry.resource_changes), not (ask is None and assisted is None and taken is None)
+
+
+def _assists(form: RollForm) -> tuple[Character | None, Assist | None]:
+    """The character this roll assists and the waiting assist it takes (Cogent's panel only;
+    None and None for the others)."""
+    return getattr(form, "assist_target", None), getattr(form, "_assist_taken", lambda: None)()
+
+
+def _lock_assists(form: RollForm) -> None:
+    """Inside the roll's transaction, re-check the assist state the form was built on: the
+    waiting assist this roll takes is still waiting, and no other assist has started to wait
+    for the character this one is for (one at a time, cogent.ASSISTS_PER_ROLL)."""
+    assisted, taken = _assists(form)
+    if taken is not None:
+        still = Assist.objects.select_for_update().waiting().filter(pk=taken.pk).exists()
+        if not still:
+            raise Refused(
+                f"{taken.by_name}'s assist was used or dropped a moment ago; check the odds again."
+            )
+    if assisted is not None:
+        assisted.campaign.rule_system.lock_sheet(assisted.pk)  # serialises two assists for one
+        if Assist.objects.waiting_for(assisted).exists():
+            raise Refused(f"An assist already waits for {assisted.name}.")
+
+
+def _record_assist(form: RollForm, entry: RollEntry) -> None:
+    """After the entry is appended: an assist starts to wait, or the one taken is used."""
+    assisted, taken = _assists(form)
+    if entry.kind == Kind.ASSIST and assisted is not None:
+        Assist.objects.create(
+            campaign_id=entry.campaign_id,
+            entry=entry,
+            assisted=assisted,
+            wins=entry.result["assist"],
+            further_helpers=entry.options.get("further_helpers", 0),
+        )
+        AssistRequest.objects.close_for(assisted)  # the request, if any, is answered
+        # The assisted character's sheet (its stream hears only its own entries) and every
+        # sheet's prompt area (an answered request goes away) learn of it without a reload.
+        live.publish(entry.campaign_id, "sheet", assisted.pk)
+        live.publish(entry.campaign_id, "call", 0)
+        return
+    if taken is not None and "assist" in entry.options:
+        Assist.objects.filter(pk=taken.pk).update(used_by=entry)
+
+
+def _answered(ask: Ask | None, entry: RollEntry, user: Any) -> None:
+    """Inside the roll's transaction: tell the GM table (and decide a single-roll contest)."""
+    if ask is None:
+        return
+    # Caused by the entry: a member who may not know of a hidden roll doesn't hear of its answer.
+    if ask.call is not None:
+        live.publish(entry.campaign_id, "call", ask.call.pk, cause=entry.pk)
+    elif ask.contest is not None:
+        contests.rolled_single(ask.contest, entry, user)
+        live.publish(entry.campaign_id, "contest", ask.contest.pk, cause=entry.pk)
+
+
+def _append(
+    user: Any,
+    character: Character,
+    outcome: Outcome,
+    *,
+    label: str,
+    follows: RollEntry | None = None,
+    visibility: str = Visibility.PUBLIC,
+    **links: Any,
+) -> RollEntry:
+    return RollEntry.objects.append_by(
+        user,
+        character,
+        **links,
+        follows=follows,
+        label=label,
+        visibility=visibility,
+        **outcome.fields(),
+    )
+
+
+def make_follow_up(
+    user: Any, entry: RollEntry, character: Character, action: str, value: str
+) -> RollEntry:
+    """Follow ``entry`` up with ``action`` (one of ``followups.names()``) in one transaction
+    that locks the sheet; :class:`Refused` when the rules or resources say no, or when someone
+    followed it up a moment earlier. The page and the API both follow up through here."""
+    try:
+        with transaction.atomic():
+            sheet = character.campaign.rule_system.lock_sheet(character.pk)
+            outcome = followups.perform(action, entry, sheet, dice_rng(), value)
+            return _append(user, character, outcome, label=entry.label, follows=entry)
+    except IntegrityError:
+        # Someone followed this entry up a moment earlier: the one-follow-up constraint held.
+        raise Refused("This roll already has a follow-up.") from None
