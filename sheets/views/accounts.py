@@ -24,6 +24,7 @@ from sheets.forms import (
     PasswordChangeWithTokensForm,
     SignupForm,
 )
+from sheets.invites import pending_invite
 from sheets.management.commands.demo import PASSWORD as DEMO_PASSWORD
 from sheets.management.commands.demo import USERS as DEMO_USERS
 from sheets.models import (
@@ -32,7 +33,6 @@ from sheets.models import (
     Campaign,
     TokenLimitReached,
 )
-from sheets.views.campaigns import pending_invite
 
 User = get_user_model()
 

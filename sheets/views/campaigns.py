@@ -23,6 +23,7 @@ from sheets.forms import (
     CampaignForm,
     InviteForm,
 )
+from sheets.invites import PENDING_INVITE, forget_pending_invite
 from sheets.models import (
     Campaign,
     Character,
@@ -32,7 +33,6 @@ from sheets.models import (
 )
 
 # The session key of the invite a visitor opened before logging in or signing up.
-PENDING_INVITE = "pending_invite"
 
 # ---------------------------------------------------------------------------------------------
 # Campaigns
@@ -265,25 +265,6 @@ def invite_accept(request: HtmxHttpRequest, token: str) -> HttpResponse:
         messages.success(request, joined)
         return redirect(campaign)
     return render(request, "sheets/invite.html", context)
-
-
-def pending_invite(request: HtmxHttpRequest) -> Invite | None:
-    """The invite this browser opened before it had an account, while the logged-in user can
-    still use it (not a member yet, the link still good); forgotten otherwise."""
-    token = request.session.get(PENDING_INVITE)
-    if not token or not request.user.is_authenticated:
-        return None
-    invite = Invite.objects.select_related("campaign").filter(token=token).first()
-    if invite is None or invite.problem() or invite.campaign.membership_for(request.user):
-        del request.session[PENDING_INVITE]
-        return None
-    return invite
-
-
-def forget_pending_invite(request: HtmxHttpRequest, invite: Invite) -> None:
-    """Drop the invite the session remembers, once it is used or can no longer be."""
-    if request.session.get(PENDING_INVITE) == invite.token:
-        del request.session[PENDING_INVITE]
 
 
 @login_required
