@@ -5,6 +5,7 @@ importing another test module."""
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ def _modules() -> list[Path]:
     return sorted(found)
 
 
+@cache
 def _imports(path: Path) -> list[tuple[str, str]]:
     """(module, name) for every ``from module import name`` and ``import module`` (name "")."""
     found = []

@@ -326,11 +326,8 @@ class CogentRollForm(RollForm[CogentSheet]):
 
     def make_plan(self) -> Plan:
         d, sheet, row = self.cleaned_data, self.sheet, self.target.obj
-        cl, extra = d["challenge_level"], d["extra_penalty"]
+        cl = d["challenge_level"]
         weapon, bonus = self._weapon()
-        circumstances = list(d.get("circumstances") or [])
-        equipment = d.get("equipment") or 0
-        attribute = None if self.target.is_combat else row.attribute
         assist = self._assist_taken()
         # Book (Group Assists): the assist taken brings its further helpers' dice to this pool.
         helpers = assist.further_helpers if assist is not None else 0
@@ -340,22 +337,11 @@ class CogentRollForm(RollForm[CogentSheet]):
             row,
             combat=self.target.is_combat,
             weapon=(weapon, bonus),
-            circumstances=circumstances,
-            equipment=equipment,
-            extra=extra,
+            circumstances=list(d.get("circumstances") or []),
+            equipment=d.get("equipment") or 0,
+            extra=d["extra_penalty"],
         )
         pool, terms = pool_with(helpers=helpers)
-        breakdown = f"{pool_terms(terms)} = {pool}d6"
-        if sum(value for value, _ in terms) < pool:
-            breakdown += " (a pool is never below 0)"
-        breakdown += f" vs CL {cl} ({cogent.CHALLENGE_LEVELS[cl]})"
-        flags = [words for name, words in FLAG_WORDS.items() if d[name]]
-        if d["destiny_before"]:
-            breakdown += f", destiny spent first ({cogent.DESTINY_WIN_FACE}–6 win)"
-        if flags:
-            breakdown += ", " + ", ".join(flags)
-        if assist is not None:
-            breakdown += f", {assist.wins_text} from {assist.by_name}'s assist"
         wins = assist.wins if assist is not None else 0
         odds = cogent.odds(
             pool, challenge_level=cl, destiny_before=d["destiny_before"], assist=wins
@@ -370,6 +356,37 @@ class CogentRollForm(RollForm[CogentSheet]):
             reflexive=d["reflexive"],
             combat=self.target.is_combat,
         )
+        actions, notes = self._actions_and_notes(pool, auto, assist)
+        return Plan(
+            self._plan_options(weapon, bonus, assist, helpers),
+            {"dice": pool},
+            self._breakdown(pool, terms, assist),
+            bands(odds),
+            actions,
+            notes,
+        )
+
+    def _breakdown(self, pool: int, terms: list[tuple[int, str]], assist: Assist | None) -> str:
+        d = self.cleaned_data
+        cl = d["challenge_level"]
+        breakdown = f"{pool_terms(terms)} = {pool}d6"
+        if sum(value for value, _ in terms) < pool:
+            breakdown += " (a pool is never below 0)"
+        breakdown += f" vs CL {cl} ({cogent.CHALLENGE_LEVELS[cl]})"
+        flags = [words for name, words in FLAG_WORDS.items() if d[name]]
+        if d["destiny_before"]:
+            breakdown += f", destiny spent first ({cogent.DESTINY_WIN_FACE}–6 win)"
+        if flags:
+            breakdown += ", " + ", ".join(flags)
+        if assist is not None:
+            breakdown += f", {assist.wins_text} from {assist.by_name}'s assist"
+        return breakdown
+
+    def _actions_and_notes(
+        self, pool: int, auto: bool, assist: Assist | None
+    ) -> tuple[list[Action], list[str]]:
+        d = self.cleaned_data
+        cl = d["challenge_level"]
         actions = (
             [Action("auto_pass", "Take the automatic pass"), Action("roll", "Roll anyway", False)]
             if auto
@@ -401,12 +418,22 @@ class CogentRollForm(RollForm[CogentSheet]):
         notes += flag_notes(
             d, pool=pool, cl=cl, assist=self.assist_target is not None, combat=self.target.is_combat
         )
+        return actions, notes
+
+    def _plan_options(
+        self, weapon: str, bonus: int, assist: Assist | None, helpers: int
+    ) -> dict[str, Any]:
+        """What the entry records of the roll's options (docs/roll-log.md)."""
+        d, sheet, row = self.cleaned_data, self.sheet, self.target.obj
+        attribute = None if self.target.is_combat else row.attribute
+        circumstances = list(d.get("circumstances") or [])
+        equipment = d.get("equipment") or 0
         options = self._base_options() | {
-            "challenge_level": cl,
+            "challenge_level": d["challenge_level"],
             "injury_dice": sheet.injury_dice_on(attribute),
             "disability_dice": sheet.disability_dice_on(attribute),
             "penalty_dice": sheet.penalty_dice,
-            "extra_penalty": extra,
+            "extra_penalty": d["extra_penalty"],
             "destiny_before": d["destiny_before"],
             "duress": d["duress"],
             "contested": d["contested"],
@@ -434,7 +461,7 @@ class CogentRollForm(RollForm[CogentSheet]):
             }
             if helpers:
                 options["assist"]["further_helpers"] = helpers
-        return Plan(options, {"dice": pool}, breakdown, bands(odds), actions, notes)
+        return options
 
     def spends(self, action: str) -> bool:
         assert self.plan is not None
