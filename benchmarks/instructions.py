@@ -54,7 +54,7 @@ def requests(name: str, count: int) -> None:
     from django.test import Client
     from django.urls import reverse
 
-    from config.memory import tune_garbage_collector
+    from web.memory import tune_garbage_collector
 
     system = "cogent" if name == "bare" else name
     hero, row = roll_path.roller(f"bench-instructions-{system}", system)
@@ -69,7 +69,7 @@ def requests(name: str, count: int) -> None:
     body, form = urlencode(data), "application/x-www-form-urlencoded"
     for _ in range(WARMUP):
         assert client.post(path, body, content_type=form).status_code == expect
-    # The collector as a server runs it (config/memory.py), from the same state in both runs:
+    # The collector as a server runs it (web/memory.py), from the same state in both runs:
     # with CPython's defaults a full collection fell in one run and not the other, and a
     # request's count swung by a fifth with it.
     gc.collect()

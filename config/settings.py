@@ -81,6 +81,9 @@ INSTALLED_APPS = [
     # The database backend of Django's Tasks framework (django.tasks): webhook deliveries wait in
     # a table and `manage.py db_worker` runs them (docs/webhooks.md).
     "django_tasks_db",
+    # Shared web helpers: request types, error pages, security middleware, rate limits, the
+    # deployment checks and the database connection hook (web/apps.py).
+    "web",
     "sheets",
     "rolls",
 ]
@@ -91,16 +94,16 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # After WhiteNoise (static files keep their caching), before the rest, so it also marks the
     # answers other middleware give (django-axes' 429, CSRF failures).
-    "config.security.private_no_store",
+    "web.security.private_no_store",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Inside sessions and auth, so its page's header knows who is logged in.
-    "config.errors.method_not_allowed_page",
+    "web.errors.method_not_allowed_page",
     # A statement cancelled at DATABASE_STATEMENT_TIMEOUT_MS: a readable 503, not a 500.
-    "config.errors.StatementTimeoutPage",
+    "web.errors.StatementTimeoutPage",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its 429 response.
@@ -112,8 +115,8 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# Django's database sessions, their rows saying whose they are (config/sessions.py)
-SESSION_ENGINE = "config.sessions"
+# Django's database sessions, their rows saying whose they are (sheets/sessions.py)
+SESSION_ENGINE = "sheets.sessions"
 
 # The rule systems a campaign may play, each a sheets.systems.RuleSystem subclass by dotted path,
 # registered at start-up in sheets.registry (docs/architecture.md, "Adding a rule system"). The
@@ -176,7 +179,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         DATABASES["default"]["OPTIONS"] |= {"server_side_binding": True, "prepare_threshold": 5}
     # No statement holds a server worker hostage: PostgreSQL cancels one that runs longer than
     # this (milliseconds; 0 turns it off), and the request answers a readable 503
-    # (config/errors.py). Sent once per connection in libpq's startup options, not per request.
+    # (web/errors.py). Sent once per connection in libpq's startup options, not per request.
     # manage.py sets it to 0, so migrations, the task worker and data loading run unbounded.
     STATEMENT_TIMEOUT_MS = env_int("DATABASE_STATEMENT_TIMEOUT_MS", 5000)
     if STATEMENT_TIMEOUT_MS > 0:
@@ -196,7 +199,7 @@ REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")
 LIVE_CHANNEL_PREFIX = env_str("LIVE_CHANNEL_PREFIX").strip()
 
 # "default" stays per process (nothing shared relies on it). "ratelimit" holds the signup and
-# password-reset counts (config/ratelimit.py) in the database, so every server process sees the
+# password-reset counts (web/ratelimit.py) in the database, so every server process sees the
 # same counts; `manage.py createcachetable` creates its table (`make run` does, tests do by
 # themselves). MAX_ENTRIES is high because culling deletes live counts once the table is full.
 CACHES = {
@@ -216,14 +219,17 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 # Request bodies: 1 MiB at most. Form fields are capped by Django (DATA_UPLOAD_MAX_MEMORY_SIZE,
-# down from 2.5 MiB), uploaded files by config.security.RequestSizeLimit, both answered by a
-# readable 413 (config.errors). The largest legitimate body is a 256 KiB character export, pasted
+# down from 2.5 MiB), uploaded files by web.security.RequestSizeLimit, both answered by a
+# readable 413 (web.errors). The largest legitimate body is a 256 KiB character export, pasted
 # (form-encoded it can triple) or uploaded. The body is read before Django sees it: a proxy in
 # front should cap it too (README "Production").
 MAX_REQUEST_BYTES = 1024 * 1024
+# Character import (docs/character-json.md, "Limits"): the most UTF-8 bytes a pasted or uploaded
+# export may have (sheets.ranges.IMPORT_MAX_BYTES; the 413 page names it too).
+IMPORT_MAX_BYTES = 256 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
 FILE_UPLOAD_HANDLERS = [
-    "config.security.RequestSizeLimit",
+    "web.security.RequestSizeLimit",
     "django.core.files.uploadhandler.MemoryFileUploadHandler",
     "django.core.files.uploadhandler.TemporaryFileUploadHandler",
 ]
@@ -322,7 +328,7 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
 }
 SECURE_REFERRER_POLICY = "same-origin"
-CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
+CSRF_FAILURE_VIEW = "web.errors.csrf_failure"
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 
@@ -334,7 +340,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"
+AXES_CLIENT_IP_CALLABLE = "web.security.client_ip"
 # No "AXES: BEGIN version …" banner from every manage.py command and server start (`make run` printed
 # it five times): it tells a newcomer nothing they can act on. Off, axes also logs a login by the
 # lockout's own parameters (username and address) instead of every attribute it has.
@@ -342,7 +348,7 @@ AXES_VERBOSE = False
 # How many reverse proxies in front of the app append to X-Forwarded-For (0: use REMOTE_ADDR).
 PROXY_COUNT = env_int("PROXY_COUNT", 0)
 
-# Signup and password-reset POSTs (config/ratelimit.py): (attempts, seconds) per client address
+# Signup and password-reset POSTs (web/ratelimit.py): (attempts, seconds) per client address
 # and per target, the username or email posted. Generous for a person who mistypes, far too few
 # to enumerate usernames or to flood someone's inbox. docs/permissions.md explains them.
 RATE_LIMITS = {
@@ -350,14 +356,14 @@ RATE_LIMITS = {
     "password_reset": {"address": (10, 3600), "target": (5, 3600)},
 }
 
-# The API (config/api.py, docs/api.md): requests per user, all their tokens together, as
+# The API (api/base.py, docs/api.md): requests per user, all their tokens together, as
 # "count/seconds". Every request counts against API_RATE; rolls and follow-ups also against
 # API_ROLL_RATE. 0 turns a limit off. The cap on active tokens is MAX_ACTIVE_TOKENS
 # (sheets/models/tokens.py).
 API_RATE = env_str("API_RATE", "300/60")
 API_ROLL_RATE = env_str("API_ROLL_RATE", "60/60")
 
-# Heavy reads (config/ratelimit.py heavy_limited): statistics pages, log exports and log
+# Heavy reads (sheets/usage.py heavy_limited): statistics pages, log exports and log
 # searches, per logged-in user and per kind, pages and API alike, as "count/seconds" (0 turns one
 # off). Far more than a person reading them (a search counts each page of results as the log
 # scrolls, and each pause while typing); a script looping on them gets a readable 429.

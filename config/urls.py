@@ -3,17 +3,17 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 import sheets.converters  # noqa: F401 — registers <id:…>
-from config.api_v1 import api
-from config.ratelimit import rate_limited
+from api.v1 import api
 from rolls.live import stream
 from sheets.views import accounts
+from web.ratelimit import rate_limited
 
 # Django's default 400 page says nothing; ours says what was too large (413) or wrong.
-handler400 = "config.errors.bad_request"
+handler400 = "web.errors.bad_request"
 # Django's pages, except under /api/v1/, where they are the API's JSON errors.
-handler403 = "config.errors.forbidden"
-handler404 = "config.errors.not_found"
-handler500 = "config.errors.server_error"
+handler403 = "web.errors.forbidden"
+handler404 = "web.errors.not_found"
+handler500 = "web.errors.server_error"
 
 urlpatterns = [
     # The live stream first: an open stream keeps its request for as long as a tab stays open,

@@ -15,8 +15,8 @@ from django.db.models import FilteredRelation, Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from config.http import AuthenticatedHttpRequest
 from sheets.models import Campaign, Character, Membership
+from web.http import AuthenticatedHttpRequest
 
 
 def campaign_for_member(request: AuthenticatedHttpRequest, pk: int) -> tuple[Campaign, Membership]:

@@ -5,8 +5,8 @@ module: the campaigns' and the accounts' views both use it.
 
 from __future__ import annotations
 
-from config.http import HtmxHttpRequest
 from sheets.models import Invite
+from web.http import HtmxHttpRequest
 
 PENDING_INVITE = "pending_invite"
 

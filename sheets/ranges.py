@@ -9,6 +9,8 @@ docs/sheets.md.
 
 from typing import Final
 
+from django.conf import settings
+
 from rolls.rules import cogent, cold_stars, dad6
 
 # Cogent Roleplay (engine)
@@ -51,8 +53,8 @@ COLD_STARS_RESOURCE_MAX: Final = 20
 NAME_MAX_LENGTH: Final = 100
 
 # Character import (docs/character-json.md, "Limits"): the most UTF-8 bytes a pasted or uploaded
-# export may have.
-IMPORT_MAX_BYTES: Final = 256 * 1024
+# export may have. A setting, because the 413 page (web/errors.py) names it too.
+IMPORT_MAX_BYTES: Final[int] = settings.IMPORT_MAX_BYTES
 
 
 def span(low: int, high: int) -> str:

@@ -10,9 +10,9 @@ from typing import Any
 from django.http import HttpResponse
 from django.template.loader import render_to_string
 
-from config.http import AuthenticatedHttpRequest
 from rolls.models import RollEntry
 from sheets.models import Character, Membership
+from web.http import AuthenticatedHttpRequest
 
 RECENT_ROLLS = 5  # entries shown on a sheet; the campaign log has the rest
 

@@ -1,4 +1,4 @@
-"""A heavy read stops when its client goes (config/abandon.py): through the ASGI application, a
+"""A heavy read stops when its client goes (web/abandon.py): through the ASGI application, a
 statistics request whose statement is still running when the client disconnects has that
 statement cancelled on the database (PostgreSQL: a cancel request; SQLite: an interrupt), and the
 request's thread ends instead of running on to the statement's end."""

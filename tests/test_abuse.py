@@ -164,7 +164,7 @@ def test_password_reset_is_limited_per_email_whether_or_not_it_exists(client, ex
 
 
 def test_the_rate_limit_window_ends(client):
-    from config.ratelimit import Rate, attempt
+    from web.ratelimit import Rate, attempt
 
     rate = Rate(2, 60)
     assert attempt("t", "k", rate, now=600) == 0
@@ -218,7 +218,7 @@ def test_a_write_the_database_refuses_does_not_lock_anyone_out(client, monkeypat
     no full window, so the attempt goes through (the form's own writes will fail loudly)."""
     from django.core.cache import caches
 
-    from config.ratelimit import CACHE, Rate, attempt
+    from web.ratelimit import CACHE, Rate, attempt
 
     cache = caches[CACHE]
     assert attempt("t", "k", Rate(3, 60), now=0) == 0

@@ -1,4 +1,4 @@
-"""The API's door (config/api.py, config/api_v1.py): tokens, scopes, errors, throttling, the
+"""The API's door (api/base.py, api/v1.py): tokens, scopes, errors, throttling, the
 schema and the docs page."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Every answer under /api/v1/ is JSON, whatever refuses the request — no route, a method the
 route doesn't take, a body past the limit — and /api/v1/ itself says where everything is
-(config/errors.py, config/api_v1.py; docs/api.md)."""
+(web/errors.py, api/v1.py; docs/api.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The API counts per user, not per token (config/api.py, sheets/models/tokens.py): a user holds
+"""The API counts per user, not per token (api/base.py, sheets/models/tokens.py): a user holds
 at most MAX_ACTIVE_TOKENS active tokens, and every limit counts all of them together."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hypothesis fuzzing of the API (rolls/api.py, sheets/api.py): hostile JSON bodies, query strings,
+"""Hypothesis fuzzing of the API (api/rolls.py, api/campaigns.py): hostile JSON bodies, query strings,
 ids and Authorization headers — never a 5xx, never a partial write, every refusal JSON that says
 why (tests/fuzz.py). Schemathesis checks the same endpoints against the OpenAPI schema in .ci/run."""
 

@@ -34,7 +34,7 @@ def test_every_url_answers_private_no_store(client):
         for name in set(walked()) - set(with_arguments())
         if name not in {"logout", "password_change_done", "api:api-root"}
     }
-    # The API answers a token, not the session (config/api.py): the GM's.
+    # The API answers a token, not the session (api/base.py): the GM's.
     _, raw = ApiToken.issue(gm, name="t", scope=Scope.ROLL)
     token = {"Authorization": f"Bearer {raw}"}
     statuses = {}

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("config", "sheets", "rolls", "benchmarks", "tests", "docs")
+PACKAGES = ("api", "config", "sheets", "rolls", "web", "benchmarks", "tests", "docs")
 MODULE_LINES_MAX = 600
 
 

@@ -1,4 +1,4 @@
-"""config/database.py: a statement prepared before a migration changed its column's type still
+"""web/database.py: a statement prepared before a migration changed its column's type still
 runs (PostgreSQL with prepared statements, the default there)."""
 
 import psycopg

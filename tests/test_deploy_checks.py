@@ -1,5 +1,5 @@
 """`manage.py check --deploy` warns when a setting meant for demos and tests is on in production:
-DEMO_LOGINS and WEBHOOKS_ALLOW_PRIVATE (config/checks.py, README "Production")."""
+DEMO_LOGINS and WEBHOOKS_ALLOW_PRIVATE (web/checks.py, README "Production")."""
 
 from __future__ import annotations
 

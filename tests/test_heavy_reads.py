@@ -7,8 +7,8 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from config.errors import TIMEOUT_MESSAGE
 from sheets.models import ApiToken, Scope
+from web.errors import TIMEOUT_MESSAGE
 
 pytestmark = pytest.mark.django_db
 
@@ -111,7 +111,7 @@ def test_a_statement_past_the_timeout_is_a_readable_503_page(client, party, monk
 
 @ON_POSTGRES
 def test_a_statement_past_the_timeout_is_a_json_503_in_the_api(party, monkeypatch):
-    monkeypatch.setattr("rolls.api.filtered_entries", _slow)
+    monkeypatch.setattr("api.rolls.filtered_entries", _slow)
     _, raw = ApiToken.issue(party.player, name="test", scope=Scope.READ)
     response = Client(HTTP_AUTHORIZATION=f"Bearer {raw}").get(
         reverse("api:log", args=[party.campaign.pk])

@@ -7,10 +7,10 @@ from django.conf import settings
 from django.contrib.auth.hashers import PBKDF2PasswordHasher, make_password
 from django.test import RequestFactory, override_settings
 
-from config.security import client_ip
 from tests.deploy import PRODUCTION_ENV, deploy_check
 from tests.factories import PASSWORD, UserFactory
 from tests.live_servers import LiveLogin, database_url, server_args, uvicorn
+from web.security import client_ip
 
 
 def test_deploy_check_is_clean_under_the_documented_production_settings():

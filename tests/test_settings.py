@@ -56,11 +56,11 @@ def test_webhook_settings_are_safe_by_default():
 
 
 def test_the_server_process_collects_garbage_less_often():
-    """config/asgi.py tunes the collector once the app is loaded (config/memory.py)."""
+    """config/asgi.py tunes the collector once the app is loaded (web/memory.py)."""
     import subprocess
     import sys
 
-    from config.memory import OLDER_THRESHOLDS, YOUNG_THRESHOLD
+    from web.memory import OLDER_THRESHOLDS, YOUNG_THRESHOLD
 
     out = subprocess.run(
         [sys.executable, "-c", "import gc, config.asgi; print(gc.get_threshold())"],

@@ -1,4 +1,4 @@
-"""config/streams.py: an event stream's thread-sensitive work runs on one thread of its own until
+"""web/streams.py: an event stream's thread-sensitive work runs on one thread of its own until
 its response starts, and that thread then ends; other requests go to the application as they
 came."""
 
@@ -7,7 +7,7 @@ import threading
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 
-from config.streams import stream_threads
+from web.streams import stream_threads
 
 
 def _ident() -> threading.Thread:

@@ -147,7 +147,7 @@ PERMISSION_TESTS: dict[str, tuple[str, ...]] = {
     # The account page (sheets/views/accounts.py)
     "account": ("tests.test_api::test_only_your_own_tokens",),
     "token_revoke": ("tests.test_api::test_only_your_own_tokens",),
-    # The API (config/api_v1.py): every URL also goes through the token-based generic tests below.
+    # The API (api/v1.py): every URL also goes through the token-based generic tests below.
     "api:api-root": (
         "tests.test_url_permissions::test_the_api_asks_every_caller_for_a_token",
         "tests.test_api_edges::test_the_root_is_an_index_of_the_api_without_a_token",

@@ -17,7 +17,7 @@ from tests.worlds import Party
 ADMIN_NAMESPACE = "admin"
 
 
-# The API's URLs (config/api_v1.py): named "api:…", answered with a token, not a session.
+# The API's URLs (api/v1.py): named "api:…", answered with a token, not a session.
 API_NAMESPACE = "api"
 
 
@@ -150,7 +150,7 @@ KWARGS: dict[str, Build] = {
     "contest_side": lambda t: {"pk": t[COGENT].contest.pk, "side": "a", "action": "roll"},
     "contest_choose": lambda t: {"pk": t[STARS].contest.pk},
     "contest_cancel": lambda t: {"pk": t[COGENT].contest.pk},
-    # The API (config/api_v1.py)
+    # The API (api/v1.py)
     **dict.fromkeys(("api:campaign", "api:log"), campaign(DAD6)),
     **dict.fromkeys(("api:character", "api:targets"), pc(STARS)),
     **dict.fromkeys(

@@ -377,7 +377,7 @@ BACKENDS = (POSTGRES, REDIS, MEMORY)
 
 def backend() -> str:
     """The live transport in use: the LIVE_BACKEND setting, or by the database when it is empty
-    (config/checks.py refuses an unknown name, and "postgres" without PostgreSQL)."""
+    (web/checks.py refuses an unknown name, and "postgres" without PostgreSQL)."""
     return settings.LIVE_BACKEND or (POSTGRES if _vendor() == "postgresql" else MEMORY)
 
 

@@ -40,12 +40,12 @@ from django.utils.crypto import constant_time_compare
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
-from config.http import AuthenticatedHttpRequest
 from rolls import live
 from rolls.log.tokens import entry_pk, entry_token
 from rolls.models import Contest, RollCallTarget, RollEntry
 from sheets.converters import parse_id
 from sheets.models import Character, Membership, Session
+from web.http import AuthenticatedHttpRequest
 
 KEEPALIVE = 15.0  # seconds between comment lines on a quiet stream (proxies drop silent ones)
 RETRY_MS = 2000  # the browser's reconnect delay after a dropped connection

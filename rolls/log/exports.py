@@ -26,14 +26,14 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from config.abandon import stops_when_abandoned
-from config.http import AuthenticatedHttpRequest
-from config.ratelimit import heavy_limited
 from rolls.log.filters import filtered_entries
 from rolls.log.records import EXPORT_VALUES
 from rolls.log.records import record as export_record
 from rolls.models import LogHead
 from sheets.access import campaign_for_member
+from sheets.usage import heavy_limited
+from web.abandon import stops_when_abandoned
+from web.http import AuthenticatedHttpRequest
 
 # Rows per export query: big enough that a million entries take 500 queries, small enough that a
 # chunk's rows and their rendered text stay a few megabytes.

@@ -14,9 +14,9 @@ from django.db.models.expressions import RawSQL
 from django.http import QueryDict
 from django.utils import timezone
 
-from config.http import AuthenticatedHttpRequest
 from rolls.models import OUTCOME_LABELS, RollEntry
 from sheets.models import Campaign, Character, Membership
+from web.http import AuthenticatedHttpRequest
 
 SEARCH_MAX_WORDS = 8
 

@@ -25,9 +25,6 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
-from config.abandon import stops_when_abandoned
-from config.http import AuthenticatedHttpRequest
-from config.ratelimit import heavy_limited
 from rolls.live.stream import live_context
 from rolls.log.days import local_day
 from rolls.log.filters import StatsFilterForm, filtered_entries
@@ -35,6 +32,9 @@ from rolls.log.tallies import campaign_figures, readable_rows, tally
 from rolls.log.tokens import entry_pk, entry_token
 from sheets.access import campaign_for_member, character_for_reader
 from sheets.models import Campaign
+from sheets.usage import heavy_limited
+from web.abandon import stops_when_abandoned
+from web.http import AuthenticatedHttpRequest
 
 LOG_PAGE_SIZE = 25
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from config.http import AuthenticatedHttpRequest
 from rolls.models import RollEntry
 from sheets.models import Membership
+from web.http import AuthenticatedHttpRequest
 
 
 def shows_seq(membership: Membership | None) -> bool:

@@ -13,13 +13,13 @@ from django.shortcuts import redirect
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from config.http import AuthenticatedHttpRequest
 from rolls import live
 from rolls.models import Assist, AssistRequest
 from rolls.rolling.access import entry_for_member
 from rolls.rolling.targets import assist_panel_url, find_target
 from rolls.rules import cogent
 from sheets.access import character_for_roller
+from web.http import AuthenticatedHttpRequest
 
 
 @login_required

@@ -16,12 +16,12 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.http import urlencode
 
-from config.http import AuthenticatedHttpRequest
 from rolls.rolling.forms.cogent_pools import default_weapon
 from sheets.access import character_for_roller, check_reader, check_roller, with_viewer
 from sheets.models import Character, Membership, Sheet
 from sheets.registry import all_rule_systems
 from sheets.systems import RowKind, RuleSystem
+from web.http import AuthenticatedHttpRequest
 
 
 @dataclass(frozen=True)

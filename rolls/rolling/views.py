@@ -19,7 +19,6 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
-from config.http import AuthenticatedHttpRequest
 from rolls.models import (
     ROOT_KINDS,
     HiddenEntry,
@@ -37,6 +36,7 @@ from rolls.table import verdicts
 from sheets.models import Membership, Refused, Sheet
 from sheets.registry import rule_system
 from sheets.rolled import with_new_roll, with_rolled_parts
+from web.http import AuthenticatedHttpRequest
 
 UPDATE_ODDS = "odds"  # the panel's "Update odds" without JavaScript: no roll, its page again
 

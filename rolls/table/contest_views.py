@@ -14,7 +14,6 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from config.http import AuthenticatedHttpRequest
 from rolls import live
 from rolls.models import (
     Contest,
@@ -28,6 +27,7 @@ from sheets.access import (
 )
 from sheets.models import Character, Membership, Refused
 from sheets.rolled import with_rolled_parts
+from web.http import AuthenticatedHttpRequest
 
 HIDDEN_CHOICE = "A roll of this contest is hidden from you, so the GM settles it."
 

@@ -14,12 +14,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from config.http import AuthenticatedHttpRequest
 from rolls.models import Assist, AssistRequest, Contest, RollCall
 from rolls.rolling.targets import row_names
 from rolls.table.cards import contest_card, contest_entries
 from sheets.access import character_for_reader
 from sheets.models import Character, CogentSheet, Membership
+from web.http import AuthenticatedHttpRequest
 
 
 def prompts_context(character: Character, membership: Membership) -> dict[str, Any]:

@@ -21,7 +21,6 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap
 
-from config.http import AuthenticatedHttpRequest
 from rolls import live
 from rolls.log.tokens import entry_pk as parse_entry_token
 from rolls.models import (
@@ -38,6 +37,7 @@ from sheets.access import (
     character_for_gm,
 )
 from sheets.models import Campaign, Character, Membership
+from web.http import AuthenticatedHttpRequest
 
 LAST_ROLLS = 3  # per character on the dashboard
 

@@ -19,12 +19,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from config.http import AuthenticatedHttpRequest, form_data
 from rolls.models import WebhookDelivery
 from rolls.webhooks.delivery import send_test
 from rolls.webhooks.forms import WebhookForm
 from sheets.access import campaign_for_gm
 from sheets.models import Campaign
+from web.http import AuthenticatedHttpRequest, form_data
 
 LOG_SIZE = 10  # deliveries shown per webhook, newest first
 

@@ -1,7 +1,7 @@
 """The database session, with the logged-in user's id in a column of its own.
 
 Django's documented way of extending its database session (``AbstractBaseSession``): the row
-also says whose session it is, so the one read of a session (config/sessions.py) brings its user
+also says whose session it is, so the one read of a session (sheets/sessions.py) brings its user
 along — one query fewer on every page a logged-in member opens. What the session holds, how it
 is signed and when it expires are Django's.
 """
@@ -31,6 +31,6 @@ class Session(AbstractBaseSession):
 
     @classmethod
     def get_session_store_class(cls) -> Any:
-        from config.sessions import SessionStore
+        from sheets.sessions import SessionStore
 
         return SessionStore

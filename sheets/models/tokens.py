@@ -155,8 +155,8 @@ class ApiToken(models.Model):
 
 
 class ApiUsage(models.Model):
-    """A user's API requests and heavy reads, counted for throttling (config/api.py,
-    config/ratelimit.py): per user, not per token, so making more tokens buys no more
+    """A user's API requests and heavy reads, counted for throttling (api/base.py,
+    web/ratelimit.py): per user, not per token, so making more tokens buys no more
     requests. A fixed window per limit on the user's own row: every server process counts
     together at the cost of one UPDATE per request. Seconds since the epoch: the same
     arithmetic in SQLite and PostgreSQL."""
@@ -168,7 +168,7 @@ class ApiUsage(models.Model):
     window_count = models.PositiveIntegerField(default=0)
     roll_window_start = models.FloatField(default=0)
     roll_window_count = models.PositiveIntegerField(default=0)
-    # Heavy reads, pages and API alike (config/ratelimit.py heavy_wait, HEAVY_RATES).
+    # Heavy reads, pages and API alike (sheets/usage.py heavy_wait, HEAVY_RATES).
     statistics_window_start = models.FloatField(default=0)
     statistics_window_count = models.PositiveIntegerField(default=0)
     export_window_start = models.FloatField(default=0)

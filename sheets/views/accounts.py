@@ -17,8 +17,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from config.http import AuthenticatedHttpRequest, HtmxHttpRequest, form_data
-from config.ratelimit import rate_limited
 from sheets.forms import (
     ApiTokenForm,
     PasswordChangeWithTokensForm,
@@ -33,6 +31,8 @@ from sheets.models import (
     Campaign,
     TokenLimitReached,
 )
+from web.http import AuthenticatedHttpRequest, HtmxHttpRequest, form_data
+from web.ratelimit import rate_limited
 
 User = get_user_model()
 

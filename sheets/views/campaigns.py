@@ -13,7 +13,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from config.http import AuthenticatedHttpRequest, HtmxHttpRequest, form_data
 from rolls import live
 from sheets.access import (
     campaign_for_gm,
@@ -31,6 +30,7 @@ from sheets.models import (
     InviteError,
     Membership,
 )
+from web.http import AuthenticatedHttpRequest, HtmxHttpRequest, form_data
 
 # The session key of the invite a visitor opened before logging in or signing up.
 

@@ -17,7 +17,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from config.http import AuthenticatedHttpRequest, form_data
 from rolls import live
 from rolls.live.stream import live_context
 from sheets.access import (
@@ -38,6 +37,7 @@ from sheets.models import (
 )
 from sheets.rolled import recent_rolls, rolled_context, with_sheet
 from sheets.rows import DELETE, SheetRow
+from web.http import AuthenticatedHttpRequest, form_data
 
 # ---------------------------------------------------------------------------------------------
 # Characters

@@ -1,4 +1,4 @@
-"""The API's rolls, targets, entries, follow-ups and log (rolls/api.py): the same permissions,
+"""The API's rolls, targets, entries, follow-ups and log (api/rolls.py): the same permissions,
 validation and visibility as the pages."""
 
 from __future__ import annotations

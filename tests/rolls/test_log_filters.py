@@ -288,7 +288,7 @@ def test_query_count_is_fixed_with_filters(client, party, params):
             kind="destiny" if i == 0 else "roll",
         )
     # session, its user, membership+campaign, characters and players (one UNION), skills,
-    # entries; a search also counts itself (one UPDATE, config/ratelimit.py)
+    # entries; a search also counts itself (one UPDATE, web/ratelimit.py)
     assert count_queries(client, url, params) == one == 6 + ("q" in params)
 
 

@@ -1,4 +1,4 @@
-"""The API's campaigns and characters (sheets/api.py): what the pages let each member read."""
+"""The API's campaigns and characters (api/campaigns.py): what the pages let each member read."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Rate limits for the forms a stranger can post without logging in (signup and password reset)
-and for a member's heavy reads (statistics, exports, log searches: ``heavy_limited``).
+and the 429 of a member's heavy reads (statistics, exports, log searches: ``sheets.usage``).
 
 Counts live in the ``ratelimit`` cache (settings.CACHES): Django's DatabaseCache, so every server
 process on one database shares them (PostgreSQL or SQLite alike) with no extra service. Each
@@ -30,8 +30,7 @@ from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.template.response import TemplateResponse
 
-from config.security import client_ip
-from sheets.models import ApiUsage
+from web.security import client_ip
 
 CACHE = "ratelimit"
 logger = logging.getLogger(__name__)
@@ -107,40 +106,6 @@ def rate(text: str) -> tuple[int, int]:
     """``"120/60"`` → (120 requests, per 60 seconds): the API's and the heavy reads' limits."""
     count, _, seconds = text.partition("/")
     return int(count), int(seconds or 60)
-
-
-def heavy_wait(user_id: int | None, scope: str) -> int:
-    """Count one heavy read of ``scope`` by the user against ``settings.HEAVY_RATES``: 0 if
-    allowed, else the seconds to wait."""
-    limit, seconds = rate(settings.HEAVY_RATES[scope])
-    if limit <= 0 or user_id is None:
-        return 0
-    # One UPDATE on the user's usage row (as the API's throttle counts), not the cache's
-    # several statements: a search is a page that must stay cheap.
-    now = time.time()
-    count, start = ApiUsage.count_request(user_id, f"{scope}_window", seconds, now)
-    return 0 if count <= limit else max(1, math.ceil(start + seconds - now))
-
-
-def heavy_limited(
-    scope: str, when: Callable[[HttpRequest], bool] = lambda request: True
-) -> Callable[[Callable[..., HttpResponseBase]], Callable[..., HttpResponseBase]]:
-    """Limit a heavy read (statistics, an export, a log search) per logged-in user: a script
-    looping on one gets a readable 429 rather than holding server workers. ``when`` says
-    whether this request is the heavy kind (a log page is heavy only when it searches)."""
-
-    def decorator(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
-        @wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-            if request.user.is_authenticated and when(request):
-                wait = heavy_wait(request.user.pk, scope)
-                if wait:
-                    return too_many(request, scope, wait)
-            return view(request, *args, **kwargs)
-
-        return wrapped
-
-    return decorator
 
 
 def too_many(request: HttpRequest, scope: str, wait: int) -> HttpResponse:

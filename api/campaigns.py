@@ -1,4 +1,4 @@
-"""API resources of this app: the token's user, campaigns and characters (docs/api.md).
+"""The API's resources of the sheets app: the token's user, campaigns and characters (docs/api.md).
 
 Each loads through ``sheets.access`` exactly as the pages do: a campaign the user isn't in and a
 hidden NPC a player can't see are a 404, like an id that doesn't exist.
@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from django.http import HttpRequest
 from ninja import Path, Router, Schema
 
-from config.api import ERRORS
+from api.base import ERRORS
 from sheets.access import campaign_for_member, character_for_reader
 from sheets.character_json import export_character
 from sheets.models import Campaign, Character, Membership

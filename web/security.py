@@ -67,7 +67,7 @@ class RequestSizeLimit(FileUploadHandler):
 
     Django caps form fields (DATA_UPLOAD_MAX_MEMORY_SIZE) but not uploaded files, which it would
     spool to disk whatever their size. The only upload is a character file (256 KiB), so a body
-    over the limit is refused whole: RequestDataTooBig, answered by config.errors.bad_request with
+    over the limit is refused whole: RequestDataTooBig, answered by web.errors.bad_request with
     a readable 413. A body without a Content-Length is counted as it arrives."""
 
     def __init__(self, request: HttpRequest | None = None) -> None:

@@ -1,4 +1,4 @@
-"""API resources of this app: rollable targets with exact odds, rolls, follow-ups and the log
+"""The API's resources of the rolls app: rollable targets with exact odds, rolls, follow-ups and the log
 (docs/api.md).
 
 Nothing here decides a rule or a permission of its own. Targets load through
@@ -18,8 +18,8 @@ from django.urls import reverse
 from ninja import Body, Path, Query, Router, Schema, Status
 from pydantic import BaseModel, ConfigDict, Field
 
-from config.api import ERRORS, READ_THROTTLE, ROLL_THROTTLE, ApiError, invalid, needs_roll_scope
-from config.ratelimit import heavy_wait
+from api.base import ERRORS, READ_THROTTLE, ROLL_THROTTLE, ApiError, invalid, needs_roll_scope
+from api.campaigns import MAX_ID, Id
 from rolls.log.filters import filtered_entries
 from rolls.log.records import EXPORT_VALUES, api_record, api_records
 from rolls.log.tokens import PATTERN, entry_pk, entry_token
@@ -33,9 +33,9 @@ from rolls.rolling.forms.base import RollForm
 from rolls.rolling.targets import Target, target_for_roller
 from rolls.rules import cogent
 from sheets.access import campaign_for_member, character_for_reader
-from sheets.api import MAX_ID, Id
 from sheets.models import Character, Membership
 from sheets.registry import rule_system
+from sheets.usage import heavy_wait
 
 router = Router(tags=["Rolls and the log"])
 

@@ -1,5 +1,5 @@
 """The JSON API, /api/v1/ (docs/api.md): django-ninja for routing, validation and the OpenAPI
-schema; the resources live beside the pages they mirror (sheets/api.py, rolls/api.py) and load
+schema; the resources (api/campaigns.py, api/rolls.py) mirror the pages of their apps and load
 everything through the same permission helpers, so the API can't see more than the pages do.
 
 * **Personal access tokens only** (``Authorization: Bearer pst_…``, sheets/models/tokens.py). A
@@ -26,8 +26,8 @@ from ninja.security import HttpBearer
 from ninja.throttling import BaseThrottle
 from pydantic import Field
 
-from config.ratelimit import rate
 from sheets.models import ApiToken, ApiUsage
+from web.ratelimit import rate
 
 
 class Error(Schema):
@@ -37,7 +37,7 @@ class Error(Schema):
     errors: dict[str, list[str]] = Field(default_factory=dict)
 
 
-# 503: a statement that ran past the database's statement timeout (config/errors.py).
+# 503: a statement that ran past the database's statement timeout (web/errors.py).
 ERRORS: dict[int | frozenset[int], Any] = {
     frozenset({400, 401, 403, 404, 409, 422, 429, 503}): Error
 }

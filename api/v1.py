@@ -1,5 +1,5 @@
 """The API's one version, /api/v1/: the NinjaAPI with its error answers and its resources
-(building blocks in config/api.py; docs/api.md)."""
+(building blocks in api/base.py; docs/api.md)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
-from config.api import NO_TOKEN, READ_THROTTLE, ApiError, TokenAuth, by_field
-from config.errors import (
+from api.base import NO_TOKEN, READ_THROTTLE, ApiError, TokenAuth, by_field
+from api.campaigns import router as sheets_router
+from api.rolls import router as rolls_router
+from sheets.models import Refused
+from web.errors import (
     API_FORBIDDEN,
     API_SERVER_ERROR,
     TIMEOUT_MESSAGE,
@@ -20,9 +23,6 @@ from config.errors import (
     is_statement_timeout,
     too_large_message,
 )
-from rolls.api import router as rolls_router
-from sheets.api import router as sheets_router
-from sheets.models import Refused
 
 logger = logging.getLogger("django.request")
 

@@ -17,8 +17,7 @@ from django.utils.decorators import sync_and_async_middleware
 from django.utils.deprecation import MiddlewareMixin
 from django.views import defaults
 
-from config.security import GetResponse
-from sheets.ranges import IMPORT_MAX_BYTES
+from web.security import GetResponse
 
 logger = logging.getLogger(__name__)
 
@@ -26,7 +25,7 @@ logger = logging.getLogger(__name__)
 API_PREFIX = "/api/v1/"
 API_NOT_FOUND = "No such address in the API; GET /api/v1/ lists what there is."
 # The API's words for a refusal without a reason and for a bug, inside the NinjaAPI
-# (config/api_v1.py) and outside it (the handlers below) alike.
+# (api/v1.py) and outside it (the handlers below) alike.
 API_FORBIDDEN = "You may not do that."
 API_SERVER_ERROR = "Something went wrong on our side; it has been logged."
 
@@ -77,14 +76,14 @@ def is_api(request: HttpRequest) -> bool:
 
 
 def api_error(detail: str, status: int) -> JsonResponse:
-    """The API's error shape (config.api.Error), for answers made outside the NinjaAPI."""
+    """The API's error shape (api.base.Error), for answers made outside the NinjaAPI."""
     return JsonResponse({"detail": detail, "errors": {}}, status=status)
 
 
 def too_large_message() -> str:
     return (
         f"A request may hold at most {_size(settings.MAX_REQUEST_BYTES)}, and a character "
-        f"to import at most {_size(IMPORT_MAX_BYTES)}. Nothing was saved."
+        f"to import at most {_size(settings.IMPORT_MAX_BYTES)}. Nothing was saved."
     )
 
 
