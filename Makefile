@@ -9,7 +9,7 @@ PORT   ?= 8000
 # development server has the demo users. `make run DEMO_LOGINS=0` turns the buttons off.
 DEMO_LOGINS ?= 1
 
-.PHONY: api-check run test lint format migrations-check screenshots bench bench-rules bench-click bench-roll-path bench-http bench-log bench-log-scale bench-abandoned bench-sse bench-dashboard bench-instructions clean
+.PHONY: api-check run test lint format migrations-check screenshots bench bench-rules bench-click bench-roll-path bench-http bench-log bench-log-scale bench-abandoned bench-sse bench-delivery bench-dashboard bench-instructions clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else "Poolside needs Python 3.12 or newer; set PYTHON=/path/to/python3.12")'
@@ -88,7 +88,7 @@ screenshots: $(STAMP)
 # Every benchmark in one go (docs/performance.md); a missed target doesn't stop the others, but
 # makes `make bench` fail at the end. The PostgreSQL ones use BENCH_DATABASE_URL and skip without it;
 # the click benchmark also needs Debian's Chromium (/usr/bin/chromium) and skips without it.
-BENCHMARKS := rules_odds click roll_path http_rolls log_page log_scale abandoned sse_fanout dashboard
+BENCHMARKS := rules_odds click roll_path http_rolls log_page log_scale abandoned sse_fanout live_delivery dashboard
 
 bench: $(STAMP)
 	@status=0; for b in $(BENCHMARKS); do echo; echo "== benchmarks/$$b.py"; \
@@ -119,6 +119,10 @@ bench-abandoned: $(STAMP)
 
 bench-sse: $(STAMP)
 	$(BIN)/python benchmarks/sse_fanout.py
+
+# Exactly once, in order: 2 workers, 50 streams, 600 rolls at once, on NOTIFY and on Redis.
+bench-delivery: $(STAMP)
+	$(BIN)/python benchmarks/live_delivery.py
 
 bench-dashboard: $(STAMP)
 	$(BIN)/python benchmarks/dashboard.py

@@ -210,12 +210,12 @@ def server_environment(extra: Mapping[str, str]) -> dict[str, str]:
 
 @contextmanager
 def uvicorn(
-    workers: int = 1, env: Mapping[str, str] | None = None
+    workers: int = 1, env: Mapping[str, str] | None = None, port: int | None = None
 ) -> Iterator[tuple[int, subprocess.Popen]]:
     """``uvicorn benchmarks.asgi:application`` on 127.0.0.1 with DEBUG off; yields (port, process).
     ``env`` goes on top of the server's environment (e.g. ``LIVE_BACKEND``: one transport per
-    server run). Always stopped."""
-    port = free_port()
+    server run); ``port``: a given one (a restart), else a free one. Always stopped."""
+    port = port or free_port()
     server_env = server_environment(env or {})
     from tests.live_servers import serve
 
@@ -243,7 +243,7 @@ def uvicorn(
 class SSEMessage:
     event: str | None  # None: a comment (keep-alive) or the retry hint
     id: str | None  # an entry's token, as the stream names entries (never the pk)
-    retry: bool  # the "retry:" hint: the stream is subscribed and caught up
+    retry: int | None  # the "retry:" hint (ms): the stream is subscribed and caught up
 
 
 def split_sse(buffer: str) -> tuple[list[SSEMessage], str]:
@@ -252,7 +252,7 @@ def split_sse(buffer: str) -> tuple[list[SSEMessage], str]:
     messages = []
     for block in blocks:
         event = id = None
-        retry = False
+        retry = None
         for line in block.split("\n"):
             name, _, value = line.partition(":")
             value = value.removeprefix(" ")
@@ -260,8 +260,8 @@ def split_sse(buffer: str) -> tuple[list[SSEMessage], str]:
                 event = value
             elif name == "id":
                 id = value
-            elif name == "retry":
-                retry = True
+            elif name == "retry" and value.isdigit():
+                retry = int(value)
         messages.append(SSEMessage(event, id, retry))
     return messages, rest
 
@@ -272,16 +272,25 @@ def entry_token_of(location: str) -> str:
 
 
 def stream_problems(expected: Sequence[str], received: Sequence[str]) -> dict[str, list[str]]:
-    """How one stream's entry ids differ from ``expected`` (each exactly once): missing ones,
-    ones received more than once, ones that were not expected. Empty lists: the stream is right."""
+    """How one stream's entry ids differ from ``expected`` (each exactly once, in that order):
+    missing ones, ones received more than once, ones that were not expected, and ones that came
+    after an entry that follows them in ``expected``. Empty lists: the stream is right."""
     seen: dict[str, int] = {}
     for token in received:
         seen[token] = seen.get(token, 0) + 1
     wanted = set(expected)
+    place = {token: n for n, token in enumerate(expected)}
+    late, furthest = [], -1
+    for token in dict.fromkeys(received):  # first arrivals, in arrival order
+        if token in place:
+            if place[token] < furthest:
+                late.append(token)
+            furthest = max(furthest, place[token])
     return {
         "missing": sorted(wanted - seen.keys()),
         "repeated": sorted(t for t, n in seen.items() if n > 1),
         "unexpected": sorted(seen.keys() - wanted),
+        "out of order": late,
     }
 
 
@@ -335,7 +344,7 @@ class Subscriber:
             writer.close()
 
     def _receive(self, message: SSEMessage) -> None:
-        if message.retry:
+        if message.retry is not None:
             self.caught_up.set()
         elif message.event == "entry" and message.id is not None:
             self.entries.append(message.id)

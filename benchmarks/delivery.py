@@ -1,5 +1,6 @@
 """What the roll benchmarks check besides speed: every campaign's chain intact, and every open
-stream heard every entry of its campaign exactly once (bench-http, bench-click)."""
+stream heard every entry of its campaign exactly once, in log order (bench-http, bench-click,
+bench-delivery)."""
 
 from __future__ import annotations
 
@@ -41,8 +42,8 @@ def heads(campaign_ids: Sequence[int]) -> dict[int, int]:
 
 
 def made_since(before: dict[int, int]) -> dict[int, list[str]]:
-    """Every entry each campaign gained after ``before`` (its head then), as tokens: what the
-    database says its streams must have heard."""
+    """Every entry each campaign gained after ``before`` (its head then), as tokens in log
+    (chain) order: what the database says its streams must have heard, and in what order."""
     from rolls.log.tokens import entry_token
     from rolls.models import RollEntry
 
@@ -50,7 +51,7 @@ def made_since(before: dict[int, int]) -> dict[int, list[str]]:
         campaign_id: [
             entry_token(pk)
             for pk in RollEntry.objects.filter(campaign_id=campaign_id, pk__gt=head)
-            .order_by("pk")
+            .order_by("seq")
             .values_list("pk", flat=True)
         ]
         for campaign_id, head in before.items()
@@ -118,8 +119,8 @@ class Streams:
 def streams_right(
     streams: Streams, expected: dict[int, list[str]], posted: dict[int, list[str]]
 ) -> bool:
-    """Every stream heard every entry of its campaign exactly once, and the rolls' own redirects
-    named entries the database has."""
+    """Every stream heard every entry of its campaign exactly once, in log order, and the rolls'
+    own redirects named entries the database has."""
     right = True
     for campaign_id, tokens in expected.items():
         subscriber = streams.subscribers[campaign_id]
@@ -136,5 +137,8 @@ def streams_right(
             print(f"  STREAM of campaign {campaign_id} ({len(tokens)} entries): {summary}")
     if right:
         total = sum(len(tokens) for tokens in expected.values())
-        print(f"  streams: {len(expected)} streams heard their {total} entries, each exactly once")
+        print(
+            f"  streams: {len(expected)} streams heard their {total} entries, each exactly once, "
+            "in log order"
+        )
     return right
