@@ -23,6 +23,7 @@ the entry is read once and each audience's card (GM, roller, other members) rend
 from __future__ import annotations
 
 import asyncio
+import random
 import weakref
 from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any
@@ -48,13 +49,21 @@ from sheets.models import Character, Membership, Session
 from web.http import AuthenticatedHttpRequest
 
 KEEPALIVE = 15.0  # seconds between comment lines on a quiet stream (proxies drop silent ones)
-RETRY_MS = 2000  # the browser's reconnect delay after a dropped connection
+# The browser's reconnect delay after a dropped connection: each stream is told a time of its own
+# between RETRY_MS and RETRY_MS + RETRY_JITTER_MS, so that after a restart every open page does not
+# come back in the same instant (a reconnect storm), but spread over those seconds.
+RETRY_MS = 1000
+RETRY_JITTER_MS = 4000
 RECHECK = 15.0  # seconds between membership re-checks (removals also announce themselves)
 REPLAY_BATCH = 100  # entries read per query while catching up
 SHARED_TTL = 30.0  # seconds a shared read stays cached for streams that wake late
 FORWARDED = frozenset({"sheet", "call", "contest"})  # kinds sent as ``data: <kind>``, no id
-RETRY = f"retry: {RETRY_MS}\n\n".encode()  # sent once caught up
 KEEPALIVE_COMMENT = b": keep-alive\n\n"
+
+
+def retry_hint() -> bytes:
+    """The ``retry:`` line a stream sends once caught up: its own reconnect delay, jittered."""
+    return f"retry: {RETRY_MS + random.randrange(RETRY_JITTER_MS + 1)}\n\n".encode()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -78,8 +87,18 @@ def _db[**P, R](function: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]
     return sync_to_async(run, thread_sensitive=False)
 
 
-def _close_connection() -> None:
-    connection.close()  # looked up here: ``connection`` is the calling thread's own
+def _member_and_character(
+    campaign_id: int, user_id: int, character_id: int | None
+) -> tuple[Membership | None, Character | None]:
+    """On the request's own thread, after the login check: the membership, the character asked
+    for (if any), and then that thread's connection given back."""
+    try:
+        membership = _membership(campaign_id, user_id)
+        if membership is None or character_id is None:
+            return membership, None
+        return membership, _load_character(character_id)
+    finally:
+        connection.close()  # looked up here: ``connection`` is the calling thread's own
 
 
 def _membership(campaign_id: int, user_id: int) -> Membership | None:
@@ -335,15 +354,18 @@ class Stream:
             # seen in the session's row. Likewise for entries. A resume point beyond the
             # newest entry (a token from before SECRET_KEY changed) would silence the stream
             # until some entry overtook it: it starts at the newest instead.
-            expires = await self.logged_in(loop)
-            if expires is None:
+            # Everything a stream needs to start is read in one go, on one connection: its
+            # session, where it starts, and its first replay batch. A reconnect storm (a
+            # restart: every open page at once) is then one borrowed connection per stream.
+            start = await _db(self.start)()
+            if start is None:
                 return
-            head, resumed = await _db(_position)(self.campaign_id, self.resume_after)
-            self.last_seq = head if self.resume_after is None else resumed
-            async for message in self.catch_up():
+            left, head, first = start
+            expires = loop.time() + left
+            async for message in self.catch_up(upto=head, first=first):
                 yield message
             # Caught up: from here on events drive the stream.
-            yield RETRY
+            yield retry_hint()
             checked = loop.time()
             # Keep-alives keep their own clock: were the wait restarted by every event, a member
             # would see the rhythm break when an entry they may not know of woke their stream.
@@ -379,6 +401,20 @@ class Stream:
                 elif event.kind in FORWARDED and await self.forwards(event):
                     yield self.forwarded(event)
 
+    def start(self) -> tuple[float, int, list[tuple[int, int, str]]] | None:
+        """On a worker thread, once subscribed: seconds until the session expires, the chain's
+        head, and the first batch of the catch-up from the resume point; None when the session
+        no longer logs its user in."""
+        left = float("inf") if self.login is None else self.login.expiry()
+        if left is None:
+            return None
+        head, resumed = _position(self.campaign_id, self.resume_after)
+        self.last_seq = head if self.resume_after is None else resumed
+        first = []
+        if self.last_seq < head:
+            first = _replay(self.membership, self.last_seq, head, self.character_id)
+        return left, head, first
+
     async def logged_in(self, loop: asyncio.AbstractEventLoop) -> float | None:
         """The loop time at which the stream's session expires (re-checked then), or None
         when it no longer logs its user in."""
@@ -403,13 +439,19 @@ class Stream:
         )
         return members.get(self.user_id)
 
-    async def catch_up(self, upto: int | None = None) -> AsyncIterator[bytes]:
+    async def catch_up(
+        self, upto: int | None = None, first: list[tuple[int, int, str]] | None = None
+    ) -> AsyncIterator[bytes]:
         """Every entry this member may know of after the cursor, up to position ``upto`` (the
-        chain's head, read first: an entry committed during the catch-up comes by its event)."""
+        chain's head, read first: an entry committed during the catch-up comes by its event).
+        ``first``: the first batch, read already (by :meth:`start`)."""
         if upto is None:
             upto = await _db(_head)(self.campaign_id)
         while self.last_seq < upto:
-            batch = await _db(_replay)(self.membership, self.last_seq, upto, self.character_id)
+            if first is not None:
+                batch, first = first, None
+            else:
+                batch = await _db(_replay)(self.membership, self.last_seq, upto, self.character_id)
             for pk, seq, html in batch:
                 self.last_seq = seq
                 yield sse("entry", html, id=entry_token(pk))
@@ -557,17 +599,15 @@ async def campaign_events(
     except ValueError as error:
         return HttpResponse(str(error), status=400, content_type="text/plain")
     user = await request.auser()
-    # The login check read the session and the user on this request's thread, whose connection
-    # Django would only give back when the request finishes — never, for a stream. Give it back
-    # now, before any read on another thread needs one from the pool: otherwise every open stream
-    # pins a connection, and a burst of new streams deadlocks the pool.
-    await sync_to_async(_close_connection)()
-    membership = await _db(_membership)(pk, user.pk)
+    # The login check read the session and the user on this request's thread: the membership
+    # (and the character) are read there too, on the same connection, which is then given back.
+    # Django would only give it back when the request finishes — never, for a stream: every
+    # open stream would pin a connection, and a burst of new streams deadlock the pool.
+    membership, found = await sync_to_async(_member_and_character)(pk, user.pk, character_pk)
     if membership is None:
         raise Http404("No such campaign.")
     character_id = None
     if character_pk is not None:
-        found = await _db(_load_character)(character_pk)
         if found is None or not found.can_read(membership):
             raise Http404("No such character.")
         character_id = found.pk

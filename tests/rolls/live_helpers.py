@@ -68,6 +68,7 @@ class Reader:
         self.content = aiter(response.streaming_content)
         self.buffer = ""
         self.pending: list[Message] = []  # replayed before the stream said it was caught up
+        self.retry: int | None = None  # the reconnect delay (ms) the stream sent once caught up
 
     async def next(self, timeout: float = 5) -> Message:
         if self.pending:
@@ -128,6 +129,7 @@ async def open_stream(client, campaign, *, headers=None, **params) -> Reader:
     while (message := await reader.next()).retry is None:
         replayed.append(message)
     reader.pending = replayed
+    reader.retry = message.retry  # the reconnect delay this stream was told
     return reader
 
 

@@ -155,6 +155,24 @@ def test_a_stream_without_resume_point_starts_at_the_newest_entry(party):
     run(scenario)
 
 
+def test_each_stream_is_told_a_reconnect_delay_of_its_own(party):
+    # After a restart every open page reconnects: each after its own delay, not all at once.
+    low, high = live_stream.RETRY_MS, live_stream.RETRY_MS + live_stream.RETRY_JITTER_MS
+    client = client_for(party.player)
+
+    async def scenario():
+        for _ in range(3):
+            stream = await open_stream(client, party.campaign)
+            assert low <= stream.retry <= high
+            await stream.close()
+
+    run(scenario)
+    delays = [int(live_stream.retry_hint().split()[1]) for _ in range(200)]
+    assert all(low <= delay <= high for delay in delays)
+    quarter = live_stream.RETRY_JITTER_MS / 4
+    assert min(delays) < low + quarter and max(delays) > high - quarter  # spread over the range
+
+
 def test_resuming_replays_what_was_missed_in_order(party):
     campaign, pc, other_pc = party.campaign, party.pc, party.other_pc
     first = roll_sync(party.player, pc)
