@@ -23,15 +23,15 @@ the entry is read once and each audience's card (GM, roller, other members) rend
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
-import weakref
 from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.contrib.auth.decorators import login_required
 from django.core.handlers.asgi import ASGIRequest
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.db.models import Max, Q
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.template.loader import render_to_string
@@ -42,11 +42,14 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
 from rolls import live
+from rolls.live.shared import shared_reads
 from rolls.log.tokens import entry_pk, entry_token
 from rolls.models import Contest, RollCallTarget, RollEntry
 from sheets.converters import parse_id
 from sheets.models import Character, Membership, Session
 from web.http import AuthenticatedHttpRequest
+
+logger = logging.getLogger(__name__)
 
 KEEPALIVE = 15.0  # seconds between comment lines on a quiet stream (proxies drop silent ones)
 # The browser's reconnect delay after a dropped connection: each stream is told a time of its own
@@ -56,7 +59,7 @@ RETRY_MS = 1000
 RETRY_JITTER_MS = 4000
 RECHECK = 15.0  # seconds between membership re-checks (removals also announce themselves)
 REPLAY_BATCH = 100  # entries read per query while catching up
-SHARED_TTL = 30.0  # seconds a shared read stays cached for streams that wake late
+REREAD = 1.0  # seconds between attempts to re-read after a failed read
 FORWARDED = frozenset({"sheet", "call", "contest"})  # kinds sent as ``data: <kind>``, no id
 KEEPALIVE_COMMENT = b": keep-alive\n\n"
 
@@ -227,88 +230,6 @@ def audience(entry: RollEntry, membership: Membership) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Reads shared by every stream of a process
-# ---------------------------------------------------------------------------------------------
-
-
-class SharedRead:
-    """One read and the streams waiting for it. Each waiter awaits a future of its own, set by
-    one callback when the read is over: a waiter that is cancelled (its stream closed) cancels
-    only its own future, never the read the others wait for. (asyncio.shield does the same with
-    two futures and two callbacks per waiter; with thousands of streams waking for each roll
-    that was most of the fan-out's own time, docs/performance.md.)"""
-
-    __slots__ = ("expires", "task", "waiters")
-
-    def __init__(self, expires: float, task: asyncio.Task[Any]) -> None:
-        self.expires, self.task = expires, task
-        self.waiters: list[asyncio.Future[Any]] = []
-        task.add_done_callback(self._done)
-
-    def _done(self, task: asyncio.Task[Any]) -> None:
-        waiters, self.waiters = self.waiters, []
-        for waiter in waiters:
-            if waiter.done():
-                continue
-            if task.cancelled():
-                waiter.cancel()
-            elif task.exception() is not None:
-                waiter.set_exception(task.exception())  # type: ignore[arg-type]
-            else:
-                waiter.set_result(task.result())
-
-    async def result(self) -> Any:
-        if self.task.done():
-            # Most streams wake after the read is over: they take the result as it is.
-            return self.task.result()
-        waiter = self.task.get_loop().create_future()
-        self.waiters.append(waiter)
-        return await waiter
-
-
-class SharedReads:
-    """One per event loop (one per server process): the first stream that needs a read starts it,
-    every other stream awaits the same read. Results expire after SHARED_TTL."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
-        self.tasks: dict[tuple[Any, ...], SharedRead] = {}
-        self.reads = 0  # how many reads really ran (tests pin it)
-
-    async def get(self, key: tuple[Any, ...], read: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
-        now = self.loop.time()
-        if len(self.tasks) > 64:
-            self.tasks = {k: v for k, v in self.tasks.items() if v.expires > now}
-        shared = self.tasks.get(key)
-        if shared is None or shared.expires <= now:
-            self.reads += 1
-            task = self.loop.create_task(read())
-            task.add_done_callback(lambda t: self._forget_failure(key, t))
-            shared = self.tasks[key] = SharedRead(now + SHARED_TTL, task)
-        return await shared.result()
-
-    def _forget_failure(self, key: tuple[Any, ...], task: asyncio.Task[Any]) -> None:
-        if not (task.cancelled() or task.exception() is not None):
-            return
-        shared = self.tasks.get(key)
-        if shared is not None and shared.task is task:
-            del self.tasks[key]
-
-
-_shared: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, SharedReads] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def shared_reads() -> SharedReads:
-    loop = asyncio.get_running_loop()
-    reads = _shared.get(loop)
-    if reads is None:
-        reads = _shared[loop] = SharedReads(loop)
-    return reads
-
-
-# ---------------------------------------------------------------------------------------------
 # The stream
 # ---------------------------------------------------------------------------------------------
 
@@ -361,25 +282,45 @@ class Stream:
             if start is None:
                 return
             left, head, first = start
-            expires = loop.time() + left
             async for message in self.catch_up(upto=head, first=first):
                 yield message
             # Caught up: from here on events drive the stream.
             yield retry_hint()
-            checked = loop.time()
-            # Keep-alives keep their own clock: were the wait restarted by every event, a member
-            # would see the rhythm break when an entry they may not know of woke their stream.
-            beat = loop.time() + KEEPALIVE
-            while True:
-                until = beat if beat <= expires else expires
-                event = await subscription.get(until=until)
+            async for message in self.events(subscription, loop, loop.time() + left):
+                yield message
+
+    async def events(
+        self, subscription: live.Subscription, loop: asyncio.AbstractEventLoop, expires: float
+    ) -> AsyncIterator[bytes]:
+        """The stream once caught up: events, keep-alives, login and membership checks. A read
+        that fails (the database restarting, the pool exhausted for longer than its timeout)
+        doesn't end the stream: its cursor stays where it was, and the stream re-reads from it
+        every REREAD seconds until a read succeeds, so nothing is lost and nothing is sent
+        twice (issue 32's bench-delivery found streams ending that way under load)."""
+        checked = loop.time()
+        # Keep-alives keep their own clock: were the wait restarted by every event, a member
+        # would see the rhythm break when an entry they may not know of woke their stream.
+        beat = loop.time() + KEEPALIVE
+        behind = False
+        while True:
+            until = beat if beat <= expires else expires
+            wake = min(until, loop.time() + REREAD) if behind else until
+            event = await subscription.get(until=wake)
+            try:
+                if behind:
+                    async for message in self.catch_up():
+                        yield message
+                    behind = False
+                    if event is None and wake != until:
+                        continue  # woken only to re-read
                 if (event is None and until == expires) or (
                     event is not None and event.kind == live.USER
                 ):
                     # The session's end is due, or a change to this user's login was announced:
                     # only then is the session read again.
-                    if (expires := await self.logged_in(loop)) is None:
+                    if (renewed := await self.logged_in(loop)) is None:
                         return  # logged out: the stream ends; reconnects are sent to log in
+                    expires = renewed
                     if event is not None or until != beat:
                         continue
                 mine = event is not None and event.kind == "member" and event.id == self.user_id
@@ -391,15 +332,23 @@ class Stream:
                 if event is None:
                     beat += KEEPALIVE
                     yield KEEPALIVE_COMMENT
-                elif event is live.RESYNC:
-                    async for message in self.catch_up():
+                else:
+                    async for message in self.on_event(event):
                         yield message
-                elif event.kind == "entry":
-                    card = await self.entry(event.id)
-                    if card:
-                        yield card
-                elif event.kind in FORWARDED and await self.forwards(event):
-                    yield self.forwarded(event)
+            except DatabaseError as error:
+                logger.warning("Live stream: a read failed (%s); re-reading shortly", error)
+                behind = True
+
+    async def on_event(self, event: live.Event) -> AsyncIterator[bytes]:
+        if event is live.RESYNC:
+            async for message in self.catch_up():
+                yield message
+        elif event.kind == "entry":
+            card = await self.entry(event.id)
+            if card:
+                yield card
+        elif event.kind in FORWARDED and await self.forwards(event):
+            yield self.forwarded(event)
 
     def start(self) -> tuple[float, int, list[tuple[int, int, str]]] | None:
         """On a worker thread, once subscribed: seconds until the session expires, the chain's
@@ -465,6 +414,14 @@ class Stream:
         overtook an earlier one's, as events sent after commit from several threads or
         processes may), everything up to it read from the database first — so every stream
         sends each entry once, in chain order, whatever order the transport delivers in."""
+        cursor = self.last_seq
+        try:
+            return await self._entry(pk)
+        except DatabaseError:
+            self.last_seq = cursor  # nothing was sent: the stream re-reads from here
+            raise
+
+    async def _entry(self, pk: int) -> bytes | None:
         shared = shared_reads()
         entry = await shared.get(("entry", pk), lambda: _db(_load_entry)(pk))
         if entry is None or entry.campaign_id != self.campaign_id:

@@ -6,10 +6,12 @@ Runs on SQLite (in-memory hub) and PostgreSQL (NOTIFY/LISTEN), whichever the sui
 import asyncio
 
 import pytest
+from django.db import OperationalError
 from django.test import Client
 from django.urls import reverse
 
 from rolls import live
+from rolls.live import shared as live_shared
 from rolls.live import stream as live_stream
 from rolls.models import RollEntry
 from sheets.models import Role
@@ -251,6 +253,36 @@ def test_a_resync_re_reads_from_the_last_entry_sent(party, monkeypatch):
     run(scenario)
 
 
+def test_a_failed_read_keeps_the_stream_and_its_cursor_and_is_read_again(party, monkeypatch):
+    # The database restarting, or the pool exhausted past its timeout: the stream must neither
+    # end nor skip the entry whose read failed (bench-delivery saw both under load).
+    campaign, pc = party.campaign, party.pc
+    client = client_for(party.gm)
+    monkeypatch.setattr(live_stream, "REREAD", 0.2)
+    load = live_stream._load_entry
+    failures = []
+
+    def fail_once(pk):
+        if not failures:
+            failures.append(pk)
+            raise OperationalError("couldn't get a connection after 10.00 sec")
+        return load(pk)
+
+    monkeypatch.setattr(live_stream, "_load_entry", fail_once)
+
+    async def scenario():
+        stream = await open_stream(client, campaign)
+        first = await roll(party.player, pc)
+        message = await stream.next_event(timeout=5)  # re-read from the cursor, not lost
+        assert message.event == "entry" and message.id == token(first)
+        second = await roll(party.player, pc)
+        message = await stream.next_event()
+        assert message.event == "entry" and message.id == token(second)
+        assert failures and await stream.silent(0.5)  # each once
+
+    run(scenario)
+
+
 def test_the_sheet_stream_carries_only_its_character(party):
     campaign, pc, other_pc = party.campaign, party.pc, party.other_pc
     client = client_for(party.player)
@@ -394,7 +426,7 @@ def test_a_stream_that_closes_mid_read_does_not_cancel_the_read_for_the_others()
     """Shared reads (rolls/live/stream.py): each waiter's cancellation is its own."""
 
     async def scenario():
-        shared = live_stream.SharedReads(asyncio.get_running_loop())
+        shared = live_shared.SharedReads(asyncio.get_running_loop())
         release = asyncio.Event()
 
         async def slow_read():
@@ -417,7 +449,7 @@ def test_a_stream_that_closes_mid_read_does_not_cancel_the_read_for_the_others()
 
 def test_a_failed_shared_read_fails_its_waiters_and_is_read_again():
     async def scenario():
-        shared = live_stream.SharedReads(asyncio.get_running_loop())
+        shared = live_shared.SharedReads(asyncio.get_running_loop())
         calls = []
 
         async def flaky():
