@@ -329,11 +329,13 @@ class Subscriber:
                 if chunked:  # HTTP/1.1 framing: a hex size line, that many bytes, CRLF
                     size = int((await reader.readline()).split(b";")[0].strip() or b"0", 16)
                     if size == 0:
+                        self._fail("the stream ended")  # a live stream never ends by itself
                         return
                     data = (await reader.readexactly(size + 2))[:-2]
                 else:
                     data = await reader.read(65536)
                     if not data:
+                        self._fail("the stream ended")
                         return
                 messages, buffer = split_sse(buffer + data.decode())
                 for message in messages:

@@ -26,6 +26,8 @@ from benchmarks import click, common, http_rolls, recording, sse_fanout, stateme
         "log_scale",
         "abandoned",
         "sse_fanout",
+        "sse_client",
+        "live_delivery",
         "dashboard",
         "instructions",
         "common",
@@ -34,7 +36,8 @@ from benchmarks import click, common, http_rolls, recording, sse_fanout, stateme
 )
 def test_each_benchmark_imports(name):
     module = importlib.import_module(f"benchmarks.{name}")
-    assert callable(getattr(module, "main", None)) or name in ("common", "recording", "delivery")
+    helpers = ("common", "recording", "delivery", "sse_client")
+    assert callable(getattr(module, "main", None)) or name in helpers
 
 
 def test_one_requests_instructions_are_the_difference_of_two_runs():
@@ -190,9 +193,9 @@ def test_sse_messages_split_on_blank_lines_and_keep_the_rest():
         ": keep-alive\n\nevent: entry\nid: 00ff\ndata: <li>\ndata: </li>\n\nretry: 2000\n\nevent: sh"
     )
     assert messages == [
-        common.SSEMessage(None, None, False),
-        common.SSEMessage("entry", "00ff", False),
-        common.SSEMessage(None, None, True),
+        common.SSEMessage(None, None, None),
+        common.SSEMessage("entry", "00ff", None),
+        common.SSEMessage(None, None, 2000),
     ]
     assert rest == "event: sh"
 
@@ -202,16 +205,26 @@ def test_a_rolls_redirect_names_its_entry_token():
     assert common.entry_token_of("/rolls/0123456789abcdef") == "0123456789abcdef"
 
 
-def test_stream_problems_name_missing_repeated_and_unexpected_entries():
-    assert common.stream_problems(["a", "b"], ["b", "a"]) == {
+def test_stream_problems_name_missing_repeated_unexpected_and_late_entries():
+    assert common.stream_problems(["a", "b"], ["a", "b"]) == {
         "missing": [],
         "repeated": [],
         "unexpected": [],
+        "out of order": [],
     }
     assert common.stream_problems(["a", "b", "c"], ["a", "a", "d"]) == {
         "missing": ["b", "c"],
         "repeated": ["a"],
         "unexpected": ["d"],
+        "out of order": [],
+    }
+    # Each entry that came after one that follows it in the log is out of order; a repeat of an
+    # earlier entry is a repeat, not a reordering.
+    assert common.stream_problems(["a", "b", "c", "d"], ["c", "a", "b", "d", "a"]) == {
+        "missing": [],
+        "repeated": ["a"],
+        "unexpected": [],
+        "out of order": ["a", "b"],
     }
 
 
@@ -232,7 +245,7 @@ def test_the_subscriber_reads_a_chunked_event_stream():
         subscriber = common.Subscriber()
         async with server:
             await asyncio.wait_for(subscriber.run(port, "/events/", "c=1"), 5)
-        assert subscriber.caught_up.is_set() and subscriber.error is None
+        assert subscriber.caught_up.is_set() and subscriber.error == "the stream ended"
         assert subscriber.entries == ["aa"]
         assert await subscriber.wait_for("aa") > 0
 
@@ -312,3 +325,49 @@ def test_abandoned_recovery_is_the_first_window_that_holds():
     assert abandoned.recovered_after(dip, 75.0) == 4 * abandoned.WINDOW
     assert abandoned.recovered_after([90.0] * need, 75.0) == 0.0
     assert abandoned.recovered_after([10.0] * (need + 3), 75.0) is None
+
+
+def test_the_load_client_process_parses_streams_and_reconnects_as_eventsource_does():
+    """benchmarks/sse_client.py: entry ids and the retry hint read from chunked bytes split
+    anywhere between messages; after the server drops them, streams come back after their own
+    retry: time with Last-Event-ID, and the storm's answer says so."""
+    from benchmarks import sse_client
+
+    async def scenario():
+        resumed = []
+        connections = []
+
+        async def serve(reader, writer):
+            head = (await reader.readuntil(b"\r\n\r\n")).decode()
+            resumed.extend(
+                line.split(": ", 1)[1]
+                for line in head.split("\r\n")
+                if line.startswith("Last-Event-ID")
+            )
+            connections.append(writer)
+            writer.write(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
+            for part in (b"event: entry\nid: aa\ndata: x\n\n", b"retry: 10\n\n"):
+                writer.write(f"{len(part):x}\r\n".encode() + part + b"\r\n")
+            await writer.drain()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        client = sse_client.Client()
+        async with server:
+            opened = await client.open(port, "/events/", ["c=1"], 2, 1)
+            assert opened["failed"] == 0
+            assert [s.retry_ms for s in client.streams] == [10, 10]
+            assert (await client.await_token("aa", 1))["last"] is not None
+            storm = asyncio.ensure_future(client.storm(5))
+            await asyncio.sleep(0.05)
+            for writer in list(connections):
+                writer.close()
+            answer = await storm
+            client.close()
+            for writer in connections:
+                writer.close()
+        assert answer["back_count"] == 2 and answer["attempts"] == 2
+        assert answer["back"] >= answer["dropped"]
+        assert resumed == ["aa", "aa"]  # each came back from the last entry it had
+
+    asyncio.run(scenario())
