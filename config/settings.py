@@ -120,7 +120,7 @@ SESSION_ENGINE = "sheets.sessions"
 
 # The rule systems a campaign may play, each a sheets.systems.RuleSystem subclass by dotted path,
 # registered at start-up in sheets.registry (docs/architecture.md, "Adding a rule system"). The
-# tests' settings add a fourth that lives only in tests/ (tests/settings.py, tests/d10pool/).
+# tests' settings add a fourth that lives only in tests/ (tests/settings.py).
 RULE_SYSTEMS = [
     "sheets.systems.cogent.CogentSystem",
     "sheets.systems.dad6.Dad6System",

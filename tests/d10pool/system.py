@@ -1,0 +1,76 @@
+"""D10 Pool as the app sees it: the seam object the test settings register."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from sheets.forms import SectionForm
+from sheets.systems import Difficulty, FormMaker, RowKind, RuleSystem, SheetSection
+from tests.d10pool import rules
+from tests.d10pool.forms import D10CreationForm, D10SheetForm
+from tests.d10pool.models import D10Sheet, D10Skill
+
+if TYPE_CHECKING:
+    from sheets.models import Campaign, Character
+
+
+class D10PoolSystem(RuleSystem[D10Sheet]):
+    key = "d10pool"
+    label = "D10 Pool"
+    related_name = "d10pool"
+    sheet_model = D10Sheet
+    sheet_form = D10SheetForm
+    creation_form = D10CreationForm
+    roll_form_path = "tests.d10pool.forms.D10RollForm"
+    resources_form_path = "tests.d10pool.forms.D10ResourcesForm"
+    difficulty = Difficulty(
+        label="Successes needed",
+        short="Need",
+        minimum=rules.NEED_MIN,
+        maximum=rules.NEED_MAX,
+        default=1,
+        field="need",
+    )
+    contest_style_paths = ("tests.d10pool.contests.Opposed",)
+    log_outcomes = ("success", "failure")
+    follow_up_reads = ("options", ("need",))
+    follow_ups_path = "tests.d10pool.followups.FOLLOW_UPS"
+    headline_path = "tests.d10pool.outcomes.headline"
+    rows = (RowKind("d10-skill", D10Skill, "sheet_id", ("sheet",)),)
+    sections = (
+        SheetSection("grit", "Grit", figures=True, rolled=True),
+        SheetSection("skills", "Skills", saves=False),
+    )
+
+    def sheet_context(
+        self,
+        character: Character,
+        sheet: D10Sheet,
+        form: FormMaker,
+        *,
+        can_edit: bool,
+        gm: bool,
+        editing: str = "",
+    ) -> dict[str, Any]:
+        return {"skills": list(sheet.skills.all())}
+
+    def section_form(self, key: str, sheet: D10Sheet, *, gm: bool, data: Any) -> SectionForm:
+        return super().section_form(key, sheet, gm=gm, data=data)
+
+    def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
+        names = D10Skill.objects.filter(sheet__character__campaign=campaign).values_list(
+            "name", flat=True
+        )
+        return sorted(set(names))
+
+    def row_odds(self, kind: str, row: Any) -> dict[str, Fraction]:
+        return rules.odds(row.dice, need=1)
+
+    def row_pool(self, kind: str, row: Any) -> dict[str, Any]:
+        return {"dice": row.dice}
+
+    def create_from(self, character: Character, build: dict[str, Any]) -> None:
+        sheet = self.sheet_of(character)
+        sheet.grit = build["grit"]
+        sheet.save(update_fields=["grit"])
