@@ -35,10 +35,8 @@ from django.db import DatabaseError, connection
 from django.db.models import Max, Q
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
-from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
 from rolls import live
@@ -255,8 +253,10 @@ class Stream:
         last_id: int | None,
         character_id: int | None,
         login: Login | None = None,
+        table: bool = False,
     ) -> None:
         self.membership = membership
+        self.table = table  # a sheet's stream that also shows the table's rolls (?table=1)
         self.login = login  # None: not bound to a session (tests that build a Stream)
         self.campaign_id = membership.campaign_id
         self.user_id = membership.user_id
@@ -433,7 +433,7 @@ class Stream:
             return b"".join(messages) or None
         self.last_seq = entry.seq
         if self.character_id is not None and entry.character_id != self.character_id:
-            return None
+            return await self.table_entry(entry) if self.table else None
         membership = self.membership
 
         async def message() -> bytes | None:
@@ -444,6 +444,20 @@ class Stream:
         # per stream (the token's eight BLAKE2b rounds, a data: line per line of the card, the
         # encoding) was a share of the fan-out that grew with every stream.
         return await shared.get(("card", pk, audience(entry, membership)), message)
+
+    async def table_entry(self, entry: RollEntry) -> bytes | None:
+        """Another character's roll on a sheet that shows the table's: a ``table`` event with
+        the card the log would get (nothing for a roll this member may not know of), without
+        an id, so the stream's resume point stays the sheet's own. Live only: a catch-up sends
+        the sheet's own rolls alone."""
+        membership = self.membership
+
+        async def message() -> bytes | None:
+            html = await _db(_render_for)(entry, membership)
+            return None if html is None else sse("table", html)
+
+        key = ("table", entry.pk, audience(entry, membership))
+        return await shared_reads().get(key, message)
 
     def forwarded(self, event: live.Event) -> bytes:
         """The kind alone: components re-fetch their own partial, and an id would be a database
@@ -512,22 +526,6 @@ class EventStreamResponse(StreamingHttpResponse):
         return self.events
 
 
-def live_context(
-    campaign: Any, *, last_id: int | None = None, character: Character | None = None
-) -> dict[str, Any]:
-    """What a page puts in its context to go live (templates/base.html): the campaign, and the
-    stream's URL resuming after ``last_id`` — the newest entry the page shows, so an entry
-    committed between rendering and connecting still arrives — and limited to one character."""
-    params: dict[str, int | str] = {}
-    if last_id is not None:
-        # The entry's token ("0": from the start), never its pk (rolls/log/tokens.py).
-        params["last_id"] = entry_token(last_id) if last_id else "0"
-    if character is not None:
-        params["character"] = character.pk
-    url = reverse("campaign_events", args=[campaign.pk])
-    return {"live_campaign": campaign, "live_url": f"{url}?{urlencode(params)}" if params else url}
-
-
 def _resume_point(request: HttpRequest) -> int | None:
     """``Last-Event-ID`` (the browser's reconnect) wins over ``?last_id=`` (the page's state):
     an entry's token, as the stream sent it, or "0" for the very start."""
@@ -550,6 +548,7 @@ async def campaign_events(
     try:
         last_id = _resume_point(request)
         character = request.GET.get("character")
+        table = request.GET.get("table") == "1" and character is not None
         character_pk = None if character is None else parse_id(character)
         if character is not None and character_pk is None:
             raise ValueError("“character” must be a character number.")
@@ -580,7 +579,8 @@ async def campaign_events(
     # (the password) its user had (docs/live.md#a-stream-ends-with-its-login).
     login = Login(request.session.session_key, user.pk, user.get_session_auth_hash())
     response = EventStreamResponse(
-        Stream(membership, last_id, character_id, login), content_type="text/event-stream"
+        Stream(membership, last_id, character_id, login, table=table),
+        content_type="text/event-stream",
     )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once

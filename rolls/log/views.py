@@ -25,7 +25,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
-from rolls.live.stream import live_context
+from rolls.live.pages import live_context
 from rolls.log.days import local_day
 from rolls.log.filters import StatsFilterForm, filtered_entries
 from rolls.log.tallies import campaign_figures, readable_rows, tally

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from rolls import live
-from rolls.live.stream import live_context
+from rolls.live.pages import live_context
 from sheets.access import (
     campaign_for_creator,
     character_for_editor,
@@ -291,7 +291,10 @@ def _render_sheet(
     # The page refreshes itself when this character rolls or changes (docs/live.md).
     recent = context["recent_rolls"]
     context |= live_context(
-        character.campaign, last_id=recent[0].pk if recent else 0, character=character
+        character.campaign,
+        last_id=recent[0].pk if recent else 0,
+        character=character,
+        table=True,
     )
     return render(request, template, context, status=status)
 

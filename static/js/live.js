@@ -16,6 +16,8 @@
 //  6. One request per roll (docs/live.md, "the browser side"): a sheet fetches only what a roll
 //     changed (#sheet-rolled), and not at all for the roll its own response already brought; the
 //     GM table fetches only the card of the character the event is about.
+//  7. The table's rolls: on a sheet, other characters' rolls (``table`` events) as one-line items
+//     in #table-rolls, counted in the tab title while the tab is hidden.
 (function () {
   "use strict";
 
@@ -47,6 +49,8 @@
     });
     // The GM's sheet events carry the character's id (a player's carry the kind alone).
     source.addEventListener("sheet", function (event) { refreshCard(event.data); });
+    // 7. The table's rolls on a sheet (?table=1): another character's roll, as the log shows it.
+    source.addEventListener("table", function (event) { tableRoll(event.data); });
     return source;
   };
 
@@ -226,10 +230,61 @@
     return found.concat(Array.prototype.slice.call(root.querySelectorAll("[data-notice][id]")));
   }
 
+  var unseenRolls = 0; // the table's rolls that landed while the tab was hidden
+
+  function showCount() {
+    var n = unread + unseenRolls;
+    document.title = n ? "(" + n + ") " + baseTitle : baseTitle;
+  }
+
   function count(change) {
     unread = Math.max(0, unread + change);
-    document.title = unread ? "(" + unread + ") " + baseTitle : baseTitle;
+    showCount();
   }
+
+  // 7. One line per roll of the table: who and what, the outcome, a link to the card. Built from
+  //    the card the server sent (text only: nothing of it is inserted as HTML).
+  function tableRoll(html) {
+    var strip = document.getElementById("table-rolls");
+    var list = strip && strip.querySelector("[data-table-rolls]");
+    var card = new DOMParser().parseFromString(html, "text/html").querySelector("article.entry");
+    if (!list || !card) return;
+    var title = card.querySelector("h3");
+    var outcome = card.querySelector(".outcome");
+    var link = card.querySelector("a.permalink");
+    var item = document.createElement("li");
+    var kind = /outcome-(\w+)/.exec(card.className);
+    if (kind) item.className = "outcome-" + kind[1];
+    var what = document.createElement("a");
+    what.href = link ? link.getAttribute("href") : "#";
+    what.textContent = title ? title.textContent.replace(/\s+/g, " ").trim() : "A roll";
+    var result = document.createElement("strong");
+    result.textContent = outcome ? outcome.textContent.trim() : "";
+    item.appendChild(what);
+    item.appendChild(document.createTextNode(" "));
+    item.appendChild(result);
+    list.insertBefore(item, list.firstChild);
+    while (list.children.length > 3) list.removeChild(list.lastElementChild);
+    strip.hidden = false;
+    if (document.hidden) {
+      unseenRolls += 1;
+      showCount();
+    }
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && unseenRolls) {
+      unseenRolls = 0;
+      showCount();
+    }
+  });
+
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest("[data-table-rolls-close]")) return;
+    var strip = document.getElementById("table-rolls");
+    strip.hidden = true;
+    strip.querySelector("[data-table-rolls]").textContent = "";
+  });
 
   function toast(element) {
     var box = document.getElementById("notices");

@@ -105,3 +105,39 @@ def test_a_page_that_loads_with_results_animates_none(page, log_in):
         expect(page.locator(".entry .die").first).to_be_visible()
         assert page.locator(".just-rolled").count() == 0
         assert page.evaluate("() => document.getAnimations().length") == 0
+
+
+# Your own critical result, as the stylesheet gives it a moment: the headline as a critical
+# outcome's (its class is the outcome's; the dice decide which, so the test sets it).
+CRITICAL = """outcome => {
+  const h = document.querySelector('#roll-result .result-headline');
+  h.className = h.className.replace(/outcome-\\S+/, 'outcome-' + outcome);
+  const s = getComputedStyle(h);
+  return [s.animationName, s.borderLeftWidth, s.backgroundColor !== 'rgba(0, 0, 0, 0)'];
+}"""
+
+
+@pytest.mark.parametrize("outcome", ["critical_success", "critical_failure"])
+def test_a_critical_result_gets_a_moment_calm_under_reduced_motion(browser, live_server, outcome):
+    for motion, glows in (("no-preference", True), ("reduce", False)):
+        context = browser.new_context(base_url=live_server.url, reduced_motion=motion)
+        context.set_default_timeout(10_000)
+        context.route("**/campaigns/*/events/**", lambda route: route.fulfill(status=501))
+        page = context.new_page()
+        try:
+            character = CharacterFactory(campaign__system=System.COLD_STARS)
+            character.cold_stars.skills.filter(name="Piloting").update(trained=True, rating=1)
+            page.goto("/accounts/login/")
+            page.fill("#id_username", character.owner.username)
+            page.fill("#id_password", "pw")
+            page.click("main button[type=submit]")
+            page.wait_for_url(lambda url: "/accounts/login/" not in url)
+            page.goto(character.get_absolute_url())
+            page.locator(".roll-button:visible").first.click()
+            page.locator("#roll-action-roll").click()
+            expect(page.locator("#roll-result .result-headline")).to_be_visible()
+            names, border, tinted = page.evaluate(CRITICAL, outcome)
+            assert border == "10px" and tinted
+            assert ("critical-glow" in names) is glows, names
+        finally:
+            context.close()
