@@ -6,7 +6,7 @@ read once by name (``row_names``), not looked up per call."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
@@ -18,7 +18,7 @@ from rolls.models import Assist, AssistRequest, Contest, RollCall
 from rolls.rolling.targets import row_names
 from rolls.table.cards import contest_card, contest_entries
 from sheets.access import character_for_reader
-from sheets.models import Character, CogentSheet, Membership
+from sheets.models import Character, Membership
 from web.http import AuthenticatedHttpRequest
 
 
@@ -53,18 +53,9 @@ def prompts_context(character: Character, membership: Membership) -> dict[str, A
         context["own_assist_request"] = any(r.character_id == character.pk for r in requests)
         context["assist_requests"] = [r for r in requests if r.character_id != character.pk]
         if context["assist_requests"]:
-            context["assist_skills"] = _row_names(character)
+            # The rows an assist may be rolled with, in sheet order.
+            context["assist_skills"] = character.campaign.rule_system.assist_names(character.sheet)
     return context
-
-
-def _row_names(character: Character) -> list[str]:
-    """The names of the rows an assist may be rolled with, in sheet order."""
-    sheet = cast(CogentSheet, character.sheet)  # assists are Cogent's
-    names = list(sheet.skills.values_list("name", flat=True))
-    for vocation in sheet.vocations.prefetch_related("subskills"):
-        names.append(vocation.name)
-        names += [sub.name for sub in vocation.subskills.all()]
-    return list(dict.fromkeys(names))
 
 
 @login_required

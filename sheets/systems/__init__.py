@@ -238,6 +238,10 @@ class RuleSystem[S: SystemSheet]:
         """The engine's odds for a sheet row at the panel's default options."""
         raise NotImplementedError
 
+    def assist_names(self, sheet: S) -> list[str]:
+        """The rows an assist may be rolled with, in sheet order (``has_assists`` systems)."""
+        return []
+
     def row_pool(self, kind: str, row: Any) -> dict[str, Any]:
         """The dice a sheet row rolls at the panel's default options (the API's targets)."""
         return {"dice": row.pool}

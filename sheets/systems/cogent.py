@@ -208,6 +208,13 @@ class CogentSystem(RuleSystem[CogentSheet]):
         ).values_list("name", flat=True)
         return list(dict.fromkeys(names))
 
+    def assist_names(self, sheet: CogentSheet) -> list[str]:
+        names = list(sheet.skills.values_list("name", flat=True))
+        for vocation in sheet.vocations.prefetch_related("subskills"):
+            names.append(vocation.name)
+            names += [sub.name for sub in vocation.subskills.all()]
+        return list(dict.fromkeys(names))
+
     def row_odds(self, kind: str, row: Any) -> dict[str, Fraction]:
         # The panel's defaults: CL 1, or the assist's floor for a row that only assists (a
         # vocation), so the API's list and the panel price a vocation alike.
