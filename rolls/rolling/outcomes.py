@@ -11,14 +11,15 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 
-from rolls.models import OUTCOME_LABELS, Kind
+from rolls.models import OUTCOME_LABELS, Kind, RollEntry
 from rolls.models.assists import group_dice_text
 from rolls.rolling.display import fraction_text, percent
 from rolls.rules import RandomSource, cogent, cold_stars, dad6, system_rng
 
 if TYPE_CHECKING:
-    from rolls.models import RollEntry
     from rolls.rolling.display import Band
+
+SUCCESS_OUTCOMES = RollEntry.SUCCESS_OUTCOMES
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,13 @@ class Plan:
     actions: list[Action]
     notes: list[str] = field(default_factory=list)
     choices: list[Choice] = field(default_factory=list)
+
+    @property
+    def success_chance(self) -> str:
+        """The headline odds beside the Roll button: the chance of any success (critical,
+        plain or costly), as the panel words a chance."""
+        chance = sum((b.chance for b in self.bands if b.code in SUCCESS_OUTCOMES), Fraction(0))
+        return percent(chance)
 
 
 @dataclass

@@ -90,6 +90,7 @@ def test_the_panels_selects_show_their_choices_whole(page, log_in, system, viewp
     page.goto(character.get_absolute_url())
     page.locator(f"#skill-{row.pk} .roll-button").click()
     expect(page.locator("#roll-dialog")).to_be_visible()
+    page.locator(".roll-more summary").click()  # the folded options are checked open too
     selects = page.locator("#roll-panel select")
     expect(selects.first).to_be_visible()
     if system == System.COGENT:

@@ -1,6 +1,6 @@
-"""The roll panel without JavaScript, at both sizes: "Update odds" re-draws the panel's page with
-the new options and keeps the CSRF token out of the address (issue 34, item 10); Roll still rolls
-and lands on the new entry's permalink."""
+"""The roll panel without JavaScript, at both sizes: Roll and its odds in view as the page opens
+(issue 34, item 1), "Update odds" re-draws the panel's page with the new options and keeps the
+CSRF token out of the address (item 10); Roll still rolls and lands on the new entry's permalink."""
 
 import pytest
 from playwright.sync_api import expect
@@ -41,6 +41,10 @@ def test_update_odds_without_javascript_keeps_the_token_out_of_the_address(no_js
     page.locator("tr", has_text="Athletics").locator("a.roll-button").click()
     expect(page.locator("#roll-heading")).to_have_text("Roll Athletics")
     before = page.locator("#roll-odds .odds-text").first.inner_text()
+    # The footer sticks to the bottom of the page too: Roll and its odds in view, no scroll.
+    for control in ("#roll-action-roll", ".roll-chance"):
+        box = page.locator(control).bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"]
 
     page.select_option("#roll_challenge_level", "4")
     page.get_by_role("button", name="Update odds").click()

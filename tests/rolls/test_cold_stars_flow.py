@@ -79,6 +79,27 @@ def test_brace_spends_two_momentum(client, pilot, seeded):
     assert sheet_of(character).momentum == 1
 
 
+def test_after_a_brace_spent_the_last_momentum_the_choice_starts_again(client, pilot, seeded):
+    """Issue 34, item 4: the panel after the roll has "No modification" chosen, and Brace, which
+    the character can no longer pay for, is unavailable with its reason in grey, not an error."""
+    character, athletics, _ = pilot
+    sheet = sheet_of(character)
+    sheet.momentum = 2
+    sheet.save()
+    response = client.post(
+        roll_url(character, "cold-stars-skill", athletics),
+        data(risk=3, modification="brace"),
+        headers={"HX-Request": "true", "HX-Target": "roll-panel"},
+    )
+    html = response.content.decode()
+    assert response.status_code == 200 and sheet_of(character).momentum == 0
+    assert 'value="none" id="roll_modification_none" checked' in html
+    assert 'value="brace" id="roll_modification_brace" disabled' in html
+    assert '<span class="unavailable-why" id="roll_problem_brace">Brace needs 2 Momentum' in html
+    assert "Fix the options above" not in html and "has-error" not in html
+    assert 'class="problem"' not in html and 'role="alert"' not in html
+
+
 def test_willpower_is_debited_per_die(client, pilot, seeded):
     character, athletics, _ = pilot
     response = client.post(

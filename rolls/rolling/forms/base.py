@@ -68,6 +68,10 @@ class RollForm[S: SystemSheet](forms.Form):
     """Shared by the three panels. ``target`` is the sheet row, ``sheet`` its sheet as loaded."""
 
     bound_field_class = _BoundField
+    # The options most rolls never touch, behind the panel's "More options" fold (every field
+    # not named here, and not the step-4 choice, is shown open), and the fold's summary.
+    folded: tuple[str, ...] = ("visibility",)
+    fold_hint = "who sees the result"
 
     visibility = forms.ChoiceField(
         label="Who sees the result",
@@ -143,6 +147,31 @@ class RollForm[S: SystemSheet](forms.Form):
             except ValueError as exc:  # the engine refused the combination, in GM words
                 self.add_error(None, str(exc))
                 self.plan = None
+
+    def _options(self, folded: bool) -> list[forms.BoundField]:
+        return [
+            bound
+            for bound in self.visible_fields()
+            if bound.name != "modification" and (bound.name in self.folded) == folded
+        ]
+
+    @property
+    def main_fields(self) -> list[forms.BoundField]:
+        """The options the panel always shows."""
+        return self._options(folded=False)
+
+    @property
+    def more_fields(self) -> list[forms.BoundField]:
+        """The options behind the "More options" fold."""
+        return self._options(folded=True)
+
+    @property
+    def more_open(self) -> bool:
+        """The fold opens on what the player should see in it: a message, a value the GM set,
+        or a value other than the panel's default."""
+        names = {bound.name for bound in self.more_fields}
+        changed = set(self.changed_data) if self.is_bound else set()
+        return bool(names & (set(self.errors) | self.locked | changed))
 
     @property
     def chosen_visibility(self) -> str:

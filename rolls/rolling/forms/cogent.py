@@ -47,6 +47,18 @@ VOCATION_KIND = "cogent-vocation"  # a vocation row: it assists, it is never rol
 
 
 class CogentRollForm(RollForm[CogentSheet]):
+    folded = (
+        "visibility",
+        "extra_penalty",
+        "equipment",
+        "duress",
+        "contested",
+        "reflexive",
+        "assist_for",
+        "further_helpers",
+    )
+    fold_hint = "penalty dice, equipment, duress, contested, reflexive, assists, who sees it"
+
     challenge_level = forms.TypedChoiceField(
         label="Challenge Level",
         coerce=int,

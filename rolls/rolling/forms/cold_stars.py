@@ -94,6 +94,16 @@ class ColdStarsRollForm(RollForm[ColdStarsSheet]):
         else:
             del self.fields["domain"]
 
+    def next_roll_data(self, data: Any, sheet: ColdStarsSheet) -> Any:
+        """After a roll the step-4 choice starts again from "No modification": Press, Brace and
+        Willpower are decided roll by roll, and one that spent the last Momentum would otherwise
+        stay chosen and read as an error (the rows it can't pay for say why, in grey)."""
+        if data.get("modification", "none") == "none":
+            return data
+        data = data.copy()
+        data["modification"] = "none"
+        return data
+
     def _built(self) -> cold_stars.Pool:
         d, skill = self.cleaned_data, self.target.obj
         in_domain = d.get("domain", "") != OUTSIDE_DOMAINS

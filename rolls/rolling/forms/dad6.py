@@ -47,6 +47,9 @@ TRADED_BOONS_MAX = dad6.max_traded_boons(dad6.MAX_POOL)
 
 
 class Dad6RollForm(RollForm[Dad6Sheet]):
+    folded = ("visibility", "tools", "helpers", "advantages", "time", "traded_boons")
+    fold_hint = "tools, helpers, advantages, time, traded boons, who sees it"
+
     difficulty = forms.IntegerField(
         label="Difficulty (boons needed)",
         min_value=dad6.DIFFICULTY_MIN,
