@@ -24,7 +24,7 @@ CHANGE = {
     System.DAD6: ("#roll_difficulty", "fill", "3"),
     System.COLD_STARS: ("#roll_risk", "fill", "2"),
 }
-CHANCE = re.compile(r"^Success (\d+\.\d%|<0\.1%|>99\.9%|100%|0%)$")
+CHANCE = re.compile(r"^Chance of success (\d+\.\d%|<0\.1%|>99\.9%|100%|0%)$")
 
 
 def fully_in_view(page, selector):

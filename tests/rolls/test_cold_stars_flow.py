@@ -202,7 +202,15 @@ def test_correct_is_offered_after_a_success_too(client, pilot, settings):
     roll = latest()
     assert roll.outcome == "success"
     page = client.get(roll.get_absolute_url()).content.decode()
-    assert "Correct: re-roll the pool (1 Momentum)" in page
+    # It says what it does to this roll, and after a success it is not the primary button
+    # (issue 34, item 7): one mis-tap would spend Momentum and re-roll the success away.
+    odds = cold_stars.odds(cold_stars.Pool(2, 2, 0))
+    chance = odds["critical_success"] + odds["success"] + odds.get("costly_success", 0)
+    label = (
+        "Correct (1 Momentum): re-roll the pool; the new result replaces this Success "
+        f"({float(chance * 100):.1f}% success)"
+    )
+    assert f'id="follow-up-correct" class="secondary">{label}</button>' in page
     response = client.post(follow_url(roll, "correct"))
     assert response.status_code == 302
     assert (latest().kind, latest().follows) == (Kind.CORRECT, roll)

@@ -138,12 +138,13 @@ def test_a_blind_roll_shows_its_roller_no_headline(client, rob, settings):
 
 def test_destiny_after_a_success_says_it_raises_the_margin(client, rob, settings):
     page, _ = roll_rob(client, rob, settings, 3, challenge_level=2)
-    assert "Spend destiny: +1 win: margin 1 → 2" in page
+    # After a success it only raises the margin: a secondary button (issue 34, item 7).
+    assert 'id="follow-up-destiny" class="secondary">Spend destiny: +1 win: margin 1 → 2' in page
 
 
 def test_destiny_after_a_failure_says_what_it_rescues(client, rob, settings):
     page, entry = roll_rob(client, rob, settings, 2, challenge_level=3)
-    assert "Spend destiny: +1 win: turns it into a success" in page
+    assert 'id="follow-up-destiny">Spend destiny: +1 win: turns it into a success' in page
     followed = client.post(follow_url(entry, "destiny"), headers=HTMX).content.decode()
     assert headline(followed)["figure"] == "3 wins vs CL 3"
     assert "Spend destiny: +1 win: margin 0 → 1" in followed

@@ -137,7 +137,7 @@ def test_cold_stars_passive_contest_corrects_before_the_verdict_and_never_after(
     sheet_page = client.get(vera.get_absolute_url()).content.decode()
     assert "Correct: re-roll (1 Momentum)" in sheet_page and "Keep this roll" in sheet_page
     assert (
-        "Correct: re-roll the pool"
+        "Correct (1 Momentum): re-roll the pool"
         not in client.get(reverse("roll_entry", args=[roll.pk])).content.decode()
     )
     refused = client.post(follow_url(roll, "correct"))

@@ -39,6 +39,10 @@ class FollowUp:
     problem: str = ""  # why it can't be done now (shown beside a disabled button)
     asks: str = ""  # the label of a text the player may give as the value (a bane's wording)
     asks_max: int = 0  # that text's longest length
+    # Offered after a success, where it spends something on a roll that already worked (Correct
+    # re-rolls the success away, destiny only raises the margin): a secondary button, so a
+    # mis-tap under the result doesn't take it for the next step.
+    secondary: bool = False
 
 
 # A follow-up: (the entry followed, its *locked* sheet, the dice, the value picked) → Outcome.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rolls.models import Kind, RollEntry
 from rolls.rolling.display import CERTAIN
 from rolls.rolling.followups import FollowUp, FollowUps, SystemFollowUps
-from rolls.rolling.outcomes import Outcome, cogent_detail, cogent_result
+from rolls.rolling.outcomes import SUCCESS_OUTCOMES, Outcome, cogent_detail, cogent_result
 from rolls.rules import RandomSource, cogent
 from sheets.models import CogentSheet, Refused
 
@@ -25,7 +25,8 @@ def offers(entry: RollEntry, sheet: CogentSheet) -> list[FollowUp]:
     problem = (
         "" if sheet.destiny_points >= cogent.DESTINY_COST else "You have no destiny points left."
     )
-    return [FollowUp("destiny", destiny_label(entry), problem=problem)]
+    after_success = entry.outcome in SUCCESS_OUTCOMES
+    return [FollowUp("destiny", destiny_label(entry), problem=problem, secondary=after_success)]
 
 
 def destiny_label(entry: RollEntry) -> str:

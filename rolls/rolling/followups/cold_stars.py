@@ -3,10 +3,12 @@ player's choice on an all-blank result."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from rolls.models import OUTCOME_LABELS, Kind, RollEntry
-from rolls.rolling.display import CERTAIN
+from rolls.rolling.display import CERTAIN, percent
 from rolls.rolling.followups import FollowUp, FollowUps, SystemFollowUps
-from rolls.rolling.outcomes import Outcome, cold_stars_detail, cold_stars_faces
+from rolls.rolling.outcomes import SUCCESS_OUTCOMES, Outcome, cold_stars_detail, cold_stars_faces
 from rolls.rules import RandomSource, cold_stars
 from sheets.models import ColdStarsSheet
 
@@ -24,7 +26,12 @@ def offers(entry: RollEntry, sheet: ColdStarsSheet) -> list[FollowUp]:
             else f"Correct needs {momentum} Momentum; you have {sheet.momentum}."
         )
         found.append(
-            FollowUp("correct", f"Correct: re-roll the pool ({momentum} Momentum)", problem=problem)
+            FollowUp(
+                "correct",
+                correct_label(entry, momentum),
+                problem=problem,
+                secondary=entry.outcome in SUCCESS_OUTCOMES,
+            )
         )
     if entry.kind in (Kind.ROLL, Kind.CORRECT) and entry.outcome == "choice":
         found += [
@@ -32,6 +39,21 @@ def offers(entry: RollEntry, sheet: ColdStarsSheet) -> list[FollowUp]:
             FollowUp("choice", "Take a Failure", value="failure"),
         ]
     return found
+
+
+def correct_label(entry: RollEntry, momentum: int) -> str:
+    """Correct's label: what it costs and what it does to this roll — the whole pool rolled
+    again, its result replacing this one whatever it is, with the chance of a success."""
+    cost = f"Correct ({momentum} Momentum): re-roll the pool"
+    try:
+        pool = cold_stars.Pool(entry.pool["ability"], entry.pool["skill"], entry.pool["risk"])
+        odds = cold_stars.odds(pool)
+    except (KeyError, TypeError, ValueError):
+        return cost
+    chance = percent(sum((odds.get(code, Fraction(0)) for code in SUCCESS_OUTCOMES), Fraction(0)))
+    if entry.outcome in SUCCESS_OUTCOMES:
+        return f"{cost}; the new result replaces this {OUTCOME_LABELS[entry.outcome]} ({chance} success)"
+    return f"{cost} for a {chance} chance of success"
 
 
 def refusal(entry: RollEntry, name: str) -> str:
