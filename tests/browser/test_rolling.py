@@ -112,13 +112,18 @@ def test_rolls_in_a_row_go_on_top_of_the_recent_rolls(page, log_in):
     open_panel(page, character, f"skill-{skill.pk}")
     expect(page.locator("#recent-rolls .no-rolls")).to_be_visible()
     form = page.locator("#roll-form").element_handle()
+    result = page.locator("#roll-result .entry")
+    shown = ""
     for n in range(1, 7):
         page.locator("#roll-action-roll").click()
+        if shown:  # this click's result, not the one before
+            expect(result).not_to_have_id(shown)
+        expect(result).to_be_in_viewport()
+        shown = result.get_attribute("id")
         expect(page.locator("#recent-rolls-list > li")).to_have_count(min(n, 5))
-        newest = RollEntry.objects.filter(character=character).latest("pk")
-        expect(page.locator(f"#result-{token(newest)}")).to_be_in_viewport()
         expect(page.locator("#recent-rolls-list > li").first.locator(".entry")).to_have_id(
-            f"entry-{token(newest)}"
+            shown.replace("result-", "entry-", 1)
         )
+    assert RollEntry.objects.filter(character=character).count() == 6
     expect(page.locator("#recent-rolls .no-rolls")).to_be_hidden()
     assert form.evaluate("f => f.isConnected")  # the same form: never drawn again
