@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models, transaction
-from django.db.models import Count, F, OuterRef, Q, Subquery
+from django.db.models import Count, F, OuterRef, Prefetch, Q, Subquery
 from django.urls import reverse
 from django.utils import timezone
 
@@ -41,7 +41,8 @@ class CampaignQuerySet(models.QuerySet):
         return self.filter(memberships__user=user)
 
     def for_home(self, user: User) -> CampaignQuerySet:
-        """The home page list: the user's role, the GM's name and the head counts, in one query."""
+        """The home page list: the user's role, the GM's name and the head counts in one query,
+        the user's own characters in a second."""
         memberships = Membership.objects.filter(campaign=OuterRef("pk"))
         return (
             self.for_user(user)
@@ -52,6 +53,14 @@ class CampaignQuerySet(models.QuerySet):
                     memberships.order_by().values("campaign").annotate(n=Count("pk")).values("n")
                 ),
                 character_count=Count("characters", distinct=True),
+            )
+            # The user's own characters, so a card links straight to them (one query for all).
+            .prefetch_related(
+                Prefetch(
+                    "characters",
+                    queryset=Character.objects.filter(owner=user, is_npc=False).order_by("name"),
+                    to_attr="my_characters",
+                )
             )
             .order_by("name", "pk")
         )

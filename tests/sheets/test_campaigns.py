@@ -158,3 +158,19 @@ def test_password_reset_sends_a_working_link(client):
     assert response["Location"] == reverse("password_reset_complete")
     user.refresh_from_db()
     assert user.check_password("fresh-pass-99")
+
+
+def test_home_cards_and_the_campaign_page_name_your_character(client):
+    from tests.factories import CharacterFactory, MembershipFactory
+
+    member = MembershipFactory()
+    mine = CharacterFactory(campaign=member.campaign, owner=member.user, name="Ada")
+    other = CharacterFactory(campaign=member.campaign, name="Bo")
+    client.force_login(member.user)
+    home = client.get("/").content.decode()
+    assert f'Your character: <a href="{mine.get_absolute_url()}">Ada</a>' in home
+    assert other.get_absolute_url() not in home
+    page = client.get(member.campaign.get_absolute_url()).content.decode()
+    row = page.split(f'href="{mine.get_absolute_url()}"')[1].split("</tr>")[0]
+    assert '<span class="tag accent">yours</span>' in row
+    assert "yours" not in page.split(f'href="{other.get_absolute_url()}"')[1].split("</tr>")[0]

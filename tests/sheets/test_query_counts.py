@@ -23,8 +23,9 @@ def test_home(client):
     small = count(client, "/")
     for _ in range(5):
         CharacterFactory(campaign=MembershipFactory(user=member.user).campaign)
-    # session, its user, campaigns (with role, GM, head counts in one query)
-    assert count(client, "/") == small == 3
+    # session, its user, campaigns (with role, GM, head counts in one query), the user's own
+    # characters (one query for every card)
+    assert count(client, "/") == small == 4
 
 
 def test_campaign_page(client):
