@@ -11,7 +11,7 @@ counted per WINDOW seconds.
    or more of work if it ran to the end), reads them as fast as they come for HEAVY seconds,
    then drops the four connections (a reset, as a closed tab or a killed script does).
 3. **After**: the time from dropping them until the bare view's throughput is back — the first
-   window from which every window for HOLD seconds is at least SHARE of the baseline's median
+   window from which the mean of the next HOLD seconds is at least SHARE of the baseline's median
    window — and whether the server's database connections still run an export's query then.
 
 Target: back within 5 s. (Before item 4 a synchronous view went on to the end of its query with
@@ -101,10 +101,11 @@ def windows(done: list[float], start: float, end: float) -> list[float]:
 
 
 def recovered_after(samples: list[float], floor: float) -> float | None:
-    """Seconds until the first window from which HOLD seconds of windows are all >= floor."""
+    """Seconds until the first window from which the next HOLD seconds' mean is >= floor (a mean,
+    so that one slow window of a loaded machine doesn't count as not back)."""
     need = int(HOLD / WINDOW)
     for i in range(len(samples) - need + 1):
-        if all(s >= floor for s in samples[i : i + need]):
+        if statistics.fmean(samples[i : i + need]) >= floor:
             return i * WINDOW
     return None
 

@@ -320,9 +320,9 @@ def test_abandoned_recovery_is_the_first_window_that_holds():
     from benchmarks import abandoned
 
     need = int(abandoned.HOLD / abandoned.WINDOW)
-    dip = [10.0, 20.0, 90.0, 30.0] + [90.0] * need
-    # The 90 at 1.0 s doesn't hold; from 2.0 s every window does.
-    assert abandoned.recovered_after(dip, 75.0) == 4 * abandoned.WINDOW
+    dip = [10.0, 20.0, 90.0] + [10.0] * (need - 1) + [90.0] * need
+    # The lone 90 doesn't hold; from the first of the last run of 90s the mean does.
+    assert abandoned.recovered_after(dip, 75.0) == (len(dip) - need) * abandoned.WINDOW
     assert abandoned.recovered_after([90.0] * need, 75.0) == 0.0
     assert abandoned.recovered_after([10.0] * (need + 3), 75.0) is None
 
