@@ -33,28 +33,7 @@ def main() -> int:
     from tests.live_servers import free_port
 
     with tempfile.TemporaryDirectory(prefix="poolside-api-check-") as folder:
-        env = {
-            **os.environ,
-            "DATABASE_URL": f"sqlite:///{folder}/db.sqlite3",
-            "SECRET_KEY": "api-check-" + "x" * 40,
-            "DEBUG": "1",  # static files from the sources: no collectstatic for a throwaway run
-            # Generated requests are refused by design (404, 409, 422): Django would log each.
-            "LOG_LEVEL": "ERROR",
-            # Generated requests come fast; a 429 would only hide what the next one finds.
-            "API_RATE": "0/60",
-            "API_ROLL_RATE": "0/60",
-        }
-        manage = [sys.executable, str(ROOT / "manage.py")]
-        for command in (["migrate", "--noinput", "-v0"], ["createcachetable"], ["demo"]):
-            subprocess.run([*manage, *command], env=env, cwd=ROOT, check=True, capture_output=True)
-        token = subprocess.run(
-            [*manage, "api_token", "gm", "--scope", "roll", "--name", "schemathesis"],
-            env=env,
-            cwd=ROOT,
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout.strip()
+        env, token = _throwaway_site(folder)
         port = free_port()
         server = subprocess.Popen(
             [
@@ -72,31 +51,62 @@ def main() -> int:
             cwd=ROOT,
         )
         try:
-            run = subprocess.run(
-                [
-                    str(BIN / "schemathesis"),
-                    "run",
-                    f"http://127.0.0.1:{port}/api/v1/openapi.json",
-                    "--wait-for-schema",
-                    "30",
-                    "--header",
-                    f"Authorization: Bearer {token}",
-                    "--checks",
-                    CHECKS,
-                    "--max-examples",
-                    os.environ.get("API_CHECK_EXAMPLES", "40"),
-                    "--workers",
-                    "1",
-                    "--seed",
-                    "20261201",
-                ],
-                cwd=ROOT,
-                env={**os.environ, "SCHEMATHESIS_HOOKS": ""},
-            )
+            return _schemathesis(port, token)
         finally:
             server.terminate()
             server.wait(timeout=10)
-        return run.returncode
+
+
+def _throwaway_site(folder: str) -> tuple[dict[str, str], str]:
+    """The environment of a demo site on a new SQLite database in ``folder``, and a GM's token."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{folder}/db.sqlite3",
+        "SECRET_KEY": "api-check-" + "x" * 40,
+        "DEBUG": "1",  # static files from the sources: no collectstatic for a throwaway run
+        # Generated requests are refused by design (404, 409, 422): Django would log each.
+        "LOG_LEVEL": "ERROR",
+        # Generated requests come fast; a 429 would only hide what the next one finds.
+        "API_RATE": "0/60",
+        "API_ROLL_RATE": "0/60",
+    }
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    for command in (["migrate", "--noinput", "-v0"], ["createcachetable"], ["demo"]):
+        subprocess.run([*manage, *command], env=env, cwd=ROOT, check=True, capture_output=True)
+    token = subprocess.run(
+        [*manage, "api_token", "gm", "--scope", "roll", "--name", "schemathesis"],
+        env=env,
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    return env, token
+
+
+def _schemathesis(port: int, token: str) -> int:
+    run = subprocess.run(
+        [
+            str(BIN / "schemathesis"),
+            "run",
+            f"http://127.0.0.1:{port}/api/v1/openapi.json",
+            "--wait-for-schema",
+            "30",
+            "--header",
+            f"Authorization: Bearer {token}",
+            "--checks",
+            CHECKS,
+            "--max-examples",
+            os.environ.get("API_CHECK_EXAMPLES", "40"),
+            "--workers",
+            "1",
+            "--seed",
+            "20261201",
+        ],
+        cwd=ROOT,
+        env={**os.environ, "SCHEMATHESIS_HOOKS": ""},
+    )
+    return run.returncode
 
 
 if __name__ == "__main__":

@@ -213,7 +213,7 @@ def _serve(env: dict[str, str], port: int) -> subprocess.Popen:
         cwd=ROOT,
         env=env,
     )
-    for _ in range(100):
+    for _ in range(600):  # a minute: a loaded machine starts Django slowly
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/accounts/login/", timeout=1)
             return server
@@ -246,20 +246,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
-        env = {
-            **os.environ,
-            "DATABASE_URL": f"sqlite:///{tmp}/db.sqlite3",
-            # Its own static root: a `staticfiles/` in the repository would be served to the
-            # browser tests' live server (tests/conftest.py).
-            "STATIC_ROOT": f"{tmp}/static",
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            "DEBUG": "",
-            # The landing page shows its one-click demo logins, as under `make run`.
-            "DEMO_LOGINS": "1",
-            # The webhooks page gets a webhook on this machine (nothing listens: no worker runs).
-            "WEBHOOKS_ALLOW_PRIVATE": "1",
-        }
-        env.pop("DATABASE_POOL_SIZE", None)
+        env = _site_env(tmp)
         port = _free_port()
         _manage(env, "migrate", "--noinput")
         _manage(env, "createcachetable")
@@ -267,45 +254,75 @@ def main() -> None:
         _manage(env, "collectstatic", "--noinput", "--verbosity=0")
         ids = json.loads(_manage(env, "shell", "-c", IDS_SCRIPT).strip().splitlines()[-1])
         server = _serve(env, port)
-        base = f"http://127.0.0.1:{port}"
         schemes = ["light", "dark"] if args.dark else ["light"]
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(
                     executable_path=CHROMIUM, args=["--no-sandbox"]
                 )
-                for size, (width, height) in SIZES.items():
+                for size, viewport in SIZES.items():
                     for scheme in schemes:
-                        contexts: dict[str | None, object] = {}
-                        for shot in SHOTS:
-                            if only and shot.name not in only:
-                                continue
-                            if shot.user not in contexts:
-                                context = browser.new_context(
-                                    viewport={"width": width, "height": height},
-                                    color_scheme=scheme,
-                                    device_scale_factor=1,
-                                )
-                                if shot.user:
-                                    _log_in(context, base, shot.user)
-                                contexts[shot.user] = context
-                            page = contexts[shot.user].new_page()
-                            page.goto(base + shot.path.format(**ids))
-                            if shot.act:
-                                shot.act(page)
-                            suffix = "" if scheme == "light" else "-dark"
-                            target = out / f"{shot.name}-{size}{suffix}.png"
-                            page.screenshot(path=str(target), full_page=shot.full_page)
-                            page.close()
-                            print(
-                                target.relative_to(ROOT) if target.is_relative_to(ROOT) else target
-                            )
-                        for context in contexts.values():
-                            context.close()
+                        shots = [shot for shot in SHOTS if not only or shot.name in only]
+                        _shoot(
+                            browser,
+                            f"http://127.0.0.1:{port}",
+                            ids,
+                            shots,
+                            out,
+                            size=size,
+                            viewport=viewport,
+                            scheme=scheme,
+                        )
                 browser.close()
         finally:
             server.terminate()
             server.wait()
+
+
+def _site_env(tmp: str) -> dict[str, str]:
+    """The demo site's environment, on a new SQLite database in ``tmp``."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp}/db.sqlite3",
+        # Its own static root: a `staticfiles/` in the repository would be served to the
+        # browser tests' live server (tests/conftest.py).
+        "STATIC_ROOT": f"{tmp}/static",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DEBUG": "",
+        # The landing page shows its one-click demo logins, as under `make run`.
+        "DEMO_LOGINS": "1",
+        # The webhooks page gets a webhook on this machine (nothing listens: no worker runs).
+        "WEBHOOKS_ALLOW_PRIVATE": "1",
+    }
+    env.pop("DATABASE_POOL_SIZE", None)
+    return env
+
+
+def _shoot(browser, base, ids, shots, out, *, size, viewport, scheme):
+    """Each shot at one size and colour scheme, one logged-in browser context per user."""
+    width, height = viewport
+    contexts: dict[str | None, object] = {}
+    for shot in shots:
+        if shot.user not in contexts:
+            context = browser.new_context(
+                viewport={"width": width, "height": height},
+                color_scheme=scheme,
+                device_scale_factor=1,
+            )
+            if shot.user:
+                _log_in(context, base, shot.user)
+            contexts[shot.user] = context
+        page = contexts[shot.user].new_page()
+        page.goto(base + shot.path.format(**ids))
+        if shot.act:
+            shot.act(page)
+        suffix = "" if scheme == "light" else "-dark"
+        target = out / f"{shot.name}-{size}{suffix}.png"
+        page.screenshot(path=str(target), full_page=shot.full_page)
+        page.close()
+        print(target.relative_to(ROOT) if target.is_relative_to(ROOT) else target)
+    for context in contexts.values():
+        context.close()
 
 
 if __name__ == "__main__":

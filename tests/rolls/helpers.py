@@ -122,117 +122,85 @@ def append(character, n=1, **extra):
     return entries
 
 
+_OUTSIDE_COLUMNS = (
+    "id, seq, prev_hash, hash, created_at, system, kind, follows_id, character_name, username,"
+    " label, options, pool, breakdown, faces, outcome, outcome_label, detail, result, odds,"
+    " resource_changes, campaign_id, visibility, reveals_id, odds_table, call_id, contest_id, salt,"
+    " character_ref, user_ref, roller_ref, hidden_character, root_id, hash_version, odds_display"
+)
+
+
 def verify_like_an_outside_script(campaign_id):
     """docs/roll-log.md, step by step, from raw rows: no model code."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT id, seq, prev_hash, hash, created_at, system, kind, follows_id, character_name,"
-            " username, label, options, pool, breakdown, faces, outcome, outcome_label, detail,"
-            " result, odds, resource_changes, campaign_id, visibility, reveals_id, odds_table,"
-            " call_id, contest_id, salt, character_ref, user_ref, roller_ref, hidden_character, root_id,"
-            " hash_version, odds_display"
-            " FROM rolls_rollentry"
-            " WHERE campaign_id = %s ORDER BY seq",
+            f"SELECT {_OUTSIDE_COLUMNS} FROM rolls_rollentry WHERE campaign_id = %s ORDER BY seq",
             [campaign_id],
         )
-        rows = cursor.fetchall()
-    seq_of = {row[0]: row[1] for row in rows}
+        names = [column[0] for column in cursor.description]
+        rows = [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+    seq_of = {row["id"]: row["seq"] for row in rows}
     previous = "0" * 64
     for row in rows:
-        (
-            _pk,
-            seq,
-            prev_hash,
-            stored,
-            created,
-            system,
-            kind,
-            follows,
-            character,
-            user,
-            label,
-            options,
-            pool,
-            breakdown,
-            faces,
-            outcome,
-            outcome_label,
-            detail,
-            result,
-            odds,
-            changes,
-            campaign,
-            visibility,
-            reveals,
-            odds_table,
-            call,
-            contest,
-            salt,
-            character_ref,
-            user_ref,
-            roller_ref,
-            hidden_character,
-            root,
-            hash_version,
-            odds_display,
-        ) = row
-
-        def loads(v):
-            return json.loads(v) if isinstance(v, str) else v
-
-        if isinstance(created, str):  # SQLite hands back text
-            from django.utils.dateparse import parse_datetime
-
-            created = parse_datetime(created)
-        if created.tzinfo is None:
-            created = created.replace(tzinfo=UTC)
-        content = {
-            "v": 1,
-            "campaign": campaign,
-            "seq": seq,
-            "prev_hash": prev_hash,
-            "created_at": created.astimezone(UTC).isoformat(timespec="microseconds"),
-            "system": system,
-            "kind": kind,
-            "follows": seq_of.get(follows),
-            "visibility": visibility,
-            "reveals": seq_of.get(reveals),
-            "character": character,
-            "user": user,
-            "label": label,
-            "options": loads(options),
-            "pool": loads(pool),
-            "breakdown": breakdown,
-            "faces": loads(faces),
-            "outcome": outcome,
-            "outcome_label": outcome_label,
-            "detail": detail,
-            "result": loads(result),
-            "odds": odds,
-            "odds_table": loads(odds_table),
-            "resource_changes": loads(changes),
-        }
-        if salt:  # version 3: salted, with the recorded ids and the hidden-NPC flag
-            content |= {
-                "v": 3,
-                "call": call,
-                "contest": contest,
-                "salt": salt,
-                "root": seq_of.get(root),
-                "character_id": character_ref,
-                "user_id": user_ref,
-                "roller_id": roller_ref,
-                "hidden_character": bool(hidden_character),  # SQLite hands back 0/1
-            }
-        elif call is not None or contest is not None:  # version 2: the GM table's links
-            content |= {"v": 2, "call": call, "contest": contest}
-        if hash_version is not None:  # version 4 on: the odds as shown, the declared version
-            content |= {"v": hash_version, "odds_display": odds_display}
+        content = _outside_content(row, seq_of)
         canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        assert prev_hash == previous, f"#{seq} is not chained to #{seq - 1}"
-        assert hashlib.sha256(canonical.encode("utf-8")).hexdigest() == stored, f"#{seq} altered"
-        previous = stored
+        seq = row["seq"]
+        assert row["prev_hash"] == previous, f"#{seq} is not chained to #{seq - 1}"
+        digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+        assert digest == row["hash"], f"#{seq} altered"
+        previous = row["hash"]
     return len(rows)
+
+
+def _outside_content(row, seq_of):
+    """The canonical content of one raw row, by the version its columns show (docs/roll-log.md)."""
+
+    def loads(v):
+        return json.loads(v) if isinstance(v, str) else v
+
+    created = row["created_at"]
+    if isinstance(created, str):  # SQLite hands back text
+        from django.utils.dateparse import parse_datetime
+
+        created = parse_datetime(created)
+    if created.tzinfo is None:
+        created = created.replace(tzinfo=UTC)
+    content = {
+        "v": 1,
+        "campaign": row["campaign_id"],
+        "seq": row["seq"],
+        "prev_hash": row["prev_hash"],
+        "created_at": created.astimezone(UTC).isoformat(timespec="microseconds"),
+        "follows": seq_of.get(row["follows_id"]),
+        "reveals": seq_of.get(row["reveals_id"]),
+        "character": row["character_name"],
+        "user": row["username"],
+        "resource_changes": loads(row["resource_changes"]),
+    }
+    for name in ("system", "kind", "visibility", "label", "breakdown", "outcome", "odds"):
+        content[name] = row[name]
+    content |= {"outcome_label": row["outcome_label"], "detail": row["detail"]}
+    for name in ("options", "pool", "faces", "result", "odds_table"):
+        content[name] = loads(row[name])
+    if row["salt"]:  # version 3: salted, with the recorded ids and the hidden-NPC flag
+        content |= {
+            "v": 3,
+            "call": row["call_id"],
+            "contest": row["contest_id"],
+            "salt": row["salt"],
+            "root": seq_of.get(row["root_id"]),
+            "character_id": row["character_ref"],
+            "user_id": row["user_ref"],
+            "roller_id": row["roller_ref"],
+            "hidden_character": bool(row["hidden_character"]),  # SQLite hands back 0/1
+        }
+    elif (
+        row["call_id"] is not None or row["contest_id"] is not None
+    ):  # version 2: the table's links
+        content |= {"v": 2, "call": row["call_id"], "contest": row["contest_id"]}
+    if row["hash_version"] is not None:  # version 4 on: the odds as shown, the declared version
+        content |= {"v": row["hash_version"], "odds_display": row["odds_display"]}
+    return content
 
 
 def roll_athletics(client, party, visibility, *, as_user="player", **extra):

@@ -41,6 +41,19 @@ def verdict_of(contest):
     return RollEntry.objects.get(contest=contest, kind=Kind.CONTEST)
 
 
+def _seeds_that_dont_tie(pool):
+    """Two seeds whose dice the engine says don't tie, and the conflict they make."""
+    seed_a, seed_b = next(
+        (a, a + 1)
+        for a in range(100)
+        if not cogent.conflict(
+            cogent.roll(pool, random.Random(a)), cogent.roll(pool, random.Random(a + 1))
+        ).tie
+    )
+    rolled = (cogent.roll(pool, random.Random(seed)) for seed in (seed_a, seed_b))
+    return seed_a, seed_b, cogent.conflict(*rolled)
+
+
 def test_cogent_conflict_tie_rerolls_then_the_engine_decides(client, settings):
     campaign = CampaignFactory(system=System.COGENT)
     rob = CharacterFactory(campaign=campaign, name="Rob")
@@ -63,17 +76,7 @@ def test_cogent_conflict_tie_rerolls_then_the_engine_decides(client, settings):
     assert (contest.round, contest.state) == (2, ContestState.OPEN)
     assert not RollEntry.objects.filter(kind=Kind.CONTEST).exists()
     # Round 2 with different dice per side: find seeds the engine says don't tie.
-    pool = rob.cogent.skills.get(name="Athletics").pool
-    seed_a, seed_b = next(
-        (a, a + 1)
-        for a in range(100)
-        if not cogent.conflict(
-            cogent.roll(pool, random.Random(a)), cogent.roll(pool, random.Random(a + 1))
-        ).tie
-    )
-    expected = cogent.conflict(
-        cogent.roll(pool, random.Random(seed_a)), cogent.roll(pool, random.Random(seed_b))
-    )
+    seed_a, seed_b, expected = _seeds_that_dont_tie(rob.cogent.skills.get(name="Athletics").pool)
     settings.ROLLS_RNG_SEED = seed_a
     client.force_login(rob.owner)
     client.post(side_url(contest, "a"), headers=HX)

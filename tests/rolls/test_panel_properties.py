@@ -72,10 +72,8 @@ class Panel:
 # ---- Cogent -------------------------------------------------------------------------------------
 
 
-@st.composite
-def cogent_cases(draw) -> Case:
-    attribute = st.integers(ranges.COGENT_ATTRIBUTE_MIN, ranges.COGENT_ATTRIBUTE_MAX)
-    penalty = st.integers(0, 6)
+def _cogent_row(draw):
+    """A Cogent sheet and one of its rows to roll: a core skill, a combat or a vocational skill."""
     kind_of_row = draw(st.sampled_from(["core", "combat", "vocational"]))
     combat = kind_of_row == "combat"
     if kind_of_row == "vocational":
@@ -104,6 +102,14 @@ def cogent_cases(draw) -> Case:
         row.rating = draw(st.integers(ranges.COGENT_SKILL_MIN, ranges.COGENT_SKILL_MAX))
         row.save()
         kind = "cogent-skill"
+    return sheet, kind, row, combat
+
+
+@st.composite
+def cogent_cases(draw) -> Case:
+    attribute = st.integers(ranges.COGENT_ATTRIBUTE_MIN, ranges.COGENT_ATTRIBUTE_MAX)
+    penalty = st.integers(0, 6)
+    sheet, kind, row, combat = _cogent_row(draw)
     sheet.strength, sheet.reflex, sheet.intelligence = (draw(attribute) for _ in range(3))
     sheet.penalty_dice = draw(penalty)
     sheet.destiny_points = draw(st.integers(0, cogent.DESTINY_MAX))

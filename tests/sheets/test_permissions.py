@@ -185,17 +185,18 @@ def test_character_delete_page(client, parties, actor):
 
 def _edit_urls(parties):
     """Every editing endpoint, each on the player's PC, with a valid body."""
-    cogent = parties[System.COGENT].pc
-    dad6 = parties[System.DAD6].pc
-    cold = parties[System.COLD_STARS].pc
+    return (
+        _cogent_edit_urls(parties[System.COGENT].pc)
+        + _dad6_edit_urls(parties[System.DAD6].pc)
+        + _cold_stars_edit_urls(parties[System.COLD_STARS].pc)
+    )
+
+
+def _cogent_edit_urls(cogent):
     vocation = cogent.cogent.vocations.create(name="Surgeon", attribute="intelligence", rating=2)
     sub = vocation.subskills.create(slot=1, kind="combat", name="Small", rating=1)
     injury = cogent.cogent.injuries.create(level=1)
     feeble = cogent.cogent.disabilities.create(name="Feeble", attribute="strength", dice=1)
-    dskill = dad6.dad6.skills.create(name="Tracking", is_class_skill=True)
-    bane = dad6.dad6.banes.create(description="Owes the ferryman")
-    cskill = cold.cold_stars.skills.get(name="Piloting")
-    domain = cskill.domains.create(name="Small Craft")
     return [
         (reverse("character_basics", args=[cogent.pk]), {"basics-name": "Renamed"}),
         (
@@ -256,6 +257,13 @@ def _edit_urls(parties):
         ),
         (reverse("cogent_subskill_delete", args=[cogent.pk, sub.pk]), CONFIRM),
         (reverse("cogent_vocation_delete", args=[cogent.pk, vocation.pk]), CONFIRM),
+    ]
+
+
+def _dad6_edit_urls(dad6):
+    dskill = dad6.dad6.skills.create(name="Tracking", is_class_skill=True)
+    bane = dad6.dad6.banes.create(description="Owes the ferryman")
+    return [
         (
             reverse("sheet_section", args=[dad6.pk, "class"]),
             {"sheet-class_name": "Ranger", "sheet-level": 2},
@@ -270,6 +278,13 @@ def _edit_urls(parties):
         ),
         (reverse("dad6_skill_delete", args=[dad6.pk, dskill.pk]), CONFIRM),
         (reverse("dad6_bane_delete", args=[dad6.pk, bane.pk]), CONFIRM),
+    ]
+
+
+def _cold_stars_edit_urls(cold):
+    cskill = cold.cold_stars.skills.get(name="Piloting")
+    domain = cskill.domains.create(name="Small Craft")
+    return [
         (
             reverse("sheet_section", args=[cold.pk, "skills"]),
             {
