@@ -227,7 +227,7 @@ class Client:
 
 async def serve() -> None:
     loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader()
+    reader = asyncio.StreamReader(limit=1 << 24)  # a command carries every stream's cookie
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     client = Client()
 
