@@ -41,8 +41,7 @@ class CampaignQuerySet(models.QuerySet):
         return self.filter(memberships__user=user)
 
     def for_home(self, user: User) -> CampaignQuerySet:
-        """The home page list: the user's role, the GM's name and the head counts in one query,
-        the user's own characters in a second."""
+        """The home page list: the user's role, the GM's name and the head counts, in one query."""
         memberships = Membership.objects.filter(campaign=OuterRef("pk"))
         return (
             self.for_user(user)
@@ -54,16 +53,14 @@ class CampaignQuerySet(models.QuerySet):
                 ),
                 character_count=Count("characters", distinct=True),
             )
-            # The user's own characters, so a card links straight to them (one query for all).
-            .prefetch_related(
-                Prefetch(
-                    "characters",
-                    queryset=Character.objects.filter(owner=user, is_npc=False).order_by("name"),
-                    to_attr="my_characters",
-                )
-            )
             .order_by("name", "pk")
         )
+
+    def with_my_characters(self, user: User) -> CampaignQuerySet:
+        """The user's own characters as ``my_characters``, so a home card links straight to
+        them (one query for every card)."""
+        mine = Character.objects.filter(owner=user, is_npc=False).order_by("name")
+        return self.prefetch_related(Prefetch("characters", queryset=mine, to_attr="my_characters"))
 
 
 class Campaign(models.Model):

@@ -46,7 +46,10 @@ User = get_user_model()
 def home(request: HtmxHttpRequest) -> HttpResponse:
     user = request.user
     if user.is_authenticated:
-        context = {"campaigns": Campaign.objects.for_home(user), "invite": pending_invite(request)}
+        context = {
+            "campaigns": Campaign.objects.for_home(user).with_my_characters(user),
+            "invite": pending_invite(request),
+        }
         return render(request, "sheets/home.html", context)
     return render(request, "sheets/home.html", {"demo_users": demo_users()})
 
