@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 
 from sheets.models import System
 from tests.browser.layout import clipped_selects, inside, split_words
+from tests.browser.long_sheets import halfway_row
 from tests.factories import CharacterFactory
 
 pytestmark = [
@@ -17,22 +18,6 @@ pytestmark = [
 ]
 
 PHONE, LAPTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 800}
-
-
-def halfway_row(system):
-    character = CharacterFactory(campaign__system=system)
-    if system == System.DAD6:
-        rows = [
-            character.dad6.skills.create(name=f"Skill {n:02}", competence="trained")
-            for n in range(16)
-        ]
-    else:
-        # Every skill rated, so none folds away in read mode: the sheet is long.
-        rows = list(character.sheet.skills.order_by("pk"))
-        character.sheet.skills.update(
-            rating=1, **({"trained": True} if system == System.COLD_STARS else {})
-        )
-    return character, rows[len(rows) // 2]
 
 
 @pytest.mark.parametrize("system", System.values)

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from sheets.models import System
-from tests.browser.test_panel_dialog import halfway_row
+from tests.browser.long_sheets import halfway_row
 
 pytestmark = [
     pytest.mark.browser,
