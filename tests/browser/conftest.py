@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 from django.core.handlers.wsgi import WSGIHandler
 from django.db import connection
+from django.test import Client
+
+from tests.live_servers import database_url, uvicorn
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -116,3 +119,32 @@ def log_in(page):
         page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
     return log_in
+
+
+@pytest.fixture
+def pages(browser, party):
+    """The GM's and ana's browsers, each in its own context, on a uvicorn serving the party's
+    campaign (tests/worlds.py); Ada's Athletics is rated 2."""
+    party.pc.cogent.skills.filter(name="Athletics").update(rating=2)
+    # Logged in by session cookie (the server can't check the tests' fast password hashes).
+    sessions = {}
+    for name in ("gm", "player"):
+        client = Client()
+        client.force_login(getattr(party, name))
+        sessions[name] = client.cookies["sessionid"].value
+    # The server process reads the data committed so far (on SQLite: a file copy of it).
+    with uvicorn(database_url()) as base:
+        contexts = []
+
+        def person(name):
+            context = browser.new_context(base_url=base)
+            context.set_default_timeout(10_000)
+            context.add_cookies([{"name": "sessionid", "value": sessions[name], "url": base}])
+            contexts.append(context)
+            return context.new_page()
+
+        try:
+            yield {"gm": person("gm"), "player": person("player")}
+        finally:
+            for context in contexts:
+                context.close()

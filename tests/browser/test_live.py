@@ -7,60 +7,11 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
+from tests.browser.live_pages import live, roll
 from tests.factories import CharacterFactory
-from tests.live_servers import database_url, uvicorn
 from tests.rolls.helpers import athletics, roll_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def pages(browser, party):
-    """The GM's and ana's browsers, each in its own context, on a uvicorn serving the party's
-    campaign (tests/worlds.py); Ada's Athletics is rated 2."""
-    party.pc.cogent.skills.filter(name="Athletics").update(rating=2)
-    # Logged in by session cookie (the server can't check the tests' fast password hashes).
-    sessions = {}
-    for name in ("gm", "player"):
-        client = Client()
-        client.force_login(getattr(party, name))
-        sessions[name] = client.cookies["sessionid"].value
-    # The server process reads the data committed so far (on SQLite: a file copy of it).
-    with uvicorn(database_url()) as base:
-        contexts = []
-
-        def person(name):
-            context = browser.new_context(base_url=base)
-            context.set_default_timeout(10_000)
-            context.add_cookies([{"name": "sessionid", "value": sessions[name], "url": base}])
-            contexts.append(context)
-            return context.new_page()
-
-        try:
-            yield {"gm": person("gm"), "player": person("player")}
-        finally:
-            for context in contexts:
-                context.close()
-
-
-def live(page, path):
-    """Open a live page and wait until its stream is connected."""
-    page.goto(path)
-    expect(page.locator("[data-live-status]")).to_have_text(
-        "Live: new rolls appear as they happen."
-    )
-
-
-def roll(page, character, skill, visibility="public"):
-    page.goto(character.get_absolute_url())
-    page.locator(f"#skill-{skill.pk} .roll-button").click()
-    expect(page.locator("#roll-panel .roll-panel")).to_be_visible()
-    page.select_option("#roll_visibility", visibility)
-    page.locator("#roll-action-roll").click()
-    card = page.locator("#roll-result .entry").first
-    expect(card).to_be_visible()
-    # The result's card is result-<token>; in the log and the recent rolls it is entry-<token>.
-    return "entry-" + card.get_attribute("id").removeprefix("result-")
 
 
 def call_for_athletics(gm, character):

@@ -6,7 +6,7 @@ the tab is hidden the title counts them."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_live import live, pages, roll  # noqa: F401 — pages: a fixture
+from tests.browser.live_pages import live, roll
 from tests.rolls.helpers import athletics
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -25,7 +25,7 @@ def warden_rolls(party):
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
 def test_the_tables_rolls_land_on_an_open_sheet_as_the_log_shows_them(
     warden_rolls,
-    pages,  # noqa: F811 — the fixture imported above
+    pages,
     party,
     viewport,
 ):

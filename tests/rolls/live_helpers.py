@@ -9,7 +9,8 @@ from django.db import connections
 from django.test import AsyncClient, Client
 from django.urls import reverse
 
-from tests.rolls.helpers import roll_url
+from rolls.models import RollEntry
+from tests.rolls.helpers import athletics, roll_url
 
 
 @dataclass
@@ -171,3 +172,25 @@ def client_for(user) -> AsyncClient:
     client = AsyncClient()
     client.force_login(user)
     return client
+
+
+# A roll made off the event loop and what only its readers may see (test_live_visibility.py,
+# test_live_table.py).
+def roll(party, user, visibility):
+    def go():
+        response = post_roll(
+            getattr(party, user), party.pc, athletics(party.pc), visibility=visibility
+        )
+        assert response.status_code == 302, response.content.decode()
+        return RollEntry.objects.order_by("-pk").first()
+
+    return off_loop(go)
+
+
+def secrets_of(entry):
+    """What only a reader may see: pool in words (with its size), outcome in words, each die."""
+    pool = f"{entry.pool['dice']}d6"
+    assert pool in entry.breakdown
+    return [entry.breakdown, pool, entry.detail, f"outcome-{entry.outcome}"] + [
+        die.label for die in entry.dice
+    ]

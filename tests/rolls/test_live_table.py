@@ -5,8 +5,7 @@ they may not know of — with no id, so the sheet's resume point stays its own."
 import pytest
 
 from tests.rolls.helpers import token
-from tests.rolls.live_helpers import client_for, open_stream, run
-from tests.rolls.test_live_visibility import roll, secrets_of
+from tests.rolls.live_helpers import client_for, open_stream, roll, run, secrets_of
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -6,8 +6,15 @@ from django.test import Client
 from django.urls import reverse
 
 from rolls.models import Kind, RollEntry
-from tests.rolls.helpers import athletics, follow_url, token
-from tests.rolls.live_helpers import client_for, off_loop, open_stream, post_roll, run
+from tests.rolls.helpers import follow_url, token
+from tests.rolls.live_helpers import (
+    client_for,
+    off_loop,
+    open_stream,
+    roll,
+    run,
+    secrets_of,
+)
 
 # The pages' visibility tests' party (ana's Ada rolls Athletics at 6d6), live.
 pytestmark = [
@@ -17,17 +24,6 @@ pytestmark = [
 
 
 WATCHERS = ("gm", "player", "other_player", "observer")
-
-
-def roll(party, user, visibility):
-    def go():
-        response = post_roll(
-            getattr(party, user), party.pc, athletics(party.pc), visibility=visibility
-        )
-        assert response.status_code == 302, response.content.decode()
-        return RollEntry.objects.order_by("-pk").first()
-
-    return off_loop(go)
 
 
 def reveal(party, entry):
@@ -48,15 +44,6 @@ def follow_up(party, entry, action="destiny"):
         return RollEntry.objects.filter(follows=entry).order_by("-pk").first()
 
     return off_loop(go)
-
-
-def secrets_of(entry):
-    """What only a reader may see: pool in words (with its size), outcome in words, each die."""
-    pool = f"{entry.pool['dice']}d6"
-    assert pool in entry.breakdown
-    return [entry.breakdown, pool, entry.detail, f"outcome-{entry.outcome}"] + [
-        die.label for die in entry.dice
-    ]
 
 
 async def until(stream, entry):

@@ -1,0 +1,25 @@
+"""Live pages in the browser tests: open one and wait for its stream, roll from a sheet."""
+
+from playwright.sync_api import expect
+
+
+def live(page, path):
+    """Open a live page and wait until its stream is connected."""
+    page.goto(path)
+    expect(page.locator("[data-live-status]")).to_have_text(
+        "Live: new rolls appear as they happen."
+    )
+
+
+def roll(page, character, skill, visibility="public"):
+    page.goto(character.get_absolute_url())
+    page.locator(f"#skill-{skill.pk} .roll-button").click()
+    expect(page.locator("#roll-panel .roll-panel")).to_be_visible()
+    if visibility != "public":  # behind the panel's "More options" fold
+        page.locator("#roll-panel .roll-more summary").click()
+        page.select_option("#roll_visibility", visibility)
+    page.locator("#roll-action-roll").click()
+    card = page.locator("#roll-result .entry").first
+    expect(card).to_be_visible()
+    # The result's card is result-<token>; in the log and the recent rolls it is entry-<token>.
+    return "entry-" + card.get_attribute("id").removeprefix("result-")
