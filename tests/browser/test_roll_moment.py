@@ -139,5 +139,11 @@ def test_a_critical_result_gets_a_moment_calm_under_reduced_motion(browser, live
             names, border, tinted = page.evaluate(CRITICAL, outcome)
             assert border == "10px" and tinted
             assert ("critical-glow" in names) is glows, names
+            # The glow keeps to the roll's moment: everything is over within 700 ms.
+            longest = page.evaluate(
+                """() => Math.max(0, ...document.getAnimations().map(a => {
+                    const t = a.effect.getComputedTiming(); return t.delay + t.activeDuration; }))"""
+            )
+            assert longest <= 700
         finally:
             context.close()
