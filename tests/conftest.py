@@ -1,3 +1,6 @@
+import os
+import secrets
+
 import pytest
 from django.core.servers.basehttp import WSGIServer
 from hypothesis import settings as hypothesis_settings
@@ -46,6 +49,42 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
             options = connection.settings_dict.setdefault("OPTIONS", {})
             switch = "-c poolside.log_maintenance=on"
             options["options"] = f"{options.get('options', '')} {switch}".strip()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _own_live_channels(request):
+    """Each test session — each pytest-xdist worker, each engineer's run on a shared machine —
+    hears only its own live events, on Redis and on PostgreSQL. Redis pub/sub ignores database
+    numbers, so what keeps sessions apart is the channel prefix (rolls/live):
+
+    * LIVE_CHANNEL_PREFIX set (`LIVE_CHANNEL_PREFIX=hc pytest -n 2`): each worker takes it with
+      its worker id (``hc_gw0``, ``hc_gw1``), in the environment too, so the servers the tests
+      start (tests/live_servers.py) use the same one.
+    * Unset, on PostgreSQL: the default, made from the database's identity, is already the
+      worker's own (pytest-django gives each worker its test database, ``test_hc_gw0``); the
+      servers derive the same one from the same database.
+    * Unset, on SQLite: every session's in-memory test database has the same name, so the default
+      would be shared by every run on the machine; this process takes a random prefix (the
+      servers derive theirs from the file they are given, unique already).
+
+    The session's Redis connections also carry a client name of their own (``client_name`` in
+    REDIS_URL), so a test that kills connections to simulate a Redis restart kills this
+    session's only (``tests.redis_available.kill_own_connections``)."""
+    from django.conf import settings
+
+    worker = getattr(request.config, "workerinput", {}).get("workerid", "")
+    configured = os.environ.get("LIVE_CHANNEL_PREFIX", "").strip()
+    if configured:
+        prefix = f"{configured[: 39 - len(worker)]}_{worker}" if worker else configured
+        os.environ["LIVE_CHANNEL_PREFIX"] = prefix
+    elif settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        prefix = f"poolside_t{secrets.token_hex(6)}"
+    else:
+        prefix = ""
+    settings.LIVE_CHANNEL_PREFIX = prefix
+    separator = "&" if "?" in settings.REDIS_URL else "?"
+    name = f"poolside_test_{secrets.token_hex(6)}"
+    settings.REDIS_URL = f"{settings.REDIS_URL}{separator}client_name={name}"
 
 
 # --- the people at the table (tests/worlds.py) ------------------------------------------------

@@ -136,6 +136,7 @@ def test_an_event_before_the_keep_alive_comes_first_and_the_keep_alive_still_com
 def test_the_channel_prefix_is_the_deployments_own(settings):
     """By default made from the database's identity (the test database has its own); set, it
     must name a PostgreSQL channel, and a bad one is a clear error, not a silent channel."""
+    settings.LIVE_CHANNEL_PREFIX = ""  # the tests' sessions set their own (tests/conftest.py)
     default = live.channel_prefix()
     assert live.PREFIX_PATTERN.fullmatch(default) and default.startswith("poolside_")
     db = settings.DATABASES["default"]

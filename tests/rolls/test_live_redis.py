@@ -11,7 +11,7 @@ from django.db import transaction
 
 from rolls import live
 from rolls.models import RollEntry
-from tests.redis_available import require_redis
+from tests.redis_available import kill_own_connections, require_redis
 from tests.rolls.helpers import athletics, roll_url
 from tests.rolls.live_helpers import in_thread
 
@@ -71,14 +71,11 @@ def test_a_burst_of_commits_arrives_once_each_in_commit_order(on_redis):
 
 
 def test_a_lost_subscription_resyncs_every_stream(on_redis):
-    import redis
-
     async def scenario():
         async with live.hub.subscribe(23) as subscription:
-            # Redis drops every pub/sub connection, as when it restarts.
-            killed = await asyncio.to_thread(
-                lambda: redis.Redis.from_url(on_redis.REDIS_URL).client_kill_filter(_type="pubsub")
-            )
+            # Redis drops this process's pub/sub connections, as when it restarts (only ours:
+            # other workers and runs share the Redis).
+            killed = await asyncio.to_thread(kill_own_connections, on_redis.REDIS_URL, "pubsub")
             assert killed >= 1
             assert await subscription.get(timeout=10) is live.RESYNC
             # Subscribed again: events flow as before.
@@ -105,18 +102,12 @@ def test_a_roll_commits_even_when_redis_is_down(client, party, seeded, settings,
 def test_a_publishing_connection_that_was_dropped_is_replaced_before_the_next_event(on_redis):
     # Publishes wait for no reply, so a connection Redis has closed (a restart, an idle
     # timeout, CLIENT KILL) must be noticed before writing, not after the event is lost.
-    import redis
-
-    admin = redis.Redis.from_url(on_redis.REDIS_URL)
-
     async def scenario():
         async with live.hub.subscribe(25) as subscription:
             await asyncio.to_thread(in_thread, lambda: commit_event(25, "entry", 1))
             assert await subscription.get(timeout=5) == live.Event(25, "entry", 1)
-            # Every plain connection but this one: the publisher's among them.
-            killed = await asyncio.to_thread(
-                lambda: admin.client_kill_filter(_type="normal", skipme=True)
-            )
+            # Every plain connection of this process's: the publisher's among them.
+            killed = await asyncio.to_thread(kill_own_connections, on_redis.REDIS_URL, "normal")
             assert killed >= 1
             await asyncio.sleep(0.2)  # the close reaches this side
             for n in (2, 3):
