@@ -3,6 +3,7 @@ the recorded head; salted hashes are no oracle; on PostgreSQL triggers refuse UP
 TRUNCATE of entries from any route."""
 
 import hashlib
+import os
 
 import pytest
 from django.core.management import call_command
@@ -285,16 +286,19 @@ def test_the_database_refuses_truncate():
 def test_the_maintenance_switch_needs_the_tables_owner():
     character = CharacterFactory()
     append(character, 1)
+    # Roles are the whole server's, not the test database's: a name of this process's own, so
+    # that runs side by side (pytest-xdist workers, other runs on the server) never meet.
+    intruder = f"poolside_intruder_{os.getpid()}"
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("CREATE ROLE poolside_intruder")
-        cursor.execute("GRANT TRUNCATE ON rolls_rollentry, rolls_loghead TO poolside_intruder")
-        cursor.execute("SET LOCAL ROLE poolside_intruder")
+        cursor.execute(f"CREATE ROLE {intruder}")
+        cursor.execute(f"GRANT TRUNCATE ON rolls_rollentry, rolls_loghead TO {intruder}")
+        cursor.execute(f"SET LOCAL ROLE {intruder}")
         cursor.execute("SET LOCAL poolside.log_maintenance = 'on'")
         with pytest.raises(DatabaseError, match="TRUNCATE"), transaction.atomic():
             cursor.execute("TRUNCATE rolls_rollentry")
         cursor.execute("RESET ROLE")
-        cursor.execute("REVOKE ALL ON rolls_rollentry, rolls_loghead FROM poolside_intruder")
-        cursor.execute("DROP ROLE poolside_intruder")
+        cursor.execute(f"REVOKE ALL ON rolls_rollentry, rolls_loghead FROM {intruder}")
+        cursor.execute(f"DROP ROLE {intruder}")
     assert RollEntry.objects.filter(campaign=character.campaign).count() == 1
 
 
