@@ -59,8 +59,14 @@ $(CHECKERS): package.json package-lock.json
 		npm ci --no-audit --no-fund --ignore-scripts --loglevel=error && touch $@; \
 	else echo "NOTE: no npm; the accessibility and HTML checks will skip (mandatory under CI=true)."; fi
 
+# The suite on one pytest-xdist worker per CPU; each worker has its own test database, live
+# channels and servers (tests/README.md, "In parallel"). `make test TEST_WORKERS=0` runs it in one
+# process, as `.venv/bin/pytest` does. worksteal: a worker that runs out takes tests from the other,
+# so the few long tests (the page checkers) don't leave one worker running alone at the end.
+TEST_WORKERS ?= logical
+
 test: $(STAMP) $(CHECKERS)
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
 
 # mypy reads its settings (apps checked, django-stubs plugin, strict rolls/rules) from pyproject.toml.
 lint: $(STAMP)
