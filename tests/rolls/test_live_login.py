@@ -39,9 +39,9 @@ def transport(request, settings):
     return {"LIVE_BACKEND": ""}
 
 
-def connect(base):
+def connect(base, timeout=5.0):
     parts = urlsplit(base)
-    return http.client.HTTPConnection(parts.hostname, parts.port, timeout=5)
+    return http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
 
 
 def session_of(user):
@@ -92,8 +92,11 @@ class Browser:
         return False
 
     def post(self, path, form, page="/"):
-        """A browser's form POST: the CSRF cookie and token from ``page`` first."""
-        conn = connect(self.base)
+        """A browser's form POST: the CSRF cookie and token from ``page`` first. Given time: a
+        password change hashes twice with the site's own hasher (PBKDF2, about a second each on
+        an idle core), and on a loaded machine that outlasted 5 s; what must be quick is the
+        stream's end (``ended()``), not the form."""
+        conn = connect(self.base, timeout=60)
         try:
             conn.request("GET", page, headers={"Cookie": f"sessionid={self.session}"})
             answer = conn.getresponse()
