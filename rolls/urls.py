@@ -60,6 +60,7 @@ urlpatterns += [
     ),
     path("characters/<id:pk>/prompts/", prompts.character_prompts, name="character_prompts"),
     path("characters/<id:pk>/table-card/", table_views.table_character, name="table_character"),
+    path("characters/<id:pk>/table-roll/", table_views.table_roll, name="table_roll"),
     path("campaigns/<id:pk>/calls/", table_views.call_create, name="call_create"),
     path("calls/<id:pk>/close/", table_views.call_close, name="call_close"),
     path("campaigns/<id:pk>/contests/", table_views.contest_create, name="contest_create"),

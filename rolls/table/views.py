@@ -13,8 +13,8 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
-from django.db.models import F, Prefetch, Window
-from django.db.models.functions import RowNumber
+from django.db.models import Prefetch
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -31,16 +31,17 @@ from rolls.models import (
 )
 from rolls.rolling.targets import assist_panel_url
 from rolls.table.cards import RECENT_CLOSED, contest_cards
+from rolls.table.characters import character_rows
 from rolls.table.forms import AssistForm, CallForm, ContestForm
+from rolls.rolling.actions import make_roll
+from rolls.rolling.targets import load_target
 from sheets.access import (
     campaign_for_gm,
     character_for_gm,
+    character_for_reader,
 )
-from sheets.models import Campaign, Character, Membership
+from sheets.models import Campaign, Membership, Refused
 from web.http import AuthenticatedHttpRequest
-
-LAST_ROLLS = 3  # per character on the dashboard
-
 
 PARTS = ("characters", "calls", "contests")
 
@@ -48,70 +49,6 @@ PARTS = ("characters", "calls", "contests")
 # ---------------------------------------------------------------------------------------------
 # The dashboard
 # ---------------------------------------------------------------------------------------------
-
-
-def _last_rolls(campaign: Campaign, membership: Membership, size: int) -> dict[int, list[Any]]:
-    """The last ``size`` entries of every character, in one query (a window function numbers
-    each character's entries newest first), as cards for this member."""
-    ranked = (
-        RollEntry.objects.visible_to(membership)
-        .filter(character__isnull=False)
-        .for_cards()
-        .annotate(rank=Window(RowNumber(), partition_by=F("character_id"), order_by=F("pk").desc()))
-        .filter(rank__lte=size)
-        .order_by("character_id", "-pk")
-    )
-    by_character: dict[int, list[Any]] = {}
-    for entry in ranked:  # entries of characters: the query filters on them
-        assert entry.character_id is not None
-        by_character.setdefault(entry.character_id, []).append(entry.card_for(membership))
-    return by_character
-
-
-def _character_rows(
-    campaign: Campaign,
-    membership: Membership,
-    bound: dict[int, Any] | None = None,
-    *,
-    only: int | None = None,
-    news: RollEntry | None = None,
-) -> list[dict[str, Any]]:
-    """Every character's card on the dashboard, or ``only`` that character's (its card alone,
-    fetched when the live stream tells of a roll or an edit of it) — with ``news``, that one
-    entry for its last rolls (the card's news: the page has the others)."""
-    system = campaign.rule_system
-    characters = (
-        Character.objects.filter(campaign=campaign)
-        .select_related("owner", system.related_name)
-        .prefetch_related(*system.summary_related())
-        .order_by("is_npc", "name", "pk")
-    )
-    if only is None:
-        rolls = _last_rolls(campaign, membership, LAST_ROLLS)
-    elif news is not None:
-        characters = characters.filter(pk=only)
-        rolls = {only: [news.card_for(membership)]}
-    else:
-        characters = characters.filter(pk=only)
-        recent = RollEntry.objects.visible_to(membership).for_cards().filter(character_id=only)
-        rolls = {only: [e.card_for(membership) for e in recent.order_by("-pk")[:LAST_ROLLS]]}
-    bound = bound or {}
-    rows = []
-    for character in characters:
-        sheet = system.sheet_of(character)
-        form = bound.get(character.pk) or system.resources_form(
-            instance=sheet, prefix=f"res-{character.pk}"
-        )
-        rows.append(
-            {
-                "character": character,
-                "sheet": sheet,
-                "form": form,
-                "rolls": rolls.get(character.pk, []),
-                "keep": LAST_ROLLS,  # live.js trims the list to these after news
-            }
-        )
-    return rows
 
 
 def _calls(campaign: Campaign) -> list[dict[str, Any]]:
@@ -150,6 +87,7 @@ def _dashboard_context(
     call_form: CallForm | None = None,
     contest_form: ContestForm | None = None,
     assist_form: AssistForm | None = None,
+    notes: dict[int, str] | None = None,
 ) -> dict[str, Any]:
     # Calls and contests name what is rolled; an assist may also be made with a vocation.
     skills = campaign.rule_system.skill_names(campaign, vocations=False)
@@ -157,12 +95,15 @@ def _dashboard_context(
         assist_form = assist_form or AssistForm(
             campaign=campaign, skills=campaign.rule_system.skill_names(campaign)
         )
+    rows = character_rows(campaign, membership, bound)
+    for row in rows:  # what a quick roll from the card said, beside its Roll buttons
+        row["note"] = (notes or {}).get(row["character"].pk, "")
     return {
         "assist_form": assist_form,
         "campaign": campaign,
         "membership": membership,
         "live_campaign": campaign,
-        "rows": _character_rows(campaign, membership, bound),
+        "rows": rows,
         "calls": _calls(campaign),
         "contest_cards": contest_cards(campaign, membership),
         "call_form": call_form or CallForm(campaign=campaign, skills=skills),
@@ -179,7 +120,7 @@ def campaign_dashboard(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
     if request.htmx and part in PARTS:
         context: dict[str, Any] = {"campaign": campaign, "membership": membership}
         if part == "characters":
-            context["rows"] = _character_rows(campaign, membership)
+            context["rows"] = character_rows(campaign, membership)
         elif part == "calls":
             context["calls"] = _calls(campaign)
         else:
@@ -214,11 +155,63 @@ def table_character(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             .filter(pk=entry_pk, character_id=character.pk)
             .first()
         )
-    rows = _character_rows(character.campaign, membership, only=character.pk, news=news)
+    rows = character_rows(character.campaign, membership, only=character.pk, news=news)
     context = {"campaign": character.campaign, "membership": membership, "row": rows[0]}
     if news is None:  # no such roll of this character: the whole card
         return render(request, "rolls/dashboard.html#character", context)
     return reswap(render(request, "rolls/dashboard.html#character-news", context), "none")
+
+
+# ---------------------------------------------------------------------------------------------
+# Quick rolls: an NPC's key row, rolled from its card
+# ---------------------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def table_roll(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Roll one of an NPC's rows (``row=<kind>:<row id>``, a Roll button of its card) at the
+    roll panel's default options and the chosen ``visibility``, through the roll service the
+    sheet uses (make_roll). The GM only: 404 for non-members and, as its sheet is, for a
+    player asking for a hidden NPC; 403 for other players and observers, and for a player's
+    character (its player rolls it). HTMX gets the card again, the roll on top of its last
+    rolls; a plain POST a redirect to the card (or the table with the reason: 400, 409)."""
+    character, membership = character_for_reader(request, pk)
+    if not membership.is_gm:
+        raise PermissionDenied("Only the GM rolls from the table.")
+    if not character.is_npc:
+        raise PermissionDenied("The table rolls NPCs: a player's character is rolled by its player.")
+    kind, _, row_pk = request.POST.get("row", "").partition(":")
+    if not (row_pk.isascii() and row_pk.isdigit() and len(row_pk) <= 18):
+        return HttpResponse(
+            "“row” must name one of the character's rows.", status=400, content_type="text/plain"
+        )
+    target = load_target(character, kind, int(row_pk))
+    form_class = character.campaign.rule_system.roll_form
+    data = form_class.default_data(target=target, sheet=target.sheet, gm=True)
+    if "visibility" in request.POST:
+        data["visibility"] = request.POST["visibility"]
+    form = form_class(data, target=target, sheet=target.sheet, gm=True)
+    entry, note, status = None, "", 400
+    if not form.is_valid():  # a visibility the GM may not choose, or a crafted one
+        note = " ".join(str(e) for errors in form.errors.values() for e in errors)
+    else:
+        try:
+            entry, _ = make_roll(request.user, target, form, "roll", {})
+        except Refused as exc:
+            note, status = str(exc), 409
+    campaign = character.campaign
+    url = reverse("campaign_dashboard", args=[campaign.pk]) + f"#char-{character.pk}"
+    if not request.htmx:
+        if entry is None:
+            context = _dashboard_context(campaign, membership, notes={character.pk: note})
+            return render(request, "rolls/dashboard.html", context, status=status)
+        messages.success(request, f"{character.name} rolled {entry.label}: {entry.outcome_label}.")
+        return redirect(url)
+    row = character_rows(campaign, membership, only=character.pk)[0]
+    row |= {"note": note, "rolled": entry, "visibility": form.chosen_visibility}
+    context = {"campaign": campaign, "membership": membership, "row": row}
+    return render(request, "rolls/dashboard.html#character", context)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -83,6 +83,21 @@ class Difficulty:
 
 
 @dataclass(frozen=True)
+class TableRow:
+    """A row the GM table's card shows (and, for an NPC, rolls from): one of the character's
+    key skills or pools, with its dice in the sheet's words ("5d6", "Ability 3 + Skill 2")."""
+
+    kind: str  # a RowKind's kind: the row is rolled as on the sheet
+    row: Any
+    dice: str
+
+
+# How many of a character's rows its GM table card shows: its best few, so five cards fit a
+# laptop screen (the sheet has the rest).
+TABLE_ROWS = 4
+
+
+@dataclass(frozen=True)
 class RowKind:
     """A rollable row kind: its URL kind, model, and how it is found within one character."""
 
@@ -218,9 +233,16 @@ class RuleSystem[S: SystemSheet]:
             return FiguresSection([self.sheet_form_for(sheet, gm=gm, data=data)])
         raise NotImplementedError
 
-    def summary_related(self) -> tuple[str, ...]:
-        """What the dashboard's character summaries read, prefetched for every sheet at once."""
+    def summary_related(self) -> tuple[str | models.Prefetch, ...]:
+        """What the dashboard's character summaries and :meth:`table_rows` read, prefetched for
+        every sheet at once (the table's query count doesn't grow with its characters)."""
         return ()
+
+    def table_rows(self, sheet: S) -> list[TableRow]:
+        """The character's key rows on the GM table, best first, at most ``TABLE_ROWS``: what
+        the GM reads (and rolls, for an NPC) at a glance. Read from :meth:`summary_related`'s
+        prefetches, never a query per sheet. A system without them shows its figures alone."""
+        return []
 
     # --- rows and skills ---------------------------------------------------------------------
     @property

@@ -39,9 +39,11 @@ from sheets.models import (
 from sheets.systems import (
     Difficulty,
     FormMaker,
+    TABLE_ROWS,
     RowKind,
     RuleSystem,
     SheetSection,
+    TableRow,
 )
 
 if TYPE_CHECKING:
@@ -191,9 +193,31 @@ class CogentSystem(RuleSystem[CogentSheet]):
             return UniqueNamesSection(parts, what="vocation")
         return super().section_form(key, sheet, gm=gm, data=data)
 
-    def summary_related(self) -> tuple[str, ...]:
-        # The summary shows injury dice: one read of every sheet's injuries, not one per sheet.
-        return ("cogent__injuries",)
+    def summary_related(self) -> tuple[str | Prefetch, ...]:
+        # The summary shows injury dice, and the key rows' pools take the injuries and the
+        # disabling characteristics off: one read of each for every sheet, not one per sheet.
+        return (
+            "cogent__injuries",
+            "cogent__disabilities",
+            "cogent__skills",
+            "cogent__vocations__subskills",
+        )
+
+    def table_rows(self, sheet: CogentSheet) -> list[TableRow]:
+        """The rated core skills and every vocational or combat skill, biggest pool first (a
+        vocation itself only assists: it is never rolled on its own)."""
+        rows = [
+            TableRow("cogent-skill", skill, f"{skill.pool}d6")
+            for skill in sheet.skills.all()
+            if skill.rating > 0
+        ]
+        rows += [
+            TableRow("cogent-subskill", sub, f"{sub.pool}d6")
+            for vocation in sheet.vocations.all()
+            for sub in vocation.subskills.all()
+        ]
+        rows.sort(key=lambda r: -r.row.pool)  # stable: sheet order among equal pools
+        return rows[:TABLE_ROWS]
 
     def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
         """The 15 core skills every sheet has, then the vocations (for assists only) and the

@@ -6,6 +6,8 @@ from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from django.db.models import Prefetch
+
 from rolls.rules import OUTCOMES_BEST_FIRST, cold_stars
 from sheets.catalog import cold_stars_catalog, cold_stars_groups
 from sheets.character_json import export_cold_stars, import_cold_stars
@@ -27,9 +29,11 @@ from sheets.models import (
 from sheets.systems import (
     Difficulty,
     FormMaker,
+    TABLE_ROWS,
     RowKind,
     RuleSystem,
     SheetSection,
+    TableRow,
 )
 
 if TYPE_CHECKING:
@@ -129,6 +133,25 @@ class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
                 ]
             )
         return super().section_form(key, sheet, gm=gm, data=data)
+
+    def summary_related(self) -> tuple[Prefetch, ...]:
+        # The key rows: every sheet's trained skills in one read (most of the catalog on any
+        # sheet is untrained, and never shown on the table).
+        trained = ColdStarsSkill.objects.filter(trained=True)
+        return (Prefetch("cold_stars__skills", queryset=trained, to_attr="trained_skills"),)
+
+    def table_rows(self, sheet: ColdStarsSheet) -> list[TableRow]:
+        """The trained skills, most dice first, each with its suggested Ability's dice."""
+        skills: list[ColdStarsSkill] | None = getattr(sheet, "trained_skills", None)
+        if skills is None:  # a sheet read without summary_related's prefetch
+            skills = [s for s in sheet.skills.all() if s.trained]
+        rows = []
+        for skill in skills:
+            pool = skill.pool
+            dice = f"{skill.get_ability_display()} {pool.ability} + Skill {pool.skill}"
+            rows.append((pool.ability + pool.skill, TableRow("cold-stars-skill", skill, dice)))
+        rows.sort(key=lambda r: -r[0])
+        return [row for _, row in rows[:TABLE_ROWS]]
 
     def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
         """The catalog and the campaign's own skills: every sheet has them all."""

@@ -13,9 +13,11 @@ from sheets.models import Dad6Sheet, Dad6Skill, System
 from sheets.systems import (
     Difficulty,
     FormMaker,
+    TABLE_ROWS,
     RowKind,
     RuleSystem,
     SheetSection,
+    TableRow,
 )
 
 if TYPE_CHECKING:
@@ -97,6 +99,20 @@ class Dad6System(RuleSystem[Dad6Sheet]):
                 what="skill",
             )
         return super().section_form(key, sheet, gm=gm, data=data)
+
+    def summary_related(self) -> tuple[str, ...]:
+        return ("dad6__skills",)  # the key rows: every sheet's skills in one read
+
+    def table_rows(self, sheet: Dad6Sheet) -> list[TableRow]:
+        """The skills the character is more than unfamiliar with, biggest pool first (class
+        skills first among equals, as on the sheet)."""
+        rows = [
+            TableRow("dad6-skill", skill, f"{skill.pool}d6 {skill.effective_competence}")
+            for skill in sheet.skills.all()
+            if not self._unused(skill)
+        ]
+        rows.sort(key=lambda r: -r.row.pool)
+        return rows[:TABLE_ROWS]
 
     def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
         """Every skill some sheet has, class skills first."""

@@ -6,7 +6,15 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from sheets.forms import SectionForm
-from sheets.systems import Difficulty, FormMaker, RowKind, RuleSystem, SheetSection
+from sheets.systems import (
+    TABLE_ROWS,
+    Difficulty,
+    FormMaker,
+    RowKind,
+    RuleSystem,
+    SheetSection,
+    TableRow,
+)
 from tests.d10pool import rules
 from tests.d10pool.forms import D10CreationForm, D10SheetForm
 from tests.d10pool.models import D10Sheet, D10Skill
@@ -66,6 +74,14 @@ class D10PoolSystem(RuleSystem[D10Sheet]):
 
     def row_odds(self, kind: str, row: Any) -> dict[str, Fraction]:
         return rules.odds(row.dice, need=1)
+
+    def summary_related(self) -> tuple[str, ...]:
+        return ("d10pool__skills",)
+
+    def table_rows(self, sheet: D10Sheet) -> list[TableRow]:
+        """The GM table's key rows: the most dice first."""
+        skills = sorted(sheet.skills.all(), key=lambda skill: -skill.dice)
+        return [TableRow("d10-skill", s, f"{s.dice}d10") for s in skills[:TABLE_ROWS]]
 
     def row_pool(self, kind: str, row: Any) -> dict[str, Any]:
         return {"dice": row.dice}

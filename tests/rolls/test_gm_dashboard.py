@@ -216,8 +216,10 @@ def test_query_count_does_not_grow_with_characters(client, seeded, system):
     # characters with their sheets, open and closed calls, active and decided contests, and the
     # character choices of the call form and the contest form's two sides (Cogent: every sheet's
     # injuries, prefetched in one query, and the assist form's characters, one read for both of
-    # its character fields; and the vocations, which only the assist form offers)
-    expected = {System.COGENT: 17, System.DAD6: 13, System.COLD_STARS: 13}[system]
+    # its character fields; and the vocations, which only the assist form offers), and the key
+    # rows' rows of every sheet at once (Cogent: skills, vocations with their sub-skills, and the
+    # disabling characteristics their pools take off; DAD6: skills; Cold Stars: trained skills)
+    expected = {System.COGENT: 20, System.DAD6: 14, System.COLD_STARS: 14}[system]
     assert _count(client, dashboard(campaign)) == one == expected
 
 
@@ -239,5 +241,6 @@ def test_query_count_with_calls_and_contests(client, seeded):
     # … plus each list's prefetched targets and entries: open calls (2), closed calls (2),
     # active contests (1, their entries), the campaign's Cogent combat skills (1, for the
     # conflict sides' options), every sheet's injuries (1), the assist form's characters (1) and
-    # the vocations it offers (1)
-    assert _count(client, dashboard(campaign)) == one == 23
+    # the vocations it offers (1); and the key rows' skills, vocations with sub-skills and
+    # disabling characteristics (3)
+    assert _count(client, dashboard(campaign)) == one == 26

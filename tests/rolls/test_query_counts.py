@@ -368,9 +368,10 @@ def test_table_card_same_for_one_and_many(client, seeded):
         client.post(roll_url(character, kind, row), data)
     client.force_login(gm)
     # session, its user, the character with its campaign, the GM's membership, its last rolls,
-    # the character with its sheet, what its summary reads (Cogent: injuries)
-    assert card() == one == 7
+    # the character with its sheet, what its summary and key rows read (Cogent: injuries,
+    # disabling characteristics, skills, vocations with their sub-skills)
+    assert card() == one == 10
     # A roll's news (?entry=): the one roll instead of the last ones, the same count.
     newest = RollEntry.objects.filter(character=character).latest("pk")
     url += f"?entry={entry_token(newest.pk)}"
-    assert card() == 7
+    assert card() == 10
