@@ -130,6 +130,7 @@ PERMISSION_TESTS: dict[str, tuple[str, ...]] = {
         "tests.rolls.test_gm_calls::test_gm_creates_a_call_and_only_targets_are_prompted",
     ),
     "table_character": ("tests.rolls.test_roll_updates::test_a_table_card_is_the_gms_alone",),
+    "table_roll": ("tests.rolls.test_gm_quick_rolls::test_who_may_quick_roll",),
     "call_create": ("tests.rolls.test_gm_calls::test_close_and_permissions",),
     "call_close": ("tests.rolls.test_gm_calls::test_close_and_permissions",),
     "contest_create": ("tests.rolls.test_gm_contests::test_contest_permissions",),

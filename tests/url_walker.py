@@ -66,6 +66,10 @@ def pc(system: str = COGENT) -> Build:
     return lambda t: {"pk": t[system].pc.pk}
 
 
+def npc(system: str = COGENT) -> Build:
+    return lambda t: {"pk": t[system].npc.pk}
+
+
 def pc_row(system: str, param: str, row: str) -> Build:
     return lambda t: {"pk": t[system].pc.pk, param: t[system].rows[row].pk}
 
@@ -124,6 +128,7 @@ KWARGS: dict[str, Build] = {
     ),
     "sheet_section": lambda t: pc(COGENT)(t) | {"section": "skills"},
     "character_resources": pc(STARS),
+    "table_roll": npc(STARS),
     "dad6_skill_add": pc(DAD6),
     "cogent_vocation_delete": pc_row(COGENT, "row_pk", "vocation"),
     "cogent_subskill_add": pc_row(COGENT, "row_pk", "vocation"),

@@ -39,8 +39,8 @@ def last_rolls(campaign: Campaign, membership: Membership, size: int) -> dict[in
 
 
 def key_rows(system: RuleSystem[Any], sheet: Any) -> list[dict[str, Any]]:
-    """The card's key rows (the seam's ``table_rows``), each with its chance at the panel's
-    default options in the sheet's words ("58% Success") and its quick roll's value."""
+    """The card's key rows (the seam's ``table_rows``), each with its chances at the panel's
+    default options in the sheet's words ("58.3% Success") and its quick roll's value."""
     rows = []
     for found in system.table_rows(sheet):
         row_bands = bands(system.row_odds(found.kind, found.row))
@@ -49,7 +49,8 @@ def key_rows(system: RuleSystem[Any], sheet: Any) -> list[dict[str, Any]]:
                 "label": found.row.roll_label,
                 "dice": found.dice,
                 "bands": row_bands,
-                "chance": headline(row_bands),
+                # Each way of succeeding on a line of its own: "27.1% Critical success".
+                "chances": headline(row_bands).split(" · "),
                 "value": f"{found.kind}:{found.row.pk}",
             }
         )
@@ -85,8 +86,11 @@ def character_rows(
         rolls = {only: [e.card_for(membership) for e in recent.order_by("-pk")[:LAST_ROLLS]]}
     bound = bound or {}
     # An NPC's quick rolls offer the GM's choices of who sees them, unless the campaign makes
-    # every roll public.
-    visibilities = [] if campaign.force_public_rolls else offered_visibilities(gm=True)
+    # every roll public ("Public", "Secret": the card is narrow, the panel says more).
+    visibilities = [
+        (value, label.split(" (")[0])
+        for value, label in ([] if campaign.force_public_rolls else offered_visibilities(gm=True))
+    ]
     rows = []
     for character in characters:
         sheet = system.sheet_of(character)

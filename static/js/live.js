@@ -67,11 +67,29 @@
       return;
     }
     if (token && card.querySelector("#entry-" + token)) return; // shown already
+    // The card's own quick roll is on its way: its answer is the card again, this roll likely
+    // on top; once it is in, fetch the news only if it isn't.
+    if (token && card.querySelector("[data-quick-roll].htmx-request")) {
+      quickNews[id] = token;
+      return;
+    }
     var waiting = card.getAttribute("data-news");
     var news = token && card.querySelector("[data-keep]") && waiting === null ? token : "";
     card.setAttribute("data-news", news);
     htmx.trigger(card, "live:card");
   }
+
+  var quickNews = {}; // card id → the token of a roll heard while its quick roll was on its way
+  function quickDone(event) {
+    var card = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest(".table-character");
+    var id = card ? card.id.replace("char-", "") : null;
+    if (!id || quickNews[id] === undefined) return;
+    var token = quickNews[id];
+    delete quickNews[id];
+    // After the swap (the new card is in the page): the roll may be on it already.
+    setTimeout(function () { refreshCard(id, token); }, 0);
+  }
+  document.addEventListener("htmx:afterRequest", quickDone);
 
   document.addEventListener("htmx:configRequest", function (event) {
     var elt = event.detail.elt;

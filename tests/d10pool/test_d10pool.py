@@ -246,3 +246,22 @@ def test_the_checklist_for_a_new_system_names_what_the_test_system_fills():
     assert type(system).__module__.startswith("tests.")
     assert system.sheet_model.__module__ == "tests.d10pool.models"
     assert system.creation_form.__module__ == "tests.d10pool.forms"
+
+
+def test_the_gm_table_shows_key_rows_and_rolls_an_npc(client, table):
+    """The GM table's cards read the seam's table_rows (D10 Pool's: its skills, most dice first)
+    and roll an NPC's row through the roll service, like the app's own systems."""
+    campaign, gm, *_ = table
+    npc = campaign.new_character(owner=gm, name="Bouncer", is_npc=True)
+    client.force_login(gm)
+    response = client.get(reverse("campaign_dashboard", args=[campaign.pk]))
+    cards = {row["character"].name: row for row in response.context["rows"]}
+    keys = cards["Bouncer"]["key_rows"]
+    assert keys and all(key["value"].startswith("d10-skill:") for key in keys)
+    assert keys[0]["dice"].endswith("d10")
+    response = client.post(
+        reverse("table_roll", args=[npc.pk]), {"row": keys[0]["value"]}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 200
+    entry = RollEntry.objects.get(character=npc)
+    assert entry.label == keys[0]["label"] and entry.roller == gm

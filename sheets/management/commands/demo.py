@@ -146,6 +146,49 @@ DEMO = {
     ),
 }
 
+# The GM's NPCs (name, hidden from the players, sheet): the GM table rolls them from their cards.
+NPCS = {
+    "Cogent demo": [
+        (
+            "Dock Boss Harrow",
+            False,
+            lambda c: _cogent_npc(c, {"Athletics": 3, "Endurance": 2, "Perception": 1}),
+        ),
+    ],
+    "DAD6 demo": [
+        (
+            "Ashen Raider",
+            False,
+            lambda c: _dad6(c, "Warrior", 3, {"Melee": "class", "Intimidate": "class"}),
+        ),
+    ],
+    "Cold Stars demo": [
+        (
+            "Harbour Master Iyo",
+            False,
+            lambda c: _cold_stars(
+                c,
+                {"presence": 3, "perception": 3, "intellect": 2},
+                {"Awareness": (2, []), "Persuasion": (1, []), "Piloting": (3, ["Tugs"])},
+            ),
+        ),
+        (
+            "The Broker",
+            True,
+            lambda c: _cold_stars(
+                c, {"presence": 4, "will": 3}, {"Persuasion": (2, []), "Awareness": (2, [])}
+            ),
+        ),
+    ],
+}
+
+
+def _cogent_npc(character: Character, ratings: dict[str, int]) -> None:
+    sheet = character.cogent
+    sheet.strength, sheet.reflex, sheet.intelligence = 2, 1, 0
+    sheet.save()
+    _ratings(sheet.skills, ratings)
+
 
 class Command(BaseCommand):
     help = "Create the demo users (password 'poolside') and one demo campaign per system."
@@ -179,6 +222,12 @@ class Command(BaseCommand):
                 owner = users[username]
                 if not campaign.characters.filter(owner=owner, name=char_name).exists():
                     fill(campaign.new_character(owner=owner, name=char_name))
+            for npc_name, hidden, fill in NPCS[name]:
+                if not campaign.characters.filter(is_npc=True, name=npc_name).exists():
+                    npc = campaign.new_character(
+                        owner=users["gm"], name=npc_name, is_npc=True, hidden_from_players=hidden
+                    )
+                    fill(npc)
 
         # `make run PORT=…` passes the port through, so the printed address is the served one.
         port = os.environ.get("PORT") or "8000"
