@@ -90,6 +90,21 @@
     setTimeout(function () { refreshCard(id, token); }, 0);
   }
   document.addEventListener("htmx:afterRequest", quickDone);
+  // The card comes back whole after a quick roll: focus goes back to the Roll that was pressed
+  // (its button was disabled while busy, so htmx's own focus keeping can't find it).
+  var quickPressed = null;
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-quick-roll] button[name=row]");
+    if (button) quickPressed = button.id;
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var card = event.target;
+    if (!quickPressed || !card.classList || !card.classList.contains("table-character")) return;
+    var button = document.getElementById(quickPressed);
+    if (!button || !card.contains(button)) return;
+    quickPressed = null;
+    button.focus();
+  });
 
   document.addEventListener("htmx:configRequest", function (event) {
     var elt = event.detail.elt;
