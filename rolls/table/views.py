@@ -12,9 +12,9 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import Prefetch
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -29,12 +29,11 @@ from rolls.models import (
     RollCallTarget,
     RollEntry,
 )
-from rolls.rolling.targets import assist_panel_url
+from rolls.rolling.actions import make_roll
+from rolls.rolling.targets import assist_panel_url, load_target
 from rolls.table.cards import RECENT_CLOSED, contest_cards
 from rolls.table.characters import character_rows
 from rolls.table.forms import AssistForm, CallForm, ContestForm
-from rolls.rolling.actions import make_roll
-from rolls.rolling.targets import load_target
 from sheets.access import (
     campaign_for_gm,
     character_for_gm,
@@ -180,7 +179,9 @@ def table_roll(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     if not membership.is_gm:
         raise PermissionDenied("Only the GM rolls from the table.")
     if not character.is_npc:
-        raise PermissionDenied("The table rolls NPCs: a player's character is rolled by its player.")
+        raise PermissionDenied(
+            "The table rolls NPCs: a player's character is rolled by its player."
+        )
     kind, _, row_pk = request.POST.get("row", "").partition(":")
     if not (row_pk.isascii() and row_pk.isdigit() and len(row_pk) <= 18):
         return HttpResponse(

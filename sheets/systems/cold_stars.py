@@ -27,9 +27,9 @@ from sheets.models import (
     System,
 )
 from sheets.systems import (
+    TABLE_ROWS,
     Difficulty,
     FormMaker,
-    TABLE_ROWS,
     RowKind,
     RuleSystem,
     SheetSection,

@@ -11,9 +11,9 @@ from sheets.creation import Dad6CreationForm
 from sheets.forms import Dad6SheetForm, Dad6SkillForm, SectionForm, UniqueNamesSection
 from sheets.models import Dad6Sheet, Dad6Skill, System
 from sheets.systems import (
+    TABLE_ROWS,
     Difficulty,
     FormMaker,
-    TABLE_ROWS,
     RowKind,
     RuleSystem,
     SheetSection,

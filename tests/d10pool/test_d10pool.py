@@ -260,7 +260,9 @@ def test_the_gm_table_shows_key_rows_and_rolls_an_npc(client, table):
     assert keys and all(key["value"].startswith("d10-skill:") for key in keys)
     assert keys[0]["dice"].endswith("d10")
     response = client.post(
-        reverse("table_roll", args=[npc.pk]), {"row": keys[0]["value"]}, headers={"HX-Request": "true"}
+        reverse("table_roll", args=[npc.pk]),
+        {"row": keys[0]["value"]},
+        headers={"HX-Request": "true"},
     )
     assert response.status_code == 200
     entry = RollEntry.objects.get(character=npc)
