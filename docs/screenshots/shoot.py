@@ -104,6 +104,16 @@ def _scroll_to_skills(page) -> None:
     )
 
 
+def _quick_roll(page) -> None:
+    """Roll an NPC's first key row from its card on the GM table, and show that card."""
+    card = page.locator(".table-character.is-npc").first
+    card.locator(".key-list button").first.click()
+    card = page.locator(".table-character.is-npc").first
+    card.locator(".quick-result").wait_for()
+    card.scroll_into_view_if_needed()
+    page.wait_for_timeout(900)  # let the dice settle
+
+
 def _create_token(page) -> None:
     """Make a token on the account page: it shows once, above the list."""
     page.get_by_label("Name").fill("Discord bot")
@@ -147,6 +157,7 @@ SHOTS = [
     Shot("roll-cold-stars", "alice", "/characters/{alice_cold_stars}/", act=_roll_from_a_row),
     Shot("campaign", "alice", "/campaigns/{cogent}/"),
     Shot("gm-table", "gm", "/campaigns/{cold_stars}/dashboard/"),
+    Shot("gm-table-rolled", "gm", "/campaigns/{cold_stars}/dashboard/", act=_quick_roll),
     Shot("log", "gm", "/campaigns/{cogent}/log/"),
     Shot("stats", "gm", "/campaigns/{cold_stars}/stats/"),
     Shot("not-found", "alice", "/campaigns/999999/"),
