@@ -199,3 +199,16 @@ def test_every_system_s_npc_rolls_from_the_table(client, system, seeded):
     assert f'id="entry-{token(entry)}"' in response.content.decode()
     # The roll and the card it answers with, whatever the system: a fixed number of queries.
     assert len(ctx.captured_queries) <= 20
+
+
+def test_a_cards_news_brings_its_key_rows(client, party, seeded):
+    """A roll may move the odds its card shows (a spend): the news the live table fetches for a
+    roll carries the key rows out of band with the figures and resources."""
+    rated(party.npc, Athletics=2)
+    client.force_login(party.gm)
+    client.post(quick_url(party.npc), {"row": row_value(party.npc)})
+    entry = RollEntry.objects.get(character=party.npc)
+    url = reverse("table_character", args=[party.npc.pk]) + f"?entry={token(entry)}"
+    body = client.get(url, headers=HX).content.decode()
+    assert f'id="char-{party.npc.pk}-rows" hx-swap-oob="true"' in body
+    assert f'value="{row_value(party.npc)}"' in body
