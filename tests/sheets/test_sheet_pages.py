@@ -41,7 +41,11 @@ def test_demo_is_idempotent_and_complete():
     assert (Character.objects.count(), 3) == (counts[0], counts[1])
     for name in ("Cogent demo", "DAD6 demo", "Cold Stars demo"):
         characters = Character.objects.filter(campaign__name=name)
-        assert {c.owner.username for c in characters} == {"alice", "bob"}
+        players = {c.owner.username for c in characters if not c.is_npc}
+        assert players == {"alice", "bob"}
+        # The GM's NPCs, for the GM table's quick rolls (one hidden in Cold Stars).
+        npcs = characters.filter(is_npc=True)
+        assert npcs and {c.owner.username for c in npcs} == {"gm"}
         roles = dict(characters.first().campaign.memberships.values_list("user__username", "role"))
         assert roles == {"gm": Role.GM, "alice": Role.PLAYER, "bob": Role.PLAYER}
 
