@@ -30,20 +30,21 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.core.handlers.asgi import ASGIRequest
 from django.db import DatabaseError, connection
 from django.db.models import Max, Q
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.views.decorators.http import require_GET
 
 from rolls import live
+from rolls.live.pages import VIEWS, resume_point, what_to_stream
 from rolls.live.shared import shared_reads
-from rolls.log.tokens import entry_pk, entry_token
+from rolls.log.tokens import entry_token
 from rolls.models import Contest, RollCallTarget, RollEntry
-from sheets.converters import parse_id
 from sheets.models import Character, Membership, Session
 from web.http import AuthenticatedHttpRequest
 
@@ -127,24 +128,22 @@ def _head(campaign_id: int) -> int:
     return _position(campaign_id, None)[0]
 
 
-def render_item(card: Any, membership: Membership) -> str:
-    """The log's list item for one card — exactly what the log page's list holds (chain numbers
-    for the GM only, as there)."""
-    return render_to_string(
-        "rolls/log.html#log_item", {"entry": card, "show_seq": membership.is_gm}
-    )
+def render_item(card: Any, membership: Membership, view: str = "log") -> str:
+    """One entry as the page of ``view`` lists it — exactly what that page's list holds (chain
+    numbers for the GM only, as there)."""
+    return render_to_string(VIEWS[view], {"entry": card, "show_seq": membership.is_gm})
 
 
 def _replay(
-    membership: Membership, after: int, upto: int, character_id: int | None
+    membership: Membership, after: int, upto: int, character_id: int | None, view: str = "log"
 ) -> list[tuple[int, int, str]]:
     """Up to REPLAY_BATCH entries the member may know exist with ``after < seq <= upto``, in
-    chain order, as (pk, seq, item)."""
+    chain order, as (pk, seq, item) drawn for ``view``."""
     qs = RollEntry.objects.visible_to(membership).filter(seq__gt=after, seq__lte=upto)
     if character_id is not None:
         qs = qs.filter(character_id=character_id)
     return [
-        (entry.pk, entry.seq, render_item(entry.card_for(membership), membership))
+        (entry.pk, entry.seq, render_item(entry.card_for(membership), membership, view))
         for entry in qs.for_cards().order_by("seq")[:REPLAY_BATCH]
     ]
 
@@ -157,11 +156,11 @@ def _load_entry(pk: int) -> RollEntry | None:
     return next(iter(found), None)
 
 
-def _render_for(entry: RollEntry, membership: Membership) -> str | None:
+def _render_for(entry: RollEntry, membership: Membership, view: str = "log") -> str | None:
     """The item for this member's audience, or None when they may not know the entry exists."""
     if not entry.is_known_to(membership):
         return None
-    return render_item(entry.card_for(membership), membership)
+    return render_item(entry.card_for(membership), membership, view)
 
 
 def _load_character(pk: int) -> Character | None:
@@ -254,9 +253,11 @@ class Stream:
         character_id: int | None,
         login: Login | None = None,
         table: bool = False,
+        view: str = "log",
     ) -> None:
         self.membership = membership
         self.table = table  # a sheet's stream that also shows the table's rolls (?table=1)
+        self.view = view  # how entries are drawn: VIEWS' key (the GM table's stream: "table")
         self.login = login  # None: not bound to a session (tests that build a Stream)
         self.campaign_id = membership.campaign_id
         self.user_id = membership.user_id
@@ -361,7 +362,7 @@ class Stream:
         self.last_seq = head if self.resume_after is None else resumed
         first = []
         if self.last_seq < head:
-            first = _replay(self.membership, self.last_seq, head, self.character_id)
+            first = _replay(self.membership, self.last_seq, head, self.character_id, self.view)
         return left, head, first
 
     async def logged_in(self, loop: asyncio.AbstractEventLoop) -> float | None:
@@ -400,7 +401,9 @@ class Stream:
             if first is not None:
                 batch, first = first, None
             else:
-                batch = await _db(_replay)(self.membership, self.last_seq, upto, self.character_id)
+                batch = await _db(_replay)(
+                    self.membership, self.last_seq, upto, self.character_id, self.view
+                )
             for pk, seq, html in batch:
                 self.last_seq = seq
                 yield sse("entry", html, id=entry_token(pk))
@@ -434,16 +437,16 @@ class Stream:
         self.last_seq = entry.seq
         if self.character_id is not None and entry.character_id != self.character_id:
             return await self.table_entry(entry) if self.table else None
-        membership = self.membership
+        membership, view = self.membership, self.view
 
         async def message() -> bytes | None:
-            html = await _db(_render_for)(entry, membership)
+            html = await _db(_render_for)(entry, membership, view)
             return None if html is None else sse("entry", html, id=entry_token(pk))
 
-        # The whole message, encoded, once per audience: with thousands of streams, formatting it
-        # per stream (the token's eight BLAKE2b rounds, a data: line per line of the card, the
-        # encoding) was a share of the fan-out that grew with every stream.
-        return await shared.get(("card", pk, audience(entry, membership)), message)
+        # The whole message, encoded, once per audience and view: with thousands of streams,
+        # formatting it per stream (the token's eight BLAKE2b rounds, a data: line per line of
+        # the card, the encoding) was a share of the fan-out that grew with every stream.
+        return await shared.get(("card", pk, audience(entry, membership), view), message)
 
     async def table_entry(self, entry: RollEntry) -> bytes | None:
         """Another character's roll on a sheet that shows the table's: a ``table`` event with
@@ -526,32 +529,14 @@ class EventStreamResponse(StreamingHttpResponse):
         return self.events
 
 
-def _resume_point(request: HttpRequest) -> int | None:
-    """``Last-Event-ID`` (the browser's reconnect) wins over ``?last_id=`` (the page's state):
-    an entry's token, as the stream sent it, or "0" for the very start."""
-    value = request.headers.get("Last-Event-ID") or request.GET.get("last_id")
-    if value is None or value == "":
-        return None
-    if value == "0":
-        return 0
-    pk = entry_pk(value)
-    if pk is None:
-        raise ValueError("The resume point (Last-Event-ID or last_id) must be an entry's id.")
-    return pk
-
-
 @login_required
 @require_GET
 async def campaign_events(
     request: AuthenticatedHttpRequest, pk: int
 ) -> HttpResponse | StreamingHttpResponse:
     try:
-        last_id = _resume_point(request)
-        character = request.GET.get("character")
-        table = request.GET.get("table") == "1" and character is not None
-        character_pk = None if character is None else parse_id(character)
-        if character is not None and character_pk is None:
-            raise ValueError("“character” must be a character number.")
+        last_id = resume_point(request)
+        character_pk, table, view = what_to_stream(request)
     except ValueError as error:
         return HttpResponse(str(error), status=400, content_type="text/plain")
     user = await request.auser()
@@ -562,6 +547,8 @@ async def campaign_events(
     membership, found = await sync_to_async(_member_and_character)(pk, user.pk, character_pk)
     if membership is None:
         raise Http404("No such campaign.")
+    if view == "table" and not membership.is_gm:
+        raise PermissionDenied("The table's stream is the GM's.")
     character_id = None
     if character_pk is not None:
         if found is None or not found.can_read(membership):
@@ -579,7 +566,7 @@ async def campaign_events(
     # (the password) its user had (docs/live.md#a-stream-ends-with-its-login).
     login = Login(request.session.session_key, user.pk, user.get_session_auth_hash())
     response = EventStreamResponse(
-        Stream(membership, last_id, character_id, login, table=table),
+        Stream(membership, last_id, character_id, login, table=table, view=view),
         content_type="text/event-stream",
     )
     response["Cache-Control"] = "no-cache"

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap
 
 from rolls import live
+from rolls.live.pages import live_context
 from rolls.log.tokens import entry_pk as parse_entry_token
 from rolls.models import (
     Contest,
@@ -101,7 +102,8 @@ def _dashboard_context(
         "assist_form": assist_form,
         "campaign": campaign,
         "membership": membership,
-        "live_campaign": campaign,
+        # The table's own stream: a roll arrives drawn as its card's row (no fetch of its own).
+        **live_context(campaign, view="table"),
         "rows": rows,
         "calls": _calls(campaign),
         "contest_cards": contest_cards(campaign, membership),

@@ -15,7 +15,8 @@
 //     or dismissed. What was on the page when it loaded is not news.
 //  6. One request per roll (docs/live.md, "the browser side"): a sheet fetches only what a roll
 //     changed (#sheet-rolled), and not at all for the roll its own response already brought; the
-//     GM table fetches only the card of the character the event is about.
+//     GM table puts the roll its stream drew as a card's row on that card, and fetches only the
+//     card of the character an event is about when the row can't say it all.
 //  7. The table's rolls: on a sheet, other characters' rolls (``table`` events) as one-line items
 //     in #table-rolls, counted in the tab title while the tab is hidden.
 (function () {
@@ -43,9 +44,9 @@
         lastIds[key] = event.lastEventId;
         heard[event.lastEventId] = true;
       }
-      // The GM's entries name their character: on the GM table, that card alone refreshes.
+      // The GM's entries name their character: on the GM table, that card alone changes.
       var named = /data-character="(\d+)"/.exec(event.data);
-      if (named) refreshCard(named[1], event.lastEventId);
+      if (named) tableRow(named[1], event.lastEventId, event.data);
     });
     // The GM's sheet events carry the character's id (a player's carry the kind alone).
     source.addEventListener("sheet", function (event) { refreshCard(event.data); });
@@ -53,6 +54,32 @@
     source.addEventListener("table", function (event) { tableRoll(event.data); });
     return source;
   };
+
+  // The GM table's stream (?view=table) sends each roll drawn as its card's row: it goes on top of
+  // the card's last rolls as it is, and nothing is fetched. A roll that spent resources changed
+  // the card's figures too, and a card without a list (no rolls yet) has nowhere to put it: those
+  // fetch the card's news, as does a row while a refresh of that card already waits.
+  function tableRow(id, token, html) {
+    var list = document.querySelector("[data-live-cards]");
+    var rolls = document.getElementById("char-" + id + "-rolls");
+    var card = document.getElementById("char-" + id);
+    if (!list || !rolls || !card || !list.contains(card) || card.hasAttribute("data-news")) {
+      refreshCard(id, token);
+      return;
+    }
+    if (token && card.querySelector("#entry-" + token)) return; // shown already
+    var parsed = document.createElement("template");
+    parsed.innerHTML = html.trim();
+    var row = parsed.content.firstElementChild;
+    if (!row || row.tagName !== "LI" || row.hasAttribute("data-spent")) {
+      refreshCard(id, token);
+      return;
+    }
+    rolls.insertBefore(row, rolls.firstElementChild);
+    var keep = Number(rolls.getAttribute("data-keep"));
+    while (keep && rolls.children.length > keep) rolls.removeChild(rolls.lastElementChild);
+    htmx.process(row);
+  }
 
   // ``token``: the roll the event is about. A card that lists rolls then fetches only its news
   // (figures, resources, that roll; table_character ?entry=); the whole card otherwise, or when

@@ -221,9 +221,9 @@ def crowded(party):
 
 def test_one_roll_is_one_request_on_every_open_page(crowded, pages, party):
     """The roller's page makes one request per click (the roll; its response brings what changed
-    on the sheet), the GM table fetches the news of the one card that changed (under 15 KB with
-    the event), and another open sheet of the character fetches its rolled parts alone
-    (docs/live.md, "the browser side")."""
+    on the sheet), the GM table none (its stream draws the roll as the card's row), and another
+    open sheet of the character fetches its rolled parts alone (docs/live.md, "the browser
+    side")."""
     gm, player, ada = pages["gm"], pages["player"], party.pc
     gm_sheet = gm.context.new_page()
     live(gm, f"/campaigns/{ada.campaign_id}/dashboard/")
@@ -233,27 +233,49 @@ def test_one_roll_is_one_request_on_every_open_page(crowded, pages, party):
     player.locator(f"#skill-{skill.pk} .roll-button").click()
     expect(player.locator("#roll-panel .roll-panel")).to_be_visible()
     heard_entries(player)
-    heard_entries(gm_sheet)  # the GM's stream: the GM table hears the same events
+    heard_entries(gm_sheet)
     on_table, on_sheet, on_own = requests_of(gm), requests_of(gm_sheet), requests_of(player)
-    with gm.expect_response(lambda r: "/table-card/" in r.url) as card_response:
-        player.locator("#roll-action-roll").click()
-        card = player.locator("#roll-result .entry").first
-        expect(card).to_be_visible()
+    player.locator("#roll-action-roll").click()
+    card = player.locator("#roll-result .entry").first
+    expect(card).to_be_visible()
     card_id = "entry-" + card.get_attribute("id").removeprefix("result-")
     # The roller's sheet shows the roll in its recent rolls, from the roll's own response; the
     # stream's entry event reached the page too, and fetched nothing.
     expect(player.locator(f"#recent-rolls #{card_id}")).to_be_visible()
     player.wait_for_function("window.heard >= 1")
     assert [method for method, _ in on_own] == ["POST"], on_own
-    # The GM table: Ada's card's news alone — the new roll on top, still three.
+    # The GM table: the new roll on top of Ada's card, still three, as the stream drew it.
     rolls = gm.locator(f"#char-{ada.pk}-rolls > li")
     expect(rolls.first.locator(f"#{card_id}")).to_be_visible()
     expect(rolls).to_have_count(3)
-    token = card_id.removeprefix("entry-")
-    assert on_table == [("GET", f"characters/{ada.pk}/table-card/?entry={token}")]
-    gm_sheet.wait_for_function("window.heard >= 1")
-    event_size = gm_sheet.evaluate("window.heardSize")
-    assert len(card_response.value.body()) + event_size < 15_000
+    assert len(rolls.first.evaluate("row => row.outerHTML")) < 15_000
     # The GM's open copy of Ada's sheet: the rolled parts alone.
     expect(gm_sheet.locator(f"#recent-rolls #{card_id}")).to_be_visible()
     assert on_sheet == [("GET", f"characters/{ada.pk}/?part=rolled")]
+    assert on_table == [], on_table
+
+
+def test_a_roll_that_spent_makes_the_table_fetch_that_cards_news_alone(crowded, pages, party):
+    """Destiny spent changed Ada's sheet, which the row can't show: her card alone fetches its
+    news (one request), with the destiny left and the roll on top."""
+    gm, player, ada = pages["gm"], pages["player"], party.pc
+    live(gm, f"/campaigns/{ada.campaign_id}/dashboard/")
+    destiny_left = gm.locator(f"#resources-{ada.pk} [name='res-{ada.pk}-destiny_points']")
+    before = int(destiny_left.input_value())
+    assert before > 0
+    live(player, ada.get_absolute_url())
+    player.locator(f"#skill-{athletics(ada).pk} .roll-button").click()
+    destiny = player.locator("#roll-panel [name=destiny_before]")
+    player.locator("#roll-panel .roll-more summary").click()  # behind "More options"
+    destiny.check()
+    on_table = requests_of(gm)
+    with gm.expect_response(lambda r: "/table-card/" in r.url):
+        player.locator("#roll-action-roll").click()
+        result = player.locator("#roll-result .entry").first
+        expect(result).to_be_visible()
+    token = result.get_attribute("id").removeprefix("result-")
+    expect(destiny_left).to_have_value(str(before - 1))
+    rolls = gm.locator(f"#char-{ada.pk}-rolls > li")
+    expect(rolls.first.locator(f"#entry-{token}")).to_be_visible()
+    expect(rolls).to_have_count(3)
+    assert on_table == [("GET", f"characters/{ada.pk}/table-card/?entry={token}")]
