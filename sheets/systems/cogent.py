@@ -104,43 +104,12 @@ class CogentSystem(RuleSystem[CogentSheet]):
     ) -> dict[str, Any]:
         skills = list(sheet.skills.all())
         vocations = self._vocations(sheet)
-        editing_skills = editing == "skills"
-        groups: list[dict[str, Any]] = []
-        for attribute, label in CogentAttribute.choices:
-            rows = [
-                (s, form("skills", f"skill-{s.pk}")) for s in skills if s.attribute == attribute
-            ]
-            # Read mode folds the skills rated 0 (every character has all fifteen) behind
-            # "Show all"; edit mode lists every one.
-            groups.append(
-                {
-                    "label": label,
-                    "value": sheet.attribute_value(attribute),
-                    "shown": [r for r in rows if editing_skills or r[0].rating != 0],
-                    "folded": [r for r in rows if not editing_skills and r[0].rating == 0],
-                }
-            )
+        groups = self._skill_groups(sheet, skills, form, editing_skills=editing == "skills")
         return {
             "skill_groups": groups,
             "skills_count": len(skills),
             "skills_folded": sum(len(group["folded"]) for group in groups),
-            "vocations": [
-                {
-                    "vocation": v,
-                    "form": form("vocations", f"vocation-{v.pk}"),
-                    "subskills": [
-                        (sub, form("vocations", f"subskill-{sub.pk}")) for sub in v.subskills.all()
-                    ],
-                    "add_form": form(
-                        "vocations",
-                        f"add-subskill-{v.pk}",
-                        partial(CogentSubSkillForm, vocation=v, prefix=f"add-subskill-{v.pk}"),
-                    )
-                    if len(v.subskills.all()) < ranges.COGENT_SUBSKILLS_PER_VOCATION
-                    else None,
-                }
-                for v in vocations
-            ],
+            "vocations": [self._vocation_rows(v, form) for v in vocations],
             "add_vocation_form": form(
                 "vocations",
                 "add-vocation",
@@ -156,6 +125,47 @@ class CogentSystem(RuleSystem[CogentSheet]):
             ),
             # Soft checks of the creation rules: for the people who can fix them, never blocking.
             "creation_warnings": sheet.creation_warnings(skills, vocations) if can_edit else [],
+        }
+
+    @staticmethod
+    def _skill_groups(
+        sheet: CogentSheet, skills: list[CogentSkill], form: FormMaker, *, editing_skills: bool
+    ) -> list[dict[str, Any]]:
+        """The skills under their governing attributes, in the sheet's attribute order."""
+        groups: list[dict[str, Any]] = []
+        for attribute, label in CogentAttribute.choices:
+            rows = [
+                (s, form("skills", f"skill-{s.pk}")) for s in skills if s.attribute == attribute
+            ]
+            # Read mode folds the skills rated 0 (every character has all fifteen) behind
+            # "Show all"; edit mode lists every one.
+            groups.append(
+                {
+                    "label": label,
+                    "value": sheet.attribute_value(attribute),
+                    "shown": [r for r in rows if editing_skills or r[0].rating != 0],
+                    "folded": [r for r in rows if not editing_skills and r[0].rating == 0],
+                }
+            )
+        return groups
+
+    @staticmethod
+    def _vocation_rows(vocation: CogentVocation, form: FormMaker) -> dict[str, Any]:
+        """A vocation with its sub-skills, each with its form, and the add form while it has room."""
+        v = vocation
+        return {
+            "vocation": v,
+            "form": form("vocations", f"vocation-{v.pk}"),
+            "subskills": [
+                (sub, form("vocations", f"subskill-{sub.pk}")) for sub in v.subskills.all()
+            ],
+            "add_form": form(
+                "vocations",
+                f"add-subskill-{v.pk}",
+                partial(CogentSubSkillForm, vocation=v, prefix=f"add-subskill-{v.pk}"),
+            )
+            if len(v.subskills.all()) < ranges.COGENT_SUBSKILLS_PER_VOCATION
+            else None,
         }
 
     def _vocations(self, sheet: CogentSheet) -> list[CogentVocation]:

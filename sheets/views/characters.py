@@ -6,7 +6,7 @@ basics, one Save per section, and adding or removing a row through one view driv
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -38,6 +38,10 @@ from sheets.models import (
 from sheets.rolled import recent_rolls, rolled_context, with_sheet
 from sheets.rows import DELETE, SheetRow
 from web.http import AuthenticatedHttpRequest, form_data
+
+if TYPE_CHECKING:
+    from sheets.models import SystemSheet
+    from sheets.systems import RuleSystem
 
 # ---------------------------------------------------------------------------------------------
 # Characters
@@ -180,6 +184,58 @@ def _is_section(character: Character, key: str) -> bool:
 # ---------------------------------------------------------------------------------------------
 
 
+def _carry_unsaved(section_forms: dict[str, BaseForm], carried: QueryDict) -> None:
+    """Show the edited section's fields as a row add's or remove's request typed them."""
+    for fresh in section_forms.values():
+        names = {name: fresh.add_prefix(name) for name in fresh.fields}
+        if any(key in carried for key in names.values()):
+            fresh.initial.update(
+                {
+                    name: fresh.fields[name].widget.value_from_datadict(carried, {}, key)
+                    for name, key in names.items()
+                }
+            )
+
+
+def _mark_section_fields(
+    section_forms: dict[str, BaseForm], bound: dict[str, BaseForm], editing: str
+) -> None:
+    """Tie the shown forms' fields to the section's one form, and focus its first field."""
+    for key, fresh in section_forms.items():
+        shown = bound.get(key, fresh)
+        for field in shown.fields.values():
+            # The rows' fields stand in their table rows, beside the rows' own Remove forms;
+            # the attribute makes them the section form's (templates/sheets/_section_form.html).
+            field.widget.attrs["form"] = f"{editing}-form"
+    first = next(iter(section_forms), None)
+    if first is not None:
+        # The section opens with its first field focused (htmx honours autofocus after a swap).
+        fields = bound.get(first, section_forms[first]).fields
+        if fields:
+            next(iter(fields.values())).widget.attrs["autofocus"] = True
+
+
+def _edited_forms(
+    system: RuleSystem[Any],
+    sheet: SystemSheet,
+    editing: str,
+    *,
+    gm: bool,
+    bound: dict[str, BaseForm],
+    carried: QueryDict | None,
+) -> dict[str, BaseForm]:
+    """The edited section's own forms by key, the same ones its Save validates (ranges shown up
+    front), with any carried values filled in and the fields tied to the section's form."""
+    edited = system.section(editing)
+    if edited is None or not edited.saves:
+        return {}
+    section_forms = system.section_form(editing, sheet, gm=gm, data=None).bound
+    if carried is not None:
+        _carry_unsaved(section_forms, carried)
+    _mark_section_fields(section_forms, bound, editing)
+    return section_forms
+
+
 def _sheet_context(
     character: Character,
     membership: Membership,
@@ -199,36 +255,7 @@ def _sheet_context(
     gm = membership.is_gm
     system = character.campaign.rule_system
     sheet = system.sheet_of(character)
-    edited = system.section(editing)
-    # The edited section's own forms, the same ones its Save validates (ranges shown up front).
-    section_forms = (
-        system.section_form(editing, sheet, gm=gm, data=None).bound
-        if edited is not None and edited.saves
-        else {}
-    )
-
-    if carried is not None:
-        for fresh in section_forms.values():
-            names = {name: fresh.add_prefix(name) for name in fresh.fields}
-            if any(key in carried for key in names.values()):
-                fresh.initial.update(
-                    {
-                        name: fresh.fields[name].widget.value_from_datadict(carried, {}, key)
-                        for name, key in names.items()
-                    }
-                )
-    for key, fresh in section_forms.items():
-        shown = bound.get(key, fresh)
-        for field in shown.fields.values():
-            # The rows' fields stand in their table rows, beside the rows' own Remove forms;
-            # the attribute makes them the section form's (templates/sheets/_section_form.html).
-            field.widget.attrs["form"] = f"{editing}-form"
-    first = next(iter(section_forms), None)
-    if first is not None:
-        # The section opens with its first field focused (htmx honours autofocus after a swap).
-        fields = bound.get(first, section_forms[first]).fields
-        if fields:
-            next(iter(fields.values())).widget.attrs["autofocus"] = True
+    section_forms = _edited_forms(system, sheet, editing, gm=gm, bound=bound, carried=carried)
 
     def form(
         section: str, key: str, factory: Callable[[], BaseForm] | None = None
