@@ -51,7 +51,7 @@ def rolled_context(
     }
     context |= system.rolled_context(sheet) | recent_rolls(character, membership)
     context["rolled_parts"] = [
-        f"{system.sheet_template}#{section.key}" for section in system.sections if section.rolled
+        f"{system.templates.sheet}#{section.key}" for section in system.sections if section.rolled
     ]
     context["rolled_prompts"] = True
     return context

@@ -30,6 +30,7 @@ from django.utils.module_loading import import_string
 
 from sheets.forms import FiguresSection, SectionForm
 from sheets.models import SystemSheet
+from sheets.systems.facets import CampaignSkills, Creation, SheetJson, Templates
 
 if TYPE_CHECKING:
     from django import forms
@@ -38,8 +39,6 @@ if TYPE_CHECKING:
     from rolls.rolling.forms.base import RollForm
     from rolls.rolling.outcomes import Headline
     from rolls.table.styles.base import ContestStyle
-    from sheets.character_json import Collector, Imported
-    from sheets.creation import CreationForm
     from sheets.models import Campaign, Character
 
 
@@ -123,11 +122,14 @@ class RuleSystem[S: SystemSheet]:
     # The sheet page's parts in page order, each with an Edit mode (the name and notes are
     # every system's and the page's own).
     sections: ClassVar[tuple[SheetSection, ...]]
-    campaign_skills_label: ClassVar[str] = ""  # the GM's own skills page, if the system has one
     has_assists: ClassVar[bool] = False  # one character's roll helps another's (Cogent)
     gm_picks_ability: ClassVar[bool] = False  # calls and contests name the Ability (Cold Stars)
     # An opposed contest: only side A rolls, against a difficulty the opposition raises (DAD6).
     opposition_adds_difficulty: ClassVar[bool] = False
+    # The facets (sheets.systems.facets) moved out of this class so far, one per concern.
+    json: ClassVar[SheetJson]
+    creation: ClassVar[Creation]
+    campaign_skills: ClassVar[CampaignSkills | None] = None  # the GM's own skills page
 
     def __str__(self) -> str:
         return self.label
@@ -152,16 +154,9 @@ class RuleSystem[S: SystemSheet]:
         words: Callable[[RollEntry], Headline] = import_string(self.headline_path)
         return words(entry)
 
-    # --- templates ---------------------------------------------------------------------------
-    @property
-    def sheet_template(self) -> str:
-        """The sheet's system part, included by the character page."""
-        return f"sheets/{self.key}/sheet.html"
-
-    @property
-    def summary_template(self) -> str:
-        """A character's figures on the GM dashboard."""
-        return f"sheets/{self.key}/summary.html"
+    @cached_property
+    def templates(self) -> Templates:
+        return Templates(self.key)
 
     # --- the sheet ---------------------------------------------------------------------------
     def sheet_of(self, character: Character) -> S:
@@ -257,46 +252,3 @@ class RuleSystem[S: SystemSheet]:
         if ability:
             values["ability"] = ability
         return values, set(values)
-
-    # --- the GM's own skills (campaign_skills_label says whether the system has them) --------
-    def campaign_skill_form(self, campaign: Campaign, data: Any) -> forms.ModelForm:
-        raise NotImplementedError
-
-    def add_campaign_skill(self, form: forms.ModelForm) -> str:
-        """Save the GM's new skill (inside the view's transaction); the message saying so."""
-        raise NotImplementedError
-
-    def campaign_skills_context(self, campaign: Campaign) -> dict[str, Any]:
-        raise NotImplementedError
-
-    # --- JSON --------------------------------------------------------------------------------
-    def export_sheet(self, sheet: S) -> dict[str, Any]:
-        raise NotImplementedError
-
-    def import_sheet(
-        self,
-        sheet: S,
-        data: dict[str, Any],
-        c: Collector,
-        *,
-        gm: bool,
-        result: Imported,
-        ignored: list[str],
-    ) -> None:
-        raise NotImplementedError
-
-    # --- guided creation (sheets.creation; the rules are the engine's creation_check) ----------
-    creation_form: ClassVar[type[CreationForm]]
-
-    @property
-    def creation_template(self) -> str:
-        """The system's steps of the new-character page."""
-        return f"sheets/{self.key}/create.html"
-
-    def creation_form_for(self, campaign: Campaign, data: Any, *, gm: bool) -> CreationForm:
-        return self.creation_form(data, campaign=campaign, gm=gm)
-
-    def create_from(self, character: Character, build: dict[str, Any]) -> None:
-        """Fill the new character's blank sheet from a valid creation form's ``build`` (inside
-        the view's transaction, so a failure leaves no half-made character)."""
-        raise NotImplementedError

@@ -37,15 +37,66 @@ from sheets.models import (
     System,
 )
 from sheets.systems import (
+    CampaignSkills,
+    Creation,
     Difficulty,
     FormMaker,
     RowKind,
     RuleSystem,
+    SheetJson,
     SheetSection,
 )
 
 if TYPE_CHECKING:
     from sheets.models import Campaign, Character
+
+
+def _fill(sheet: CogentSheet, build: dict[str, Any]) -> None:
+    """A valid creation form's build, onto the new character's blank sheet."""
+    for attribute, points in build["attributes"].items():
+        setattr(sheet, attribute, points)
+    sheet.save()
+    skills = list(sheet.skills.order_by("position"))
+    for skill, rating in zip(skills, build["skills"], strict=True):
+        skill.rating = rating
+        if skill.has_craft:
+            skill.craft = build["craft"]
+    CogentSkill.objects.bulk_update(skills, ["rating", "craft"])
+    CogentDisability.objects.bulk_create(
+        CogentDisability(sheet=sheet, name=name) for name, _ in build["disabilities"]
+    )
+    for name, attribute, rating, subs in build["vocations"]:
+        vocation = CogentVocation.objects.create(
+            sheet=sheet, name=name, attribute=attribute, rating=rating
+        )
+        CogentSubSkill.objects.bulk_create(
+            CogentSubSkill(
+                vocation=vocation,
+                slot=slot,
+                kind=kind,
+                name=sub_name,
+                attribute=sub_attribute,
+                rating=sub_rating,
+            )
+            for slot, (kind, sub_name, sub_attribute, sub_rating) in enumerate(subs, start=1)
+        )
+
+
+class CogentCombatSkills(CampaignSkills):
+    label = "Combat skills"
+
+    def form(self, campaign: Campaign, data: Any) -> CogentCombatSkillForm:
+        return CogentCombatSkillForm(data, campaign=campaign)
+
+    def add(self, form: Any) -> str:
+        skill = form.save()
+        return f"Added {skill.name}: vocations can now take it as a combat skill."
+
+    def context(self, campaign: Campaign) -> dict[str, Any]:
+        return {
+            "combat_skills": COGENT_COMBAT_SKILLS,
+            "custom_combat_skills": campaign.cogent_combat_skills.all(),
+        }
 
 
 class CogentSystem(RuleSystem[CogentSheet]):
@@ -81,9 +132,11 @@ class CogentSystem(RuleSystem[CogentSheet]):
             order_by=("vocation__name", "slot"),
         ),
     )
-    campaign_skills_label = "Combat skills"
+    campaign_skills = CogentCombatSkills()
     has_assists = True
-    creation_form = CogentCreationForm
+
+    json = SheetJson(dump=export_cogent, load=import_cogent)
+    creation = Creation(form=CogentCreationForm, fill=_fill)
 
     sections = (
         SheetSection("attributes", "Attributes and resources", figures=True, rolled=True),
@@ -231,53 +284,3 @@ class CogentSystem(RuleSystem[CogentSheet]):
         found = self.row_kind(kind)
         cl = cogent.ASSIST_MIN_CL if found is not None and found.assist_only else 1
         return cogent.odds(row.pool, challenge_level=cl)
-
-    def campaign_skill_form(self, campaign: Campaign, data: Any) -> CogentCombatSkillForm:
-        return CogentCombatSkillForm(data, campaign=campaign)
-
-    def add_campaign_skill(self, form: Any) -> str:
-        skill = form.save()
-        return f"Added {skill.name}: vocations can now take it as a combat skill."
-
-    def campaign_skills_context(self, campaign: Campaign) -> dict[str, Any]:
-        return {
-            "combat_skills": COGENT_COMBAT_SKILLS,
-            "custom_combat_skills": campaign.cogent_combat_skills.all(),
-        }
-
-    def export_sheet(self, sheet: CogentSheet) -> dict[str, Any]:
-        return export_cogent(sheet)
-
-    def import_sheet(self, sheet: CogentSheet, data: dict[str, Any], c: Any, **kwargs: Any) -> None:
-        import_cogent(sheet, data, c, **kwargs)
-
-    # --- guided creation ---------------------------------------------------------------------
-    def create_from(self, character: Character, build: dict[str, Any]) -> None:
-        sheet = self.sheet_of(character)
-        for attribute, points in build["attributes"].items():
-            setattr(sheet, attribute, points)
-        sheet.save()
-        skills = list(sheet.skills.order_by("position"))
-        for skill, rating in zip(skills, build["skills"], strict=True):
-            skill.rating = rating
-            if skill.has_craft:
-                skill.craft = build["craft"]
-        CogentSkill.objects.bulk_update(skills, ["rating", "craft"])
-        CogentDisability.objects.bulk_create(
-            CogentDisability(sheet=sheet, name=name) for name, _ in build["disabilities"]
-        )
-        for name, attribute, rating, subs in build["vocations"]:
-            vocation = CogentVocation.objects.create(
-                sheet=sheet, name=name, attribute=attribute, rating=rating
-            )
-            CogentSubSkill.objects.bulk_create(
-                CogentSubSkill(
-                    vocation=vocation,
-                    slot=slot,
-                    kind=kind,
-                    name=sub_name,
-                    attribute=sub_attribute,
-                    rating=sub_rating,
-                )
-                for slot, (kind, sub_name, sub_attribute, sub_rating) in enumerate(subs, start=1)
-            )

@@ -25,15 +25,58 @@ from sheets.models import (
     System,
 )
 from sheets.systems import (
+    CampaignSkills,
+    Creation,
     Difficulty,
     FormMaker,
     RowKind,
     RuleSystem,
+    SheetJson,
     SheetSection,
 )
 
 if TYPE_CHECKING:
     from sheets.models import Campaign, Character
+
+
+def _fill(sheet: ColdStarsSheet, build: dict[str, Any]) -> None:
+    """A valid creation form's build, onto the new character's blank sheet."""
+    for ability, rating in build["abilities"].items():
+        setattr(sheet, ability, rating)
+    sheet.save()
+    # The blank sheet has a row for every catalog and campaign skill; the form names them so.
+    rows = {
+        row.catalog_key or f"campaign-{row.campaign_skill_id}": row for row in sheet.skills.all()
+    }
+    trained, domains = [], []
+    for key, _, rating, _, domain in build["skills"]:
+        row = rows.get(key)
+        if row is None or rating is None:
+            continue  # a skill the GM added a moment ago stays untrained
+        row.trained, row.rating = True, rating
+        trained.append(row)
+        if domain:
+            domains.append(ColdStarsDomain(skill=row, name=domain))
+    ColdStarsSkill.objects.bulk_update(trained, ["trained", "rating"])
+    ColdStarsDomain.objects.bulk_create(domains)
+
+
+class ColdStarsSkills(CampaignSkills):
+    label = "Skills"
+
+    def form(self, campaign: Campaign, data: Any) -> CampaignSkillForm:
+        return CampaignSkillForm(data, campaign=campaign)
+
+    def add(self, form: Any) -> str:
+        skill = form.save()
+        skill.add_to_sheets()
+        return f"Added {skill.name} to every sheet in the campaign."
+
+    def context(self, campaign: Campaign) -> dict[str, Any]:
+        return {
+            "custom_skills": CampaignSkill.objects.filter(campaign=campaign),
+            "catalog": cold_stars_catalog(),
+        }
 
 
 class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
@@ -43,7 +86,6 @@ class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
     sheet_model = ColdStarsSheet
     sheet_form = ColdStarsSheetForm
     sheet_form_takes_gm = True  # the resource maximums are the GM's
-    creation_form = ColdStarsCreationForm
     roll_form_path = "rolls.rolling.forms.cold_stars.ColdStarsRollForm"
     resources_form_path = "rolls.table.forms.ColdStarsResourcesForm"
     difficulty = Difficulty(
@@ -71,9 +113,12 @@ class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
             ("sheet", "campaign_skill"),
         ),
     )
-    campaign_skills_label = "Skills"
+    campaign_skills = ColdStarsSkills()
 
     gm_picks_ability = True
+
+    json = SheetJson(dump=export_cold_stars, load=import_cold_stars)
+    creation = Creation(form=ColdStarsCreationForm, fill=_fill)
 
     sections = (
         SheetSection("abilities", "Abilities and resources", figures=True, rolled=True),
@@ -142,48 +187,3 @@ class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
     def row_pool(self, kind: str, row: Any) -> dict[str, Any]:
         pool = row.pool
         return {"ability": pool.ability, "skill": pool.skill, "risk": pool.risk}
-
-    def campaign_skill_form(self, campaign: Campaign, data: Any) -> CampaignSkillForm:
-        return CampaignSkillForm(data, campaign=campaign)
-
-    def add_campaign_skill(self, form: Any) -> str:
-        skill = form.save()
-        skill.add_to_sheets()
-        return f"Added {skill.name} to every sheet in the campaign."
-
-    def campaign_skills_context(self, campaign: Campaign) -> dict[str, Any]:
-        return {
-            "custom_skills": CampaignSkill.objects.filter(campaign=campaign),
-            "catalog": cold_stars_catalog(),
-        }
-
-    def export_sheet(self, sheet: ColdStarsSheet) -> dict[str, Any]:
-        return export_cold_stars(sheet)
-
-    def import_sheet(
-        self, sheet: ColdStarsSheet, data: dict[str, Any], c: Any, **kwargs: Any
-    ) -> None:
-        import_cold_stars(sheet, data, c, **kwargs)
-
-    # --- guided creation ---------------------------------------------------------------------
-    def create_from(self, character: Character, build: dict[str, Any]) -> None:
-        sheet = self.sheet_of(character)
-        for ability, rating in build["abilities"].items():
-            setattr(sheet, ability, rating)
-        sheet.save()
-        # The blank sheet has a row for every catalog and campaign skill; the form names them so.
-        rows = {
-            row.catalog_key or f"campaign-{row.campaign_skill_id}": row
-            for row in sheet.skills.all()
-        }
-        trained, domains = [], []
-        for key, _, rating, _, domain in build["skills"]:
-            row = rows.get(key)
-            if row is None or rating is None:
-                continue  # a skill the GM added a moment ago stays untrained
-            row.trained, row.rating = True, rating
-            trained.append(row)
-            if domain:
-                domains.append(ColdStarsDomain(skill=row, name=domain))
-        ColdStarsSkill.objects.bulk_update(trained, ["trained", "rating"])
-        ColdStarsDomain.objects.bulk_create(domains)

@@ -11,15 +11,30 @@ from sheets.creation import Dad6CreationForm
 from sheets.forms import Dad6SheetForm, Dad6SkillForm, SectionForm, UniqueNamesSection
 from sheets.models import Dad6Sheet, Dad6Skill, System
 from sheets.systems import (
+    Creation,
     Difficulty,
     FormMaker,
     RowKind,
     RuleSystem,
+    SheetJson,
     SheetSection,
 )
 
 if TYPE_CHECKING:
     from sheets.models import Campaign, Character
+
+
+def _fill(sheet: Dad6Sheet, build: dict[str, Any]) -> None:
+    """A valid creation form's build, onto the new character's blank sheet."""
+    sheet.class_name, sheet.level = build["class_name"], build["level"]
+    sheet.save()
+    Dad6Skill.objects.bulk_create(
+        [Dad6Skill(sheet=sheet, name=name, is_class_skill=True) for name in build["class_skills"]]
+        + [
+            Dad6Skill(sheet=sheet, name=name, competence=competence)
+            for name, competence in build["other_skills"]
+        ]
+    )
 
 
 class Dad6System(RuleSystem[Dad6Sheet]):
@@ -46,7 +61,9 @@ class Dad6System(RuleSystem[Dad6Sheet]):
     rows = (RowKind("dad6-skill", Dad6Skill, "sheet_id", ("sheet",)),)
 
     opposition_adds_difficulty = True
-    creation_form = Dad6CreationForm
+
+    json = SheetJson(dump=export_dad6, load=import_dad6)
+    creation = Creation(form=Dad6CreationForm, fill=_fill)
 
     sections = (
         SheetSection("class", "Class", figures=True, rolled=True),
@@ -119,25 +136,3 @@ class Dad6System(RuleSystem[Dad6Sheet]):
             "competence": row.effective_competence,
             "bonus_boons": row.sheet.forward_boons,
         }
-
-    def export_sheet(self, sheet: Dad6Sheet) -> dict[str, Any]:
-        return export_dad6(sheet)
-
-    def import_sheet(self, sheet: Dad6Sheet, data: dict[str, Any], c: Any, **kwargs: Any) -> None:
-        import_dad6(sheet, data, c, **kwargs)
-
-    # --- guided creation ---------------------------------------------------------------------
-    def create_from(self, character: Character, build: dict[str, Any]) -> None:
-        sheet = self.sheet_of(character)
-        sheet.class_name, sheet.level = build["class_name"], build["level"]
-        sheet.save()
-        Dad6Skill.objects.bulk_create(
-            [
-                Dad6Skill(sheet=sheet, name=name, is_class_skill=True)
-                for name in build["class_skills"]
-            ]
-            + [
-                Dad6Skill(sheet=sheet, name=name, competence=competence)
-                for name, competence in build["other_skills"]
-            ]
-        )

@@ -61,7 +61,7 @@ def character_create(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     """
     campaign, membership = campaign_for_creator(request, pk)
     system = campaign.rule_system
-    form = system.creation_form_for(campaign, form_data(request), gm=membership.is_gm)
+    form = system.creation.form_for(campaign, form_data(request), gm=membership.is_gm)
     context = {"form": form, "campaign": campaign, "membership": membership, "system": system}
     if request.method == "POST" and request.htmx:
         return render(request, "sheets/character_form.html#budget", context | {"preview": True})
@@ -79,7 +79,7 @@ def character_create(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
                 is_npc=membership.is_gm,
                 hidden_from_players=form.cleaned_data.get("hidden_from_players", False),
             )
-            system.create_from(character, form.build)
+            system.creation.fill(system.sheet_of(character), form.build)
         said = f"{character.name} created."
         if form.strict and form.check.unspent:
             said += f" Not spent yet: {form.check.unspent_text}; spend them on the sheet."

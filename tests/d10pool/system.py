@@ -6,7 +6,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from sheets.forms import SectionForm
-from sheets.systems import Difficulty, FormMaker, RowKind, RuleSystem, SheetSection
+from sheets.systems import Creation, Difficulty, FormMaker, RowKind, RuleSystem, SheetSection
 from tests.d10pool import rules
 from tests.d10pool.forms import D10CreationForm, D10SheetForm
 from tests.d10pool.models import D10Sheet, D10Skill
@@ -15,13 +15,18 @@ if TYPE_CHECKING:
     from sheets.models import Campaign, Character
 
 
+def _fill(sheet: D10Sheet, build: dict[str, Any]) -> None:
+    """A valid creation form's build, onto the new character's blank sheet."""
+    sheet.grit = build["grit"]
+    sheet.save(update_fields=["grit"])
+
+
 class D10PoolSystem(RuleSystem[D10Sheet]):
     key = "d10pool"
     label = "D10 Pool"
     related_name = "d10pool"
     sheet_model = D10Sheet
     sheet_form = D10SheetForm
-    creation_form = D10CreationForm
     roll_form_path = "tests.d10pool.forms.D10RollForm"
     resources_form_path = "tests.d10pool.forms.D10ResourcesForm"
     difficulty = Difficulty(
@@ -38,6 +43,8 @@ class D10PoolSystem(RuleSystem[D10Sheet]):
     follow_ups_path = "tests.d10pool.followups.FOLLOW_UPS"
     headline_path = "tests.d10pool.outcomes.headline"
     rows = (RowKind("d10-skill", D10Skill, "sheet_id", ("sheet",)),)
+    creation = Creation(form=D10CreationForm, fill=_fill)
+
     sections = (
         SheetSection("grit", "Grit", figures=True, rolled=True),
         SheetSection("skills", "Skills", saves=False),
@@ -69,8 +76,3 @@ class D10PoolSystem(RuleSystem[D10Sheet]):
 
     def row_pool(self, kind: str, row: Any) -> dict[str, Any]:
         return {"dice": row.dice}
-
-    def create_from(self, character: Character, build: dict[str, Any]) -> None:
-        sheet = self.sheet_of(character)
-        sheet.grit = build["grit"]
-        sheet.save(update_fields=["grit"])

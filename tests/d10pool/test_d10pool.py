@@ -245,4 +245,4 @@ def test_the_checklist_for_a_new_system_names_what_the_test_system_fills():
             assert path.startswith("tests.d10pool."), (name, path)
     assert type(system).__module__.startswith("tests.")
     assert system.sheet_model.__module__ == "tests.d10pool.models"
-    assert system.creation_form.__module__ == "tests.d10pool.forms"
+    assert system.creation.form.__module__ == "tests.d10pool.forms"
