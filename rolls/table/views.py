@@ -83,7 +83,7 @@ def _character_rows(
     characters = (
         Character.objects.filter(campaign=campaign)
         .select_related("owner", system.related_name)
-        .prefetch_related(*system.summary_related())
+        .prefetch_related(*system.table.summary_related)
         .order_by("is_npc", "name", "pk")
     )
     if only is None:
@@ -99,7 +99,7 @@ def _character_rows(
     rows = []
     for character in characters:
         sheet = system.sheet_of(character)
-        form = bound.get(character.pk) or system.resources_form(
+        form = bound.get(character.pk) or system.table.resources_form(
             instance=sheet, prefix=f"res-{character.pk}"
         )
         rows.append(
@@ -231,7 +231,7 @@ def table_character(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def character_resources(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character, membership = character_for_gm(request, pk)
     campaign = character.campaign
-    form_class = campaign.rule_system.resources_form
+    form_class = campaign.rule_system.table.resources_form
     prefix = f"res-{character.pk}"
     saved = False
     with transaction.atomic():

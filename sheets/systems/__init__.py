@@ -30,7 +30,14 @@ from django.utils.module_loading import import_string
 
 from sheets.forms import FiguresSection, SectionForm
 from sheets.models import SystemSheet
-from sheets.systems.facets import CampaignSkills, Creation, SheetJson, Templates
+from sheets.systems.facets import (
+    CampaignSkills,
+    Creation,
+    Difficulty,
+    GmTable,
+    SheetJson,
+    Templates,
+)
 
 if TYPE_CHECKING:
     from django import forms
@@ -38,8 +45,21 @@ if TYPE_CHECKING:
     from rolls.models import RollEntry
     from rolls.rolling.forms.base import RollForm
     from rolls.rolling.outcomes import Headline
-    from rolls.table.styles.base import ContestStyle
     from sheets.models import Campaign, Character
+
+# What a system's module imports from the seam: the base, its records and its facets.
+__all__ = [
+    "CampaignSkills",
+    "Creation",
+    "Difficulty",
+    "FormMaker",
+    "GmTable",
+    "RowKind",
+    "RuleSystem",
+    "SheetJson",
+    "SheetSection",
+    "Templates",
+]
 
 
 class FormMaker(Protocol):
@@ -70,18 +90,6 @@ class SheetSection:
 
 
 @dataclass(frozen=True)
-class Difficulty:
-    """What a GM call or an opposed contest fixes, and how it reads ("CL 3", "Risk 2")."""
-
-    label: str  # the GM's form field label
-    short: str  # before the number in a call's name
-    minimum: int
-    maximum: int
-    default: int
-    field: str  # the roll panel's field the call fixes
-
-
-@dataclass(frozen=True)
 class RowKind:
     """A rollable row kind: its URL kind, model, and how it is found within one character."""
 
@@ -105,10 +113,6 @@ class RuleSystem[S: SystemSheet]:
     sheet_form: ClassVar[type[forms.ModelForm]]
     sheet_form_takes_gm: ClassVar[bool] = False  # the sheet form has GM-only fields
     roll_form_path: ClassVar[str]
-    resources_form_path: ClassVar[str]
-    difficulty: ClassVar[Difficulty]
-    # Its kinds of contest: the style objects' classes by dotted path (in rolls.table.styles).
-    contest_style_paths: ClassVar[tuple[str, ...]]
     log_outcomes: ClassVar[tuple[str, ...]]  # the outcomes the log filter offers, best first
     # What follow-ups read again from an entry (where, keys): without them nothing is offered.
     follow_up_reads: ClassVar[tuple[str, tuple[str, ...]]]
@@ -123,13 +127,11 @@ class RuleSystem[S: SystemSheet]:
     # every system's and the page's own).
     sections: ClassVar[tuple[SheetSection, ...]]
     has_assists: ClassVar[bool] = False  # one character's roll helps another's (Cogent)
-    gm_picks_ability: ClassVar[bool] = False  # calls and contests name the Ability (Cold Stars)
-    # An opposed contest: only side A rolls, against a difficulty the opposition raises (DAD6).
-    opposition_adds_difficulty: ClassVar[bool] = False
     # The facets (sheets.systems.facets) moved out of this class so far, one per concern.
     json: ClassVar[SheetJson]
     creation: ClassVar[Creation]
     campaign_skills: ClassVar[CampaignSkills | None] = None  # the GM's own skills page
+    table: ClassVar[GmTable]
 
     def __str__(self) -> str:
         return self.label
@@ -139,15 +141,6 @@ class RuleSystem[S: SystemSheet]:
     def roll_form(self) -> type[RollForm]:
         form: type[RollForm] = import_string(self.roll_form_path)
         return form
-
-    @cached_property
-    def resources_form(self) -> type[forms.ModelForm]:
-        form: type[forms.ModelForm] = import_string(self.resources_form_path)
-        return form
-
-    @cached_property
-    def contest_styles(self) -> tuple[ContestStyle, ...]:
-        return tuple(import_string(path)() for path in self.contest_style_paths)
 
     def headline(self, entry: RollEntry) -> Headline:
         """The result card's headline for one of this system's entries."""
@@ -213,15 +206,7 @@ class RuleSystem[S: SystemSheet]:
             return FiguresSection([self.sheet_form_for(sheet, gm=gm, data=data)])
         raise NotImplementedError
 
-    def summary_related(self) -> tuple[str, ...]:
-        """What the dashboard's character summaries read, prefetched for every sheet at once."""
-        return ()
-
     # --- rows and skills ---------------------------------------------------------------------
-    @property
-    def contest_kinds(self) -> tuple[str, ...]:
-        return tuple(style.kind for style in self.contest_styles)
-
     def row_kind(self, kind: str) -> RowKind | None:
         return next((row for row in self.rows if row.kind == kind), None)
 
@@ -240,15 +225,3 @@ class RuleSystem[S: SystemSheet]:
     def row_pool(self, kind: str, row: Any) -> dict[str, Any]:
         """The dice a sheet row rolls at the panel's default options (the API's targets)."""
         return {"dice": row.pool}
-
-    # --- the GM table ------------------------------------------------------------------------
-    def difficulty_label(self, difficulty: int, ability: str = "") -> str:
-        label = f"{self.difficulty.short} {difficulty}"
-        return f"{label}, {ability.capitalize()}" if ability else label
-
-    def call_preset(self, difficulty: int, ability: str = "") -> tuple[dict[str, Any], set[str]]:
-        """A GM call's prefilled panel values, all fixed (the GM's Ability too, when named)."""
-        values: dict[str, Any] = {self.difficulty.field: difficulty}
-        if ability:
-            values["ability"] = ability
-        return values, set(values)

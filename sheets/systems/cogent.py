@@ -41,6 +41,7 @@ from sheets.systems import (
     Creation,
     Difficulty,
     FormMaker,
+    GmTable,
     RowKind,
     RuleSystem,
     SheetJson,
@@ -106,16 +107,6 @@ class CogentSystem(RuleSystem[CogentSheet]):
     sheet_model = CogentSheet
     sheet_form = CogentSheetForm
     roll_form_path = "rolls.rolling.forms.cogent.CogentRollForm"
-    resources_form_path = "rolls.table.forms.CogentResourcesForm"
-    difficulty = Difficulty(
-        label="Challenge Level",
-        short="CL",
-        minimum=cogent.CL_MIN,
-        maximum=cogent.CL_MAX,
-        default=cogent.CL_MIN,
-        field="challenge_level",
-    )
-    contest_style_paths = ("rolls.table.styles.cogent.Conflict",)
     log_outcomes = ("success", "failure", "critical_failure")
     follow_up_reads = ("options", ("challenge_level", "destiny_before", "reflexive"))
     follow_ups_path = "rolls.rolling.followups.cogent.FOLLOW_UPS"
@@ -137,6 +128,21 @@ class CogentSystem(RuleSystem[CogentSheet]):
 
     json = SheetJson(dump=export_cogent, load=import_cogent)
     creation = Creation(form=CogentCreationForm, fill=_fill)
+
+    table = GmTable(
+        difficulty=Difficulty(
+            label="Challenge Level",
+            short="CL",
+            minimum=cogent.CL_MIN,
+            maximum=cogent.CL_MAX,
+            default=cogent.CL_MIN,
+            field="challenge_level",
+        ),
+        contest_style_paths=("rolls.table.styles.cogent.Conflict",),
+        resources_form_path="rolls.table.forms.CogentResourcesForm",
+        # The summary shows injury dice: one read of every sheet's injuries, not one per sheet.
+        summary_related=("cogent__injuries",),
+    )
 
     sections = (
         SheetSection("attributes", "Attributes and resources", figures=True, rolled=True),
@@ -253,10 +259,6 @@ class CogentSystem(RuleSystem[CogentSheet]):
                 ]
             return UniqueNamesSection(parts, what="vocation")
         return super().section_form(key, sheet, gm=gm, data=data)
-
-    def summary_related(self) -> tuple[str, ...]:
-        # The summary shows injury dice: one read of every sheet's injuries, not one per sheet.
-        return ("cogent__injuries",)
 
     def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
         """The 15 core skills every sheet has, then the vocations (for assists only) and the

@@ -29,6 +29,7 @@ from sheets.systems import (
     Creation,
     Difficulty,
     FormMaker,
+    GmTable,
     RowKind,
     RuleSystem,
     SheetJson,
@@ -87,19 +88,6 @@ class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
     sheet_form = ColdStarsSheetForm
     sheet_form_takes_gm = True  # the resource maximums are the GM's
     roll_form_path = "rolls.rolling.forms.cold_stars.ColdStarsRollForm"
-    resources_form_path = "rolls.table.forms.ColdStarsResourcesForm"
-    difficulty = Difficulty(
-        label="Risk",
-        short="Risk",
-        minimum=cold_stars.RISK_MIN,
-        maximum=cold_stars.RISK_MAX,
-        default=cold_stars.RISK_MIN,
-        field="risk",
-    )
-    contest_style_paths = (
-        "rolls.table.styles.cold_stars.Active",
-        "rolls.table.styles.cold_stars.Passive",
-    )
     log_outcomes = OUTCOMES_BEST_FIRST  # every band
     follow_up_reads = ("pool", ("ability", "skill", "risk"))
     follow_ups_path = "rolls.rolling.followups.cold_stars.FOLLOW_UPS"
@@ -115,10 +103,25 @@ class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
     )
     campaign_skills = ColdStarsSkills()
 
-    gm_picks_ability = True
-
     json = SheetJson(dump=export_cold_stars, load=import_cold_stars)
     creation = Creation(form=ColdStarsCreationForm, fill=_fill)
+
+    table = GmTable(
+        difficulty=Difficulty(
+            label="Risk",
+            short="Risk",
+            minimum=cold_stars.RISK_MIN,
+            maximum=cold_stars.RISK_MAX,
+            default=cold_stars.RISK_MIN,
+            field="risk",
+        ),
+        contest_style_paths=(
+            "rolls.table.styles.cold_stars.Active",
+            "rolls.table.styles.cold_stars.Passive",
+        ),
+        resources_form_path="rolls.table.forms.ColdStarsResourcesForm",
+        gm_picks_ability=True,
+    )
 
     sections = (
         SheetSection("abilities", "Abilities and resources", figures=True, rolled=True),

@@ -14,6 +14,7 @@ from sheets.systems import (
     Creation,
     Difficulty,
     FormMaker,
+    GmTable,
     RowKind,
     RuleSystem,
     SheetJson,
@@ -44,26 +45,28 @@ class Dad6System(RuleSystem[Dad6Sheet]):
     sheet_model = Dad6Sheet
     sheet_form = Dad6SheetForm
     roll_form_path = "rolls.rolling.forms.dad6.Dad6RollForm"
-    resources_form_path = "rolls.table.forms.Dad6ResourcesForm"
-    difficulty = Difficulty(
-        label="Difficulty (boons)",
-        short="Difficulty",
-        minimum=dad6.DIFFICULTY_MIN,
-        maximum=dad6.DIFFICULTY_MAX,
-        default=1,
-        field="difficulty",
-    )
-    contest_style_paths = ("rolls.table.styles.dad6.Opposed",)
     log_outcomes = ("success", "failure")
     follow_up_reads = ("options", ("competence", "task", "difficulty", "traded_boons"))
     follow_ups_path = "rolls.rolling.followups.dad6.FOLLOW_UPS"
     headline_path = "rolls.rolling.outcomes.dad6_headline"
     rows = (RowKind("dad6-skill", Dad6Skill, "sheet_id", ("sheet",)),)
 
-    opposition_adds_difficulty = True
-
     json = SheetJson(dump=export_dad6, load=import_dad6)
     creation = Creation(form=Dad6CreationForm, fill=_fill)
+
+    table = GmTable(
+        difficulty=Difficulty(
+            label="Difficulty (boons)",
+            short="Difficulty",
+            minimum=dad6.DIFFICULTY_MIN,
+            maximum=dad6.DIFFICULTY_MAX,
+            default=1,
+            field="difficulty",
+        ),
+        contest_style_paths=("rolls.table.styles.dad6.Opposed",),
+        resources_form_path="rolls.table.forms.Dad6ResourcesForm",
+        opposition_adds_difficulty=True,
+    )
 
     sections = (
         SheetSection("class", "Class", figures=True, rolled=True),

@@ -13,13 +13,29 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
+
+from django.utils.module_loading import import_string
 
 if TYPE_CHECKING:
     from django import forms
 
+    from rolls.table.styles.base import ContestStyle
     from sheets.creation import CreationForm
     from sheets.models import Campaign
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """What a GM call or an opposed contest fixes, and how it reads ("CL 3", "Risk 2")."""
+
+    label: str  # the GM's form field label
+    short: str  # before the number in a call's name
+    minimum: int
+    maximum: int
+    default: int
+    field: str  # the roll panel's field the call fixes
 
 
 @dataclass(frozen=True)
@@ -87,3 +103,44 @@ class CampaignSkills:
     def context(self, campaign: Campaign) -> dict[str, Any]:
         """What the page lists: the book's skills and the GM's."""
         raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class GmTable:
+    """The GM's table: what a call or contest fixes, the kinds of contest, the dashboard's
+    per-character resource form and summary (rolls.table)."""
+
+    difficulty: Difficulty
+    # Its kinds of contest: the style objects' classes by dotted path (in rolls.table.styles),
+    # imported on first use so that ``sheets`` imports without ``rolls``' forms.
+    contest_style_paths: tuple[str, ...]
+    resources_form_path: str  # the GM's form of one character's resources (rolls.table.forms)
+    gm_picks_ability: bool = False  # calls and contests name the Ability (Cold Stars)
+    # An opposed contest: only side A rolls, against a difficulty the opposition raises (DAD6).
+    opposition_adds_difficulty: bool = False
+    # What the dashboard's character summaries read, prefetched for every sheet at once.
+    summary_related: tuple[str, ...] = ()
+
+    @cached_property
+    def contest_styles(self) -> tuple[ContestStyle, ...]:
+        return tuple(import_string(path)() for path in self.contest_style_paths)
+
+    @property
+    def contest_kinds(self) -> tuple[str, ...]:
+        return tuple(style.kind for style in self.contest_styles)
+
+    @cached_property
+    def resources_form(self) -> type[forms.ModelForm]:
+        form: type[forms.ModelForm] = import_string(self.resources_form_path)
+        return form
+
+    def difficulty_label(self, difficulty: int, ability: str = "") -> str:
+        label = f"{self.difficulty.short} {difficulty}"
+        return f"{label}, {ability.capitalize()}" if ability else label
+
+    def call_preset(self, difficulty: int, ability: str = "") -> tuple[dict[str, Any], set[str]]:
+        """A GM call's prefilled panel values, all fixed (the GM's Ability too, when named)."""
+        values: dict[str, Any] = {self.difficulty.field: difficulty}
+        if ability:
+            values["ability"] = ability
+        return values, set(values)

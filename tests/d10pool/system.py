@@ -6,7 +6,15 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from sheets.forms import SectionForm
-from sheets.systems import Creation, Difficulty, FormMaker, RowKind, RuleSystem, SheetSection
+from sheets.systems import (
+    Creation,
+    Difficulty,
+    FormMaker,
+    GmTable,
+    RowKind,
+    RuleSystem,
+    SheetSection,
+)
 from tests.d10pool import rules
 from tests.d10pool.forms import D10CreationForm, D10SheetForm
 from tests.d10pool.models import D10Sheet, D10Skill
@@ -28,22 +36,25 @@ class D10PoolSystem(RuleSystem[D10Sheet]):
     sheet_model = D10Sheet
     sheet_form = D10SheetForm
     roll_form_path = "tests.d10pool.forms.D10RollForm"
-    resources_form_path = "tests.d10pool.forms.D10ResourcesForm"
-    difficulty = Difficulty(
-        label="Successes needed",
-        short="Need",
-        minimum=rules.NEED_MIN,
-        maximum=rules.NEED_MAX,
-        default=1,
-        field="need",
-    )
-    contest_style_paths = ("tests.d10pool.contests.Opposed",)
     log_outcomes = ("success", "failure")
     follow_up_reads = ("options", ("need",))
     follow_ups_path = "tests.d10pool.followups.FOLLOW_UPS"
     headline_path = "tests.d10pool.outcomes.headline"
     rows = (RowKind("d10-skill", D10Skill, "sheet_id", ("sheet",)),)
     creation = Creation(form=D10CreationForm, fill=_fill)
+
+    table = GmTable(
+        difficulty=Difficulty(
+            label="Successes needed",
+            short="Need",
+            minimum=rules.NEED_MIN,
+            maximum=rules.NEED_MAX,
+            default=1,
+            field="need",
+        ),
+        contest_style_paths=("tests.d10pool.contests.Opposed",),
+        resources_form_path="tests.d10pool.forms.D10ResourcesForm",
+    )
 
     sections = (
         SheetSection("grit", "Grit", figures=True, rolled=True),
