@@ -152,10 +152,10 @@ def _dashboard_context(
     assist_form: AssistForm | None = None,
 ) -> dict[str, Any]:
     # Calls and contests name what is rolled; an assist may also be made with a vocation.
-    skills = campaign.rule_system.skill_names(campaign, vocations=False)
-    if campaign.rule_system.has_assists:
+    skills = campaign.rule_system.rolling.skill_names(campaign, vocations=False)
+    if campaign.rule_system.rolling.has_assists:
         assist_form = assist_form or AssistForm(
-            campaign=campaign, skills=campaign.rule_system.skill_names(campaign)
+            campaign=campaign, skills=campaign.rule_system.rolling.skill_names(campaign)
         )
     return {
         "assist_form": assist_form,
@@ -270,7 +270,7 @@ def call_create(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     form = CallForm(
         request.POST,
         campaign=campaign,
-        skills=campaign.rule_system.skill_names(campaign, vocations=False),
+        skills=campaign.rule_system.rolling.skill_names(campaign, vocations=False),
     )
 
     def create(d: dict[str, Any]) -> str:
@@ -297,10 +297,10 @@ def assist_start(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The GM has a character assist another (Cogent): opens the assisting character's roll
     panel set up for the assist. Nothing is rolled or written here; the panel rolls it."""
     campaign, membership = campaign_for_gm(request, pk)
-    if not campaign.rule_system.has_assists:
+    if not campaign.rule_system.rolling.has_assists:
         raise Http404("Assists are a Cogent rule.")
     form = AssistForm(
-        request.POST, campaign=campaign, skills=campaign.rule_system.skill_names(campaign)
+        request.POST, campaign=campaign, skills=campaign.rule_system.rolling.skill_names(campaign)
     )
     if not form.is_valid() or form.target is None:
         context = _dashboard_context(campaign, membership, assist_form=form)
@@ -331,7 +331,7 @@ def _create(
             messages.success(request, announce)
             anchor = "#calls" if is_call else "#contests"
             return redirect(reverse("campaign_dashboard", args=[campaign.pk]) + anchor)
-        skills = campaign.rule_system.skill_names(campaign, vocations=False)
+        skills = campaign.rule_system.rolling.skill_names(campaign, vocations=False)
         form = type(form)(campaign=campaign, skills=skills)
     elif not request.htmx:
         page = (
@@ -376,7 +376,7 @@ def contest_create(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     form = ContestForm(
         request.POST,
         campaign=campaign,
-        skills=campaign.rule_system.skill_names(campaign, vocations=False),
+        skills=campaign.rule_system.rolling.skill_names(campaign, vocations=False),
     )
 
     def create(d: dict[str, Any]) -> str:

@@ -21,12 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
-
-from django.db import models
-from django.utils.module_loading import import_string
 
 from sheets.forms import FiguresSection, SectionForm
 from sheets.models import SystemSheet
@@ -35,6 +31,9 @@ from sheets.systems.facets import (
     Creation,
     Difficulty,
     GmTable,
+    Results,
+    Rolling,
+    RowKind,
     SheetJson,
     Templates,
 )
@@ -42,10 +41,7 @@ from sheets.systems.facets import (
 if TYPE_CHECKING:
     from django import forms
 
-    from rolls.models import RollEntry
-    from rolls.rolling.forms.base import RollForm
-    from rolls.rolling.outcomes import Headline
-    from sheets.models import Campaign, Character
+    from sheets.models import Character
 
 # What a system's module imports from the seam: the base, its records and its facets.
 __all__ = [
@@ -54,6 +50,8 @@ __all__ = [
     "Difficulty",
     "FormMaker",
     "GmTable",
+    "Results",
+    "Rolling",
     "RowKind",
     "RuleSystem",
     "SheetJson",
@@ -89,19 +87,6 @@ class SheetSection:
     rolled: bool = False
 
 
-@dataclass(frozen=True)
-class RowKind:
-    """A rollable row kind: its URL kind, model, and how it is found within one character."""
-
-    kind: str  # in URLs: /characters/<pk>/roll/<kind>/<row pk>/
-    model: type[models.Model]
-    lookup: str  # the row's path to the sheet's pk (= the character's pk)
-    related: tuple[str, ...]  # loaded with the row
-    prefetch: tuple[str, ...] = ()
-    order_by: tuple[str, ...] = ()  # which row a name finds first, when names repeat
-    assist_only: bool = False  # found by name only for an assist (Cogent vocations)
-
-
 class RuleSystem[S: SystemSheet]:
     """One rule system as the app sees it. Subclasses set the attributes and the methods that
     differ; the base holds what is the same shape for every system."""
@@ -112,40 +97,19 @@ class RuleSystem[S: SystemSheet]:
     sheet_model: type[S]  # (a class attribute in each system: ClassVar can't hold S)
     sheet_form: ClassVar[type[forms.ModelForm]]
     sheet_form_takes_gm: ClassVar[bool] = False  # the sheet form has GM-only fields
-    roll_form_path: ClassVar[str]
-    log_outcomes: ClassVar[tuple[str, ...]]  # the outcomes the log filter offers, best first
-    # What follow-ups read again from an entry (where, keys): without them nothing is offered.
-    follow_up_reads: ClassVar[tuple[str, tuple[str, ...]]]
-    # What offers and carries out its follow-ups: a rolls.rolling.followups.SystemFollowUps
-    # by dotted path (each system's module's FOLLOW_UPS).
-    follow_ups_path: ClassVar[str]
-    # The function that words an entry's outcome for the result card: its headline, figure and
-    # what it means in play (in rolls.rolling.outcomes; computed when shown, never stored).
-    headline_path: ClassVar[str]
-    rows: ClassVar[tuple[RowKind, ...]]
     # The sheet page's parts in page order, each with an Edit mode (the name and notes are
     # every system's and the page's own).
     sections: ClassVar[tuple[SheetSection, ...]]
-    has_assists: ClassVar[bool] = False  # one character's roll helps another's (Cogent)
     # The facets (sheets.systems.facets) moved out of this class so far, one per concern.
     json: ClassVar[SheetJson]
     creation: ClassVar[Creation]
     campaign_skills: ClassVar[CampaignSkills | None] = None  # the GM's own skills page
     table: ClassVar[GmTable]
+    rolling: Rolling[S]  # (set on the class: ClassVar can't hold S)
+    results: ClassVar[Results]
 
     def __str__(self) -> str:
         return self.label
-
-    # --- classes from the rolls app ----------------------------------------------------------
-    @cached_property
-    def roll_form(self) -> type[RollForm]:
-        form: type[RollForm] = import_string(self.roll_form_path)
-        return form
-
-    def headline(self, entry: RollEntry) -> Headline:
-        """The result card's headline for one of this system's entries."""
-        words: Callable[[RollEntry], Headline] = import_string(self.headline_path)
-        return words(entry)
 
     @cached_property
     def templates(self) -> Templates:
@@ -205,23 +169,3 @@ class RuleSystem[S: SystemSheet]:
         if section.figures:
             return FiguresSection([self.sheet_form_for(sheet, gm=gm, data=data)])
         raise NotImplementedError
-
-    # --- rows and skills ---------------------------------------------------------------------
-    def row_kind(self, kind: str) -> RowKind | None:
-        return next((row for row in self.rows if row.kind == kind), None)
-
-    def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
-        """The skill names a GM may ask for in this campaign, in sheet order."""
-        raise NotImplementedError
-
-    def row_odds(self, kind: str, row: Any) -> dict[str, Fraction]:
-        """The engine's odds for a sheet row at the panel's default options."""
-        raise NotImplementedError
-
-    def assist_names(self, sheet: S) -> list[str]:
-        """The rows an assist may be rolled with, in sheet order (``has_assists`` systems)."""
-        return []
-
-    def row_pool(self, kind: str, row: Any) -> dict[str, Any]:
-        """The dice a sheet row rolls at the panel's default options (the API's targets)."""
-        return {"dice": row.pool}

@@ -42,6 +42,8 @@ from sheets.systems import (
     Difficulty,
     FormMaker,
     GmTable,
+    Results,
+    Rolling,
     RowKind,
     RuleSystem,
     SheetJson,
@@ -100,17 +102,8 @@ class CogentCombatSkills(CampaignSkills):
         }
 
 
-class CogentSystem(RuleSystem[CogentSheet]):
-    key = System.COGENT
-    label = System.COGENT.label
-    related_name = "cogent"
-    sheet_model = CogentSheet
-    sheet_form = CogentSheetForm
-    roll_form_path = "rolls.rolling.forms.cogent.CogentRollForm"
-    log_outcomes = ("success", "failure", "critical_failure")
-    follow_up_reads = ("options", ("challenge_level", "destiny_before", "reflexive"))
-    follow_ups_path = "rolls.rolling.followups.cogent.FOLLOW_UPS"
-    headline_path = "rolls.rolling.outcomes.cogent_headline"
+class CogentRolling(Rolling[CogentSheet]):
+    form_path = "rolls.rolling.forms.cogent.CogentRollForm"
     rows = (
         RowKind("cogent-skill", CogentSkill, "sheet_id", ("sheet",)),
         # Rules at the table: vocations only assist, so a call or contest never finds one.
@@ -123,8 +116,43 @@ class CogentSystem(RuleSystem[CogentSheet]):
             order_by=("vocation__name", "slot"),
         ),
     )
-    campaign_skills = CogentCombatSkills()
     has_assists = True
+
+    def odds(self, kind: str, row: Any) -> dict[str, Fraction]:
+        # The panel's defaults: CL 1, or the assist's floor for a row that only assists (a
+        # vocation), so the API's list and the panel price a vocation alike.
+        found = self.row_kind(kind)
+        cl = cogent.ASSIST_MIN_CL if found is not None and found.assist_only else 1
+        return cogent.odds(row.pool, challenge_level=cl)
+
+    def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
+        """The 15 core skills every sheet has, then the vocations (for assists only) and the
+        vocational or combat skills some sheet has."""
+        names = [name for name, _ in COGENT_CORE_SKILLS]
+        if vocations:
+            names += CogentVocation.objects.filter(sheet__character__campaign=campaign).values_list(
+                "name", flat=True
+            )
+        names += CogentSubSkill.objects.filter(
+            vocation__sheet__character__campaign=campaign
+        ).values_list("name", flat=True)
+        return list(dict.fromkeys(names))
+
+    def assist_names(self, sheet: CogentSheet) -> list[str]:
+        names = list(sheet.skills.values_list("name", flat=True))
+        for vocation in sheet.vocations.prefetch_related("subskills"):
+            names.append(vocation.name)
+            names += [sub.name for sub in vocation.subskills.all()]
+        return list(dict.fromkeys(names))
+
+
+class CogentSystem(RuleSystem[CogentSheet]):
+    key = System.COGENT
+    label = System.COGENT.label
+    related_name = "cogent"
+    sheet_model = CogentSheet
+    sheet_form = CogentSheetForm
+    campaign_skills = CogentCombatSkills()
 
     json = SheetJson(dump=export_cogent, load=import_cogent)
     creation = Creation(form=CogentCreationForm, fill=_fill)
@@ -142,6 +170,14 @@ class CogentSystem(RuleSystem[CogentSheet]):
         resources_form_path="rolls.table.forms.CogentResourcesForm",
         # The summary shows injury dice: one read of every sheet's injuries, not one per sheet.
         summary_related=("cogent__injuries",),
+    )
+
+    rolling = CogentRolling()
+    results = Results(
+        headline_path="rolls.rolling.outcomes.cogent_headline",
+        follow_ups_path="rolls.rolling.followups.cogent.FOLLOW_UPS",
+        follow_up_reads=("options", ("challenge_level", "destiny_before", "reflexive")),
+        log_outcomes=("success", "failure", "critical_failure"),
     )
 
     sections = (
@@ -259,30 +295,3 @@ class CogentSystem(RuleSystem[CogentSheet]):
                 ]
             return UniqueNamesSection(parts, what="vocation")
         return super().section_form(key, sheet, gm=gm, data=data)
-
-    def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
-        """The 15 core skills every sheet has, then the vocations (for assists only) and the
-        vocational or combat skills some sheet has."""
-        names = [name for name, _ in COGENT_CORE_SKILLS]
-        if vocations:
-            names += CogentVocation.objects.filter(sheet__character__campaign=campaign).values_list(
-                "name", flat=True
-            )
-        names += CogentSubSkill.objects.filter(
-            vocation__sheet__character__campaign=campaign
-        ).values_list("name", flat=True)
-        return list(dict.fromkeys(names))
-
-    def assist_names(self, sheet: CogentSheet) -> list[str]:
-        names = list(sheet.skills.values_list("name", flat=True))
-        for vocation in sheet.vocations.prefetch_related("subskills"):
-            names.append(vocation.name)
-            names += [sub.name for sub in vocation.subskills.all()]
-        return list(dict.fromkeys(names))
-
-    def row_odds(self, kind: str, row: Any) -> dict[str, Fraction]:
-        # The panel's defaults: CL 1, or the assist's floor for a row that only assists (a
-        # vocation), so the API's list and the panel price a vocation alike.
-        found = self.row_kind(kind)
-        cl = cogent.ASSIST_MIN_CL if found is not None and found.assist_only else 1
-        return cogent.odds(row.pool, challenge_level=cl)

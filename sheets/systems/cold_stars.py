@@ -30,6 +30,8 @@ from sheets.systems import (
     Difficulty,
     FormMaker,
     GmTable,
+    Results,
+    Rolling,
     RowKind,
     RuleSystem,
     SheetJson,
@@ -80,18 +82,8 @@ class ColdStarsSkills(CampaignSkills):
         }
 
 
-class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
-    key = System.COLD_STARS
-    label = System.COLD_STARS.label
-    related_name = "cold_stars"
-    sheet_model = ColdStarsSheet
-    sheet_form = ColdStarsSheetForm
-    sheet_form_takes_gm = True  # the resource maximums are the GM's
-    roll_form_path = "rolls.rolling.forms.cold_stars.ColdStarsRollForm"
-    log_outcomes = OUTCOMES_BEST_FIRST  # every band
-    follow_up_reads = ("pool", ("ability", "skill", "risk"))
-    follow_ups_path = "rolls.rolling.followups.cold_stars.FOLLOW_UPS"
-    headline_path = "rolls.rolling.outcomes.cold_stars_headline"
+class ColdStarsRolling(Rolling[ColdStarsSheet]):
+    form_path = "rolls.rolling.forms.cold_stars.ColdStarsRollForm"
     rows = (
         RowKind(
             "cold-stars-skill",
@@ -101,6 +93,28 @@ class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
             ("sheet", "campaign_skill"),
         ),
     )
+
+    def odds(self, kind: str, row: Any) -> dict[str, Fraction]:
+        return cold_stars.odds(row.pool)
+
+    def pool(self, kind: str, row: Any) -> dict[str, Any]:
+        pool = row.pool
+        return {"ability": pool.ability, "skill": pool.skill, "risk": pool.risk}
+
+    def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
+        """The catalog and the campaign's own skills: every sheet has them all."""
+        names = [skill.name for skill in cold_stars_catalog()]
+        names += CampaignSkill.objects.filter(campaign=campaign).values_list("name", flat=True)
+        return list(dict.fromkeys(names))
+
+
+class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
+    key = System.COLD_STARS
+    label = System.COLD_STARS.label
+    related_name = "cold_stars"
+    sheet_model = ColdStarsSheet
+    sheet_form = ColdStarsSheetForm
+    sheet_form_takes_gm = True  # the resource maximums are the GM's
     campaign_skills = ColdStarsSkills()
 
     json = SheetJson(dump=export_cold_stars, load=import_cold_stars)
@@ -121,6 +135,14 @@ class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
         ),
         resources_form_path="rolls.table.forms.ColdStarsResourcesForm",
         gm_picks_ability=True,
+    )
+
+    rolling = ColdStarsRolling()
+    results = Results(
+        headline_path="rolls.rolling.outcomes.cold_stars_headline",
+        follow_ups_path="rolls.rolling.followups.cold_stars.FOLLOW_UPS",
+        follow_up_reads=("pool", ("ability", "skill", "risk")),
+        log_outcomes=OUTCOMES_BEST_FIRST,  # every band
     )
 
     sections = (
@@ -177,16 +199,3 @@ class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
                 ]
             )
         return super().section_form(key, sheet, gm=gm, data=data)
-
-    def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
-        """The catalog and the campaign's own skills: every sheet has them all."""
-        names = [skill.name for skill in cold_stars_catalog()]
-        names += CampaignSkill.objects.filter(campaign=campaign).values_list("name", flat=True)
-        return list(dict.fromkeys(names))
-
-    def row_odds(self, kind: str, row: Any) -> dict[str, Fraction]:
-        return cold_stars.odds(row.pool)
-
-    def row_pool(self, kind: str, row: Any) -> dict[str, Any]:
-        pool = row.pool
-        return {"ability": pool.ability, "skill": pool.skill, "risk": pool.risk}

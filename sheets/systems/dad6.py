@@ -15,6 +15,8 @@ from sheets.systems import (
     Difficulty,
     FormMaker,
     GmTable,
+    Results,
+    Rolling,
     RowKind,
     RuleSystem,
     SheetJson,
@@ -38,18 +40,39 @@ def _fill(sheet: Dad6Sheet, build: dict[str, Any]) -> None:
     )
 
 
+class Dad6Rolling(Rolling[Dad6Sheet]):
+    form_path = "rolls.rolling.forms.dad6.Dad6RollForm"
+    rows = (RowKind("dad6-skill", Dad6Skill, "sheet_id", ("sheet",)),)
+
+    def odds(self, kind: str, row: Any) -> dict[str, Fraction]:
+        # The rolled-forward boons count, as they will in the panel.
+        return dad6.odds(
+            row.pool, competence=row.effective_competence, bonus_boons=row.sheet.forward_boons
+        )
+
+    def pool(self, kind: str, row: Any) -> dict[str, Any]:
+        return {
+            "dice": row.pool,
+            "competence": row.effective_competence,
+            "bonus_boons": row.sheet.forward_boons,
+        }
+
+    def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
+        """Every skill some sheet has, class skills first."""
+        names = (
+            Dad6Skill.objects.filter(sheet__character__campaign=campaign)
+            .order_by("-is_class_skill", "name")
+            .values_list("name", flat=True)
+        )
+        return list(dict.fromkeys(names))
+
+
 class Dad6System(RuleSystem[Dad6Sheet]):
     key = System.DAD6
     label = System.DAD6.label
     related_name = "dad6"
     sheet_model = Dad6Sheet
     sheet_form = Dad6SheetForm
-    roll_form_path = "rolls.rolling.forms.dad6.Dad6RollForm"
-    log_outcomes = ("success", "failure")
-    follow_up_reads = ("options", ("competence", "task", "difficulty", "traded_boons"))
-    follow_ups_path = "rolls.rolling.followups.dad6.FOLLOW_UPS"
-    headline_path = "rolls.rolling.outcomes.dad6_headline"
-    rows = (RowKind("dad6-skill", Dad6Skill, "sheet_id", ("sheet",)),)
 
     json = SheetJson(dump=export_dad6, load=import_dad6)
     creation = Creation(form=Dad6CreationForm, fill=_fill)
@@ -66,6 +89,14 @@ class Dad6System(RuleSystem[Dad6Sheet]):
         contest_style_paths=("rolls.table.styles.dad6.Opposed",),
         resources_form_path="rolls.table.forms.Dad6ResourcesForm",
         opposition_adds_difficulty=True,
+    )
+
+    rolling = Dad6Rolling()
+    results = Results(
+        headline_path="rolls.rolling.outcomes.dad6_headline",
+        follow_ups_path="rolls.rolling.followups.dad6.FOLLOW_UPS",
+        follow_up_reads=("options", ("competence", "task", "difficulty", "traded_boons")),
+        log_outcomes=("success", "failure"),
     )
 
     sections = (
@@ -117,25 +148,3 @@ class Dad6System(RuleSystem[Dad6Sheet]):
                 what="skill",
             )
         return super().section_form(key, sheet, gm=gm, data=data)
-
-    def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
-        """Every skill some sheet has, class skills first."""
-        names = (
-            Dad6Skill.objects.filter(sheet__character__campaign=campaign)
-            .order_by("-is_class_skill", "name")
-            .values_list("name", flat=True)
-        )
-        return list(dict.fromkeys(names))
-
-    def row_odds(self, kind: str, row: Any) -> dict[str, Fraction]:
-        # The rolled-forward boons count, as they will in the panel.
-        return dad6.odds(
-            row.pool, competence=row.effective_competence, bonus_boons=row.sheet.forward_boons
-        )
-
-    def row_pool(self, kind: str, row: Any) -> dict[str, Any]:
-        return {
-            "dice": row.pool,
-            "competence": row.effective_competence,
-            "bonus_boons": row.sheet.forward_boons,
-        }

@@ -13,14 +13,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from django.db import models
 from django.utils.module_loading import import_string
+
+from sheets.models import SystemSheet
 
 if TYPE_CHECKING:
     from django import forms
 
+    from rolls.models import RollEntry
+    from rolls.rolling.forms.base import RollForm
+    from rolls.rolling.outcomes import Headline
     from rolls.table.styles.base import ContestStyle
     from sheets.creation import CreationForm
     from sheets.models import Campaign
@@ -144,3 +151,73 @@ class GmTable:
         if ability:
             values["ability"] = ability
         return values, set(values)
+
+
+@dataclass(frozen=True)
+class RowKind:
+    """A rollable row kind: its URL kind, model, and how it is found within one character."""
+
+    kind: str  # in URLs: /characters/<pk>/roll/<kind>/<row pk>/
+    model: type[models.Model]
+    lookup: str  # the row's path to the sheet's pk (= the character's pk)
+    related: tuple[str, ...]  # loaded with the row
+    prefetch: tuple[str, ...] = ()
+    order_by: tuple[str, ...] = ()  # which row a name finds first, when names repeat
+    assist_only: bool = False  # found by name only for an assist (Cogent vocations)
+
+
+class Rolling[S: SystemSheet]:
+    """What a character of the system can roll, and the panel that rolls it (rolls.rolling).
+
+    Each system subclasses it: the odds, the pool and the skill names are read off its own rows.
+    """
+
+    # The roll panel's form, a rolls.rolling.forms.base.RollForm, by dotted path: imported on
+    # first use so that ``sheets`` imports without ``rolls``' forms.
+    form_path: ClassVar[str]
+    rows: ClassVar[tuple[RowKind, ...]]
+    has_assists: ClassVar[bool] = False  # one character's roll helps another's (Cogent)
+
+    @cached_property
+    def form_class(self) -> type[RollForm]:
+        form: type[RollForm] = import_string(self.form_path)
+        return form
+
+    def row_kind(self, kind: str) -> RowKind | None:
+        return next((row for row in self.rows if row.kind == kind), None)
+
+    def odds(self, kind: str, row: Any) -> dict[str, Fraction]:
+        """The engine's odds for a sheet row at the panel's default options."""
+        raise NotImplementedError
+
+    def pool(self, kind: str, row: Any) -> dict[str, Any]:
+        """The dice a sheet row rolls at the panel's default options (the API's targets)."""
+        return {"dice": row.pool}
+
+    def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
+        """The skill names a GM may ask for in this campaign, in sheet order."""
+        raise NotImplementedError
+
+    def assist_names(self, sheet: S) -> list[str]:
+        """The rows an assist may be rolled with, in sheet order (``has_assists`` systems)."""
+        return []
+
+
+@dataclass(frozen=True)
+class Results:
+    """What a rolled entry means afterwards: its headline, its follow-ups, the log's filter."""
+
+    # The function that words an entry's outcome for the result card: its headline, figure and
+    # what it means in play (in rolls.rolling.outcomes; computed when shown, never stored).
+    headline_path: str
+    # What offers and carries out its follow-ups: a rolls.rolling.followups.SystemFollowUps
+    # by dotted path (each system's module's FOLLOW_UPS).
+    follow_ups_path: str
+    # What follow-ups read again from an entry (where, keys): without them nothing is offered.
+    follow_up_reads: tuple[str, tuple[str, ...]]
+    log_outcomes: tuple[str, ...]  # the outcomes the log filter offers, best first
+
+    def headline(self, entry: RollEntry) -> Headline:
+        """The result card's headline for one of this system's entries."""
+        words: Callable[[RollEntry], Headline] = import_string(self.headline_path)
+        return words(entry)

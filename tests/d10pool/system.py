@@ -11,6 +11,8 @@ from sheets.systems import (
     Difficulty,
     FormMaker,
     GmTable,
+    Results,
+    Rolling,
     RowKind,
     RuleSystem,
     SheetSection,
@@ -29,18 +31,29 @@ def _fill(sheet: D10Sheet, build: dict[str, Any]) -> None:
     sheet.save(update_fields=["grit"])
 
 
+class D10Rolling(Rolling[D10Sheet]):
+    form_path = "tests.d10pool.forms.D10RollForm"
+    rows = (RowKind("d10-skill", D10Skill, "sheet_id", ("sheet",)),)
+
+    def odds(self, kind: str, row: Any) -> dict[str, Fraction]:
+        return rules.odds(row.dice, need=1)
+
+    def pool(self, kind: str, row: Any) -> dict[str, Any]:
+        return {"dice": row.dice}
+
+    def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
+        names = D10Skill.objects.filter(sheet__character__campaign=campaign).values_list(
+            "name", flat=True
+        )
+        return sorted(set(names))
+
+
 class D10PoolSystem(RuleSystem[D10Sheet]):
     key = "d10pool"
     label = "D10 Pool"
     related_name = "d10pool"
     sheet_model = D10Sheet
     sheet_form = D10SheetForm
-    roll_form_path = "tests.d10pool.forms.D10RollForm"
-    log_outcomes = ("success", "failure")
-    follow_up_reads = ("options", ("need",))
-    follow_ups_path = "tests.d10pool.followups.FOLLOW_UPS"
-    headline_path = "tests.d10pool.outcomes.headline"
-    rows = (RowKind("d10-skill", D10Skill, "sheet_id", ("sheet",)),)
     creation = Creation(form=D10CreationForm, fill=_fill)
 
     table = GmTable(
@@ -54,6 +67,14 @@ class D10PoolSystem(RuleSystem[D10Sheet]):
         ),
         contest_style_paths=("tests.d10pool.contests.Opposed",),
         resources_form_path="tests.d10pool.forms.D10ResourcesForm",
+    )
+
+    rolling = D10Rolling()
+    results = Results(
+        headline_path="tests.d10pool.outcomes.headline",
+        follow_ups_path="tests.d10pool.followups.FOLLOW_UPS",
+        follow_up_reads=("options", ("need",)),
+        log_outcomes=("success", "failure"),
     )
 
     sections = (
@@ -75,15 +96,3 @@ class D10PoolSystem(RuleSystem[D10Sheet]):
 
     def section_form(self, key: str, sheet: D10Sheet, *, gm: bool, data: Any) -> SectionForm:
         return super().section_form(key, sheet, gm=gm, data=data)
-
-    def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
-        names = D10Skill.objects.filter(sheet__character__campaign=campaign).values_list(
-            "name", flat=True
-        )
-        return sorted(set(names))
-
-    def row_odds(self, kind: str, row: Any) -> dict[str, Fraction]:
-        return rules.odds(row.dice, need=1)
-
-    def row_pool(self, kind: str, row: Any) -> dict[str, Any]:
-        return {"dice": row.dice}

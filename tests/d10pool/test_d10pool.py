@@ -233,10 +233,10 @@ def test_the_checklist_for_a_new_system_names_what_the_test_system_fills():
     system = rule_system("d10pool")
     # Each by where a caller finds it: on the system, or on one of its facets.
     paths = [
-        "roll_form_path",
+        "rolling.form_path",
         "table.resources_form_path",
-        "headline_path",
-        "follow_ups_path",
+        "results.headline_path",
+        "results.follow_ups_path",
         "table.contest_style_paths",
     ]
     names = [path.rsplit(".", 1)[-1] for path in paths]
