@@ -47,6 +47,7 @@ from sheets.systems import (
     RowKind,
     RuleSystem,
     SheetJson,
+    SheetPage,
     SheetSection,
 )
 
@@ -146,40 +147,8 @@ class CogentRolling(Rolling[CogentSheet]):
         return list(dict.fromkeys(names))
 
 
-class CogentSystem(RuleSystem[CogentSheet]):
-    key = System.COGENT
-    label = System.COGENT.label
-    related_name = "cogent"
-    sheet_model = CogentSheet
-    sheet_form = CogentSheetForm
-    campaign_skills = CogentCombatSkills()
-
-    json = SheetJson(dump=export_cogent, load=import_cogent)
-    creation = Creation(form=CogentCreationForm, fill=_fill)
-
-    table = GmTable(
-        difficulty=Difficulty(
-            label="Challenge Level",
-            short="CL",
-            minimum=cogent.CL_MIN,
-            maximum=cogent.CL_MAX,
-            default=cogent.CL_MIN,
-            field="challenge_level",
-        ),
-        contest_style_paths=("rolls.table.styles.cogent.Conflict",),
-        resources_form_path="rolls.table.forms.CogentResourcesForm",
-        # The summary shows injury dice: one read of every sheet's injuries, not one per sheet.
-        summary_related=("cogent__injuries",),
-    )
-
-    rolling = CogentRolling()
-    results = Results(
-        headline_path="rolls.rolling.outcomes.cogent_headline",
-        follow_ups_path="rolls.rolling.followups.cogent.FOLLOW_UPS",
-        follow_up_reads=("options", ("challenge_level", "destiny_before", "reflexive")),
-        log_outcomes=("success", "failure", "critical_failure"),
-    )
-
+class CogentSheetPage(SheetPage[CogentSheet]):
+    form = CogentSheetForm
     sections = (
         SheetSection("attributes", "Attributes and resources", figures=True, rolled=True),
         SheetSection("injuries", "Injuries and disabling characteristics", saves=False),
@@ -187,7 +156,7 @@ class CogentSystem(RuleSystem[CogentSheet]):
         SheetSection("vocations", "Vocations"),
     )
 
-    def sheet_context(
+    def context(
         self,
         character: Character,
         sheet: CogentSheet,
@@ -295,3 +264,39 @@ class CogentSystem(RuleSystem[CogentSheet]):
                 ]
             return UniqueNamesSection(parts, what="vocation")
         return super().section_form(key, sheet, gm=gm, data=data)
+
+
+class CogentSystem(RuleSystem[CogentSheet]):
+    key = System.COGENT
+    label = System.COGENT.label
+    related_name = "cogent"
+    sheet_model = CogentSheet
+    campaign_skills = CogentCombatSkills()
+
+    json = SheetJson(dump=export_cogent, load=import_cogent)
+    creation = Creation(form=CogentCreationForm, fill=_fill)
+
+    table = GmTable(
+        difficulty=Difficulty(
+            label="Challenge Level",
+            short="CL",
+            minimum=cogent.CL_MIN,
+            maximum=cogent.CL_MAX,
+            default=cogent.CL_MIN,
+            field="challenge_level",
+        ),
+        contest_style_paths=("rolls.table.styles.cogent.Conflict",),
+        resources_form_path="rolls.table.forms.CogentResourcesForm",
+        # The summary shows injury dice: one read of every sheet's injuries, not one per sheet.
+        summary_related=("cogent__injuries",),
+    )
+
+    rolling = CogentRolling()
+    results = Results(
+        headline_path="rolls.rolling.outcomes.cogent_headline",
+        follow_ups_path="rolls.rolling.followups.cogent.FOLLOW_UPS",
+        follow_up_reads=("options", ("challenge_level", "destiny_before", "reflexive")),
+        log_outcomes=("success", "failure", "critical_failure"),
+    )
+
+    sheet_page = CogentSheetPage()

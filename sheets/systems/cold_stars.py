@@ -35,6 +35,7 @@ from sheets.systems import (
     RowKind,
     RuleSystem,
     SheetJson,
+    SheetPage,
     SheetSection,
 )
 
@@ -108,49 +109,15 @@ class ColdStarsRolling(Rolling[ColdStarsSheet]):
         return list(dict.fromkeys(names))
 
 
-class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
-    key = System.COLD_STARS
-    label = System.COLD_STARS.label
-    related_name = "cold_stars"
-    sheet_model = ColdStarsSheet
-    sheet_form = ColdStarsSheetForm
-    sheet_form_takes_gm = True  # the resource maximums are the GM's
-    campaign_skills = ColdStarsSkills()
-
-    json = SheetJson(dump=export_cold_stars, load=import_cold_stars)
-    creation = Creation(form=ColdStarsCreationForm, fill=_fill)
-
-    table = GmTable(
-        difficulty=Difficulty(
-            label="Risk",
-            short="Risk",
-            minimum=cold_stars.RISK_MIN,
-            maximum=cold_stars.RISK_MAX,
-            default=cold_stars.RISK_MIN,
-            field="risk",
-        ),
-        contest_style_paths=(
-            "rolls.table.styles.cold_stars.Active",
-            "rolls.table.styles.cold_stars.Passive",
-        ),
-        resources_form_path="rolls.table.forms.ColdStarsResourcesForm",
-        gm_picks_ability=True,
-    )
-
-    rolling = ColdStarsRolling()
-    results = Results(
-        headline_path="rolls.rolling.outcomes.cold_stars_headline",
-        follow_ups_path="rolls.rolling.followups.cold_stars.FOLLOW_UPS",
-        follow_up_reads=("pool", ("ability", "skill", "risk")),
-        log_outcomes=OUTCOMES_BEST_FIRST,  # every band
-    )
-
+class ColdStarsSheetPage(SheetPage[ColdStarsSheet]):
+    form = ColdStarsSheetForm
+    form_takes_gm = True  # the resource maximums are the GM's
     sections = (
         SheetSection("abilities", "Abilities and resources", figures=True, rolled=True),
         SheetSection("skills", "Skills"),
     )
 
-    def sheet_context(
+    def context(
         self,
         character: Character,
         sheet: ColdStarsSheet,
@@ -199,3 +166,41 @@ class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
                 ]
             )
         return super().section_form(key, sheet, gm=gm, data=data)
+
+
+class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
+    key = System.COLD_STARS
+    label = System.COLD_STARS.label
+    related_name = "cold_stars"
+    sheet_model = ColdStarsSheet
+    campaign_skills = ColdStarsSkills()
+
+    json = SheetJson(dump=export_cold_stars, load=import_cold_stars)
+    creation = Creation(form=ColdStarsCreationForm, fill=_fill)
+
+    table = GmTable(
+        difficulty=Difficulty(
+            label="Risk",
+            short="Risk",
+            minimum=cold_stars.RISK_MIN,
+            maximum=cold_stars.RISK_MAX,
+            default=cold_stars.RISK_MIN,
+            field="risk",
+        ),
+        contest_style_paths=(
+            "rolls.table.styles.cold_stars.Active",
+            "rolls.table.styles.cold_stars.Passive",
+        ),
+        resources_form_path="rolls.table.forms.ColdStarsResourcesForm",
+        gm_picks_ability=True,
+    )
+
+    rolling = ColdStarsRolling()
+    results = Results(
+        headline_path="rolls.rolling.outcomes.cold_stars_headline",
+        follow_ups_path="rolls.rolling.followups.cold_stars.FOLLOW_UPS",
+        follow_up_reads=("pool", ("ability", "skill", "risk")),
+        log_outcomes=OUTCOMES_BEST_FIRST,  # every band
+    )
+
+    sheet_page = ColdStarsSheetPage()

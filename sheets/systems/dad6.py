@@ -20,6 +20,7 @@ from sheets.systems import (
     RowKind,
     RuleSystem,
     SheetJson,
+    SheetPage,
     SheetSection,
 )
 
@@ -67,45 +68,15 @@ class Dad6Rolling(Rolling[Dad6Sheet]):
         return list(dict.fromkeys(names))
 
 
-class Dad6System(RuleSystem[Dad6Sheet]):
-    key = System.DAD6
-    label = System.DAD6.label
-    related_name = "dad6"
-    sheet_model = Dad6Sheet
-    sheet_form = Dad6SheetForm
-
-    json = SheetJson(dump=export_dad6, load=import_dad6)
-    creation = Creation(form=Dad6CreationForm, fill=_fill)
-
-    table = GmTable(
-        difficulty=Difficulty(
-            label="Difficulty (boons)",
-            short="Difficulty",
-            minimum=dad6.DIFFICULTY_MIN,
-            maximum=dad6.DIFFICULTY_MAX,
-            default=1,
-            field="difficulty",
-        ),
-        contest_style_paths=("rolls.table.styles.dad6.Opposed",),
-        resources_form_path="rolls.table.forms.Dad6ResourcesForm",
-        opposition_adds_difficulty=True,
-    )
-
-    rolling = Dad6Rolling()
-    results = Results(
-        headline_path="rolls.rolling.outcomes.dad6_headline",
-        follow_ups_path="rolls.rolling.followups.dad6.FOLLOW_UPS",
-        follow_up_reads=("options", ("competence", "task", "difficulty", "traded_boons")),
-        log_outcomes=("success", "failure"),
-    )
-
+class Dad6SheetPage(SheetPage[Dad6Sheet]):
+    form = Dad6SheetForm
     sections = (
         SheetSection("class", "Class", figures=True, rolled=True),
         SheetSection("skills", "Skills"),
         SheetSection("banes", "Banes in play", saves=False, rolled=True),
     )
 
-    def sheet_context(
+    def context(
         self,
         character: Character,
         sheet: Dad6Sheet,
@@ -148,3 +119,37 @@ class Dad6System(RuleSystem[Dad6Sheet]):
                 what="skill",
             )
         return super().section_form(key, sheet, gm=gm, data=data)
+
+
+class Dad6System(RuleSystem[Dad6Sheet]):
+    key = System.DAD6
+    label = System.DAD6.label
+    related_name = "dad6"
+    sheet_model = Dad6Sheet
+
+    json = SheetJson(dump=export_dad6, load=import_dad6)
+    creation = Creation(form=Dad6CreationForm, fill=_fill)
+
+    table = GmTable(
+        difficulty=Difficulty(
+            label="Difficulty (boons)",
+            short="Difficulty",
+            minimum=dad6.DIFFICULTY_MIN,
+            maximum=dad6.DIFFICULTY_MAX,
+            default=1,
+            field="difficulty",
+        ),
+        contest_style_paths=("rolls.table.styles.dad6.Opposed",),
+        resources_form_path="rolls.table.forms.Dad6ResourcesForm",
+        opposition_adds_difficulty=True,
+    )
+
+    rolling = Dad6Rolling()
+    results = Results(
+        headline_path="rolls.rolling.outcomes.dad6_headline",
+        follow_ups_path="rolls.rolling.followups.dad6.FOLLOW_UPS",
+        follow_up_reads=("options", ("competence", "task", "difficulty", "traded_boons")),
+        log_outcomes=("success", "failure"),
+    )
+
+    sheet_page = Dad6SheetPage()

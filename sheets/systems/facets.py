@@ -1,12 +1,13 @@
 """A rule system's members grouped by concern: each facet is one attribute of the system object.
 
 ``RuleSystem`` (``sheets.systems``) keeps what names the system and its sheet; everything else is
-asked of a facet, so a caller reads which concern it touches (``system.rolling.roll_form``,
-``system.table.difficulty``, ``system.json.dump(sheet)``). Facets that are only data and small
-functions are frozen dataclasses a system builds with keywords; the one whose behaviour differs
-per system beyond that (``CampaignSkills``) is subclassed.
+asked of a facet, so a caller reads which concern it touches (``system.rolling.form_class``,
+``system.table.difficulty``, ``system.json.dump(sheet)``). Facets that are data and small
+functions (``Results``, ``GmTable``, ``Creation``, ``SheetJson``) are frozen dataclasses a system
+builds with keywords; those whose behaviour is the system's own code (``SheetPage``, ``Rolling``,
+``CampaignSkills``) are subclassed in the system's module.
 
-docs/architecture.md, "The rule system seam", has the table of facets and members.
+docs/architecture.md, "The seam", has the table of facets and members.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from django.db import models
 from django.utils.module_loading import import_string
 
+from sheets.forms import FiguresSection, SectionForm
 from sheets.models import SystemSheet
 
 if TYPE_CHECKING:
@@ -30,7 +32,7 @@ if TYPE_CHECKING:
     from rolls.rolling.outcomes import Headline
     from rolls.table.styles.base import ContestStyle
     from sheets.creation import CreationForm
-    from sheets.models import Campaign
+    from sheets.models import Campaign, Character
 
 
 @dataclass(frozen=True)
@@ -221,3 +223,77 @@ class Results:
         """The result card's headline for one of this system's entries."""
         words: Callable[[RollEntry], Headline] = import_string(self.headline_path)
         return words(entry)
+
+
+class FormMaker(Protocol):
+    """Builds one form of the sheet page, or None unless the viewer may edit and ``section`` is
+    the one in edit mode. A row of the section gets the form its Save validates (by ``key``, its
+    prefix); ``factory`` builds any other form of the section (the add forms)."""
+
+    def __call__(
+        self, section: str, key: str, factory: Callable[[], forms.BaseForm] | None = None
+    ) -> forms.BaseForm | None: ...
+
+
+@dataclass(frozen=True)
+class SheetSection:
+    """A part of the sheet page that reads like a printed sheet and has its own Edit mode.
+
+    ``key`` names it in ``?edit=<key>``, in its Save URL and as the section's id on the page.
+    """
+
+    key: str
+    title: str
+    figures: bool = False  # its form is the page's own (SheetPage.form): attributes, resources
+    saves: bool = True  # False: edit mode only adds and removes rows, nothing to Save
+    # A roll or its follow-up may change what it shows (resources spent, a bane accepted): the
+    # roll's response carries it, and open sheets fetch it alone (docs/live.md). The system's
+    # sheet template defines it as a partial named by its key.
+    rolled: bool = False
+
+
+class SheetPage[S: SystemSheet]:
+    """The character page's system part: its sections, their forms and what they show
+    (sheets.views.characters, sheets.rolled). Each system subclasses it."""
+
+    form: ClassVar[type[forms.ModelForm]]  # the sheet's own fields: attributes, resources
+    form_takes_gm: ClassVar[bool] = False  # the sheet form has GM-only fields
+    # The page's parts in page order, each with an Edit mode (the name and notes are every
+    # system's and the page's own).
+    sections: ClassVar[tuple[SheetSection, ...]]
+
+    def form_for(self, sheet: S, *, gm: bool, data: Any = None) -> forms.ModelForm:
+        kwargs: dict[str, Any] = {"gm": gm} if self.form_takes_gm else {}
+        return self.form(data, instance=sheet, prefix="sheet", **kwargs)
+
+    def context(
+        self,
+        character: Character,
+        sheet: S,
+        form: FormMaker,
+        *,
+        can_edit: bool,
+        gm: bool,
+        editing: str = "",
+    ) -> dict[str, Any]:
+        """The rows the sheet's part shows, each with its form when its section is edited, and
+        which rows fold away in read mode (untrained, unused) so a long sheet stays short."""
+        raise NotImplementedError
+
+    def rolled_context(self, sheet: S) -> dict[str, Any]:
+        """What the ``rolled`` sections show besides the sheet itself, in read mode (the parts a
+        roll's response carries: no other row of the sheet is read for them)."""
+        return {}
+
+    def section(self, key: str) -> SheetSection | None:
+        return next((section for section in self.sections if section.key == key), None)
+
+    def section_form(self, key: str, sheet: S, *, gm: bool, data: Any) -> SectionForm:
+        """Every form one Save of the section validates and saves together (bound to ``data``).
+        Systems add their row sections; the sheet's figures are the same for all."""
+        section = self.section(key)
+        if section is None or not section.saves:
+            raise LookupError(key)
+        if section.figures:
+            return FiguresSection([self.form_for(sheet, gm=gm, data=data)])
+        raise NotImplementedError

@@ -176,7 +176,7 @@ BASICS = "basics"  # the name and notes: every system's section, saved by charac
 
 
 def _is_section(character: Character, key: str) -> bool:
-    return key == BASICS or character.campaign.rule_system.section(key) is not None
+    return key == BASICS or character.campaign.rule_system.sheet_page.section(key) is not None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -226,10 +226,10 @@ def _edited_forms(
 ) -> dict[str, BaseForm]:
     """The edited section's own forms by key, the same ones its Save validates (ranges shown up
     front), with any carried values filled in and the fields tied to the section's form."""
-    edited = system.section(editing)
+    edited = system.sheet_page.section(editing)
     if edited is None or not edited.saves:
         return {}
-    section_forms = system.section_form(editing, sheet, gm=gm, data=None).bound
+    section_forms = system.sheet_page.section_form(editing, sheet, gm=gm, data=None).bound
     if carried is not None:
         _carry_unsaved(section_forms, carried)
     _mark_section_fields(section_forms, bound, editing)
@@ -274,7 +274,7 @@ def _sheet_context(
         "can_edit": can_edit,
         "editing": editing,
         "section_errors": any(bound[key].errors for key in bound if key in section_forms),
-        "sections": {s.key: s for s in system.sections},
+        "sections": {s.key: s for s in system.sheet_page.sections},
         "basics_form": form(
             BASICS,
             "basics",
@@ -282,11 +282,11 @@ def _sheet_context(
         ),
         "sheet": sheet,
         "sheet_form": form(
-            next((s.key for s in system.sections if s.figures), ""),
+            next((s.key for s in system.sheet_page.sections if s.figures), ""),
             "sheet",
         ),
     }
-    context |= system.sheet_context(
+    context |= system.sheet_page.context(
         character, sheet, form, can_edit=can_edit, gm=gm, editing=editing
     )
     return context
@@ -404,10 +404,10 @@ def sheet_section(request: AuthenticatedHttpRequest, pk: int, section: str) -> H
     field. The owner and the GM only."""
     character, membership = character_for_editor(request, pk)
     system = character.campaign.rule_system
-    part = system.section(section)
+    part = system.sheet_page.section(section)
     if part is None or not part.saves:
         raise Http404("No such part of the sheet.")
-    form = system.section_form(
+    form = system.sheet_page.section_form(
         section, system.sheet_of(character), gm=membership.is_gm, data=request.POST
     )
     return _save(

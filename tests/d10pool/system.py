@@ -15,6 +15,7 @@ from sheets.systems import (
     Rolling,
     RowKind,
     RuleSystem,
+    SheetPage,
     SheetSection,
 )
 from tests.d10pool import rules
@@ -48,12 +49,34 @@ class D10Rolling(Rolling[D10Sheet]):
         return sorted(set(names))
 
 
+class D10SheetPage(SheetPage[D10Sheet]):
+    form = D10SheetForm
+    sections = (
+        SheetSection("grit", "Grit", figures=True, rolled=True),
+        SheetSection("skills", "Skills", saves=False),
+    )
+
+    def context(
+        self,
+        character: Character,
+        sheet: D10Sheet,
+        form: FormMaker,
+        *,
+        can_edit: bool,
+        gm: bool,
+        editing: str = "",
+    ) -> dict[str, Any]:
+        return {"skills": list(sheet.skills.all())}
+
+    def section_form(self, key: str, sheet: D10Sheet, *, gm: bool, data: Any) -> SectionForm:
+        return super().section_form(key, sheet, gm=gm, data=data)
+
+
 class D10PoolSystem(RuleSystem[D10Sheet]):
     key = "d10pool"
     label = "D10 Pool"
     related_name = "d10pool"
     sheet_model = D10Sheet
-    sheet_form = D10SheetForm
     creation = Creation(form=D10CreationForm, fill=_fill)
 
     table = GmTable(
@@ -77,22 +100,4 @@ class D10PoolSystem(RuleSystem[D10Sheet]):
         log_outcomes=("success", "failure"),
     )
 
-    sections = (
-        SheetSection("grit", "Grit", figures=True, rolled=True),
-        SheetSection("skills", "Skills", saves=False),
-    )
-
-    def sheet_context(
-        self,
-        character: Character,
-        sheet: D10Sheet,
-        form: FormMaker,
-        *,
-        can_edit: bool,
-        gm: bool,
-        editing: str = "",
-    ) -> dict[str, Any]:
-        return {"skills": list(sheet.skills.all())}
-
-    def section_form(self, key: str, sheet: D10Sheet, *, gm: bool, data: Any) -> SectionForm:
-        return super().section_form(key, sheet, gm=gm, data=data)
+    sheet_page = D10SheetPage()
