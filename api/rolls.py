@@ -324,7 +324,7 @@ def _loaded_form(
     if refusal:
         raise ApiError(409, refusal)
     presets = {"gm": membership.is_gm} | (ask.presets() if ask else {})
-    form_class = target.character.campaign.rule_system.roll_form
+    form_class = target.character.campaign.rule_system.rolling.form_class
     defaults = form_class.default_data(target=target, sheet=target.sheet, **presets)
     data = _with_options(form_class, defaults, values)
     data.update(asked)
@@ -373,7 +373,7 @@ def targets(request: HttpRequest, pk: Id) -> list[dict[str, Any]]:
     # characteristics) is then read once, not once per row.
     sheet = system.read_sheet(character.pk)
     found = []
-    for row in system.rows:
+    for row in system.rolling.rows:
         rows = row.model._default_manager.filter(**{row.lookup: character.pk})
         rows = rows.select_related(*row.related).prefetch_related(*row.prefetch)
         *path, name = row.lookup.removesuffix("_id").split("__")
@@ -388,8 +388,8 @@ def targets(request: HttpRequest, pk: Id) -> list[dict[str, Any]]:
                     "kind": row.kind,
                     "id": obj.pk,
                     "label": target.label,
-                    "pool": system.row_pool(row.kind, obj),
-                    "odds": _odds(bands(system.row_odds(row.kind, obj))),
+                    "pool": system.rolling.pool(row.kind, obj),
+                    "odds": _odds(bands(system.rolling.odds(row.kind, obj))),
                     "url": _target_url(request, target),
                 }
             )

@@ -29,6 +29,7 @@ import struct
 import sys
 import threading
 import time
+from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 if __package__ in (None, ""):
@@ -123,6 +124,89 @@ def export_queries_running() -> int:
         return cursor.fetchone()[0]
 
 
+@dataclass
+class Run:
+    """One run's finished requests and the moments between its phases."""
+
+    done: list[float] = field(default_factory=list)
+    base_start: float = 0.0
+    base_end: float = 0.0
+    heavy_start: float = 0.0
+    heavy_end: float = 0.0
+    dropped: float = 0.0
+    end: float = 0.0
+    running_before: int = 0
+    running_after: int = 0
+
+    def baseline_windows(self) -> list[float]:
+        return windows(self.done, self.base_start, self.base_end)
+
+
+def drop(socks: list[socket.socket]) -> None:
+    for sock in socks:
+        # Dropped as a browser tab closed mid-download: a reset, no goodbye.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        sock.close()
+
+
+def measure(paths: list[str], gm_cookie: str, bare_cookie: str) -> Run:
+    """The bare view's load throughout: a baseline, the exports streaming, then dropped."""
+    run = Run()
+    stop = threading.Event()
+    with common.uvicorn() as (port, _):
+        threads = bare_load(port, bare_cookie, stop, run.done)
+        try:
+            time.sleep(WARMUP)
+            run.base_start = time.perf_counter()
+            time.sleep(BASELINE)
+            run.base_end = time.perf_counter()
+            reading = threading.Event()
+            socks = [start_heavy(port, gm_cookie, path, reading) for path in paths]
+            run.heavy_start = time.perf_counter()
+            time.sleep(HEAVY)
+            run.heavy_end = time.perf_counter()
+            run.running_before = export_queries_running()
+            reading.set()
+            drop(socks)
+            run.dropped = time.perf_counter()
+            time.sleep(TARGET_S)
+            run.running_after = export_queries_running()
+            time.sleep(AFTER - TARGET_S)
+            run.end = time.perf_counter()
+        finally:
+            stop.set()
+            for thread in threads:
+                thread.join(35)
+    return run
+
+
+def result_rows(run: Run, back: float | None) -> list[tuple[str, str, str, str]]:
+    done, dropped = run.done, run.dropped
+    return [
+        ("bare view, baseline", f"{rate(done, run.base_start, run.base_end):.0f}/s", "", ""),
+        (
+            "bare view, 4 exports streaming",
+            f"{rate(done, run.heavy_start, run.heavy_end):.0f}/s",
+            "",
+            "",
+        ),
+        ("export queries running, before the drop", str(run.running_before), "", ""),
+        (
+            f"back to >= {SHARE:.0%} of the baseline after the drop",
+            "never" if back is None else f"{back:.1f} s",
+            f"< {TARGET_S:.0f} s",
+            common.verdict(back is not None and back < TARGET_S),
+        ),
+        ("bare view, the first 5 s after", f"{rate(done, dropped, dropped + 5):.0f}/s", "", ""),
+        (
+            f"export queries still running {TARGET_S:.0f} s after",
+            str(run.running_after),
+            "0",
+            common.verdict(run.running_after == 0),
+        ),
+    ]
+
+
 def main() -> int:
     if not common.setup("Abandoned requests benchmark"):
         return common.SKIPPED
@@ -140,57 +224,11 @@ def main() -> int:
     paths = [
         reverse(f"campaign_log_{fmt}", args=[campaign.pk]) for fmt in ("csv", "json", "csv", "json")
     ]
-    done: list[float] = []
-    stop = threading.Event()
-    with common.uvicorn() as (port, _):
-        threads = bare_load(port, bare_cookie, stop, done)
-        try:
-            time.sleep(WARMUP)
-            base_start = time.perf_counter()
-            time.sleep(BASELINE)
-            base_end = time.perf_counter()
-            reading = threading.Event()
-            socks = [start_heavy(port, gm_cookie, path, reading) for path in paths]
-            heavy_start = time.perf_counter()
-            time.sleep(HEAVY)
-            heavy_end = time.perf_counter()
-            running_before = export_queries_running()
-            reading.set()
-            for sock in socks:
-                # Dropped as a browser tab closed mid-download: a reset, no goodbye.
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-                sock.close()
-            dropped = time.perf_counter()
-            time.sleep(TARGET_S)
-            running_after = export_queries_running()
-            time.sleep(AFTER - TARGET_S)
-            end = time.perf_counter()
-        finally:
-            stop.set()
-            for thread in threads:
-                thread.join(35)
-    baseline = statistics.median(windows(done, base_start, base_end))
-    after = windows(done, dropped, end)
-    back = recovered_after(after, SHARE * baseline)
-    met = back is not None and back < TARGET_S and running_after == 0
-    rows = [
-        ("bare view, baseline", f"{rate(done, base_start, base_end):.0f}/s", "", ""),
-        ("bare view, 4 exports streaming", f"{rate(done, heavy_start, heavy_end):.0f}/s", "", ""),
-        ("export queries running, before the drop", str(running_before), "", ""),
-        (
-            f"back to >= {SHARE:.0%} of the baseline after the drop",
-            "never" if back is None else f"{back:.1f} s",
-            f"< {TARGET_S:.0f} s",
-            common.verdict(back is not None and back < TARGET_S),
-        ),
-        ("bare view, the first 5 s after", f"{rate(done, dropped, dropped + 5):.0f}/s", "", ""),
-        (
-            f"export queries still running {TARGET_S:.0f} s after",
-            str(running_after),
-            "0",
-            common.verdict(running_after == 0),
-        ),
-    ]
+    run = measure(paths, gm_cookie, bare_cookie)
+    after = windows(run.done, run.dropped, run.end)
+    back = recovered_after(after, SHARE * statistics.median(run.baseline_windows()))
+    met = back is not None and back < TARGET_S and run.running_after == 0
+    rows = result_rows(run, back)
     common.table(("what", "measured", "target", ""), rows)
     print("  windows after the drop (/s): " + " ".join(f"{s:.0f}" for s in after))
     print(f"targets (abandoned requests): {common.verdict(met)}")

@@ -52,6 +52,7 @@ import time
 from collections.abc import Sequence
 from contextlib import nullcontext, suppress
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -301,6 +302,45 @@ def roll_job(character, token: dict[str, str]) -> Job:
     )
 
 
+def roll_row(
+    port: int,
+    server: subprocess.Popen,
+    name: str,
+    backend: str,
+    workers: int,
+    jobs: list[Job],
+    *,
+    bare: list[Job],
+    stream_cookies: dict[int, str],
+    streamed: bool = False,
+) -> tuple[Row, Load]:
+    """The row and the bare view's load measured alongside it (its share is of that)."""
+    row = Row(name, backend, workers)
+    ids = sorted({job.campaign_id for job in jobs})
+    if streamed:
+        row.streams = len(ids)
+        before = heads(ids)
+        with Streams(port, {c: stream_cookies[c] for c in ids}) as streams:
+            spreading = Spread(server.pid, port) if workers > 1 else None
+            with spreading or nullcontext():
+                beside, row.load = measure_against_bare(port, jobs, bare)
+            if spreading:
+                spreading.report()
+            expected = made_since(before)
+            streams.wait_for(expected, SETTLE)
+            row.checks["streams"] = streams_right(streams, expected, row.load.tokens)
+    else:
+        beside, row.load = measure_against_bare(port, jobs, bare)
+    row.checks["chains"] = chains_intact(ids)
+    row.share = row.load.rps / beside.rps if beside.rps else 0.0
+    row.p99_target = len(ids) == 1
+    print(
+        f"  {name}, {backend}, {workers} worker(s): {row.load.rps:.0f} req/s, "
+        f"bare view {beside.rps:.0f} req/s beside it"
+    )
+    return row, beside
+
+
 def main() -> int:
     if not common.setup("Roll request benchmark"):
         return common.SKIPPED
@@ -328,46 +368,15 @@ def main() -> int:
     bare = [Job("/bench/bare/", urlencode(token).encode(), job.cookie) for job in spread]
     # The 2-worker run's streams: one per campaign, as its player (who sees every plain roll).
     stream_cookies = {job.campaign_id: job.cookie for job in spread}
+    return report(run_plan(spread, together, bare, stream_cookies))
+
+
+def run_plan(
+    spread: list[Job], together: list[Job], bare: list[Job], stream_cookies: dict[int, str]
+) -> list[Row]:
+    """Every row: each live backend on one server process, then on two."""
     no_redis = redis_problem()
-
     rows: list[Row] = []
-
-    def roll_row(
-        port: int,
-        server: subprocess.Popen,
-        name: str,
-        backend: str,
-        workers: int,
-        jobs: list[Job],
-        *,
-        streamed: bool = False,
-    ) -> tuple[Row, Load]:
-        """The row and the bare view's load measured alongside it (its share is of that)."""
-        row = Row(name, backend, workers)
-        ids = sorted({job.campaign_id for job in jobs})
-        if streamed:
-            row.streams = len(ids)
-            before = heads(ids)
-            with Streams(port, {c: stream_cookies[c] for c in ids}) as streams:
-                spreading = Spread(server.pid, port) if workers > 1 else None
-                with spreading or nullcontext():
-                    beside, row.load = measure_against_bare(port, jobs, bare)
-                if spreading:
-                    spreading.report()
-                expected = made_since(before)
-                streams.wait_for(expected, SETTLE)
-                row.checks["streams"] = streams_right(streams, expected, row.load.tokens)
-        else:
-            beside, row.load = measure_against_bare(port, jobs, bare)
-        row.checks["chains"] = chains_intact(ids)
-        row.share = row.load.rps / beside.rps if beside.rps else 0.0
-        row.p99_target = len(ids) == 1
-        print(
-            f"  {name}, {backend}, {workers} worker(s): {row.load.rps:.0f} req/s, "
-            f"bare view {beside.rps:.0f} req/s beside it"
-        )
-        return row, beside
-
     plan: list[tuple[str, int]] = [
         ("postgres", 1),
         ("redis", 1),
@@ -381,59 +390,82 @@ def main() -> int:
             continue
         with common.uvicorn(workers=workers, env={"LIVE_BACKEND": backend}) as (port, server):
             load(port, bare, 200, WARMUP)
-            measured = [
-                roll_row(
-                    port, server, "20 campaigns", backend, workers, spread, streamed=workers > 1
-                )
-            ]
+            measure = partial(
+                roll_row,
+                port,
+                server,
+                backend=backend,
+                workers=workers,
+                bare=bare,
+                stream_cookies=stream_cookies,
+            )
+            measured = [measure("20 campaigns", jobs=spread, streamed=workers > 1)]
             if backend == "postgres" and workers == 1:
-                measured.append(roll_row(port, server, "1 campaign", backend, workers, together))
+                measured.append(measure("1 campaign", jobs=together))
             # Across processes the streams are the point; on one, the 2-worker rows' yardstick.
             if backend != "memory" and workers == 1:
-                measured.append(
-                    roll_row(port, server, "20 campaigns", backend, workers, spread, streamed=True)
-                )
+                measured.append(measure("20 campaigns", jobs=spread, streamed=True))
             # The server's bare figure: every slice of it, beside each of its roll rows.
             rows.append(Row("bare view", backend, workers, merged([b for _, b in measured])))
             rows.extend(row for row, _ in measured)
+    return rows
 
-    return report(rows)
+
+def report_line(row: Row) -> tuple:
+    """One row of the results table: its load, figures, share of the bare view and verdict."""
+    if row.skipped:
+        return (row.name, row.backend, row.workers, "—", *["—"] * 7, "SKIPPED (below)")
+    assert row.load is not None
+    latencies = row.load.latencies
+    missed = failures(row)
+    share = "—" if row.share is None else f"{row.share:.0%}"
+    checks = ", ".join(f"{k} {'ok' if v else 'WRONG'}" for k, v in row.checks.items()) or "—"
+    if row.share is None:
+        outcome = "baseline"
+    elif missed:
+        outcome = "MISSED (" + "; ".join(missed) + ")"
+    else:
+        outcome = "met" + (" (stretch 80% met)" if row.share >= STRETCH_SHARE else "")
+    return (
+        row.name,
+        row.backend,
+        row.workers,
+        row.streams or "—",
+        len(latencies),
+        row.load.errors,
+        f"{row.load.rps:.0f}",
+        f"{statistics.median(latencies):.1f}" if latencies else "—",
+        f"{common.percentile(latencies, 99):.1f}" if latencies else "—",
+        share,
+        checks,
+        outcome,
+    )
+
+
+def print_stream_costs(rows: list[Row]) -> None:
+    """What the streams cost on one worker, and what a second worker gains with them."""
+    for backend in ("postgres", "redis"):
+        by_workers = {
+            (r.workers, bool(r.streams)): r.load.rps
+            for r in rows
+            if r.name == "20 campaigns" and r.backend == backend and r.load
+        }
+        one, alone, two = (by_workers.get(k) for k in ((1, True), (1, False), (2, True)))
+        if one and alone:
+            print(
+                f"{backend}, 20 campaigns, 1 worker: {one:.0f} req/s with their streams, "
+                f"{alone:.0f} without ({one / alone:.2f}×)"
+            )
+        if one and two:
+            print(
+                f"{backend}, 20 campaigns with their streams: 1 worker {one:.0f} req/s, "
+                f"2 workers {two:.0f} req/s ({two / one:.2f}×)"
+            )
 
 
 def report(rows: list[Row]) -> int:
     print()
-    lines = []
-    for row in rows:
-        if row.skipped:
-            lines.append((row.name, row.backend, row.workers, "—", *["—"] * 7, "SKIPPED (below)"))
-            continue
-        assert row.load is not None
-        latencies = row.load.latencies
-        missed = failures(row)
-        share = "—" if row.share is None else f"{row.share:.0%}"
-        checks = ", ".join(f"{k} {'ok' if v else 'WRONG'}" for k, v in row.checks.items()) or "—"
-        if row.share is None:
-            outcome = "baseline"
-        elif missed:
-            outcome = "MISSED (" + "; ".join(missed) + ")"
-        else:
-            outcome = "met" + (" (stretch 80% met)" if row.share >= STRETCH_SHARE else "")
-        lines.append(
-            (
-                row.name,
-                row.backend,
-                row.workers,
-                row.streams or "—",
-                len(latencies),
-                row.load.errors,
-                f"{row.load.rps:.0f}",
-                f"{statistics.median(latencies):.1f}" if latencies else "—",
-                f"{common.percentile(latencies, 99):.1f}" if latencies else "—",
-                share,
-                checks,
-                outcome,
-            )
-        )
+    lines = [report_line(row) for row in rows]
     common.table(
         (
             "load",
@@ -461,23 +493,7 @@ def report(rows: list[Row]) -> int:
     for row in rows:
         if row.skipped:
             print(f"SKIPPED: {row.name}, {row.backend}, {row.workers} worker(s) — {row.skipped}")
-    for backend in ("postgres", "redis"):
-        by_workers = {
-            (r.workers, bool(r.streams)): r.load.rps
-            for r in rows
-            if r.name == "20 campaigns" and r.backend == backend and r.load
-        }
-        one, alone, two = (by_workers.get(k) for k in ((1, True), (1, False), (2, True)))
-        if one and alone:
-            print(
-                f"{backend}, 20 campaigns, 1 worker: {one:.0f} req/s with their streams, "
-                f"{alone:.0f} without ({one / alone:.2f}×)"
-            )
-        if one and two:
-            print(
-                f"{backend}, 20 campaigns with their streams: 1 worker {one:.0f} req/s, "
-                f"2 workers {two:.0f} req/s ({two / one:.2f}×)"
-            )
+    print_stream_costs(rows)
     missing = [row for row in rows if failures(row)]
     errors = [row for row in rows if row.share is None and row.load and row.load.errors]
     met = not missing and not errors

@@ -44,6 +44,71 @@ SKILLS = [
 ]
 
 
+# Copies the one real entry into entries 2..size: two characters, three visibilities besides
+# public, twelve skill labels ({labels}: a Postgres array literal of SKILLS).
+COPY_ENTRY_SQL = """
+    INSERT INTO rolls_rollentry (
+        seq, character_name, username, system, kind, label, options, pool, breakdown,
+        faces, outcome, outcome_label, detail, result, odds, odds_display,
+        resource_changes, created_at, prev_hash, hash, campaign_id, character_id,
+        follows_id, user_id, odds_table, reveals_id, roller_id, root_id, visibility,
+        contest_id, call_id, character_ref, user_ref, roller_ref, hidden_character, salt)
+    SELECT
+        g,
+        CASE WHEN g %% 2 = 0 THEN %(hero_name)s ELSE %(other_name)s END,
+        CASE WHEN g %% 10 = 2 THEN %(gm_name)s
+             WHEN g %% 2 = 0 THEN %(hero_user)s ELSE %(other_user)s END,
+        t.system, t.kind, ({labels})[1 + g %% 12], t.options, t.pool, t.breakdown,
+        t.faces, t.outcome, t.outcome_label, t.detail, t.result, t.odds,
+        t.odds_display, t.resource_changes,
+        t.created_at - make_interval(secs => %(size)s - g),
+        md5(t.campaign_id || ':' || (g - 1)) || md5((g - 1) || ':' || t.campaign_id),
+        md5(t.campaign_id || ':' || g) || md5(g || ':' || t.campaign_id),
+        t.campaign_id,
+        CASE WHEN g %% 2 = 0 THEN %(hero)s ELSE %(other)s END,
+        NULL,
+        CASE WHEN g %% 10 = 2 THEN %(gm)s WHEN g %% 2 = 0 THEN %(hero_owner)s
+             ELSE %(other_owner)s END,
+        t.odds_table, NULL,
+        CASE WHEN g %% 10 = 2 THEN %(gm)s WHEN g %% 2 = 0 THEN %(hero_owner)s
+             ELSE %(other_owner)s END,
+        NULL,
+        CASE g %% 10 WHEN 0 THEN 'blind' WHEN 1 THEN 'gm_only' WHEN 2 THEN 'secret'
+             ELSE 'public' END,
+        NULL, NULL,
+        CASE WHEN g %% 2 = 0 THEN %(hero)s ELSE %(other)s END,
+        CASE WHEN g %% 10 = 2 THEN %(gm)s WHEN g %% 2 = 0 THEN %(hero_owner)s
+             ELSE %(other_owner)s END,
+        CASE WHEN g %% 10 = 2 THEN %(gm)s WHEN g %% 2 = 0 THEN %(hero_owner)s
+             ELSE %(other_owner)s END,
+        FALSE, md5(g || ':salt')
+    FROM rolls_rollentry t, generate_series(2, %(size)s) g
+    WHERE t.id = %(first)s
+"""
+
+
+def _copy_first_entry(cursor, size: int, first_pk: int, hero, other, gm) -> None:
+    """Entries 2..size as copies of the first, spread over the two characters and the GM."""
+    labels = "ARRAY[" + ",".join(f"'{s}'" for s in SKILLS) + "]"
+    cursor.execute(
+        COPY_ENTRY_SQL.format(labels=labels),
+        {
+            "size": size,
+            "first": first_pk,
+            "hero": hero.pk,
+            "other": other.pk,
+            "hero_owner": hero.owner_id,
+            "other_owner": other.owner_id,
+            "gm": gm.pk,
+            "hero_name": hero.name,
+            "other_name": other.name,
+            "hero_user": hero.owner.username,
+            "other_user": other.owner.username,
+            "gm_name": gm.username,
+        },
+    )
+
+
 def fill(size: int):
     """The campaign with ``size`` entries, made once and reused."""
     from django.db import connection, transaction
@@ -69,68 +134,13 @@ def fill(size: int):
     url = reverse("roll_create", args=[hero.pk, "cogent-skill", skill.pk])
     assert client.post(url, {"challenge_level": 3, "extra_penalty": 0}).status_code == 302
     first = RollEntry.objects.get(campaign=campaign)
-    labels = "ARRAY[" + ",".join(f"'{s}'" for s in SKILLS) + "]"
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SET LOCAL synchronous_commit = off")
         # The per-row triggers (a trial row, its tally and day tally per entry) queue a million
         # events to the statement's end and ran for hours on a loaded machine; the rows they
         # would write are written afterwards in three set-based statements instead.
         cursor.execute("SET LOCAL session_replication_role = replica")
-        cursor.execute(
-            f"""
-            INSERT INTO rolls_rollentry (
-                seq, character_name, username, system, kind, label, options, pool, breakdown,
-                faces, outcome, outcome_label, detail, result, odds, odds_display,
-                resource_changes, created_at, prev_hash, hash, campaign_id, character_id,
-                follows_id, user_id, odds_table, reveals_id, roller_id, root_id, visibility,
-                contest_id, call_id, character_ref, user_ref, roller_ref, hidden_character, salt)
-            SELECT
-                g,
-                CASE WHEN g %% 2 = 0 THEN %(hero_name)s ELSE %(other_name)s END,
-                CASE WHEN g %% 10 = 2 THEN %(gm_name)s
-                     WHEN g %% 2 = 0 THEN %(hero_user)s ELSE %(other_user)s END,
-                t.system, t.kind, ({labels})[1 + g %% 12], t.options, t.pool, t.breakdown,
-                t.faces, t.outcome, t.outcome_label, t.detail, t.result, t.odds,
-                t.odds_display, t.resource_changes,
-                t.created_at - make_interval(secs => %(size)s - g),
-                md5(t.campaign_id || ':' || (g - 1)) || md5((g - 1) || ':' || t.campaign_id),
-                md5(t.campaign_id || ':' || g) || md5(g || ':' || t.campaign_id),
-                t.campaign_id,
-                CASE WHEN g %% 2 = 0 THEN %(hero)s ELSE %(other)s END,
-                NULL,
-                CASE WHEN g %% 10 = 2 THEN %(gm)s WHEN g %% 2 = 0 THEN %(hero_owner)s
-                     ELSE %(other_owner)s END,
-                t.odds_table, NULL,
-                CASE WHEN g %% 10 = 2 THEN %(gm)s WHEN g %% 2 = 0 THEN %(hero_owner)s
-                     ELSE %(other_owner)s END,
-                NULL,
-                CASE g %% 10 WHEN 0 THEN 'blind' WHEN 1 THEN 'gm_only' WHEN 2 THEN 'secret'
-                     ELSE 'public' END,
-                NULL, NULL,
-                CASE WHEN g %% 2 = 0 THEN %(hero)s ELSE %(other)s END,
-                CASE WHEN g %% 10 = 2 THEN %(gm)s WHEN g %% 2 = 0 THEN %(hero_owner)s
-                     ELSE %(other_owner)s END,
-                CASE WHEN g %% 10 = 2 THEN %(gm)s WHEN g %% 2 = 0 THEN %(hero_owner)s
-                     ELSE %(other_owner)s END,
-                FALSE, md5(g || ':salt')
-            FROM rolls_rollentry t, generate_series(2, %(size)s) g
-            WHERE t.id = %(first)s
-            """,
-            {
-                "size": size,
-                "first": first.pk,
-                "hero": hero.pk,
-                "other": other.pk,
-                "hero_owner": hero.owner_id,
-                "other_owner": other.owner_id,
-                "gm": gm.pk,
-                "hero_name": hero.name,
-                "other_name": other.name,
-                "hero_user": hero.owner.username,
-                "other_user": other.owner.username,
-                "gm_name": gm.username,
-            },
-        )
+        _copy_first_entry(cursor, size, first.pk, hero, other, gm)
         cursor.execute("SET LOCAL session_replication_role = DEFAULT")
         derive_statistics(cursor, campaign.pk)
     with connection.cursor() as cursor:

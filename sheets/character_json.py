@@ -84,7 +84,7 @@ def export_character(character: Character) -> dict[str, Any]:
         # Only the GM reads a hidden NPC, so only the GM's export says so; the GM's import keeps it.
         data["character"]["hidden_from_players"] = True
     system = character.campaign.rule_system
-    data["sheet"] = system.export_sheet(system.sheet_of(character))
+    data["sheet"] = system.json.dump(system.sheet_of(character))
     return data
 
 
@@ -376,7 +376,7 @@ def import_character(raw: str, *, membership: Membership) -> Imported:
         result = Imported(character)
         system = campaign.rule_system
         sheet = system.sheet_of(character)
-        system.import_sheet(sheet, data["sheet"], c, gm=gm, result=result, ignored=ignored)
+        system.json.load(sheet, data["sheet"], c, gm=gm, result=result, ignored=ignored)
         if c.errors:
             # Raising inside atomic() rolls back the character and every row created so far.
             raise CharacterImportError(c.errors)

@@ -244,6 +244,15 @@ ATTRIBUTE_NAMES = dict(CogentAttribute.choices)
 
 class CogentCreationForm(CreationForm):
     def add_fields(self) -> None:
+        self._add_attribute_fields()
+        self._add_core_skill_fields()
+        self._add_disability_fields()
+        kinds = self._sub_skill_kinds()  # one list, read once, for every vocation's skills
+        for i in range(COGENT_VOCATION_ROWS):
+            self._add_vocation_fields(i, kinds)
+
+    def _add_attribute_fields(self) -> None:
+        # Strict creation holds the attributes to the creation budget; a GM may enter any sheet.
         low = cogent_creation.CREATION_ATTRIBUTE_MIN if self.strict else ranges.COGENT_ATTRIBUTE_MIN
         high = (
             cogent_creation.CREATION_ATTRIBUTE_POINTS
@@ -252,6 +261,8 @@ class CogentCreationForm(CreationForm):
         )
         for attribute, label in CogentAttribute.choices:
             self.fields[attribute] = RatingField(label, low, high)
+
+    def _add_core_skill_fields(self) -> None:
         for i, (name, _) in enumerate(COGENT_CORE_SKILLS):
             self.fields[f"skill-{i}"] = RatingField(
                 name, ranges.COGENT_SKILL_MIN, ranges.COGENT_SKILL_MAX
@@ -260,6 +271,8 @@ class CogentCreationForm(CreationForm):
                 self.fields["craft"] = _text(
                     f"{name}: animal or craft", placeholder="Animal or craft, e.g. Horse"
                 )
+
+    def _add_disability_fields(self) -> None:
         for i in range(COGENT_DISABILITY_ROWS):
             self.fields[f"disability-{i}-name"] = _text(
                 f"Disabling characteristic {i + 1}", placeholder="e.g. Feeble, Phobia (heights)"
@@ -270,7 +283,10 @@ class CogentCreationForm(CreationForm):
                 initial="chosen",
                 required=False,
             )
-        kinds: list[Any] = [
+
+    def _sub_skill_kinds(self) -> list[Any]:
+        """A vocation skill's kind choices: vocational by governing attribute, or combat."""
+        return [
             ("", "—"),
             (
                 "Vocational skill, governed by",
@@ -281,34 +297,35 @@ class CogentCreationForm(CreationForm):
                 [(f"combat:{n}", n) for n in cogent_combat_skills(self.campaign)],
             ),
         ]
-        for i in range(COGENT_VOCATION_ROWS):
-            v = f"vocation-{i}"
-            self.fields[f"{v}-name"] = _text(
-                f"Vocation {i + 1}",
-                help_text="" if i else "A job or path: Ship's Surgeon, Drifter, Knight…",
+
+    def _add_vocation_fields(self, i: int, kinds: list[Any]) -> None:
+        v = f"vocation-{i}"
+        self.fields[f"{v}-name"] = _text(
+            f"Vocation {i + 1}",
+            help_text="" if i else "A job or path: Ship's Surgeon, Drifter, Knight…",
+        )
+        self.fields[f"{v}-attribute"] = forms.ChoiceField(
+            label=f"Vocation {i + 1} governing attribute",
+            choices=[("", "—"), *CogentAttribute.choices],
+            required=False,
+        )
+        self.fields[f"{v}-rating"] = RatingField(
+            f"Vocation {i + 1} rating", ranges.COGENT_VOCATION_MIN, ranges.COGENT_VOCATION_MAX
+        )
+        for j in range(ranges.COGENT_SUBSKILLS_PER_VOCATION):
+            s = f"{v}-sub-{j}"
+            self.fields[f"{s}-kind"] = forms.ChoiceField(
+                label=f"Vocation {i + 1} skill {j + 1}", choices=kinds, required=False
             )
-            self.fields[f"{v}-attribute"] = forms.ChoiceField(
-                label=f"Vocation {i + 1} governing attribute",
-                choices=[("", "—"), *CogentAttribute.choices],
-                required=False,
+            self.fields[f"{s}-name"] = _text(
+                f"Vocation {i + 1} skill {j + 1} name",
+                placeholder="Vocational skills only",
             )
-            self.fields[f"{v}-rating"] = RatingField(
-                f"Vocation {i + 1} rating", ranges.COGENT_VOCATION_MIN, ranges.COGENT_VOCATION_MAX
+            self.fields[f"{s}-rating"] = RatingField(
+                f"Vocation {i + 1} skill {j + 1} rating",
+                ranges.COGENT_SUBSKILL_MIN,
+                ranges.COGENT_SUBSKILL_MAX,
             )
-            for j in range(ranges.COGENT_SUBSKILLS_PER_VOCATION):
-                s = f"{v}-sub-{j}"
-                self.fields[f"{s}-kind"] = forms.ChoiceField(
-                    label=f"Vocation {i + 1} skill {j + 1}", choices=kinds, required=False
-                )
-                self.fields[f"{s}-name"] = _text(
-                    f"Vocation {i + 1} skill {j + 1} name",
-                    placeholder="Vocational skills only",
-                )
-                self.fields[f"{s}-rating"] = RatingField(
-                    f"Vocation {i + 1} skill {j + 1} rating",
-                    ranges.COGENT_SUBSKILL_MIN,
-                    ranges.COGENT_SUBSKILL_MAX,
-                )
 
     # For the template: the fields in the page's order.
     def attribute_fields(self) -> list[forms.BoundField]:

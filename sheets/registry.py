@@ -39,9 +39,11 @@ def all_rule_systems() -> tuple[RuleSystem[Any], ...]:
 
 def contest_style(kind: str) -> ContestStyle:
     """The style of a contest kind (kinds are unique across systems, so no campaign is read)."""
-    return next(s for system in all_rule_systems() for s in system.contest_styles if s.kind == kind)
+    return next(
+        s for system in all_rule_systems() for s in system.table.contest_styles if s.kind == kind
+    )
 
 
 def contest_kind_choices() -> list[tuple[str, str]]:
     """Every system's contest kinds with their labels (the contest's ``kind`` choices)."""
-    return [(s.kind, s.label) for system in all_rule_systems() for s in system.contest_styles]
+    return [(s.kind, s.label) for system in all_rule_systems() for s in system.table.contest_styles]

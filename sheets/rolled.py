@@ -45,13 +45,15 @@ def rolled_context(
         "membership": membership,
         "can_edit": character.can_edit(membership),
         "editing": "",
-        "sections": {s.key: s for s in system.sections},
+        "sections": {s.key: s for s in system.sheet_page.sections},
         "sheet": sheet,
         "sheet_form": None,
     }
-    context |= system.rolled_context(sheet) | recent_rolls(character, membership)
+    context |= system.sheet_page.rolled_context(sheet) | recent_rolls(character, membership)
     context["rolled_parts"] = [
-        f"{system.sheet_template}#{section.key}" for section in system.sections if section.rolled
+        f"{system.templates.sheet}#{section.key}"
+        for section in system.sheet_page.sections
+        if section.rolled
     ]
     context["rolled_prompts"] = True
     return context

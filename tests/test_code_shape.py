@@ -1,6 +1,6 @@
 """What docs/architecture.md, CONTRIBUTING.md and tests/README.md say about the code's shape,
-checked: modules under 600 lines, no module importing another's private names, no test module
-importing another test module."""
+checked: modules under 600 lines, functions at most 60, no module importing another's private
+names, no test module importing another test module."""
 
 from __future__ import annotations
 
@@ -13,6 +13,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("api", "config", "sheets", "rolls", "web", "benchmarks", "tests", "docs")
 MODULE_LINES_MAX = 600
+FUNCTION_LINES_MAX = 60
+# Generated or not ours: migrations are written by makemigrations, the rest are tools' folders.
+NOT_OURS = {"migrations", "node_modules", "staticfiles"}
 
 
 def _modules() -> list[Path]:
@@ -22,6 +25,28 @@ def _modules() -> list[Path]:
             if "migrations" not in path.parts:
                 found.append(path)
     return sorted(found)
+
+
+def _python_files() -> list[Path]:
+    """Every Python file of the repository (manage.py too), outside hidden folders (.venv, .git)
+    and what is not ours."""
+    return sorted(
+        path
+        for path in ROOT.rglob("*.py")
+        if not NOT_OURS & set(path.relative_to(ROOT).parts)
+        and not any(part.startswith(".") for part in path.relative_to(ROOT).parts)
+    )
+
+
+def _function_lines(path: Path) -> list[tuple[str, int]]:
+    """(name, lines) of every function and method: from its ``def`` line to its last line, so a
+    decorator does not count, a docstring and comments inside do."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    return [
+        (node.name, node.end_lineno - node.lineno + 1)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.end_lineno
+    ]
 
 
 @cache
@@ -45,6 +70,22 @@ def test_the_modules_are_found():
 def test_every_module_is_under_600_lines(path):
     lines = len(path.read_text().splitlines())
     assert lines < MODULE_LINES_MAX, f"{lines} lines: split it by concern"
+
+
+def test_every_python_file_is_found():
+    names = {path.relative_to(ROOT).as_posix() for path in _python_files()}
+    assert {"manage.py", "benchmarks/http_rolls.py", "tests/d10pool/system.py"} <= names
+    assert not any("/migrations/" in name or name.startswith(".venv/") for name in names)
+
+
+def test_no_function_is_over_60_lines():
+    offenders = [
+        f"{path.relative_to(ROOT)}: {name} ({lines} lines)"
+        for path in _python_files()
+        for name, lines in _function_lines(path)
+        if lines > FUNCTION_LINES_MAX
+    ]
+    assert offenders == [], "split them into functions that each do one thing"
 
 
 def test_no_module_imports_another_modules_private_names():

@@ -130,7 +130,7 @@ class LogFilterForm(forms.Form):
             ("", "All outcomes"),
             (ANY_SUCCESS, "Any success"),
             (ANY_FAILURE, "Any other outcome"),
-        ] + [(code, OUTCOME_LABELS[code]) for code in campaign.rule_system.log_outcomes]
+        ] + [(code, OUTCOME_LABELS[code]) for code in campaign.rule_system.results.log_outcomes]
 
     def character_choices(self) -> list[tuple[Any, str]]:
         """The character field's choices: ("", "All characters"), then (pk, name) of every

@@ -469,7 +469,7 @@ class RollEntry(models.Model):
     def headline(self) -> Headline:
         """The result card's headline, figure and meaning in play, worded per system when shown
         (never stored: the stored words are hashed into the chain)."""
-        return rule_system(self.system).headline(self)
+        return rule_system(self.system).results.headline(self)
 
     @property
     def contest_sides(self) -> list[dict[str, Any]]:

@@ -62,11 +62,11 @@ class RollCall(models.Model):
 
     @property
     def difficulty_label(self) -> str:
-        return self.campaign.rule_system.difficulty_label(self.difficulty, self.ability)
+        return self.campaign.rule_system.table.difficulty_label(self.difficulty, self.ability)
 
     def preset(self) -> tuple[dict[str, Any], set[str]]:
         """The roll panel's prefilled values and which of them the player cannot change."""
-        return self.campaign.rule_system.call_preset(self.difficulty, self.ability)
+        return self.campaign.rule_system.table.call_preset(self.difficulty, self.ability)
 
     def targets_character(self, character: Character) -> bool:
         return self.targets.filter(character=character).exists()

@@ -55,7 +55,7 @@ def assist_ask(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """ "Ask for an assist": the character's roller asks the table (a prompt on the other sheets).
     ``withdraw`` in the POST closes the open request instead."""
     character, _ = character_for_roller(request, pk)
-    if not character.campaign.rule_system.has_assists:
+    if not character.campaign.rule_system.rolling.has_assists:
         raise Http404("Assists are a Cogent rule.")
     if request.POST.get("withdraw"):
         if AssistRequest.objects.close_for(character):

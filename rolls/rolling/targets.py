@@ -49,7 +49,7 @@ class Target:
 
 def load_target(character: Character, kind: str, pk: int) -> Target:
     """The row ``pk`` of ``kind`` on this character's sheet; 404 for anything else."""
-    row = character.campaign.rule_system.row_kind(kind)
+    row = character.campaign.rule_system.rolling.row_kind(kind)
     if row is None:
         raise Http404("Nothing to roll there.")
     qs = row.model._default_manager.select_related(*row.related).prefetch_related(*row.prefetch)
@@ -90,7 +90,7 @@ def _roll_rows(kind: str) -> tuple[str, _RowQuery] | None:
     """The rule system whose row ``kind`` is and the row query for it (one per kind and
     process)."""
     for system in all_rule_systems():
-        row = system.row_kind(kind)
+        row = system.rolling.row_kind(kind)
         if row is not None:
             return system.key, _row_query(system, row)
     return None
@@ -109,7 +109,7 @@ def _row_query(system: RuleSystem[Any], row: RowKind) -> _RowQuery:
         rows = row.model._default_manager.select_related(
             *row.related, f"{to_character}__campaign__log_head"
         ).prefetch_related(*row.prefetch)
-        return system.roll_form.with_roll_state(rows, row.lookup)
+        return system.rolling.form_class.with_roll_state(rows, row.lookup)
 
     def build(pk: int, character: int, user: int) -> QuerySet[Any]:
         rows = with_viewer(shared(), f"{to_character}__campaign", user)
@@ -125,7 +125,7 @@ def find_target(character: Character, name: str, *, assist: bool = False) -> Tar
     vocation order, is taken. A Cogent vocation is found only for an assist (rules at the table:
     vocations only assist), so a call or a contest never rolls one.
     """
-    for row in character.campaign.rule_system.rows:
+    for row in character.campaign.rule_system.rolling.rows:
         if row.assist_only and not assist:
             continue
         qs = row.model._default_manager.filter(**{row.lookup: character.pk}, name=name)
@@ -141,7 +141,7 @@ def row_names(character: Character, *, assist: bool = False) -> dict[str, tuple[
     """Every rollable row of this sheet by name → (URL kind, pk), the one :func:`find_target`
     would pick for that name; one query per kind of row, however many names are looked up."""
     found: dict[str, tuple[str, int]] = {}
-    for row in character.campaign.rule_system.rows:
+    for row in character.campaign.rule_system.rolling.rows:
         if row.assist_only and not assist:
             continue
         qs = row.model._default_manager.filter(**{row.lookup: character.pk})

@@ -67,7 +67,7 @@ def _panel_context(
         "ask": ask,
         # Cogent: the roller may ask the table for an assist when none waits yet.
         "ask_assist_url": reverse("assist_ask", args=[target.character.pk])
-        if target.character.campaign.rule_system.has_assists
+        if target.character.campaign.rule_system.rolling.has_assists
         and getattr(form, "waiting_assist", None) is None
         and not ask
         else "",
@@ -97,7 +97,10 @@ def _form(
 ) -> RollForm:
     """The system's panel form, bound to ``data`` or, when there is none, to its defaults —
     with the GM's values prefilled and locked when the roll answers a call or contest."""
-    form_class, sheet = target.character.campaign.rule_system.roll_form, sheet or target.sheet
+    form_class, sheet = (
+        target.character.campaign.rule_system.rolling.form_class,
+        sheet or target.sheet,
+    )
     kwargs = {"gm": membership.is_gm} | (ask.presets() if ask else {})
     if not any(key not in ASK_PARAMS for key in data):
         form = form_class.with_defaults(target=target, sheet=sheet, **kwargs)

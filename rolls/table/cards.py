@@ -3,7 +3,7 @@ viewer may do there, and only what the viewer may read."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Prefetch
 from django.urls import reverse
@@ -17,6 +17,9 @@ from rolls.models import (
 from rolls.rolling.targets import row_names
 from rolls.table import contests, verdicts
 from sheets.models import Campaign, Membership
+
+if TYPE_CHECKING:
+    from rolls.table.styles.base import ContestStyle
 
 
 # A contest's entries, with what visibility needs to decide who reads each (no query per entry).
@@ -65,37 +68,10 @@ def contest_card(
     hidden_result = not readable and contest.state in (ContestState.CHOOSING, ContestState.DECIDED)
     active = contest.is_active and not hidden_result
     style = contest.style
-    sides = []
-    for status in contests.sides(contest, entries):
-        character = status.character
-        can_act = active and character is not None and character.can_roll(membership)
-        side: dict[str, Any] = {
-            "status": status,
-            "idle_words": style.idle_words(status.side),
-            "can_act": can_act,
-            "panel_url": "",
-            "readable": status.entry is not None and status.entry.is_readable_by(membership),
-        }
-        if character is None or not can_act:
-            sides.append(side)
-            continue
-        if style.panel_side(contest, status):
-            # ``rows``: the prompts' character's rows by name, read once for all its contests.
-            found = (rows if rows is not None else row_names(character)).get(contest.skill_a)
-            if found is not None:
-                kind, row_pk = found
-                side["panel_url"] = (
-                    reverse("roll_panel", args=[character.pk, kind, row_pk])
-                    + f"?contest={contest.pk}"
-                )
-        waiting = contest.state == ContestState.OPEN
-        if waiting and not status.rolled and style.rolls_here(contest, status):
-            side["rolls_here"] = True
-            side["visibilities"] = contests.visibility_choices(contest, membership)
-            side |= style.side_choices(contest, status, membership, figures=figures)
-        elif waiting and status.rolled and not status.settled and style.keeps(contest, status):
-            side["keeps"] = True
-        sides.append(side)
+    sides = [
+        _side_card(contest, style, status, membership, active=active, figures=figures, rows=rows)
+        for status in contests.sides(contest, entries)
+    ]
     return {
         "contest": contest,
         "style": style,
@@ -112,3 +88,44 @@ def contest_card(
         "can_choose": contest.state == ContestState.CHOOSING and sides[0]["can_act"],
         "can_cancel": contest.is_active and membership.is_gm,
     }
+
+
+def _side_card(
+    contest: Contest,
+    style: ContestStyle,
+    status: contests.SideStatus,
+    membership: Membership,
+    *,
+    active: bool,
+    figures: bool,
+    rows: dict[str, tuple[str, int]] | None,
+) -> dict[str, Any]:
+    """One side of a contest card: what it rolled, and what this member may do for it now (open
+    the roll panel, roll here, keep a result)."""
+    character = status.character
+    can_act = active and character is not None and character.can_roll(membership)
+    side: dict[str, Any] = {
+        "status": status,
+        "idle_words": style.idle_words(status.side),
+        "can_act": can_act,
+        "panel_url": "",
+        "readable": status.entry is not None and status.entry.is_readable_by(membership),
+    }
+    if character is None or not can_act:
+        return side
+    if style.panel_side(contest, status):
+        # ``rows``: the prompts' character's rows by name, read once for all its contests.
+        found = (rows if rows is not None else row_names(character)).get(contest.skill_a)
+        if found is not None:
+            kind, row_pk = found
+            side["panel_url"] = (
+                reverse("roll_panel", args=[character.pk, kind, row_pk]) + f"?contest={contest.pk}"
+            )
+    waiting = contest.state == ContestState.OPEN
+    if waiting and not status.rolled and style.rolls_here(contest, status):
+        side["rolls_here"] = True
+        side["visibilities"] = contests.visibility_choices(contest, membership)
+        side |= style.side_choices(contest, status, membership, figures=figures)
+    elif waiting and status.rolled and not status.settled and style.keeps(contest, status):
+        side["keeps"] = True
+    return side

@@ -39,11 +39,11 @@ def last_rolls(campaign: Campaign, membership: Membership, size: int) -> dict[in
 
 
 def key_rows(system: RuleSystem[Any], sheet: Any) -> list[dict[str, Any]]:
-    """The card's key rows (the seam's ``table_rows``), each with its chances at the panel's
+    """The card's key rows (the seam's ``table.key_rows``), each with its chances at the panel's
     default options in the sheet's words ("58.3% Success") and its quick roll's value."""
     rows = []
-    for found in system.table_rows(sheet):
-        row_bands = bands(system.row_odds(found.kind, found.row))
+    for found in system.table.key_rows(sheet):
+        row_bands = bands(system.rolling.odds(found.kind, found.row))
         rows.append(
             {
                 "label": found.row.roll_label,
@@ -72,7 +72,7 @@ def character_rows(
     characters = (
         Character.objects.filter(campaign=campaign)
         .select_related("owner", system.related_name)
-        .prefetch_related(*system.summary_related())
+        .prefetch_related(*system.table.summary_related)
         .order_by("is_npc", "name", "pk")
     )
     if only is None:
@@ -94,7 +94,7 @@ def character_rows(
     rows = []
     for character in characters:
         sheet = system.sheet_of(character)
-        form = bound.get(character.pk) or system.resources_form(
+        form = bound.get(character.pk) or system.table.resources_form(
             instance=sheet, prefix=f"res-{character.pk}"
         )
         rows.append(

@@ -104,7 +104,7 @@ class CallForm(forms.Form):
             campaign=campaign
         )
         cast(forms.ChoiceField, self.fields["skill"]).choices = [(name, name) for name in skills]
-        spec = campaign.rule_system.difficulty
+        spec = campaign.rule_system.table.difficulty
         low, high = spec.minimum, spec.maximum
         difficulty = cast(forms.IntegerField, self.fields["difficulty"])
         difficulty.label, difficulty.min_value, difficulty.max_value = spec.label, low, high
@@ -114,7 +114,7 @@ class CallForm(forms.Form):
             MaxValueValidator(high),
         ]
         difficulty.widget.attrs.update(min=low, max=high)
-        if not campaign.rule_system.gm_picks_ability:
+        if not campaign.rule_system.table.gm_picks_ability:
             del self.fields["ability"]
 
     def clean(self) -> dict[str, Any]:
@@ -171,7 +171,7 @@ class ContestForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.campaign = campaign
         system = campaign.rule_system
-        kinds = [(style.kind, style.label) for style in system.contest_styles]
+        kinds = [(style.kind, style.label) for style in system.table.contest_styles]
         if len(kinds) > 1:
             # Each kind's label says how it plays, and one ("Active vs passive: the passive side
             # sets the Risk") is wider than a phone: a closed select shows only its start, a
@@ -186,10 +186,10 @@ class ContestForm(forms.Form):
         choices = [(name, name) for name in skills]
         cast(forms.ChoiceField, self.fields["skill_a"]).choices = choices
         cast(forms.ChoiceField, self.fields["skill_b"]).choices = [("", "—"), *choices]
-        if not system.gm_picks_ability:
+        if not system.table.gm_picks_ability:
             del self.fields["ability_a"], self.fields["ability_b"]
             del self.fields["outside_domain_a"], self.fields["outside_domain_b"]
-        if not system.opposition_adds_difficulty:
+        if not system.table.opposition_adds_difficulty:
             del self.fields["difficulty"], self.fields["opposition"]
             self.fields["skill_b"].required = True
         else:
@@ -215,7 +215,7 @@ class ContestForm(forms.Form):
             if character and skill and find_target(character, skill) is None:
                 self.add_error(f"skill_{side}", f"{character.name} has no skill called {skill}.")
         if (
-            self.campaign.rule_system.opposition_adds_difficulty
+            self.campaign.rule_system.table.opposition_adds_difficulty
             and "difficulty" in data
             and "opposition" in data
         ):

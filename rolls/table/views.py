@@ -90,10 +90,10 @@ def _dashboard_context(
     notes: dict[int, str] | None = None,
 ) -> dict[str, Any]:
     # Calls and contests name what is rolled; an assist may also be made with a vocation.
-    skills = campaign.rule_system.skill_names(campaign, vocations=False)
-    if campaign.rule_system.has_assists:
+    skills = campaign.rule_system.rolling.skill_names(campaign, vocations=False)
+    if campaign.rule_system.rolling.has_assists:
         assist_form = assist_form or AssistForm(
-            campaign=campaign, skills=campaign.rule_system.skill_names(campaign)
+            campaign=campaign, skills=campaign.rule_system.rolling.skill_names(campaign)
         )
     rows = character_rows(campaign, membership, bound)
     for row in rows:  # what a quick roll from the card said, beside its Roll buttons
@@ -190,7 +190,7 @@ def table_roll(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             "“row” must name one of the character's rows.", status=400, content_type="text/plain"
         )
     target = load_target(character, kind, int(row_pk))
-    form_class = character.campaign.rule_system.roll_form
+    form_class = character.campaign.rule_system.rolling.form_class
     data = form_class.default_data(target=target, sheet=target.sheet, gm=True)
     if "visibility" in request.POST:
         data["visibility"] = request.POST["visibility"]
@@ -227,7 +227,7 @@ def table_roll(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def character_resources(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character, membership = character_for_gm(request, pk)
     campaign = character.campaign
-    form_class = campaign.rule_system.resources_form
+    form_class = campaign.rule_system.table.resources_form
     prefix = f"res-{character.pk}"
     saved = False
     with transaction.atomic():
@@ -266,7 +266,7 @@ def call_create(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     form = CallForm(
         request.POST,
         campaign=campaign,
-        skills=campaign.rule_system.skill_names(campaign, vocations=False),
+        skills=campaign.rule_system.rolling.skill_names(campaign, vocations=False),
     )
 
     def create(d: dict[str, Any]) -> str:
@@ -293,10 +293,10 @@ def assist_start(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The GM has a character assist another (Cogent): opens the assisting character's roll
     panel set up for the assist. Nothing is rolled or written here; the panel rolls it."""
     campaign, membership = campaign_for_gm(request, pk)
-    if not campaign.rule_system.has_assists:
+    if not campaign.rule_system.rolling.has_assists:
         raise Http404("Assists are a Cogent rule.")
     form = AssistForm(
-        request.POST, campaign=campaign, skills=campaign.rule_system.skill_names(campaign)
+        request.POST, campaign=campaign, skills=campaign.rule_system.rolling.skill_names(campaign)
     )
     if not form.is_valid() or form.target is None:
         context = _dashboard_context(campaign, membership, assist_form=form)
@@ -327,7 +327,7 @@ def _create(
             messages.success(request, announce)
             anchor = "#calls" if is_call else "#contests"
             return redirect(reverse("campaign_dashboard", args=[campaign.pk]) + anchor)
-        skills = campaign.rule_system.skill_names(campaign, vocations=False)
+        skills = campaign.rule_system.rolling.skill_names(campaign, vocations=False)
         form = type(form)(campaign=campaign, skills=skills)
     elif not request.htmx:
         page = (
@@ -372,7 +372,7 @@ def contest_create(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     form = ContestForm(
         request.POST,
         campaign=campaign,
-        skills=campaign.rule_system.skill_names(campaign, vocations=False),
+        skills=campaign.rule_system.rolling.skill_names(campaign, vocations=False),
     )
 
     def create(d: dict[str, Any]) -> str:

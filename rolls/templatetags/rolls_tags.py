@@ -17,7 +17,7 @@ register = template.Library()
 @register.inclusion_tag("rolls/_roll_cell.html")
 def roll_cell(character: Any, kind: str, obj: Any, can_roll: bool, label: str) -> dict[str, Any]:
     # The odds at the panel's default options (DAD6: with the rolled-forward boons, as the panel).
-    row_bands = bands(character.campaign.rule_system.row_odds(kind, obj))
+    row_bands = bands(character.campaign.rule_system.rolling.odds(kind, obj))
     return {
         "url": reverse("roll_panel", args=[character.pk, kind, obj.pk]),
         "bands": row_bands,

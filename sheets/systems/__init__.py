@@ -6,7 +6,9 @@ rows, the skill names a GM may ask for, the difficulty a GM call fixes, the cont
 outcomes the log filters by, what follow-ups read again, the sheet's parts for its page, the JSON
 import and export, the template folder. Views, forms, models and templates ask
 ``campaign.rule_system`` (or ``sheets.registry.rule_system``) instead of branching on the
-system's name.
+system's name. The system object holds its name and its sheet; the rest is grouped into facets,
+one attribute per concern (``sheet_page``, ``rolling``, ``results``, ``table``, ``creation``,
+``json``, ``campaign_skills``, ``templates``; ``sheets.systems.facets``).
 
 Each system is a subclass in its own module (``cogent``, ``dad6``, ``cold_stars``), named in the
 setting ``RULE_SYSTEMS`` and registered at start-up in ``sheets.registry`` (which imports no forms,
@@ -19,164 +21,78 @@ Adding a system: docs/architecture.md, "Adding a rule system".
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from fractions import Fraction
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar
 
-from django.db import models
-from django.utils.module_loading import import_string
-
-from sheets.forms import FiguresSection, SectionForm
 from sheets.models import SystemSheet
+from sheets.systems.facets import (
+    TABLE_ROWS,
+    CampaignSkills,
+    Creation,
+    Difficulty,
+    FormMaker,
+    GmTable,
+    Results,
+    Rolling,
+    RowKind,
+    SheetJson,
+    SheetPage,
+    SheetSection,
+    TableRow,
+    Templates,
+)
 
 if TYPE_CHECKING:
-    from django import forms
+    from sheets.models import Character
 
-    from rolls.models import RollEntry
-    from rolls.rolling.forms.base import RollForm
-    from rolls.rolling.outcomes import Headline
-    from rolls.table.styles.base import ContestStyle
-    from sheets.character_json import Collector, Imported
-    from sheets.creation import CreationForm
-    from sheets.models import Campaign, Character
-
-
-class FormMaker(Protocol):
-    """Builds one form of the sheet page, or None unless the viewer may edit and ``section`` is
-    the one in edit mode. A row of the section gets the form its Save validates (by ``key``, its
-    prefix); ``factory`` builds any other form of the section (the add forms)."""
-
-    def __call__(
-        self, section: str, key: str, factory: Callable[[], forms.BaseForm] | None = None
-    ) -> forms.BaseForm | None: ...
-
-
-@dataclass(frozen=True)
-class SheetSection:
-    """A part of the sheet page that reads like a printed sheet and has its own Edit mode.
-
-    ``key`` names it in ``?edit=<key>``, in its Save URL and as the section's id on the page.
-    """
-
-    key: str
-    title: str
-    figures: bool = False  # its form is the sheet's own (sheet_form): attributes, resources
-    saves: bool = True  # False: edit mode only adds and removes rows, nothing to Save
-    # A roll or its follow-up may change what it shows (resources spent, a bane accepted): the
-    # roll's response carries it, and open sheets fetch it alone (docs/live.md). The system's
-    # sheet template defines it as a partial named by its key.
-    rolled: bool = False
-
-
-@dataclass(frozen=True)
-class Difficulty:
-    """What a GM call or an opposed contest fixes, and how it reads ("CL 3", "Risk 2")."""
-
-    label: str  # the GM's form field label
-    short: str  # before the number in a call's name
-    minimum: int
-    maximum: int
-    default: int
-    field: str  # the roll panel's field the call fixes
-
-
-@dataclass(frozen=True)
-class TableRow:
-    """A row the GM table's card shows (and, for an NPC, rolls from): one of the character's
-    key skills or pools, with its dice in the sheet's words ("5d6", "Ability 3 + Skill 2")."""
-
-    kind: str  # a RowKind's kind: the row is rolled as on the sheet
-    row: Any
-    dice: str
-
-
-# How many of a character's rows its GM table card shows: its best few, so five cards fit a
-# laptop screen (the sheet has the rest).
-TABLE_ROWS = 4
-
-
-@dataclass(frozen=True)
-class RowKind:
-    """A rollable row kind: its URL kind, model, and how it is found within one character."""
-
-    kind: str  # in URLs: /characters/<pk>/roll/<kind>/<row pk>/
-    model: type[models.Model]
-    lookup: str  # the row's path to the sheet's pk (= the character's pk)
-    related: tuple[str, ...]  # loaded with the row
-    prefetch: tuple[str, ...] = ()
-    order_by: tuple[str, ...] = ()  # which row a name finds first, when names repeat
-    assist_only: bool = False  # found by name only for an assist (Cogent vocations)
+# What a system's module imports from the seam: the base, its records and its facets.
+__all__ = [
+    "TABLE_ROWS",
+    "CampaignSkills",
+    "Creation",
+    "Difficulty",
+    "FormMaker",
+    "GmTable",
+    "Results",
+    "Rolling",
+    "RowKind",
+    "RuleSystem",
+    "SheetJson",
+    "SheetPage",
+    "SheetSection",
+    "TableRow",
+    "Templates",
+]
 
 
 class RuleSystem[S: SystemSheet]:
-    """One rule system as the app sees it. Subclasses set the attributes and the methods that
-    differ; the base holds what is the same shape for every system."""
+    """One rule system as the app sees it: its key and its sheet, and a facet per concern.
+
+    A subclass sets the key, the label and the sheet model, and builds each facet: the data-only
+    ones (``json``, ``creation``, ``table``, ``results``) with keywords, the others as instances
+    of its own subclasses (``rolling``, ``sheet_page``, ``campaign_skills``)."""
 
     key: ClassVar[str]  # the System value stored on the campaign
     label: ClassVar[str]
     related_name: ClassVar[str]  # Character → its one-to-one sheet
     sheet_model: type[S]  # (a class attribute in each system: ClassVar can't hold S)
-    sheet_form: ClassVar[type[forms.ModelForm]]
-    sheet_form_takes_gm: ClassVar[bool] = False  # the sheet form has GM-only fields
-    roll_form_path: ClassVar[str]
-    resources_form_path: ClassVar[str]
-    difficulty: ClassVar[Difficulty]
-    # Its kinds of contest: the style objects' classes by dotted path (in rolls.table.styles).
-    contest_style_paths: ClassVar[tuple[str, ...]]
-    log_outcomes: ClassVar[tuple[str, ...]]  # the outcomes the log filter offers, best first
-    # What follow-ups read again from an entry (where, keys): without them nothing is offered.
-    follow_up_reads: ClassVar[tuple[str, tuple[str, ...]]]
-    # What offers and carries out its follow-ups: a rolls.rolling.followups.SystemFollowUps
-    # by dotted path (each system's module's FOLLOW_UPS).
-    follow_ups_path: ClassVar[str]
-    # The function that words an entry's outcome for the result card: its headline, figure and
-    # what it means in play (in rolls.rolling.outcomes; computed when shown, never stored).
-    headline_path: ClassVar[str]
-    rows: ClassVar[tuple[RowKind, ...]]
-    # The sheet page's parts in page order, each with an Edit mode (the name and notes are
-    # every system's and the page's own).
-    sections: ClassVar[tuple[SheetSection, ...]]
-    campaign_skills_label: ClassVar[str] = ""  # the GM's own skills page, if the system has one
-    has_assists: ClassVar[bool] = False  # one character's roll helps another's (Cogent)
-    gm_picks_ability: ClassVar[bool] = False  # calls and contests name the Ability (Cold Stars)
-    # An opposed contest: only side A rolls, against a difficulty the opposition raises (DAD6).
-    opposition_adds_difficulty: ClassVar[bool] = False
+    # The facets (sheets.systems.facets), one per concern. Those typed by S are set on the
+    # class too (ClassVar can't hold S).
+    sheet_page: SheetPage[S]  # the character page's system part: sections, forms, context
+    rolling: Rolling[S]  # what can be rolled, the roll panel's form, odds and pools
+    results: ClassVar[Results]  # an entry's headline, its follow-ups, the log's outcomes
+    table: ClassVar[GmTable]  # the GM's calls and contests, resources form, summaries
+    creation: ClassVar[Creation]  # guided character creation
+    json: ClassVar[SheetJson]  # the sheet's part of the character JSON
+    campaign_skills: ClassVar[CampaignSkills | None] = None  # the GM's own skills page, if any
 
     def __str__(self) -> str:
         return self.label
 
-    # --- classes from the rolls app ----------------------------------------------------------
     @cached_property
-    def roll_form(self) -> type[RollForm]:
-        form: type[RollForm] = import_string(self.roll_form_path)
-        return form
-
-    @cached_property
-    def resources_form(self) -> type[forms.ModelForm]:
-        form: type[forms.ModelForm] = import_string(self.resources_form_path)
-        return form
-
-    @cached_property
-    def contest_styles(self) -> tuple[ContestStyle, ...]:
-        return tuple(import_string(path)() for path in self.contest_style_paths)
-
-    def headline(self, entry: RollEntry) -> Headline:
-        """The result card's headline for one of this system's entries."""
-        words: Callable[[RollEntry], Headline] = import_string(self.headline_path)
-        return words(entry)
-
-    # --- templates ---------------------------------------------------------------------------
-    @property
-    def sheet_template(self) -> str:
-        """The sheet's system part, included by the character page."""
-        return f"sheets/{self.key}/sheet.html"
-
-    @property
-    def summary_template(self) -> str:
-        """A character's figures on the GM dashboard."""
-        return f"sheets/{self.key}/summary.html"
+    def templates(self) -> Templates:
+        """The system's template folder (the one facet that follows from the key alone)."""
+        return Templates(self.key)
 
     # --- the sheet ---------------------------------------------------------------------------
     def sheet_of(self, character: Character) -> S:
@@ -196,129 +112,3 @@ class RuleSystem[S: SystemSheet]:
         """The sheet as it is now in the database (after a transaction, committed or not)."""
         sheet: S = self.sheet_model._default_manager.get(pk=character_id)
         return sheet
-
-    def sheet_form_for(self, sheet: S, *, gm: bool, data: Any = None) -> forms.ModelForm:
-        kwargs: dict[str, Any] = {"gm": gm} if self.sheet_form_takes_gm else {}
-        return self.sheet_form(data, instance=sheet, prefix="sheet", **kwargs)
-
-    def sheet_context(
-        self,
-        character: Character,
-        sheet: S,
-        form: FormMaker,
-        *,
-        can_edit: bool,
-        gm: bool,
-        editing: str = "",
-    ) -> dict[str, Any]:
-        """The rows the sheet's part shows, each with its form when its section is edited, and
-        which rows fold away in read mode (untrained, unused) so a long sheet stays short."""
-        raise NotImplementedError
-
-    def rolled_context(self, sheet: S) -> dict[str, Any]:
-        """What the ``rolled`` sections show besides the sheet itself, in read mode (the parts a
-        roll's response carries: no other row of the sheet is read for them)."""
-        return {}
-
-    def section(self, key: str) -> SheetSection | None:
-        return next((section for section in self.sections if section.key == key), None)
-
-    def section_form(self, key: str, sheet: S, *, gm: bool, data: Any) -> SectionForm:
-        """Every form one Save of the section validates and saves together (bound to ``data``).
-        Systems add their row sections; the sheet's figures are the same for all."""
-        section = self.section(key)
-        if section is None or not section.saves:
-            raise LookupError(key)
-        if section.figures:
-            return FiguresSection([self.sheet_form_for(sheet, gm=gm, data=data)])
-        raise NotImplementedError
-
-    def summary_related(self) -> tuple[str | models.Prefetch, ...]:
-        """What the dashboard's character summaries and :meth:`table_rows` read, prefetched for
-        every sheet at once (the table's query count doesn't grow with its characters)."""
-        return ()
-
-    def table_rows(self, sheet: S) -> list[TableRow]:
-        """The character's key rows on the GM table, best first, at most ``TABLE_ROWS``: what
-        the GM reads (and rolls, for an NPC) at a glance. Read from :meth:`summary_related`'s
-        prefetches, never a query per sheet. A system without them shows its figures alone."""
-        return []
-
-    # --- rows and skills ---------------------------------------------------------------------
-    @property
-    def contest_kinds(self) -> tuple[str, ...]:
-        return tuple(style.kind for style in self.contest_styles)
-
-    def row_kind(self, kind: str) -> RowKind | None:
-        return next((row for row in self.rows if row.kind == kind), None)
-
-    def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
-        """The skill names a GM may ask for in this campaign, in sheet order."""
-        raise NotImplementedError
-
-    def row_odds(self, kind: str, row: Any) -> dict[str, Fraction]:
-        """The engine's odds for a sheet row at the panel's default options."""
-        raise NotImplementedError
-
-    def assist_names(self, sheet: S) -> list[str]:
-        """The rows an assist may be rolled with, in sheet order (``has_assists`` systems)."""
-        return []
-
-    def row_pool(self, kind: str, row: Any) -> dict[str, Any]:
-        """The dice a sheet row rolls at the panel's default options (the API's targets)."""
-        return {"dice": row.pool}
-
-    # --- the GM table ------------------------------------------------------------------------
-    def difficulty_label(self, difficulty: int, ability: str = "") -> str:
-        label = f"{self.difficulty.short} {difficulty}"
-        return f"{label}, {ability.capitalize()}" if ability else label
-
-    def call_preset(self, difficulty: int, ability: str = "") -> tuple[dict[str, Any], set[str]]:
-        """A GM call's prefilled panel values, all fixed (the GM's Ability too, when named)."""
-        values: dict[str, Any] = {self.difficulty.field: difficulty}
-        if ability:
-            values["ability"] = ability
-        return values, set(values)
-
-    # --- the GM's own skills (campaign_skills_label says whether the system has them) --------
-    def campaign_skill_form(self, campaign: Campaign, data: Any) -> forms.ModelForm:
-        raise NotImplementedError
-
-    def add_campaign_skill(self, form: forms.ModelForm) -> str:
-        """Save the GM's new skill (inside the view's transaction); the message saying so."""
-        raise NotImplementedError
-
-    def campaign_skills_context(self, campaign: Campaign) -> dict[str, Any]:
-        raise NotImplementedError
-
-    # --- JSON --------------------------------------------------------------------------------
-    def export_sheet(self, sheet: S) -> dict[str, Any]:
-        raise NotImplementedError
-
-    def import_sheet(
-        self,
-        sheet: S,
-        data: dict[str, Any],
-        c: Collector,
-        *,
-        gm: bool,
-        result: Imported,
-        ignored: list[str],
-    ) -> None:
-        raise NotImplementedError
-
-    # --- guided creation (sheets.creation; the rules are the engine's creation_check) ----------
-    creation_form: ClassVar[type[CreationForm]]
-
-    @property
-    def creation_template(self) -> str:
-        """The system's steps of the new-character page."""
-        return f"sheets/{self.key}/create.html"
-
-    def creation_form_for(self, campaign: Campaign, data: Any, *, gm: bool) -> CreationForm:
-        return self.creation_form(data, campaign=campaign, gm=gm)
-
-    def create_from(self, character: Character, build: dict[str, Any]) -> None:
-        """Fill the new character's blank sheet from a valid creation form's ``build`` (inside
-        the view's transaction, so a failure leaves no half-made character)."""
-        raise NotImplementedError

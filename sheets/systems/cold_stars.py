@@ -28,10 +28,17 @@ from sheets.models import (
 )
 from sheets.systems import (
     TABLE_ROWS,
+    CampaignSkills,
+    Creation,
     Difficulty,
     FormMaker,
+    GmTable,
+    Results,
+    Rolling,
     RowKind,
     RuleSystem,
+    SheetJson,
+    SheetPage,
     SheetSection,
     TableRow,
 )
@@ -40,32 +47,48 @@ if TYPE_CHECKING:
     from sheets.models import Campaign, Character
 
 
-class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
-    key = System.COLD_STARS
-    label = System.COLD_STARS.label
-    related_name = "cold_stars"
-    sheet_model = ColdStarsSheet
-    sheet_form = ColdStarsSheetForm
-    sheet_form_takes_gm = True  # the resource maximums are the GM's
-    creation_form = ColdStarsCreationForm
-    roll_form_path = "rolls.rolling.forms.cold_stars.ColdStarsRollForm"
-    resources_form_path = "rolls.table.forms.ColdStarsResourcesForm"
-    difficulty = Difficulty(
-        label="Risk",
-        short="Risk",
-        minimum=cold_stars.RISK_MIN,
-        maximum=cold_stars.RISK_MAX,
-        default=cold_stars.RISK_MIN,
-        field="risk",
-    )
-    contest_style_paths = (
-        "rolls.table.styles.cold_stars.Active",
-        "rolls.table.styles.cold_stars.Passive",
-    )
-    log_outcomes = OUTCOMES_BEST_FIRST  # every band
-    follow_up_reads = ("pool", ("ability", "skill", "risk"))
-    follow_ups_path = "rolls.rolling.followups.cold_stars.FOLLOW_UPS"
-    headline_path = "rolls.rolling.outcomes.cold_stars_headline"
+def _fill(sheet: ColdStarsSheet, build: dict[str, Any]) -> None:
+    """A valid creation form's build, onto the new character's blank sheet."""
+    for ability, rating in build["abilities"].items():
+        setattr(sheet, ability, rating)
+    sheet.save()
+    # The blank sheet has a row for every catalog and campaign skill; the form names them so.
+    rows = {
+        row.catalog_key or f"campaign-{row.campaign_skill_id}": row for row in sheet.skills.all()
+    }
+    trained, domains = [], []
+    for key, _, rating, _, domain in build["skills"]:
+        row = rows.get(key)
+        if row is None or rating is None:
+            continue  # a skill the GM added a moment ago stays untrained
+        row.trained, row.rating = True, rating
+        trained.append(row)
+        if domain:
+            domains.append(ColdStarsDomain(skill=row, name=domain))
+    ColdStarsSkill.objects.bulk_update(trained, ["trained", "rating"])
+    ColdStarsDomain.objects.bulk_create(domains)
+
+
+class ColdStarsSkills(CampaignSkills):
+    label = "Skills"
+
+    def form(self, campaign: Campaign, data: Any) -> CampaignSkillForm:
+        return CampaignSkillForm(data, campaign=campaign)
+
+    def add(self, form: Any) -> str:
+        skill = form.save()
+        skill.add_to_sheets()
+        return f"Added {skill.name} to every sheet in the campaign."
+
+    def context(self, campaign: Campaign) -> dict[str, Any]:
+        return {
+            "custom_skills": CampaignSkill.objects.filter(campaign=campaign),
+            "catalog": cold_stars_catalog(),
+        }
+
+
+class ColdStarsRolling(Rolling[ColdStarsSheet]):
+    form_path = "rolls.rolling.forms.cold_stars.ColdStarsRollForm"
     rows = (
         RowKind(
             "cold-stars-skill",
@@ -75,16 +98,30 @@ class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
             ("sheet", "campaign_skill"),
         ),
     )
-    campaign_skills_label = "Skills"
 
-    gm_picks_ability = True
+    def odds(self, kind: str, row: Any) -> dict[str, Fraction]:
+        return cold_stars.odds(row.pool)
 
+    def pool(self, kind: str, row: Any) -> dict[str, Any]:
+        pool = row.pool
+        return {"ability": pool.ability, "skill": pool.skill, "risk": pool.risk}
+
+    def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
+        """The catalog and the campaign's own skills: every sheet has them all."""
+        names = [skill.name for skill in cold_stars_catalog()]
+        names += CampaignSkill.objects.filter(campaign=campaign).values_list("name", flat=True)
+        return list(dict.fromkeys(names))
+
+
+class ColdStarsSheetPage(SheetPage[ColdStarsSheet]):
+    form = ColdStarsSheetForm
+    form_takes_gm = True  # the resource maximums are the GM's
     sections = (
         SheetSection("abilities", "Abilities and resources", figures=True, rolled=True),
         SheetSection("skills", "Skills"),
     )
 
-    def sheet_context(
+    def context(
         self,
         character: Character,
         sheet: ColdStarsSheet,
@@ -134,79 +171,64 @@ class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
             )
         return super().section_form(key, sheet, gm=gm, data=data)
 
-    def summary_related(self) -> tuple[Prefetch, ...]:
+
+def _key_rows(sheet: ColdStarsSheet) -> list[TableRow]:
+    """The trained skills, most dice first, each with its suggested Ability's dice."""
+    skills: list[ColdStarsSkill] | None = getattr(sheet, "trained_skills", None)
+    if skills is None:  # a sheet read without the table's prefetch
+        skills = [s for s in sheet.skills.all() if s.trained]
+    rows = []
+    for skill in skills:
+        pool = skill.pool
+        dice = f"{skill.get_ability_display()} {pool.ability} + Skill {pool.skill}"
+        rows.append((pool.ability + pool.skill, TableRow("cold-stars-skill", skill, dice)))
+    rows.sort(key=lambda r: -r[0])
+    return [row for _, row in rows[:TABLE_ROWS]]
+
+
+class ColdStarsSystem(RuleSystem[ColdStarsSheet]):
+    key = System.COLD_STARS
+    label = System.COLD_STARS.label
+    related_name = "cold_stars"
+    sheet_model = ColdStarsSheet
+    campaign_skills = ColdStarsSkills()
+
+    json = SheetJson(dump=export_cold_stars, load=import_cold_stars)
+    creation = Creation(form=ColdStarsCreationForm, fill=_fill)
+
+    table = GmTable(
+        difficulty=Difficulty(
+            label="Risk",
+            short="Risk",
+            minimum=cold_stars.RISK_MIN,
+            maximum=cold_stars.RISK_MAX,
+            default=cold_stars.RISK_MIN,
+            field="risk",
+        ),
+        contest_style_paths=(
+            "rolls.table.styles.cold_stars.Active",
+            "rolls.table.styles.cold_stars.Passive",
+        ),
+        resources_form_path="rolls.table.forms.ColdStarsResourcesForm",
+        gm_picks_ability=True,
         # The key rows: every sheet's trained skills in one read (most of the catalog on any
         # sheet is untrained, and never shown on the table).
-        trained = ColdStarsSkill.objects.filter(trained=True)
-        return (Prefetch("cold_stars__skills", queryset=trained, to_attr="trained_skills"),)
+        summary_related=(
+            Prefetch(
+                "cold_stars__skills",
+                queryset=ColdStarsSkill.objects.filter(trained=True),
+                to_attr="trained_skills",
+            ),
+        ),
+        key_rows=_key_rows,
+    )
 
-    def table_rows(self, sheet: ColdStarsSheet) -> list[TableRow]:
-        """The trained skills, most dice first, each with its suggested Ability's dice."""
-        skills: list[ColdStarsSkill] | None = getattr(sheet, "trained_skills", None)
-        if skills is None:  # a sheet read without summary_related's prefetch
-            skills = [s for s in sheet.skills.all() if s.trained]
-        rows = []
-        for skill in skills:
-            pool = skill.pool
-            dice = f"{skill.get_ability_display()} {pool.ability} + Skill {pool.skill}"
-            rows.append((pool.ability + pool.skill, TableRow("cold-stars-skill", skill, dice)))
-        rows.sort(key=lambda r: -r[0])
-        return [row for _, row in rows[:TABLE_ROWS]]
+    rolling = ColdStarsRolling()
+    results = Results(
+        headline_path="rolls.rolling.outcomes.cold_stars_headline",
+        follow_ups_path="rolls.rolling.followups.cold_stars.FOLLOW_UPS",
+        follow_up_reads=("pool", ("ability", "skill", "risk")),
+        log_outcomes=OUTCOMES_BEST_FIRST,  # every band
+    )
 
-    def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
-        """The catalog and the campaign's own skills: every sheet has them all."""
-        names = [skill.name for skill in cold_stars_catalog()]
-        names += CampaignSkill.objects.filter(campaign=campaign).values_list("name", flat=True)
-        return list(dict.fromkeys(names))
-
-    def row_odds(self, kind: str, row: Any) -> dict[str, Fraction]:
-        return cold_stars.odds(row.pool)
-
-    def row_pool(self, kind: str, row: Any) -> dict[str, Any]:
-        pool = row.pool
-        return {"ability": pool.ability, "skill": pool.skill, "risk": pool.risk}
-
-    def campaign_skill_form(self, campaign: Campaign, data: Any) -> CampaignSkillForm:
-        return CampaignSkillForm(data, campaign=campaign)
-
-    def add_campaign_skill(self, form: Any) -> str:
-        skill = form.save()
-        skill.add_to_sheets()
-        return f"Added {skill.name} to every sheet in the campaign."
-
-    def campaign_skills_context(self, campaign: Campaign) -> dict[str, Any]:
-        return {
-            "custom_skills": CampaignSkill.objects.filter(campaign=campaign),
-            "catalog": cold_stars_catalog(),
-        }
-
-    def export_sheet(self, sheet: ColdStarsSheet) -> dict[str, Any]:
-        return export_cold_stars(sheet)
-
-    def import_sheet(
-        self, sheet: ColdStarsSheet, data: dict[str, Any], c: Any, **kwargs: Any
-    ) -> None:
-        import_cold_stars(sheet, data, c, **kwargs)
-
-    # --- guided creation ---------------------------------------------------------------------
-    def create_from(self, character: Character, build: dict[str, Any]) -> None:
-        sheet = self.sheet_of(character)
-        for ability, rating in build["abilities"].items():
-            setattr(sheet, ability, rating)
-        sheet.save()
-        # The blank sheet has a row for every catalog and campaign skill; the form names them so.
-        rows = {
-            row.catalog_key or f"campaign-{row.campaign_skill_id}": row
-            for row in sheet.skills.all()
-        }
-        trained, domains = [], []
-        for key, _, rating, _, domain in build["skills"]:
-            row = rows.get(key)
-            if row is None or rating is None:
-                continue  # a skill the GM added a moment ago stays untrained
-            row.trained, row.rating = True, rating
-            trained.append(row)
-            if domain:
-                domains.append(ColdStarsDomain(skill=row, name=domain))
-        ColdStarsSkill.objects.bulk_update(trained, ["trained", "rating"])
-        ColdStarsDomain.objects.bulk_create(domains)
+    sheet_page = ColdStarsSheetPage()

@@ -12,10 +12,16 @@ from sheets.forms import Dad6SheetForm, Dad6SkillForm, SectionForm, UniqueNamesS
 from sheets.models import Dad6Sheet, Dad6Skill, System
 from sheets.systems import (
     TABLE_ROWS,
+    Creation,
     Difficulty,
     FormMaker,
+    GmTable,
+    Results,
+    Rolling,
     RowKind,
     RuleSystem,
+    SheetJson,
+    SheetPage,
     SheetSection,
     TableRow,
 )
@@ -24,39 +30,55 @@ if TYPE_CHECKING:
     from sheets.models import Campaign, Character
 
 
-class Dad6System(RuleSystem[Dad6Sheet]):
-    key = System.DAD6
-    label = System.DAD6.label
-    related_name = "dad6"
-    sheet_model = Dad6Sheet
-    sheet_form = Dad6SheetForm
-    roll_form_path = "rolls.rolling.forms.dad6.Dad6RollForm"
-    resources_form_path = "rolls.table.forms.Dad6ResourcesForm"
-    difficulty = Difficulty(
-        label="Difficulty (boons)",
-        short="Difficulty",
-        minimum=dad6.DIFFICULTY_MIN,
-        maximum=dad6.DIFFICULTY_MAX,
-        default=1,
-        field="difficulty",
+def _fill(sheet: Dad6Sheet, build: dict[str, Any]) -> None:
+    """A valid creation form's build, onto the new character's blank sheet."""
+    sheet.class_name, sheet.level = build["class_name"], build["level"]
+    sheet.save()
+    Dad6Skill.objects.bulk_create(
+        [Dad6Skill(sheet=sheet, name=name, is_class_skill=True) for name in build["class_skills"]]
+        + [
+            Dad6Skill(sheet=sheet, name=name, competence=competence)
+            for name, competence in build["other_skills"]
+        ]
     )
-    contest_style_paths = ("rolls.table.styles.dad6.Opposed",)
-    log_outcomes = ("success", "failure")
-    follow_up_reads = ("options", ("competence", "task", "difficulty", "traded_boons"))
-    follow_ups_path = "rolls.rolling.followups.dad6.FOLLOW_UPS"
-    headline_path = "rolls.rolling.outcomes.dad6_headline"
+
+
+class Dad6Rolling(Rolling[Dad6Sheet]):
+    form_path = "rolls.rolling.forms.dad6.Dad6RollForm"
     rows = (RowKind("dad6-skill", Dad6Skill, "sheet_id", ("sheet",)),)
 
-    opposition_adds_difficulty = True
-    creation_form = Dad6CreationForm
+    def odds(self, kind: str, row: Any) -> dict[str, Fraction]:
+        # The rolled-forward boons count, as they will in the panel.
+        return dad6.odds(
+            row.pool, competence=row.effective_competence, bonus_boons=row.sheet.forward_boons
+        )
 
+    def pool(self, kind: str, row: Any) -> dict[str, Any]:
+        return {
+            "dice": row.pool,
+            "competence": row.effective_competence,
+            "bonus_boons": row.sheet.forward_boons,
+        }
+
+    def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
+        """Every skill some sheet has, class skills first."""
+        names = (
+            Dad6Skill.objects.filter(sheet__character__campaign=campaign)
+            .order_by("-is_class_skill", "name")
+            .values_list("name", flat=True)
+        )
+        return list(dict.fromkeys(names))
+
+
+class Dad6SheetPage(SheetPage[Dad6Sheet]):
+    form = Dad6SheetForm
     sections = (
         SheetSection("class", "Class", figures=True, rolled=True),
         SheetSection("skills", "Skills"),
         SheetSection("banes", "Banes in play", saves=False, rolled=True),
     )
 
-    def sheet_context(
+    def context(
         self,
         character: Character,
         sheet: Dad6Sheet,
@@ -100,60 +122,50 @@ class Dad6System(RuleSystem[Dad6Sheet]):
             )
         return super().section_form(key, sheet, gm=gm, data=data)
 
-    def summary_related(self) -> tuple[str, ...]:
-        return ("dad6__skills",)  # the key rows: every sheet's skills in one read
 
-    def table_rows(self, sheet: Dad6Sheet) -> list[TableRow]:
-        """The skills the character is more than unfamiliar with, biggest pool first (class
-        skills first among equals, as on the sheet)."""
-        rows = [
-            TableRow("dad6-skill", skill, f"{skill.pool}d6 {skill.effective_competence}")
-            for skill in sheet.skills.all()
-            if not self._unused(skill)
-        ]
-        rows.sort(key=lambda r: -r.row.pool)
-        return rows[:TABLE_ROWS]
+def _key_rows(sheet: Dad6Sheet) -> list[TableRow]:
+    """The skills the character is more than unfamiliar with, biggest pool first (class skills
+    first among equals, as on the sheet)."""
+    rows = [
+        TableRow("dad6-skill", skill, f"{skill.pool}d6 {skill.effective_competence}")
+        for skill in sheet.skills.all()
+        if not Dad6SheetPage._unused(skill)
+    ]
+    rows.sort(key=lambda r: -r.row.pool)
+    return rows[:TABLE_ROWS]
 
-    def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
-        """Every skill some sheet has, class skills first."""
-        names = (
-            Dad6Skill.objects.filter(sheet__character__campaign=campaign)
-            .order_by("-is_class_skill", "name")
-            .values_list("name", flat=True)
-        )
-        return list(dict.fromkeys(names))
 
-    def row_odds(self, kind: str, row: Any) -> dict[str, Fraction]:
-        # The rolled-forward boons count, as they will in the panel.
-        return dad6.odds(
-            row.pool, competence=row.effective_competence, bonus_boons=row.sheet.forward_boons
-        )
+class Dad6System(RuleSystem[Dad6Sheet]):
+    key = System.DAD6
+    label = System.DAD6.label
+    related_name = "dad6"
+    sheet_model = Dad6Sheet
 
-    def row_pool(self, kind: str, row: Any) -> dict[str, Any]:
-        return {
-            "dice": row.pool,
-            "competence": row.effective_competence,
-            "bonus_boons": row.sheet.forward_boons,
-        }
+    json = SheetJson(dump=export_dad6, load=import_dad6)
+    creation = Creation(form=Dad6CreationForm, fill=_fill)
 
-    def export_sheet(self, sheet: Dad6Sheet) -> dict[str, Any]:
-        return export_dad6(sheet)
+    table = GmTable(
+        difficulty=Difficulty(
+            label="Difficulty (boons)",
+            short="Difficulty",
+            minimum=dad6.DIFFICULTY_MIN,
+            maximum=dad6.DIFFICULTY_MAX,
+            default=1,
+            field="difficulty",
+        ),
+        contest_style_paths=("rolls.table.styles.dad6.Opposed",),
+        resources_form_path="rolls.table.forms.Dad6ResourcesForm",
+        opposition_adds_difficulty=True,
+        summary_related=("dad6__skills",),  # the key rows: every sheet's skills in one read
+        key_rows=_key_rows,
+    )
 
-    def import_sheet(self, sheet: Dad6Sheet, data: dict[str, Any], c: Any, **kwargs: Any) -> None:
-        import_dad6(sheet, data, c, **kwargs)
+    rolling = Dad6Rolling()
+    results = Results(
+        headline_path="rolls.rolling.outcomes.dad6_headline",
+        follow_ups_path="rolls.rolling.followups.dad6.FOLLOW_UPS",
+        follow_up_reads=("options", ("competence", "task", "difficulty", "traded_boons")),
+        log_outcomes=("success", "failure"),
+    )
 
-    # --- guided creation ---------------------------------------------------------------------
-    def create_from(self, character: Character, build: dict[str, Any]) -> None:
-        sheet = self.sheet_of(character)
-        sheet.class_name, sheet.level = build["class_name"], build["level"]
-        sheet.save()
-        Dad6Skill.objects.bulk_create(
-            [
-                Dad6Skill(sheet=sheet, name=name, is_class_skill=True)
-                for name in build["class_skills"]
-            ]
-            + [
-                Dad6Skill(sheet=sheet, name=name, competence=competence)
-                for name, competence in build["other_skills"]
-            ]
-        )
+    sheet_page = Dad6SheetPage()

@@ -274,22 +274,23 @@ def campaign_skills(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     Cogent combat skills (magic, powers) beside the Book's fixed list."""
     campaign, membership = campaign_for_member(request, pk)
     system = campaign.rule_system
-    if not system.campaign_skills_label:
+    skills = system.campaign_skills
+    if skills is None:
         raise Http404(
             f"{system.label} skills are written on each sheet; there is no campaign list."
         )
     form = None
     if membership.is_gm:
-        form = system.campaign_skill_form(campaign, form_data(request))
+        form = skills.form(campaign, form_data(request))
     elif request.method == "POST":
         raise PermissionDenied("Only the GM adds skills.")
     if request.method == "POST" and form is not None and form.is_valid():
         with transaction.atomic():
-            message = system.add_campaign_skill(form)
+            message = skills.add(form)
         messages.success(request, message)
         return redirect("campaign_skills", pk=campaign.pk)
     context: dict[str, Any] = {"campaign": campaign, "membership": membership, "form": form}
-    context |= system.campaign_skills_context(campaign)
+    context |= skills.context(campaign)
     return render(
         request,
         "sheets/campaign_skills.html",

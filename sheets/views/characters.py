@@ -6,7 +6,7 @@ basics, one Save per section, and adding or removing a row through one view driv
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -39,6 +39,10 @@ from sheets.rolled import recent_rolls, rolled_context, with_sheet
 from sheets.rows import DELETE, SheetRow
 from web.http import AuthenticatedHttpRequest, form_data
 
+if TYPE_CHECKING:
+    from sheets.models import SystemSheet
+    from sheets.systems import RuleSystem
+
 # ---------------------------------------------------------------------------------------------
 # Characters
 # ---------------------------------------------------------------------------------------------
@@ -57,7 +61,7 @@ def character_create(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     """
     campaign, membership = campaign_for_creator(request, pk)
     system = campaign.rule_system
-    form = system.creation_form_for(campaign, form_data(request), gm=membership.is_gm)
+    form = system.creation.form_for(campaign, form_data(request), gm=membership.is_gm)
     context = {"form": form, "campaign": campaign, "membership": membership, "system": system}
     if request.method == "POST" and request.htmx:
         return render(request, "sheets/character_form.html#budget", context | {"preview": True})
@@ -75,7 +79,7 @@ def character_create(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
                 is_npc=membership.is_gm,
                 hidden_from_players=form.cleaned_data.get("hidden_from_players", False),
             )
-            system.create_from(character, form.build)
+            system.creation.fill(system.sheet_of(character), form.build)
         said = f"{character.name} created."
         if form.strict and form.check.unspent:
             said += f" Not spent yet: {form.check.unspent_text}; spend them on the sheet."
@@ -172,12 +176,64 @@ BASICS = "basics"  # the name and notes: every system's section, saved by charac
 
 
 def _is_section(character: Character, key: str) -> bool:
-    return key == BASICS or character.campaign.rule_system.section(key) is not None
+    return key == BASICS or character.campaign.rule_system.sheet_page.section(key) is not None
 
 
 # ---------------------------------------------------------------------------------------------
 # Sheet rendering and saving
 # ---------------------------------------------------------------------------------------------
+
+
+def _carry_unsaved(section_forms: dict[str, BaseForm], carried: QueryDict) -> None:
+    """Show the edited section's fields as a row add's or remove's request typed them."""
+    for fresh in section_forms.values():
+        names = {name: fresh.add_prefix(name) for name in fresh.fields}
+        if any(key in carried for key in names.values()):
+            fresh.initial.update(
+                {
+                    name: fresh.fields[name].widget.value_from_datadict(carried, {}, key)
+                    for name, key in names.items()
+                }
+            )
+
+
+def _mark_section_fields(
+    section_forms: dict[str, BaseForm], bound: dict[str, BaseForm], editing: str
+) -> None:
+    """Tie the shown forms' fields to the section's one form, and focus its first field."""
+    for key, fresh in section_forms.items():
+        shown = bound.get(key, fresh)
+        for field in shown.fields.values():
+            # The rows' fields stand in their table rows, beside the rows' own Remove forms;
+            # the attribute makes them the section form's (templates/sheets/_section_form.html).
+            field.widget.attrs["form"] = f"{editing}-form"
+    first = next(iter(section_forms), None)
+    if first is not None:
+        # The section opens with its first field focused (htmx honours autofocus after a swap).
+        fields = bound.get(first, section_forms[first]).fields
+        if fields:
+            next(iter(fields.values())).widget.attrs["autofocus"] = True
+
+
+def _edited_forms(
+    system: RuleSystem[Any],
+    sheet: SystemSheet,
+    editing: str,
+    *,
+    gm: bool,
+    bound: dict[str, BaseForm],
+    carried: QueryDict | None,
+) -> dict[str, BaseForm]:
+    """The edited section's own forms by key, the same ones its Save validates (ranges shown up
+    front), with any carried values filled in and the fields tied to the section's form."""
+    edited = system.sheet_page.section(editing)
+    if edited is None or not edited.saves:
+        return {}
+    section_forms = system.sheet_page.section_form(editing, sheet, gm=gm, data=None).bound
+    if carried is not None:
+        _carry_unsaved(section_forms, carried)
+    _mark_section_fields(section_forms, bound, editing)
+    return section_forms
 
 
 def _sheet_context(
@@ -199,36 +255,7 @@ def _sheet_context(
     gm = membership.is_gm
     system = character.campaign.rule_system
     sheet = system.sheet_of(character)
-    edited = system.section(editing)
-    # The edited section's own forms, the same ones its Save validates (ranges shown up front).
-    section_forms = (
-        system.section_form(editing, sheet, gm=gm, data=None).bound
-        if edited is not None and edited.saves
-        else {}
-    )
-
-    if carried is not None:
-        for fresh in section_forms.values():
-            names = {name: fresh.add_prefix(name) for name in fresh.fields}
-            if any(key in carried for key in names.values()):
-                fresh.initial.update(
-                    {
-                        name: fresh.fields[name].widget.value_from_datadict(carried, {}, key)
-                        for name, key in names.items()
-                    }
-                )
-    for key, fresh in section_forms.items():
-        shown = bound.get(key, fresh)
-        for field in shown.fields.values():
-            # The rows' fields stand in their table rows, beside the rows' own Remove forms;
-            # the attribute makes them the section form's (templates/sheets/_section_form.html).
-            field.widget.attrs["form"] = f"{editing}-form"
-    first = next(iter(section_forms), None)
-    if first is not None:
-        # The section opens with its first field focused (htmx honours autofocus after a swap).
-        fields = bound.get(first, section_forms[first]).fields
-        if fields:
-            next(iter(fields.values())).widget.attrs["autofocus"] = True
+    section_forms = _edited_forms(system, sheet, editing, gm=gm, bound=bound, carried=carried)
 
     def form(
         section: str, key: str, factory: Callable[[], BaseForm] | None = None
@@ -247,7 +274,7 @@ def _sheet_context(
         "can_edit": can_edit,
         "editing": editing,
         "section_errors": any(bound[key].errors for key in bound if key in section_forms),
-        "sections": {s.key: s for s in system.sections},
+        "sections": {s.key: s for s in system.sheet_page.sections},
         "basics_form": form(
             BASICS,
             "basics",
@@ -255,11 +282,11 @@ def _sheet_context(
         ),
         "sheet": sheet,
         "sheet_form": form(
-            next((s.key for s in system.sections if s.figures), ""),
+            next((s.key for s in system.sheet_page.sections if s.figures), ""),
             "sheet",
         ),
     }
-    context |= system.sheet_context(
+    context |= system.sheet_page.context(
         character, sheet, form, can_edit=can_edit, gm=gm, editing=editing
     )
     return context
@@ -377,10 +404,10 @@ def sheet_section(request: AuthenticatedHttpRequest, pk: int, section: str) -> H
     field. The owner and the GM only."""
     character, membership = character_for_editor(request, pk)
     system = character.campaign.rule_system
-    part = system.section(section)
+    part = system.sheet_page.section(section)
     if part is None or not part.saves:
         raise Http404("No such part of the sheet.")
-    form = system.section_form(
+    form = system.sheet_page.section_form(
         section, system.sheet_of(character), gm=membership.is_gm, data=request.POST
     )
     return _save(

@@ -8,10 +8,15 @@ from typing import TYPE_CHECKING, Any
 from sheets.forms import SectionForm
 from sheets.systems import (
     TABLE_ROWS,
+    Creation,
     Difficulty,
     FormMaker,
+    GmTable,
+    Results,
+    Rolling,
     RowKind,
     RuleSystem,
+    SheetPage,
     SheetSection,
     TableRow,
 )
@@ -23,35 +28,37 @@ if TYPE_CHECKING:
     from sheets.models import Campaign, Character
 
 
-class D10PoolSystem(RuleSystem[D10Sheet]):
-    key = "d10pool"
-    label = "D10 Pool"
-    related_name = "d10pool"
-    sheet_model = D10Sheet
-    sheet_form = D10SheetForm
-    creation_form = D10CreationForm
-    roll_form_path = "tests.d10pool.forms.D10RollForm"
-    resources_form_path = "tests.d10pool.forms.D10ResourcesForm"
-    difficulty = Difficulty(
-        label="Successes needed",
-        short="Need",
-        minimum=rules.NEED_MIN,
-        maximum=rules.NEED_MAX,
-        default=1,
-        field="need",
-    )
-    contest_style_paths = ("tests.d10pool.contests.Opposed",)
-    log_outcomes = ("success", "failure")
-    follow_up_reads = ("options", ("need",))
-    follow_ups_path = "tests.d10pool.followups.FOLLOW_UPS"
-    headline_path = "tests.d10pool.outcomes.headline"
+def _fill(sheet: D10Sheet, build: dict[str, Any]) -> None:
+    """A valid creation form's build, onto the new character's blank sheet."""
+    sheet.grit = build["grit"]
+    sheet.save(update_fields=["grit"])
+
+
+class D10Rolling(Rolling[D10Sheet]):
+    form_path = "tests.d10pool.forms.D10RollForm"
     rows = (RowKind("d10-skill", D10Skill, "sheet_id", ("sheet",)),)
+
+    def odds(self, kind: str, row: Any) -> dict[str, Fraction]:
+        return rules.odds(row.dice, need=1)
+
+    def pool(self, kind: str, row: Any) -> dict[str, Any]:
+        return {"dice": row.dice}
+
+    def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
+        names = D10Skill.objects.filter(sheet__character__campaign=campaign).values_list(
+            "name", flat=True
+        )
+        return sorted(set(names))
+
+
+class D10SheetPage(SheetPage[D10Sheet]):
+    form = D10SheetForm
     sections = (
         SheetSection("grit", "Grit", figures=True, rolled=True),
         SheetSection("skills", "Skills", saves=False),
     )
 
-    def sheet_context(
+    def context(
         self,
         character: Character,
         sheet: D10Sheet,
@@ -66,27 +73,41 @@ class D10PoolSystem(RuleSystem[D10Sheet]):
     def section_form(self, key: str, sheet: D10Sheet, *, gm: bool, data: Any) -> SectionForm:
         return super().section_form(key, sheet, gm=gm, data=data)
 
-    def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
-        names = D10Skill.objects.filter(sheet__character__campaign=campaign).values_list(
-            "name", flat=True
-        )
-        return sorted(set(names))
 
-    def row_odds(self, kind: str, row: Any) -> dict[str, Fraction]:
-        return rules.odds(row.dice, need=1)
+def _key_rows(sheet: D10Sheet) -> list[TableRow]:
+    """The GM table's key rows: the most dice first."""
+    skills = sorted(sheet.skills.all(), key=lambda skill: -skill.dice)
+    return [TableRow("d10-skill", s, f"{s.dice}d10") for s in skills[:TABLE_ROWS]]
 
-    def summary_related(self) -> tuple[str, ...]:
-        return ("d10pool__skills",)
 
-    def table_rows(self, sheet: D10Sheet) -> list[TableRow]:
-        """The GM table's key rows: the most dice first."""
-        skills = sorted(sheet.skills.all(), key=lambda skill: -skill.dice)
-        return [TableRow("d10-skill", s, f"{s.dice}d10") for s in skills[:TABLE_ROWS]]
+class D10PoolSystem(RuleSystem[D10Sheet]):
+    key = "d10pool"
+    label = "D10 Pool"
+    related_name = "d10pool"
+    sheet_model = D10Sheet
+    creation = Creation(form=D10CreationForm, fill=_fill)
 
-    def row_pool(self, kind: str, row: Any) -> dict[str, Any]:
-        return {"dice": row.dice}
+    table = GmTable(
+        difficulty=Difficulty(
+            label="Successes needed",
+            short="Need",
+            minimum=rules.NEED_MIN,
+            maximum=rules.NEED_MAX,
+            default=1,
+            field="need",
+        ),
+        contest_style_paths=("tests.d10pool.contests.Opposed",),
+        resources_form_path="tests.d10pool.forms.D10ResourcesForm",
+        summary_related=("d10pool__skills",),
+        key_rows=_key_rows,
+    )
 
-    def create_from(self, character: Character, build: dict[str, Any]) -> None:
-        sheet = self.sheet_of(character)
-        sheet.grit = build["grit"]
-        sheet.save(update_fields=["grit"])
+    rolling = D10Rolling()
+    results = Results(
+        headline_path="tests.d10pool.outcomes.headline",
+        follow_ups_path="tests.d10pool.followups.FOLLOW_UPS",
+        follow_up_reads=("options", ("need",)),
+        log_outcomes=("success", "failure"),
+    )
+
+    sheet_page = D10SheetPage()

@@ -4,6 +4,7 @@ panel's odds, a roll at every visibility, its follow-up, a GM's call and a conte
 — with nothing outside tests/ naming it."""
 
 import subprocess
+from functools import reduce
 from pathlib import Path
 
 import pytest
@@ -230,27 +231,30 @@ def test_the_checklist_for_a_new_system_names_what_the_test_system_fills():
     doc = (ROOT / "docs" / "architecture.md").read_text()
     checklist = doc[doc.index("## Adding a rule system") :]
     system = rule_system("d10pool")
+    # Each by where a caller finds it: on the system, or on one of its facets.
     paths = [
-        "roll_form_path",
-        "resources_form_path",
-        "headline_path",
-        "follow_ups_path",
-        "contest_style_paths",
+        "rolling.form_path",
+        "table.resources_form_path",
+        "results.headline_path",
+        "results.follow_ups_path",
+        "table.contest_style_paths",
     ]
-    for name in [*paths, "creation_form", "RULE_SYSTEMS", "SystemSheet", "ContestStyle"]:
+    names = [path.rsplit(".", 1)[-1] for path in paths]
+    for name in [*names, "Creation", "RULE_SYSTEMS", "SystemSheet", "ContestStyle"]:
         assert f"`{name}`" in checklist, name
     for name in paths:
-        value = getattr(system, name)
+        value = reduce(getattr, name.split("."), system)
         for path in value if isinstance(value, tuple) else (value,):
             assert path.startswith("tests.d10pool."), (name, path)
     assert type(system).__module__.startswith("tests.")
     assert system.sheet_model.__module__ == "tests.d10pool.models"
-    assert system.creation_form.__module__ == "tests.d10pool.forms"
+    assert system.creation.form.__module__ == "tests.d10pool.forms"
 
 
 def test_the_gm_table_shows_key_rows_and_rolls_an_npc(client, table):
-    """The GM table's cards read the seam's table_rows (D10 Pool's: its skills, most dice first)
-    and roll an NPC's row through the roll service, like the app's own systems."""
+    """The GM table's cards read the seam's key rows (``table.key_rows``; D10 Pool's: its skills,
+    most dice first) and roll an NPC's row through the roll service, like the app's own
+    systems."""
     campaign, gm, *_ = table
     npc = campaign.new_character(owner=gm, name="Bouncer", is_npc=True)
     client.force_login(gm)

@@ -93,7 +93,7 @@ def test_a_repeated_single_option_is_refused_not_read_as_its_last(fighter):
 
 
 def multi_valued(system):
-    form = rule_system(system).roll_form
+    form = rule_system(system).rolling.form_class
     return {n for n, f in form.base_fields.items() if isinstance(f, forms.MultipleChoiceField)}
 
 

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 def panel(rob, data=None, **kwargs):
     character, athletics = rob
     target = load_target(character, "cogent-skill", athletics.pk)
-    return target.character.campaign.rule_system.roll_form(
+    return target.character.campaign.rule_system.rolling.form_class(
         data, target=target, sheet=target.sheet, **kwargs
     )
 

@@ -237,7 +237,9 @@ def test_sheet_with_open_calls_costs_the_same_for_one_and_five(client, seeded, s
         RollCallFactory(campaign=character.campaign, skill=row.name, targets=[character])
     five = count(client, character.get_absolute_url())
     # the open calls, then (with any) the sheet's rows by name: one read per kind of row
-    rows = len(character.campaign.rule_system.rows) - (system == System.COGENT)  # no vocations
+    rows = len(character.campaign.rule_system.rolling.rows) - (
+        system == System.COGENT
+    )  # no vocations
     assert (none, one, five) == (none, none + rows, none + rows)
 
 

@@ -197,6 +197,11 @@ def _cogent_edit_urls(cogent):
     sub = vocation.subskills.create(slot=1, kind="combat", name="Small", rating=1)
     injury = cogent.cogent.injuries.create(level=1)
     feeble = cogent.cogent.disabilities.create(name="Feeble", attribute="strength", dice=1)
+    return _cogent_sheet_urls(cogent, injury, feeble) + _cogent_vocation_urls(cogent, vocation, sub)
+
+
+def _cogent_sheet_urls(cogent, injury, feeble):
+    """The basics, attributes, injuries, disabilities and skills."""
     return [
         (reverse("character_basics", args=[cogent.pk]), {"basics-name": "Renamed"}),
         (
@@ -227,6 +232,12 @@ def _cogent_edit_urls(cogent):
             reverse("sheet_section", args=[cogent.pk, "skills"]),
             {f"skill-{s.pk}-rating": 3 for s in cogent.cogent.skills.all()},
         ),
+    ]
+
+
+def _cogent_vocation_urls(cogent, vocation, sub):
+    """The vocations and their sub-skills: the section's Save, then adds, then removes."""
+    return [
         # The Vocations section saves every vocation and sub-skill of the sheet: before any is
         # added below.
         (

@@ -78,7 +78,7 @@ class FollowUps:
 
 
 def follow_ups_of(system: str) -> SystemFollowUps:
-    return _loaded(rule_system(system).follow_ups_path)
+    return _loaded(rule_system(system).results.follow_ups_path)
 
 
 @cache
@@ -116,7 +116,7 @@ def available(entry: RollEntry, sheet: Sheet, *, has_follow_up: bool) -> list[Fo
         return []
     # What a system's follow-ups read again from the entry: without it, nothing is offered
     # rather than failing half-way.
-    where, keys = rule_system(entry.system).follow_up_reads
+    where, keys = rule_system(entry.system).results.follow_up_reads
     if not all(key in getattr(entry, where) for key in keys):
         return []
     offers: list[FollowUp] = _system(entry).offers(entry, sheet)

@@ -1,4 +1,4 @@
 """Contest styles: one object per kind of contest, named by its rule system's seam
-(``RuleSystem.contest_style_paths``). The shared state machine and the audience rules are in
+(``GmTable.contest_style_paths``, a system's ``table``). The shared state machine and the audience rules are in
 ``rolls.table.contests`` and ``verdicts``; a style says how its sides roll, what decides, what
 the card offers a side and what side A's roll panel is prefilled with (``base.ContestStyle``)."""
