@@ -35,6 +35,24 @@ def _fast_and_self_contained(settings):
     settings.STATIC_ROOT = settings.BASE_DIR / "static"
 
 
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits(request):
+    """Each test that uses the database starts with no rate-limit counts. They live in the
+    ``ratelimit`` cache's table (web/ratelimit.py), which no model owns: a transactional test's
+    flush leaves its counts there, and a later test on the same worker (pytest-xdist runs them in
+    any order) found its address's window already spent."""
+    marker, names = request.node.get_closest_marker("django_db"), request.fixturenames
+    if marker is None and "db" not in names and "transactional_db" not in names:
+        return
+    transactional = "transactional_db" in names or (
+        marker is not None and marker.kwargs.get("transaction", False)
+    )
+    request.getfixturevalue("transactional_db" if transactional else "db")
+    from django.core.cache import caches
+
+    caches["ratelimit"].clear()
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     """On PostgreSQL the roll log refuses TRUNCATE unless its owner sets the maintenance switch
