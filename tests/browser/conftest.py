@@ -96,6 +96,16 @@ def page(browser, live_server):
 
 
 @pytest.fixture
+def no_js(browser, live_server):
+    """A page of its own with JavaScript off: what a browser without it sees and sends."""
+    context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
 def violations(page):
     """Content-Security-Policy violations Chromium reports on the page's console, as they happen:
     a test asserts the list is empty after using the page."""

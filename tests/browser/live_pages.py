@@ -23,3 +23,15 @@ def roll(page, character, skill, visibility="public"):
     expect(card).to_be_visible()
     # The result's card is result-<token>; in the log and the recent rolls it is entry-<token>.
     return "entry-" + card.get_attribute("id").removeprefix("result-")
+
+
+def requests_of(page):
+    """Every request ``page`` makes from now on, as (method, URL path and query)."""
+    made = []
+    page.on(
+        "request",
+        lambda request: made.append(
+            (request.method, request.url.split("//", 1)[1].split("/", 1)[1])
+        ),
+    )
+    return made

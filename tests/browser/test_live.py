@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
-from tests.browser.live_pages import live, roll
+from tests.browser.live_pages import live, requests_of, roll
 from tests.factories import CharacterFactory
 from tests.rolls.helpers import athletics, roll_url
 
@@ -177,18 +177,6 @@ def test_only_a_roll_that_arrives_live_tumbles_in(pages, party):
     live(player, ada.get_absolute_url())
     third = roll(gm, ada, athletics(ada))
     expect(player.locator(f"#recent-rolls #{third}")).to_have_class(re.compile(r"\bjust-rolled\b"))
-
-
-def requests_of(page):
-    """Every request ``page`` makes from now on, as (method, URL path and query)."""
-    made = []
-    page.on(
-        "request",
-        lambda request: made.append(
-            (request.method, request.url.split("//", 1)[1].split("/", 1)[1])
-        ),
-    )
-    return made
 
 
 def heard_entries(page):

@@ -17,15 +17,6 @@ pytestmark = [
 PHONE, LAPTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 800}
 
 
-@pytest.fixture
-def no_js(browser, live_server):
-    context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    yield page
-    context.close()
-
-
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
 def test_update_odds_without_javascript_keeps_the_token_out_of_the_address(no_js, viewport):
     page = no_js

@@ -102,15 +102,6 @@ def test_the_gm_rolls_an_npc_from_its_card_in_place(page, log_in, party, viewpor
     expect(card.locator("select[name=visibility]")).to_have_value("secret")
 
 
-@pytest.fixture
-def no_js(browser, live_server):
-    context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    yield page
-    context.close()
-
-
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
 def test_without_javascript_the_roll_comes_back_to_the_card(no_js, party, viewport):
     page = no_js

@@ -6,7 +6,7 @@ A player's open log hears nothing of a hidden NPC's quick roll."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.live_pages import live
+from tests.browser.live_pages import live, requests_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -23,17 +23,6 @@ def rated_npcs(party):
     """Warden and Spy rated in Athletics (before the server starts: it reads what is committed)."""
     for npc in (party.npc, party.hidden_npc):
         npc.cogent.skills.filter(name="Athletics").update(rating=2)
-
-
-def requests_of(page):
-    made = []
-    page.on(
-        "request",
-        lambda request: made.append(
-            (request.method, request.url.split("//", 1)[1].split("/", 1)[1])
-        ),
-    )
-    return made
 
 
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
