@@ -76,8 +76,7 @@
       return;
     }
     rolls.insertBefore(row, rolls.firstElementChild);
-    var keep = Number(rolls.getAttribute("data-keep"));
-    while (keep && rolls.children.length > keep) rolls.removeChild(rolls.lastElementChild);
+    keepShown(rolls);
     htmx.process(row);
   }
 
@@ -141,12 +140,13 @@
     if (token) event.detail.parameters.entry = token;
   });
 
-  // The news' roll went on top of the card's last rolls: keep as many as the table shows.
-  document.addEventListener("htmx:oobAfterSwap", function (event) {
-    var rolls = event.detail.target;
+  // A roll went on top of a list of last rolls (a card's news, a row its stream drew): keep as
+  // many as the page shows (data-keep).
+  function keepShown(rolls) {
     var keep = rolls && rolls.getAttribute && Number(rolls.getAttribute("data-keep"));
     while (keep && rolls.children.length > keep) rolls.removeChild(rolls.lastElementChild);
-  });
+  }
+  document.addEventListener("htmx:oobAfterSwap", function (event) { keepShown(event.detail.target); });
 
   document.addEventListener("htmx:sseBeforeMessage", function (event) {
     var message = event.detail;
