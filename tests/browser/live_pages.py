@@ -1,4 +1,7 @@
-"""Live pages in the browser tests: open one and wait for its stream, roll from a sheet."""
+"""Live pages in the browser tests: open one and wait for its stream, roll from a sheet, wait
+until a condition holds in a page."""
+
+import json
 
 from playwright.sync_api import expect
 
@@ -35,3 +38,20 @@ def requests_of(page):
         ),
     )
     return made
+
+
+def wait_until(page, condition, timeout_ms=10_000):
+    """Wait until the JavaScript expression ``condition`` holds in ``page``. Not Playwright's
+    ``wait_for_function``: when its first check fails it polls with ``eval``, which the pages'
+    Content Security Policy forbids; ``evaluate`` hands the whole function, condition written
+    in, to the debugging protocol, which the policy doesn't govern."""
+    page.evaluate(
+        f"""async (timeout) => {{
+              const end = Date.now() + timeout;
+              while (!({condition})) {{
+                if (Date.now() > end) throw new Error({json.dumps("timed out: " + condition)});
+                await new Promise(resolve => setTimeout(resolve, 50));
+              }}
+            }}""",
+        timeout_ms,
+    )

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
-from tests.browser.live_pages import live, requests_of, roll
+from tests.browser.live_pages import live, requests_of, roll, wait_until
 from tests.factories import CharacterFactory
 from tests.rolls.helpers import athletics, roll_url
 
@@ -112,7 +112,7 @@ def test_the_gm_calls_for_a_roll_and_the_table_follows_it_live(pages, party, bro
     expect(prompt).to_have_count(0)  # answered: the prompt is gone from the sheet
     # One request: the roll's response brought the prompts; the call's event, which names the
     # roll the page already had, fetched nothing.
-    player.wait_for_function("window.heardKinds.call >= 1 && window.heard >= 1")
+    wait_until(player, "window.heardKinds.call >= 1 && window.heard >= 1")
     assert [method for method, _ in on_own] == ["POST"], on_own
 
 
@@ -230,7 +230,7 @@ def test_one_roll_is_one_request_on_every_open_page(crowded, pages, party):
     # The roller's sheet shows the roll in its recent rolls, from the roll's own response; the
     # stream's entry event reached the page too, and fetched nothing.
     expect(player.locator(f"#recent-rolls #{card_id}")).to_be_visible()
-    player.wait_for_function("window.heard >= 1")
+    wait_until(player, "window.heard >= 1")
     assert [method for method, _ in on_own] == ["POST"], on_own
     # The GM table: the new roll on top of Ada's card, still three, as the stream drew it.
     rolls = gm.locator(f"#char-{ada.pk}-rolls > li")

@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 
 from sheets.models import System
 from tests.browser.layout import clipped_selects, inside, split_words
+from tests.browser.live_pages import wait_until
 from tests.browser.long_sheets import halfway_row
 from tests.factories import CharacterFactory
 
@@ -45,9 +46,10 @@ def test_the_panel_opens_at_the_row_and_the_result_lands_in_view(page, log_in, s
     expect(dialog).to_be_hidden()
     # The sheet refreshes after the roll, maybe after the dialog closed: once it has, focus is on
     # the same row's Roll control and the page is where the player left it.
-    page.wait_for_function(
-        f"""() => document.activeElement.matches('#skill-{row.pk} .roll-button')
-        && Math.abs(window.scrollY - {place}) <= 2"""
+    wait_until(
+        page,
+        f"""document.activeElement.matches('#skill-{row.pk} .roll-button')
+        && Math.abs(window.scrollY - {place}) <= 2""",
     )
 
 

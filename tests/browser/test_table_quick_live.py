@@ -6,7 +6,7 @@ A player's open log hears nothing of a hidden NPC's quick roll."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.live_pages import live, requests_of
+from tests.browser.live_pages import live, requests_of, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -42,7 +42,7 @@ def test_a_quick_roll_is_one_request_and_listed_once(rated_npcs, pages, party, v
     card = gm.locator(f"#char-{npc.pk}")
     card.locator(".key-list button").first.click()
     expect(card.locator(".quick-result")).to_contain_text("Rolled Athletics:")
-    gm_log.wait_for_function("() => window.heard >= 1")
+    wait_until(gm_log, "window.heard >= 1")
     gm.wait_for_timeout(500)  # room for the table's news fetch, were one made
     expect(card.locator(".log .entry")).to_have_count(1)
     assert made == [("POST", f"characters/{npc.pk}/table-roll/")], made

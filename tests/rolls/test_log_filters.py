@@ -342,3 +342,35 @@ def test_words_of_one_or_two_letters_follow_the_search_rule(client, party):
     # ana knows her blind roll exists (label, name) but not its figures (its breakdown).
     assert seqs(log(client, c, q="qz")) == [qz.seq]
     assert seqs(log(client, c, q="lo")) == [blind.seq]
+
+
+postgresql_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="the pieces index is PostgreSQL's (migration 0021)"
+)
+
+
+def python_pieces(text: str) -> set[str]:
+    """The pieces migration 0021 names: every distinct one- and two-character piece, none with
+    a space."""
+    pieces = {text[i : i + n] for n in (1, 2) for i in range(len(text) - n + 1)}
+    return {piece for piece in pieces if " " not in piece}
+
+
+@postgresql_only
+@pytest.mark.parametrize("text", ["", "a", "AB C", "ÄÖ  ü", "ROLL 3 WINS VS CL 2", "x" * 50])
+def test_the_pieces_are_every_one_and_two_letter_piece_without_a_space(text):
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT rolls_search_grams(%s)", [text])
+        assert set(cursor.fetchone()[0]) == python_pieces(text)
+
+
+@postgresql_only
+def test_a_long_entry_is_written_and_found_well_within_the_statement_timeout(client, party):
+    """Its pieces take time in proportion to its length (0021's took the square: a 15,000-letter
+    entry outlasted the 5 s timeout its insert runs under)."""
+    ada = party.pc
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL statement_timeout = 1000")
+    long = entry(ada, detail="D" * 20_000 + " qz", breakdown="B" * 5000)
+    client.force_login(party.gm)
+    assert seqs(log(client, party.campaign, q="qz")) == [long.seq]
