@@ -136,9 +136,34 @@ CSV_CELLS: dict[str, Callable[[str], Any]] = {
     "resource_changes": _resources_cell,
 }
 
+# What no CSV column shows (the JSON export's alone): not read for a CSV. Two of them need joins
+# of their own (reveals, root), four are JSON columns the query would turn into text.
+CSV_UNREAD = (
+    "pk",
+    "options",
+    "pool",
+    "result",
+    "odds_table",
+    "follows__seq",
+    "reveals__seq",
+    "root__seq",
+    "call_id",
+    "contest_id",
+    "character_ref",
+    "user_ref",
+    "roller_ref",
+    "hidden_character",
+    "hash_version",
+    "odds_display",
+)
+
 
 def export_rows(
-    entries: Any, *, full: bool, cells: Mapping[str, Callable[[str], Any]] | None = None
+    entries: Any,
+    *,
+    full: bool,
+    cells: Mapping[str, Callable[[str], Any]] | None = None,
+    unread: tuple[str, ...] = (),
 ) -> Iterator[list[dict[str, Any]]]:
     """The filtered visible entries, oldest first, as export records — one list per keyset chunk of
     ``EXPORT_CHUNK`` rows (``seq > last``: never OFFSET, never the whole log in memory).
@@ -146,15 +171,19 @@ def export_rows(
     A readable entry gives every field; an entry the member only knows exists gives the
     placeholder fields. ``full`` (the GM's export) adds the chain: seq, prev_hash, salt and the
     rest of the hashed fields. The JSON columns come as ``orjson.Fragment`` (their stored text),
-    those in ``cells`` as what its function makes of the text (the CSV's cells).
+    those in ``cells`` as what its function makes of the text (the CSV's cells). ``unread``: the
+    values a format never writes (``CSV_UNREAD``), left out of the query — no join, no text
+    made of a JSON column — and None in the records.
 
     The next chunk is read on a second connection (``Prefetch``) while this one is written, so
     the database's work and the writing overlap — except inside a transaction (tests,
     ``ATOMIC_REQUESTS``), whose rows another connection might not see: there one connection
     reads every chunk in turn.
     """
-    texts = {f"{name}__text": Cast(name, TextField()) for name in JSON_COLUMNS}
-    fields = [name for name in EXPORT_VALUES if name not in JSON_COLUMNS]
+    read = tuple(name for name in JSON_COLUMNS if name not in unread)
+    texts = {f"{name}__text": Cast(name, TextField()) for name in read}
+    fields = [name for name in EXPORT_VALUES if name not in JSON_COLUMNS + unread]
+    blank = dict.fromkeys(unread)
 
     def fetch(last_seq: int) -> list[dict[str, Any]]:
         rows = entries.filter(seq__gt=last_seq).order_by("seq").values(*fields, **texts)
@@ -169,7 +198,9 @@ def export_rows(
                 prefetch.ask(chunk[-1]["seq"])
             yield [
                 export_record(
-                    _json_values(row, full, cells or {}), bool(row["readable"]), full=full
+                    _json_values(row | blank, read, full, cells or {}),
+                    bool(row["readable"]),
+                    full=full,
                 )
                 for row in chunk
             ]
@@ -232,9 +263,12 @@ class Prefetch:
 
 
 def _json_values(
-    row: dict[str, Any], full: bool, cells: Mapping[str, Callable[[str], Any]]
+    row: dict[str, Any],
+    read: tuple[str, ...],
+    full: bool,
+    cells: Mapping[str, Callable[[str], Any]],
 ) -> dict[str, Any]:
-    for name in JSON_COLUMNS:
+    for name in read:
         text = row.pop(f"{name}__text")
         # A player's contest result loses its numbers (records._numberless): it must be read.
         if name in cells:
@@ -350,8 +384,13 @@ def _export(
         # would tell them how many rolls they can't see.
         log_head = LogHead.objects.filter(campaign=campaign).first() or LogHead()
         head["chain_head"] = {"length": log_head.length, "hash": log_head.hash}
-    cells = CSV_CELLS if extension == "csv" else None
-    chunks = export_rows(entries, full=membership.is_gm, cells=cells)
+    as_csv = extension == "csv"
+    chunks = export_rows(
+        entries,
+        full=membership.is_gm,
+        cells=CSV_CELLS if as_csv else None,
+        unread=CSV_UNREAD if as_csv else (),
+    )
     response = StreamingHttpResponse(
         _stream(request, render_parts(head, chunks)), content_type=content_type
     )
