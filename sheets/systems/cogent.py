@@ -306,7 +306,6 @@ class CogentSystem(RuleSystem[CogentSheet]):
         ),
         contest_style_paths=("rolls.table.styles.cogent.Conflict",),
         resources_form_path="rolls.table.forms.CogentResourcesForm",
-        # The summary shows injury dice: one read of every sheet's injuries, not one per sheet.
         # The summary shows injury dice, and the key rows' pools take the injuries and the
         # disabling characteristics off: one read of each for every sheet, not one per sheet.
         summary_related=(
