@@ -186,12 +186,8 @@ def export_rows(
     blank = dict.fromkeys(unread)
 
     def fetch(last_seq: int) -> list[dict[str, Any]]:
-        query = entries.filter(seq__gt=last_seq).order_by("seq").values(*fields, **texts)
-        rows = list(query[:EXPORT_CHUNK])
-        if blank:  # in place, on the reading thread: the JSON export copies no row for it
-            for row in rows:
-                row.update(blank)
-        return rows
+        rows = entries.filter(seq__gt=last_seq).order_by("seq").values(*fields, **texts)
+        return list(rows[:EXPORT_CHUNK])
 
     prefetch = None if connections[entries.db].in_atomic_block else Prefetch(fetch)
     try:
@@ -202,7 +198,7 @@ def export_rows(
                 prefetch.ask(chunk[-1]["seq"])
             yield [
                 export_record(
-                    _json_values(row, read, full, cells or {}),
+                    _json_values(row | blank, read, full, cells or {}),
                     bool(row["readable"]),
                     full=full,
                 )
