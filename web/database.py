@@ -1,5 +1,6 @@
-"""PostgreSQL's prepared statements (``DATABASE_PREPARED_STATEMENTS``, config/settings.py): a
-statement prepared before a migration changed a column it returns heals itself.
+"""Writing SQL from the models (:func:`column`, :func:`string_agg`), and PostgreSQL's prepared
+statements (``DATABASE_PREPARED_STATEMENTS``, config/settings.py): a statement prepared before a
+migration changed a column it returns heals itself.
 
 A prepared statement keeps its result's row type. After ``ALTER COLUMN … TYPE`` (a ``max_length``
 changed, say) PostgreSQL refuses to run it — "cached plan must not change result type" — and
@@ -16,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.db import NotSupportedError
+from django.db import NotSupportedError, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 STALE_PLAN = "cached plan must not change result type"
@@ -44,3 +45,18 @@ def _run_again_if_stale(
         with connection.cursor() as cursor:
             cursor.execute("DEALLOCATE ALL")
         return execute(sql, params, many, context)
+
+
+def column(connection: Any, model: type[models.Model], name: str) -> str:
+    """The quoted column of ``model``'s field ``name`` (its name or its attname)."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, models.Field):
+        raise ValueError(f"{model.__name__}.{name} is a relation's other side, not a column")
+    return str(connection.ops.quote_name(field.column))
+
+
+def string_agg(connection: Any, value: str, separator: str = ",") -> str:
+    """The aggregate joining the SQL ``value`` of each row with ``separator`` (a few plain
+    characters), in no set order: ``string_agg`` on PostgreSQL, ``group_concat`` on SQLite."""
+    function = "string_agg" if connection.vendor == "postgresql" else "group_concat"
+    return f"{function}({value}, '{separator}')"

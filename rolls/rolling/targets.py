@@ -10,14 +10,15 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db import connections, router
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.http import urlencode
 
 from rolls.rolling.forms.cogent_pools import default_weapon
-from sheets.access import character_for_roller, check_reader, check_roller, with_viewer
+from rolls.rolling.row_read import RowRead
+from sheets.access import character_for_roller, check_reader, check_roller
 from sheets.models import Character, Membership, Sheet
 from sheets.registry import all_rule_systems
 from sheets.systems import RowKind, RuleSystem
@@ -69,8 +70,7 @@ def target_for_roller(
     found = _roll_rows(kind)
     if found is not None:
         system, build = found
-        # At most one row (by its pk): no ORDER BY or LIMIT for first() to add.
-        obj = next(iter(build(target_pk, pk, request.user.pk)), None)
+        obj = build(target_pk, pk, request.user.pk)
         character = obj.owning_sheet.character if obj is not None else None
         if character is not None and character.campaign.system == system:
             membership = check_reader(character, obj)
@@ -81,13 +81,13 @@ def target_for_roller(
     return load_target(character, kind, target_pk), membership
 
 
-# The roll's row query of a kind: (pk, character pk, user id) → the queryset.
-type _RowQuery = Callable[[int, int, int], QuerySet[Any]]
+# The roll's row read of a kind: (pk, character pk, user id) → the row, or None.
+type _RowQuery = Callable[[int, int, int], Any]
 
 
 @cache
 def _roll_rows(kind: str) -> tuple[str, _RowQuery] | None:
-    """The rule system whose row ``kind`` is and the row query for it (one per kind and
+    """The rule system whose row ``kind`` is and the row read for it (one per kind and
     process)."""
     for system in all_rule_systems():
         row = system.rolling.row_kind(kind)
@@ -97,25 +97,27 @@ def _roll_rows(kind: str) -> tuple[str, _RowQuery] | None:
 
 
 def _row_query(system: RuleSystem[Any], row: RowKind) -> _RowQuery:
-    to_character = row.lookup.removesuffix("_id") + "__character"
+    to_campaign = row.lookup.removesuffix("_id") + "__character__campaign"
 
     @cache
-    def shared() -> QuerySet[Any]:
-        # Not the owner: nothing a roll shows names them, and each join costs PostgreSQL's
-        # planner more than it would cost to read it later (docs/performance.md). The log's
-        # head is: a roll links its entry to it (RollEntryQuerySet.append), and read here it
-        # costs no round trip of its own. Built once per kind and process, never evaluated:
-        # each request's filter() below works on a clone (building it cost a roll ~15%).
-        rows = row.model._default_manager.select_related(
-            *row.related, f"{to_character}__campaign__log_head"
-        ).prefetch_related(*row.prefetch)
-        return system.rolling.form_class.with_roll_state(rows, row.lookup)
+    def read(alias: str) -> RowRead:
+        # Not the owner: nothing a roll shows names them. The log's head is: a roll links its
+        # entry to it (RollEntryQuerySet.append), and read here it costs no round trip of its
+        # own. Written once per kind, process and database (rolls/rolling/row_read.py).
+        return RowRead(
+            connections[alias],
+            row.model,
+            row.lookup,
+            (*row.related, f"{to_campaign}__log_head"),
+            campaign=to_campaign,
+            roll_state=system.rolling.form_class.roll_state_sql,
+            prefetch=row.prefetch,
+        )
 
-    def build(pk: int, character: int, user: int) -> QuerySet[Any]:
-        rows = with_viewer(shared(), f"{to_character}__campaign", user)
-        return rows.filter(pk=pk, **{row.lookup: character}).order_by()
+    def load(pk: int, character: int, user: int) -> Any:
+        return read(router.db_for_read(row.model)).load(pk, character, user)
 
-    return build
+    return load
 
 
 def find_target(character: Character, name: str, *, assist: bool = False) -> Target | None:

@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import models
-from django.db.models import OuterRef, Q, StringAgg, Subquery, Value
-from django.db.models.functions import Cast, Concat
+from django.db.models import Q
 from django.utils.functional import cached_property
 
 from rolls.rules import cogent, cogent_creation
@@ -21,6 +20,7 @@ from sheets.models.base import (
     range_validators,
 )
 from sheets.models.campaigns import Campaign, Character
+from web.database import column, string_agg
 
 # ---------------------------------------------------------------------------------------------
 # Cogent Roleplay
@@ -144,29 +144,28 @@ class CogentSheet(SystemSheet):
         return dice
 
     @staticmethod
-    def penalty_annotations(sheet_pk: str) -> dict[str, Subquery]:
-        """What sets a roll's penalty dice, as annotations on a query whose ``sheet_pk`` is this
-        sheet's pk: the roll path reads them with its row (one query, docs/performance.md)
+    def penalty_sql(sheet_pk: str, connection: Any) -> dict[str, str]:
+        """What sets a roll's penalty dice, as SQL over ``sheet_pk`` (the SQL of this sheet's
+        pk): the roll's row read runs them with its row (one query, docs/performance.md)
         instead of the injuries and the disabling characteristics one query each."""
 
-        def joined(model: type[models.Model], value: Any) -> Subquery:
-            rows = model._default_manager.filter(sheet_id=OuterRef(sheet_pk)).order_by()
-            return Subquery(
-                rows.values("sheet_id")
-                .annotate(joined=StringAgg(value, Value(",")))
-                .values("joined")
+        def joined(model: type[models.Model], value: str, *names: str) -> str:
+            columns = (f"u.{column(connection, model, name)}" for name in names)
+            return (
+                f"SELECT {string_agg(connection, value.format(*columns))} "
+                f"FROM {connection.ops.quote_name(model._meta.db_table)} u "
+                f"WHERE u.{column(connection, model, 'sheet')} = {sheet_pk}"
             )
 
         return {
-            "cogent_injury_levels": joined(CogentInjury, Cast("level", models.CharField())),
+            "cogent_injury_levels": joined(CogentInjury, "CAST({} AS text)", "level"),
             "cogent_disability_dice": joined(
-                CogentDisability,
-                Concat("attribute", Value(":"), Cast("dice", models.CharField())),
+                CogentDisability, "{} || ':' || CAST({} AS text)", "attribute", "dice"
             ),
         }
 
     def take_penalties(self, row: models.Model) -> None:
-        """Take the penalty figures :meth:`penalty_annotations` put on ``row`` (no query)."""
+        """Take the penalty figures :meth:`penalty_sql` put on ``row`` (no query)."""
         levels = getattr(row, "cogent_injury_levels", "") or ""
         self.__dict__["injury_levels"] = [int(level) for level in levels.split(",") if level]
         dice: dict[str, int] = {}

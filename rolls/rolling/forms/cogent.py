@@ -6,7 +6,7 @@ from functools import cache, partial
 from typing import Any, cast
 
 from django import forms
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import QuerySet
 
 from rolls.models import Assist, Kind, Visibility
 from rolls.models.assists import group_dice_text
@@ -148,13 +148,11 @@ class CogentRollForm(RollForm[CogentSheet]):
     )
 
     @classmethod
-    def with_roll_state(cls, rows: QuerySet[Any], sheet_pk: str) -> QuerySet[Any]:
+    def roll_state_sql(cls, sheet_pk: str, connection: Any) -> dict[str, str]:
         # The penalty dice and whether an assist waits: three queries a roll would make.
-        waiting = Assist.objects.waiting().filter(assisted_id=OuterRef(sheet_pk)).order_by()
-        return rows.annotate(
-            **CogentSheet.penalty_annotations(sheet_pk),
-            waiting_assist_pk=Subquery(waiting.values("pk")[:1]),
-        )
+        return CogentSheet.penalty_sql(sheet_pk, connection) | {
+            "waiting_assist_pk": Assist.objects.waiting_sql(sheet_pk, connection)
+        }
 
     def _loaded_with_target(self) -> bool:
         """Is the sheet the one loaded with the target, with the target's roll state?"""

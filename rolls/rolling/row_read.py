@@ -1,0 +1,200 @@
+"""The roll's row read: one statement per row kind, written once from the models' metadata and run
+through ``connection.cursor()``; its instances made by ``Model.from_db`` (docs/architecture.md,
+"Performance code that remains").
+
+A roll reads its row with the sheet, the character, the campaign and its log head, the roller's
+membership and what the panel reads about the sheet (``RollForm.roll_state_sql``). Built with the
+ORM, compiling that query was a quarter of a roll's Python (docs/performance.md); the SQL never
+changes but for its three values, so it is written once per kind and database. Each column's value
+goes through the converters Django's compiler applies to it (on SQLite a timestamp becomes an aware
+datetime), and each related instance is set on its parent through the relation's descriptor, as
+``select_related`` would leave it: reading ``row.sheet.character.campaign`` runs no query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connections, models
+from django.db.models import prefetch_related_objects
+
+from sheets.models import Membership
+from web.database import column
+
+# A form's roll state: the sheet's pk column, as SQL → {annotation name: an SQL expression}.
+type RollStateSQL = Callable[[str, Any], dict[str, str]]
+
+_Converter = Callable[[Any, Any, Any], Any]
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One model instance of the row read: the row itself, a model it reaches by a key (or a
+    reverse one-to-one), or the viewer's membership."""
+
+    model: type[models.Model]
+    parent: int  # the part it is set on (-1: none)
+    attr: str  # its name there
+    outer: bool  # may be missing (a LEFT JOIN): then None, or left unset for a reverse relation
+    reverse: bool  # a reverse one-to-one: left unset when missing (Django caches no None there)
+    start: int  # where its columns start in the row
+    names: tuple[str, ...]  # its concrete fields' attnames, in the model's order
+    pk_at: int  # where its pk is among them
+    converters: tuple[tuple[int, tuple[_Converter, ...], Any], ...]  # (column, converters, col)
+
+
+class RowRead:
+    """The row of one kind by its pk and its sheet's pk, as the user with that id reads it."""
+
+    def __init__(
+        self,
+        connection: Any,
+        model: type[models.Model],
+        lookup: str,
+        related: Sequence[str],
+        *,
+        campaign: str,
+        roll_state: RollStateSQL,
+        prefetch: Sequence[str] = (),
+    ) -> None:
+        """``lookup``: the row's path to its sheet's pk (``sheet_id``, ``vocation__sheet_id``);
+        ``related``: the paths loaded with it (forward keys, or a reverse one-to-one last);
+        ``campaign``: the path to the campaign whose membership is the viewer's."""
+        # Written with this connection, run on each thread's own connection to the database.
+        self.connection, self.alias, self.prefetch = connection, connection.alias, tuple(prefetch)
+        self.parts: list[_Part] = []
+        self._columns: list[str] = []
+        self._joins: list[str] = []
+        self._aliases: dict[str, int] = {"": self._add(model, -1, "", outer=False, reverse=False)}
+        for path in related:
+            self._join_path(path)
+        self._viewer(self._aliases[campaign])
+        *to_sheet, sheet_pk = lookup.split("__")
+        where = self._column(self._join_path("__".join(to_sheet)), sheet_pk)
+        state = roll_state(where, connection)
+        self.state_names, self._state_start = tuple(state), len(self._columns)
+        self._columns += [f"({sql})" for sql in state.values()]
+        pk = self._column(0, model._meta.pk.attname)
+        self.sql = (
+            f"SELECT {', '.join(self._columns)} FROM {self._table(0)} "
+            f"{' '.join(self._joins)} WHERE {pk} = %s AND {where} = %s"
+        )
+        del self.connection  # a connection belongs to its thread
+
+    def load(self, pk: int, sheet_pk: int, user_id: int) -> Any | None:
+        """The row, its related instances set on it, ``viewer`` (the user's membership of the
+        campaign, None for a non-member) and the roll state as attributes; None if no row."""
+        connection = connections[self.alias]
+        with connection.cursor() as cursor:
+            cursor.execute(self.sql, [user_id, pk, sheet_pk])
+            found = cursor.fetchone()
+        if found is None:
+            return None
+        made: list[Any] = []
+        for part in self.parts:
+            instance = self._instance(part, found, connection)
+            made.append(instance)
+            parent = made[part.parent] if part.parent >= 0 else None
+            if parent is None or (instance is None and part.reverse):
+                continue
+            setattr(parent, part.attr, instance)
+        row = made[0]
+        for name, value in zip(self.state_names, found[self._state_start :], strict=True):
+            setattr(row, name, value)
+        if self.prefetch:
+            prefetch_related_objects([row], *self.prefetch)
+        return row
+
+    def _instance(self, part: _Part, found: Sequence[Any], connection: Any) -> models.Model | None:
+        values = list(found[part.start : part.start + len(part.names)])
+        if part.outer and values[part.pk_at] is None:
+            return None
+        # The backend's converters were taken from the connection the statement was written
+        # with: what they do depends on the database's settings (its time zone), not on which
+        # thread's connection runs it.
+        for index, converters, col in part.converters:
+            for converter in converters:
+                values[index] = converter(values[index], col, connection)
+        return part.model.from_db(self.alias, part.names, values)
+
+    # Writing the statement --------------------------------------------------------------------
+
+    def _join_path(self, path: str) -> int:
+        """The part at ``path`` (joined on first use, with every part before it)."""
+        if path in self._aliases:
+            return self._aliases[path]
+        head, _, name = path.rpartition("__")
+        parent = self._join_path(head)
+        field: Any = self.parts[parent].model._meta.get_field(name)  # a key or a relation
+        outer = self.parts[parent].outer
+        if field.concrete and (field.many_to_one or field.one_to_one):
+            target = field.related_model
+            outer = outer or field.null
+            condition = (
+                f"{self._column(len(self.parts), field.target_field.attname, target)} = "
+                f"{self._column(parent, field.attname)}"
+            )
+            reverse = False
+        elif field.one_to_one:  # the reverse of a one-to-one key: at most one row
+            target, key = field.related_model, field.remote_field
+            outer, reverse = True, True
+            condition = (
+                f"{self._column(len(self.parts), key.attname, target)} = "
+                f"{self._column(parent, key.target_field.attname)}"
+            )
+        else:
+            raise ValueError(f"{path}: a row read follows keys and reverse one-to-ones only")
+        index = self._add(target, parent, name, outer=outer, reverse=reverse)
+        join = "LEFT OUTER JOIN" if outer else "INNER JOIN"
+        self._joins.append(f"{join} {self._table(index)} ON {condition}")
+        self._aliases[path] = index
+        return index
+
+    def _viewer(self, campaign: int) -> None:
+        """The user's membership of the campaign, as ``sheets.access.with_viewer`` joins it."""
+        index = self._add(Membership, 0, "viewer", outer=True, reverse=False)
+        key = self.parts[campaign].model._meta.pk.attname
+        self._joins.append(
+            f"LEFT OUTER JOIN {self._table(index)} ON "
+            f"{self._column(index, 'campaign_id')} = {self._column(campaign, key)} "
+            f"AND {self._column(index, 'user_id')} = %s"
+        )
+
+    def _add(
+        self, model: type[models.Model], parent: int, attr: str, *, outer: bool, reverse: bool
+    ) -> int:
+        index = len(self.parts)
+        fields = list(model._meta.concrete_fields)
+        converters = []
+        for position, field in enumerate(fields):
+            col = field.get_col(f"t{index}")
+            found = self.connection.ops.get_db_converters(col) + field.get_db_converters(
+                self.connection
+            )
+            if found:
+                converters.append((position, tuple(found), col))
+        self.parts.append(
+            _Part(
+                model,
+                parent,
+                attr,
+                outer,
+                reverse,
+                len(self._columns),
+                tuple(field.attname for field in fields),
+                fields.index(model._meta.pk),
+                tuple(converters),
+            )
+        )
+        self._columns += [self._column(index, field.attname, model) for field in fields]
+        return index
+
+    def _table(self, index: int) -> str:
+        return f"{self.connection.ops.quote_name(self.parts[index].model._meta.db_table)} t{index}"
+
+    def _column(self, index: int, attname: str, model: type[models.Model] | None = None) -> str:
+        """``t<index>.<column>`` of the field ``attname`` (of ``model``, while it is being
+        added: the part isn't listed yet)."""
+        return f"t{index}.{column(self.connection, model or self.parts[index].model, attname)}"
