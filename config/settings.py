@@ -106,8 +106,12 @@ MIDDLEWARE = [
     "web.errors.StatementTimeoutPage",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # Last, as django-axes asks: it turns a locked-out login into its 429 response.
+    # Last of those that do something, as django-axes asks: it turns a locked-out login into its
+    # 429 response.
     "axes.middleware.AxesMiddleware",
+    # Sync-only and last: under ASGI the stack above runs in the request's thread, entered once,
+    # instead of hopping there and back for each middleware's step (web/stack.py).
+    "web.stack.sync_stack",
 ]
 
 # django-axes first, so a locked-out username/address pair is refused before any password check.

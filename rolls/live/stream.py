@@ -531,20 +531,22 @@ class EventStreamResponse(StreamingHttpResponse):
 
 @login_required
 @require_GET
-async def campaign_events(
+def campaign_events(
     request: AuthenticatedHttpRequest, pk: int
 ) -> HttpResponse | StreamingHttpResponse:
+    # A sync view answering with an async stream: its checks run in the request's thread with the
+    # middleware (web/stack.py), and only the stream itself runs on the event loop.
     try:
         last_id = resume_point(request)
         character_pk, table, view = what_to_stream(request)
     except ValueError as error:
         return HttpResponse(str(error), status=400, content_type="text/plain")
-    user = await request.auser()
+    user = request.user
     # The login check read the session and the user on this request's thread: the membership
     # (and the character) are read there too, on the same connection, which is then given back.
     # Django would only give it back when the request finishes — never, for a stream: every
     # open stream would pin a connection, and a burst of new streams deadlock the pool.
-    membership, found = await sync_to_async(_member_and_character)(pk, user.pk, character_pk)
+    membership, found = _member_and_character(pk, user.pk, character_pk)
     if membership is None:
         raise Http404("No such campaign.")
     if view == "table" and not membership.is_gm:
