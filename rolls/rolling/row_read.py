@@ -45,11 +45,21 @@ class _Part:
     converters: tuple[tuple[int, tuple[_Converter, ...], Any], ...]  # (column, converters, col)
 
 
+@dataclass(frozen=True)
 class RowRead:
-    """The row of one kind by its pk and its sheet's pk, as the user with that id reads it."""
+    """The row of one kind by its pk and its sheet's pk, as the user with that id reads it:
+    :meth:`write` writes it, :meth:`load` runs it on the calling thread's connection."""
 
-    def __init__(
-        self,
+    alias: str  # the database's
+    sql: str
+    parts: tuple[_Part, ...]
+    state_names: tuple[str, ...]  # the roll state's attributes, the row's last columns
+    state_start: int
+    prefetch: tuple[str, ...]
+
+    @classmethod
+    def write(
+        cls,
         connection: Any,
         model: type[models.Model],
         lookup: str,
@@ -58,30 +68,28 @@ class RowRead:
         campaign: str,
         roll_state: RollStateSQL,
         prefetch: Sequence[str] = (),
-    ) -> None:
+    ) -> RowRead:
         """``lookup``: the row's path to its sheet's pk (``sheet_id``, ``vocation__sheet_id``);
         ``related``: the paths loaded with it (forward keys, or a reverse one-to-one last);
-        ``campaign``: the path to the campaign whose membership is the viewer's."""
-        # Written with this connection, run on each thread's own connection to the database.
-        self.connection, self.alias, self.prefetch = connection, connection.alias, tuple(prefetch)
-        self.parts: list[_Part] = []
-        self._columns: list[str] = []
-        self._joins: list[str] = []
-        self._aliases: dict[str, int] = {"": self._add(model, -1, "", outer=False, reverse=False)}
+        ``campaign``: the path to the campaign whose membership is the viewer's. ``connection``
+        is only written with: each thread runs the statement on its own."""
+        writer = _Writer(connection, model)
         for path in related:
-            self._join_path(path)
-        self._viewer(self._aliases[campaign])
+            writer.join_path(path)
+        writer.viewer(writer.join_path(campaign))
         *to_sheet, sheet_pk = lookup.split("__")
-        where = self._column(self._join_path("__".join(to_sheet)), sheet_pk)
+        where = writer.qualified(writer.join_path("__".join(to_sheet)), sheet_pk)
         state = roll_state(where, connection)
-        self.state_names, self._state_start = tuple(state), len(self._columns)
-        self._columns += [f"({sql})" for sql in state.values()]
-        pk = self._column(0, model._meta.pk.attname)
-        self.sql = (
-            f"SELECT {', '.join(self._columns)} FROM {self._table(0)} "
-            f"{' '.join(self._joins)} WHERE {pk} = %s AND {where} = %s"
+        state_start = len(writer.columns)
+        writer.columns += [f"({sql})" for sql in state.values()]
+        pk = writer.qualified(0, model._meta.pk.attname)
+        sql = (
+            f"SELECT {', '.join(writer.columns)} FROM {writer.table(0)} "
+            f"{' '.join(writer.joins)} WHERE {pk} = %s AND {where} = %s"
         )
-        del self.connection  # a connection belongs to its thread
+        return cls(
+            connection.alias, sql, tuple(writer.parts), tuple(state), state_start, tuple(prefetch)
+        )
 
     def load(self, pk: int, sheet_pk: int, user_id: int) -> Any | None:
         """The row, its related instances set on it, ``viewer`` (the user's membership of the
@@ -101,7 +109,7 @@ class RowRead:
                 continue
             setattr(parent, part.attr, instance)
         row = made[0]
-        for name, value in zip(self.state_names, found[self._state_start :], strict=True):
+        for name, value in zip(self.state_names, found[self.state_start :], strict=True):
             setattr(row, name, value)
         if self.prefetch:
             prefetch_related_objects([row], *self.prefetch)
@@ -119,50 +127,59 @@ class RowRead:
                 values[index] = converter(values[index], col, connection)
         return part.model.from_db(self.alias, part.names, values)
 
-    # Writing the statement --------------------------------------------------------------------
 
-    def _join_path(self, path: str) -> int:
+class _Writer:
+    """The statement's parts, columns and joins as they are written."""
+
+    def __init__(self, connection: Any, model: type[models.Model]) -> None:
+        self.connection = connection
+        self.parts: list[_Part] = []
+        self.columns: list[str] = []
+        self.joins: list[str] = []
+        self.aliases: dict[str, int] = {"": self.add(model, -1, "", outer=False, reverse=False)}
+
+    def join_path(self, path: str) -> int:
         """The part at ``path`` (joined on first use, with every part before it)."""
-        if path in self._aliases:
-            return self._aliases[path]
+        if path in self.aliases:
+            return self.aliases[path]
         head, _, name = path.rpartition("__")
-        parent = self._join_path(head)
+        parent = self.join_path(head)
         field: Any = self.parts[parent].model._meta.get_field(name)  # a key or a relation
         outer = self.parts[parent].outer
         if field.concrete and (field.many_to_one or field.one_to_one):
             target = field.related_model
             outer = outer or field.null
             condition = (
-                f"{self._column(len(self.parts), field.target_field.attname, target)} = "
-                f"{self._column(parent, field.attname)}"
+                f"{self.qualified(len(self.parts), field.target_field.attname, target)} = "
+                f"{self.qualified(parent, field.attname)}"
             )
             reverse = False
         elif field.one_to_one:  # the reverse of a one-to-one key: at most one row
             target, key = field.related_model, field.remote_field
             outer, reverse = True, True
             condition = (
-                f"{self._column(len(self.parts), key.attname, target)} = "
-                f"{self._column(parent, key.target_field.attname)}"
+                f"{self.qualified(len(self.parts), key.attname, target)} = "
+                f"{self.qualified(parent, key.target_field.attname)}"
             )
         else:
             raise ValueError(f"{path}: a row read follows keys and reverse one-to-ones only")
-        index = self._add(target, parent, name, outer=outer, reverse=reverse)
+        index = self.add(target, parent, name, outer=outer, reverse=reverse)
         join = "LEFT OUTER JOIN" if outer else "INNER JOIN"
-        self._joins.append(f"{join} {self._table(index)} ON {condition}")
-        self._aliases[path] = index
+        self.joins.append(f"{join} {self.table(index)} ON {condition}")
+        self.aliases[path] = index
         return index
 
-    def _viewer(self, campaign: int) -> None:
+    def viewer(self, campaign: int) -> None:
         """The user's membership of the campaign, as ``sheets.access.with_viewer`` joins it."""
-        index = self._add(Membership, 0, "viewer", outer=True, reverse=False)
+        index = self.add(Membership, 0, "viewer", outer=True, reverse=False)
         key = self.parts[campaign].model._meta.pk.attname
-        self._joins.append(
-            f"LEFT OUTER JOIN {self._table(index)} ON "
-            f"{self._column(index, 'campaign_id')} = {self._column(campaign, key)} "
-            f"AND {self._column(index, 'user_id')} = %s"
+        self.joins.append(
+            f"LEFT OUTER JOIN {self.table(index)} ON "
+            f"{self.qualified(index, 'campaign_id')} = {self.qualified(campaign, key)} "
+            f"AND {self.qualified(index, 'user_id')} = %s"
         )
 
-    def _add(
+    def add(
         self, model: type[models.Model], parent: int, attr: str, *, outer: bool, reverse: bool
     ) -> int:
         index = len(self.parts)
@@ -182,19 +199,19 @@ class RowRead:
                 attr,
                 outer,
                 reverse,
-                len(self._columns),
+                len(self.columns),
                 tuple(field.attname for field in fields),
                 fields.index(model._meta.pk),
                 tuple(converters),
             )
         )
-        self._columns += [self._column(index, field.attname, model) for field in fields]
+        self.columns += [self.qualified(index, field.attname, model) for field in fields]
         return index
 
-    def _table(self, index: int) -> str:
+    def table(self, index: int) -> str:
         return f"{self.connection.ops.quote_name(self.parts[index].model._meta.db_table)} t{index}"
 
-    def _column(self, index: int, attname: str, model: type[models.Model] | None = None) -> str:
+    def qualified(self, index: int, attname: str, model: type[models.Model] | None = None) -> str:
         """``t<index>.<column>`` of the field ``attname`` (of ``model``, while it is being
         added: the part isn't listed yet)."""
         return f"t{index}.{column(self.connection, model or self.parts[index].model, attname)}"

@@ -104,7 +104,7 @@ def _row_query(system: RuleSystem[Any], row: RowKind) -> _RowQuery:
         # Not the owner: nothing a roll shows names them. The log's head is: a roll links its
         # entry to it (RollEntryQuerySet.append), and read here it costs no round trip of its
         # own. Written once per kind, process and database (rolls/rolling/row_read.py).
-        return RowRead(
+        return RowRead.write(
             connections[alias],
             row.model,
             row.lookup,
