@@ -12,7 +12,9 @@ user: the roller's sheet, the GM table, two other players' sheets and the GM's l
    their bytes on the wire, plus the event bytes each page's stream received; from the server,
    its statements and its process CPU time (utime + stime, /proc/<pid>/stat: CPU time, which a
    loaded machine distorts less than wall time). A click is over once no page has a request in
-   flight or an event arriving for a second (recording.QUIET).
+   flight or an event arriving for a second (recording.QUIET): its window holds that second of
+   the server idling, so the same figure is also given less the server's idle CPU over as long
+   (measured for IDLE_SECONDS with the pages open after the clicks).
 2. **Replay.** The last click's requests, exactly as Chromium sent them (headers, cookies, CSRF,
    body), are replayed without a browser: the htmx roll, then — once every page's stream (held
    open as a raw socket) has received the entry — every follow-up request the pages made.
@@ -57,6 +59,7 @@ BARE_REQUESTS = 200
 TABLE_BYTES = 15_000
 TARGET_SHARE = 0.35
 TARGET_CPU_RATIO = 8.0
+IDLE_SECONDS = 5.0  # the open pages' idle cost, measured after the clicks
 
 
 @dataclass
@@ -128,6 +131,7 @@ class Cost:
     cpu: float = 0.0  # seconds
     statements: int = 0
     count: int = 0  # clicks or requests measured
+    seconds: float = 0.0  # wall time measured over
 
     def per(self) -> tuple[float, float]:
         """CPU ms and statements per click (or request)."""
@@ -144,10 +148,11 @@ class Meter:
 
     def start(self) -> None:
         self._statements = statements(self.port)
-        self._cpu = cpu_seconds(self.pid)
+        self._cpu, self._started = cpu_seconds(self.pid), time.monotonic()
 
     def stop(self, count: int = 1) -> None:
         self.cost.cpu += cpu_seconds(self.pid) - self._cpu
+        self.cost.seconds += time.monotonic() - self._started
         self.cost.statements += statements(self.port) - self._statements
         self.cost.count += count
 
@@ -192,6 +197,7 @@ class Clicks:
     cookies: dict[str, str] = field(default_factory=dict)  # page → its Cookie header
     events: dict[str, list[str]] = field(default_factory=dict)  # page → the last click's events
     cost: Cost = field(default_factory=Cost)
+    idle: Cost = field(default_factory=Cost)  # the server with the pages open, nobody clicking
 
 
 def click_in_chromium(base: str, port: int, pid: int, table: Table) -> Clicks:
@@ -233,10 +239,29 @@ def click_in_chromium(base: str, port: int, pid: int, table: Table) -> Clicks:
             for name, recorder in recorders.items():
                 jar = recorder.page.context.cookies()
                 seen.cookies[name] = "; ".join(f"{c['name']}={c['value']}" for c in jar)
+            seen.idle = idle_cost(port, pid, recorders)
         finally:
             browser.close()
     seen.cost = meter.cost
     return seen
+
+
+def less_idle(cost: Cost, idle: Cost) -> Cost:
+    """``cost`` less what the server spent idle over as long a time, at ``idle``'s rate."""
+    rate = idle.cpu / idle.seconds if idle.seconds else 0.0
+    return Cost(max(0.0, cost.cpu - rate * cost.seconds), cost.statements, cost.count, cost.seconds)
+
+
+def idle_cost(port: int, pid: int, recorders: dict[str, Recorder]) -> Cost:
+    """The server's CPU over IDLE_SECONDS with the pages open and nobody clicking (its event
+    loop, the streams' and the pool's timers): a click's window in Chromium holds at least a
+    second of it (recording.QUIET), which is not the click's work."""
+    recording.settle(recorders)
+    meter = Meter(port, pid)
+    meter.start()
+    time.sleep(IDLE_SECONDS)
+    meter.stop()
+    return meter.cost
 
 
 # ---------------------------------------------------------------------------------------------
@@ -455,6 +480,12 @@ def report(seen: Clicks, costs: dict[str, Cost], rates: dict[str, tuple[float, f
         f"the rest, {click_cpu - sum(alone):.1f} ms, is the streams' work (the entry read and "
         "rendered for each page) and the spread between the runs set side by side"
     )
+    if (chromium := costs.get("click in Chromium")) and seen.idle.seconds:
+        print(
+            f"in Chromium a click's window lasted {chromium.seconds / (chromium.count or 1):.1f} s "
+            f"(it ends after a quiet second); with the pages open and nobody clicking the server "
+            f"used {seen.idle.cpu * 1000 / seen.idle.seconds:.1f} ms of CPU a second"
+        )
     ratio = click_cpu / bare_cpu
     cpu_met = ratio <= TARGET_CPU_RATIO
     print(
@@ -500,6 +531,7 @@ def server_costs(base: str, port: int, pid: int, table: Table, seen: Clicks) -> 
                 costs[what] = one_request_cost(port, pid, sent, seen.cookies[name], 200, 50)
     costs["click, replayed"] = replay_clicks(port, pid, seen, seen.cookies)
     costs["click in Chromium"] = seen.cost
+    costs["the same, idle CPU out"] = less_idle(seen.cost, seen.idle)
     return costs
 
 

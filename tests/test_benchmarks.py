@@ -170,6 +170,26 @@ def test_the_report_judges_cpu_against_the_bare_view_and_the_htmx_share(capsys):
     assert click.report(seen, costs, {"htmx roll": (90, 100)}) == 1
 
 
+def test_the_chromium_click_is_also_given_without_the_servers_idle_cpu(capsys):
+    # 10 clicks over 15 s in all, 300 ms of CPU; idle, the server used 4 ms a second.
+    chromium = click.Cost(cpu=0.3, statements=50, count=10, seconds=15.0)
+    idle = click.Cost(cpu=0.02, count=1, seconds=5.0)
+    out = click.less_idle(chromium, idle)
+    assert (round(out.cpu, 6), out.statements, out.count) == (0.24, 50, 10)  # 300 - 15 × 4 ms
+    assert click.less_idle(chromium, click.Cost()).cpu == 0.3  # no idle measured: as it was
+    assert click.less_idle(click.Cost(cpu=0.01, count=1, seconds=5.0), idle).cpu == 0.0
+    seen = _clicks({"roller's sheet": 1}, {})
+    seen.last = {"roller's sheet": [recording.Sent("POST", "http://h/r/", {}, b"a=1")]}
+    seen.idle = idle
+    costs = {
+        "bare view": click.Cost(cpu=0.2, count=100),
+        "click, replayed": click.Cost(cpu=0.16, count=10),
+        "click in Chromium": chromium,
+    }
+    click.report(seen, costs, {"htmx roll": (35, 100)})
+    assert "a click's window lasted 1.5 s" in capsys.readouterr().out
+
+
 def test_benchmarks_skip_without_postgresql(monkeypatch, capsys):
     monkeypatch.setenv("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:1/poolside_bench")
     assert common.setup("A benchmark") is False
