@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from rolls.models import RollEntry
 from sheets.models import System
+from tests.browser.layout import split_words
 from tests.factories import CharacterFactory
 from tests.rolls.helpers import token
 
@@ -121,3 +122,13 @@ def test_without_javascript_the_roll_comes_back_to_the_card(no_js, party, viewpo
         f"Spy rolled {entry.label}: {entry.outcome_label}."
     )
     expect(page.locator(f"#char-{party.hidden_npc.pk} #entry-{token(entry)}")).to_be_visible()
+
+
+@pytest.mark.parametrize("system", [System.COGENT, System.DAD6, System.COLD_STARS])
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_every_figures_label_reads_whole(page, log_in, party, viewport, system):
+    # In a fixed 4.6rem column Cogent's "Intelligence" broke as "Intelligenc/e" at 1280 px.
+    open_table(page, log_in, party, viewport)
+    expect(page.locator("dl.stats.compact").first).to_be_visible()
+    assert split_words(page, "dl.stats.compact dt") == []
+    assert not any(card["out"] for card in page.evaluate(CARDS))
