@@ -158,6 +158,7 @@ SHOTS = [
     Shot("campaign", "alice", "/campaigns/{cogent}/"),
     Shot("gm-table", "gm", "/campaigns/{cold_stars}/dashboard/"),
     Shot("gm-table-rolled", "gm", "/campaigns/{cold_stars}/dashboard/", act=_quick_roll),
+    Shot("gm-table-cogent", "gm", "/campaigns/{cogent}/dashboard/"),
     Shot("log", "gm", "/campaigns/{cogent}/log/"),
     Shot("stats", "gm", "/campaigns/{cold_stars}/stats/"),
     Shot("not-found", "alice", "/campaigns/999999/"),
