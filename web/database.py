@@ -1,4 +1,4 @@
-"""Writing SQL from the models (:func:`column`, :func:`string_agg`), and PostgreSQL's prepared
+"""Writing SQL from the models (:func:`table`, :func:`column`, :func:`string_agg`), and PostgreSQL's prepared
 statements (``DATABASE_PREPARED_STATEMENTS``, config/settings.py): a statement prepared before a
 migration changed a column it returns heals itself.
 
@@ -45,6 +45,11 @@ def _run_again_if_stale(
         with connection.cursor() as cursor:
             cursor.execute("DEALLOCATE ALL")
         return execute(sql, params, many, context)
+
+
+def table(connection: Any, model: type[models.Model]) -> str:
+    """The quoted table of ``model``."""
+    return str(connection.ops.quote_name(model._meta.db_table))
 
 
 def column(connection: Any, model: type[models.Model], name: str) -> str:

@@ -11,7 +11,7 @@ from django.utils import timezone
 from rolls.models.entry import RollEntry
 from rolls.rules import cogent
 from sheets.models import Campaign, Character
-from web.database import column
+from web.database import column, table
 
 # ---------------------------------------------------------------------------------------------
 # The GM table: calls for a roll and contests (docs/gm-table.md)
@@ -29,9 +29,8 @@ class AssistQuerySet(models.QuerySet["Assist"]):
             f"u.{column(connection, self.model, name)}"
             for name in (self.model._meta.pk.name, "used_by", "dropped_at", "assisted")
         )
-        table = connection.ops.quote_name(self.model._meta.db_table)
         return (
-            f"SELECT {pk} FROM {table} u WHERE {used} IS NULL AND {dropped} IS NULL "
+            f"SELECT {pk} FROM {table(connection, self.model)} u WHERE {used} IS NULL AND {dropped} IS NULL "
             f"AND {assisted} = {assisted_pk} LIMIT 1"
         )
 

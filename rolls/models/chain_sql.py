@@ -12,6 +12,7 @@ from psycopg.types.json import Jsonb
 
 from rolls import live
 from rolls.models.head import LogHead
+from web.database import column, table
 
 if TYPE_CHECKING:
     from rolls.models.entry import RollEntry
@@ -96,9 +97,10 @@ class ChainSQL:
         return made
 
     def __init__(self, connection: Any, model: type[RollEntry]) -> None:
-        qn, head = connection.ops.quote_name, LogHead._meta
-        table, campaign = qn(head.db_table), qn(head.get_field("campaign").column)
-        length, hash_ = qn(head.get_field("length").column), qn(head.get_field("hash").column)
+        qn, head = connection.ops.quote_name, table(connection, LogHead)
+        campaign, length, hash_ = (
+            column(connection, LogHead, name) for name in ("campaign", "length", "hash")
+        )
         self.connection = connection
         self.table, self.pk = model._meta.db_table, model._meta.pk
         self.one_statement = connection.vendor == "postgresql"
@@ -110,9 +112,9 @@ class ChainSQL:
         ]
         columns = ", ".join(qn(f.column) for f in self.fields)
         values = ", ".join(["%s"] * len(self.fields))
-        self.move = f"UPDATE {table} SET {length} = %s, {hash_} = %s WHERE {campaign} = %s"
+        self.move = f"UPDATE {head} SET {length} = %s, {hash_} = %s WHERE {campaign} = %s"
         for_update = " FOR UPDATE" if connection.features.has_select_for_update else ""
-        self.peek = f"SELECT {length}, {hash_} FROM {table} WHERE {campaign} = %s"
+        self.peek = f"SELECT {length}, {hash_} FROM {head} WHERE {campaign} = %s"
         self.lock = f"{self.peek}{for_update}"
         if self.one_statement:
             # The head moves only from where the entry was linked, and the entry is inserted only

@@ -20,7 +20,7 @@ from sheets.models.base import (
     range_validators,
 )
 from sheets.models.campaigns import Campaign, Character
-from web.database import column, string_agg
+from web.database import column, string_agg, table
 
 # ---------------------------------------------------------------------------------------------
 # Cogent Roleplay
@@ -153,7 +153,7 @@ class CogentSheet(SystemSheet):
             columns = (f"u.{column(connection, model, name)}" for name in names)
             return (
                 f"SELECT {string_agg(connection, value.format(*columns))} "
-                f"FROM {connection.ops.quote_name(model._meta.db_table)} u "
+                f"FROM {table(connection, model)} u "
                 f"WHERE u.{column(connection, model, 'sheet')} = {sheet_pk}"
             )
 
