@@ -21,7 +21,7 @@ from django.db import connections, models
 from django.db.models import prefetch_related_objects
 
 from sheets.models import Membership
-from web.database import column
+from web.database import column, table
 
 # A form's roll state: the sheet's pk column, as SQL → {annotation name: an SQL expression}.
 type RollStateSQL = Callable[[str, Any], dict[str, str]]
@@ -84,7 +84,7 @@ class RowRead:
         writer.columns += [f"({sql})" for sql in state.values()]
         pk = writer.qualified(0, model._meta.pk.attname)
         sql = (
-            f"SELECT {', '.join(writer.columns)} FROM {writer.table(0)} "
+            f"SELECT {', '.join(writer.columns)} FROM {writer.table_as(0)} "
             f"{' '.join(writer.joins)} WHERE {pk} = %s AND {where} = %s"
         )
         return cls(
@@ -146,26 +146,21 @@ class _Writer:
         parent = self.join_path(head)
         field: Any = self.parts[parent].model._meta.get_field(name)  # a key or a relation
         outer = self.parts[parent].outer
+        target = field.related_model
         if field.concrete and (field.many_to_one or field.one_to_one):
-            target = field.related_model
+            theirs, ours, reverse = field.target_field.attname, field.attname, False
             outer = outer or field.null
-            condition = (
-                f"{self.qualified(len(self.parts), field.target_field.attname, target)} = "
-                f"{self.qualified(parent, field.attname)}"
-            )
-            reverse = False
         elif field.one_to_one:  # the reverse of a one-to-one key: at most one row
-            target, key = field.related_model, field.remote_field
-            outer, reverse = True, True
-            condition = (
-                f"{self.qualified(len(self.parts), key.attname, target)} = "
-                f"{self.qualified(parent, key.target_field.attname)}"
-            )
+            key = field.remote_field
+            theirs, ours, reverse, outer = key.attname, key.target_field.attname, True, True
         else:
             raise ValueError(f"{path}: a row read follows keys and reverse one-to-ones only")
         index = self.add(target, parent, name, outer=outer, reverse=reverse)
         join = "LEFT OUTER JOIN" if outer else "INNER JOIN"
-        self.joins.append(f"{join} {self.table(index)} ON {condition}")
+        self.joins.append(
+            f"{join} {self.table_as(index)} ON "
+            f"{self.qualified(index, theirs)} = {self.qualified(parent, ours)}"
+        )
         self.aliases[path] = index
         return index
 
@@ -174,7 +169,7 @@ class _Writer:
         index = self.add(Membership, 0, "viewer", outer=True, reverse=False)
         key = self.parts[campaign].model._meta.pk.attname
         self.joins.append(
-            f"LEFT OUTER JOIN {self.table(index)} ON "
+            f"LEFT OUTER JOIN {self.table_as(index)} ON "
             f"{self.qualified(index, 'campaign_id')} = {self.qualified(campaign, key)} "
             f"AND {self.qualified(index, 'user_id')} = %s"
         )
@@ -205,13 +200,13 @@ class _Writer:
                 tuple(converters),
             )
         )
-        self.columns += [self.qualified(index, field.attname, model) for field in fields]
+        quote = self.connection.ops.quote_name
+        self.columns += [f"t{index}.{quote(field.column)}" for field in fields]
         return index
 
-    def table(self, index: int) -> str:
-        return f"{self.connection.ops.quote_name(self.parts[index].model._meta.db_table)} t{index}"
+    def table_as(self, index: int) -> str:
+        return f"{table(self.connection, self.parts[index].model)} t{index}"
 
-    def qualified(self, index: int, attname: str, model: type[models.Model] | None = None) -> str:
-        """``t<index>.<column>`` of the field ``attname`` (of ``model``, while it is being
-        added: the part isn't listed yet)."""
-        return f"t{index}.{column(self.connection, model or self.parts[index].model, attname)}"
+    def qualified(self, index: int, attname: str) -> str:
+        """``t<index>.<column>`` of the field ``attname`` of that part's model."""
+        return f"t{index}.{column(self.connection, self.parts[index].model, attname)}"
