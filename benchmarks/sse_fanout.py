@@ -11,10 +11,10 @@ token, as the stream names it), both read on the system's monotonic clock.
 
 Then the **reconnect storm**: the server is stopped and started again on the same port, as a
 deploy restarts it, while every stream is open; it comes back as production runs it, a worker
-process per core (STORM_WORKERS; README, "Production"). Each stream does what a browser's EventSource
-does: it waits the reconnect time its stream sent (``retry:``, jittered per stream by the server,
-docs/live.md), reconnects with ``Last-Event-ID``, and tries again after the same time while the
-server is down. The figure is the time from the new server listening to the last stream caught up
+process per core (STORM_WORKERS; README, "Production"). Each stream does what a browser's
+EventSource does: it waits the reconnect time its stream sent (``retry:``, jittered per stream by
+the server, docs/live.md), reconnects with ``Last-Event-ID``, and tries again after the same time
+while the server is down. The figure is the time from the new server listening to the last stream caught up
 again, with how many connection attempts it took.
 
 Memory: the server's RSS (``/proc/<pid>/status``) after a warm-up with one stream open, and with
@@ -297,7 +297,7 @@ def report(result: dict[str, Any]) -> int:
         f"target: at most {TARGET_KIB_PER_STREAM:.0f} KiB per idle stream — {common.verdict(small)}"
     )
     print(
-        f"target: after a restart ({STORM_WORKERS} worker(s), a worker per core), all "
+        f"target: after a restart into {STORM_WORKERS} worker(s), all "
         f"{SUBSCRIBERS} streams back within {TARGET_STORM_S:.0f} s of the server listening — "
         f"{common.verdict(storm_met)}"
     )
