@@ -6,6 +6,7 @@ from rolls.log import exports
 from rolls.log import views as log_views
 from rolls.rolling import assist_views
 from rolls.rolling import views as roll_views
+from rolls.sessions import views as session_views
 from rolls.table import contest_views, prompts
 from rolls.table import views as table_views
 from rolls.webhooks import views as webhook_views
@@ -62,6 +63,10 @@ urlpatterns += [
     path("characters/<id:pk>/table-card/", table_views.table_character, name="table_character"),
     path("characters/<id:pk>/table-roll/", table_views.table_roll, name="table_roll"),
     path("campaigns/<id:pk>/calls/", table_views.call_create, name="call_create"),
+    path("campaigns/<id:pk>/session/", session_views.session_bar_part, name="session_bar"),
+    path("campaigns/<id:pk>/session/start/", session_views.session_start, name="session_start"),
+    path("campaigns/<id:pk>/session/scene/", session_views.session_scene, name="session_scene"),
+    path("campaigns/<id:pk>/session/end/", session_views.session_end, name="session_end"),
     path("calls/<id:pk>/close/", table_views.call_close, name="call_close"),
     path("campaigns/<id:pk>/contests/", table_views.contest_create, name="contest_create"),
     path("campaigns/<id:pk>/assists/", table_views.assist_start, name="assist_start"),

@@ -132,6 +132,10 @@ PERMISSION_TESTS: dict[str, tuple[str, ...]] = {
     "table_character": ("tests.rolls.test_roll_updates::test_a_table_card_is_the_gms_alone",),
     "table_roll": ("tests.rolls.test_gm_quick_rolls::test_who_may_quick_roll",),
     "call_create": ("tests.rolls.test_gm_calls::test_close_and_permissions",),
+    **dict.fromkeys(
+        ("session_bar", "session_start", "session_scene", "session_end"),
+        ("tests.rolls.test_sessions::test_only_the_gm_runs_sessions",),
+    ),
     "call_close": ("tests.rolls.test_gm_calls::test_close_and_permissions",),
     "contest_create": ("tests.rolls.test_gm_contests::test_contest_permissions",),
     "contest_side": ("tests.rolls.test_gm_contests::test_contest_permissions",),

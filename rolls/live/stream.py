@@ -144,7 +144,7 @@ def _replay(
         qs = qs.filter(character_id=character_id)
     return [
         (entry.pk, entry.seq, render_item(entry.card_for(membership), membership, view))
-        for entry in qs.for_cards().order_by("seq")[:REPLAY_BATCH]
+        for entry in qs.for_cards().with_session().order_by("seq")[:REPLAY_BATCH]
     ]
 
 
@@ -152,7 +152,13 @@ def _load_entry(pk: int) -> RollEntry | None:
     """One entry with everything visibility and the card need, shared by every audience: one
     statement, with whether a reveal has opened it (which visibility and the card read). Every
     stream that is not the only one of its campaign in its process shares the read."""
-    found = RollEntry.objects.for_cards().select_related("character").with_revealed().filter(pk=pk)
+    found = (
+        RollEntry.objects.for_cards()
+        .select_related("character")
+        .with_revealed()
+        .with_session()  # the log item's session heading
+        .filter(pk=pk)
+    )
     return next(iter(found), None)
 
 

@@ -14,7 +14,8 @@ from django.db.models.expressions import RawSQL
 from django.http import QueryDict
 from django.utils import timezone
 
-from rolls.models import OUTCOME_LABELS, RollEntry
+from rolls.models import MARKER_KINDS, OUTCOME_LABELS, RollEntry
+from rolls.sessions.state import SessionItem, marker_rows, sessions_of
 from sheets.models import Campaign, Character, Membership
 from web.http import AuthenticatedHttpRequest
 
@@ -92,6 +93,10 @@ class LogFilterForm(forms.Form):
         required=False,
         widget=forms.DateInput(attrs={"type": "date", "min": DATE_MIN, "max": DATE_MAX}),
     )
+    session = forms.TypedChoiceField(label="Session", required=False, coerce=int)
+    # A scene of the chosen session: set by the log's scene links, never drawn as a field (a
+    # change of session drops it). A scene the session doesn't have is reported on "session".
+    scene = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     def __init__(
         self, data: QueryDict, *, campaign: Campaign, membership: Membership, **kwargs: Any
@@ -100,8 +105,9 @@ class LogFilterForm(forms.Form):
         self.campaign, self.membership = campaign, membership
         # Only what the member may know: no hidden NPC for a player, no skill of a roll they may
         # not know exists.
-        # Characters and players in one query (a UNION), skills in another (a loose index scan
-        # that stays fast at a million entries): the log page's query budget is six.
+        # Characters, players and the session markers in one query (a UNION), skills in another
+        # (a loose index scan that stays fast at a million entries): the log page's query budget
+        # is six.
         characters = (
             Character.objects.visible_to(membership)
             .order_by()
@@ -114,17 +120,35 @@ class LogFilterForm(forms.Form):
             .annotate(choice=Value("player"))
             .values_list("choice", "user__username", "user_id")
         )
+        parts = [players]
+        if "session" in self.fields:
+            parts.append(marker_rows(campaign.pk))
         choices: dict[str, list[tuple[int, str]]] = {"character": [], "player": []}
-        for kind, name, pk in characters.union(players, all=True).order_by("choice", "name", "pk"):
-            choices[kind].append((pk, name))
+        markers = []
+        for kind, name, pk in characters.union(*parts, all=True).order_by("choice", "name", "pk"):
+            if kind in choices:
+                choices[kind].append((pk, name))
+            else:
+                markers.append((pk, kind, name))
         # Declared above as choice fields; self.fields only knows them as fields.
         character, player, skill, outcome = (
             cast(forms.ChoiceField, self.fields[name])
             for name in ("character", "player", "skill", "outcome")
         )
+        # The sessions, newest first, with their scenes.
+        self.sessions = sessions_of(markers)
+        if self.sessions:
+            cast(forms.ChoiceField, self.fields["session"]).choices = [
+                ("", "All sessions"),
+                *((item.state.session, item.state.name) for item in self.sessions),
+            ]
+        elif "session" in self.fields:  # nothing to choose: no field
+            del self.fields["session"], self.fields["scene"]
         character.choices = [("", "All characters"), *choices["character"]]
         player.choices = [("", "Everyone"), *choices["player"]]
-        labels = RollEntry.objects.visible_to(membership).filter(campaign=campaign).labels()
+        # A marker's label is a session's or scene's name, not something rolled.
+        rolled = RollEntry.objects.visible_to(membership).exclude(kind__in=MARKER_KINDS)
+        labels = rolled.filter(campaign=campaign).labels()
         skill.choices = [("", "All skills")] + [(label, label) for label in labels]
         outcome.choices = [
             ("", "All outcomes"),
@@ -161,7 +185,30 @@ class LogFilterForm(forms.Form):
         if start and end and start > end:
             self.add_error("date_to", "“To” is before “From”; both dates are ignored.")
             data.pop("date_from", None)
+        self._clean_scene(data)
         return data
+
+    def _clean_scene(self, data: dict[str, Any]) -> None:
+        """A scene only within a session, and one that session has: otherwise the whole
+        session (or, without one, the whole log) is shown, and the session field says why."""
+        scene, session = data.get("scene"), data.get("session")
+        if scene is None:
+            return
+        if session is None:
+            data.pop("scene")
+            return
+        item = self.session_item()
+        if item is None or item.span(scene) is None:
+            self.add_error(
+                "session", f"Session {session} has no scene {scene}: showing the whole session."
+            )
+            data.pop("scene")
+            data["session"] = session  # add_error dropped it; the session itself is fine
+
+    def session_item(self) -> SessionItem | None:
+        """The chosen session, with its scenes (from the list already read: no query)."""
+        number = getattr(self, "cleaned_data", {}).get("session")
+        return next((i for i in self.sessions if i.state.session == number), None)
 
     @property
     def active(self) -> dict[str, Any]:
@@ -203,6 +250,13 @@ class LogFilterForm(forms.Form):
                 figures = Q(outcome=outcome)
             # An outcome is a figure: a placeholder never matches, whatever its hidden outcome.
             entries = entries.filter(figures & readable)
+        item = self.session_item() if "session" in f else None
+        if item is not None:
+            first, last = item.span(f.get("scene")) or (item.start, item.end)
+            # The entries between the markers, by id: in a campaign, chain order is id order.
+            entries = entries.filter(pk__gte=first)
+            if last is not None:
+                entries = entries.filter(pk__lte=last)
         start, end = self.time_range() if dates else (None, None)
         if start is not None:
             entries = entries.filter(created_at__gte=start)
@@ -243,13 +297,19 @@ class LogFilterForm(forms.Form):
         parts = []
         if f.get("q"):
             parts.append(f"“{f['q']}”")
-        for name in ("character", "player", "skill", "outcome"):
+        for name in ("session", "character", "player", "skill", "outcome"):
             if name in f:
                 field = cast(forms.ChoiceField, self.fields[name])
                 # Set in __init__ as a list of pairs; the stubs type ``choices`` more loosely.
                 choices = cast(list[tuple[Any, Any]], field.choices)
                 labels = {str(value): str(label) for value, label in choices}
                 parts.append(labels.get(str(f[name]), str(f[name])))
+        item = self.session_item() if "scene" in f else None
+        scene = (
+            next((s for s in item.scenes if s.state.scene == f["scene"]), None) if item else None
+        )
+        if scene is not None:
+            parts.append(scene.state.scene_name)
         this_year = timezone.localdate().year
         for name, word in (("date_from", "from"), ("date_to", "to")):
             if name in f:
@@ -270,11 +330,12 @@ class LogFilterForm(forms.Form):
 
 class StatsFilterForm(LogFilterForm):
     """The log's filters for the statistics page, without the search: the statistics add up
-    ``Trial`` rows (rolls/models/trials.py), which carry the filtered columns but no words."""
+    ``Trial`` rows (rolls/models/trials.py), which carry the filtered columns but no words; and
+    without the sessions, whose markers the tallies by day know nothing of."""
 
-    def __init__(self, data: QueryDict, **kwargs: Any) -> None:
-        super().__init__(data, **kwargs)
-        del self.fields["q"]
+    q = None  # type: ignore[assignment]  # a declared field removed, as Django's forms allow
+    session = None  # type: ignore[assignment]
+    scene = None  # type: ignore[assignment]
 
 
 def filtered_entries(

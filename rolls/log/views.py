@@ -30,6 +30,7 @@ from rolls.log.days import local_day
 from rolls.log.filters import StatsFilterForm, filtered_entries
 from rolls.log.tallies import campaign_figures, readable_rows, tally
 from rolls.log.tokens import entry_pk, entry_token
+from rolls.sessions.state import state_of
 from sheets.access import campaign_for_member, character_for_reader
 from sheets.models import Campaign
 from sheets.usage import heavy_limited
@@ -70,7 +71,7 @@ def campaign_log(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         )
     form, entries = filtered_entries(request, campaign, membership)
     continued = bool(before and request.htmx and not request.htmx.history_restore_request)
-    page, more, previous_day = _page(entries, campaign, before_pk)
+    page, more, cursor = _page(entries, campaign, before_pk)
     params = form.querydict()
     cards = [entry.card_for(membership) for entry in page]
     context = {
@@ -81,12 +82,13 @@ def campaign_log(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "filtered": bool(form.active),
         "filter_summary": form.summary(),
         "entries": cards,
-        # A page appended below the previous one (infinite scroll) continues its last day; a page
-        # of its own (the no-JS "Older rolls" link) starts with a heading.
-        "rows": with_day_starts(cards, previous_day if continued else None),
+        # A page appended below the previous one (infinite scroll) continues its last day and
+        # session; a page of its own (the no-JS "Older rolls" link) starts with headings.
+        "rows": with_headings(cards, cursor if continued else None),
         "older_url": (
             _url("campaign_log", campaign, params, before=entry_token(page[-1].pk)) if more else ""
         ),
+        "scenes": _scene_links(form, campaign, params),
         "before": before,
         "newest_url": _url("campaign_log", campaign, params),
         "csv_url": _url("campaign_log_csv", campaign, params),
@@ -109,35 +111,75 @@ def campaign_log(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+def _scene_links(form: Any, campaign: Campaign, params: QueryDict) -> list[dict[str, Any]]:
+    """The chosen session's jump list: the whole session, then each scene (no query: the
+    form read the sessions with their scenes)."""
+    item = form.session_item() if "session" in form.active else None
+    if item is None or not item.scenes:
+        return []
+    whole = params.copy()
+    whole.pop("scene", None)
+    chosen = form.active.get("scene")
+    links = [
+        {
+            "name": "The whole session",
+            "url": _url("campaign_log", campaign, whole),
+            "current": chosen is None,
+        }
+    ]
+    for scene in item.scenes:
+        number = scene.state.scene
+        links.append(
+            {
+                "name": scene.state.scene_name,
+                "url": _url("campaign_log", campaign, whole, scene=number),
+                "current": chosen == number,
+            }
+        )
+    return links
+
+
 def _page(entries: Any, campaign: Campaign, before: int | None) -> tuple[list[Any], bool, Any]:
-    """One keyset page of ``entries``, whether an older page exists, and the local day of the
-    cursor entry (the last one of the page before), or None.
+    """One keyset page of ``entries``, whether an older page exists, and the cursor entry (the
+    last one of the page before), or None.
 
     The cursor entry is read in the page's own query (``id <= before`` instead of ``id < before``,
-    one row more), so the day headings cost no extra query."""
+    one row more), so the headings cost no extra query."""
+    entries = entries.with_session()
     if before is None:
         rows = entries.page(campaign, before=None, size=LOG_PAGE_SIZE)
-        previous_day = None
+        cursor = None
     else:
         rows = entries.page(campaign, before=before + 1, size=LOG_PAGE_SIZE + 1)
         if rows and rows[0].pk == before:
-            previous_day, rows = local_day(rows[0].created_at), rows[1:]
-        else:  # the cursor no longer matches (or was never an entry here): no day to continue
-            previous_day, rows = None, rows[: LOG_PAGE_SIZE + 1]
-    return rows[:LOG_PAGE_SIZE], len(rows) > LOG_PAGE_SIZE, previous_day
+            cursor, rows = rows[0], rows[1:]
+        else:  # the cursor no longer matches (or was never an entry here): no group to continue
+            cursor, rows = None, rows[: LOG_PAGE_SIZE + 1]
+    return rows[:LOG_PAGE_SIZE], len(rows) > LOG_PAGE_SIZE, cursor
 
 
-def with_day_starts(cards: list[Any], previous_day: Any) -> list[tuple[Any, bool]]:
-    """Each card with whether a day heading goes above it: the first card of each local day.
+def with_headings(cards: list[Any], previous: Any) -> list[tuple[Any, bool, bool]]:
+    """Each card with whether a day heading, and a session heading, go above it: the first card
+    of each local day, and of each session or scene (and of its part in each day) — after
+    ``previous``, the card above them (None: the top of the list).
 
     Only cards the member receives are here, so a heading never hints at a roll they may not know
-    of; the times come from the rows already read, so grouping adds no query."""
+    of; the times and sessions come from the rows already read, so grouping adds no query."""
     rows = []
+    day = local_day(previous.created_at) if previous is not None else None
+    group = _group(previous) if previous is not None else None
     for card in cards:
-        day = local_day(card.created_at)
-        rows.append((card, day != previous_day))
-        previous_day = day
+        card_day, card_group = local_day(card.created_at), _group(card)
+        starts_day = card_day != day
+        starts_session = card_group is not None and (starts_day or card_group != group)
+        rows.append((card, starts_day, starts_session))
+        day, group = card_day, card_group
     return rows
+
+
+def _group(card: Any) -> str | None:
+    state = state_of(card)
+    return state.key if state is not None else None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from rolls.models.log import (
     HASH_VERSION,
     HASH_VERSION_GM_TABLE,
     HASH_VERSION_SALTED,
+    MARKER_KINDS,
     RECORDED_LINKS,
     ROOT_KINDS,
     SALT_BYTES,
@@ -286,6 +287,13 @@ class RollEntry(models.Model):
                 )
                 for link in ("root", "call", "contest")
             ),
+            # The session markers, a campaign's newest first: the current session, and the marker
+            # each listed entry belongs to (RollEntryQuerySet.with_session), one probe each.
+            models.Index(
+                fields=["campaign", "-id"],
+                condition=Q(kind__in=MARKER_KINDS),
+                name="roll_entry_markers",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -306,6 +314,12 @@ class RollEntry(models.Model):
 
     # --- visibility --------------------------------------------------------------------------
     redacted = False  # a HiddenEntry says True
+
+    @property
+    def is_marker(self) -> bool:
+        """A session marker (started, scene, ended): no dice, shown as a divider."""
+        return self.kind in MARKER_KINDS
+
     SUCCESS_OUTCOMES = frozenset({"critical_success", "success", "costly_success"})
 
     @property
@@ -370,6 +384,9 @@ class RollEntry(models.Model):
             kind=Kind.ROLL,
             created_at=self.created_at,
             visibility=self.visibility,
+            # Which session the placeholder falls in: told by the public markers around it and
+            # by its time, which the member sees anyway.
+            session_state=getattr(self, "session_state", None),
         )
 
     # --- hash chain ------------------------------------------------------------------------
@@ -513,6 +530,8 @@ class HiddenEntry:
     created_at: datetime
     visibility: str
     redacted: bool = True
+    is_marker: bool = False  # markers are always public: never a placeholder
+    session_state: Any = None  # with_session's, when the entry was read with it
 
     def get_absolute_url(self) -> str:
         return entry_url(self.pk)

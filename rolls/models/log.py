@@ -25,8 +25,10 @@ from django.db.models import (
     Exists,
     ExpressionWrapper,
     F,
+    JSONField,
     OuterRef,
     Q,
+    Subquery,
     Value,
     When,
 )
@@ -96,10 +98,30 @@ class Kind(models.TextChoices):
     EXTRA_BOON = "extra_boon", "Extra boon spent"
     CONTEST = "contest", "Contest"
     ASSIST = "assist", "Assist"
+    # The table's session markers (docs/sessions.md): entries of the chain like the rolls, so
+    # the grouping is as tamper-evident as they are. No dice, no figures; always public.
+    SESSION = "session", "Session started"
+    SCENE = "scene", "New scene"
+    SESSION_END = "session_end", "Session ended"
 
 
 # Kinds that start a chain (everything else follows one of these).
-ROOT_KINDS = (Kind.ROLL, Kind.AUTO_PASS, Kind.SKIP, Kind.REVEAL, Kind.CONTEST, Kind.ASSIST)
+ROOT_KINDS = (
+    Kind.ROLL,
+    Kind.AUTO_PASS,
+    Kind.SKIP,
+    Kind.REVEAL,
+    Kind.CONTEST,
+    Kind.ASSIST,
+    Kind.SESSION,
+    Kind.SCENE,
+    Kind.SESSION_END,
+)
+
+
+# The session markers: an entry belongs to the session (and scene) of the newest marker at or
+# before it in the chain, so belonging is decided by the chain's order and stored nowhere else.
+MARKER_KINDS = (Kind.SESSION, Kind.SCENE, Kind.SESSION_END)
 
 
 class Visibility(models.TextChoices):
@@ -177,6 +199,26 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         # walking the primary key down from the newest row of all — past every entry other
         # campaigns wrote since (75,000 rows, 37 ms, in the log benchmark: docs/performance.md).
         return list(qs.for_cards().order_by("-seq")[: size + 1])
+
+    def markers(self) -> RollEntryQuerySet:
+        """The session markers (index ``roll_entry_markers``: a campaign's, newest first)."""
+        return self.filter(kind__in=MARKER_KINDS)
+
+    def with_session(self) -> RollEntryQuerySet:
+        """Each row carries ``session_state``: the ``result`` of the newest session marker at or
+        before it in its campaign's chain (None before the first), which says the session and
+        scene it belongs to (rolls/sessions/state.py reads it). One index probe a row, in the
+        row's own query."""
+        marker = (
+            self.model._default_manager.filter(
+                campaign_id=OuterRef("campaign_id"),
+                kind__in=MARKER_KINDS,
+                pk__lte=OuterRef("pk"),
+            )
+            .order_by("-pk")
+            .values("result")[:1]
+        )
+        return self.annotate(session_state=Subquery(marker, output_field=JSONField()))
 
     def labels(self) -> list[str]:
         """The distinct labels of these entries, in order — one query, fast at a million entries.

@@ -14,7 +14,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
-from django.db.models import Prefetch
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -22,7 +21,6 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap
 
 from rolls import live
-from rolls.live.pages import live_context
 from rolls.log.tokens import entry_pk as parse_entry_token
 from rolls.models import (
     Contest,
@@ -32,8 +30,9 @@ from rolls.models import (
 )
 from rolls.rolling.actions import make_roll
 from rolls.rolling.targets import assist_panel_url, load_target
-from rolls.table.cards import RECENT_CLOSED, contest_cards
+from rolls.table.cards import contest_cards
 from rolls.table.characters import character_rows
+from rolls.table.dashboard import calls_of, dashboard_context
 from rolls.table.forms import AssistForm, CallForm, ContestForm
 from sheets.access import (
     campaign_for_gm,
@@ -51,68 +50,6 @@ PARTS = ("characters", "calls", "contests")
 # ---------------------------------------------------------------------------------------------
 
 
-def _calls(campaign: Campaign) -> list[dict[str, Any]]:
-    """Open calls and the last few closed ones, each target with its answer (entry) if any."""
-    prefetch = [
-        Prefetch(
-            "targets",
-            queryset=RollCallTarget.objects.select_related("character").order_by("character__name"),
-        ),
-        Prefetch("entries", queryset=RollEntry.objects.order_by("pk")),
-    ]
-    open_calls = list(campaign.roll_calls.open().prefetch_related(*prefetch).order_by("-pk"))
-    closed = list(
-        campaign.roll_calls.filter(closed_at__isnull=False)
-        .prefetch_related(*prefetch)
-        .order_by("-closed_at", "-pk")[:RECENT_CLOSED]
-    )
-    result = []
-    for call in open_calls + closed:
-        answers = {e.character_id: e for e in call.entries.all()}
-        result.append(
-            {
-                "call": call,
-                "targets": [(t.character, answers.get(t.character_id)) for t in call.targets.all()],
-                "answered": len(answers),
-            }
-        )
-    return result
-
-
-def _dashboard_context(
-    campaign: Campaign,
-    membership: Membership,
-    *,
-    bound: dict[int, Any] | None = None,
-    call_form: CallForm | None = None,
-    contest_form: ContestForm | None = None,
-    assist_form: AssistForm | None = None,
-    notes: dict[int, str] | None = None,
-) -> dict[str, Any]:
-    # Calls and contests name what is rolled; an assist may also be made with a vocation.
-    skills = campaign.rule_system.rolling.skill_names(campaign, vocations=False)
-    if campaign.rule_system.rolling.has_assists:
-        assist_form = assist_form or AssistForm(
-            campaign=campaign, skills=campaign.rule_system.rolling.skill_names(campaign)
-        )
-    rows = character_rows(campaign, membership, bound)
-    for row in rows:  # what a quick roll from the card said, beside its Roll buttons
-        row["note"] = (notes or {}).get(row["character"].pk, "")
-    return {
-        "assist_form": assist_form,
-        "campaign": campaign,
-        "membership": membership,
-        # The table's own stream: a roll arrives drawn as its card's row (no fetch of its own).
-        **live_context(campaign, view="table"),
-        "rows": rows,
-        "calls": _calls(campaign),
-        "contest_cards": contest_cards(campaign, membership),
-        "call_form": call_form or CallForm(campaign=campaign, skills=skills),
-        "contest_form": contest_form or ContestForm(campaign=campaign, skills=skills),
-        "dashboard_url": reverse("campaign_dashboard", args=[campaign.pk]),
-    }
-
-
 @login_required
 @require_GET
 def campaign_dashboard(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
@@ -123,11 +60,11 @@ def campaign_dashboard(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
         if part == "characters":
             context["rows"] = character_rows(campaign, membership)
         elif part == "calls":
-            context["calls"] = _calls(campaign)
+            context["calls"] = calls_of(campaign)
         else:
             context["contest_cards"] = contest_cards(campaign, membership)
         return render(request, f"rolls/dashboard.html#{part}", context)
-    return render(request, "rolls/dashboard.html", _dashboard_context(campaign, membership))
+    return render(request, "rolls/dashboard.html", dashboard_context(campaign, membership))
 
 
 @login_required
@@ -207,7 +144,7 @@ def table_roll(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     url = reverse("campaign_dashboard", args=[campaign.pk]) + f"#char-{character.pk}"
     if not request.htmx:
         if entry is None:
-            context = _dashboard_context(campaign, membership, notes={character.pk: note})
+            context = dashboard_context(campaign, membership, notes={character.pk: note})
             return render(request, "rolls/dashboard.html", context, status=status)
         messages.success(request, f"{character.name} rolled {entry.label}: {entry.outcome_label}.")
         return redirect(url)
@@ -250,7 +187,7 @@ def character_resources(request: AuthenticatedHttpRequest, pk: int) -> HttpRespo
     if saved:
         messages.success(request, f"Saved {character.name}'s resources.")
         return redirect(reverse("campaign_dashboard", args=[campaign.pk]) + f"#char-{character.pk}")
-    context = _dashboard_context(campaign, membership, bound={character.pk: form})
+    context = dashboard_context(campaign, membership, bound={character.pk: form})
     return render(request, "rolls/dashboard.html", context, status=400)
 
 
@@ -299,7 +236,7 @@ def assist_start(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         request.POST, campaign=campaign, skills=campaign.rule_system.rolling.skill_names(campaign)
     )
     if not form.is_valid() or form.target is None:
-        context = _dashboard_context(campaign, membership, assist_form=form)
+        context = dashboard_context(campaign, membership, assist_form=form)
         return render(request, "rolls/dashboard.html", context, status=400)
     d = form.cleaned_data
     url = assist_panel_url(
@@ -331,14 +268,14 @@ def _create(
         form = type(form)(campaign=campaign, skills=skills)
     elif not request.htmx:
         page = (
-            _dashboard_context(campaign, membership, call_form=form)
+            dashboard_context(campaign, membership, call_form=form)
             if isinstance(form, CallForm)
-            else _dashboard_context(campaign, membership, contest_form=form)
+            else dashboard_context(campaign, membership, contest_form=form)
         )
         return render(request, "rolls/dashboard.html", page, status=400)
     context: dict[str, Any] = {"campaign": campaign, "membership": membership, "announce": announce}
     if isinstance(form, CallForm):
-        context |= {"call_form": form, "calls": _calls(campaign)}
+        context |= {"call_form": form, "calls": calls_of(campaign)}
         return render(request, "rolls/dashboard.html#call-area", context)
     context |= {"contest_form": form, "contest_cards": contest_cards(campaign, membership)}
     return render(request, "rolls/dashboard.html#contest-area", context)
@@ -354,7 +291,9 @@ def call_close(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         live.publish(campaign.pk, "call", call.pk)
     if request.htmx:
         return render(
-            request, "rolls/dashboard.html#calls", {"campaign": campaign, "calls": _calls(campaign)}
+            request,
+            "rolls/dashboard.html#calls",
+            {"campaign": campaign, "calls": calls_of(campaign)},
         )
     messages.success(request, f"Closed the call for {call.skill}.")
     return redirect(reverse("campaign_dashboard", args=[campaign.pk]) + "#calls")

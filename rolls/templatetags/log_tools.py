@@ -5,10 +5,12 @@ log's times: valid ``<time datetime>`` values and day headings."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django import template
 
 from rolls.log.days import Day, day_heading, iso_moment
+from rolls.sessions.state import SessionState, state_of
 
 register = template.Library()
 
@@ -62,3 +64,10 @@ def iso_time(value: datetime | None) -> str:
 def log_day(value: datetime) -> Day:
     """The log's day heading for a moment: the same words on the page and in the live stream."""
     return day_heading(value)
+
+
+@register.filter
+def log_session(entry: Any) -> SessionState | None:
+    """The session (and scene) an entry listed ``with_session`` belongs to, for its heading; None
+    outside every session."""
+    return state_of(entry)

@@ -47,6 +47,10 @@
       // The GM's entries name their character: on the GM table, that card alone changes.
       var named = /data-character="(\d+)"/.exec(event.data);
       if (named) tableRow(named[1], event.lastEventId, event.data);
+      // A session marker (docs/sessions.md): the GM table's session bar fetches itself, so a
+      // second tab shows the session another started, the scene it marked.
+      var bar = document.getElementById("session-bar");
+      if (bar && /data-marker/.test(event.data)) htmx.trigger(bar, "live:session");
     });
     // The GM's sheet events carry the character's id (a player's carry the kind alone).
     source.addEventListener("sheet", function (event) { refreshCard(event.data); });
@@ -159,10 +163,19 @@
   // 4. Day headings (docs/roll-log.md): a live entry arrives with its day's heading. Keep the first
   //    heading of each day, the one above the newest entry, and drop the repeat below it; once a
   //    newer day has begun on an open page, an older "Today" or "Yesterday" says its date instead.
+  //    Session headings the same way: a live entry brings its session's (and scene's) heading, and
+  //    a repeat below it, within the same day, goes.
   function mergeDays(list) {
     var first = null;
     var previous = null;
+    var session = null;
     Array.prototype.slice.call(list.children).forEach(function (item) {
+      if (item.classList.contains("log-session")) {
+        var key = item.getAttribute("data-session");
+        if (session === key) item.parentNode.removeChild(item);
+        else session = key;
+        return;
+      }
       if (!item.classList.contains("log-day")) return;
       var day = item.getAttribute("data-day");
       if (previous && previous.getAttribute("data-day") === day) {
@@ -180,6 +193,7 @@
       }
       first = first || item;
       previous = item;
+      session = null; // a new day repeats its session's heading
     });
   }
   document.addEventListener("htmx:sseMessage", function (event) {

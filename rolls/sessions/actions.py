@@ -1,0 +1,99 @@
+"""Writing the markers: start a session, mark a scene, end the session. The GM table's buttons
+and the API both write through here (docs/sessions.md).
+
+Each reads the current state and appends its marker in one transaction holding the chain's head
+lock, so two clicks at once never open two sessions or number two scenes alike: the second reads
+what the first wrote.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from rolls.models import Kind, LogHead, RollEntry
+from rolls.sessions.state import SessionState, current
+from sheets.models import Campaign, Refused
+
+
+def _lock(campaign: Campaign) -> None:
+    """Take the chain's head lock for the transaction (the append takes it again: no wait)."""
+    LogHead.objects.select_for_update().get_or_create(campaign_id=campaign.pk)
+
+
+def _newest_session(campaign: Campaign) -> int:
+    newest = (
+        RollEntry.objects.markers()
+        .filter(campaign_id=campaign.pk, kind=Kind.SESSION)
+        .order_by("-pk")
+        .values("result")
+        .first()
+    )
+    state = SessionState.of(newest["result"]) if newest else None
+    return state.session if state else 0
+
+
+def _append(user: Any, campaign: Campaign, kind: str, state: SessionState, label: str) -> RollEntry:
+    # A marker has no dice and nothing to chance: the roll's fields stay empty ("1/1" is the odds
+    # the log already shows for a certain outcome, and prints nothing for).
+    return RollEntry.objects.append(
+        campaign=campaign,
+        user=user,
+        character=None,
+        character_name="",
+        username=user.get_username(),
+        system=campaign.system,
+        kind=kind,
+        label=label,
+        result=state.result(),
+        odds="1/1",
+        odds_display="",
+    )
+
+
+def start_session(user: Any, campaign: Campaign, title: str = "") -> list[RollEntry]:
+    """Start the next session (numbered from 1). A session still open is ended first, in the same
+    transaction: the GM who forgot to end last week's isn't stopped by it. Returns the entries
+    written, oldest first."""
+    written = []
+    with transaction.atomic():
+        _lock(campaign)
+        open_session = current(campaign.pk)
+        if open_session is not None:
+            written.append(_end(user, campaign, open_session))
+        number = _newest_session(campaign) + 1
+        state = SessionState(session=number, title=title.strip())
+        written.append(_append(user, campaign, Kind.SESSION, state, state.name))
+    return written
+
+
+def mark_scene(user: Any, campaign: Campaign, title: str = "") -> RollEntry:
+    """Begin the next scene of the open session. Refused when no session is open."""
+    with transaction.atomic():
+        _lock(campaign)
+        state = current(campaign.pk)
+        if state is None:
+            raise Refused("Start a session first: a scene is part of a session.")
+        scene = SessionState(
+            session=state.session,
+            title=state.title,
+            scene=(state.scene or 0) + 1,
+            scene_title=title.strip(),
+        )
+        return _append(user, campaign, Kind.SCENE, scene, scene.scene_name)
+
+
+def end_session(user: Any, campaign: Campaign) -> RollEntry:
+    """End the open session. Refused when none is open."""
+    with transaction.atomic():
+        _lock(campaign)
+        state = current(campaign.pk)
+        if state is None:
+            raise Refused("No session is going on.")
+        return _end(user, campaign, state)
+
+
+def _end(user: Any, campaign: Campaign, state: SessionState) -> RollEntry:
+    ended = SessionState(session=state.session, title=state.title, open=False)
+    return _append(user, campaign, Kind.SESSION_END, ended, state.name)

@@ -1,0 +1,163 @@
+"""What the markers say: the session and scene an entry belongs to, the current one, the list.
+
+A marker's ``result`` (hashed with it) carries the whole state from that point of the chain on —
+the session's number and title, the scene's number and title, whether the session is open — so
+the newest marker at or before an entry says everything about it, in one index probe
+(``RollEntryQuerySet.with_session``), and the current state is the campaign's newest marker.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import CharField, F
+from django.db.models.functions import Cast
+
+from rolls.models import Kind, RollEntry
+
+TITLE_MAX = 100
+
+
+@dataclass(frozen=True)
+class SessionState:
+    """A session (and scene) as a marker left it. ``open`` is False after the session's end."""
+
+    session: int
+    title: str = ""
+    scene: int | None = None
+    scene_title: str = ""
+    open: bool = True
+
+    @classmethod
+    def of(cls, result: Any) -> SessionState | None:
+        """The state a marker's ``result`` holds; None for no marker (before the first)."""
+        if not isinstance(result, dict) or not isinstance(result.get("session"), int):
+            return None
+        return cls(
+            session=result["session"],
+            title=str(result.get("title") or ""),
+            scene=result.get("scene") if isinstance(result.get("scene"), int) else None,
+            scene_title=str(result.get("scene_title") or ""),
+            open=bool(result.get("open", True)),
+        )
+
+    def result(self) -> dict[str, Any]:
+        """The marker's ``result``: this state, as it is hashed."""
+        return {
+            "session": self.session,
+            "title": self.title,
+            "scene": self.scene,
+            "scene_title": self.scene_title,
+            "open": self.open,
+        }
+
+    @property
+    def name(self) -> str:
+        """ "Session 3: The heist", or "Session 3"."""
+        return f"Session {self.session}" + (f": {self.title}" if self.title else "")
+
+    @property
+    def scene_name(self) -> str:
+        """ "Scene 2: The docks", "Scene 2", or "" before the first scene."""
+        if self.scene is None:
+            return ""
+        return f"Scene {self.scene}" + (f": {self.scene_title}" if self.scene_title else "")
+
+    @property
+    def key(self) -> str:
+        """Tells groups apart: a heading goes where it changes ("3", "3.2", "3-ended")."""
+        if not self.open:
+            return f"{self.session}-ended"
+        return f"{self.session}.{self.scene}" if self.scene is not None else str(self.session)
+
+
+def state_of(entry: Any) -> SessionState | None:
+    """The session an entry listed ``with_session`` belongs to (None: outside every session —
+    before the first, or between one's end and the next's start)."""
+    state = SessionState.of(getattr(entry, "session_state", None))
+    return state if state is not None and state.open else None
+
+
+def current(campaign_id: int, *, using: str | None = None) -> SessionState | None:
+    """The open session, or None: the campaign's newest marker, one index probe."""
+    markers = RollEntry.objects.using(using) if using else RollEntry.objects
+    newest = (
+        markers.markers().filter(campaign_id=campaign_id).order_by("-pk").values("result").first()
+    )
+    state = SessionState.of(newest["result"]) if newest else None
+    return state if state is not None and state.open else None
+
+
+@dataclass(frozen=True)
+class Scene:
+    pk: int  # its marker's
+    state: SessionState
+
+
+@dataclass(frozen=True)
+class SessionItem:
+    """A session in the list: its state as its newest marker left it, its markers' ids (the
+    start's, the end's while it hasn't ended None) and its scenes."""
+
+    state: SessionState
+    start: int
+    end: int | None
+    scenes: tuple[Scene, ...]
+
+    def span(self, scene: int | None = None) -> tuple[int, int | None] | None:
+        """The entries of the session (or of its scene ``scene``) as ids ``[first, last]``, last
+        None while it goes on; None for a scene it doesn't have. In a campaign, chain order is
+        id order, so the markers' ids bound what lies between them."""
+        if scene is None:
+            return self.start, self.end
+        for i, item in enumerate(self.scenes):
+            if item.state.scene == scene:
+                # Up to the next marker (the next scene, or the session's end), not including it.
+                following = self.scenes[i + 1].pk if i + 1 < len(self.scenes) else self.end
+                return item.pk, None if following is None else following - 1
+        return None
+
+
+def marker_rows(campaign_id: int) -> Any:
+    """The campaign's markers as ``(kind, result as JSON text, pk)`` rows: the shape of the log
+    filter's UNION of characters and players (rolls/log/filters.py), so the sessions cost its
+    page no query of their own."""
+    return (
+        RollEntry.objects.markers()
+        .filter(campaign_id=campaign_id)
+        .order_by()
+        .annotate(choice=F("kind"), text=Cast("result", CharField()))
+        .values_list("choice", "text", "pk")
+    )
+
+
+def sessions(campaign_id: int) -> list[SessionItem]:
+    """Every session of the campaign, newest first, with its scenes: one query over the markers
+    (a few a session, however long the log)."""
+    return sessions_of((pk, kind, text) for kind, text, pk in marker_rows(campaign_id))
+
+
+def sessions_of(markers: Iterable[tuple[int, str, str]]) -> list[SessionItem]:
+    """The sessions ``(pk, kind, result as JSON text)`` rows of markers make, newest first."""
+    items: dict[int, dict[str, Any]] = {}
+    for pk, kind, text in sorted(markers):
+        state = SessionState.of(json.loads(text))
+        if state is None:
+            continue
+        if kind == Kind.SESSION:
+            items[state.session] = {"state": state, "start": pk, "end": None, "scenes": []}
+            continue
+        item = items.get(state.session)
+        if item is None:  # a marker of a session whose start is missing: nothing to group under
+            continue
+        if kind == Kind.SCENE:
+            item["scenes"].append(Scene(pk, state))
+        elif kind == Kind.SESSION_END:
+            item["end"] = pk
+    return [
+        SessionItem(i["state"], i["start"], i["end"], tuple(i["scenes"]))
+        for i in sorted(items.values(), key=lambda i: -i["state"].session)
+    ]
