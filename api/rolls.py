@@ -523,6 +523,8 @@ class LogQuery(Schema):
     outcome: str = Field("", description="An outcome code, any_success or any_failure")
     date_from: str = Field("", description="YYYY-MM-DD, in the campaign's time zone")
     date_to: str = Field("", description="YYYY-MM-DD, inclusive")
+    session: str = Field("", description="A session's number: its entries, markers included")
+    scene: str = Field("", description="With session: one of its scenes' number")
     order: Literal["newest", "oldest"] = Field(
         "newest", description="newest first (pages with before), or oldest first (with after)"
     )

@@ -14,6 +14,7 @@ from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationEr
 from api.base import NO_TOKEN, READ_THROTTLE, ApiError, TokenAuth, by_field
 from api.campaigns import router as sheets_router
 from api.rolls import router as rolls_router
+from api.sessions import router as sessions_router
 from sheets.models import Refused
 from web.errors import (
     API_FORBIDDEN,
@@ -138,3 +139,4 @@ def index(request: HttpRequest) -> dict[str, Any]:
 
 api.add_router("", sheets_router)
 api.add_router("", rolls_router)
+api.add_router("", sessions_router)

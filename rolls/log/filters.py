@@ -142,7 +142,8 @@ class LogFilterForm(forms.Form):
                 ("", "All sessions"),
                 *((item.state.session, item.state.name) for item in self.sessions),
             ]
-        elif "session" in self.fields:  # nothing to choose: no field
+        elif "session" in self.fields and not self.data.get("session"):
+            # Nothing to choose: no field (a session asked for still gets "no such session").
             del self.fields["session"], self.fields["scene"]
         character.choices = [("", "All characters"), *choices["character"]]
         player.choices = [("", "Everyone"), *choices["player"]]

@@ -16,7 +16,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from rolls.models import READING_WORDS
+from rolls.models import MARKER_KINDS, READING_WORDS, Kind
 from rolls.rolling.display import percent
 from sheets.models import Campaign
 
@@ -135,6 +135,17 @@ def discord_message(campaign: Campaign, record: dict[str, Any] | None) -> dict[s
             "description": "This channel will receive the readable rolls of "
             f"{plain(campaign.name)}.",
             "footer": {"text": footer},
+            "color": OTHER_COLOUR,
+        }
+    elif record.get("kind") in MARKER_KINDS:
+        # A session marker: what happened at the table, no dice (docs/sessions.md).
+        embed = {
+            "title": f"{Kind(record['kind']).label}: {plain(record.get('label', ''))}",
+            "url": record.get("url", ""),
+            "author": {"name": record.get("player", "")},
+            "fields": [],
+            "footer": {"text": footer},
+            "timestamp": record.get("time", ""),
             "color": OTHER_COLOUR,
         }
     else:

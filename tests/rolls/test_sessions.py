@@ -228,7 +228,10 @@ def test_a_hidden_roll_in_a_session_leaves_no_heading_behind(client, party):
     client.force_login(party.player)
     page = log_page(client, party.campaign)
     # The scene's marker is public, so its heading shows; the secret roll gives nothing away.
-    assert session_headings(page) == [("1.1", "Session 1 · Scene 1: Secret meeting"), ("1", "Session 1")]
+    assert session_headings(page) == [
+        ("1.1", "Session 1 · Scene 1: Secret meeting"),
+        ("1", "Session 1"),
+    ]
     assert page.count('class="log-item"') == 2
 
 
@@ -309,3 +312,70 @@ def test_query_counts_hold_with_sessions(client, party):
     # The markers come with the character and player choices (one UNION), each entry's session
     # with its row: no query more than a log without sessions.
     assert len(plain.captured_queries) == len(filtered.captured_queries) == 6
+
+
+def test_markers_go_out_to_the_webhooks_as_what_happened_at_the_table(party, settings):
+    from rolls.log.records import public_record
+    from rolls.models import WebhookDelivery
+    from rolls.webhooks import payloads
+    from tests.factories import WebhookFactory
+
+    WebhookFactory(campaign=party.campaign)
+    title = "**bold** @everyone " + "x" * 90
+    (entry,) = actions.start_session(party.gm, party.campaign, title)
+    assert WebhookDelivery.objects.record_entry(entry.pk)  # readable by everyone: sent
+    record = public_record(entry.pk, base_url=settings.SITE_URL)
+    message = payloads.discord_message(party.campaign, record)
+    (embed,) = message["embeds"]
+    assert embed["title"].startswith("Session started: Session 1\\: \\*\\*bold\\*\\* \\@everyone")
+    assert embed["fields"] == [] and embed["url"].endswith(entry.get_absolute_url())
+    assert len(embed["title"]) <= 256 and message["allowed_mentions"] == {"parse": []}
+
+
+# --- the API -------------------------------------------------------------------------------------
+
+
+def api_client(user, scope=None):
+    from django.test import Client
+
+    from sheets.models import ApiToken, Scope
+
+    _, raw = ApiToken.issue(user, name="t", scope=scope or Scope.ROLL)
+    return Client(headers={"Authorization": f"Bearer {raw}"})
+
+
+def test_the_api_runs_and_lists_sessions_with_the_pages_rules(party):
+    from sheets.models import Scope
+
+    campaign = party.campaign
+    url = reverse("api:sessions", args=[campaign.pk])
+    gm = api_client(party.gm)
+    player = api_client(party.player)
+    assert player.get(url).json() == {"current": None, "sessions": []}
+    # Only the GM writes, with the roll scope; a non-member learns nothing.
+    assert player.post(url, {"title": "Mine"}, content_type="application/json").status_code == 403
+    assert api_client(party.nonmember).get(url).status_code == 404
+    read_only = api_client(party.gm, Scope.READ)
+    assert read_only.post(url, {}, content_type="application/json").status_code == 403
+    too_long = gm.post(url, {"title": "x" * 101}, content_type="application/json")
+    assert too_long.status_code == 422 and "title" in too_long.json()["errors"]
+    scene_url = url + "/current/scenes"
+    refused = gm.post(scene_url, {"title": "Early"}, content_type="application/json")
+    assert refused.status_code == 409 and "Start a session first" in refused.json()["detail"]
+
+    started = gm.post(url, {"title": "The heist"}, content_type="application/json")
+    assert started.status_code == 201
+    assert started.json()["name"] == "Session 1: The heist" and not started.json()["ended"]
+    scene = gm.post(scene_url, {"title": "The docks"}, content_type="application/json").json()
+    assert [s["name"] for s in scene["scenes"]] == ["Scene 1: The docks"]
+    roll = append(party.pc)[0]
+    ended = gm.post(url + "/current/end", content_type="application/json").json()
+    assert ended["ended"] and ended["ended_entry"]
+
+    listed = player.get(url).json()
+    assert listed["current"] is None and [s["number"] for s in listed["sessions"]] == [1]
+    # The log's endpoint takes the same filters as the page: the scene holds the roll.
+    log = player.get(listed["sessions"][0]["scenes"][0]["log_url"]).json()
+    assert [e["kind"] for e in log["entries"]] == ["roll", "scene"]
+    assert log["entries"][0]["id"] == token(roll)
+    assert player.get(reverse("api:log", args=[campaign.pk]), {"session": 4}).status_code == 422

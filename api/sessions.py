@@ -1,0 +1,142 @@
+"""The API's sessions and scenes (docs/sessions.md, docs/api.md): every member reads the list,
+the GM starts a session, marks a scene and ends the session — through ``rolls.sessions.actions``,
+as the GM table's buttons do. A marker is an entry of the log, so the log's own endpoint lists
+it (and takes ``session`` and ``scene`` as filters)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.urls import reverse
+from ninja import Body, Router, Schema, Status
+
+from api.base import ERRORS, READ_THROTTLE, ROLL_THROTTLE, invalid, needs_roll_scope
+from api.campaigns import Id
+from rolls.log.tokens import entry_token
+from rolls.sessions import actions
+from rolls.sessions.forms import SceneForm, SessionForm
+from rolls.sessions.state import SessionItem, sessions
+from sheets.access import campaign_for_gm, campaign_for_member
+from sheets.models import Campaign
+
+router = Router(tags=["Sessions and scenes"])
+
+
+class SceneOut(Schema):
+    number: int
+    title: str
+    name: str
+    entry: str  # the scene's marker: the id the log and /entries/ give it
+    log_url: str
+
+
+class SessionOut(Schema):
+    number: int
+    title: str
+    name: str
+    ended: bool
+    started_entry: str
+    ended_entry: str | None
+    scenes: list[SceneOut]
+    log_url: str  # the log's endpoint, filtered to this session
+
+
+class SessionList(Schema):
+    current: SessionOut | None
+    sessions: list[SessionOut]
+
+
+class TitleIn(Schema):
+    title: str = ""
+
+
+WRITES: dict[str, Any] = {
+    "response": {201: SessionOut, **ERRORS},
+    "throttle": [READ_THROTTLE, ROLL_THROTTLE],
+}
+
+
+def _log_url(request: HttpRequest, campaign: Campaign, **params: int) -> str:
+    query = "&".join(f"{name}={value}" for name, value in params.items())
+    return request.build_absolute_uri(reverse("api:log", args=[campaign.pk]) + "?" + query)
+
+
+def _session_out(request: HttpRequest, campaign: Campaign, item: SessionItem) -> dict[str, Any]:
+    number = item.state.session
+    return {
+        "number": number,
+        "title": item.state.title,
+        "name": item.state.name,
+        "ended": item.end is not None,
+        "started_entry": entry_token(item.start),
+        "ended_entry": entry_token(item.end) if item.end is not None else None,
+        "scenes": [
+            {
+                "number": scene.state.scene,
+                "title": scene.state.scene_title,
+                "name": scene.state.scene_name,
+                "entry": entry_token(scene.pk),
+                "log_url": _log_url(request, campaign, session=number, scene=scene.state.scene),
+            }
+            for scene in item.scenes
+        ],
+        "log_url": _log_url(request, campaign, session=number),
+    }
+
+
+def _the_session(request: HttpRequest, campaign: Campaign, number: int) -> dict[str, Any]:
+    item = next(i for i in sessions(campaign.pk) if i.state.session == number)
+    return _session_out(request, campaign, item)
+
+
+@router.get(
+    "/campaigns/{pk}/sessions",
+    response={200: SessionList, **ERRORS},
+    url_name="sessions",
+    summary="Sessions and scenes",
+)
+def session_list(request: HttpRequest, pk: Id) -> dict[str, Any]:
+    """Every session of the campaign, newest first, with its scenes; ``current`` is the one
+    going on (null between sessions). Any member reads them: markers are public entries."""
+    campaign, _ = campaign_for_member(request, pk)  # type: ignore[arg-type]
+    items = sessions(campaign.pk)
+    out = [_session_out(request, campaign, item) for item in items]
+    going_on = [o for o, item in zip(out, items, strict=True) if item.end is None]
+    return {"current": going_on[0] if going_on else None, "sessions": out}
+
+
+@router.post("/campaigns/{pk}/sessions", **WRITES, summary="Start a session")
+def session_start(request: HttpRequest, pk: Id, body: Body[TitleIn]) -> Status[dict[str, Any]]:
+    """The GM starts the next session (numbered for you; ``title`` optional, at most 100
+    characters). A session still going on is ended first. Needs the ``roll`` scope."""
+    needs_roll_scope(request)
+    campaign, _ = campaign_for_gm(request, pk)  # type: ignore[arg-type]
+    form = SessionForm({"title": body.title})
+    if not form.is_valid():
+        raise invalid(form)
+    entries = actions.start_session(request.user, campaign, form.cleaned_data["title"])
+    number = entries[-1].result["session"]
+    return Status(201, _the_session(request, campaign, number))
+
+
+@router.post("/campaigns/{pk}/sessions/current/scenes", **WRITES, summary="Mark a scene")
+def session_scene(request: HttpRequest, pk: Id, body: Body[TitleIn]) -> Status[dict[str, Any]]:
+    """The GM begins the next scene of the session going on (409 when none is). Answers the
+    session with its scenes. Needs the ``roll`` scope."""
+    needs_roll_scope(request)
+    campaign, _ = campaign_for_gm(request, pk)  # type: ignore[arg-type]
+    form = SceneForm({"title": body.title})
+    if not form.is_valid():
+        raise invalid(form)
+    entry = actions.mark_scene(request.user, campaign, form.cleaned_data["title"])
+    return Status(201, _the_session(request, campaign, entry.result["session"]))
+
+
+@router.post("/campaigns/{pk}/sessions/current/end", **WRITES, summary="End the session")
+def session_end(request: HttpRequest, pk: Id) -> Status[dict[str, Any]]:
+    """The GM ends the session going on (409 when none is). Needs the ``roll`` scope."""
+    needs_roll_scope(request)
+    campaign, _ = campaign_for_gm(request, pk)  # type: ignore[arg-type]
+    entry = actions.end_session(request.user, campaign)
+    return Status(201, _the_session(request, campaign, entry.result["session"]))
