@@ -114,6 +114,18 @@ def _quick_roll(page) -> None:
     page.wait_for_timeout(900)  # let the dice settle
 
 
+def _play_a_session(page) -> None:
+    """On the GM table: start a session, mark its first scene, roll an NPC; back to the bar."""
+    page.get_by_label("Session title").fill("The docks job")
+    page.get_by_role("button", name="Start a session").click()
+    page.get_by_label("Scene title").fill("Harrow's warehouse")
+    page.get_by_role("button", name="Mark a new scene").click()
+    page.get_by_text("has begun").wait_for()
+    _quick_roll(page)
+    page.locator("#session-bar").scroll_into_view_if_needed()
+    page.evaluate("window.scrollTo(0, 0)")
+
+
 def _create_token(page) -> None:
     """Make a token on the account page: it shows once, above the list."""
     page.get_by_label("Name").fill("Discord bot")
@@ -159,6 +171,7 @@ SHOTS = [
     Shot("gm-table", "gm", "/campaigns/{cold_stars}/dashboard/"),
     Shot("gm-table-rolled", "gm", "/campaigns/{cold_stars}/dashboard/", act=_quick_roll),
     Shot("gm-table-cogent", "gm", "/campaigns/{cogent}/dashboard/"),
+    Shot("gm-table-session", "gm", "/campaigns/{cogent}/dashboard/", act=_play_a_session),
     Shot("log", "gm", "/campaigns/{cogent}/log/"),
     Shot("stats", "gm", "/campaigns/{cold_stars}/stats/"),
     Shot("not-found", "alice", "/campaigns/999999/"),

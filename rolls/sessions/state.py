@@ -81,14 +81,25 @@ def state_of(entry: Any) -> SessionState | None:
     return state if state is not None and state.open else None
 
 
-def current(campaign_id: int, *, using: str | None = None) -> SessionState | None:
-    """The open session, or None: the campaign's newest marker, one index probe."""
-    markers = RollEntry.objects.using(using) if using else RollEntry.objects
-    newest = (
-        markers.markers().filter(campaign_id=campaign_id).order_by("-pk").values("result").first()
+def newest(campaign_id: int) -> tuple[int | None, SessionState | None]:
+    """The campaign's newest marker's id (None before the first) and the open session it says
+    (None between sessions): one index probe."""
+    row = (
+        RollEntry.objects.markers()
+        .filter(campaign_id=campaign_id)
+        .order_by("-pk")
+        .values("pk", "result")
+        .first()
     )
-    state = SessionState.of(newest["result"]) if newest else None
-    return state if state is not None and state.open else None
+    if row is None:
+        return None, None
+    state = SessionState.of(row["result"])
+    return row["pk"], state if state is not None and state.open else None
+
+
+def current(campaign_id: int) -> SessionState | None:
+    """The open session, or None."""
+    return newest(campaign_id)[1]
 
 
 @dataclass(frozen=True)

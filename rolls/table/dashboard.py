@@ -11,7 +11,7 @@ from django.urls import reverse
 from rolls.live.pages import live_context
 from rolls.models import RollCallTarget, RollEntry
 from rolls.sessions.forms import SceneForm, SessionForm
-from rolls.sessions.state import current
+from rolls.sessions.state import newest
 from rolls.table.cards import RECENT_CLOSED, contest_cards
 from rolls.table.characters import character_rows
 from rolls.table.forms import AssistForm, CallForm, ContestForm
@@ -89,10 +89,13 @@ def session_bar(
     session_form: SessionForm | None = None,
     scene_form: SceneForm | None = None,
 ) -> dict[str, Any]:
-    """What the table's session bar shows: the open session (one query) and its two forms."""
+    """What the table's session bar shows: the open session (one query) and its two forms; and
+    the newest marker it shows, so that a tab hearing of that same marker doesn't fetch it."""
+    marker, session = newest(campaign.pk)
     return {
         "campaign": campaign,
-        "session": current(campaign.pk),
+        "session": session,
+        "session_marker": marker,
         "session_form": session_form or SessionForm(),
         "scene_form": scene_form or SceneForm(),
     }

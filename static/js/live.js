@@ -48,9 +48,13 @@
       var named = /data-character="(\d+)"/.exec(event.data);
       if (named) tableRow(named[1], event.lastEventId, event.data);
       // A session marker (docs/sessions.md): the GM table's session bar fetches itself, so a
-      // second tab shows the session another started, the scene it marked.
+      // second tab shows the session another started, the scene it marked. Not for the marker
+      // the bar shows already (this tab's own click), nor while a title is being typed in it.
       var bar = document.getElementById("session-bar");
-      if (bar && /data-marker/.test(event.data)) htmx.trigger(bar, "live:session");
+      if (bar && /data-marker/.test(event.data) &&
+          bar.getAttribute("data-marker") !== event.lastEventId && !typing(bar)) {
+        htmx.trigger(bar, "live:session");
+      }
     });
     // The GM's sheet events carry the character's id (a player's carry the kind alone).
     source.addEventListener("sheet", function (event) { refreshCard(event.data); });
@@ -58,6 +62,11 @@
     source.addEventListener("table", function (event) { tableRoll(event.data); });
     return source;
   };
+
+  function typing(region) {
+    var field = document.activeElement;
+    return region.contains(field) && field.value;
+  }
 
   // The GM table's stream (?view=table) sends each roll drawn as its card's row: it goes on top of
   // the card's last rolls as it is, and nothing is fetched. A roll that spent resources changed
