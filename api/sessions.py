@@ -73,11 +73,11 @@ def _session_out(request: HttpRequest, campaign: Campaign, item: SessionItem) ->
         "ended_entry": entry_token(item.end) if item.end is not None else None,
         "scenes": [
             {
-                "number": scene.state.scene,
+                "number": scene.number,
                 "title": scene.state.scene_title,
                 "name": scene.state.scene_name,
                 "entry": entry_token(scene.pk),
-                "log_url": _log_url(request, campaign, session=number, scene=scene.state.scene),
+                "log_url": _log_url(request, campaign, session=number, scene=scene.number),
             }
             for scene in item.scenes
         ],
@@ -106,7 +106,8 @@ def session_list(request: HttpRequest, pk: Id) -> dict[str, Any]:
     return {"current": going_on[0] if going_on else None, "sessions": out}
 
 
-@router.post("/campaigns/{pk}/sessions", **WRITES, summary="Start a session")
+# The same path as the list: one URL, named once (a second name would shadow the first).
+@router.post("/campaigns/{pk}/sessions", **WRITES, url_name="sessions", summary="Start a session")
 def session_start(request: HttpRequest, pk: Id, body: Body[TitleIn]) -> Status[dict[str, Any]]:
     """The GM starts the next session (numbered for you; ``title`` optional, at most 100
     characters). A session still going on is ended first. Needs the ``roll`` scope."""
@@ -120,7 +121,12 @@ def session_start(request: HttpRequest, pk: Id, body: Body[TitleIn]) -> Status[d
     return Status(201, _the_session(request, campaign, number))
 
 
-@router.post("/campaigns/{pk}/sessions/current/scenes", **WRITES, summary="Mark a scene")
+@router.post(
+    "/campaigns/{pk}/sessions/current/scenes",
+    **WRITES,
+    url_name="session_scene",
+    summary="Mark a scene",
+)
 def session_scene(request: HttpRequest, pk: Id, body: Body[TitleIn]) -> Status[dict[str, Any]]:
     """The GM begins the next scene of the session going on (409 when none is). Answers the
     session with its scenes. Needs the ``roll`` scope."""
@@ -133,7 +139,12 @@ def session_scene(request: HttpRequest, pk: Id, body: Body[TitleIn]) -> Status[d
     return Status(201, _the_session(request, campaign, entry.result["session"]))
 
 
-@router.post("/campaigns/{pk}/sessions/current/end", **WRITES, summary="End the session")
+@router.post(
+    "/campaigns/{pk}/sessions/current/end",
+    **WRITES,
+    url_name="session_end",
+    summary="End the session",
+)
 def session_end(request: HttpRequest, pk: Id) -> Status[dict[str, Any]]:
     """The GM ends the session going on (409 when none is). Needs the ``roll`` scope."""
     needs_roll_scope(request)

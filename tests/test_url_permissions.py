@@ -175,6 +175,10 @@ PERMISSION_TESTS: dict[str, tuple[str, ...]] = {
         "tests.rolls.test_api::test_a_read_token_cannot_roll_or_follow_up",
     ),
     "api:log": ("tests.rolls.test_api::test_visibility_through_the_api_equals_the_pages",),
+    **dict.fromkeys(
+        ("api:sessions", "api:session_scene", "api:session_end"),
+        ("tests.rolls.test_sessions::test_the_api_runs_and_lists_sessions_with_the_pages_rules",),
+    ),
     "campaign_webhooks": ("tests.rolls.test_webhooks::test_only_the_gm_sees_and_changes_webhooks",),
     "webhook_action": ("tests.rolls.test_webhooks::test_only_the_gm_sees_and_changes_webhooks",),
     "webhook_delete": ("tests.rolls.test_webhooks::test_only_the_gm_sees_and_changes_webhooks",),
@@ -202,6 +206,8 @@ URL_HELPERS = {
     "api:targets": "targets_url",
     "api:target": "target_url",
     "api:roll": "rolls_url",
+    "api:session_scene": "/current/scenes",
+    "api:session_end": "/current/end",
 }
 
 

@@ -160,7 +160,10 @@ KWARGS: dict[str, Build] = {
     "contest_choose": lambda t: {"pk": t[STARS].contest.pk},
     "contest_cancel": lambda t: {"pk": t[COGENT].contest.pk},
     # The API (api/v1.py)
-    **dict.fromkeys(("api:campaign", "api:log"), campaign(DAD6)),
+    **dict.fromkeys(
+        ("api:campaign", "api:log", "api:sessions", "api:session_scene", "api:session_end"),
+        campaign(DAD6),
+    ),
     **dict.fromkeys(("api:character", "api:targets"), pc(STARS)),
     **dict.fromkeys(
         ("api:target", "api:roll"),

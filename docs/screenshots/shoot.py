@@ -115,7 +115,11 @@ def _quick_roll(page) -> None:
 
 
 def _play_a_session(page) -> None:
-    """On the GM table: start a session, mark its first scene, roll an NPC; back to the bar."""
+    """On the GM table: start a session, mark its first scene, roll an NPC; back to the bar. (Each
+    size and colour scheme plays one: the one before is ended first.)"""
+    if page.locator("#session-bar.is-open").count():
+        page.locator("#session-bar button.secondary").click()
+        page.get_by_text("has ended").wait_for()
     page.get_by_label("Session title").fill("The docks job")
     page.get_by_role("button", name="Start a session").click()
     page.get_by_label("Scene title").fill("Harrow's warehouse")

@@ -251,13 +251,7 @@ class LogFilterForm(forms.Form):
                 figures = Q(outcome=outcome)
             # An outcome is a figure: a placeholder never matches, whatever its hidden outcome.
             entries = entries.filter(figures & readable)
-        item = self.session_item() if "session" in f else None
-        if item is not None:
-            first, last = item.span(f.get("scene")) or (item.start, item.end)
-            # The entries between the markers, by id: in a campaign, chain order is id order.
-            entries = entries.filter(pk__gte=first)
-            if last is not None:
-                entries = entries.filter(pk__lte=last)
+        entries = self._in_session(entries, f)
         start, end = self.time_range() if dates else (None, None)
         if start is not None:
             entries = entries.filter(created_at__gte=start)
@@ -291,6 +285,16 @@ class LogFilterForm(forms.Form):
             entries = entries.filter(known | (figures & readable))
         return entries
 
+    def _in_session(self, entries: Any, f: dict[str, Any]) -> Any:
+        """The chosen session's (or scene's) entries, between its markers by id: in a campaign,
+        chain order is id order."""
+        item = self.session_item() if "session" in f else None
+        if item is None:
+            return entries
+        first, last = item.span(f.get("scene")) or (item.start, item.end)
+        entries = entries.filter(pk__gte=first)
+        return entries if last is None else entries.filter(pk__lte=last)
+
     def summary(self) -> list[str]:
         """The active filters in a few words each, for the folded filter bar ("alice · Success ·
         from 1 Dec"). Names come from the choices already loaded: no query."""
@@ -306,9 +310,7 @@ class LogFilterForm(forms.Form):
                 labels = {str(value): str(label) for value, label in choices}
                 parts.append(labels.get(str(f[name]), str(f[name])))
         item = self.session_item() if "scene" in f else None
-        scene = (
-            next((s for s in item.scenes if s.state.scene == f["scene"]), None) if item else None
-        )
+        scene = next((s for s in item.scenes if s.number == f["scene"]), None) if item else None
         if scene is not None:
             parts.append(scene.state.scene_name)
         this_year = timezone.localdate().year

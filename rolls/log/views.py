@@ -128,7 +128,7 @@ def _scene_links(form: Any, campaign: Campaign, params: QueryDict) -> list[dict[
         }
     ]
     for scene in item.scenes:
-        number = scene.state.scene
+        number = scene.number
         links.append(
             {
                 "name": scene.state.scene_name,

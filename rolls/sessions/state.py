@@ -105,6 +105,7 @@ def current(campaign_id: int) -> SessionState | None:
 @dataclass(frozen=True)
 class Scene:
     pk: int  # its marker's
+    number: int
     state: SessionState
 
 
@@ -125,7 +126,7 @@ class SessionItem:
         if scene is None:
             return self.start, self.end
         for i, item in enumerate(self.scenes):
-            if item.state.scene == scene:
+            if item.number == scene:
                 # Up to the next marker (the next scene, or the session's end), not including it.
                 following = self.scenes[i + 1].pk if i + 1 < len(self.scenes) else self.end
                 return item.pk, None if following is None else following - 1
@@ -164,8 +165,8 @@ def sessions_of(markers: Iterable[tuple[int, str, str]]) -> list[SessionItem]:
         item = items.get(state.session)
         if item is None:  # a marker of a session whose start is missing: nothing to group under
             continue
-        if kind == Kind.SCENE:
-            item["scenes"].append(Scene(pk, state))
+        if kind == Kind.SCENE and state.scene is not None:
+            item["scenes"].append(Scene(pk, state.scene, state))
         elif kind == Kind.SESSION_END:
             item["end"] = pk
     return [
