@@ -67,6 +67,16 @@ urlpatterns += [
     path("campaigns/<id:pk>/session/start/", session_views.session_start, name="session_start"),
     path("campaigns/<id:pk>/session/scene/", session_views.session_scene, name="session_scene"),
     path("campaigns/<id:pk>/session/end/", session_views.session_end, name="session_end"),
+    path(
+        "campaigns/<id:pk>/sessions/<id:number>/recap.md",
+        session_views.session_recap,
+        name="session_recap",
+    ),
+    path(
+        "campaigns/<id:pk>/sessions/<id:number>/recap/post/",
+        session_views.session_recap_post,
+        name="session_recap_post",
+    ),
     path("calls/<id:pk>/close/", table_views.call_close, name="call_close"),
     path("campaigns/<id:pk>/contests/", table_views.contest_create, name="contest_create"),
     path("campaigns/<id:pk>/assists/", table_views.assist_start, name="assist_start"),

@@ -136,6 +136,10 @@ PERMISSION_TESTS: dict[str, tuple[str, ...]] = {
         ("session_bar", "session_start", "session_scene", "session_end"),
         ("tests.rolls.test_sessions::test_only_the_gm_runs_sessions",),
     ),
+    **dict.fromkeys(
+        ("session_recap", "session_recap_post"),
+        ("tests.rolls.test_session_recaps::test_who_reads_and_who_posts_a_recap",),
+    ),
     "call_close": ("tests.rolls.test_gm_calls::test_close_and_permissions",),
     "contest_create": ("tests.rolls.test_gm_contests::test_contest_permissions",),
     "contest_side": ("tests.rolls.test_gm_contests::test_contest_permissions",),

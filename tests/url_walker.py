@@ -105,6 +105,10 @@ KWARGS: dict[str, Build] = {
         campaign(),
     ),
     "campaign_skills": campaign(STARS),
+    **dict.fromkeys(
+        ("session_recap", "session_recap_post"),
+        lambda t: {"pk": t[COGENT].campaign.pk, "number": 1},
+    ),
     "member_remove": member(),
     "member_make_gm": member(),
     "invite_revoke": lambda t: {"pk": t[COGENT].campaign.pk, "invite_pk": t[COGENT].invite.pk},

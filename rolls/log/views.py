@@ -89,6 +89,7 @@ def campaign_log(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             _url("campaign_log", campaign, params, before=entry_token(page[-1].pk)) if more else ""
         ),
         "scenes": _scene_links(form, campaign, params),
+        "session": form.session_item() if "session" in form.active else None,
         "before": before,
         "newest_url": _url("campaign_log", campaign, params),
         "csv_url": _url("campaign_log_csv", campaign, params),

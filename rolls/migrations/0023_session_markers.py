@@ -73,7 +73,7 @@ class Migration(migrations.Migration):
                     ("contest", "Contest"),
                     ("assist", "Assist"),
                     ("session", "Session started"),
-                    ("scene", "Scene"),
+                    ("scene", "New scene"),
                     ("session_end", "Session ended"),
                 ],
                 max_length=16,

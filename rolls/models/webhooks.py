@@ -187,12 +187,16 @@ class WebhookDeliveryQuerySet(models.QuerySet["WebhookDelivery"]):
 
 
 class WebhookDelivery(models.Model):
-    """One entry (or a test message, without one) for one webhook, and how sending it went."""
+    """One entry (or a session's recap, or a test message, with neither) for one webhook, and how
+    sending it went."""
 
     webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
     entry = models.ForeignKey(
         RollEntry, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
+    # A session's recap (docs/sessions.md#recaps) instead of an entry: the session's number. Its
+    # text is made when it is sent, from what every member may read.
+    recap = models.PositiveIntegerField(null=True, blank=True)
     status = models.CharField(
         max_length=16, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
     )
@@ -219,11 +223,12 @@ class WebhookDelivery(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.webhook_id}: {self.entry_id or 'test'} {self.status}"
+        what = self.entry_id or (f"recap {self.recap}" if self.recap else "test")
+        return f"{self.webhook_id}: {what} {self.status}"
 
     @property
     def is_test(self) -> bool:
-        return self.entry_id is None
+        return self.entry_id is None and self.recap is None
 
     def is_due(self, now: Any) -> bool:
         return self.next_attempt_at is None or self.next_attempt_at <= now

@@ -1,4 +1,5 @@
-"""The GM table's session buttons: start a session, mark a scene, end the session.
+"""The GM table's session buttons: start a session, mark a scene, end the session; and a
+session's recap, as Markdown or posted to the webhooks.
 
 One view each serves HTMX and plain POSTs: HTMX gets the table's session bar (``rolls/dashboard.html
 #session-bar``) with the new state, or with the message beside the field; a plain POST a redirect
@@ -13,15 +14,19 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.db import transaction
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 
-from rolls.sessions import actions
+from rolls.sessions import actions, recap
 from rolls.sessions.forms import SceneForm, SessionForm
+from rolls.sessions.state import SessionItem, sessions
 from rolls.table.dashboard import dashboard_context, session_bar
-from sheets.access import campaign_for_gm
+from rolls.webhooks.delivery import queue_recap
+from sheets.access import campaign_for_gm, campaign_for_member
 from sheets.models import Campaign, Membership, Refused
 from web.http import AuthenticatedHttpRequest
 
@@ -106,3 +111,47 @@ def _invalid(
         return render(request, BAR, session_bar(campaign, **forms))
     context = dashboard_context(campaign, membership, **forms)
     return render(request, "rolls/dashboard.html", context, status=400)
+
+
+# ---------------------------------------------------------------------------------------------
+# Recaps
+# ---------------------------------------------------------------------------------------------
+
+
+def _session(campaign: Campaign, number: int) -> SessionItem:
+    item = next((i for i in sessions(campaign.pk) if i.state.session == number), None)
+    if item is None:
+        raise Http404("No such session.")
+    return item
+
+
+@login_required
+@require_GET
+def session_recap(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
+    """The session as Markdown, as this member may know it (docs/sessions.md#recaps)."""
+    campaign, membership = campaign_for_member(request, pk)
+    item = _session(campaign, number)
+    base = request.build_absolute_uri("/").rstrip("/")
+    text = recap.markdown(campaign, item, recap.rows_for(campaign, item, membership), base)
+    response = HttpResponse(text, content_type="text/markdown; charset=utf-8")
+    name = f"{slugify(campaign.name) or 'campaign'}-session-{number}.md"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@login_required
+@require_POST
+def session_recap_post(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
+    """The GM posts the session's recap to the campaign's active webhooks: what every member may
+    read, made when it is sent."""
+    campaign, _ = campaign_for_gm(request, pk)
+    item = _session(campaign, number)
+    with transaction.atomic():
+        deliveries = queue_recap(campaign.pk, number)
+    if deliveries:
+        count = len(deliveries)
+        where = "webhook" if count == 1 else f"{count} webhooks"
+        messages.success(request, f"The recap of {item.state.name} is on its way to the {where}.")
+    else:
+        messages.error(request, "This campaign has no active webhook to post the recap to.")
+    return redirect(reverse("campaign_log", args=[campaign.pk]) + f"?session={number}")

@@ -34,6 +34,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.tasks import task
+from django.urls import reverse
 from django.utils import timezone
 
 from rolls.log.records import public_record
@@ -45,6 +46,8 @@ from rolls.models import (
     WebhookFormat,
     retry_delay,
 )
+from rolls.sessions import recap
+from rolls.sessions.state import sessions
 from rolls.webhooks import payloads
 
 logger = logging.getLogger(__name__)
@@ -265,16 +268,49 @@ def _retry_after(value: str | None) -> float | None:
 def request_for(webhook: Webhook, delivery: WebhookDelivery) -> tuple[bytes, dict[str, str]]:
     """The body and headers of one delivery, built when it is sent (a signature's timestamp is
     the time of the attempt)."""
+    headers = {payloads.DELIVERY_HEADER: str(delivery.pk)}
+    if delivery.recap is not None:
+        return _recap_request(webhook, delivery.recap, headers)
     record = (
         None
         if delivery.entry_id is None
         else public_record(delivery.entry_id, base_url=settings.SITE_URL)
     )
-    headers = {payloads.DELIVERY_HEADER: str(delivery.pk)}
     if webhook.format == WebhookFormat.DISCORD:
         return payloads.encode(payloads.discord_message(webhook.campaign, record)), headers
     body = payloads.encode(payloads.json_payload(webhook.campaign, record))
     return body, headers | payloads.signed_headers(webhook.secret, int(time.time()), body)
+
+
+def _recap_request(
+    webhook: Webhook, number: int, headers: dict[str, str]
+) -> tuple[bytes, dict[str, str]]:
+    """A session's recap, made now from what every member may read."""
+    campaign = webhook.campaign
+    item = next((i for i in sessions(campaign.pk) if i.state.session == number), None)
+    if item is None:  # markers are never deleted, so this was never a session of the campaign
+        raise ValueError(f"Campaign {campaign.pk} has no session {number}.")
+    base = settings.SITE_URL
+    text = recap.markdown(campaign, item, recap.rows_for(campaign, item, None), base)
+    url = base + reverse("campaign_log", args=[campaign.pk]) + f"?session={number}"
+    if webhook.format == WebhookFormat.DISCORD:
+        message = payloads.discord_recap(campaign, recap.title(item), text, url)
+        return payloads.encode(message), headers
+    session = {"number": number, "title": item.state.title, "name": item.state.name, "url": url}
+    body = payloads.encode(payloads.json_recap(campaign, session, text))
+    return body, headers | payloads.signed_headers(webhook.secret, int(time.time()), body)
+
+
+def queue_recap(campaign_pk: int, number: int) -> list[WebhookDelivery]:
+    """The GM posts a session's recap: a delivery per active webhook of the campaign, sent in
+    order with the rolls (after the transaction commits)."""
+    webhooks = Webhook.objects.active().filter(campaign_id=campaign_pk)
+    deliveries = WebhookDelivery.objects.bulk_create(
+        WebhookDelivery(webhook=webhook, recap=number) for webhook in webhooks
+    )
+    for webhook_pk in {delivery.webhook_id for delivery in deliveries}:
+        transaction.on_commit(partial(deliver_webhook.enqueue, webhook_pk), robust=True)
+    return deliveries
 
 
 # --- the task --------------------------------------------------------------------------------

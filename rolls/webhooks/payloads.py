@@ -181,6 +181,38 @@ def discord_message(campaign: Campaign, record: dict[str, Any] | None) -> dict[s
     }
 
 
+def discord_recap(campaign: Campaign, heading: str, text: str, url: str) -> dict[str, Any]:
+    """A session's recap as one embed: the session as its title (linking to the log filtered to
+    it), the recap's lines as its description, cut to Discord's limits with a pointer to the rest.
+    Its scene headings become bold lines (an embed's description takes no headings)."""
+    lines = [f"**{line[3:]}**" if line.startswith("## ") else line for line in text.splitlines()]
+    body = "\n".join(line for line in lines if not line.startswith("# "))
+    footer = f"{campaign.name} · {campaign.get_system_display()}"
+    rest = "\n… the rest is in the log."
+    limit = min(4096, 6000 - len(heading) - len(footer) - 20)
+    if len(body) > limit:
+        body = clip(body, limit - len(rest)) + rest
+    embed = {
+        "title": clip(f"Recap: {heading}", 256),
+        "url": url,
+        "description": body,
+        "fields": [],
+        "footer": {"text": clip(footer, 2048)},
+        "color": OTHER_COLOUR,
+    }
+    return {"username": "Poolside", "allowed_mentions": {"parse": []}, "embeds": [embed]}
+
+
+def json_recap(campaign: Campaign, session: dict[str, Any], text: str) -> dict[str, Any]:
+    """``{"event": "recap", "campaign": …, "session": {number, title, name, url}, "markdown": …}``."""
+    return {
+        "event": "recap",
+        "campaign": campaign_part(campaign),
+        "session": session,
+        "markdown": text,
+    }
+
+
 def embed_length(embed: dict[str, Any]) -> int:
     """The characters Discord counts towards an embed's 6000."""
     total = len(embed.get("title", "")) + len(embed.get("description", ""))

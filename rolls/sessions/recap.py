@@ -1,0 +1,91 @@
+"""A session's recap (docs/sessions.md#recaps): the session as Markdown — its scenes as headings,
+each roll one line — for a member (what they may know of, as the log shows it) or for the
+webhooks (what every member may read). The JSON slice is the log's export filtered to the
+session."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from rolls.log.records import EXPORT_VALUES
+from rolls.log.tokens import entry_url
+from rolls.models import Kind, RollEntry
+from rolls.sessions.state import SessionItem, SessionState
+from rolls.webhooks.payloads import plain
+from sheets.models import Campaign, Membership
+
+# A recap reads at most this many entries: a session is an evening, not a campaign, and a page
+# that reads without end is a slow page (the JSON export has no such limit).
+RECAP_MAX = 2000
+
+
+def rows_for(campaign: Campaign, item: SessionItem, membership: Membership | None) -> list[Any]:
+    """The session's entries, oldest first, as rows of the export: those ``membership`` may know
+    of (placeholders marked unreadable), or with ``None`` those every member may read."""
+    if membership is None:
+        entries = RollEntry.objects.filter(campaign=campaign).readable_by_everyone()
+        fields: Any = [name for name in EXPORT_VALUES if name != "readable"]
+    else:
+        entries = RollEntry.objects.visible_to(membership)
+        fields = EXPORT_VALUES
+    entries = entries.filter(pk__gte=item.start)
+    if item.end is not None:
+        entries = entries.filter(pk__lte=item.end)
+    rows = list(entries.order_by("pk").values(*fields)[:RECAP_MAX])
+    return rows if membership is not None else [row | {"readable": True} for row in rows]
+
+
+def markdown(campaign: Campaign, item: SessionItem, rows: list[Any], base_url: str) -> str:
+    """The recap. Names, labels and titles are the players' own text, escaped so they read as
+    written: CommonMark (and Discord) show a backslashed punctuation mark as the mark."""
+    lines = [f"# {title(item)}", "", _subtitle(campaign, rows), ""]
+    rolls = 0
+    for row in rows:
+        if row["kind"] == Kind.SCENE:
+            scene = SessionState.of(row["result"])
+            lines += ["", f"## {_scene(scene) if scene else plain(row['label'])}", ""]
+        elif row["kind"] not in (Kind.SESSION, Kind.SESSION_END):
+            lines.append(_line(row, base_url))
+            rolls += 1
+    if not rolls:
+        lines.append("No rolls in this session.")
+    if len(rows) == RECAP_MAX:
+        lines += ["", f"(The first {RECAP_MAX} entries; the log has the rest.)"]
+    return "\n".join(lines).strip() + "\n"
+
+
+def title(item: SessionItem) -> str:
+    """ "Session 3: The heist", its title escaped (and only its title)."""
+    state = item.state
+    return f"Session {state.session}" + (f": {plain(state.title)}" if state.title else "")
+
+
+def _scene(state: SessionState) -> str:
+    return f"Scene {state.scene}" + (f": {plain(state.scene_title)}" if state.scene_title else "")
+
+
+def _subtitle(campaign: Campaign, rows: list[Any]) -> str:
+    parts = [plain(campaign.name), campaign.get_system_display()]
+    if rows:
+        start = timezone.localtime(rows[0]["created_at"])
+        end = timezone.localtime(rows[-1]["created_at"])
+        when = f"{start:%a} {start.day} {start:%b %Y}, {start:%H:%M}"
+        parts.append(when + (f"–{end:%H:%M}" if end.date() == start.date() else ""))
+    return " · ".join(parts)
+
+
+def _line(row: dict[str, Any], base_url: str) -> str:
+    """One entry: its time, who, what, and how it went (or that a hidden roll was made)."""
+    when = timezone.localtime(row["created_at"]).strftime("%H:%M")
+    who = f"**{plain(row['character_name'])}**" if row["character_name"] else ""
+    what = f"{who} · {plain(row['label'])}" if who else plain(row["label"])
+    link = f"([link]({base_url}{entry_url(row['pk'])}))"
+    if not row["readable"]:
+        return f"- {when} · {what}: a hidden roll was made; only the GM sees it. {link}"
+    outcome = f"**{plain(row['outcome_label'])}**" if row["outcome_label"] else ""
+    detail = f" — {plain(row['detail'])}" if row["detail"] else ""
+    dice = ", ".join(str(die.get("face")) for die in row["faces"] or [])
+    dice = f" · dice {dice}" if dice else ""
+    return f"- {when} · {what}: {outcome}{detail}{dice} {link}"
