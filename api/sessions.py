@@ -85,6 +85,18 @@ def _session_out(request: HttpRequest, campaign: Campaign, item: SessionItem) ->
     }
 
 
+def _titled(
+    request: HttpRequest, pk: int, form_class: type[SessionForm | SceneForm], body: TitleIn
+) -> tuple[Campaign, str]:
+    """A write with a title: the roll scope, the GM, and the title as the bar's form takes it."""
+    needs_roll_scope(request)
+    campaign, _ = campaign_for_gm(request, pk)  # type: ignore[arg-type]
+    form = form_class({"title": body.title})
+    if not form.is_valid():
+        raise invalid(form)
+    return campaign, form.cleaned_data["title"]
+
+
 def _the_session(request: HttpRequest, campaign: Campaign, number: int) -> dict[str, Any]:
     item = next(i for i in sessions(campaign.pk) if i.state.session == number)
     return _session_out(request, campaign, item)
@@ -111,12 +123,8 @@ def session_list(request: HttpRequest, pk: Id) -> dict[str, Any]:
 def session_start(request: HttpRequest, pk: Id, body: Body[TitleIn]) -> Status[dict[str, Any]]:
     """The GM starts the next session (numbered for you; ``title`` optional, at most 100
     characters). A session still going on is ended first. Needs the ``roll`` scope."""
-    needs_roll_scope(request)
-    campaign, _ = campaign_for_gm(request, pk)  # type: ignore[arg-type]
-    form = SessionForm({"title": body.title})
-    if not form.is_valid():
-        raise invalid(form)
-    entries = actions.start_session(request.user, campaign, form.cleaned_data["title"])
+    campaign, title = _titled(request, pk, SessionForm, body)
+    entries = actions.start_session(request.user, campaign, title)
     number = entries[-1].result["session"]
     return Status(201, _the_session(request, campaign, number))
 
@@ -130,12 +138,8 @@ def session_start(request: HttpRequest, pk: Id, body: Body[TitleIn]) -> Status[d
 def session_scene(request: HttpRequest, pk: Id, body: Body[TitleIn]) -> Status[dict[str, Any]]:
     """The GM begins the next scene of the session going on (409 when none is). Answers the
     session with its scenes. Needs the ``roll`` scope."""
-    needs_roll_scope(request)
-    campaign, _ = campaign_for_gm(request, pk)  # type: ignore[arg-type]
-    form = SceneForm({"title": body.title})
-    if not form.is_valid():
-        raise invalid(form)
-    entry = actions.mark_scene(request.user, campaign, form.cleaned_data["title"])
+    campaign, title = _titled(request, pk, SceneForm, body)
+    entry = actions.mark_scene(request.user, campaign, title)
     return Status(201, _the_session(request, campaign, entry.result["session"]))
 
 

@@ -44,31 +44,34 @@ def session_bar_part(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
 @login_required
 @require_POST
 def session_start(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    campaign, membership = campaign_for_gm(request, pk)
-    form = SessionForm(request.POST)
-    if not form.is_valid():
-        return _invalid(request, campaign, membership, session_form=form)
+    def write(campaign: Campaign, title: str) -> str:
+        return f"{actions.start_session(request.user, campaign, title)[-1].label} has started."
 
-    def write() -> str:
-        entries = actions.start_session(request.user, campaign, form.cleaned_data["title"])
-        return f"{entries[-1].label} has started."
-
-    return _answer(request, campaign, write)
+    return _titled(request, pk, "session_form", write)
 
 
 @login_required
 @require_POST
 def session_scene(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    def write(campaign: Campaign, title: str) -> str:
+        return f"{actions.mark_scene(request.user, campaign, title).label} has begun."
+
+    return _titled(request, pk, "scene_form", write)
+
+
+def _titled(
+    request: AuthenticatedHttpRequest,
+    pk: int,
+    name: str,
+    write: Callable[[Campaign, str], str],
+) -> HttpResponse:
+    """A button with a title field (its form ``name`` in the bar's context): the GM's, checked,
+    then written, or the message beside the field."""
     campaign, membership = campaign_for_gm(request, pk)
-    form = SceneForm(request.POST)
+    form = (SessionForm if name == "session_form" else SceneForm)(request.POST)
     if not form.is_valid():
-        return _invalid(request, campaign, membership, scene_form=form)
-
-    def write() -> str:
-        entry = actions.mark_scene(request.user, campaign, form.cleaned_data["title"])
-        return f"{entry.label} has begun."
-
-    return _answer(request, campaign, write)
+        return _invalid(request, campaign, membership, **{name: form})
+    return _answer(request, campaign, lambda: write(campaign, form.cleaned_data["title"]))
 
 
 @login_required
