@@ -9,14 +9,15 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.urls import reverse
-from ninja import Body, Router, Schema, Status
+from ninja import Body, Query, Router, Schema, Status
+from pydantic import Field
 
 from api.base import ERRORS, READ_THROTTLE, ROLL_THROTTLE, invalid, needs_roll_scope
 from api.campaigns import Id
 from rolls.log.tokens import entry_token
 from rolls.sessions import actions
 from rolls.sessions.forms import SceneForm, SessionForm
-from rolls.sessions.state import SessionItem, sessions
+from rolls.sessions.state import LISTED, SessionItem, current, session, sessions
 from sheets.access import campaign_for_gm, campaign_for_member
 from sheets.models import Campaign
 
@@ -45,6 +46,12 @@ class SessionOut(Schema):
 class SessionList(Schema):
     current: SessionOut | None
     sessions: list[SessionOut]
+    next: int | None  # pass as ``before`` for the older sessions
+
+
+class ListQuery(Schema):
+    before: int | None = Field(None, ge=1, description="Sessions numbered below this one")
+    limit: int = Field(20, ge=1, le=LISTED)
 
 
 class TitleIn(Schema):
@@ -98,7 +105,8 @@ def _titled(
 
 
 def _the_session(request: HttpRequest, campaign: Campaign, number: int) -> dict[str, Any]:
-    item = next(i for i in sessions(campaign.pk) if i.state.session == number)
+    item = session(campaign.pk, number)
+    assert item is not None  # its marker was just written
     return _session_out(request, campaign, item)
 
 
@@ -108,14 +116,20 @@ def _the_session(request: HttpRequest, campaign: Campaign, number: int) -> dict[
     url_name="sessions",
     summary="Sessions and scenes",
 )
-def session_list(request: HttpRequest, pk: Id) -> dict[str, Any]:
-    """Every session of the campaign, newest first, with its scenes; ``current`` is the one
-    going on (null between sessions). Any member reads them: markers are public entries."""
+def session_list(request: HttpRequest, pk: Id, query: Query[ListQuery]) -> dict[str, Any]:
+    """The campaign's sessions, newest first, ``limit`` at a time, each with its scenes: pass
+    ``next`` as ``before`` for older ones. ``current`` is the session going on (null between
+    sessions). Any member reads them: markers are public entries."""
     campaign, _ = campaign_for_member(request, pk)  # type: ignore[arg-type]
-    items = sessions(campaign.pk)
-    out = [_session_out(request, campaign, item) for item in items]
-    going_on = [o for o, item in zip(out, items, strict=True) if item.end is None]
-    return {"current": going_on[0] if going_on else None, "sessions": out}
+    items = sessions(campaign.pk, limit=query.limit + 1, before=query.before)
+    more, items = len(items) > query.limit, items[: query.limit]
+    going_on = current(campaign.pk)
+    now = session(campaign.pk, going_on.session) if going_on else None
+    return {
+        "current": _session_out(request, campaign, now) if now else None,
+        "sessions": [_session_out(request, campaign, item) for item in items],
+        "next": items[-1].state.session if more else None,
+    }
 
 
 # The same path as the list: one URL, named once (a second name would shadow the first).

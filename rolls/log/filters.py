@@ -68,6 +68,14 @@ ANY_SUCCESS, ANY_FAILURE = "any_success", "any_failure"
 DATE_MIN, DATE_MAX = date(1900, 1, 1), date(9998, 12, 31)
 
 
+def _number(value: Any) -> int | None:
+    """A session number from the query string, or None (the field then says what is wrong)."""
+    try:
+        return int(value) if value else None
+    except (TypeError, ValueError):
+        return None
+
+
 class LogFilterForm(forms.Form):
     """The log's GET form. Always bound (to the query string); a field with a bad value reports it
     beside the field and is left out of the filter, so the rest still applies."""
@@ -122,7 +130,7 @@ class LogFilterForm(forms.Form):
         )
         parts = [players]
         if "session" in self.fields:
-            parts.append(marker_rows(campaign.pk))
+            parts.append(marker_rows(campaign.pk, _number(self.data.get("session"))))
         choices: dict[str, list[tuple[int, str]]] = {"character": [], "player": []}
         markers = []
         for kind, name, pk in characters.union(*parts, all=True).order_by("choice", "name", "pk"):
@@ -135,7 +143,7 @@ class LogFilterForm(forms.Form):
             cast(forms.ChoiceField, self.fields[name])
             for name in ("character", "player", "skill", "outcome")
         )
-        # The sessions, newest first, with their scenes.
+        # The newest sessions, and the chosen one with its scenes, newest first.
         self.sessions = sessions_of(markers)
         if self.sessions:
             cast(forms.ChoiceField, self.fields["session"]).choices = [

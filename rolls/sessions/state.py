@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import CharField, F
-from django.db.models.functions import Cast
+from django.db.models import CharField, F, Q, Subquery, Value
+from django.db.models.functions import Cast, Coalesce
 
 from rolls.models import Kind, RollEntry
 
@@ -133,23 +133,75 @@ class SessionItem:
         return None
 
 
-def marker_rows(campaign_id: int) -> Any:
-    """The campaign's markers as ``(kind, result as JSON text, pk)`` rows: the shape of the log
-    filter's UNION of characters and players (rolls/log/filters.py), so the sessions cost its
-    page no query of their own."""
+# The sessions the log's filter offers: the newest, and the one chosen. Years of weekly play are
+# hundreds of sessions; a select of them all would weigh more than the page's entries.
+LISTED = 50
+# A session number beyond any real one is no session (and never reaches SQL as a huge integer).
+NUMBER_MAX = 10**9
+
+
+def _markers(campaign_id: int) -> Any:
+    return RollEntry.objects.markers().filter(campaign_id=campaign_id)
+
+
+def _of(number: int) -> Q:
+    """The markers of session ``number`` (its start, scenes and end), by their ``result``."""
+    return Q(result__session=number) if 1 <= number <= NUMBER_MAX else Q(pk__in=[])
+
+
+def marker_rows(campaign_id: int, number: int | None = None) -> Any:
+    """As ``(kind, result as JSON text, pk)`` rows: the starts of the newest LISTED sessions,
+    and every marker of session ``number`` — the shape of the log filter's UNION of characters
+    and players (rolls/log/filters.py), so the sessions cost its page no query of their own.
+    However long the campaign, a few hundred index entries are read."""
+    starts = _markers(campaign_id).filter(kind=Kind.SESSION).order_by("-pk")
+    oldest_listed = Subquery(starts.values("pk")[LISTED - 1 : LISTED])
+    wanted = Q(kind=Kind.SESSION, pk__gte=Coalesce(oldest_listed, Value(0)))
+    if number is not None:
+        wanted |= _of(number)
     return (
-        RollEntry.objects.markers()
-        .filter(campaign_id=campaign_id)
+        _markers(campaign_id)
+        .filter(wanted)
         .order_by()
         .annotate(choice=F("kind"), text=Cast("result", CharField()))
         .values_list("choice", "text", "pk")
     )
 
 
-def sessions(campaign_id: int) -> list[SessionItem]:
-    """Every session of the campaign, newest first, with its scenes: one query over the markers
-    (a few a session, however long the log)."""
-    return sessions_of((pk, kind, text) for kind, text, pk in marker_rows(campaign_id))
+def _items(rows: Any) -> list[SessionItem]:
+    return sessions_of((pk, kind, text) for kind, text, pk in rows)
+
+
+def session(campaign_id: int, number: int) -> SessionItem | None:
+    """Session ``number`` with its scenes, or None: one query over the campaign's markers."""
+    rows = (
+        _markers(campaign_id)
+        .filter(_of(number))
+        .annotate(choice=F("kind"), text=Cast("result", CharField()))
+        .values_list("choice", "text", "pk")
+    )
+    return next(iter(_items(rows)), None)
+
+
+def sessions(
+    campaign_id: int, *, limit: int = LISTED, before: int | None = None
+) -> list[SessionItem]:
+    """The newest ``limit`` sessions (numbered below ``before``), newest first, with their
+    scenes: two queries — the sessions' starts, then every marker from the oldest of them on."""
+    starts = _markers(campaign_id).filter(kind=Kind.SESSION)
+    if before is not None:
+        starts = starts.filter(result__session__lt=min(max(before, 0), NUMBER_MAX))
+    first = list(starts.order_by("-pk").values_list("pk", flat=True)[:limit])
+    if not first:
+        return []
+    rows = (
+        _markers(campaign_id)
+        .filter(pk__gte=min(first))
+        .annotate(choice=F("kind"), text=Cast("result", CharField()))
+        .values_list("choice", "text", "pk")
+    )
+    listed = set(first)
+    return [item for item in _items(rows) if item.start in listed]
 
 
 def sessions_of(markers: Iterable[tuple[int, str, str]]) -> list[SessionItem]:

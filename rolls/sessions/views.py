@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from rolls.sessions import actions, recap
 from rolls.sessions.forms import SceneForm, SessionForm
-from rolls.sessions.state import SessionItem, sessions
+from rolls.sessions.state import SessionItem, session
 from rolls.table.dashboard import dashboard_context, session_bar
 from rolls.webhooks.delivery import queue_recap
 from sheets.access import campaign_for_gm, campaign_for_member
@@ -122,7 +122,7 @@ def _invalid(
 
 
 def _session(campaign: Campaign, number: int) -> SessionItem:
-    item = next((i for i in sessions(campaign.pk) if i.state.session == number), None)
+    item = session(campaign.pk, number)
     if item is None:
         raise Http404("No such session.")
     return item

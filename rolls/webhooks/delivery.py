@@ -47,7 +47,7 @@ from rolls.models import (
     retry_delay,
 )
 from rolls.sessions import recap
-from rolls.sessions.state import sessions
+from rolls.sessions.state import session
 from rolls.webhooks import payloads
 
 logger = logging.getLogger(__name__)
@@ -287,7 +287,7 @@ def _recap_request(
 ) -> tuple[bytes, dict[str, str]]:
     """A session's recap, made now from what every member may read."""
     campaign = webhook.campaign
-    item = next((i for i in sessions(campaign.pk) if i.state.session == number), None)
+    item = session(campaign.pk, number)
     if item is None:  # markers are never deleted, so this was never a session of the campaign
         raise ValueError(f"Campaign {campaign.pk} has no session {number}.")
     base = settings.SITE_URL
@@ -296,8 +296,8 @@ def _recap_request(
     if webhook.format == WebhookFormat.DISCORD:
         message = payloads.discord_recap(campaign, recap.title(item), text, url)
         return payloads.encode(message), headers
-    session = {"number": number, "title": item.state.title, "name": item.state.name, "url": url}
-    body = payloads.encode(payloads.json_recap(campaign, session, text))
+    about = {"number": number, "title": item.state.title, "name": item.state.name, "url": url}
+    body = payloads.encode(payloads.json_recap(campaign, about, text))
     return body, headers | payloads.signed_headers(webhook.secret, int(time.time()), body)
 
 

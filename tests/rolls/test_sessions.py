@@ -351,7 +351,7 @@ def test_the_api_runs_and_lists_sessions_with_the_pages_rules(party):
     url = reverse("api:sessions", args=[campaign.pk])
     gm = api_client(party.gm)
     player = api_client(party.player)
-    assert player.get(url).json() == {"current": None, "sessions": []}
+    assert player.get(url).json() == {"current": None, "sessions": [], "next": None}
     # Only the GM writes, with the roll scope; a non-member learns nothing.
     assert player.post(url, {"title": "Mine"}, content_type="application/json").status_code == 403
     assert api_client(party.nonmember).get(url).status_code == 404
@@ -379,3 +379,34 @@ def test_the_api_runs_and_lists_sessions_with_the_pages_rules(party):
     assert [e["kind"] for e in log["entries"]] == ["roll", "scene"]
     assert log["entries"][0]["id"] == token(roll)
     assert player.get(reverse("api:log", args=[campaign.pk]), {"session": 4}).status_code == 422
+
+
+def test_years_of_sessions_keep_the_log_and_the_list_short(client, party):
+    """Sixty sessions: the filter offers the newest fifty (and any chosen one), the API pages."""
+    from rolls.sessions.state import LISTED
+
+    for number in range(1, 61):
+        actions.start_session(party.gm, party.campaign, f"Night {number}")
+    actions.mark_scene(party.gm, party.campaign, "Last scene")
+    client.force_login(party.player)
+    page = log_page(client, party.campaign)
+    select = re.search(r'<select name="session".*?</select>', page, re.S).group(0)
+    assert select.count("<option") == LISTED + 1  # and "All sessions"
+    assert "Session 60: Night 60" in select and "Night 10<" not in select
+    page = log_page(client, party.campaign, session=3)
+    assert "Session 3: Night 3" in re.search(
+        r'<select name="session".*?</select>', page, re.S
+    ).group(0)
+    assert len(cards(page)) == 2  # its start and its end
+    for number in ("99999999999999999999", "0", "-1", "x"):
+        assert "Select a valid choice" in log_page(client, party.campaign, session=number)
+
+    api = api_client(party.player)
+    url = reverse("api:sessions", args=[party.campaign.pk])
+    first = api.get(url, {"limit": 25}).json()
+    assert [s["number"] for s in first["sessions"]] == list(range(60, 35, -1))
+    assert first["current"]["scenes"][0]["name"] == "Scene 1: Last scene"
+    rest = api.get(url, {"limit": 50, "before": first["next"]}).json()
+    assert [s["number"] for s in rest["sessions"]] == list(range(35, 0, -1))
+    assert rest["next"] is None and rest["sessions"][-1]["ended"]
+    assert api.get(url, {"limit": 51}).status_code == 422
