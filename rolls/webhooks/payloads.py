@@ -174,11 +174,32 @@ def discord_message(campaign: Campaign, record: dict[str, Any] | None) -> dict[s
             if outcome in FAILURES
             else OTHER_COLOUR,
         }
+    speaker = (
+        record.get("character", "") if record and record.get("kind") not in MARKER_KINDS else ""
+    )
     return {
-        "username": "Poolside",
+        # A roll goes out as its character (docs/webhooks.md): the channel reads like the table.
+        "username": webhook_name(speaker),
         "allowed_mentions": {"parse": []},
         "embeds": [fit(embed)],
     }
+
+
+# Discord refuses a webhook name (a 400, and the roll not posted) that is empty or over 80
+# characters, contains "clyde" or "discord", or is "everyone", "here" or "system message".
+WEBHOOK_NAME_MAX = 80
+_REFUSED_IN_NAMES = ("clyde", "discord")
+_REFUSED_NAMES = frozenset({"everyone", "here", "system message"})
+
+
+def webhook_name(name: str) -> str:
+    """The name a message goes out under: the character's, as Discord takes it (its whitespace
+    collapsed, cut to 80 characters), or "Poolside" where Discord would refuse it."""
+    name = " ".join(name.split())
+    folded = name.casefold()
+    if not name or folded in _REFUSED_NAMES or any(word in folded for word in _REFUSED_IN_NAMES):
+        return "Poolside"
+    return clip(name, WEBHOOK_NAME_MAX)
 
 
 def discord_recap(campaign: Campaign, heading: str, text: str, url: str) -> dict[str, Any]:

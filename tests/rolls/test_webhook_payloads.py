@@ -120,3 +120,22 @@ def test_the_signature_is_an_hmac_of_the_timestamp_and_the_body():
         "Poolside-Timestamp": "1700000000",
         "Poolside-Signature": f"sha256={digest}",
     }
+
+
+@pytest.mark.parametrize(
+    ("name", "sent"),
+    [
+        ("Ada", "Ada"),
+        ("  Ada   the\tBold ", "Ada the Bold"),
+        ("Clyde the Bard", "Poolside"),
+        ("My DISCORD pal", "Poolside"),
+        ("everyone", "Poolside"),
+        ("System Message", "Poolside"),
+        ("x" * 120, "x" * 79 + "…"),
+    ],
+)
+def test_a_roll_goes_out_as_its_character_where_discord_takes_the_name(name, sent):
+    entry = RollEntryFactory(character=CharacterFactory(name=name))
+    message = message_for(entry)
+    assert message["username"] == sent and len(message["username"]) <= 80
+    assert_within_discords_limits(message)
