@@ -7,8 +7,13 @@ append-only trigger only refuses UPDATE and DELETE). Every tenth entry is blind,
 GM-only, every tenth a secret GM roll, the rest public, spread over two players' characters and
 twelve skills, so a player's page really filters on visibility.
 
-The first page and a deep page (``?before=<the middle entry>``) are fetched as the GM and as a
-player, REPEATS times each, in-process with Django's test client (DEBUG off), counting queries.
+Every 250 entries are a game session (a start marker, a scene marker, an end marker: the markers
+the GM's session bar writes, docs/sessions.md), so the headings, the filter's sessions and each
+entry's session are read as a long-running table would have them.
+
+The first page, a deep page (``?before=<the middle entry>``) and the page of an old session
+(``?session=<the middle session>``) are fetched as the GM and as a player, REPEATS times each,
+in-process with Django's test client (DEBUG off), counting queries.
 Targets: the 1M page within 1.5× the 1K page's median, at most 6 queries per page.
 Run with ``make bench-log``.
 """
@@ -44,8 +49,13 @@ SKILLS = [
 ]
 
 
+# Every SESSION entries a game session (docs/sessions.md): its start marker, a scene marker
+# halfway, its end marker — as a table that rolls 250 times an evening would leave them.
+SESSION = 250
+
 # Copies the one real entry into entries 2..size: two characters, three visibilities besides
-# public, twelve skill labels ({labels}: a Postgres array literal of SKILLS).
+# public, twelve skill labels ({labels}: a Postgres array literal of SKILLS); and the session
+# markers ({marker}: is entry g one), public, of no character, with the state they carry.
 COPY_ENTRY_SQL = """
     INSERT INTO rolls_rollentry (
         seq, character_name, username, system, kind, label, options, pool, breakdown,
@@ -55,31 +65,47 @@ COPY_ENTRY_SQL = """
         contest_id, call_id, character_ref, user_ref, roller_ref, hidden_character, salt)
     SELECT
         g,
-        CASE WHEN g %% 2 = 0 THEN %(hero_name)s ELSE %(other_name)s END,
-        CASE WHEN g %% 10 = 2 THEN %(gm_name)s
+        CASE WHEN {marker} THEN ''
+             WHEN g %% 2 = 0 THEN %(hero_name)s ELSE %(other_name)s END,
+        CASE WHEN {marker} OR g %% 10 = 2 THEN %(gm_name)s
              WHEN g %% 2 = 0 THEN %(hero_user)s ELSE %(other_user)s END,
-        t.system, t.kind, ({labels})[1 + g %% 12], t.options, t.pool, t.breakdown,
-        t.faces, t.outcome, t.outcome_label, t.detail, t.result, t.odds,
-        t.odds_display, t.resource_changes,
+        t.system,
+        CASE g %% {session} WHEN 1 THEN 'session' WHEN {scene} THEN 'scene'
+             WHEN 0 THEN 'session_end' ELSE t.kind END,
+        CASE g %% {session} WHEN 1 THEN 'Session ' || (g / {session} + 1)
+             WHEN {scene} THEN 'Scene 1' WHEN 0 THEN 'Session ' || (g / {session})
+             ELSE ({labels})[1 + g %% 12] END,
+        t.options, t.pool, t.breakdown,
+        CASE WHEN {marker} THEN '[]'::jsonb ELSE t.faces END,
+        CASE WHEN {marker} THEN '' ELSE t.outcome END,
+        CASE WHEN {marker} THEN '' ELSE t.outcome_label END,
+        t.detail,
+        CASE WHEN {marker} THEN jsonb_build_object(
+                 'session', (g - 1) / {session} + 1, 'title', '',
+                 'scene', CASE WHEN g %% {session} IN (0, 1) THEN NULL ELSE 1 END,
+                 'scene_title', '', 'open', g %% {session} <> 0)
+             ELSE t.result END,
+        t.odds, t.odds_display, t.resource_changes,
         t.created_at - make_interval(secs => %(size)s - g),
         md5(t.campaign_id || ':' || (g - 1)) || md5((g - 1) || ':' || t.campaign_id),
         md5(t.campaign_id || ':' || g) || md5(g || ':' || t.campaign_id),
         t.campaign_id,
-        CASE WHEN g %% 2 = 0 THEN %(hero)s ELSE %(other)s END,
+        CASE WHEN {marker} THEN NULL WHEN g %% 2 = 0 THEN %(hero)s ELSE %(other)s END,
         NULL,
-        CASE WHEN g %% 10 = 2 THEN %(gm)s WHEN g %% 2 = 0 THEN %(hero_owner)s
+        CASE WHEN {marker} OR g %% 10 = 2 THEN %(gm)s WHEN g %% 2 = 0 THEN %(hero_owner)s
              ELSE %(other_owner)s END,
         t.odds_table, NULL,
-        CASE WHEN g %% 10 = 2 THEN %(gm)s WHEN g %% 2 = 0 THEN %(hero_owner)s
+        CASE WHEN {marker} OR g %% 10 = 2 THEN %(gm)s WHEN g %% 2 = 0 THEN %(hero_owner)s
              ELSE %(other_owner)s END,
         NULL,
-        CASE g %% 10 WHEN 0 THEN 'blind' WHEN 1 THEN 'gm_only' WHEN 2 THEN 'secret'
-             ELSE 'public' END,
+        CASE WHEN {marker} THEN 'public' ELSE
+             CASE g %% 10 WHEN 0 THEN 'blind' WHEN 1 THEN 'gm_only' WHEN 2 THEN 'secret'
+             ELSE 'public' END END,
         NULL, NULL,
-        CASE WHEN g %% 2 = 0 THEN %(hero)s ELSE %(other)s END,
-        CASE WHEN g %% 10 = 2 THEN %(gm)s WHEN g %% 2 = 0 THEN %(hero_owner)s
+        CASE WHEN {marker} THEN NULL WHEN g %% 2 = 0 THEN %(hero)s ELSE %(other)s END,
+        CASE WHEN {marker} OR g %% 10 = 2 THEN %(gm)s WHEN g %% 2 = 0 THEN %(hero_owner)s
              ELSE %(other_owner)s END,
-        CASE WHEN g %% 10 = 2 THEN %(gm)s WHEN g %% 2 = 0 THEN %(hero_owner)s
+        CASE WHEN {marker} OR g %% 10 = 2 THEN %(gm)s WHEN g %% 2 = 0 THEN %(hero_owner)s
              ELSE %(other_owner)s END,
         FALSE, md5(g || ':salt')
     FROM rolls_rollentry t, generate_series(2, %(size)s) g
@@ -90,8 +116,10 @@ COPY_ENTRY_SQL = """
 def _copy_first_entry(cursor, size: int, first_pk: int, hero, other, gm) -> None:
     """Entries 2..size as copies of the first, spread over the two characters and the GM."""
     labels = "ARRAY[" + ",".join(f"'{s}'" for s in SKILLS) + "]"
+    scene = SESSION // 2
+    marker = f"(g %% {SESSION} IN (0, 1, {scene}))"
     cursor.execute(
-        COPY_ENTRY_SQL.format(labels=labels),
+        COPY_ENTRY_SQL.format(labels=labels, marker=marker, session=SESSION, scene=scene),
         {
             "size": size,
             "first": first_pk,
@@ -118,7 +146,7 @@ def fill(size: int):
     from rolls.models import RollEntry
     from sheets.models import Campaign
 
-    name = f"bench-log-{size}"
+    name = f"bench-log-{size}-sessions"  # "bench-log-<size>": the fill before session markers
     found = Campaign.objects.filter(name=name).first()
     if found is not None and RollEntry.objects.filter(campaign=found).count() == size:
         return found
@@ -222,12 +250,17 @@ def main() -> int:
             member = campaign.memberships.filter(role=role).order_by("pk").first()
             client = Client(HTTP_HOST="127.0.0.1")
             client.force_login(member.user)
-            for page, url in (("first", base), ("deep", f"{base}?before={middle}")):
+            session = f"{base}?session={max(size // SESSION // 2, 2)}"  # an old one, at 1M
+            for page, url in (
+                ("first", base),
+                ("deep", f"{base}?before={middle}"),
+                ("session", session),
+            ):
                 results[role, page, size] = measure(client, url)
     rows, met = [], True
     small, large = SIZES
     for role in ("gm", "player"):
-        for page in ("first", "deep"):
+        for page in ("first", "deep", "session"):
             a, b = results[role, page, small], results[role, page, large]
             ratio = b[0] / a[0]
             ok = ratio <= MAX_RATIO and max(a[2], b[2]) <= MAX_QUERIES

@@ -105,6 +105,7 @@ KWARGS: dict[str, Build] = {
         campaign(),
     ),
     "campaign_skills": campaign(STARS),
+    # furnish() starts session 1, which the entry belongs to.
     **dict.fromkeys(
         ("session_recap", "session_recap_post"),
         lambda t: {"pk": t[COGENT].campaign.pk, "number": 1},

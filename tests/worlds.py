@@ -19,6 +19,7 @@ from django.urls import reverse
 
 from rolls.models import AssistRequest, Contest, RollCall, RollEntry, Webhook
 from rolls.rules import cold_stars
+from rolls.sessions.actions import start_session
 from sheets.models import Campaign, Character, Invite, Membership, Role, System
 from tests.factories import (
     CampaignFactory,
@@ -129,7 +130,7 @@ def build_parties(*, furnished: bool = False) -> dict[str, Party]:
 
 def furnish(party: Party) -> Party:
     """Give the party one of every object a URL can name (rows of every kind on the pc's sheet,
-    a log entry, an open call, an open contest against Warden, an invite, a webhook)."""
+    a game session with a log entry in it, an open call, an open contest against Warden, an invite, a webhook)."""
     campaign, pc, npc, gm = party.campaign, party.pc, party.npc, party.gm
     system = campaign.system
     rows = party.rows
@@ -176,6 +177,7 @@ def furnish(party: Party) -> Party:
             skill_b="Piloting",
         )
     rows["kind"], rows["target"] = kind, target
+    start_session(gm, campaign, "The first night")  # a session's recap is a URL too
     party.entry = RollEntryFactory(character=pc, label=target.name)
     party.call = RollCallFactory(campaign=campaign, skill=target.name, targets=[pc])
     party.contest = contest
