@@ -6,3 +6,18 @@ from config.settings import INSTALLED_APPS, RULE_SYSTEMS
 
 INSTALLED_APPS = [*INSTALLED_APPS, "tests.d10pool"]
 RULE_SYSTEMS = [*RULE_SYSTEMS, "tests.d10pool.system.D10PoolSystem"]
+
+# Portraits go to a directory of this process's own, removed when it ends: tests never write
+# into the repository, and parallel workers (and their servers) never share files.
+import atexit  # noqa: E402
+import shutil  # noqa: E402
+import tempfile  # noqa: E402
+
+from config.settings import STORAGES  # noqa: E402
+
+_PORTRAITS = tempfile.mkdtemp(prefix="poolside-test-portraits-")
+atexit.register(shutil.rmtree, _PORTRAITS, ignore_errors=True)
+STORAGES = {
+    **STORAGES,
+    "portraits": {**STORAGES["portraits"], "OPTIONS": {"location": _PORTRAITS, "base_url": None}},
+}
