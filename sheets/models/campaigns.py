@@ -296,6 +296,12 @@ class Invite(models.Model):
 # ---------------------------------------------------------------------------------------------
 
 
+def initials(name: str) -> str:
+    """Up to two letters of a name for the avatar drawn where there is no portrait."""
+    words = [word for word in name.split() if word[:1].isalnum()]
+    return "".join(word[0] for word in words[:2]).upper() or name[:1].upper()
+
+
 class CharacterQuerySet(models.QuerySet):
     def visible_to(self, membership: Membership) -> CharacterQuerySet:
         """Characters a member may read: the GM sees all, others never see hidden NPCs."""
@@ -364,9 +370,7 @@ class Character(models.Model):
 
     @property
     def initials(self) -> str:
-        """Up to two letters for the avatar drawn where there is no portrait."""
-        words = [word for word in self.name.split() if word[:1].isalnum()]
-        return "".join(word[0] for word in words[:2]).upper() or self.name[:1].upper()
+        return initials(self.name)
 
     @property
     def portrait_url(self) -> str:
