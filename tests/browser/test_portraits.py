@@ -1,12 +1,16 @@
 """A portrait through the real form, at a phone's and a laptop's width: a refused file says why
 beside the field, a good one shows on the sheet and on the GM table's card, and nothing on those
-pages is wider than the screen."""
+pages is wider than the screen. And live: a roll's line on an open sheet carries the thumbnail
+the server drew for that player (two browsers against uvicorn)."""
 
 import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from sheets import portraits
 from tests import portrait_files as pf
+from tests.browser.live_pages import live, roll
+from tests.rolls.helpers import athletics
 
 pytestmark = [
     pytest.mark.browser,
@@ -64,3 +68,25 @@ def test_upload_through_the_form_shows_on_sheet_and_table(page, log_in, violatio
     expect(page.locator(f"#char-{party.npc.pk} .portrait-initials")).to_have_text("W")
     fits(page)
     assert violations == []
+
+
+@pytest.fixture
+def warden_pictured(party):
+    """Warden with Athletics rated and a portrait, the hidden Spy with one too; set before
+    `pages` starts the server, which reads what was committed by then."""
+    for npc in (party.npc, party.hidden_npc):
+        npc.cogent.skills.filter(name="Athletics").update(rating=2)
+        portraits.store(npc, portraits.process(pf.upload_file("npc.png", pf.picture())))
+
+
+def test_a_rolls_line_on_a_sheet_carries_the_thumbnail(warden_pictured, pages, party):
+    gm, player = pages["gm"], pages["player"]
+    player.set_viewport_size(dict(zip(("width", "height"), SIZES["phone"], strict=True)))
+    live(player, party.pc.get_absolute_url())
+    roll(gm, party.hidden_npc, athletics(party.hidden_npc))  # the hidden NPC's: sent to nobody
+    roll(gm, party.npc, athletics(party.npc))
+    line = player.locator("#table-rolls li")
+    expect(line).to_have_count(1)
+    expect(line).to_contain_text("Warden · Athletics")
+    shown(line.locator(f'img.portrait[src="{party.npc.thumbnail_url}"]'))
+    assert party.hidden_npc.portrait not in player.content()
