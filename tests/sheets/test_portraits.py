@@ -187,3 +187,27 @@ def test_deleting_the_character_deletes_its_files(ana, party, django_capture_on_
     with django_capture_on_commit_callbacks(execute=True):
         ana.post(reverse("character_delete", args=[party.pc.pk]))
     assert not any(name.startswith(key) for name in files())
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"portrait": "not a file at all"},
+        {"portrait": ""},
+        {"other": pf.upload_file("a.png", pf.picture())},
+        {"portrait": pf.upload_file("empty.png", b"")},
+        {"portrait": pf.upload_file("x" * 5000 + ".png", pf.picture())},
+    ],
+    ids=["text", "empty-text", "file-under-another-name", "empty-file", "huge-file-name"],
+)
+def test_crafted_bodies_are_refused_or_taken_never_a_500(ana, party, body):
+    response = ana.post(reverse("character_portrait", args=[party.pc.pk]), body)
+    assert response.status_code in (302, 400)
+    party.pc.refresh_from_db()
+    assert bool(party.pc.portrait) is (response.status_code == 302)
+
+
+def test_two_files_keep_the_last(ana, party):
+    files = [pf.upload_file("a.png", pf.SVG), pf.upload_file("b.png", pf.picture())]
+    response = ana.post(reverse("character_portrait", args=[party.pc.pk]), {"portrait": files})
+    assert response.status_code == 302
