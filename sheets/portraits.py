@@ -100,6 +100,9 @@ def decode(upload: UploadedFile) -> Image.Image:
         # the image unusable, so the pixels come from a second open.
         _open(data).verify()
         image = _open(data)
+        # A JPEG decodes straight at a half, quarter or eighth of its size, still larger than
+        # what is kept: a 40-megapixel photo then needs a sixteenth of the memory.
+        image.draft("RGB", (2 * SIZES["full"], 2 * SIZES["full"]))
         image.load()  # every byte of the first frame: a truncated file fails here
     except PortraitError:
         raise  # ours, already worded (a ValueError, which the last clause would reword)
@@ -120,6 +123,9 @@ def decode(upload: UploadedFile) -> Image.Image:
 
 def render(image: Image.Image) -> Rendered:
     """The square centre crop and the thumbnail, upright, drawn from the pixels alone."""
+    # Shrunk first (in place, keeping its EXIF), so that turning, converting and cropping never
+    # copy the decoded picture at its full size.
+    image.thumbnail((4 * SIZES["full"], 4 * SIZES["full"]), Image.Resampling.LANCZOS)
     upright = ImageOps.exif_transpose(image)
     mode = "RGBA" if "A" in upright.getbands() or "transparency" in upright.info else "RGB"
     upright = upright.convert(mode)

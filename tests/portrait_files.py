@@ -30,14 +30,14 @@ def halves(size: tuple[int, int] = (200, 100)) -> Image.Image:
     return image
 
 
-def jpeg_with_exif(orientation: int = 6) -> bytes:
+def jpeg_with_exif(orientation: int = 6, size: tuple[int, int] = (200, 100)) -> bytes:
     """A JPEG a phone could have taken: a camera, a GPS position and a rotation in its EXIF."""
     exif = Image.Exif()
     exif[0x0112] = orientation  # Orientation: 6 is "rotate 90° clockwise to display"
     exif[0x010F] = "SecretCam"  # Make
     exif[0x8825] = {1: "N", 2: (51.0, 30.0, 0.0)}  # GPSInfo
     out = BytesIO()
-    halves().save(out, "JPEG", exif=exif.tobytes(), quality=95)
+    halves(size).save(out, "JPEG", exif=exif.tobytes(), quality=95)
     return out.getvalue()
 
 

@@ -101,4 +101,5 @@ def allow_body_of(request: HttpRequest, limit: int) -> None:
     """Let this one request's multipart body reach ``limit`` bytes instead of MAX_REQUEST_BYTES
     (a portrait upload). Django's documented way to change a request's upload handlers: before
     anything reads the body, so the view is csrf_exempt and runs csrf_protect itself after."""
-    request.upload_handlers[0] = RequestSizeLimit(request, limit)
+    others = [h for h in request.upload_handlers if not isinstance(h, RequestSizeLimit)]
+    request.upload_handlers = [RequestSizeLimit(request, limit), *others]

@@ -57,6 +57,17 @@ def test_exif_is_stripped_and_its_orientation_applied(ana, party):
     assert top[0] > 150 > top[2] and bottom[2] > 150 > bottom[0]
 
 
+def test_a_large_photo_is_decoded_small_and_still_turned_upright(ana, party):
+    """A 4000 × 2000 JPEG is decoded at a fraction of its size and shrunk before it is turned:
+    the EXIF rotation still applies."""
+    data = pf.jpeg_with_exif(6, size=(4000, 2000))
+    assert pf.post_portrait(ana, party.pc, data, name="p.jpg").status_code == 302
+    image = pf.stored(ana, party.pc).convert("RGB")
+    assert image.size == (512, 512)
+    top, bottom = image.getpixel((256, 20)), image.getpixel((256, 490))
+    assert top[0] > 150 > top[2] and bottom[2] > 150 > bottom[0]
+
+
 def test_a_2_mb_picture_passes_the_request_limit(ana, party):
     data = pf.noise_png(830)
     assert 1024 * 1024 < len(data) <= 2 * 1024 * 1024  # over every other body's 1 MiB limit
