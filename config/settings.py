@@ -8,6 +8,7 @@ import os
 import secrets
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.utils.csp import CSP
@@ -231,6 +232,12 @@ MAX_REQUEST_BYTES = 1024 * 1024
 # Character import (docs/character-json.md, "Limits"): the most UTF-8 bytes a pasted or uploaded
 # export may have (sheets.ranges.IMPORT_MAX_BYTES; the 413 page names it too).
 IMPORT_MAX_BYTES = 256 * 1024
+# Portraits (docs/portraits.md): the most bytes an uploaded picture may have, checked beside the
+# field before Pillow reads it. Their upload view alone takes a larger body, so that a file a
+# little or a few times too large gets that message rather than the 413 page; past
+# PORTRAIT_REQUEST_BYTES it is the 413 page like any other body.
+PORTRAIT_MAX_BYTES = 2 * 1024 * 1024
+PORTRAIT_REQUEST_BYTES = 8 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
 FILE_UPLOAD_HANDLERS = [
     "web.security.RequestSizeLimit",
@@ -295,10 +302,33 @@ STATIC_URL = "static/"
 # Where collectstatic gathers the files WhiteNoise serves (make screenshots points it elsewhere).
 STATIC_ROOT = Path(env_str("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STORAGES = {
+# Uploaded files: only portraits (docs/portraits.md). They are never served as public media:
+# sheets.views.portraits streams them to those who may read the character, so MEDIA_URL stays
+# unset and the directory must not be exposed by a web server either.
+MEDIA_ROOT = Path(env_str("MEDIA_ROOT") or BASE_DIR / "media")
+STORAGES: dict[str, dict[str, Any]] = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "portraits": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": MEDIA_ROOT / "portraits", "base_url": None},
+    },
 }
+if env_str("PORTRAITS_S3_BUCKET"):
+    # An S3-compatible store through django-storages (the optional extra `s3`). Credentials come
+    # from boto3's own environment variables (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY), never
+    # from this file. Objects stay private: the app reads them and serves them itself.
+    STORAGES["portraits"] = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": env_str("PORTRAITS_S3_BUCKET"),
+            "endpoint_url": env_str("PORTRAITS_S3_ENDPOINT_URL") or None,
+            "region_name": env_str("PORTRAITS_S3_REGION") or None,
+            "location": env_str("PORTRAITS_S3_PREFIX", "portraits"),
+            "default_acl": "private",
+            "file_overwrite": False,
+        },
+    }
 # Files served at the site's root: /favicon.ico, which browsers and feed readers ask for whatever
 # the pages link (it holds static/img/favicon.svg drawn at 16, 32 and 48 px). Never put anything
 # private here: WhiteNoise serves every file in it to anyone.

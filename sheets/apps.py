@@ -8,7 +8,14 @@ class SheetsConfig(AppConfig):
     verbose_name = "Campaigns and character sheets"
 
     def ready(self) -> None:
+        from django.db.models.signals import post_delete
+
+        from sheets.models import Character
+        from sheets.portraits import forget_deleted
         from sheets.registry import register
+
+        # A deleted character's portrait files go with it, after commit (sheets/portraits.py).
+        post_delete.connect(forget_deleted, sender=Character, dispatch_uid="portrait_files")
 
         # The rule systems, once every model is loaded: a system's module imports its forms,
         # which import the models (sheets/registry.py).

@@ -2,7 +2,7 @@ from django.urls import path
 
 import sheets.converters  # noqa: F401 — registers <id:…>
 from sheets.rows import row_urls
-from sheets.views import accounts, campaigns, characters
+from sheets.views import accounts, campaigns, characters, portraits
 
 urlpatterns = [
     path("", accounts.home, name="home"),
@@ -42,6 +42,12 @@ urlpatterns = [
     path("characters/<id:pk>/export.json", characters.character_export, name="character_export"),
     path("characters/<id:pk>/delete/", characters.character_delete, name="character_delete"),
     path("characters/<id:pk>/basics/", characters.character_basics, name="character_basics"),
+    path("characters/<id:pk>/portrait/", portraits.character_portrait, name="character_portrait"),
+    path(
+        "characters/<id:pk>/portrait/<slug:version>/<slug:size>.webp",
+        portraits.character_portrait_file,
+        name="character_portrait_file",
+    ),
     path(
         "characters/<id:pk>/sections/<slug:section>/",
         characters.sheet_section,

@@ -6,3 +6,25 @@ from config.settings import INSTALLED_APPS, RULE_SYSTEMS
 
 INSTALLED_APPS = [*INSTALLED_APPS, "tests.d10pool"]
 RULE_SYSTEMS = [*RULE_SYSTEMS, "tests.d10pool.system.D10PoolSystem"]
+
+# Portraits go to a directory of this test run's own, removed when the process that made it
+# ends: tests never write into the repository. The servers the tests start (tests/live_servers.py)
+# inherit the environment, so they read and write the same directory as the test that started
+# them; their files are named by random keys, so parallel workers can't collide.
+import atexit  # noqa: E402
+import os  # noqa: E402
+import shutil  # noqa: E402
+import tempfile  # noqa: E402
+
+from config.settings import STORAGES  # noqa: E402
+
+_PORTRAITS = os.environ.get("POOLSIDE_TEST_PORTRAITS", "")
+if not _PORTRAITS:
+    _PORTRAITS = os.environ["POOLSIDE_TEST_PORTRAITS"] = tempfile.mkdtemp(
+        prefix="poolside-test-portraits-"
+    )
+    atexit.register(shutil.rmtree, _PORTRAITS, ignore_errors=True)
+STORAGES = {
+    **STORAGES,
+    "portraits": {**STORAGES["portraits"], "OPTIONS": {"location": _PORTRAITS, "base_url": None}},
+}

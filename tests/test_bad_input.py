@@ -138,6 +138,14 @@ FORMS = [
         lambda w: reverse("character_basics", args=[pc(COGENT)(w).pk]),
         lambda w: {"basics-name": "Renamed", "basics-notes": "n", "basics-hidden_from_players": ""},
     ),
+    # The portrait page: Remove is its one form without a file (uploads are fuzzed by hand in
+    # tests/sheets/test_portraits.py); without "remove" the post is an upload with no file.
+    Form(
+        "character_portrait",
+        "player",
+        lambda w: reverse("character_portrait", args=[pc(COGENT)(w).pk]),
+        lambda w: {"remove": "yes"},
+    ),
     # One Save per sheet section: the figures, or every row of a section in one POST.
     Form(
         "sheet_section-cogent-attributes",

@@ -98,3 +98,38 @@ def test_postgresql_prepares_statements_unless_switched_off(switch, expected):
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
     ).stdout
     assert json.loads(out) == expected
+
+
+def test_portraits_go_to_the_filesystem_or_an_s3_bucket():
+    """docs/portraits.md: MEDIA_ROOT/portraits by default, never under a public URL; with
+    PORTRAITS_S3_BUCKET, django-storages' S3 backend, private, never overwriting."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    code = "import json; from config import settings as s; print(json.dumps(s.STORAGES['portraits'], default=str))"
+
+    def portraits(**env):
+        base = {k: v for k, v in os.environ.items() if not k.startswith("PORTRAITS_")}
+        out = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env=base | env,
+        ).stdout
+        return json.loads(out)
+
+    local = portraits(MEDIA_ROOT="/srv/poolside-media")
+    assert local["BACKEND"] == "django.core.files.storage.FileSystemStorage"
+    assert local["OPTIONS"] == {"location": "/srv/poolside-media/portraits", "base_url": None}
+    s3 = portraits(
+        PORTRAITS_S3_BUCKET="table-pictures", PORTRAITS_S3_ENDPOINT_URL="https://s3.example.net"
+    )
+    assert s3["BACKEND"] == "storages.backends.s3.S3Storage"
+    assert s3["OPTIONS"]["bucket_name"] == "table-pictures"
+    assert s3["OPTIONS"]["endpoint_url"] == "https://s3.example.net"
+    assert s3["OPTIONS"]["default_acl"] == "private"
+    assert s3["OPTIONS"]["file_overwrite"] is False
+    assert s3["OPTIONS"]["location"] == "portraits"

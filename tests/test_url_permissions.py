@@ -73,6 +73,16 @@ PERMISSION_TESTS: dict[str, tuple[str, ...]] = {
     "character_detail": ("tests.sheets.test_permissions::test_character_read",),
     "character_export": ("tests.sheets.test_permissions::test_character_read",),
     "character_delete": ("tests.sheets.test_permissions::test_character_delete_page",),
+    "character_portrait": (
+        "tests.sheets.test_portrait_access::test_the_portrait_page_is_for_the_characters_editors",
+        "tests.sheets.test_portrait_access::test_others_cannot_remove_a_portrait",
+    ),
+    "character_portrait_file": (
+        "tests.sheets.test_portrait_access::"
+        "test_portrait_files_are_served_to_the_characters_readers",
+        "tests.sheets.test_portrait_access::"
+        "test_a_hidden_npcs_portrait_is_404_to_players_however_the_address_is_made",
+    ),
     "sheet_section": (
         "tests.sheets.test_sheet_modes::test_others_can_neither_open_nor_save_a_section",
         "tests.sheets.test_sheet_modes::test_anonymous_is_sent_to_log_in",

@@ -74,6 +74,16 @@ def pc_row(system: str, param: str, row: str) -> Build:
     return lambda t: {"pk": t[system].pc.pk, param: t[system].rows[row].pk}
 
 
+def portrait(system: str = COGENT) -> Build:
+    """The PC's portrait file: a furnished party's pc has one; an unfurnished one's address
+    names none (a 404 for everyone)."""
+    return lambda t: {
+        "pk": t[system].pc.pk,
+        "version": t[system].pc.portrait or "a" * 22,
+        "size": "thumb",
+    }
+
+
 def member(system: str = COGENT) -> Build:
     return lambda t: {"pk": t[system].campaign.pk, "member_pk": t[system].player_membership.pk}
 
@@ -125,6 +135,7 @@ KWARGS: dict[str, Build] = {
             "character_export",
             "character_delete",
             "character_basics",
+            "character_portrait",
             "character_stats",
             "character_prompts",
             "table_character",
@@ -136,6 +147,7 @@ KWARGS: dict[str, Build] = {
         pc(),
     ),
     "sheet_section": lambda t: pc(COGENT)(t) | {"section": "skills"},
+    "character_portrait_file": portrait(),
     "character_resources": pc(STARS),
     "table_roll": npc(STARS),
     "dad6_skill_add": pc(DAD6),

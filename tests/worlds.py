@@ -20,6 +20,7 @@ from django.urls import reverse
 from rolls.models import AssistRequest, Contest, RollCall, RollEntry, Webhook
 from rolls.rules import cold_stars
 from rolls.sessions.actions import start_session
+from sheets import portraits
 from sheets.models import Campaign, Character, Invite, Membership, Role, System
 from tests.factories import (
     CampaignFactory,
@@ -32,6 +33,7 @@ from tests.factories import (
     UserFactory,
     WebhookFactory,
 )
+from tests.portrait_files import picture, upload_file
 from tests.rolls.helpers import SEED, seed_where
 
 # Who may be asked to act in a permission test, as the Party attribute that holds them.
@@ -130,7 +132,8 @@ def build_parties(*, furnished: bool = False) -> dict[str, Party]:
 
 def furnish(party: Party) -> Party:
     """Give the party one of every object a URL can name (rows of every kind on the pc's sheet,
-    a game session with a log entry in it, an open call, an open contest against Warden, an invite, a webhook)."""
+    a game session with a log entry in it, an open call, an open contest against Warden, an
+    invite, a webhook, the pc's portrait)."""
     campaign, pc, npc, gm = party.campaign, party.pc, party.npc, party.gm
     system = campaign.system
     rows = party.rows
@@ -183,6 +186,7 @@ def furnish(party: Party) -> Party:
     party.contest = contest
     party.invite = InviteFactory(campaign=campaign)
     party.webhook = WebhookFactory(campaign=campaign)
+    portraits.store(pc, portraits.process(upload_file("ada.png", picture())))
     return party
 
 

@@ -82,8 +82,10 @@ def api_error(detail: str, status: int) -> JsonResponse:
 
 def too_large_message() -> str:
     return (
-        f"A request may hold at most {_size(settings.MAX_REQUEST_BYTES)}, and a character "
-        f"to import at most {_size(settings.IMPORT_MAX_BYTES)}. Nothing was saved."
+        f"A request may hold at most {_size(settings.MAX_REQUEST_BYTES)} (a portrait upload "
+        f"{_size(settings.PORTRAIT_REQUEST_BYTES)}), a character to import at most "
+        f"{_size(settings.IMPORT_MAX_BYTES)} and a portrait at most "
+        f"{_size(settings.PORTRAIT_MAX_BYTES)}. Nothing was saved."
     )
 
 

@@ -184,8 +184,14 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
 
     # --- reading ---------------------------------------------------------------------------
     def for_cards(self) -> RollEntryQuerySet:
-        """Everything an entry card shows, in this one query."""
-        return self.select_related("follows", "reveals")
+        """Everything an entry card shows, in this one query: with the character's portrait key
+        and whether the character is hidden now (templates/rolls/_entry_portrait.html shows the
+        portrait only to those who may read the character), two columns of one join rather than
+        a query per row."""
+        return self.select_related("follows", "reveals").annotate(
+            character_portrait=F("character__portrait"),
+            character_hidden_now=F("character__hidden_from_players"),
+        )
 
     def page(self, campaign: Campaign, *, before: int | None, size: int) -> list[RollEntry]:
         """Keyset page, newest first: entries with id < ``before`` (never OFFSET). One query;

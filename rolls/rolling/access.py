@@ -21,7 +21,7 @@ def shows_seq(membership: Membership | None) -> bool:
 def entry_for_member(request: AuthenticatedHttpRequest, pk: int) -> tuple[RollEntry, Membership]:
     """Any member reads any entry of their campaign; non-members get a 404 (no existence leak)."""
     entry = get_object_or_404(
-        RollEntry.objects.select_related("campaign", "follows", "character"), pk=pk
+        RollEntry.objects.for_cards().select_related("campaign", "character"), pk=pk
     )
     membership = Membership.objects.filter(
         campaign_id=entry.campaign_id, user_id=request.user.pk

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from rolls.log.tokens import entry_token as _entry_token
 from rolls.rolling.display import Band, bands, percent
+from sheets.models.campaigns import initials
 
 register = template.Library()
 
@@ -43,6 +44,12 @@ def gm_prompts(context: Any, character: Any, membership: Any, oob: bool = False)
 
     extra = {"csrf_token": context.get("csrf_token"), "oob": oob}
     return prompts_context(character, membership) | extra
+
+
+@register.filter(name="initials")
+def initials_filter(name: str) -> str:
+    """A name's initials, for the avatar of a log row whose character has no portrait."""
+    return initials(name)
 
 
 @register.filter

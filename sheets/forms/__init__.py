@@ -43,6 +43,7 @@ from sheets.forms.dad6 import (
     Dad6SheetForm,
     Dad6SkillForm,
 )
+from sheets.forms.portraits import PortraitForm
 
 __all__ = [
     "COLD_STARS_ABILITY_FIELDS",
@@ -70,6 +71,7 @@ __all__ = [
     "FiguresSection",
     "InviteForm",
     "PasswordChangeWithTokensForm",
+    "PortraitForm",
     "SectionForm",
     "SheetRowForm",
     "SignupForm",

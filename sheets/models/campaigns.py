@@ -296,6 +296,12 @@ class Invite(models.Model):
 # ---------------------------------------------------------------------------------------------
 
 
+def initials(name: str) -> str:
+    """Up to two letters of a name for the avatar drawn where there is no portrait."""
+    words = [word for word in name.split() if word[:1].isalnum()]
+    return "".join(word[0] for word in words[:2]).upper() or name[:1].upper()
+
+
 class CharacterQuerySet(models.QuerySet):
     def visible_to(self, membership: Membership) -> CharacterQuerySet:
         """Characters a member may read: the GM sees all, others never see hidden NPCs."""
@@ -316,6 +322,10 @@ class Character(models.Model):
         default=False, help_text="Only the GM sees a hidden NPC."
     )
     notes = models.TextField(blank=True)
+    # The stored portrait's random key ("" for none; sheets/portraits.py): its files are named
+    # after it, and its URLs carry it, so a new portrait is a new address no cache has seen.
+    # On the row itself, so every list of characters has its portraits without another query.
+    portrait = models.CharField(max_length=32, blank=True, default="", editable=False)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -357,6 +367,24 @@ class Character(models.Model):
         if membership is None or membership.campaign_id != self.campaign_id:
             return False
         return membership.is_gm or not self.hidden_from_players
+
+    @property
+    def initials(self) -> str:
+        return initials(self.name)
+
+    @property
+    def portrait_url(self) -> str:
+        """The square portrait's address ("" without one); it changes with the portrait."""
+        return self._portrait_at("full")
+
+    @property
+    def thumbnail_url(self) -> str:
+        return self._portrait_at("thumb")
+
+    def _portrait_at(self, size: str) -> str:
+        if not self.portrait:
+            return ""
+        return reverse("character_portrait_file", args=[self.pk, self.portrait, size])
 
     @property
     def system(self) -> str:

@@ -325,6 +325,30 @@
     showCount();
   }
 
+  // The character's thumbnail from a card the server drew for this member, who holds one only
+  // where they may read the character: a new element, with only its same-site address copied.
+  function portraitOf(root) {
+    var found = root.querySelector("img.portrait");
+    var src = found && found.getAttribute("src");
+    if (!src || src.charAt(0) !== "/" || src.charAt(1) === "/") return null;
+    var img = document.createElement("img");
+    img.className = "portrait portrait-row";
+    img.src = src;
+    img.alt = ""; // the name is beside it
+    img.width = 24;
+    img.height = 24;
+    return img;
+  }
+
+  // A title's words without its avatar's initials.
+  function textOf(element) {
+    var copy = element.cloneNode(true);
+    Array.prototype.slice.call(copy.querySelectorAll(".portrait")).forEach(function (avatar) {
+      avatar.parentNode.removeChild(avatar);
+    });
+    return copy.textContent;
+  }
+
   // 7. One line per roll of the table: who and what, the outcome, a link to the card. Built from
   //    the card the server sent (text only: nothing of it is inserted as HTML).
   function tableRoll(html) {
@@ -340,9 +364,14 @@
     if (kind) item.className = "outcome-" + kind[1];
     var what = document.createElement("a");
     what.href = link ? link.getAttribute("href") : "#";
-    what.textContent = title ? title.textContent.replace(/\s+/g, " ").trim() : "A roll";
+    what.textContent = title ? textOf(title).replace(/\s+/g, " ").trim() : "A roll";
     var result = document.createElement("strong");
     result.textContent = outcome ? outcome.textContent.trim() : "";
+    var face = portraitOf(card);
+    if (face) {
+      item.appendChild(face);
+      item.appendChild(document.createTextNode(" "));
+    }
     item.appendChild(what);
     item.appendChild(document.createTextNode(" "));
     item.appendChild(result);
@@ -400,6 +429,8 @@
       }
     });
     dismiss.addEventListener("click", close);
+    var face = portraitOf(element);
+    if (face) item.appendChild(face);
     item.appendChild(text);
     item.appendChild(show);
     item.appendChild(dismiss);

@@ -24,7 +24,9 @@ from django.test import Client
 from django.urls import reverse
 
 from rolls.models import Webhook, WebhookDelivery, WebhookFormat
-from sheets.models import Campaign, Invite, Role
+from sheets import portraits
+from sheets.models import Campaign, Character, Invite, Role
+from tests.portrait_files import picture, upload_file
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -94,6 +96,7 @@ def demo_states() -> list[PageState]:
     """Load the demo campaigns and list the page states to check (sheet, roll dialog, log, GM
     table and statistics of each system, and the pages around them)."""
     call_command("demo", verbosity=0)
+    portrait_page = _portrait_page()
     states = [
         PageState("landing", None, "/"),
         PageState("login", None, "/accounts/login/"),
@@ -119,6 +122,7 @@ def demo_states() -> list[PageState]:
     states.append(PageState("invite", None, invite.get_absolute_url()))
     states.append(PageState("gm-campaign", "gm", first.get_absolute_url()))
     states.append(PageState("webhooks", "gm", _webhooks_page()))
+    states.append(PageState("portrait", "alice", portrait_page))
     states.append(PageState("gm-table-finished", "gm", _finished_table(), _open_every_fold))
     return states
 
@@ -166,6 +170,15 @@ def _finished_table() -> str:
     call.refresh_from_db()
     assert contest.state == "decided" and not call.is_open
     return dashboard
+
+
+def _portrait_page() -> str:
+    """Alice's first character with a portrait (the demo has none), so its sheet, the GM table
+    and the logs are checked with one; the page that changes it."""
+    character = Character.objects.filter(owner__username="alice").order_by("pk").first()
+    assert character is not None
+    portraits.store(character, portraits.process(upload_file("portrait.png", picture())))
+    return f"/characters/{character.pk}/portrait/"
 
 
 def _webhooks_page() -> str:

@@ -66,7 +66,7 @@ def test_a_10_mb_paste_is_refused_with_a_readable_413(client, stars):
     campaign, _, player = stars
     body = refused(client, player, campaign, status=413, text="x" * (10 * 1024 * KIB))
     assert "What you sent is too large" in body
-    assert "at most 1 MiB, and a character to import at most 256 KiB" in body
+    assert "at most 1 MiB (a portrait upload 8 MiB), a character to import at most 256 KiB" in body
 
 
 def test_a_10_mb_file_is_refused_with_a_readable_413(client, stars):

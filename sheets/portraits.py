@@ -1,0 +1,198 @@
+"""Portraits: an uploaded picture checked, decoded and re-encoded by Pillow, stored through
+Django's storage API (the ``portraits`` alias of STORAGES), and removed once nothing names it.
+
+What is accepted and why is in docs/portraits.md. In short: at most PORTRAIT_MAX_BYTES, a JPEG,
+PNG or WebP by its content (Pillow's own detection, never the name or the browser's word), at
+most MAX_PIXELS by its header before a pixel is decoded, and decodable to its last byte. What is
+stored is drawn afresh from the decoded pixels, so EXIF and every other metadata, colour
+profiles, later frames and anything appended to the file (a polyglot's payload) are left behind.
+"""
+
+from __future__ import annotations
+
+import secrets
+import warnings
+from dataclasses import dataclass
+from io import BytesIO
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.core.files.base import ContentFile, File
+from django.core.files.storage import Storage, storages
+from django.db import transaction
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+if TYPE_CHECKING:
+    from django.core.files.uploadedfile import UploadedFile
+
+    from sheets.models import Character
+
+# Pillow is asked to try these decoders only, so a GIF, TIFF, BMP or an SVG (which Pillow can't
+# read at all) is "not a picture we take" before any of its bytes are interpreted.
+FORMATS = ("JPEG", "PNG", "WEBP")
+# 40 megapixels holds any phone's photo; decoded as RGBA that is 160 MB at worst, bounded before
+# decoding from the header's width and height (a 30,000 x 30,000 PNG of a few hundred bytes
+# would ask for 3.6 GB).
+MAX_PIXELS = 40_000_000
+# The stored sizes, by the name their URL carries: a square crop for the sheet and a thumbnail
+# for cards, log rows and toasts (both at twice their largest CSS size, for sharp phone screens).
+SIZES = {"full": 512, "thumb": 96}
+# WebP: every browser we support shows it, and it is a third of a JPEG's bytes at this quality.
+CONTENT_TYPE = "image/webp"
+QUALITY = 85
+
+
+class PortraitError(ValueError):
+    """An upload refused, with the sentence to show beside the field."""
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A portrait's stored files, by size name, as WebP bytes."""
+
+    files: dict[str, bytes]
+
+
+def storage() -> Storage:
+    return storages["portraits"]
+
+
+def file_name(key: str, size: str) -> str:
+    return f"{key}-{size}.webp"
+
+
+def _megabytes(n: int) -> str:
+    return f"{n / (1024 * 1024):.1f} MB"
+
+
+def check_size(upload: UploadedFile) -> None:
+    """Refuse a file over the limit before reading it."""
+    limit = settings.PORTRAIT_MAX_BYTES
+    if upload.size is not None and upload.size > limit:
+        raise PortraitError(
+            f"That file is {_megabytes(upload.size)}; a portrait may be at most "
+            f"{limit // (1024 * 1024)} MB."
+        )
+
+
+def _open(data: bytes) -> Image.Image:
+    """The image with only its header read, refused if it is too large to decode."""
+    with warnings.catch_warnings():
+        # Pillow's own bomb check (MAX_IMAGE_PIXELS) warns, then raises, on far larger images
+        # than ours; as an error it stops at the header like ours does.
+        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        image = Image.open(BytesIO(data), formats=FORMATS)
+    width, height = image.size
+    if width * height > MAX_PIXELS:
+        raise PortraitError(
+            f"That picture is {width:,} × {height:,} pixels; a portrait may have at most "
+            f"{MAX_PIXELS // 1_000_000} million pixels. Please make it smaller first."
+        )
+    return image
+
+
+def decode(upload: UploadedFile) -> Image.Image:
+    """The upload's first frame, fully decoded, or PortraitError saying what is wrong."""
+    check_size(upload)
+    data = upload.read(settings.PORTRAIT_MAX_BYTES + 1)
+    try:
+        # verify() checks a PNG's chunk checksums, which decoding alone would not; it leaves
+        # the image unusable, so the pixels come from a second open.
+        _open(data).verify()
+        image = _open(data)
+        # A JPEG decodes straight at a half, quarter or eighth of its size, still larger than
+        # what is kept: a 40-megapixel photo then needs a sixteenth of the memory.
+        image.draft("RGB", (2 * SIZES["full"], 2 * SIZES["full"]))
+        image.load()  # every byte of the first frame: a truncated file fails here
+    except PortraitError:
+        raise  # ours, already worded (a ValueError, which the last clause would reword)
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise PortraitError(
+            "That picture has far too many pixels to open. Please make it smaller first."
+        ) from None
+    except UnidentifiedImageError:
+        raise PortraitError(
+            "That is not a JPEG, PNG or WebP picture. Please choose one of those."
+        ) from None
+    except (OSError, SyntaxError, ValueError, EOFError):
+        raise PortraitError(
+            "That picture is damaged or incomplete and can't be read. Please choose another."
+        ) from None
+    return image
+
+
+def render(image: Image.Image) -> Rendered:
+    """The square centre crop and the thumbnail, upright, drawn from the pixels alone."""
+    # Shrunk first (in place, keeping its EXIF), so that turning, converting and cropping never
+    # copy the decoded picture at its full size.
+    image.thumbnail((4 * SIZES["full"], 4 * SIZES["full"]), Image.Resampling.LANCZOS)
+    upright = ImageOps.exif_transpose(image)
+    mode = "RGBA" if "A" in upright.getbands() or "transparency" in upright.info else "RGB"
+    upright = upright.convert(mode)
+    side = min(SIZES["full"], *upright.size)
+    square = ImageOps.fit(upright, (side, side), Image.Resampling.LANCZOS)
+    files = {}
+    for name, size in SIZES.items():
+        drawn = square if size >= side else square.resize((size, size), Image.Resampling.LANCZOS)
+        # A new image from the pixels alone: nothing of the upload's info (EXIF, XMP, ICC,
+        # comments) can ride along into the encoder.
+        clean = Image.frombytes(mode, drawn.size, drawn.tobytes())
+        out = BytesIO()
+        clean.save(out, "WEBP", quality=QUALITY)
+        files[name] = out.getvalue()
+    return Rendered(files)
+
+
+def process(upload: UploadedFile) -> Rendered:
+    """Check and re-encode an upload; PortraitError says why it was refused."""
+    return render(decode(upload))
+
+
+def _remove_files(key: str) -> None:
+    for size in SIZES:
+        storage().delete(file_name(key, size))
+
+
+def remove_after_commit(key: str) -> None:
+    """Delete a portrait's files once the transaction that let go of them commits (a rollback
+    keeps them, as the row still names them)."""
+    if key:
+        transaction.on_commit(lambda: _remove_files(key))
+
+
+def store(character: Character, rendered: Rendered) -> None:
+    """Save the new files under a fresh random key, point the character at them, and drop the
+    old ones after commit. Names are never the upload's: nothing about them can be guessed."""
+    key = secrets.token_urlsafe(16)
+    for size, data in rendered.files.items():
+        storage().save(file_name(key, size), ContentFile(data))
+    old = character.portrait
+    try:
+        with transaction.atomic():
+            character.portrait = key
+            character.save(update_fields=["portrait", "updated_at"])
+            remove_after_commit(old)
+    except Exception:
+        _remove_files(key)
+        raise
+
+
+def remove(character: Character) -> None:
+    old = character.portrait
+    with transaction.atomic():
+        character.portrait = ""
+        character.save(update_fields=["portrait", "updated_at"])
+        remove_after_commit(old)
+
+
+def open_file(key: str, size: str) -> File[bytes] | None:
+    """A stored portrait file to stream, or None if it isn't there."""
+    try:
+        return storage().open(file_name(key, size), "rb")
+    except OSError:  # FileNotFoundError among them
+        return None
+
+
+def forget_deleted(sender: type[Character], instance: Character, **kwargs: object) -> None:
+    """post_delete of a character (alone or with its campaign): its files go after commit."""
+    remove_after_commit(instance.portrait)

@@ -1,0 +1,86 @@
+"""Portraits: the page that uploads, replaces or removes one, and the view that serves its files
+to those who may read the character (never as public media; docs/portraits.md)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
+from django.views.decorators.http import require_http_methods, require_safe
+
+from sheets import portraits
+from sheets.access import character_for_editor, character_for_reader
+from sheets.forms import PortraitForm
+from web.http import AuthenticatedHttpRequest
+from web.security import allow_body_of
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@csrf_exempt  # only until the body limit is raised: _portrait_page checks the token itself
+def character_portrait(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The portrait page: the current portrait, a plain multipart form to upload a new one and
+    a Remove button. A refused file is answered with the page and the reason beside the field;
+    the portrait already there stays."""
+    if request.method == "POST":
+        # A picture may be larger than any other body (MAX_REQUEST_BYTES): this request alone
+        # gets PORTRAIT_REQUEST_BYTES, so a file over PORTRAIT_MAX_BYTES is still read far
+        # enough to be refused beside its field.
+        allow_body_of(request, settings.PORTRAIT_REQUEST_BYTES)
+    return _portrait_page(request, pk)
+
+
+@csrf_protect
+def _portrait_page(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    character, _ = character_for_editor(request, pk)
+    form = PortraitForm()
+    if request.method == "POST" and "remove" in request.POST:
+        if character.portrait:
+            portraits.remove(character)
+            messages.success(request, f"Removed {character.name}'s portrait.")
+        return redirect(character)
+    if request.method == "POST":
+        form = PortraitForm(request.POST, request.FILES)
+        if form.is_valid():
+            had = bool(character.portrait)
+            portraits.store(character, form.cleaned_data["portrait"])
+            messages.success(
+                request, f"{'Replaced' if had else 'Added'} {character.name}'s portrait."
+            )
+            return redirect(character)
+    return render(
+        request,
+        "sheets/character_portrait.html",
+        {"character": character, "campaign": character.campaign, "form": form},
+        status=400 if form.is_bound else 200,
+    )
+
+
+@login_required
+@require_safe
+def character_portrait_file(
+    request: AuthenticatedHttpRequest, pk: int, version: str, size: str
+) -> HttpResponse:
+    """One stored size of the character's current portrait, to a member who may read the
+    character: a hidden NPC's is a 404 for players, as its sheet is, whatever the address.
+
+    The address carries the portrait's random key, so an old one stops working when the
+    portrait is replaced or removed, and a browser never shows a stale picture."""
+    character, _ = character_for_reader(request, pk)
+    if size not in portraits.SIZES or not character.portrait or version != character.portrait:
+        raise Http404("No such portrait.")
+    stored = portraits.open_file(version, size)
+    if stored is None:
+        raise Http404("No such portrait.")
+    with stored:
+        # At most a few dozen KB (512 px WebP): read whole rather than streamed.
+        body = stored.read()
+    response = HttpResponse(body, content_type=portraits.CONTENT_TYPE)
+    response["ETag"] = f'"{version}-{size}"'
+    # SecurityMiddleware adds nosniff too; said here as well because this body came from a user.
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Content-Disposition"] = "inline"
+    return response
