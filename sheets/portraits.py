@@ -17,6 +17,7 @@ from io import BytesIO
 from typing import TYPE_CHECKING
 
 from django.conf import settings
+from django.core import signing
 from django.core.files.base import ContentFile, File
 from django.core.files.storage import Storage, storages
 from django.db import transaction
@@ -196,3 +197,28 @@ def open_file(key: str, size: str) -> File[bytes] | None:
 def forget_deleted(sender: type[Character], instance: Character, **kwargs: object) -> None:
     """post_delete of a character (alone or with its campaign): its files go after commit."""
     remove_after_commit(instance.portrait)
+
+
+# --- the webhooks' avatar --------------------------------------------------------------------
+
+# Discord shows a roll posted by a webhook under the character's name and, given ``avatar_url``,
+# its portrait — fetched by Discord, which has no login. So the webhooks name the portrait by a
+# signed token instead of the readers' address: it names one character's current portrait (its
+# key), so replacing or removing the portrait retires it; and it never expires, because Discord
+# fetches an old message's avatar again long after it was posted.
+AVATAR_SALT = "poolside.portraits.avatar"
+
+
+def avatar_token(character_pk: int, key: str) -> str:
+    return signing.dumps([character_pk, key], salt=AVATAR_SALT, compress=True)
+
+
+def avatar_of(token: str) -> tuple[int, str] | None:
+    """The (character, key) a token names, or None for one this site didn't sign."""
+    try:
+        pk, key = signing.loads(token, salt=AVATAR_SALT)
+    except (signing.BadSignature, ValueError, TypeError):
+        return None
+    if not isinstance(pk, int) or not isinstance(key, str):
+        return None
+    return pk, key

@@ -49,6 +49,11 @@ urlpatterns = [
         name="character_portrait_file",
     ),
     path(
+        "portraits/<str:token>/avatar.webp",
+        portraits.portrait_avatar,
+        name="portrait_avatar",
+    ),
+    path(
         "characters/<id:pk>/sections/<slug:section>/",
         characters.sheet_section,
         name="sheet_section",

@@ -60,6 +60,10 @@ PERMISSION_TESTS: dict[str, tuple[str, ...]] = {
     "member_make_gm": ("tests.sheets.test_permissions::test_member_management_is_gm_only",),
     "invite_create": ("tests.sheets.test_permissions::test_invite_create_and_revoke_are_gm_only",),
     "invite_revoke": ("tests.sheets.test_permissions::test_invite_create_and_revoke_are_gm_only",),
+    "portrait_avatar": (
+        "tests.sheets.test_portrait_avatar::test_a_roll_goes_out_with_its_characters_portrait",
+        "tests.sheets.test_portrait_avatar::test_a_hidden_npcs_portrait_never_leaves",
+    ),
     "invite_accept": (
         "tests.sheets.test_invites::test_anonymous_visitor_is_asked_to_log_in_and_comes_back",
         "tests.sheets.test_invites::test_unknown_token_is_404",

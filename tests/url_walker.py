@@ -198,4 +198,7 @@ OUTSIDE_CAMPAIGN = {
     "password_reset_confirm": "uidb64, token",
     # One of the user's own API tokens; anyone else's is a 404 (tests/test_api.py).
     "token_revoke": "pk",
+    # A portrait as Discord fetches a roll's avatar: no login, by a token this site signed, never
+    # a hidden NPC's (tests/sheets/test_portrait_avatar.py).
+    "portrait_avatar": "token",
 }

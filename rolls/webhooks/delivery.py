@@ -41,6 +41,7 @@ from rolls.log.records import public_record
 from rolls.models import (
     MAX_ATTEMPTS,
     DeliveryStatus,
+    RollEntry,
     Webhook,
     WebhookDelivery,
     WebhookFormat,
@@ -49,6 +50,7 @@ from rolls.models import (
 from rolls.sessions import recap
 from rolls.sessions.state import session
 from rolls.webhooks import payloads
+from sheets.portraits import avatar_token
 
 logger = logging.getLogger(__name__)
 
@@ -277,9 +279,28 @@ def request_for(webhook: Webhook, delivery: WebhookDelivery) -> tuple[bytes, dic
         else public_record(delivery.entry_id, base_url=settings.SITE_URL)
     )
     if webhook.format == WebhookFormat.DISCORD:
-        return payloads.encode(payloads.discord_message(webhook.campaign, record)), headers
+        avatar = _avatar_url(delivery.entry_id)
+        message = payloads.discord_message(webhook.campaign, record, avatar)
+        return payloads.encode(message), headers
     body = payloads.encode(payloads.json_payload(webhook.campaign, record))
     return body, headers | payloads.signed_headers(webhook.secret, int(time.time()), body)
+
+
+def _avatar_url(entry_pk: int | None) -> str:
+    """The portrait of the entry's character as Discord may fetch it (absolute under SITE_URL,
+    by a signed token): "" without one, and never a hidden NPC's (a revealed roll of one is
+    sent, its portrait not)."""
+    if entry_pk is None:
+        return ""
+    found = (
+        RollEntry.objects.filter(pk=entry_pk, character__hidden_from_players=False)
+        .exclude(character__portrait="")
+        .values_list("character_id", "character__portrait")
+        .first()
+    )
+    if found is None:
+        return ""
+    return settings.SITE_URL + reverse("portrait_avatar", args=[avatar_token(*found)])
 
 
 def _recap_request(

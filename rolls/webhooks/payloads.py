@@ -124,7 +124,9 @@ def _dice(faces: list[dict[str, Any]]) -> str:
     return ", ".join(words)
 
 
-def discord_message(campaign: Campaign, record: dict[str, Any] | None) -> dict[str, Any]:
+def discord_message(
+    campaign: Campaign, record: dict[str, Any] | None, avatar_url: str = ""
+) -> dict[str, Any]:
     """The message Discord's "Execute Webhook" takes: one embed (who, what, outcome, dice, odds,
     a link to the permalink). ``allowed_mentions`` is empty, so a character named
     ``@everyone`` pings nobody."""
@@ -177,12 +179,15 @@ def discord_message(campaign: Campaign, record: dict[str, Any] | None) -> dict[s
     speaker = (
         record.get("character", "") if record and record.get("kind") not in MARKER_KINDS else ""
     )
-    return {
+    message: dict[str, Any] = {
         # A roll goes out as its character (docs/webhooks.md): the channel reads like the table.
         "username": webhook_name(speaker),
         "allowed_mentions": {"parse": []},
         "embeds": [fit(embed)],
     }
+    if avatar_url and speaker:
+        message["avatar_url"] = avatar_url  # the character's portrait
+    return message
 
 
 # Discord refuses a webhook name (a 400, and the roll not posted) that is empty or over 80

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_safe
@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from sheets import portraits
 from sheets.access import character_for_editor, character_for_reader
 from sheets.forms import PortraitForm
+from sheets.models import Character
 from web.http import AuthenticatedHttpRequest
 from web.security import allow_body_of
 
@@ -72,15 +73,34 @@ def character_portrait_file(
     character, _ = character_for_reader(request, pk)
     if size not in portraits.SIZES or not character.portrait or version != character.portrait:
         raise Http404("No such portrait.")
-    stored = portraits.open_file(version, size)
+    return _file(version, size)
+
+
+def _file(key: str, size: str) -> HttpResponse:
+    stored = portraits.open_file(key, size)
     if stored is None:
         raise Http404("No such portrait.")
     with stored:
         # At most a few dozen KB (512 px WebP): read whole rather than streamed.
         body = stored.read()
     response = HttpResponse(body, content_type=portraits.CONTENT_TYPE)
-    response["ETag"] = f'"{version}-{size}"'
+    response["ETag"] = f'"{key}-{size}"'
     # SecurityMiddleware adds nosniff too; said here as well because this body came from a user.
     response["X-Content-Type-Options"] = "nosniff"
     response["Content-Disposition"] = "inline"
     return response
+
+
+@require_safe
+def portrait_avatar(request: HttpRequest, token: str) -> HttpResponse:
+    """A portrait as the webhooks' avatar (``avatar_url``): no login — Discord fetches it — but
+    only by a token this site signed (sheets/portraits.py), only while the portrait is the
+    character's current one, and never a hidden NPC's (docs/portraits.md)."""
+    named = portraits.avatar_of(token)
+    if named is None:
+        raise Http404("No such portrait.")
+    pk, key = named
+    character = Character.objects.filter(pk=pk, hidden_from_players=False).first()
+    if character is None or not key or character.portrait != key:
+        raise Http404("No such portrait.")
+    return _file(key, "thumb")
