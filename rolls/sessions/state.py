@@ -82,8 +82,8 @@ def state_of(entry: Any) -> SessionState | None:
 
 
 def newest(campaign_id: int) -> tuple[int | None, SessionState | None]:
-    """The campaign's newest marker's id (None before the first) and the open session it says
-    (None between sessions): one index probe."""
+    """The campaign's newest marker's id and the state it says — the open session, or the last
+    one ended (``open`` False) — or (None, None) before the first: one index probe."""
     row = (
         RollEntry.objects.markers()
         .filter(campaign_id=campaign_id)
@@ -93,13 +93,13 @@ def newest(campaign_id: int) -> tuple[int | None, SessionState | None]:
     )
     if row is None:
         return None, None
-    state = SessionState.of(row["result"])
-    return row["pk"], state if state is not None and state.open else None
+    return row["pk"], SessionState.of(row["result"])
 
 
 def current(campaign_id: int) -> SessionState | None:
     """The open session, or None."""
-    return newest(campaign_id)[1]
+    state = newest(campaign_id)[1]
+    return state if state is not None and state.open else None
 
 
 @dataclass(frozen=True)

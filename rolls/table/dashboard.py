@@ -91,10 +91,12 @@ def session_bar(
 ) -> dict[str, Any]:
     """What the table's session bar shows: the open session (one query) and its two forms; and
     the newest marker it shows, so that a tab hearing of that same marker doesn't fetch it."""
-    marker, session = newest(campaign.pk)
+    marker, state = newest(campaign.pk)
     return {
         "campaign": campaign,
-        "session": session,
+        "session": state if state is not None and state.open else None,
+        # Between sessions, the one that ended last: its recap is a click away.
+        "ended": state if state is not None and not state.open else None,
         "session_marker": marker,
         "session_form": session_form or SessionForm(),
         "scene_form": scene_form or SceneForm(),

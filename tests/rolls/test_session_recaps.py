@@ -85,6 +85,9 @@ def test_the_posted_recap_holds_only_what_every_member_may_read(client, party, s
     client.force_login(party.gm)
     page = client.get(reverse("campaign_log", args=[party.campaign.pk]), {"session": 1})
     assert "Post it to the webhooks" in page.content.decode()
+    table = client.get(reverse("campaign_dashboard", args=[party.campaign.pk])).content.decode()
+    post_url = reverse("session_recap_post", args=[party.campaign.pk, 1])
+    assert f'action="{post_url}"' in table  # the session just ended: its recap from the bar
     client.post(reverse("session_recap_post", args=[party.campaign.pk, 1]))
     deliveries = {d.webhook_id: d for d in WebhookDelivery.objects.filter(recap=1)}
     assert set(deliveries) == {discord.pk, signed.pk}

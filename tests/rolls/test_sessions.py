@@ -166,6 +166,9 @@ def test_plain_posts_redirect_to_the_table_with_a_message(client, party):
     post(client, "session_end", party.campaign)
     page = client.get(dashboard).content.decode()
     assert "Session 1: The heist has ended." in page and "No session going on" in page
+    # Its recap, a click away (and to the webhooks, once the campaign has one).
+    recap = reverse("session_recap", args=[party.campaign.pk, 1])
+    assert f'href="{recap}" download>Markdown</a>' in page and "Post it to the webhooks" not in page
 
 
 def test_htmx_gets_the_bar_and_refusals_say_why(client, party):
