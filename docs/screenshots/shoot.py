@@ -119,15 +119,25 @@ def _play_a_session(page) -> None:
     size and colour scheme plays one: the one before is ended first.)"""
     if page.locator("#session-bar.is-open").count():
         page.locator("#session-bar button.secondary").click()
-        page.get_by_text("has ended").wait_for()
+        page.locator("#session-bar .status", has_text="has ended").wait_for()
     page.get_by_label("Session title").fill("The docks job")
     page.get_by_role("button", name="Start a session").click()
     page.get_by_label("Scene title").fill("Harrow's warehouse")
     page.get_by_role("button", name="Mark a new scene").click()
-    page.get_by_text("has begun").wait_for()
+    page.locator("#session-bar .status", has_text="has begun").wait_for()
     _quick_roll(page)
     page.locator("#session-bar").scroll_into_view_if_needed()
     page.evaluate("window.scrollTo(0, 0)")
+
+
+def _end_the_session(page) -> None:
+    """On the GM table: end the session going on (starting one first if none is): the bar then
+    offers its recap."""
+    if not page.locator("#session-bar.is-open").count():
+        page.get_by_role("button", name="Start a session").click()
+        page.locator("#session-bar .status", has_text="has started").wait_for()
+    page.locator("#session-bar button.secondary").click()
+    page.locator("#session-bar .status", has_text="has ended").wait_for()
 
 
 def _create_token(page) -> None:
@@ -177,6 +187,7 @@ SHOTS = [
     Shot("gm-table-cogent", "gm", "/campaigns/{cogent}/dashboard/"),
     Shot("gm-table-session", "gm", "/campaigns/{cogent}/dashboard/", act=_play_a_session),
     Shot("log", "gm", "/campaigns/{cogent}/log/"),
+    Shot("gm-table-ended", "gm", "/campaigns/{cogent}/dashboard/", act=_end_the_session),
     Shot("stats", "gm", "/campaigns/{cold_stars}/stats/"),
     Shot("not-found", "alice", "/campaigns/999999/"),
     Shot("account", "alice", "/account/", act=_create_token),
