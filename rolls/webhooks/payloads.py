@@ -151,31 +151,7 @@ def discord_message(
             "color": OTHER_COLOUR,
         }
     else:
-        outcome = record.get("outcome", "")
-        description = f"**{plain(record.get('outcome_label', ''))}**"
-        if record.get("detail"):
-            description += "\n" + plain(record["detail"])
-        fields = []
-        if record.get("faces"):
-            fields.append({"name": "Dice", "value": plain(_dice(record["faces"])), "inline": False})
-        if odds := _odds(record):
-            fields.append({"name": "Odds of this outcome", "value": odds, "inline": True})
-        if record.get("breakdown"):
-            fields.append({"name": "Pool", "value": plain(record["breakdown"]), "inline": False})
-        embed = {
-            "title": f"{plain(record.get('character', ''))}: {plain(record.get('label', ''))}",
-            "url": record.get("url", ""),
-            "description": description,
-            "author": {"name": record.get("player", "")},
-            "fields": fields,
-            "footer": {"text": footer},
-            "timestamp": record.get("time", ""),
-            "color": SUCCESS_COLOUR
-            if outcome in SUCCESSES
-            else FAILURE_COLOUR
-            if outcome in FAILURES
-            else OTHER_COLOUR,
-        }
+        embed = _roll_embed(record, footer)
     speaker = (
         record.get("character", "") if record and record.get("kind") not in MARKER_KINDS else ""
     )
@@ -188,6 +164,34 @@ def discord_message(
     if avatar_url and speaker:
         message["avatar_url"] = avatar_url  # the character's portrait
     return message
+
+
+def _roll_embed(record: dict[str, Any], footer: str) -> dict[str, Any]:
+    outcome = record.get("outcome", "")
+    description = f"**{plain(record.get('outcome_label', ''))}**"
+    if record.get("detail"):
+        description += "\n" + plain(record["detail"])
+    fields = []
+    if record.get("faces"):
+        fields.append({"name": "Dice", "value": plain(_dice(record["faces"])), "inline": False})
+    if odds := _odds(record):
+        fields.append({"name": "Odds of this outcome", "value": odds, "inline": True})
+    if record.get("breakdown"):
+        fields.append({"name": "Pool", "value": plain(record["breakdown"]), "inline": False})
+    return {
+        "title": f"{plain(record.get('character', ''))}: {plain(record.get('label', ''))}",
+        "url": record.get("url", ""),
+        "description": description,
+        "author": {"name": record.get("player", "")},
+        "fields": fields,
+        "footer": {"text": footer},
+        "timestamp": record.get("time", ""),
+        "color": SUCCESS_COLOUR
+        if outcome in SUCCESSES
+        else FAILURE_COLOUR
+        if outcome in FAILURES
+        else OTHER_COLOUR,
+    }
 
 
 # Discord refuses a webhook name (a 400, and the roll not posted) that is empty or over 80
