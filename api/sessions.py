@@ -15,6 +15,7 @@ from pydantic import Field
 from api.base import ERRORS, READ_THROTTLE, ROLL_THROTTLE, invalid, needs_roll_scope
 from api.campaigns import Id
 from rolls.log.tokens import entry_token
+from rolls.models import RollEntry
 from rolls.sessions import actions
 from rolls.sessions.forms import SceneForm, SessionForm
 from rolls.sessions.state import LISTED, SessionItem, current, session, sessions
@@ -69,21 +70,35 @@ def _log_url(request: HttpRequest, campaign: Campaign, **params: int) -> str:
     return request.build_absolute_uri(reverse("api:log", args=[campaign.pk]) + "?" + query)
 
 
-def _session_out(request: HttpRequest, campaign: Campaign, item: SessionItem) -> dict[str, Any]:
+def _sessions_out(
+    request: HttpRequest, campaign: Campaign, items: list[SessionItem]
+) -> list[dict[str, Any]]:
+    """The sessions as the API gives them, their markers named by entry ids (one query: the
+    markers are known by their places in the chain)."""
+    places = {seq for item in items for seq in (item.start, item.end) if seq is not None}
+    places |= {scene.seq for item in items for scene in item.scenes}
+    markers = RollEntry.objects.filter(campaign=campaign, seq__in=places).values_list("seq", "pk")
+    tokens = {seq: entry_token(pk) for seq, pk in markers}
+    return [_session_out(request, campaign, item, tokens) for item in items]
+
+
+def _session_out(
+    request: HttpRequest, campaign: Campaign, item: SessionItem, tokens: dict[int, str]
+) -> dict[str, Any]:
     number = item.state.session
     return {
         "number": number,
         "title": item.state.title,
         "name": item.state.name,
         "ended": item.end is not None,
-        "started_entry": entry_token(item.start),
-        "ended_entry": entry_token(item.end) if item.end is not None else None,
+        "started_entry": tokens[item.start],
+        "ended_entry": tokens[item.end] if item.end is not None else None,
         "scenes": [
             {
                 "number": scene.number,
                 "title": scene.state.scene_title,
                 "name": scene.state.scene_name,
-                "entry": entry_token(scene.pk),
+                "entry": tokens[scene.seq],
                 "log_url": _log_url(request, campaign, session=number, scene=scene.number),
             }
             for scene in item.scenes
@@ -107,7 +122,7 @@ def _titled(
 def _the_session(request: HttpRequest, campaign: Campaign, number: int) -> dict[str, Any]:
     item = session(campaign.pk, number)
     assert item is not None  # its marker was just written
-    return _session_out(request, campaign, item)
+    return _sessions_out(request, campaign, [item])[0]
 
 
 @router.get(
@@ -125,9 +140,10 @@ def session_list(request: HttpRequest, pk: Id, query: Query[ListQuery]) -> dict[
     more, items = len(items) > query.limit, items[: query.limit]
     going_on = current(campaign.pk)
     now = session(campaign.pk, going_on.session) if going_on else None
+    out = _sessions_out(request, campaign, [*items, *([now] if now else [])])
     return {
-        "current": _session_out(request, campaign, now) if now else None,
-        "sessions": [_session_out(request, campaign, item) for item in items],
+        "current": out[-1] if now else None,
+        "sessions": out[: len(items)],
         "next": items[-1].state.session if more else None,
     }
 

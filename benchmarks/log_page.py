@@ -72,14 +72,14 @@ COPY_ENTRY_SQL = """
         t.system,
         CASE g %% {session} WHEN 1 THEN 'session' WHEN {scene} THEN 'scene'
              WHEN 0 THEN 'session_end' ELSE t.kind END,
-        CASE g %% {session} WHEN 1 THEN 'Session ' || (g / {session} + 1)
-             WHEN {scene} THEN 'Scene 1' WHEN 0 THEN 'Session ' || (g / {session})
-             ELSE ({labels})[1 + g %% 12] END,
+        CASE WHEN {marker} THEN '' ELSE ({labels})[1 + g %% 12] END,
         t.options, t.pool, t.breakdown,
         CASE WHEN {marker} THEN '[]'::jsonb ELSE t.faces END,
         CASE WHEN {marker} THEN '' ELSE t.outcome END,
         CASE WHEN {marker} THEN '' ELSE t.outcome_label END,
-        t.detail,
+        CASE g %% {session} WHEN 1 THEN 'Session ' || (g / {session} + 1)
+             WHEN {scene} THEN 'Scene 1' WHEN 0 THEN 'Session ' || (g / {session})
+             ELSE t.detail END,
         CASE WHEN {marker} THEN jsonb_build_object(
                  'session', (g - 1) / {session} + 1, 'title', '',
                  'scene', CASE WHEN g %% {session} IN (0, 1) THEN NULL ELSE 1 END,
@@ -146,7 +146,8 @@ def fill(size: int):
     from rolls.models import RollEntry
     from sheets.models import Campaign
 
-    name = f"bench-log-{size}-sessions"  # "bench-log-<size>": the fill before session markers
+    # "bench-log-<size>": the fill before session markers; "-sessions": markers named by label.
+    name = f"bench-log-{size}-markers"
     found = Campaign.objects.filter(name=name).first()
     if found is not None and RollEntry.objects.filter(campaign=found).count() == size:
         return found

@@ -14,7 +14,7 @@ from django.db.models.expressions import RawSQL
 from django.http import QueryDict
 from django.utils import timezone
 
-from rolls.models import MARKER_KINDS, OUTCOME_LABELS, RollEntry
+from rolls.models import OUTCOME_LABELS, RollEntry
 from rolls.sessions.state import SessionItem, marker_rows, sessions_of
 from sheets.models import Campaign, Character, Membership
 from web.http import AuthenticatedHttpRequest
@@ -155,9 +155,8 @@ class LogFilterForm(forms.Form):
             del self.fields["session"], self.fields["scene"]
         character.choices = [("", "All characters"), *choices["character"]]
         player.choices = [("", "Everyone"), *choices["player"]]
-        # A marker's label is a session's or scene's name, not something rolled.
-        rolled = RollEntry.objects.visible_to(membership).exclude(kind__in=MARKER_KINDS)
-        labels = rolled.filter(campaign=campaign).labels()
+        # (A session marker's label is empty, so it is never one: rolls/sessions/actions.py.)
+        labels = RollEntry.objects.visible_to(membership).filter(campaign=campaign).labels()
         skill.choices = [("", "All skills")] + [(label, label) for label in labels]
         outcome.choices = [
             ("", "All outcomes"),
@@ -294,14 +293,15 @@ class LogFilterForm(forms.Form):
         return entries
 
     def _in_session(self, entries: Any, f: dict[str, Any]) -> Any:
-        """The chosen session's (or scene's) entries, between its markers by id: in a campaign,
-        chain order is id order."""
+        """The chosen session's (or scene's) entries: between its markers in the chain, a range
+        of the (campaign, seq) index (a range of ids would leave a generic plan to walk the
+        campaign's newest entries down to it: half a second at a million)."""
         item = self.session_item() if "session" in f else None
         if item is None:
             return entries
         first, last = item.span(f.get("scene")) or (item.start, item.end)
-        entries = entries.filter(pk__gte=first)
-        return entries if last is None else entries.filter(pk__lte=last)
+        entries = entries.filter(seq__gte=first)
+        return entries if last is None else entries.filter(seq__lte=last)
 
     def summary(self) -> list[str]:
         """The active filters in a few words each, for the folded filter bar ("alice · Success ·

@@ -17,6 +17,7 @@ import orjson
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.fields.json import KeyTransform
 
 from rolls.log.tokens import entry_url
 from rolls.models.log import (
@@ -293,6 +294,15 @@ class RollEntry(models.Model):
                 fields=["campaign", "-id"],
                 condition=Q(kind__in=MARKER_KINDS),
                 name="roll_entry_markers",
+            ),
+            # One session's markers by its number (the log's session filter, a recap): without
+            # it, every marker's JSON is read — 16 ms at four thousand sessions. PostgreSQL
+            # matches ``result__session=`` to it; on SQLite the lookup's path is a parameter.
+            models.Index(
+                F("campaign"),
+                KeyTransform("session", "result"),
+                condition=Q(kind__in=MARKER_KINDS),
+                name="roll_entry_marker_session",
             ),
         ]
 

@@ -34,9 +34,12 @@ def _newest_session(campaign: Campaign) -> int:
     return state.session if state else 0
 
 
-def _append(user: Any, campaign: Campaign, kind: str, state: SessionState, label: str) -> RollEntry:
+def _append(user: Any, campaign: Campaign, kind: str, state: SessionState, name: str) -> RollEntry:
     # A marker has no dice and nothing to chance: the roll's fields stay empty ("1/1" is the odds
-    # the log already shows for a certain outcome, and prints nothing for).
+    # the log already shows for a certain outcome, and prints nothing for). Its name goes in
+    # ``detail``, and ``label`` (what was rolled) stays empty: the skill filter's loose index scan
+    # (RollEntryQuerySet.labels) passes empty labels for free, and would step over every
+    # session's name, one row each, on every log page.
     return RollEntry.objects.append(
         campaign=campaign,
         user=user,
@@ -45,7 +48,8 @@ def _append(user: Any, campaign: Campaign, kind: str, state: SessionState, label
         username=user.get_username(),
         system=campaign.system,
         kind=kind,
-        label=label,
+        label="",
+        detail=name,
         result=state.result(),
         odds="1/1",
         odds_display="",

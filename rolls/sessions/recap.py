@@ -30,10 +30,10 @@ def rows_for(campaign: Campaign, item: SessionItem, membership: Membership | Non
     else:
         entries = RollEntry.objects.visible_to(membership)
         fields = EXPORT_VALUES
-    entries = entries.filter(pk__gte=item.start)
+    entries = entries.filter(seq__gte=item.start)
     if item.end is not None:
-        entries = entries.filter(pk__lte=item.end)
-    rows = list(entries.order_by("pk").values(*fields)[:RECAP_MAX])
+        entries = entries.filter(seq__lte=item.end)
+    rows = list(entries.order_by("seq").values(*fields)[:RECAP_MAX])
     return rows if membership is not None else [row | {"readable": True} for row in rows]
 
 
@@ -45,7 +45,7 @@ def markdown(campaign: Campaign, item: SessionItem, rows: list[Any], base_url: s
     for row in rows:
         if row["kind"] == Kind.SCENE:
             scene = SessionState.of(row["result"])
-            lines += ["", f"## {_scene(scene) if scene else plain(row['label'])}", ""]
+            lines += ["", f"## {_scene(scene) if scene else plain(row['detail'])}", ""]
         elif row["kind"] not in (Kind.SESSION, Kind.SESSION_END):
             lines.append(_line(row, base_url))
             rolls += 1

@@ -104,15 +104,15 @@ def current(campaign_id: int) -> SessionState | None:
 
 @dataclass(frozen=True)
 class Scene:
-    pk: int  # its marker's
+    seq: int  # its marker's place in the chain
     number: int
     state: SessionState
 
 
 @dataclass(frozen=True)
 class SessionItem:
-    """A session in the list: its state as its newest marker left it, its markers' ids (the
-    start's, the end's while it hasn't ended None) and its scenes."""
+    """A session in the list: its state as its newest marker left it, its markers' places in the
+    chain (``seq``: the start's, the end's or None while it goes on) and its scenes."""
 
     state: SessionState
     start: int
@@ -120,16 +120,16 @@ class SessionItem:
     scenes: tuple[Scene, ...]
 
     def span(self, scene: int | None = None) -> tuple[int, int | None] | None:
-        """The entries of the session (or of its scene ``scene``) as ids ``[first, last]``, last
-        None while it goes on; None for a scene it doesn't have. In a campaign, chain order is
-        id order, so the markers' ids bound what lies between them."""
+        """The entries of the session (or of its scene ``scene``) as places in the chain
+        ``[first, last]``, last None while it goes on; None for a scene it doesn't have. A
+        range of ``seq`` is a range of the (campaign, seq) index, whatever the plan."""
         if scene is None:
             return self.start, self.end
         for i, item in enumerate(self.scenes):
             if item.number == scene:
                 # Up to the next marker (the next scene, or the session's end), not including it.
-                following = self.scenes[i + 1].pk if i + 1 < len(self.scenes) else self.end
-                return item.pk, None if following is None else following - 1
+                following = self.scenes[i + 1].seq if i + 1 < len(self.scenes) else self.end
+                return item.seq, None if following is None else following - 1
         return None
 
 
@@ -150,7 +150,7 @@ def _of(number: int) -> Q:
 
 
 def marker_rows(campaign_id: int, number: int | None = None) -> Any:
-    """As ``(kind, result as JSON text, pk)`` rows: the starts of the newest LISTED sessions,
+    """As ``(kind, result as JSON text, seq)`` rows: the starts of the newest LISTED sessions,
     and every marker of session ``number`` — the shape of the log filter's UNION of characters
     and players (rolls/log/filters.py), so the sessions cost its page no query of their own.
     However long the campaign, a few hundred index entries are read."""
@@ -164,12 +164,12 @@ def marker_rows(campaign_id: int, number: int | None = None) -> Any:
         .filter(wanted)
         .order_by()
         .annotate(choice=F("kind"), text=Cast("result", CharField()))
-        .values_list("choice", "text", "pk")
+        .values_list("choice", "text", "seq")
     )
 
 
 def _items(rows: Any) -> list[SessionItem]:
-    return sessions_of((pk, kind, text) for kind, text, pk in rows)
+    return sessions_of((seq, kind, text) for kind, text, seq in rows)
 
 
 def session(campaign_id: int, number: int) -> SessionItem | None:
@@ -178,7 +178,7 @@ def session(campaign_id: int, number: int) -> SessionItem | None:
         _markers(campaign_id)
         .filter(_of(number))
         .annotate(choice=F("kind"), text=Cast("result", CharField()))
-        .values_list("choice", "text", "pk")
+        .values_list("choice", "text", "seq")
     )
     return next(iter(_items(rows)), None)
 
@@ -191,36 +191,36 @@ def sessions(
     starts = _markers(campaign_id).filter(kind=Kind.SESSION)
     if before is not None:
         starts = starts.filter(result__session__lt=min(max(before, 0), NUMBER_MAX))
-    first = list(starts.order_by("-pk").values_list("pk", flat=True)[:limit])
+    first = list(starts.order_by("-pk").values_list("seq", flat=True)[:limit])
     if not first:
         return []
     rows = (
         _markers(campaign_id)
-        .filter(pk__gte=min(first))
+        .filter(seq__gte=min(first))
         .annotate(choice=F("kind"), text=Cast("result", CharField()))
-        .values_list("choice", "text", "pk")
+        .values_list("choice", "text", "seq")
     )
     listed = set(first)
     return [item for item in _items(rows) if item.start in listed]
 
 
 def sessions_of(markers: Iterable[tuple[int, str, str]]) -> list[SessionItem]:
-    """The sessions ``(pk, kind, result as JSON text)`` rows of markers make, newest first."""
+    """The sessions ``(seq, kind, result as JSON text)`` rows of markers make, newest first."""
     items: dict[int, dict[str, Any]] = {}
-    for pk, kind, text in sorted(markers):
+    for seq, kind, text in sorted(markers):
         state = SessionState.of(json.loads(text))
         if state is None:
             continue
         if kind == Kind.SESSION:
-            items[state.session] = {"state": state, "start": pk, "end": None, "scenes": []}
+            items[state.session] = {"state": state, "start": seq, "end": None, "scenes": []}
             continue
         item = items.get(state.session)
         if item is None:  # a marker of a session whose start is missing: nothing to group under
             continue
         if kind == Kind.SCENE and state.scene is not None:
-            item["scenes"].append(Scene(pk, state.scene, state))
+            item["scenes"].append(Scene(seq, state.scene, state))
         elif kind == Kind.SESSION_END:
-            item["end"] = pk
+            item["end"] = seq
     return [
         SessionItem(i["state"], i["start"], i["end"], tuple(i["scenes"]))
         for i in sorted(items.values(), key=lambda i: -i["state"].session)

@@ -45,7 +45,7 @@ def session_bar_part(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
 @require_POST
 def session_start(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     def write(campaign: Campaign, title: str) -> str:
-        return f"{actions.start_session(request.user, campaign, title)[-1].label} has started."
+        return f"{actions.start_session(request.user, campaign, title)[-1].detail} has started."
 
     return _titled(request, pk, "session_form", write)
 
@@ -54,7 +54,7 @@ def session_start(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def session_scene(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     def write(campaign: Campaign, title: str) -> str:
-        return f"{actions.mark_scene(request.user, campaign, title).label} has begun."
+        return f"{actions.mark_scene(request.user, campaign, title).detail} has begun."
 
     return _titled(request, pk, "scene_form", write)
 
@@ -79,7 +79,9 @@ def _titled(
 def session_end(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign, _ = campaign_for_gm(request, pk)
     return _answer(
-        request, campaign, lambda: f"{actions.end_session(request.user, campaign).label} has ended."
+        request,
+        campaign,
+        lambda: f"{actions.end_session(request.user, campaign).detail} has ended.",
     )
 
 

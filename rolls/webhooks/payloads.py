@@ -142,7 +142,7 @@ def discord_message(
     elif record.get("kind") in MARKER_KINDS:
         # A session marker: what happened at the table, no dice (docs/sessions.md).
         embed = {
-            "title": f"{Kind(record['kind']).label}: {plain(record.get('label', ''))}",
+            "title": f"{Kind(record['kind']).label}: {plain(record.get('detail', ''))}",
             "url": record.get("url", ""),
             "author": {"name": record.get("player", "")},
             "fields": [],

@@ -65,7 +65,7 @@ def play(party):
 def test_markers_are_chain_entries_numbered_in_order(party):
     play(party)
     markers = list(RollEntry.objects.markers().filter(campaign=party.campaign).order_by("seq"))
-    assert [(m.kind, m.label) for m in markers] == [
+    assert [(m.kind, m.detail) for m in markers] == [
         (Kind.SESSION, "Session 1: The heist"),
         (Kind.SCENE, "Scene 1: The docks"),
         (Kind.SCENE, "Scene 2"),
@@ -73,6 +73,7 @@ def test_markers_are_chain_entries_numbered_in_order(party):
         (Kind.SESSION, "Session 2"),
     ]
     assert all(m.visibility == Visibility.PUBLIC and m.character_id is None for m in markers)
+    assert all(m.label == "" for m in markers)  # nothing rolled: never a skill to filter by
     assert markers[2].result == {
         "session": 1, "title": "The heist", "scene": 2, "scene_title": "", "open": True,
     }  # fmt: skip
@@ -85,7 +86,7 @@ def test_starting_a_session_ends_the_open_one_first(party):
     actions.start_session(party.gm, party.campaign, "One")
     actions.mark_scene(party.gm, party.campaign, "A")
     written = actions.start_session(party.gm, party.campaign, "Two")
-    assert [(e.kind, e.label) for e in written] == [
+    assert [(e.kind, e.detail) for e in written] == [
         (Kind.SESSION_END, "Session 1: One"),
         (Kind.SESSION, "Session 2: Two"),
     ]
@@ -115,10 +116,10 @@ def test_the_session_list_knows_each_sessions_span(party):
         "Session 1: The heist",
     )
     assert [scene.state.scene_name for scene in first.scenes] == ["Scene 1: The docks", "Scene 2"]
-    start, end = first.span()
-    assert start < rolls["opening"].pk < rolls["vault"].pk < end < rolls["between"].pk
+    start, end = first.span()  # places in the chain
+    assert start < rolls["opening"].seq < rolls["vault"].seq < end < rolls["between"].seq
     docks_start, docks_end = first.span(1)
-    assert docks_start < rolls["docks"].pk <= docks_end < rolls["vault"].pk
+    assert docks_start < rolls["docks"].seq <= docks_end < rolls["vault"].seq
     assert first.span(3) is None
 
 

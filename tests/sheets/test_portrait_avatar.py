@@ -45,7 +45,7 @@ def test_a_roll_goes_out_with_its_characters_portrait(client, party, settings):
     assert response.status_code == 200 and response["Content-Type"] == "image/webp"
     # A token the site didn't sign, or another character's made up, is nothing.
     assert client.get(path.replace("/avatar.webp", "x/avatar.webp")).status_code == 404
-    forged = reverse("portrait_avatar", args=[f"[{party.pc.pk},\"x\"]"])
+    forged = reverse("portrait_avatar", args=[f'[{party.pc.pk},"x"]'])
     assert client.get(forged).status_code == 404
     # A new portrait retires the old address.
     client.force_login(party.player)
