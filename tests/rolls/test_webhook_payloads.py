@@ -131,7 +131,7 @@ def test_the_signature_is_an_hmac_of_the_timestamp_and_the_body():
         ("My DISCORD pal", "Poolside"),
         ("everyone", "Poolside"),
         ("System Message", "Poolside"),
-        ("x" * 120, "x" * 79 + "…"),
+        ("x" * NAME_MAX_LENGTH, "x" * 79 + "…"),  # a name may be longer than Discord takes
     ],
 )
 def test_a_roll_goes_out_as_its_character_where_discord_takes_the_name(name, sent):
