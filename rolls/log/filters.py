@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from rolls.models import OUTCOME_LABELS, RollEntry
 from rolls.sessions.state import SessionItem, marker_rows, sessions_of
+from sheets.converters import parse_id
 from sheets.models import Campaign, Character, Membership
 from web.http import AuthenticatedHttpRequest
 
@@ -66,14 +67,6 @@ ANY_SUCCESS, ANY_FAILURE = "any_success", "any_failure"
 # the time zone and by a day ("To" is inclusive), so the extremes overflowed (a 500); no roll is
 # older than the app or millennia ahead.
 DATE_MIN, DATE_MAX = date(1900, 1, 1), date(9998, 12, 31)
-
-
-def _number(value: Any) -> int | None:
-    """A session number from the query string, or None (the field then says what is wrong)."""
-    try:
-        return int(value) if value else None
-    except (TypeError, ValueError):
-        return None
 
 
 class LogFilterForm(forms.Form):
@@ -130,7 +123,9 @@ class LogFilterForm(forms.Form):
         )
         parts = [players]
         if "session" in self.fields:
-            parts.append(marker_rows(campaign.pk, _number(self.data.get("session"))))
+            # A number that is none (the field says so) asks for no session's markers.
+            chosen = self.data.get("session")
+            parts.append(marker_rows(campaign.pk, parse_id(chosen) if chosen else None))
         choices: dict[str, list[tuple[int, str]]] = {"character": [], "player": []}
         markers = []
         for kind, name, pk in characters.union(*parts, all=True).order_by("choice", "name", "pk"):
@@ -293,15 +288,9 @@ class LogFilterForm(forms.Form):
         return entries
 
     def _in_session(self, entries: Any, f: dict[str, Any]) -> Any:
-        """The chosen session's (or scene's) entries: between its markers in the chain, a range
-        of the (campaign, seq) index (a range of ids would leave a generic plan to walk the
-        campaign's newest entries down to it: half a second at a million)."""
+        """The chosen session's (or scene's) entries: those between its markers in the chain."""
         item = self.session_item() if "session" in f else None
-        if item is None:
-            return entries
-        first, last = item.span(f.get("scene")) or (item.start, item.end)
-        entries = entries.filter(seq__gte=first)
-        return entries if last is None else entries.filter(seq__lte=last)
+        return entries if item is None else item.narrow(entries, f.get("scene"))
 
     def summary(self) -> list[str]:
         """The active filters in a few words each, for the folded filter bar ("alice · Success ·

@@ -30,10 +30,7 @@ def rows_for(campaign: Campaign, item: SessionItem, membership: Membership | Non
     else:
         entries = RollEntry.objects.visible_to(membership)
         fields = EXPORT_VALUES
-    entries = entries.filter(seq__gte=item.start)
-    if item.end is not None:
-        entries = entries.filter(seq__lte=item.end)
-    rows = list(entries.order_by("seq").values(*fields)[:RECAP_MAX])
+    rows = list(item.narrow(entries).order_by("seq").values(*fields)[:RECAP_MAX])
     return rows if membership is not None else [row | {"readable": True} for row in rows]
 
 
@@ -45,7 +42,7 @@ def markdown(campaign: Campaign, item: SessionItem, rows: list[Any], base_url: s
     for row in rows:
         if row["kind"] == Kind.SCENE:
             scene = SessionState.of(row["result"])
-            lines += ["", f"## {_scene(scene) if scene else plain(row['detail'])}", ""]
+            lines += ["", f"## {scene.scene_named(plain) if scene else plain(row['detail'])}", ""]
         elif row["kind"] not in (Kind.SESSION, Kind.SESSION_END):
             lines.append(_line(row, base_url))
             rolls += 1
@@ -58,12 +55,7 @@ def markdown(campaign: Campaign, item: SessionItem, rows: list[Any], base_url: s
 
 def title(item: SessionItem) -> str:
     """ "Session 3: The heist", its title escaped (and only its title)."""
-    state = item.state
-    return f"Session {state.session}" + (f": {plain(state.title)}" if state.title else "")
-
-
-def _scene(state: SessionState) -> str:
-    return f"Scene {state.scene}" + (f": {plain(state.scene_title)}" if state.scene_title else "")
+    return item.state.named(plain)
 
 
 def _subtitle(campaign: Campaign, rows: list[Any]) -> str:

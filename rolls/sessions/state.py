@@ -9,7 +9,7 @@ the newest marker at or before an entry says everything about it, in one index p
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,14 +57,23 @@ class SessionState:
     @property
     def name(self) -> str:
         """ "Session 3: The heist", or "Session 3"."""
-        return f"Session {self.session}" + (f": {self.title}" if self.title else "")
+        return self.named()
 
     @property
     def scene_name(self) -> str:
         """ "Scene 2: The docks", "Scene 2", or "" before the first scene."""
+        return self.scene_named()
+
+    def named(self, escape: Callable[[str], str] = str) -> str:
+        """The session's name, its title (the GM's own text) passed through ``escape``."""
+        return f"Session {self.session}" + (f": {escape(self.title)}" if self.title else "")
+
+    def scene_named(self, escape: Callable[[str], str] = str) -> str:
+        """The scene's name, its title passed through ``escape``; "" before the first scene."""
         if self.scene is None:
             return ""
-        return f"Scene {self.scene}" + (f": {self.scene_title}" if self.scene_title else "")
+        title = f": {escape(self.scene_title)}" if self.scene_title else ""
+        return f"Scene {self.scene}{title}"
 
     @property
     def key(self) -> str:
@@ -132,6 +141,15 @@ class SessionItem:
                 return item.seq, None if following is None else following - 1
         return None
 
+    def narrow(self, entries: Any, scene: int | None = None) -> Any:
+        """``entries`` (of the campaign) narrowed to the session's, or to its scene's (the whole
+        session's for a scene it doesn't have): a range of the (campaign, seq) index (a range
+        of ids would leave a generic plan to walk the campaign's newest entries down to it:
+        half a second at a million)."""
+        first, last = self.span(scene) or (self.start, self.end)
+        entries = entries.filter(seq__gte=first)
+        return entries if last is None else entries.filter(seq__lte=last)
+
 
 # The sessions the log's filter offers: the newest, and the one chosen. Years of weekly play are
 # hundreds of sessions; a select of them all would weigh more than the page's entries.
@@ -159,12 +177,14 @@ def marker_rows(campaign_id: int, number: int | None = None) -> Any:
     wanted = Q(kind=Kind.SESSION, pk__gte=Coalesce(oldest_listed, Value(0)))
     if number is not None:
         wanted |= _of(number)
-    return (
-        _markers(campaign_id)
-        .filter(wanted)
-        .order_by()
-        .annotate(choice=F("kind"), text=Cast("result", CharField()))
-        .values_list("choice", "text", "seq")
+    return _rows(_markers(campaign_id).filter(wanted).order_by())
+
+
+def _rows(markers: Any) -> Any:
+    """Markers as ``(kind, result as JSON text, seq)`` rows: text, so that they fit a UNION with
+    the log filter's other choices."""
+    return markers.annotate(choice=F("kind"), text=Cast("result", CharField())).values_list(
+        "choice", "text", "seq"
     )
 
 
@@ -174,13 +194,7 @@ def _items(rows: Any) -> list[SessionItem]:
 
 def session(campaign_id: int, number: int) -> SessionItem | None:
     """Session ``number`` with its scenes, or None: one query over the campaign's markers."""
-    rows = (
-        _markers(campaign_id)
-        .filter(_of(number))
-        .annotate(choice=F("kind"), text=Cast("result", CharField()))
-        .values_list("choice", "text", "seq")
-    )
-    return next(iter(_items(rows)), None)
+    return next(iter(_items(_rows(_markers(campaign_id).filter(_of(number))))), None)
 
 
 def sessions(
@@ -194,13 +208,8 @@ def sessions(
     first = list(starts.order_by("-pk").values_list("seq", flat=True)[:limit])
     if not first:
         return []
-    rows = (
-        _markers(campaign_id)
-        .filter(seq__gte=min(first))
-        .annotate(choice=F("kind"), text=Cast("result", CharField()))
-        .values_list("choice", "text", "seq")
-    )
     listed = set(first)
+    rows = _rows(_markers(campaign_id).filter(seq__gte=min(first)))
     return [item for item in _items(rows) if item.start in listed]
 
 
