@@ -27,9 +27,11 @@ def fits(page) -> None:
 
 
 def shown(image) -> None:
-    """The picture is on screen and the browser decoded it (a 404 would leave it 0 wide)."""
+    """The picture is on screen and the browser decoded it. `decode()` waits for a picture still
+    loading (a line that arrived live may be a moment ahead of its thumbnail) and rejects a
+    broken one, so a 404 fails here rather than passing as not-yet-complete."""
     expect(image).to_be_visible()
-    assert image.evaluate("img => img.complete && img.naturalWidth") > 0
+    assert image.evaluate("img => img.decode().then(() => img.naturalWidth)") > 0
 
 
 @pytest.mark.parametrize("size", SIZES)
