@@ -333,13 +333,13 @@ def _loaded_form(
     return target, membership, form
 
 
-def _entry_out(request: HttpRequest, entry_pk: int, membership: Membership) -> dict[str, Any]:
+def entry_out(request: HttpRequest, entry_pk: int, membership: Membership) -> dict[str, Any]:
     rows = RollEntry.objects.visible_to(membership).filter(pk=entry_pk)
     base_url = request.build_absolute_uri("/").rstrip("/")
     return api_records(rows, full=membership.is_gm, base_url=base_url)[0]
 
 
-def _entry(request: HttpRequest, entry_id: str) -> tuple[RollEntry, Membership]:
+def found_entry(request: HttpRequest, entry_id: str) -> tuple[RollEntry, Membership]:
     pk = entry_pk(entry_id)
     if pk is None:
         raise Http404("No such roll.")
@@ -440,7 +440,7 @@ def roll(
             {"action": [f"Choose one of: {', '.join(a.name for a in form.plan.actions)}."]},
         )
     entry, _ = make_roll(request.user, found, form, body.action, form.data)
-    return Status(201, _entry_out(request, entry.pk, membership))
+    return Status(201, entry_out(request, entry.pk, membership))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -456,12 +456,12 @@ def roll(
 )
 def entry(request: HttpRequest, entry_id: EntryId) -> dict[str, Any]:
     """One entry as the log shows it to you; with the follow-ups you may make now, if any."""
-    found, membership = _entry(request, entry_id)
-    record = _entry_out(request, found.pk, membership)
+    found, membership = found_entry(request, entry_id)
+    record = entry_out(request, found.pk, membership)
     readable = found.is_readable_by(membership)
     follow_up = found.follow_ups.first() if readable else None
     record["follow_up"] = entry_token(follow_up.pk) if follow_up else None
-    character = found.character
+    character = None if found.is_message else found.character  # a message has no follow-ups
     offers: list[Any] = []
     if readable and follow_up is None and character is not None and character.can_roll(membership):
         sheet = rule_system(found.system).sheet_of(character)
@@ -496,7 +496,7 @@ def follow_up(
     """Destiny, Correct, a choice, a bought boon…: whatever the entry's card offers you, with the
     same rules (docs/rolling.md). Needs the ``roll`` scope. Answers the new entry (201)."""
     needs_roll_scope(request)
-    found, membership = _entry(request, entry_id)
+    found, membership = found_entry(request, entry_id)
     character: Character | None = found.character
     if character is None or not character.can_read(membership):
         raise Http404("No such roll.")
@@ -507,7 +507,7 @@ def follow_up(
     if action not in followups.names():
         raise Http404("No such follow-up.")
     new = make_follow_up(request.user, found, character, action, body.value)
-    return Status(201, _entry_out(request, new.pk, membership))
+    return Status(201, entry_out(request, new.pk, membership))
 
 
 # ---------------------------------------------------------------------------------------------

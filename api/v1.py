@@ -13,8 +13,10 @@ from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationEr
 
 from api.base import NO_TOKEN, READ_THROTTLE, ApiError, TokenAuth, by_field
 from api.campaigns import router as sheets_router
+from api.messages import router as messages_router
 from api.rolls import router as rolls_router
 from api.sessions import router as sessions_router
+from rolls.messages.actions import TooFast
 from sheets.models import Refused
 from web.errors import (
     API_FORBIDDEN,
@@ -110,6 +112,14 @@ def _refused(request: HttpRequest, exc: Refused) -> HttpResponse:
     return _error(request, str(exc), 409)
 
 
+@api.exception_handler(TooFast)
+def _too_fast(request: HttpRequest, exc: TooFast) -> HttpResponse:
+    # Over MESSAGE_RATE (docs/messages.md): a 429 like the API's own throttles, not a 409.
+    response = _error(request, str(exc), 429)
+    response["Retry-After"] = str(exc.wait)
+    return response
+
+
 @api.exception_handler(RequestDataTooBig)
 def _too_large(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
     # Django refuses to read a body over DATA_UPLOAD_MAX_MEMORY_SIZE; it was a JSON 500 here.
@@ -140,3 +150,4 @@ def index(request: HttpRequest) -> dict[str, Any]:
 api.add_router("", sheets_router)
 api.add_router("", rolls_router)
 api.add_router("", sessions_router)
+api.add_router("", messages_router)

@@ -407,6 +407,10 @@ HEAVY_RATES = {
     "search": env_str("HEAVY_RATE_SEARCH", "120/60"),
 }
 
+# Messages and corrections per user, pages and API together, as "count/seconds"
+# (rolls/messages/actions.py, docs/messages.md): a lively table, never a flood. 0 turns it off.
+MESSAGE_RATE = env_str("MESSAGE_RATE", "12/60")
+
 
 LOGGING = {
     "version": 1,

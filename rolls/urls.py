@@ -4,6 +4,7 @@ import rolls.log.tokens  # noqa: F401 — registers <entry:…>, a roll entry's 
 import sheets.converters  # noqa: F401 — registers <id:…>
 from rolls.log import exports
 from rolls.log import views as log_views
+from rolls.messages import views as message_views
 from rolls.rolling import assist_views
 from rolls.rolling import views as roll_views
 from rolls.sessions import views as session_views
@@ -34,8 +35,11 @@ urlpatterns = [
     path("rolls/<entry:pk>/drop-assist/", assist_views.assist_drop, name="assist_drop"),
     path("characters/<id:pk>/ask-assist/", assist_views.assist_ask, name="assist_ask"),
     path("characters/<id:pk>/assist/<id:ask_pk>/", assist_views.assist_offer, name="assist_offer"),
+    # Before the follow-ups' pattern, which would take "amend" for an action's name.
+    path("rolls/<entry:pk>/amend/", message_views.message_correct, name="message_correct"),
     path("rolls/<entry:pk>/<slug:action>/", roll_views.roll_follow_up, name="roll_follow_up"),
     path("campaigns/<id:pk>/log/", log_views.campaign_log, name="campaign_log"),
+    path("campaigns/<id:pk>/messages/", message_views.message_post, name="message_post"),
 ]
 
 # Log tools (workstream T): exports and statistics.

@@ -154,6 +154,12 @@ PERMISSION_TESTS: dict[str, tuple[str, ...]] = {
         ("session_recap", "session_recap_post"),
         ("tests.rolls.test_session_recaps::test_who_reads_and_who_posts_a_recap",),
     ),
+    "message_post": (
+        "tests.rolls.test_messages::test_what_may_not_be_said_is_refused_beside_the_field_and_kept",
+    ),
+    "message_correct": (
+        "tests.rolls.test_messages::test_a_correction_is_a_new_entry_that_shows_the_edit",
+    ),
     "call_close": ("tests.rolls.test_gm_calls::test_close_and_permissions",),
     "contest_create": ("tests.rolls.test_gm_contests::test_contest_permissions",),
     "contest_side": ("tests.rolls.test_gm_contests::test_contest_permissions",),
@@ -197,6 +203,10 @@ PERMISSION_TESTS: dict[str, tuple[str, ...]] = {
         ("api:sessions", "api:session_scene", "api:session_end"),
         ("tests.rolls.test_sessions::test_the_api_runs_and_lists_sessions_with_the_pages_rules",),
     ),
+    "api:messages": ("tests.rolls.test_api_messages::test_posting_with_the_composers_rules",),
+    "api:message_correct": (
+        "tests.rolls.test_api_messages::test_corrections_are_the_authors_and_messages_only",
+    ),
     "campaign_webhooks": ("tests.rolls.test_webhooks::test_only_the_gm_sees_and_changes_webhooks",),
     "webhook_action": ("tests.rolls.test_webhooks::test_only_the_gm_sees_and_changes_webhooks",),
     "webhook_delete": ("tests.rolls.test_webhooks::test_only_the_gm_sees_and_changes_webhooks",),
@@ -226,6 +236,8 @@ URL_HELPERS = {
     "api:roll": "rolls_url",
     "api:session_scene": "/current/scenes",
     "api:session_end": "/current/end",
+    "message_post": "post_message(",
+    "message_correct": "correct(client",
 }
 
 

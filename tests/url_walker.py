@@ -108,6 +108,7 @@ KWARGS: dict[str, Build] = {
             "session_start",
             "session_scene",
             "session_end",
+            "message_post",
             "contest_create",
             "assist_start",
             "campaign_webhooks",
@@ -166,6 +167,7 @@ KWARGS: dict[str, Build] = {
     ),
     "roll_entry": lambda t: {"pk": t[COGENT].entry.pk},
     "roll_reveal": lambda t: {"pk": t[COGENT].entry.pk},
+    "message_correct": lambda t: {"pk": t[COGENT].entry.pk},
     "assist_drop": lambda t: {"pk": t[COGENT].entry.pk},
     "assist_offer": lambda t: {
         "pk": t[COGENT].pc.pk,
@@ -178,7 +180,14 @@ KWARGS: dict[str, Build] = {
     "contest_cancel": lambda t: {"pk": t[COGENT].contest.pk},
     # The API (api/v1.py)
     **dict.fromkeys(
-        ("api:campaign", "api:log", "api:sessions", "api:session_scene", "api:session_end"),
+        (
+            "api:campaign",
+            "api:log",
+            "api:sessions",
+            "api:session_scene",
+            "api:session_end",
+            "api:messages",
+        ),
         campaign(DAD6),
     ),
     **dict.fromkeys(("api:character", "api:targets"), pc(STARS)),
@@ -188,6 +197,7 @@ KWARGS: dict[str, Build] = {
     ),
     "api:entry": lambda t: {"entry_id": entry_token(t[DAD6].entry.pk)},
     "api:follow_up": lambda t: {"entry_id": entry_token(t[STARS].entry.pk), "action": "correct"},
+    "api:message_correct": lambda t: {"entry_id": entry_token(t[DAD6].entry.pk)},
 }
 
 

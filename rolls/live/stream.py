@@ -142,6 +142,8 @@ def _replay(
     qs = RollEntry.objects.visible_to(membership).filter(seq__gt=after, seq__lte=upto)
     if character_id is not None:
         qs = qs.filter(character_id=character_id)
+    if character_id is not None or view == "table":  # rolls lists: never a message
+        qs = qs.rolls()
     return [
         (entry.pk, entry.seq, render_item(entry.card_for(membership), membership, view))
         for entry in qs.for_cards().with_session().order_by("seq")[:REPLAY_BATCH]
@@ -224,11 +226,14 @@ class Login:
 
 def audience(entry: RollEntry, membership: Membership) -> str:
     """Members who see an entry the same way (docs/permissions.md): the GM, the roller (who
-    alone reads their GM-only roll and sees their blind roll's placeholder), everyone else."""
+    alone reads their GM-only roll and sees their blind roll's placeholder), a whisper's
+    recipients, everyone else."""
     if membership.is_gm:
         return "gm"
     if entry.roller_id is not None and entry.roller_id == membership.user_id:
         return "roller"
+    if membership.user_id in entry.recipient_ids:  # a whisper's: never shared with "member"
+        return "recipient"
     return "member"
 
 
@@ -441,6 +446,8 @@ class Stream:
             messages = [message async for message in self.catch_up(upto=entry.seq)]
             return b"".join(messages) or None
         self.last_seq = entry.seq
+        if entry.is_message and (self.character_id is not None or self.view == "table"):
+            return None  # a sheet and the table list rolls: a message is the log's
         if self.character_id is not None and entry.character_id != self.character_id:
             return await self.table_entry(entry) if self.table else None
         membership, view = self.membership, self.view

@@ -14,6 +14,7 @@ from django.db.models.expressions import RawSQL
 from django.http import QueryDict
 from django.utils import timezone
 
+from rolls.messages.forms import recipient_rows, speaker_rows, split_choices
 from rolls.models import OUTCOME_LABELS, RollEntry
 from rolls.sessions.state import SessionItem, marker_rows, sessions_of
 from sheets.converters import parse_id
@@ -100,39 +101,19 @@ class LogFilterForm(forms.Form):
     scene = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     def __init__(
-        self, data: QueryDict, *, campaign: Campaign, membership: Membership, **kwargs: Any
+        self,
+        data: QueryDict,
+        *,
+        campaign: Campaign,
+        membership: Membership,
+        composer: bool = False,
+        **kwargs: Any,
     ) -> None:
+        """``composer``: the log page's, which also reads the message composer's choices in the
+        same query (``composer_choices``)."""
         super().__init__(data, **kwargs)
         self.campaign, self.membership = campaign, membership
-        # Only what the member may know: no hidden NPC for a player, no skill of a roll they may
-        # not know exists.
-        # Characters, players and the session markers in one query (a UNION), skills in another
-        # (a loose index scan that stays fast at a million entries): the log page's query budget
-        # is six.
-        characters = (
-            Character.objects.visible_to(membership)
-            .order_by()
-            .annotate(choice=Value("character"))
-            .values_list("choice", "name", "pk")
-        )
-        players = (
-            Membership.objects.filter(campaign=campaign)
-            .order_by()
-            .annotate(choice=Value("player"))
-            .values_list("choice", "user__username", "user_id")
-        )
-        parts = [players]
-        if "session" in self.fields:
-            # A number that is none (the field says so) asks for no session's markers.
-            chosen = self.data.get("session")
-            parts.append(marker_rows(campaign.pk, parse_id(chosen) if chosen else None))
-        choices: dict[str, list[tuple[int, str]]] = {"character": [], "player": []}
-        markers = []
-        for kind, name, pk in characters.union(*parts, all=True).order_by("choice", "name", "pk"):
-            if kind in choices:
-                choices[kind].append((pk, name))
-            else:
-                markers.append((pk, kind, name))
+        choices, markers = self._read_choices(campaign, membership, composer=composer)
         # Declared above as choice fields; self.fields only knows them as fields.
         character, player, skill, outcome = (
             cast(forms.ChoiceField, self.fields[name])
@@ -158,6 +139,47 @@ class LogFilterForm(forms.Form):
             (ANY_SUCCESS, "Any success"),
             (ANY_FAILURE, "Any other outcome"),
         ] + [(code, OUTCOME_LABELS[code]) for code in campaign.rule_system.results.log_outcomes]
+
+    def _read_choices(
+        self, campaign: Campaign, membership: Membership, *, composer: bool
+    ) -> tuple[dict[str, list[tuple[int, str]]], list[tuple[int, str, str]]]:
+        """The character and player choices, and the session markers, in one query (a UNION);
+        with ``composer``, the message composer's choices too (``composer_choices``)."""
+        # Only what the member may know: no hidden NPC for a player, no skill of a roll they may
+        # not know exists.
+        # Characters, players and the session markers in one query (a UNION), skills in another
+        # (a loose index scan that stays fast at a million entries): the log page's query budget
+        # is six.
+        characters = (
+            Character.objects.visible_to(membership)
+            .order_by()
+            .annotate(choice=Value("character"))
+            .values_list("choice", "name", "pk")
+        )
+        players = (
+            Membership.objects.filter(campaign=campaign)
+            .order_by()
+            .annotate(choice=Value("player"))
+            .values_list("choice", "user__username", "user_id")
+        )
+        parts = [players]
+        if composer:
+            parts += [speaker_rows(membership), recipient_rows(membership)]
+        if "session" in self.fields:
+            # A number that is none (the field says so) asks for no session's markers.
+            chosen = self.data.get("session")
+            parts.append(marker_rows(campaign.pk, parse_id(chosen) if chosen else None))
+        choices: dict[str, list[tuple[int, str]]] = {"character": [], "player": []}
+        markers, composing = [], []
+        for kind, name, pk in characters.union(*parts, all=True).order_by("choice", "name", "pk"):
+            if kind in choices:
+                choices[kind].append((pk, name))
+            elif kind in ("speaker", "recipient"):
+                composing.append((kind, name, pk))
+            else:
+                markers.append((pk, kind, name))
+        self.composer_choices = split_choices(composing) if composer else None
+        return choices, markers
 
     def character_choices(self) -> list[tuple[Any, str]]:
         """The character field's choices: ("", "All characters"), then (pk, name) of every
@@ -339,9 +361,13 @@ class StatsFilterForm(LogFilterForm):
 
 
 def filtered_entries(
-    request: AuthenticatedHttpRequest, campaign: Campaign, membership: Membership
+    request: AuthenticatedHttpRequest,
+    campaign: Campaign,
+    membership: Membership,
+    *,
+    composer: bool = False,
 ) -> Any:
-    form = LogFilterForm(request.GET, campaign=campaign, membership=membership)
+    form = LogFilterForm(request.GET, campaign=campaign, membership=membership, composer=composer)
     form.is_valid()
     entries = form.apply(RollEntry.objects.visible_to(membership).filter(campaign=campaign))
     return form, entries

@@ -7,33 +7,30 @@ from rolls.models.assists import (
     AssistRequest,
     AssistRequestQuerySet,
 )
-from rolls.models.entry import (
-    DIE_NAMES,
-    READING_WORDS,
-    Die,
-    HiddenEntry,
-    RollEntry,
-    canonical_json,
-    dice_of,
-)
+from rolls.models.dice import DIE_NAMES, READING_WORDS, Die, dice_of
+from rolls.models.entry import HiddenEntry, RollEntry, canonical_json
 from rolls.models.head import GENESIS_HASH, LogHead
+from rolls.models.kinds import (
+    MARKER_KINDS,
+    MESSAGE_KINDS,
+    OUTCOME_LABELS,
+    ROOT_KINDS,
+    VISIBILITY_NAMES,
+    Kind,
+    Visibility,
+    offered_visibilities,
+)
 from rolls.models.log import (
     HASH_VERSION,
     HASH_VERSION_GM_TABLE,
     HASH_VERSION_SALTED,
-    MARKER_KINDS,
-    OUTCOME_LABELS,
     RECORDED_LINKS,
-    ROOT_KINDS,
     SALT_BYTES,
-    VISIBILITY_NAMES,
     AppendOnlyError,
     ChainReport,
-    Kind,
     RollEntryQuerySet,
-    Visibility,
-    offered_visibilities,
 )
+from rolls.models.messages import EntryRecipient
 from rolls.models.table import (
     Contest,
     ContestKind,
@@ -74,6 +71,7 @@ __all__ = [
     "HASH_VERSION_SALTED",
     "MARKER_KINDS",
     "MAX_ATTEMPTS",
+    "MESSAGE_KINDS",
     "OUTCOME_LABELS",
     "READING_WORDS",
     "RECORDED_LINKS",
@@ -93,6 +91,7 @@ __all__ = [
     "ContestState",
     "DeliveryStatus",
     "Die",
+    "EntryRecipient",
     "HiddenEntry",
     "Kind",
     "LogHead",

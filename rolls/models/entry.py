@@ -20,85 +20,29 @@ from django.db.models import F, Q
 from django.db.models.fields.json import KeyTransform
 
 from rolls.log.tokens import entry_url
+from rolls.models.dice import Die, dice_of
+from rolls.models.kinds import (
+    MARKER_KINDS,
+    MESSAGE_KINDS,
+    ROOT_KINDS,
+    VISIBILITY_NAMES,
+    Kind,
+    Visibility,
+)
 from rolls.models.log import (
     HASH_VERSION,
     HASH_VERSION_GM_TABLE,
     HASH_VERSION_SALTED,
-    MARKER_KINDS,
     RECORDED_LINKS,
-    ROOT_KINDS,
     SALT_BYTES,
-    VISIBILITY_NAMES,
     AppendOnlyError,
-    Kind,
     RollEntryQuerySet,
-    Visibility,
 )
 from sheets.models import Campaign, Character, Membership, system_choices
 from sheets.registry import rule_system
 
 if TYPE_CHECKING:
     from rolls.rolling.outcomes import Headline
-
-
-@dataclass(frozen=True)
-class Die:
-    """One die of an entry, ready for display: its face and a sentence for screen readers."""
-
-    face: int
-    kind: str  # "d6", "ability", "skill", "risk"
-    reading: str  # e.g. "win", "boon", "success", "blank", "critical_failure"
-    label: str
-    value: int | None = None  # a DAD6 die's modified result, when it differs from the face
-
-    @property
-    def scores(self) -> bool:
-        """Does this die count towards the result (a win, a boon, a success)? Drawn filled, so
-        it reads without colour."""
-        return self.reading in SCORING_READINGS
-
-    @property
-    def pips(self) -> tuple[tuple[int, int], ...]:
-        """A d6's pips as (x, y) centres on the 32×32 face ``templates/rolls/_dice.html`` draws;
-        empty for a symbol die (Cold Stars' d10s show their symbol instead)."""
-        if self.kind != "d6":
-            return ()
-        return D6_PIPS.get(self.face, ())
-
-
-# Where a d6 face's pips sit (left/centre/right × top/middle/bottom), as on a real die.
-_L, _C, _R = 9, 16, 23
-D6_PIPS: dict[int, tuple[tuple[int, int], ...]] = {
-    1: ((_C, _C),),
-    2: ((_R, _L), (_L, _R)),
-    3: ((_R, _L), (_C, _C), (_L, _R)),
-    4: ((_L, _L), (_R, _L), (_L, _R), (_R, _R)),
-    5: ((_L, _L), (_R, _L), (_C, _C), (_L, _R), (_R, _R)),
-    6: ((_L, _L), (_R, _L), (_L, _C), (_R, _C), (_L, _R), (_R, _R)),
-}
-
-SCORING_READINGS = frozenset({"win", "boon", "success", "critical_success"})
-
-
-DIE_NAMES = {
-    "d6": "d6",
-    "ability": "d10 Ability die",
-    "skill": "d10 Skill die",
-    "risk": "d10 Risk die",
-}
-
-
-READING_WORDS = {
-    "win": "win",
-    "loss": "no win",
-    "boon": "boon",
-    "no_boon": "no boon",
-    "blank": "blank",
-    "success": "success",
-    "critical_success": "critical success",
-    "failure": "failure",
-    "critical_failure": "critical failure",
-}
 
 
 class RollEntry(models.Model):
@@ -330,6 +274,19 @@ class RollEntry(models.Model):
         """A session marker (started, scene, ended): no dice, shown as a divider."""
         return self.kind in MARKER_KINDS
 
+    @property
+    def is_message(self) -> bool:
+        """A message or its correction (docs/messages.md): text, no dice."""
+        return self.kind in MESSAGE_KINDS
+
+    @property
+    def recipient_ids(self) -> list[int]:
+        """A whisper's recipients as hashed with it (``options["to"]``; EntryRecipient indexes
+        the same ids for SQL)."""
+        if self.visibility != Visibility.WHISPER:
+            return []
+        return [int(pk) for pk in self.options.get("to", [])]
+
     SUCCESS_OUTCOMES = frozenset({"critical_success", "success", "costly_success"})
 
     @property
@@ -361,6 +318,8 @@ class RollEntry(models.Model):
             return True
         if self.visibility == Visibility.GM_ONLY and self.roller_id == membership.user_id:
             return True
+        if self.visibility == Visibility.WHISPER:  # never revealed: the author and recipients
+            return membership.user_id == self.roller_id or membership.user_id in self.recipient_ids
         # Last, because it is the one check that costs a query.
         return self.is_revealed
 
@@ -541,6 +500,7 @@ class HiddenEntry:
     visibility: str
     redacted: bool = True
     is_marker: bool = False  # markers are always public: never a placeholder
+    is_message: bool = False  # a message is never a placeholder either: known means readable
     session_state: Any = None  # with_session's, when the entry was read with it
 
     def get_absolute_url(self) -> str:
@@ -549,28 +509,6 @@ class HiddenEntry:
     @property
     def visibility_name(self) -> str:
         return VISIBILITY_NAMES[self.visibility]
-
-
-def dice_of(faces: list[dict[str, Any]]) -> list[Die]:
-    """Stored faces, ready for display: each die with a sentence for screen readers."""
-    dice = []
-    for die in faces:
-        name = DIE_NAMES.get(die["kind"], die["kind"])
-        words = READING_WORDS.get(die["reading"], die["reading"].replace("_", " "))
-        shown = f"{die['face']}"
-        if "value" in die and die["value"] != die["face"]:
-            shown += f" (modified {die['value']})"
-        value = die.get("value")
-        dice.append(
-            Die(
-                die["face"],
-                die["kind"],
-                die["reading"],
-                f"{name}: {shown}, {words}",
-                value if value is not None and value != die["face"] else None,
-            )
-        )
-    return dice
 
 
 def canonical_json(content: dict[str, Any]) -> bytes:

@@ -39,6 +39,8 @@ from django.utils import timezone
 from rolls import live
 from rolls.models.chain_sql import ChainSQL
 from rolls.models.head import GENESIS_HASH, LogHead
+from rolls.models.kinds import MARKER_KINDS, MESSAGE_KINDS, Kind, Visibility
+from rolls.models.messages import EntryRecipient
 from sheets.models import Campaign, Character, Membership
 
 if TYPE_CHECKING:
@@ -84,87 +86,6 @@ class AppendOnlyError(Exception):
         super().__init__(
             f"Roll log entries can't be {what}: the log is append-only. Record a new entry instead."
         )
-
-
-class Kind(models.TextChoices):
-    ROLL = "roll", "Roll"
-    AUTO_PASS = "auto_pass", "Automatic pass"
-    SKIP = "skip", "Skipped roll"
-    REVEAL = "reveal", "Reveal"
-    DESTINY = "destiny", "Destiny after the roll"
-    CORRECT = "correct", "Correct (re-roll)"
-    CHOICE = "choice", "Choice"
-    BUY_BOON = "buy_boon", "Boon bought with a bane"
-    EXTRA_BOON = "extra_boon", "Extra boon spent"
-    CONTEST = "contest", "Contest"
-    ASSIST = "assist", "Assist"
-    # The table's session markers (docs/sessions.md): entries of the chain like the rolls, so
-    # the grouping is as tamper-evident as they are. No dice, no figures; always public.
-    SESSION = "session", "Session started"
-    SCENE = "scene", "New scene"
-    SESSION_END = "session_end", "Session ended"
-
-
-# Kinds that start a chain (everything else follows one of these).
-ROOT_KINDS = (
-    Kind.ROLL,
-    Kind.AUTO_PASS,
-    Kind.SKIP,
-    Kind.REVEAL,
-    Kind.CONTEST,
-    Kind.ASSIST,
-    Kind.SESSION,
-    Kind.SCENE,
-    Kind.SESSION_END,
-)
-
-
-# The session markers: an entry belongs to the session (and scene) of the newest marker at or
-# before it in the chain, so belonging is decided by the chain's order and stored nowhere else.
-MARKER_KINDS = (Kind.SESSION, Kind.SCENE, Kind.SESSION_END)
-
-
-class Visibility(models.TextChoices):
-    """Who may read a roll. Follow-ups inherit their root's; a reveal makes a root readable by all."""
-
-    PUBLIC = "public", "Public"
-    GM_ONLY = "gm_only", "GM only (you and the GM)"
-    BLIND = "blind", "Blind (only the GM sees the result)"
-    SECRET = "secret", "Secret (the GM's own hidden roll)"
-
-
-def offered_visibilities(*, gm: bool) -> list[tuple[str, str]]:
-    """What "Who sees the result" offers. For the GM's own roll, GM-only (the roller and the GM)
-    and blind (only the GM sees the result) both mean "only me": the same audience as secret, so
-    the GM is offered public or secret and never two names for one thing. Players may not make a
-    roll only they cannot read about (secret); they choose among the other three."""
-    if gm:
-        return [
-            (Visibility.PUBLIC.value, Visibility.PUBLIC.label),
-            (Visibility.SECRET.value, "Secret (only you see it)"),
-        ]
-    return [(value, label) for value, label in Visibility.choices if value != Visibility.SECRET]
-
-
-# Short names for cards and sentences ("a blind roll").
-VISIBILITY_NAMES: dict[str, str] = {
-    Visibility.PUBLIC: "public",
-    Visibility.GM_ONLY: "GM-only",
-    Visibility.BLIND: "blind",
-    Visibility.SECRET: "secret",
-}
-
-
-# Display names of outcome codes (the engine's odds bands and Cold Stars results).
-OUTCOME_LABELS: dict[str, str] = {
-    "critical_success": "Critical success",
-    "success": "Success",
-    "costly_success": "Costly success",
-    "choice": "Your choice: costly success or failure",
-    "failure": "Failure",
-    "critical_failure": "Critical failure",
-    "contest_roll": "Rolled for a contest",
-}
 
 
 class RollEntryQuerySet(models.QuerySet["RollEntry"]):
@@ -251,8 +172,12 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
             cursor.execute(query, params)
             return [label for (label,) in cursor.fetchall()]
 
+    def rolls(self) -> RollEntryQuerySet:
+        """Without the messages: what a character's roll lists show (their sheet, their card)."""
+        return self.exclude(kind__in=MESSAGE_KINDS)
+
     def recent_for(self, character: Character, size: int) -> list[RollEntry]:
-        return list(self.filter(character=character).for_cards().order_by("-pk")[:size])
+        return list(self.filter(character=character).rolls().for_cards().order_by("-pk")[:size])
 
     # --- visibility ------------------------------------------------------------------------
     # One rule, in SQL here and in Python in RollEntry.is_readable_by; tests hold them together.
@@ -276,7 +201,15 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
     @staticmethod
     def _readable(membership: Membership) -> Q:
         own_gm_only = Q(visibility=Visibility.GM_ONLY, roller_id=membership.user_id)
-        return RollEntryQuerySet._everyone() | own_gm_only
+        # A whisper: its author's, and each recipient's (one probe of the recipients' unique
+        # index). Never revealed, never a placeholder: everyone else learns nothing of it.
+        to_member = Exists(
+            EntryRecipient.objects.filter(entry_id=OuterRef("pk"), user_ref=membership.user_id)
+        )
+        whisper = Q(visibility=Visibility.WHISPER) & (
+            Q(roller_id=membership.user_id) | Q(to_member)
+        )
+        return RollEntryQuerySet._everyone() | own_gm_only | whisper
 
     def with_revealed(self) -> RollEntryQuerySet:
         """Each row carries ``is_revealed`` from this query, instead of a query of its own the
@@ -330,6 +263,7 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
             .order_by("seq")
         )
         previous, count = GENESIS_HASH, 0
+        whispers: dict[int, RollEntry] = {}
         for entry in rows.iterator(chunk_size=2000):
             count += 1
             if entry.seq != count:
@@ -344,7 +278,11 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
                 return ChainReport(
                     count - 1, entry, f"its {cut} link was removed, but the row it recorded exists"
                 )
+            if entry.visibility == Visibility.WHISPER:
+                whispers[entry.pk] = entry
             previous = entry.hash
+        if moved_whisper := _recipients_moved(campaign_id, whispers):
+            return ChainReport(count, moved_whisper, "its recipients are not those it recorded")
         head = LogHead.objects.filter(campaign_id=campaign_id).first()
         head_length, head_hash = (head.length, head.hash) if head else (0, GENESIS_HASH)
         if head_length > count:
@@ -397,8 +335,11 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
             fields["roller"] = fields.get("user")
         if "hidden_character" not in fields:
             fields["hidden_character"] = _is_hidden_npc(fields)
-        if campaign.force_public_rolls and fields.get("visibility", Visibility.PUBLIC) != (
-            Visibility.PUBLIC
+        # The setting is about rolls: a message keeps the audience its author chose.
+        if (
+            campaign.force_public_rolls
+            and fields.get("kind") not in MESSAGE_KINDS
+            and fields.get("visibility", Visibility.PUBLIC) != Visibility.PUBLIC
         ):
             raise ValueError("This campaign makes every roll public.")
         # Appends take turns on the head's row lock (PostgreSQL) or on the write lock an
@@ -568,6 +509,23 @@ def _recorded_rows_alive(model: type[models.Model]) -> dict[str, Any]:
             default=Value(False),
         )
     return alive
+
+
+def _recipients_moved(campaign_id: int, whispers: dict[int, RollEntry]) -> RollEntry | None:
+    """The first whisper whose recipients' rows (what the visibility rule reads) differ from the
+    ids hashed into it (``options["to"]``), or None. One query over the campaign's rows: a row
+    added, removed or moved by hand, or a row for an entry that is no whisper, is reported."""
+    found: dict[int, set[int]] = {}
+    rows = EntryRecipient.objects.filter(entry__campaign_id=campaign_id)
+    for entry_id, user_ref in rows.values_list("entry_id", "user_ref"):
+        found.setdefault(entry_id, set()).add(user_ref)
+    for pk in sorted(whispers.keys() | found.keys()):
+        entry = whispers.get(pk)
+        if entry is None:  # a row naming an entry that is no whisper
+            return EntryRecipient.objects.select_related("entry").filter(entry_id=pk)[0].entry
+        if found.get(pk, set()) != set(entry.recipient_ids):
+            return entry
+    return None
 
 
 def _is_hidden_npc(fields: dict[str, Any]) -> bool:

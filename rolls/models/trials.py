@@ -19,7 +19,7 @@ from django.db import models
 from django.db.models import Q, Value
 
 from rolls.models.entry import RollEntry
-from rolls.models.log import Visibility
+from rolls.models.kinds import Visibility
 from sheets.models import Campaign, Character, Membership
 
 # The die kinds with a face column each, and their sides: ``<kind>_<face>`` counts the entry's dice

@@ -17,7 +17,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from rolls.models.entry import RollEntry
-from rolls.models.log import Kind
+from rolls.models.kinds import Kind
 from sheets.models import Campaign
 
 # Attempts per delivery before it is given up: the first try and retries after 30 s, 2, 8, 32 and

@@ -12,7 +12,15 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from rolls import live
-from rolls.models import Assist, AssistRequest, Kind, RollEntry, Visibility
+from rolls.models import (
+    MARKER_KINDS,
+    MESSAGE_KINDS,
+    Assist,
+    AssistRequest,
+    Kind,
+    RollEntry,
+    Visibility,
+)
 from rolls.rolling import followups
 from rolls.rolling.asks import Ask, ask_for
 from rolls.rolling.forms.base import RollForm
@@ -158,6 +166,8 @@ def make_follow_up(
     """Follow ``entry`` up with ``action`` (one of ``followups.names()``) in one transaction
     that locks the sheet; :class:`Refused` when the rules or resources say no, or when someone
     followed it up a moment earlier. The page and the API both follow up through here."""
+    if entry.kind in MESSAGE_KINDS or entry.kind in MARKER_KINDS:
+        raise Refused("Only a roll is followed up.")
     try:
         with transaction.atomic():
             sheet = character.campaign.rule_system.lock_sheet(character.pk)

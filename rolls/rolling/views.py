@@ -20,8 +20,8 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
 from rolls.models import (
+    MESSAGE_KINDS,
     ROOT_KINDS,
-    HiddenEntry,
     Kind,
     RollEntry,
     Visibility,
@@ -31,10 +31,10 @@ from rolls.rolling.access import entry_for_member, shows_seq
 from rolls.rolling.actions import changed, make_follow_up, make_roll
 from rolls.rolling.asks import ASK_PARAMS, Ask, panel_ask
 from rolls.rolling.forms.base import RollForm
+from rolls.rolling.permalink import detail_context, entry_page, result_context
 from rolls.rolling.targets import Target, target_for_roller
 from rolls.table import verdicts
 from sheets.models import Membership, Refused, Sheet
-from sheets.registry import rule_system
 from sheets.rolled import with_new_roll, with_rolled_parts
 from web.http import AuthenticatedHttpRequest
 
@@ -82,7 +82,7 @@ def _panel_context(
     }
     if entry is not None:
         card = entry.card_for(membership)
-        context |= _result_context(card, form.sheet, has_follow_up=False, can_roll=True)
+        context |= result_context(card, form.sheet, has_follow_up=False, can_roll=True)
         context["announce"] = True
         context["show_seq"] = shows_seq(membership)
     return context
@@ -199,7 +199,7 @@ def _result_alone(
     announcement out of band, and on the sheet the card on top of the recent rolls). The form,
     the odds and the rest of the panel stay as they are: the next roll's are the same."""
     card = entry.card_for(membership)
-    context = _result_context(card, sheet, has_follow_up=False, can_roll=True)
+    context = result_context(card, sheet, has_follow_up=False, can_roll=True)
     context |= {"announce": True, "show_seq": shows_seq(membership)}
     response = render(request, "rolls/entry_detail.html#result", context)
     reswap(retarget(response, "#roll-result"), "innerHTML")
@@ -219,16 +219,6 @@ def _odds_page(request: AuthenticatedHttpRequest, target: Target) -> HttpRespons
 # ---------------------------------------------------------------------------------------------
 # Follow-ups
 # ---------------------------------------------------------------------------------------------
-
-
-def _result_context(
-    entry: RollEntry | HiddenEntry, sheet: Sheet | None, *, has_follow_up: bool, can_roll: bool
-) -> dict[str, Any]:
-    # Nobody follows up a result they can't see (the roller of a blind roll).
-    offers = []
-    if can_roll and sheet is not None and isinstance(entry, RollEntry):  # a placeholder: none
-        offers = followups.available(entry, sheet, has_follow_up=has_follow_up)
-    return {"entry": entry, "follow_ups": offers}
 
 
 @login_required
@@ -254,18 +244,18 @@ def roll_follow_up(request: AuthenticatedHttpRequest, pk: int, action: str) -> H
     if new_entry is not None:
         if not request.htmx:
             return redirect(new_entry)
-        context = _result_context(new_entry, sheet, has_follow_up=False, can_roll=True)
+        context = result_context(new_entry, sheet, has_follow_up=False, can_roll=True)
         context["announce"] = True
         context["show_seq"] = shows_seq(membership)
         response = render(request, "rolls/entry_detail.html#result", context)
         return with_rolled_parts(request, response, character, membership)
-    context = _result_context(
+    context = result_context(
         entry, sheet, has_follow_up=entry.follow_ups.exists(), can_roll=True
     ) | {"refusal": refusal, "show_seq": shows_seq(membership)}
     if request.htmx:
         return render(request, "rolls/entry_detail.html#result", context)
     return render(
-        request, "rolls/entry_detail.html", context | _detail_context(entry, membership), status=409
+        request, "rolls/entry_detail.html", context | detail_context(entry, membership), status=409
     )
 
 
@@ -274,38 +264,11 @@ def roll_follow_up(request: AuthenticatedHttpRequest, pk: int, action: str) -> H
 # ---------------------------------------------------------------------------------------------
 
 
-def _detail_context(entry: RollEntry, membership: Membership) -> dict[str, Any]:
-    readable = entry.is_readable_by(membership)
-    return {
-        "campaign": entry.campaign,
-        "membership": membership,
-        "show_seq": shows_seq(membership),
-        "follow_up_entry": entry.follow_ups.first() if readable else None,
-        "can_reveal": membership.is_gm and entry.kind in ROOT_KINDS and entry.is_hidden,
-    }
-
-
 @login_required
 @require_GET
 def roll_entry(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     entry, membership = entry_for_member(request, pk)
-    context = _detail_context(entry, membership)
-    character = entry.character
-    can_roll = character is not None and character.can_roll(membership)
-    sheet = rule_system(entry.system).sheet_of(character) if character and can_roll else None
-    context |= _result_context(
-        entry.card_for(membership),
-        sheet,
-        has_follow_up=context["follow_up_entry"] is not None,
-        can_roll=can_roll,
-    )
-    context["can_roll_again"] = (
-        can_roll
-        and not context["entry"].redacted
-        and entry.kind in ("roll", "auto_pass", "skip")
-        and "target" in entry.options
-    )
-    return render(request, "rolls/entry_detail.html", context)
+    return entry_page(request, entry, membership)
 
 
 @login_required
@@ -315,6 +278,12 @@ def roll_reveal(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     entry, membership = entry_for_member(request, pk)
     if not membership.is_gm:
         raise PermissionDenied("Only the GM reveals hidden rolls.")
+    if entry.kind in MESSAGE_KINDS:
+        return HttpResponse(
+            "A message keeps the audience its author chose: it is never revealed.",
+            status=400,
+            content_type="text/plain",
+        )
     if entry.kind not in ROOT_KINDS or entry.kind == Kind.REVEAL:
         return HttpResponse(
             "Reveal the roll this follow-up belongs to.", status=400, content_type="text/plain"

@@ -1,7 +1,7 @@
 """A session's recap (docs/sessions.md#recaps): the session as Markdown — its scenes as headings,
-each roll one line — for a member (what they may know of, as the log shows it) or for the
-webhooks (what every member may read). The JSON slice is the log's export filtered to the
-session."""
+each roll and each message one line — for a member (what they may know of, as the log shows it)
+or for the webhooks (what every member may read). The JSON slice is the log's export filtered to
+the session."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from rolls.log.records import EXPORT_VALUES
 from rolls.log.tokens import entry_url
-from rolls.models import Kind, RollEntry
+from rolls.messages.text import to_plain
+from rolls.models import MESSAGE_KINDS, Kind, RollEntry
 from rolls.sessions.state import SessionItem, SessionState
 from rolls.webhooks.payloads import plain
 from sheets.models import Campaign, Membership
@@ -43,6 +44,8 @@ def markdown(campaign: Campaign, item: SessionItem, rows: list[Any], base_url: s
         if row["kind"] == Kind.SCENE:
             scene = SessionState.of(row["result"])
             lines += ["", f"## {scene.scene_named(plain) if scene else plain(row['detail'])}", ""]
+        elif row["kind"] in MESSAGE_KINDS:
+            lines.append(_said(row, base_url))
         elif row["kind"] not in (Kind.SESSION, Kind.SESSION_END):
             lines.append(_line(row, base_url))
             rolls += 1
@@ -81,3 +84,21 @@ def _line(row: dict[str, Any], base_url: str) -> str:
     dice = ", ".join(str(die.get("face")) for die in row["faces"] or [])
     dice = f" · dice {dice}" if dice else ""
     return f"- {when} · {what}: {outcome}{detail}{dice} {link}"
+
+
+def _said(row: dict[str, Any], base_url: str) -> str:
+    """One message (docs/messages.md), on one line: who, to whom, what (its markup dropped, the
+    words escaped like every other member's text). Only ever a message the reader may read."""
+    when = timezone.localtime(row["created_at"]).strftime("%H:%M")
+    options = row["options"] or {}
+    who = row["character_name"] or (
+        "Narration" if options.get("voice") == "narration" else row["username"]
+    )
+    to = ""
+    if row["visibility"] == "whisper":
+        to = " (whisper to " + ", ".join(options.get("to_names", [])) + ")"
+    elif row["visibility"] == "gm_only":
+        to = " (to the GM)"
+    edit = "correction: " if row["kind"] == Kind.MESSAGE_EDIT else ""
+    link = f"([link]({base_url}{entry_url(row['pk'])}))"
+    return f"- {when} · **{plain(who)}**{plain(to)}: {edit}{plain(to_plain(row['detail']))} {link}"

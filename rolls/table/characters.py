@@ -26,6 +26,7 @@ def last_rolls(campaign: Campaign, membership: Membership, size: int) -> dict[in
     ranked = (
         RollEntry.objects.visible_to(membership)
         .filter(character__isnull=False)
+        .rolls()
         .for_cards()
         .annotate(rank=Window(RowNumber(), partition_by=F("character_id"), order_by=F("pk").desc()))
         .filter(rank__lte=size)
@@ -82,7 +83,9 @@ def character_rows(
         rolls = {only: [news.card_for(membership)]}
     else:
         characters = characters.filter(pk=only)
-        recent = RollEntry.objects.visible_to(membership).for_cards().filter(character_id=only)
+        recent = (
+            RollEntry.objects.visible_to(membership).rolls().for_cards().filter(character_id=only)
+        )
         rolls = {only: [e.card_for(membership) for e in recent.order_by("-pk")[:LAST_ROLLS]]}
     bound = bound or {}
     # An NPC's quick rolls offer the GM's choices of who sees them, unless the campaign makes

@@ -89,6 +89,7 @@ def table_character(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             )
         news = (
             RollEntry.objects.visible_to(membership)
+            .rolls()
             .for_cards()
             .filter(pk=entry_pk, character_id=character.pk)
             .first()

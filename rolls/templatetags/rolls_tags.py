@@ -7,8 +7,10 @@ from typing import Any
 
 from django import template
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 
 from rolls.log.tokens import entry_token as _entry_token
+from rolls.messages.text import to_html, to_plain
 from rolls.rolling.display import Band, bands, percent
 from sheets.models.campaigns import initials
 
@@ -56,3 +58,15 @@ def initials_filter(name: str) -> str:
 def entry_token(pk: int) -> str:
     """An entry's opaque token, for DOM ids (the same as its URLs and stream ids carry)."""
     return _entry_token(pk)
+
+
+@register.filter
+def message_html(text: str) -> SafeString:
+    """A message's Markdown as sanitized HTML (rolls/messages/text.py: a parser, then nh3)."""
+    return mark_safe(to_html(text))
+
+
+@register.filter
+def message_plain(text: str) -> str:
+    """A message without its markup: the toast's words (escaped by the template as usual)."""
+    return to_plain(text)

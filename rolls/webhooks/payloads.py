@@ -16,7 +16,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from rolls.models import MARKER_KINDS, READING_WORDS, Kind
+from rolls.models import MARKER_KINDS, MESSAGE_KINDS, READING_WORDS, Kind
 from rolls.rolling.display import percent
 from sheets.models import Campaign
 
@@ -54,11 +54,12 @@ def campaign_part(campaign: Campaign) -> dict[str, Any]:
 
 
 def json_payload(campaign: Campaign, record: dict[str, Any] | None) -> dict[str, Any]:
-    """``{"event": "roll", "campaign": …, "entry": <the API's record>}``; a test message (no
-    entry) is ``{"event": "test", "campaign": …}``."""
+    """``{"event": "roll", "campaign": …, "entry": <the API's record>}`` (``"message"`` for a
+    message or its correction); a test message (no entry) is ``{"event": "test", "campaign": …}``."""
     if record is None:
         return {"event": "test", "campaign": campaign_part(campaign)}
-    return {"event": "roll", "campaign": campaign_part(campaign), "entry": record}
+    event = "message" if record.get("kind") in MESSAGE_KINDS else "roll"
+    return {"event": event, "campaign": campaign_part(campaign), "entry": record}
 
 
 def encode(payload: dict[str, Any]) -> bytes:
@@ -150,11 +151,11 @@ def discord_message(
             "timestamp": record.get("time", ""),
             "color": OTHER_COLOUR,
         }
+    elif record.get("kind") in MESSAGE_KINDS:
+        embed = _message_embed(record, footer)
     else:
         embed = _roll_embed(record, footer)
-    speaker = (
-        record.get("character", "") if record and record.get("kind") not in MARKER_KINDS else ""
-    )
+    speaker = _speaker(record)
     message: dict[str, Any] = {
         # A roll goes out as its character (docs/webhooks.md): the channel reads like the table.
         "username": webhook_name(speaker),
@@ -164,6 +165,41 @@ def discord_message(
     if avatar_url and speaker:
         message["avatar_url"] = avatar_url  # the character's portrait
     return message
+
+
+def _speaker(record: dict[str, Any] | None) -> str:
+    """Who the post goes out as: a roll's or an in-character message's character; a message out
+    of character, its member; the GM's narration, "Narration". A marker: nobody (Poolside)."""
+    if not record or record.get("kind") in MARKER_KINDS:
+        return ""
+    if record.get("kind") in MESSAGE_KINDS and not record.get("character"):
+        voice = (record.get("options") or {}).get("voice")
+        return "Narration" if voice == "narration" else record.get("player", "")
+    return record.get("character", "")
+
+
+# A message's own Markdown goes to Discord as the member wrote it (Discord reads much the same
+# subset), except what would reach beyond the message: a mention, a channel or a custom tag
+# (``@…``, ``<…>``); ``allowed_mentions`` stays empty besides.
+_REACHING = re.compile(r"([<@])")
+
+
+def _message_embed(record: dict[str, Any], footer: str) -> dict[str, Any]:
+    """A message (docs/messages.md) as one embed: its text, a correction marked as one."""
+    text = _REACHING.sub(r"\\\1", record.get("detail", ""))
+    if record.get("kind") == Kind.MESSAGE_EDIT:
+        text = "*Correction:* " + text
+    embed: dict[str, Any] = {
+        "url": record.get("url", ""),
+        "description": text or ELLIPSIS,
+        "fields": [],
+        "footer": {"text": footer},
+        "timestamp": record.get("time", ""),
+        "color": OTHER_COLOUR,
+    }
+    if record.get("character"):  # in character: the member who speaks, as a roll names them
+        embed["author"] = {"name": record.get("player", "")}
+    return embed
 
 
 def _roll_embed(record: dict[str, Any], footer: str) -> dict[str, Any]:

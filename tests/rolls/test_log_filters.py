@@ -126,7 +126,7 @@ def test_bad_parameters_show_a_message_and_never_fail(client, party):
 
 
 def test_pages_keep_the_filters(client, party, monkeypatch):
-    monkeypatch.setattr("rolls.log.views.LOG_PAGE_SIZE", 3)
+    monkeypatch.setattr("rolls.log.page.LOG_PAGE_SIZE", 3)
     ada, bo = party.pc, party.other_pc
     mine = []
     for i in range(8):

@@ -1,0 +1,105 @@
+"""The API's messages (docs/messages.md, docs/api.md): post a message, correct your own. Both go
+through ``rolls.messages.actions`` with the composer's own forms, so the audiences, the voices
+each member may use, the length limits and MESSAGE_RATE are the pages' exactly. A message is an
+entry of the log: the log's endpoint lists it to those who may read it, and /entries/ opens it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from ninja import Body, Router, Schema, Status
+from pydantic import Field
+
+from api.base import ERRORS, READ_THROTTLE, ROLL_THROTTLE, ApiError, invalid, needs_roll_scope
+from api.campaigns import Id
+from api.rolls import Entry, EntryId, entry_out, found_entry
+from rolls.messages import actions
+from rolls.messages.forms import (
+    NARRATION,
+    CorrectionForm,
+    MessageForm,
+    choice_rows,
+    split_choices,
+)
+from sheets.access import campaign_for_member
+
+router = Router(tags=["Messages"])
+
+WRITES: dict[str, Any] = {
+    "response": {201: Entry, **ERRORS},
+    "exclude_unset": True,
+    "throttle": [READ_THROTTLE, ROLL_THROTTLE],
+}
+
+
+class MessageIn(Schema):
+    # Defaults, so that a body without them is refused by the form (422 naming the field) after
+    # the permission checks, never before them: a non-member learns nothing from a 422.
+    text: str = Field("", description="Markdown: emphasis, strong, ~~struck~~, `code`, links")
+    speaker: str = Field(
+        "ooc",
+        description="“ooc” (out of character), “narration” (the GM), or the id of a character "
+        "you may speak as (your own; the GM's NPCs that players can see)",
+    )
+    audience: str = Field("everyone", description="“everyone”, “gm” (players) or “whisper”")
+    to: list[str] = Field(
+        default_factory=list,
+        description="A whisper's recipients by username (the GM reads every whisper anyway)",
+    )
+
+
+class CorrectionIn(Schema):
+    text: str = ""
+
+
+@router.post("/campaigns/{pk}/messages", **WRITES, url_name="messages", summary="Post a message")
+def message_post(request: HttpRequest, pk: Id, body: Body[MessageIn]) -> Status[dict[str, Any]]:
+    """Post a message to the campaign's log, as the log's composer does. Needs the ``roll``
+    scope; 429 over the message rate (``Retry-After`` says when)."""
+    needs_roll_scope(request)
+    campaign, membership = campaign_for_member(request, pk)  # type: ignore[arg-type]
+    choices = split_choices(choice_rows(membership))
+    ids = {name: str(pk) for pk, name in choices[1]}
+    unknown = [name for name in body.to if name not in ids]
+    if unknown:
+        detail = "Not someone a whisper can be to: " + ", ".join(unknown[:5])
+        raise ApiError(422, detail, {"to": [detail]})
+    data = body.dict() | {"to": [ids[name] for name in body.to]}
+    form = MessageForm(data, membership=membership, campaign=campaign, choices=choices)
+    if not form.is_valid():
+        raise invalid(form)
+    entry = actions.post_message(
+        request.user,
+        membership,
+        campaign,
+        text=form.cleaned_data["text"],
+        character=form.character,
+        narration=form.cleaned_data["speaker"] == NARRATION,
+        audience=form.cleaned_data["audience"],
+        to=form.chosen,
+    )
+    return Status(201, entry_out(request, entry.pk, membership))
+
+
+@router.post(
+    "/entries/{entry_id}/corrections",
+    **WRITES,
+    url_name="message_correct",
+    summary="Correct your message",
+)
+def message_correct(
+    request: HttpRequest, entry_id: EntryId, body: Body[CorrectionIn]
+) -> Status[dict[str, Any]]:
+    """Correct a message you wrote (any version of it): a new entry that follows its newest
+    version, never an overwrite. 409 for someone else's message or a roll. Needs the ``roll``
+    scope."""
+    needs_roll_scope(request)
+    entry, membership = found_entry(request, entry_id)
+    form = CorrectionForm({"text": body.text})
+    if not form.is_valid():
+        raise invalid(form)
+    if not entry.is_message:
+        raise ApiError(409, "Only a message is corrected.")
+    correction = actions.correct_message(request.user, entry, form.cleaned_data["text"])
+    return Status(201, entry_out(request, correction.pk, membership))

@@ -1,0 +1,76 @@
+"""An entry's permalink page and the roll result it shares with the follow-ups' answers: what a
+member may do next with the entry (follow it up, reveal it, roll again, correct their message).
+The permalink's views and the message correction's draw through here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpResponse
+from django.shortcuts import render
+
+from rolls.messages.forms import CorrectionForm
+from rolls.models import ROOT_KINDS, HiddenEntry, RollEntry
+from rolls.rolling import followups
+from rolls.rolling.access import shows_seq
+from sheets.models import Membership, Sheet
+from sheets.registry import rule_system
+from web.http import AuthenticatedHttpRequest
+
+
+def result_context(
+    entry: RollEntry | HiddenEntry, sheet: Sheet | None, *, has_follow_up: bool, can_roll: bool
+) -> dict[str, Any]:
+    # Nobody follows up a result they can't see (the roller of a blind roll).
+    offers = []
+    if can_roll and sheet is not None and isinstance(entry, RollEntry):  # a placeholder: none
+        offers = followups.available(entry, sheet, has_follow_up=has_follow_up)
+    return {"entry": entry, "follow_ups": offers}
+
+
+def detail_context(entry: RollEntry, membership: Membership) -> dict[str, Any]:
+    readable = entry.is_readable_by(membership)
+    return {
+        "campaign": entry.campaign,
+        "membership": membership,
+        "show_seq": shows_seq(membership),
+        "follow_up_entry": entry.follow_ups.first() if readable else None,
+        "can_reveal": membership.is_gm
+        and entry.kind in ROOT_KINDS
+        and not entry.is_message
+        and entry.is_hidden,
+    }
+
+
+def entry_page(
+    request: AuthenticatedHttpRequest,
+    entry: RollEntry,
+    membership: Membership,
+    *,
+    correction_form: Any = None,
+    status: int = 200,
+) -> HttpResponse:
+    """An entry's permalink page; for a message's author, with the form that corrects it (bound,
+    when a correction was refused)."""
+    context = detail_context(entry, membership)
+    character = entry.character
+    can_roll = not entry.is_message and character is not None and character.can_roll(membership)
+    sheet = rule_system(entry.system).sheet_of(character) if character and can_roll else None
+    context |= result_context(
+        entry.card_for(membership),
+        sheet,
+        has_follow_up=context["follow_up_entry"] is not None,
+        can_roll=can_roll,
+    )
+    context["can_roll_again"] = (
+        can_roll
+        and not context["entry"].redacted
+        and entry.kind in ("roll", "auto_pass", "skip")
+        and "target" in entry.options
+    )
+    if entry.is_message and entry.roller_id == request.user.pk and not context["follow_up_entry"]:
+        # The newest version of the author's own message: theirs to correct.
+        context["correction_form"] = correction_form or CorrectionForm(
+            initial={"text": entry.detail}
+        )
+    return render(request, "rolls/entry_detail.html", context, status=status)
