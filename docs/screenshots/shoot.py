@@ -140,6 +140,34 @@ def _end_the_session(page) -> None:
     page.locator("#session-bar .status", has_text="has ended").wait_for()
 
 
+def _say_things(page) -> None:
+    """From the log's composer: a line in character, then one to the GM alone (each size and
+    colour scheme says them again: two messages, well within MESSAGE_RATE)."""
+    composer = page.locator("#composer")
+    for text, speaker, audience in (
+        ("We go in through the *skylight*. Quietly.", 1, "Everyone"),
+        ("Can Rob pick that lock without a sound?", 0, "The GM only"),
+    ):
+        composer.get_by_role("textbox", name="Message").fill(text)
+        composer.get_by_label("Speak as").select_option(index=speaker)
+        composer.get_by_label("Who reads it").select_option(label=audience)
+        composer.get_by_role("button", name="Send").click()
+        page.wait_for_function("() => document.getElementById('message_text').value === ''")
+        page.locator("#log-entries .entry-message", has_text=text.split("*")[0]).first.wait_for()
+    page.evaluate("window.scrollTo(0, 0)")
+
+
+def _correct_a_message(page) -> None:
+    """Say something with a slip, open it, correct it: the correction beside what it replaced."""
+    _say_things(page)
+    page.locator("#log-entries .entry-message .permalink").nth(1).click()
+    page.get_by_role("textbox", name="Corrected message").fill(
+        "We go in through the *skylight*. Quietly, and Rob goes first."
+    )
+    page.get_by_role("button", name="Post the correction").click()
+    page.locator(".message-before summary").click()
+
+
 def _create_token(page) -> None:
     """Make a token on the account page: it shows once, above the list."""
     page.get_by_label("Name").fill("Discord bot")
@@ -187,6 +215,8 @@ SHOTS = [
     Shot("gm-table-cogent", "gm", "/campaigns/{cogent}/dashboard/"),
     Shot("gm-table-session", "gm", "/campaigns/{cogent}/dashboard/", act=_play_a_session),
     Shot("log", "gm", "/campaigns/{cogent}/log/"),
+    Shot("log-messages", "alice", "/campaigns/{cogent}/log/", act=_say_things),
+    Shot("message-correction", "alice", "/campaigns/{cogent}/log/", act=_correct_a_message),
     Shot("gm-table-ended", "gm", "/campaigns/{cogent}/dashboard/", act=_end_the_session),
     Shot("stats", "gm", "/campaigns/{cold_stars}/stats/"),
     Shot("not-found", "alice", "/campaigns/999999/"),

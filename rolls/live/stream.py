@@ -130,8 +130,11 @@ def _head(campaign_id: int) -> int:
 
 def render_item(card: Any, membership: Membership, view: str = "log") -> str:
     """One entry as the page of ``view`` lists it — exactly what that page's list holds (chain
-    numbers for the GM only, as there)."""
-    return render_to_string(VIEWS[view], {"entry": card, "show_seq": membership.is_gm})
+    numbers for the GM only, as there). ``viewer``: whose stream it is — only ever compared with
+    the entry's roller, which is its own audience (``audience``), so one render still serves a
+    whole audience."""
+    context = {"entry": card, "show_seq": membership.is_gm, "viewer": membership.user_id}
+    return render_to_string(VIEWS[view], context)
 
 
 def _replay(

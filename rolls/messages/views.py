@@ -62,6 +62,8 @@ def message_post(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             # A fresh composer that keeps who speaks and to whom: the next line is likely theirs.
             keep = {name: data[name] for name in ("speaker", "audience", "to")}
             form = MessageForm(initial=keep, membership=membership, campaign=campaign)
+            # Back in the box for the next line: htmx focuses an autofocus field it swaps in.
+            form.fields["text"].widget.attrs["autofocus"] = True
             context = {"campaign": campaign, "message_form": form, "message_sent": True}
             return render(request, COMPOSER, context)
     if request.htmx:

@@ -55,3 +55,12 @@ def wait_until(page, condition, timeout_ms=10_000):
             }}""",
         timeout_ms,
     )
+
+
+def log_in_as(page, user, password="pw"):
+    """Log ``page`` in through the login form, as a browser without JavaScript would."""
+    page.goto("/accounts/login/")
+    page.fill("#id_username", user.username)
+    page.fill("#id_password", password)
+    page.click("main button[type=submit]")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)

@@ -6,7 +6,7 @@ post and come back."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.live_pages import live, roll
+from tests.browser.live_pages import live, log_in_as, roll
 from tests.rolls.helpers import athletics
 
 pytestmark = [
@@ -82,16 +82,10 @@ def test_a_session_at_the_table_reaches_the_players_open_log(pages, party, viewp
     expect(log.locator(".entry-marker.kind-session_end")).to_have_count(1)
 
 
-def test_without_javascript_the_bar_posts_and_comes_back(browser, live_server, party):
-    context = browser.new_context(
-        base_url=live_server.url, java_script_enabled=False, viewport=PHONE
-    )
-    page = context.new_page()
-    page.goto("/accounts/login/")
-    page.fill("#id_username", party.gm.username)
-    page.fill("#id_password", "pw")
-    page.click("main button[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+def test_without_javascript_the_bar_posts_and_comes_back(no_js, party):
+    page = no_js
+    page.set_viewport_size(PHONE)
+    log_in_as(page, party.gm)
     page.goto(f"/campaigns/{party.campaign.pk}/dashboard/")
     # The field says its limit, so the browser stops at it (the server refuses more: 400).
     expect(page.get_by_label("Session title")).to_have_attribute("maxlength", "100")
@@ -103,4 +97,3 @@ def test_without_javascript_the_bar_posts_and_comes_back(browser, live_server, p
     expect(page.locator("#session-bar")).to_contain_text("Scene 1 · rolls made now belong")
     page.goto(f"/campaigns/{party.campaign.pk}/log/?session=1")
     expect(page.locator(".scene-links a")).to_have_text(["The whole session", "Scene 1"])
-    context.close()

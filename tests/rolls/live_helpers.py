@@ -10,7 +10,7 @@ from django.test import AsyncClient, Client
 from django.urls import reverse
 
 from rolls.models import RollEntry
-from tests.rolls.helpers import athletics, roll_url
+from tests.rolls.helpers import athletics, roll_url, token
 
 
 @dataclass
@@ -194,3 +194,14 @@ def secrets_of(entry):
     return [entry.breakdown, pool, entry.detail, f"outcome-{entry.outcome}"] + [
         die.label for die in entry.dice
     ]
+
+
+async def until(stream, entry):
+    """Every entry message up to and including ``entry``'s."""
+    got = []
+    while True:
+        message = await stream.next_event()
+        if message.event == "entry":
+            got.append(message)
+            if message.id == token(entry):
+                return got

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from tests.rolls.helpers import append, token
-from tests.rolls.live_helpers import client_for, off_loop, open_stream, run
+from tests.rolls.live_helpers import client_for, off_loop, open_stream, run, until
 from tests.rolls.message_helpers import said
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -20,16 +20,6 @@ def say(party, user, text, **fields):
 
 def roll(party):
     return off_loop(lambda: append(party.pc)[0])
-
-
-async def until(stream, entry):
-    got = []
-    while True:
-        message = await stream.next_event()
-        if message.event == "entry":
-            got.append(message)
-            if message.id == token(entry):
-                return got
 
 
 def test_each_message_reaches_its_audience_live_and_replayed(party):

@@ -14,6 +14,7 @@ from tests.rolls.live_helpers import (
     roll,
     run,
     secrets_of,
+    until,
 )
 
 # The pages' visibility tests' party (ana's Ada rolls Athletics at 6d6), live.
@@ -44,17 +45,6 @@ def follow_up(party, entry, action="destiny"):
         return RollEntry.objects.filter(follows=entry).order_by("-pk").first()
 
     return off_loop(go)
-
-
-async def until(stream, entry):
-    """Every entry message up to and including ``entry``'s."""
-    got = []
-    while True:
-        message = await stream.next_event()
-        if message.event == "entry":
-            got.append(message)
-            if message.id == token(entry):
-                return got
 
 
 def test_hidden_rolls_on_the_stream_follow_the_visibility_rules(party):
