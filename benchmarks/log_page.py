@@ -5,7 +5,8 @@ million and a thousand entries: one real roll made through the roll view, copied
 ``INSERT … SELECT generate_series`` — a throwaway database, so the hash chain is not kept (the
 append-only trigger only refuses UPDATE and DELETE). Every tenth entry is blind, every tenth
 GM-only, every tenth a secret GM roll, the rest public, spread over two players' characters and
-twelve skills, so a player's page really filters on visibility.
+twelve skills, so a player's page really filters on visibility. Every tenth entry is a message: half of them
+to everyone, the rest by turns a whisper to the player and a message to the GM.
 
 Every 250 entries are a game session (a start marker, a scene marker, an end marker: the markers
 the GM's session bar writes, docs/sessions.md), so the headings, the filter's sessions and each
@@ -53,6 +54,12 @@ SKILLS = [
 # halfway, its end marker — as a table that rolls 250 times an evening would leave them.
 SESSION = 250
 
+# Every MESSAGES entries two messages (docs/messages.md), as Rook's player says them: one to
+# everyone, and one private — by turns a whisper to Scout's player (a recipients' row: the
+# player's page reads it through the visibility rule's probe) and a message to the GM (the
+# player's page passes over it). Never on a marker's place, nor on a hidden roll's (g % 10 > 2).
+MESSAGES, PUBLIC_MESSAGE, PRIVATE_MESSAGE = 20, 13, 17
+
 # Copies the one real entry into entries 2..size: two characters, three visibilities besides
 # public, twelve skill labels ({labels}: a Postgres array literal of SKILLS); and the session
 # markers ({marker}: is entry g one), public, of no character, with the state they carry.
@@ -71,21 +78,31 @@ COPY_ENTRY_SQL = """
              WHEN g %% 2 = 0 THEN %(hero_user)s ELSE %(other_user)s END,
         t.system,
         CASE g %% {session} WHEN 1 THEN 'session' WHEN {scene} THEN 'scene'
-             WHEN 0 THEN 'session_end' ELSE t.kind END,
-        CASE WHEN {marker} THEN '' ELSE ({labels})[1 + g %% 12] END,
-        t.options, t.pool, t.breakdown,
-        CASE WHEN {marker} THEN '[]'::jsonb ELSE t.faces END,
-        CASE WHEN {marker} THEN '' ELSE t.outcome END,
-        CASE WHEN {marker} THEN '' ELSE t.outcome_label END,
+             WHEN 0 THEN 'session_end' ELSE CASE WHEN {msg} THEN 'message' ELSE t.kind END END,
+        CASE WHEN {marker} OR {msg} THEN '' ELSE ({labels})[1 + g %% 12] END,
+        CASE WHEN {whisper} THEN jsonb_build_object(
+                 'voice', 'in_character', 'audience', 'whisper',
+                 'to', jsonb_build_array(%(hero_owner)s), 'to_names', jsonb_build_array(%(hero_user)s))
+             WHEN {to_gm} THEN '{{"voice": "in_character", "audience": "gm"}}'::jsonb
+             WHEN {msg} THEN '{{"voice": "in_character", "audience": "everyone"}}'::jsonb
+             ELSE t.options END,
+        t.pool, t.breakdown,
+        CASE WHEN {marker} OR {msg} THEN '[]'::jsonb ELSE t.faces END,
+        CASE WHEN {marker} OR {msg} THEN '' ELSE t.outcome END,
+        CASE WHEN {marker} OR {msg} THEN '' ELSE t.outcome_label END,
         CASE g %% {session} WHEN 1 THEN 'Session ' || (g / {session} + 1)
              WHEN {scene} THEN 'Scene 1' WHEN 0 THEN 'Session ' || (g / {session})
-             ELSE t.detail END,
+             ELSE CASE WHEN {msg} THEN 'We *go* in through the skylight, quietly.'
+                       ELSE t.detail END END,
         CASE WHEN {marker} THEN jsonb_build_object(
                  'session', (g - 1) / {session} + 1, 'title', '',
                  'scene', CASE WHEN g %% {session} IN (0, 1) THEN NULL ELSE 1 END,
                  'scene_title', '', 'open', g %% {session} <> 0)
+             WHEN {msg} THEN '{{}}'::jsonb
              ELSE t.result END,
-        t.odds, t.odds_display, t.resource_changes,
+        CASE WHEN {msg} THEN '1/1' ELSE t.odds END,
+        CASE WHEN {msg} THEN '' ELSE t.odds_display END,
+        t.resource_changes,
         t.created_at - make_interval(secs => %(size)s - g),
         md5(t.campaign_id || ':' || (g - 1)) || md5((g - 1) || ':' || t.campaign_id),
         md5(t.campaign_id || ':' || g) || md5(g || ':' || t.campaign_id),
@@ -98,7 +115,8 @@ COPY_ENTRY_SQL = """
         CASE WHEN {marker} OR g %% 10 = 2 THEN %(gm)s WHEN g %% 2 = 0 THEN %(hero_owner)s
              ELSE %(other_owner)s END,
         NULL,
-        CASE WHEN {marker} THEN 'public' ELSE
+        CASE WHEN {marker} THEN 'public' WHEN {whisper} THEN 'whisper'
+             WHEN {to_gm} THEN 'gm_only' ELSE
              CASE g %% 10 WHEN 0 THEN 'blind' WHEN 1 THEN 'gm_only' WHEN 2 THEN 'secret'
              ELSE 'public' END END,
         NULL, NULL,
@@ -119,7 +137,15 @@ def _copy_first_entry(cursor, size: int, first_pk: int, hero, other, gm) -> None
     scene = SESSION // 2
     marker = f"(g %% {SESSION} IN (0, 1, {scene}))"
     cursor.execute(
-        COPY_ENTRY_SQL.format(labels=labels, marker=marker, session=SESSION, scene=scene),
+        COPY_ENTRY_SQL.format(
+            labels=labels,
+            marker=marker,
+            session=SESSION,
+            scene=scene,
+            msg=f"(g %% {MESSAGES} IN ({PUBLIC_MESSAGE}, {PRIVATE_MESSAGE}))",
+            whisper=f"(g %% {2 * MESSAGES} = {PRIVATE_MESSAGE})",
+            to_gm=f"(g %% {2 * MESSAGES} = {MESSAGES + PRIVATE_MESSAGE})",
+        ),
         {
             "size": size,
             "first": first_pk,
@@ -146,8 +172,9 @@ def fill(size: int):
     from rolls.models import RollEntry
     from sheets.models import Campaign
 
-    # "bench-log-<size>": the fill before session markers; "-sessions": markers named by label.
-    name = f"bench-log-{size}-markers"
+    # "bench-log-<size>": the fill before session markers; "-sessions": markers named by label;
+    # "-markers": before messages.
+    name = f"bench-log-{size}-messages"
     found = Campaign.objects.filter(name=name).first()
     if found is not None and RollEntry.objects.filter(campaign=found).count() == size:
         return found
@@ -172,11 +199,17 @@ def fill(size: int):
         # times over, one row version each: quadratic): off until the tallies are derived.
         cursor.execute("SET LOCAL session_replication_role = replica")
         _copy_first_entry(cursor, size, first.pk, hero, other, gm)
+        cursor.execute(
+            "INSERT INTO rolls_entryrecipient (entry_id, user_ref) SELECT id, %s"
+            " FROM rolls_rollentry WHERE campaign_id = %s AND visibility = 'whisper'",
+            [hero.owner_id, campaign.pk],
+        )
         derive_statistics(cursor, campaign.pk)
         cursor.execute("SET LOCAL session_replication_role = DEFAULT")
     with connection.cursor() as cursor:
         for table in (
             "rolls_rollentry",
+            "rolls_entryrecipient",
             "rolls_trial",
             "rolls_trial_tally",
             "rolls_trial_day_tally",

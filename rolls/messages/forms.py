@@ -86,6 +86,9 @@ class TextField(forms.CharField):
 
 class MessageForm(forms.Form):
     text = TextField(label="Message")
+
+    # One line to start with (the box grows by hand): the log's newest entries stay in view.
+    text.widget.attrs |= {"rows": 1, "placeholder": "Say something to the table…"}
     speaker = forms.ChoiceField(label="Speak as")
     audience = forms.ChoiceField(label="Who reads it", initial=EVERYONE)
     to = forms.MultipleChoiceField(

@@ -9,7 +9,7 @@ here re-renders every message without touching the log.
 
 from __future__ import annotations
 
-from functools import lru_cache
+import threading
 from html import unescape
 
 import nh3
@@ -38,11 +38,18 @@ MAX_LENGTH = 2000
 MAX_LINES = 40
 
 
-@lru_cache(maxsize=1)
+_local = threading.local()
+
+
 def _parser() -> MarkdownIt:
-    # Links: the parser's own check refuses javascript:, vbscript:, file: and data:; the
-    # sanitizer then keeps only URL_SCHEMES.
-    return MarkdownIt("zero", {"breaks": True, "html": False}).enable(_RULES)
+    """This thread's parser: one per thread, since pages and the live stream render messages
+    on several threads at once and a parser is not documented as safe to share. Links: the
+    parser's own check refuses javascript:, vbscript:, file: and data:; the sanitizer then
+    keeps only URL_SCHEMES."""
+    parser = getattr(_local, "parser", None)
+    if parser is None:
+        parser = _local.parser = MarkdownIt("zero", {"breaks": True, "html": False}).enable(_RULES)
+    return parser
 
 
 def to_html(text: str) -> str:

@@ -184,3 +184,39 @@ def test_the_log_page_costs_no_query_more_with_messages_and_the_composer(client,
             page = client.get(reverse("campaign_log", args=[party.campaign.pk]))
         assert page.status_code == 200 and 'id="composer"' in page.content.decode()
         assert len(queries.captured_queries) == 6, user
+
+
+def test_a_public_message_goes_to_discord_as_its_speaker(client, party, settings):
+    from rolls.log.records import public_record
+    from rolls.webhooks import payloads
+
+    message = said(client, party, "player", "We **run**! @everyone <@123>", speaker=party.pc)
+    record = public_record(message.pk, base_url=settings.SITE_URL)
+    discord = payloads.discord_message(party.campaign, record)
+    (embed,) = discord["embeds"]
+    assert discord["username"] == "Ada" and discord["allowed_mentions"] == {"parse": []}
+    assert embed["description"] == "We **run**! \\@everyone \\<\\@123>"
+    assert embed["author"] == {"name": "ana"} and embed["url"].endswith(message.get_absolute_url())
+    assert payloads.json_payload(party.campaign, record)["event"] == "message"
+    narration = said(client, party, "gm", "Night falls.", speaker="narration")
+    record = public_record(narration.pk, base_url=settings.SITE_URL)
+    assert payloads.discord_message(party.campaign, record)["username"] == "Narration"
+    ooc = said(client, party, "observer", "brb")
+    record = public_record(ooc.pk, base_url=settings.SITE_URL)
+    assert payloads.discord_message(party.campaign, record)["username"] == party.observer.username
+
+
+def test_a_recap_holds_the_messages_its_reader_may_read(client, party):
+    from rolls.sessions import actions as sessions
+
+    sessions.start_session(party.gm, party.campaign, "Night")
+    said(client, party, "player", "Onward, *friends*", speaker=party.pc)
+    said(client, party, "player", "psst ben", audience="whisper", to=["other_player"])
+    recaps = {}
+    for user in ("player", "other_player", "observer"):
+        client.force_login(getattr(party, user))
+        response = client.get(reverse("session_recap", args=[party.campaign.pk, 1]))
+        recaps[user] = response.content.decode()
+    assert all("**Ada**: Onward, friends" in text for text in recaps.values())
+    assert "(whisper to ben): psst ben" in recaps["other_player"]
+    assert "psst" in recaps["player"] and "psst" not in recaps["observer"]
