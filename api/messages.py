@@ -5,7 +5,7 @@ entry of the log: the log's endpoint lists it to those who may read it, and /ent
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from django.http import HttpRequest
 from ninja import Body, Router, Schema, Status
@@ -22,6 +22,7 @@ from rolls.messages.forms import (
     choice_rows,
     split_choices,
 )
+from rolls.messages.text import MAX_LENGTH
 from sheets.access import campaign_for_member
 
 router = Router(tags=["Messages"])
@@ -36,13 +37,19 @@ WRITES: dict[str, Any] = {
 class MessageIn(Schema):
     # Defaults, so that a body without them is refused by the form (422 naming the field) after
     # the permission checks, never before them: a non-member learns nothing from a 422.
-    text: str = Field("", description="Markdown: emphasis, strong, ~~struck~~, `code`, links")
+    text: str = Field(
+        "",
+        max_length=MAX_LENGTH,
+        description="Markdown: emphasis, strong, ~~struck~~, `code`, links",
+    )
     speaker: str = Field(
         "ooc",
         description="“ooc” (out of character), “narration” (the GM), or the id of a character "
         "you may speak as (your own; the GM's NPCs that players can see)",
     )
-    audience: str = Field("everyone", description="“everyone”, “gm” (players) or “whisper”")
+    audience: Literal["everyone", "gm", "whisper"] = Field(
+        "everyone", description="“gm” is a player's message to the GM alone"
+    )
     to: list[str] = Field(
         default_factory=list,
         description="A whisper's recipients by username (the GM reads every whisper anyway)",
@@ -50,7 +57,7 @@ class MessageIn(Schema):
 
 
 class CorrectionIn(Schema):
-    text: str = ""
+    text: str = Field("", max_length=MAX_LENGTH)
 
 
 @router.post("/campaigns/{pk}/messages", **WRITES, url_name="messages", summary="Post a message")
