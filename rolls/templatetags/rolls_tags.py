@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from django import template
 from django.urls import reverse
 
 from rolls.log.tokens import entry_token as _entry_token
-from rolls.rolling.display import Band, bands, percent
+from rolls.rolling.display import bands, headline
 from sheets.models.campaigns import initials
 
 register = template.Library()
@@ -26,13 +25,6 @@ def roll_cell(character: Any, kind: str, obj: Any, can_roll: bool, label: str) -
         "can_roll": can_roll,
         "label": label,
     }
-
-
-def headline(bands: list[Band]) -> str:
-    """A sheet row's figure, in the panel's words and numbers: each way of succeeding on its own
-    (a Costly success is never counted as a Success without saying so)."""
-    parts = [f"{b.percent} {b.label}" for b in bands if b.code.endswith("success") and b.chance]
-    return " · ".join(parts) or f"{percent(Fraction(0))} Success"
 
 
 @register.inclusion_tag("rolls/_prompts.html", takes_context=True)

@@ -1,0 +1,118 @@
+"""What each interaction Discord sends does (docs/discord.md): the commands, their autocomplete
+and the follow-up buttons. Each answer is an interaction response (rolls/discord/answers.py); a
+refusal is a private message and writes nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest
+
+from rolls.discord import answers, rolling, table
+from rolls.discord.commands import CHARACTER, TARGET
+from rolls.discord.context import Stop, bound, linked
+from rolls.log.tokens import entry_pk
+from rolls.rolling import followups
+from rolls.rolling.access import entry_for_member
+from rolls.rolling.actions import make_follow_up
+from sheets.models import Refused
+
+# Interaction types (Discord: "Interaction Type").
+PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE = 1, 2, 3, 4
+
+
+def options_of(data: dict[str, Any]) -> tuple[str, dict[str, Any], str]:
+    """A command's subcommand (or ""), its options by name, and the focused option's name (an
+    autocomplete's; "" otherwise)."""
+    given = data.get("options") or []
+    sub = ""
+    if given and isinstance(given[0], dict) and given[0].get("type") == 1:
+        sub, given = str(given[0].get("name", "")), given[0].get("options") or []
+    values, focused = {}, ""
+    for option in given:
+        if isinstance(option, dict) and "name" in option:
+            values[str(option["name"])] = option.get("value")
+            if option.get("focused"):
+                focused = str(option["name"])
+    return sub, values, focused
+
+
+def command(request: HttpRequest, interaction: dict[str, Any]) -> dict[str, Any]:
+    data = interaction.get("data") or {}
+    name = data.get("name")
+    sub, values, _ = options_of(data)
+    if name == "poolside":
+        if sub == "link":
+            return table.link(interaction)
+        if sub == "campaign":
+            return table.bind(request, interaction, values.get("campaign"))
+        if sub == "unbind":
+            return table.unbind(request, interaction)
+    elif name == "roll":
+        return rolling.roll(bound(request, interaction), values)
+    elif name == "odds":
+        return rolling.odds(bound(request, interaction), values)
+    elif name == "sheet":
+        return table.sheet(bound(request, interaction), values.get(CHARACTER))
+    raise Stop("Poolside doesn't know this command; the site's administrator updates them.")
+
+
+def autocomplete(request: HttpRequest, interaction: dict[str, Any]) -> dict[str, Any]:
+    """Choices as the user types. Anything that stops a command stops its choices too: an
+    unlinked user or an unbound channel gets none."""
+    data = interaction.get("data") or {}
+    sub, values, focused = options_of(data)
+    typed = str(values.get(focused) or "")
+    try:
+        if data.get("name") == "poolside" and sub == "campaign":
+            return answers.choices(table.gm_campaigns(linked(request, interaction), typed))
+        here = bound(request, interaction)
+        if focused == TARGET:
+            return answers.choices(rolling.target_choices(here, typed))
+        if focused == CHARACTER:
+            return answers.choices(table.readable(here, typed))
+        return answers.choices(rolling.option_choices(here, values, focused, typed))
+    except Stop:
+        return answers.choices([])
+
+
+def press(request: HttpRequest, interaction: dict[str, Any]) -> dict[str, Any]:
+    """A follow-up button under a roll: only its character's player or the GM may press it,
+    checked here as the API's follow-up checks it; anyone else gets a private refusal."""
+    here = linked(request, interaction)
+    custom_id = str((interaction.get("data") or {}).get("custom_id", ""))
+    prefix, token, action, value = [*custom_id.split(":", 3), "", "", ""][:4]
+    pk = entry_pk(token) if prefix == answers.FOLLOW_UP_PREFIX else None
+    if pk is None or action not in followups.names():
+        raise Stop("This button is not Poolside's.")
+    try:
+        entry, membership = entry_for_member(here.request, pk)  # type: ignore[arg-type]
+    except Http404:
+        raise Stop("No such roll, or not one of your campaigns'.") from None
+    character = entry.character
+    if character is None or not character.can_read(membership):
+        raise Stop("No such roll, or not one of your campaigns'.")
+    if not character.can_roll(membership):
+        raise Stop(f"Only {character.name}'s player or the GM can follow this roll up.")
+    if not entry.is_readable_by(membership):
+        raise Stop("Only the GM sees this roll's result, so only the GM follows it up.")
+    try:
+        new = make_follow_up(here.user, entry, character, action, value)
+    except Refused as refused:
+        raise Stop(str(refused)) from None
+    return answers.entry_answer(new.pk, membership)
+
+
+def answer(request: HttpRequest, interaction: dict[str, Any]) -> dict[str, Any]:
+    """The answer to a verified interaction of any type but PING."""
+    kind = interaction.get("type")
+    try:
+        if kind == AUTOCOMPLETE:
+            return autocomplete(request, interaction)
+        if kind == APPLICATION_COMMAND:
+            return command(request, interaction)
+        if kind == MESSAGE_COMPONENT:
+            return press(request, interaction)
+    except Stop as stop:
+        return answers.private(stop.message)
+    return answers.private("Poolside doesn't answer this kind of interaction.")
