@@ -120,3 +120,21 @@ def buttons(answer: dict[str, Any]) -> list[dict[str, Any]]:
 
 def is_private(answer: dict[str, Any]) -> bool:
     return bool(answer["data"].get("flags", 0) & EPHEMERAL)
+
+
+def a_row(party: Any) -> tuple[str, Any]:
+    """A row the party's pc (Ada) can roll, in the party's system: its URL kind and the row."""
+    sheet_name = party.campaign.system
+    if sheet_name == "cogent":
+        return "cogent-skill", party.pc.cogent.skills.get(name="Athletics")
+    if sheet_name == "dad6":
+        return "dad6-skill", party.pc.dad6.skills.create(name="Tracking", is_class_skill=True)
+    return "cold-stars-skill", party.pc.cold_stars.skills.get(name="Piloting")
+
+
+def roll(client: Any, key: SigningKey, table: Table, who: str = "player", **values: Any) -> Any:
+    """``/roll`` as ``who``, of Ada's row unless ``target`` is given; the answer's JSON."""
+    if "target" not in values:
+        kind, row = a_row(table.party)
+        values["target"] = target_value(table.party.pc, kind, row)
+    return post(client, key, command(table.id(who), "roll", **values)).json()

@@ -1,0 +1,80 @@
+"""Follow-ups as buttons under a roll: the roller (or the GM) presses them, anyone else is
+refused privately, and what the button makes goes through the same follow-up as the pages."""
+
+import pytest
+
+from rolls.models import RollEntry, Visibility
+from rolls.rules import cogent
+from tests.discord.helpers import buttons, is_private, post, press, roll
+from tests.rolls.helpers import token
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def destiny(table):
+    sheet = table.party.pc.cogent
+    sheet.destiny_points = 3
+    sheet.save()
+    return table
+
+
+def _destiny_button(answer):
+    found = [b for b in buttons(answer) if ":destiny:" in b["custom_id"]]
+    assert found, buttons(answer)
+    return found[0]
+
+
+def test_the_roller_presses_a_follow_up(client, key, destiny):
+    answer = roll(client, key, destiny, challenge_level="6")
+    entry = RollEntry.objects.get()
+    button = _destiny_button(answer)
+    assert button["custom_id"] == f"f:{token(entry)}:destiny:"
+    assert len(button["custom_id"]) <= 100 and len(button["label"]) <= 80
+    followed = post(client, key, press(destiny.id("player"), button["custom_id"])).json()
+    assert followed["type"] == 4 and not is_private(followed)
+    new = RollEntry.objects.exclude(pk=entry.pk).get()
+    assert new.follows == entry or new.root == entry
+    destiny.party.pc.cogent.refresh_from_db()
+    assert destiny.party.pc.cogent.destiny_points == 3 - cogent.DESTINY_COST  # as on the page
+    # Pressed again: the one follow-up is taken, privately said, nothing written.
+    again = post(client, key, press(destiny.id("player"), button["custom_id"])).json()
+    assert is_private(again) and "already has a follow-up" in again["data"]["content"]
+    assert RollEntry.objects.count() == 2
+
+
+def test_the_gm_may_press_the_button(client, key, destiny):
+    answer = roll(client, key, destiny, challenge_level="6")
+    post(client, key, press(destiny.id("gm"), _destiny_button(answer)["custom_id"]))
+    assert RollEntry.objects.count() == 2
+
+
+@pytest.mark.parametrize("who", ["other_player", "observer", "nonmember"])
+def test_anyone_else_gets_a_private_refusal(client, key, destiny, who):
+    answer = roll(client, key, destiny, challenge_level="6")
+    refused = post(client, key, press(destiny.id(who), _destiny_button(answer)["custom_id"])).json()
+    assert is_private(refused) and refused["data"]["content"]
+    assert RollEntry.objects.count() == 1
+    destiny.party.pc.cogent.refresh_from_db()
+    assert destiny.party.pc.cogent.destiny_points == 3
+
+
+def test_an_unlinked_user_or_a_forged_button_does_nothing(client, key, destiny):
+    answer = roll(client, key, destiny, challenge_level="6")
+    custom_id = _destiny_button(answer)["custom_id"]
+    unlinked = post(client, key, press("919999999999999999", custom_id)).json()
+    assert is_private(unlinked) and "/poolside link" in unlinked["data"]["content"]
+    for forged in ("f:0000000000000000:destiny:", "x:y", custom_id.replace("destiny", "teleport")):
+        refused = post(client, key, press(destiny.id("player"), forged)).json()
+        assert is_private(refused)
+    assert RollEntry.objects.count() == 1
+
+
+def test_a_blind_roll_offers_no_buttons_and_its_follow_ups_stay_hidden(client, key, destiny):
+    blind = roll(client, key, destiny, challenge_level="6", visibility=Visibility.BLIND)
+    assert buttons(blind) == []
+    gm_only = roll(client, key, destiny, challenge_level="6", visibility=Visibility.GM_ONLY)
+    button = _destiny_button(gm_only)
+    followed = post(client, key, press(destiny.id("player"), button["custom_id"])).json()
+    # The follow-up of a GM-only roll is GM-only too: answered to the roller alone.
+    assert is_private(followed)
