@@ -4,6 +4,7 @@ message saying what to do (:class:`Stop`), and nothing else happens (docs/discor
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,16 @@ NOT_MEMBER = (
 )
 
 
+# A Discord id (a "snowflake"): a 64-bit integer, sent as up to 20 ASCII digits.
+SNOWFLAKE = re.compile(r"^[0-9]{1,20}$")
+
+
+def snowflake(value: Any) -> str:
+    """A Discord id as sent, or "" when it can't be one."""
+    text = str(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else ""
+    return text if SNOWFLAKE.match(text) else ""
+
+
 class Stop(Exception):
     """End the interaction with ``message``, privately: nothing is written, nothing is posted."""
 
@@ -39,13 +50,13 @@ def discord_user(interaction: dict[str, Any]) -> dict[str, Any]:
     user."""
     member = interaction.get("member")
     found = member.get("user") if isinstance(member, dict) else interaction.get("user")
-    if not isinstance(found, dict) or not str(found.get("id", "")).isdigit():
+    if not isinstance(found, dict) or not snowflake(found.get("id")):
         raise Stop("Discord sent no user with this interaction.")
     return found
 
 
 def display_name(user: dict[str, Any]) -> str:
-    return str(user.get("global_name") or user.get("username") or user["id"])
+    return str(user.get("global_name") or user.get("username") or user["id"])[:100]
 
 
 @dataclass
@@ -71,15 +82,17 @@ def linked(request: HttpRequest, interaction: dict[str, Any]) -> Here:
     permission helpers the pages and the API use (sheets/access.py, rolls/rolling/access.py)
     answer for them exactly as they would on a page; refuses an unlinked Discord user."""
     who = discord_user(interaction)
-    link = DiscordLink.objects.select_related("user").filter(discord_user=str(who["id"])).first()
+    link = (
+        DiscordLink.objects.select_related("user").filter(discord_user=snowflake(who["id"])).first()
+    )
     if link is None or not link.user.is_active:
         raise Stop(NOT_LINKED)
     request.user = link.user
     return Here(
         user=link.user,
         request=request,
-        guild=str(interaction.get("guild_id") or ""),
-        channel=str(interaction.get("channel_id") or ""),
+        guild=snowflake(interaction.get("guild_id")),
+        channel=snowflake(interaction.get("channel_id")),
     )
 
 

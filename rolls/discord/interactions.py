@@ -21,24 +21,38 @@ from sheets.models import Refused
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE = 1, 2, 3, 4
 
 
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[dict[str, Any]]:
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+# An option's value as Discord sends it: text, a number or a boolean. Anything else (a forged
+# list or object) is left out, as if the option weren't given.
+SCALARS = (str, int, float, bool)
+
+
 def options_of(data: dict[str, Any]) -> tuple[str, dict[str, Any], str]:
     """A command's subcommand (or ""), its options by name, and the focused option's name (an
     autocomplete's; "" otherwise)."""
-    given = data.get("options") or []
+    given = _list(data.get("options"))
     sub = ""
-    if given and isinstance(given[0], dict) and given[0].get("type") == 1:
-        sub, given = str(given[0].get("name", "")), given[0].get("options") or []
+    if given and given[0].get("type") == 1:
+        sub, given = str(given[0].get("name", "")), _list(given[0].get("options"))
     values, focused = {}, ""
     for option in given:
-        if isinstance(option, dict) and "name" in option:
-            values[str(option["name"])] = option.get("value")
+        name, value = str(option.get("name", "")), option.get("value")
+        if name and isinstance(value, SCALARS):
+            values[name] = str(value)[:200] if isinstance(value, str) else value
             if option.get("focused"):
-                focused = str(option["name"])
+                focused = name
     return sub, values, focused
 
 
 def command(request: HttpRequest, interaction: dict[str, Any]) -> dict[str, Any]:
-    data = interaction.get("data") or {}
+    data = _dict(interaction.get("data"))
     name = data.get("name")
     sub, values, _ = options_of(data)
     if name == "poolside":
@@ -60,7 +74,7 @@ def command(request: HttpRequest, interaction: dict[str, Any]) -> dict[str, Any]
 def autocomplete(request: HttpRequest, interaction: dict[str, Any]) -> dict[str, Any]:
     """Choices as the user types. Anything that stops a command stops its choices too: an
     unlinked user or an unbound channel gets none."""
-    data = interaction.get("data") or {}
+    data = _dict(interaction.get("data"))
     sub, values, focused = options_of(data)
     typed = str(values.get(focused) or "")
     try:
@@ -80,7 +94,7 @@ def press(request: HttpRequest, interaction: dict[str, Any]) -> dict[str, Any]:
     """A follow-up button under a roll: only its character's player or the GM may press it,
     checked here as the API's follow-up checks it; anyone else gets a private refusal."""
     here = linked(request, interaction)
-    custom_id = str((interaction.get("data") or {}).get("custom_id", ""))
+    custom_id = str(_dict(interaction.get("data")).get("custom_id", ""))[:100]
     prefix, token, action, value = [*custom_id.split(":", 3), "", "", ""][:4]
     pk = entry_pk(token) if prefix == answers.FOLLOW_UP_PREFIX else None
     if pk is None or action not in followups.names():

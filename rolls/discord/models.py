@@ -60,7 +60,10 @@ class LinkCode(models.Model):
     def issue(cls, discord_user: str, discord_name: str) -> str:
         """A new code for this Discord user (their earlier ones stop working); the code itself
         is returned once and never stored."""
-        cls.objects.filter(discord_user=discord_user).delete()
+        # Theirs and everyone's expired: nothing unusable is kept.
+        cls.objects.filter(
+            models.Q(discord_user=discord_user) | models.Q(expires_at__lte=timezone.now())
+        ).delete()
         code = secrets.token_urlsafe(32)
         cls.objects.create(
             digest=cls.digest_of(code),

@@ -14,6 +14,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from django.conf import settings
 from django.tasks import task
@@ -91,7 +92,8 @@ def edit_answer(token: str, message: dict[str, Any]) -> Answer:
     """Edit a deferred interaction's answer (its "original response"), within the 15 minutes
     its token lives."""
     app = settings.DISCORD_APPLICATION_ID
-    return call("PATCH", f"/webhooks/{app}/{token}/messages/@original", message, bot=False)
+    path = f"/webhooks/{app}/{quote(token, safe='')}/messages/@original"
+    return call("PATCH", path, message, bot=False)
 
 
 @task()

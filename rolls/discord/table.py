@@ -13,7 +13,15 @@ from django.http import Http404
 from django.urls import reverse
 
 from rolls.discord import answers, rest
-from rolls.discord.context import Here, Stop, bound, discord_user, display_name, linked
+from rolls.discord.context import (
+    Here,
+    Stop,
+    bound,
+    discord_user,
+    display_name,
+    linked,
+    snowflake,
+)
 from rolls.discord.models import LINK_CODE_LIFETIME, ChannelBinding, LinkCode
 from rolls.rolling.display import headline
 from rolls.rolling.targets import sheet_targets
@@ -29,7 +37,7 @@ def link(interaction: dict[str, Any]) -> dict[str, Any]:
     """A one-time link, shown only to the user, that links their Discord user to the Poolside
     account that opens it and confirms."""
     who = discord_user(interaction)
-    code = LinkCode.issue(str(who["id"]), display_name(who))
+    code = LinkCode.issue(snowflake(who["id"]), display_name(who))
     url = settings.SITE_URL + reverse("discord_link", args=[code])
     minutes = int(LINK_CODE_LIFETIME.total_seconds() // 60)
     return answers.private(

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -12,10 +13,12 @@ from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from rolls.discord import answers
+from rolls.discord.context import snowflake
 from rolls.discord.interactions import AUTOCOMPLETE, PING, answer
 from rolls.discord.models import DiscordLink, Interaction, LinkCode
 from rolls.discord.signature import SIGNATURE_HEADER, TIMESTAMP_HEADER, verified
@@ -25,6 +28,7 @@ NOT_SET_UP = (
     "Discord is not set up on this server: set DISCORD_APPLICATION_ID and DISCORD_PUBLIC_KEY "
     "(docs/discord.md)."
 )
+REMEMBERED = timedelta(days=1)
 STILL_ANSWERING = "Poolside is still answering this interaction."
 
 
@@ -35,6 +39,9 @@ def _text(status: int, text: str) -> HttpResponse:
 def _claimed(interaction_id: str) -> Interaction | None:
     """Remember the interaction before carrying it out; the one remembered already (a retry)
     when Discord sent it before."""
+    # Discord retries within seconds and an interaction's token lives 15 minutes: a day's
+    # memory is plenty, and keeps the table small without a job of its own.
+    Interaction.objects.filter(received_at__lt=timezone.now() - REMEMBERED).delete()
     try:
         with transaction.atomic():
             Interaction.objects.create(interaction=interaction_id)
@@ -59,18 +66,19 @@ def interactions(request: HttpRequest) -> HttpResponse:
         interaction: Any = json.loads(body)
     except ValueError:
         return _text(400, "The body is not JSON.")
-    if not isinstance(interaction, dict) or not str(interaction.get("id", "")).isdigit():
+    if not isinstance(interaction, dict) or not snowflake(interaction.get("id")):
         return _text(400, "The body is not an interaction.")
     if interaction.get("type") == PING:
         return JsonResponse({"type": answers.PONG})
     if interaction.get("type") == AUTOCOMPLETE:
         # Reads only, and Discord sends one per keystroke: nothing to remember.
         return JsonResponse(answer(request, interaction))
-    seen = _claimed(str(interaction["id"])[:20])
+    interaction_id = snowflake(interaction["id"])
+    seen = _claimed(interaction_id)
     if seen is not None:
         return JsonResponse(seen.answer or answers.private(STILL_ANSWERING))
     reply = answer(request, interaction)
-    Interaction.objects.filter(interaction=str(interaction["id"])[:20]).update(answer=reply)
+    Interaction.objects.filter(interaction=interaction_id).update(answer=reply)
     return JsonResponse(reply)
 
 

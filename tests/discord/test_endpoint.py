@@ -3,9 +3,11 @@ timestamps, PING, and a retried interaction."""
 
 import json
 import time
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from nacl.signing import SigningKey
 
 from rolls.discord.checks import discord_settings_check
@@ -130,3 +132,11 @@ def test_a_retried_interaction_never_rolls_twice(client, key, table):
     assert again.json() == first.json()
     assert RollEntry.objects.count() == 1
     assert Interaction.objects.filter(interaction=sent["id"]).count() == 1
+
+
+def test_interactions_are_remembered_for_a_day(client, key, table):
+    old = Interaction.objects.create(interaction="1", answer={"type": 4})
+    Interaction.objects.filter(pk=old.pk).update(received_at=timezone.now() - timedelta(days=2))
+    post(client, key, command(table.id("player"), "poolside", "link"))
+    assert not Interaction.objects.filter(pk="1").exists()
+    assert Interaction.objects.count() == 1
