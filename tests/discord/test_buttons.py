@@ -4,9 +4,10 @@ refused privately, and what the button makes goes through the same follow-up as 
 import pytest
 
 from rolls.models import RollEntry, Visibility
-from rolls.rules import cogent
-from tests.discord.helpers import buttons, is_private, post, press, roll
-from tests.rolls.helpers import token
+from rolls.rules import cogent, cold_stars
+from sheets.models import System
+from tests.discord.helpers import buttons, is_private, post, press, roll, target_value
+from tests.rolls.helpers import seed_where, token
 
 pytestmark = pytest.mark.django_db
 
@@ -78,3 +79,33 @@ def test_a_blind_roll_offers_no_buttons_and_its_follow_ups_stay_hidden(client, k
     followed = post(client, key, press(destiny.id("player"), button["custom_id"])).json()
     # The follow-up of a GM-only roll is GM-only too: answered to the roller alone.
     assert is_private(followed)
+
+
+@pytest.mark.parametrize("system", [System.COLD_STARS])
+def test_cold_stars_correct_and_the_costly_success_choice_as_buttons(client, key, table, settings):
+    sheet = table.party.pc.cold_stars
+    sheet.strength, sheet.momentum = 2, 0
+    sheet.save()
+    athletics = sheet.skills.get(name="Athletics")
+    athletics.trained, athletics.rating = True, 2
+    athletics.save()
+    value = target_value(table.party.pc, "cold-stars-skill", athletics)
+    broke = roll(client, key, table, target=value)
+    [correct] = [b for b in buttons(broke) if ":correct:" in b["custom_id"]]
+    assert correct["disabled"]  # no Momentum: shown, as the card shows it, but not pressable
+    refused = post(client, key, press(table.id("player"), correct["custom_id"])).json()
+    assert is_private(refused) and "Momentum" in refused["data"]["content"]
+    # A roll whose dice are all blank leaves the choice (repeatable: ROLLS_RNG_SEED).
+    pool = cold_stars.Pool(2, 2, 0)
+    settings.ROLLS_RNG_SEED = seed_where(
+        lambda f: cold_stars.resolve(f) == "choice", lambda rng: cold_stars.roll(pool, rng)
+    )
+    answer = roll(client, key, table, target=value)
+    assert RollEntry.objects.latest("pk").outcome == "choice"
+    picks = {b["label"]: b["custom_id"] for b in buttons(answer) if ":choice:" in b["custom_id"]}
+    assert set(picks) == {"Take a Costly Success", "Take a Failure"}
+    ben = post(client, key, press(table.id("other_player"), picks["Take a Failure"])).json()
+    assert is_private(ben) and RollEntry.objects.latest("pk").outcome == "choice"
+    chosen = post(client, key, press(table.id("player"), picks["Take a Costly Success"])).json()
+    assert chosen["type"] == 4
+    assert RollEntry.objects.latest("pk").outcome == "costly_success"
