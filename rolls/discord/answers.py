@@ -34,6 +34,14 @@ BUTTONS_PER_ROW, ROWS_MAX = 5, 5
 BUTTON_LABEL_MAX = 80
 CUSTOM_ID_MAX = 100
 FOLLOW_UP_PREFIX = "f"
+# A follow-up that takes the player's words (a DAD6 bane's): the button opens a form (a modal)
+# that asks for them, and its submission makes the follow-up.
+ASK_PREFIX = "a"
+MODAL = 9
+TEXT_INPUT, SHORT = 4, 1
+MODAL_TITLE_MAX = 45  # characters of a modal's title and of a text input's label
+TEXT_INPUT_MAX = 4000
+ASKED = "value"  # the text input's custom_id
 NO_MENTIONS: dict[str, Any] = {"parse": []}  # a character named @everyone pings nobody
 
 
@@ -69,8 +77,8 @@ def choices(found: list[tuple[str, str]]) -> dict[str, Any]:
     }
 
 
-def follow_up_id(entry_pk: int, action: str, value: str) -> str:
-    return ":".join((FOLLOW_UP_PREFIX, entry_token(entry_pk), action, value))
+def follow_up_id(entry_pk: int, action: str, value: str, prefix: str = FOLLOW_UP_PREFIX) -> str:
+    return ":".join((prefix, entry_token(entry_pk), action, value))
 
 
 def _buttons(entry: RollEntry, membership: Membership) -> list[dict[str, Any]]:
@@ -84,7 +92,8 @@ def _buttons(entry: RollEntry, membership: Membership) -> list[dict[str, Any]]:
     sheet = rule_system(entry.system).sheet_of(character)
     buttons = []
     for offer in followups.available(entry, sheet, has_follow_up=False):
-        custom_id = follow_up_id(entry.pk, offer.name, offer.value)
+        prefix = ASK_PREFIX if offer.asks else FOLLOW_UP_PREFIX
+        custom_id = follow_up_id(entry.pk, offer.name, offer.value, prefix)
         if len(custom_id) > CUSTOM_ID_MAX:
             continue  # a pick too long to name in a button: the permalink's card offers it
         buttons.append(
@@ -101,6 +110,34 @@ def _buttons(entry: RollEntry, membership: Membership) -> list[dict[str, Any]]:
         {"type": ACTION_ROW, "components": buttons[i : i + BUTTONS_PER_ROW]}
         for i in range(0, len(buttons), BUTTONS_PER_ROW)
     ]
+
+
+def ask_modal(entry: RollEntry, action: str) -> dict[str, Any]:
+    """The form a follow-up that takes words opens (Discord's modal), labelled as the card's
+    field; left empty, the follow-up takes its default, as on the page."""
+    character = entry.character
+    assert character is not None  # the press was checked
+    sheet = rule_system(entry.system).sheet_of(character)
+    offered = followups.available(entry, sheet, has_follow_up=entry.follow_ups.exists())
+    offer = next((o for o in offered if o.name == action and o.asks), None)
+    if offer is None:
+        return private("This follow-up is no longer offered for this roll.")
+    text_input = {
+        "type": TEXT_INPUT,
+        "custom_id": ASKED,
+        "label": payloads.clip(offer.asks, MODAL_TITLE_MAX),
+        "style": SHORT,
+        "required": False,
+        "max_length": min(offer.asks_max or TEXT_INPUT_MAX, TEXT_INPUT_MAX),
+    }
+    return {
+        "type": MODAL,
+        "data": {
+            "custom_id": follow_up_id(entry.pk, action, ""),
+            "title": payloads.clip(offer.label, MODAL_TITLE_MAX),
+            "components": [{"type": ACTION_ROW, "components": [text_input]}],
+        },
+    }
 
 
 BLIND_WORDS = "A roll was made. It was blind: only the GM sees the result."

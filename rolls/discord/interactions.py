@@ -10,15 +10,16 @@ from django.http import Http404, HttpRequest
 
 from rolls.discord import answers, rolling, table
 from rolls.discord.commands import CHARACTER, TARGET
-from rolls.discord.context import Stop, bound, linked
+from rolls.discord.context import Here, Stop, bound, linked
 from rolls.log.tokens import entry_pk
+from rolls.models import RollEntry
 from rolls.rolling import followups
 from rolls.rolling.access import entry_for_member
 from rolls.rolling.actions import make_follow_up
-from sheets.models import Refused
+from sheets.models import Membership, Refused
 
 # Interaction types (Discord: "Interaction Type").
-PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE = 1, 2, 3, 4
+PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -90,13 +91,12 @@ def autocomplete(request: HttpRequest, interaction: dict[str, Any]) -> dict[str,
         return answers.choices([])
 
 
-def press(request: HttpRequest, interaction: dict[str, Any]) -> dict[str, Any]:
-    """A follow-up button under a roll: only its character's player or the GM may press it,
-    checked here as the API's follow-up checks it; anyone else gets a private refusal."""
-    here = linked(request, interaction)
-    custom_id = str(_dict(interaction.get("data")).get("custom_id", ""))[:100]
-    prefix, token, action, value = [*custom_id.split(":", 3), "", "", ""][:4]
-    pk = entry_pk(token) if prefix == answers.FOLLOW_UP_PREFIX else None
+def _checked(here: Here, custom_id: str) -> tuple[str, RollEntry, Membership, str, str]:
+    """The entry a button or a modal names, checked as the API's follow-up checks it: only its
+    character's player or the GM may follow it up; anyone else gets a private refusal."""
+    prefix, token, action, value = [*custom_id[:100].split(":", 3), "", "", ""][:4]
+    known = prefix in (answers.FOLLOW_UP_PREFIX, answers.ASK_PREFIX)
+    pk = entry_pk(token) if known else None
     if pk is None or action not in followups.names():
         raise Stop("This button is not Poolside's.")
     try:
@@ -110,11 +110,48 @@ def press(request: HttpRequest, interaction: dict[str, Any]) -> dict[str, Any]:
         raise Stop(f"Only {character.name}'s player or the GM can follow this roll up.")
     if not entry.is_readable_by(membership):
         raise Stop("Only the GM sees this roll's result, so only the GM follows it up.")
+    return prefix, entry, membership, action, value
+
+
+def _follow_up(
+    here: Here, entry: RollEntry, membership: Membership, action: str, value: str
+) -> dict[str, Any]:
+    assert entry.character is not None  # _checked
     try:
-        new = make_follow_up(here.user, entry, character, action, value)
+        new = make_follow_up(here.user, entry, entry.character, action, value)
     except Refused as refused:
         raise Stop(str(refused)) from None
     return answers.entry_answer(new.pk, membership)
+
+
+def press(request: HttpRequest, interaction: dict[str, Any]) -> dict[str, Any]:
+    """A follow-up button under a roll; one that takes words opens a form for them first."""
+    here = linked(request, interaction)
+    custom_id = str(_dict(interaction.get("data")).get("custom_id", ""))
+    prefix, entry, membership, action, value = _checked(here, custom_id)
+    if prefix == answers.ASK_PREFIX:
+        return answers.ask_modal(entry, action)
+    return _follow_up(here, entry, membership, action, value)
+
+
+def _typed(components: Any) -> str:
+    """The text typed into the modal's input, wherever Discord nests it (an action row's
+    components, or a label's component)."""
+    for item in _list(components):
+        if item.get("custom_id") == answers.ASKED and isinstance(item.get("value"), str):
+            return str(item["value"])[: answers.TEXT_INPUT_MAX]
+        found = _typed(item.get("components")) or _typed([item.get("component")])
+        if found:
+            return found
+    return ""
+
+
+def submit(request: HttpRequest, interaction: dict[str, Any]) -> dict[str, Any]:
+    """The modal of a follow-up that takes words: made with what was typed, checked again."""
+    here = linked(request, interaction)
+    data = _dict(interaction.get("data"))
+    _, entry, membership, action, _ = _checked(here, str(data.get("custom_id", "")))
+    return _follow_up(here, entry, membership, action, _typed(data.get("components")))
 
 
 def answer(request: HttpRequest, interaction: dict[str, Any]) -> dict[str, Any]:
@@ -127,6 +164,8 @@ def answer(request: HttpRequest, interaction: dict[str, Any]) -> dict[str, Any]:
             return command(request, interaction)
         if kind == MESSAGE_COMPONENT:
             return press(request, interaction)
+        if kind == MODAL_SUBMIT:
+            return submit(request, interaction)
     except Stop as stop:
         return answers.private(stop.message)
     return answers.private("Poolside doesn't answer this kind of interaction.")

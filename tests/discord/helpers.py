@@ -128,7 +128,8 @@ def a_row(party: Any) -> tuple[str, Any]:
     if sheet_name == "cogent":
         return "cogent-skill", party.pc.cogent.skills.get(name="Athletics")
     if sheet_name == "dad6":
-        return "dad6-skill", party.pc.dad6.skills.create(name="Tracking", is_class_skill=True)
+        skill, _ = party.pc.dad6.skills.get_or_create(name="Tracking", is_class_skill=True)
+        return "dad6-skill", skill
     return "cold-stars-skill", party.pc.cold_stars.skills.get(name="Piloting")
 
 

@@ -6,7 +6,15 @@ import pytest
 from rolls.models import RollEntry, Visibility
 from rolls.rules import cogent, cold_stars
 from sheets.models import System
-from tests.discord.helpers import buttons, is_private, post, press, roll, target_value
+from tests.discord.helpers import (
+    buttons,
+    interaction,
+    is_private,
+    post,
+    press,
+    roll,
+    target_value,
+)
 from tests.rolls.helpers import seed_where, token
 
 pytestmark = pytest.mark.django_db
@@ -109,3 +117,45 @@ def test_cold_stars_correct_and_the_costly_success_choice_as_buttons(client, key
     chosen = post(client, key, press(table.id("player"), picks["Take a Costly Success"])).json()
     assert chosen["type"] == 4
     assert RollEntry.objects.latest("pk").outcome == "costly_success"
+
+
+def _modal_submit(discord_user, modal, typed):
+    text_input = modal["data"]["components"][0]["components"][0]
+    data = {
+        "custom_id": modal["data"]["custom_id"],
+        "components": [
+            {
+                "type": 1,
+                "components": [{"type": 4, "custom_id": text_input["custom_id"], "value": typed}],
+            }
+        ],
+    }
+    return interaction(5, discord_user, data)
+
+
+@pytest.mark.parametrize("system", [System.DAD6])
+def test_dad6_buying_a_boon_asks_for_the_bane_in_a_form(client, key, table, settings):
+    # The first seed whose roll fails within reach: a boon can be bought (repeatable dice).
+    for seed in range(300):
+        settings.ROLLS_RNG_SEED = seed
+        answer = roll(client, key, table, tools=2, difficulty=2)
+        buy = [b for b in buttons(answer) if ":buy_boon:" in b["custom_id"]]
+        if buy:
+            break
+    else:  # pragma: no cover
+        pytest.fail("no seed gave a failure a boon can be bought for")
+    failed = RollEntry.objects.latest("pk")
+    assert buy[0]["custom_id"].startswith("a:")  # opens a form: the bane is the player's words
+    refused = post(client, key, press(table.id("other_player"), buy[0]["custom_id"])).json()
+    assert is_private(refused)
+    modal = post(client, key, press(table.id("player"), buy[0]["custom_id"])).json()
+    assert modal["type"] == 9 and len(modal["data"]["title"]) <= 45
+    assert RollEntry.objects.latest("pk") == failed  # the form is not the purchase
+    # Submitted by someone else (a forged submission): refused, nothing bought.
+    forged = post(client, key, _modal_submit(table.id("other_player"), modal, "Nope")).json()
+    assert is_private(forged) and RollEntry.objects.latest("pk") == failed
+    bought = post(client, key, _modal_submit(table.id("player"), modal, "Owes the ferryman"))
+    assert bought.json()["type"] == 4
+    new = RollEntry.objects.latest("pk")
+    assert new.kind == "buy_boon" and new.root_id == failed.pk
+    assert table.party.pc.dad6.banes.filter(description="Owes the ferryman").exists()
