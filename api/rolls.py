@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from django import forms
-from django.http import Http404, HttpRequest, QueryDict
+from django.http import Http404, HttpRequest
 from django.urls import reverse
 from ninja import Body, Path, Query, Router, Schema, Status
 from pydantic import BaseModel, ConfigDict, Field
@@ -27,13 +27,13 @@ from rolls.models import RollEntry
 from rolls.rolling import followups
 from rolls.rolling.access import entry_for_member
 from rolls.rolling.actions import make_follow_up, make_roll
-from rolls.rolling.asks import ASK_PARAMS, panel_ask
-from rolls.rolling.display import Band, bands
+from rolls.rolling.display import Band
 from rolls.rolling.forms.base import RollForm
-from rolls.rolling.targets import Target, target_for_roller
+from rolls.rolling.panel_values import NotSingle, bound_panel
+from rolls.rolling.targets import Target, sheet_targets, target_for_roller
 from rolls.rules import cogent
 from sheets.access import campaign_for_member, character_for_reader
-from sheets.models import Character, Membership
+from sheets.models import Character, Membership, Refused
 from sheets.registry import rule_system
 from sheets.usage import heavy_wait
 
@@ -276,32 +276,6 @@ def _single(name: str) -> ApiError:
     return ApiError(422, "Some values are not valid.", {name: ["Give a single value."]})
 
 
-def _with_options(
-    form_class: type[RollForm], defaults: dict[str, Any], values: dict[str, Any]
-) -> QueryDict:
-    """The panel's defaults with the options given over them, as the panel's form posts them:
-    true ticks a box, false or null unticks it (or leaves the option out), numbers and text go
-    as text, and an option of several values (a multiple choice, the panel's tick boxes) takes
-    a list — or one value — as the browser sends each ticked box."""
-    fields = form_class.base_fields
-    data = QueryDict(mutable=True)
-    for name, value in defaults.items():
-        data.setlist(name, [str(v) for v in value] if isinstance(value, list) else [str(value)])
-    for name, value in values.items():
-        multiple = isinstance(fields.get(name), forms.MultipleChoiceField)
-        if isinstance(value, dict) or (isinstance(value, list) and not multiple):
-            raise _single(name)
-        if value is None or value is False:
-            data.pop(name, None)
-        elif isinstance(value, list):
-            if any(isinstance(item, (dict, list)) for item in value):
-                raise _single(name)
-            data.setlist(name, [str(item) for item in value])
-        else:
-            data[name] = "on" if value is True else str(value)
-    return data
-
-
 def _query_values(request: HttpRequest) -> dict[str, Any]:
     """The query string's options: a parameter given once is its value, a repeated one a list
     (which only a list option takes: a repeated single option is refused, never read as its
@@ -313,23 +287,14 @@ def _loaded_form(
     request: HttpRequest, pk: int, kind: str, target_pk: int, values: dict[str, Any]
 ) -> tuple[Target, Membership, RollForm]:
     """The target (as the roll panel loads it: the roller's permission) and its panel's form,
-    bound to the panel's defaults with ``values`` over them. The GM's call or contest it answers
-    (``call``/``contest`` in values) presets and locks options, as on the sheet."""
+    bound to the panel's defaults with ``values`` over them (rolls/rolling/panel_values.py)."""
     target, membership = target_for_roller(request, pk, kind, target_pk)  # type: ignore[arg-type]
-    for name in ASK_PARAMS:
-        if isinstance(values.get(name), list):
-            raise _single(name)
-    asked = {name: str(values[name]) for name in ASK_PARAMS if values.get(name) is not None}
-    ask, refusal = panel_ask(asked, target)
-    if refusal:
-        raise ApiError(409, refusal)
-    presets = {"gm": membership.is_gm} | (ask.presets() if ask else {})
-    form_class = target.character.campaign.rule_system.rolling.form_class
-    defaults = form_class.default_data(target=target, sheet=target.sheet, **presets)
-    data = _with_options(form_class, defaults, values)
-    data.update(asked)
-    form = form_class(data, target=target, sheet=target.sheet, **presets)
-    form.is_valid()
+    try:
+        form = bound_panel(target, membership, values)
+    except NotSingle as bad:
+        raise _single(bad.name) from None
+    except Refused as refusal:
+        raise ApiError(409, str(refusal)) from None
     return target, membership, form
 
 
@@ -368,32 +333,17 @@ def targets(request: HttpRequest, pk: Id) -> list[dict[str, Any]]:
     """Every rollable row of the sheet with its odds at the panel's default options — what the
     sheet shows beside each Roll button. Anyone who may read the character may list them."""
     character, _ = character_for_reader(request, pk)  # type: ignore[arg-type]
-    system = character.campaign.rule_system
-    # One sheet for every row: what a pool reads of it (Cogent's injuries and disabling
-    # characteristics) is then read once, not once per row.
-    sheet = system.read_sheet(character.pk)
-    found = []
-    for row in system.rolling.rows:
-        rows = row.model._default_manager.filter(**{row.lookup: character.pk})
-        rows = rows.select_related(*row.related).prefetch_related(*row.prefetch)
-        *path, name = row.lookup.removesuffix("_id").split("__")
-        for obj in rows.order_by(*row.order_by) if row.order_by else rows:
-            holder = obj
-            for step in path:
-                holder = getattr(holder, step)
-            setattr(holder, name, sheet)
-            target = Target(kind=row.kind, obj=obj, character=character)
-            found.append(
-                {
-                    "kind": row.kind,
-                    "id": obj.pk,
-                    "label": target.label,
-                    "pool": system.rolling.pool(row.kind, obj),
-                    "odds": _odds(bands(system.rolling.odds(row.kind, obj))),
-                    "url": _target_url(request, target),
-                }
-            )
-    return found
+    return [
+        {
+            "kind": row.target.kind,
+            "id": row.target.obj.pk,
+            "label": row.target.label,
+            "pool": row.pool,
+            "odds": _odds(row.bands),
+            "url": _target_url(request, row.target),
+        }
+        for row in sheet_targets(character)
+    ]
 
 
 @router.get(

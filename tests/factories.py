@@ -332,3 +332,28 @@ class WebhookDeliveryFactory(factory.django.DjangoModelFactory):
 
     webhook = factory.SubFactory(WebhookFactory)
     entry = None
+
+
+# --- Discord (rolls/discord) ------------------------------------------------------------------
+
+
+class DiscordLinkFactory(factory.django.DjangoModelFactory):
+    """A Poolside user linked to a Discord user (ids are Discord's "snowflakes": digits)."""
+
+    class Meta:
+        model = "discord.DiscordLink"
+
+    user = factory.SubFactory(UserFactory)
+    discord_user = factory.Sequence(lambda n: str(900000000000000000 + n))
+    discord_name = factory.LazyAttribute(lambda link: f"{link.user.username}-on-discord")
+
+
+class ChannelBindingFactory(factory.django.DjangoModelFactory):
+    """A Discord channel that plays a campaign."""
+
+    class Meta:
+        model = "discord.ChannelBinding"
+
+    channel = factory.Sequence(lambda n: str(800000000000000000 + n))
+    guild = "700000000000000001"
+    campaign = factory.SubFactory(CampaignFactory)

@@ -207,6 +207,18 @@ PERMISSION_TESTS: dict[str, tuple[str, ...]] = {
     "api:message_correct": (
         "tests.rolls.test_api_messages::test_corrections_are_the_authors_and_messages_only",
     ),
+    # Discord (rolls/discord): a signed POST endpoint outside login — its permissions are those
+    # of the linked user, tested per command — and the pages that link an account.
+    "discord_interactions": (
+        "tests.discord.test_endpoint::test_a_bad_signature_is_refused_before_anything_is_read",
+        "tests.discord.test_linking::test_an_unlinked_user_is_told_to_link_and_nothing_happens",
+        "tests.discord.test_buttons::test_anyone_else_gets_a_private_refusal",
+        "tests.discord.test_linking::test_only_a_gm_binds_a_channel_to_their_own_campaign",
+    ),
+    "discord_link": (
+        "tests.discord.test_linking::test_link_gives_a_private_one_time_link_that_links_the_account",
+    ),
+    "discord_unlink": ("tests.discord.test_linking::test_unlink_on_the_account_page",),
     "campaign_webhooks": ("tests.rolls.test_webhooks::test_only_the_gm_sees_and_changes_webhooks",),
     "webhook_action": ("tests.rolls.test_webhooks::test_only_the_gm_sees_and_changes_webhooks",),
     "webhook_delete": ("tests.rolls.test_webhooks::test_only_the_gm_sees_and_changes_webhooks",),
@@ -238,6 +250,8 @@ URL_HELPERS = {
     "api:session_end": "/current/end",
     "message_post": "post_message(",
     "message_correct": "correct(client",
+    "discord_interactions": "post(",
+    "discord_link": "_link_url",
 }
 
 
@@ -342,13 +356,20 @@ def test_anonymous_visitors_are_sent_to_log_in(client, parties):
 
 @pytest.mark.django_db
 def test_pages_without_arguments_need_a_login_where_they_are_private(client):
-    private = {"campaign_create", "password_change", "password_change_done", "account"}
+    private = {
+        "campaign_create",
+        "password_change",
+        "password_change_done",
+        "account",
+        "discord_unlink",
+    }
     public = {n for n in set(walked()) - set(with_arguments()) - private if not is_api(n)}
     for name in sorted(private):
         response = client.get(reverse(name))
         assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
-    # POST-only: logout, and the demo login (tests/sheets/test_landing.py).
-    for name in sorted(public - {"logout", "demo_login"}):
+    # POST-only: logout, the demo login (tests/sheets/test_landing.py) and Discord's signed
+    # endpoint (tests/discord/test_endpoint.py).
+    for name in sorted(public - {"logout", "demo_login", "discord_interactions"}):
         assert client.get(reverse(name)).status_code == 200, name
 
 

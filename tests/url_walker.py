@@ -211,4 +211,7 @@ OUTSIDE_CAMPAIGN = {
     # A portrait as Discord fetches a roll's avatar: no login, by a token this site signed, never
     # a hidden NPC's (tests/sheets/test_portrait_avatar.py).
     "portrait_avatar": "token",
+    # A one-time code that /poolside link gave one Discord user; it names no campaign and links
+    # only the logged-in user's own account (tests/discord/test_linking.py).
+    "discord_link": "code",
 }

@@ -78,3 +78,10 @@ def _bands(items: tuple[tuple[str, Fraction], ...]) -> tuple[Band, ...]:
             Band(code, OUTCOME_LABELS[code], chance, left, round(cumulative * 1000) - left)
         )
     return tuple(result)
+
+
+def headline(bands: list[Band]) -> str:
+    """A sheet row's figure, in the panel's words and numbers: each way of succeeding on its own
+    (a Costly success is never counted as a Success without saying so)."""
+    parts = [f"{b.percent} {b.label}" for b in bands if b.code.endswith("success") and b.chance]
+    return " · ".join(parts) or f"{percent(Fraction(0))} Success"

@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.http import urlencode
 
+from rolls.rolling.display import Band, bands
 from rolls.rolling.forms.cogent_pools import default_weapon
 from rolls.rolling.row_read import RowRead
 from sheets.access import character_for_roller, check_reader, check_roller
@@ -118,6 +119,43 @@ def _row_query(system: RuleSystem[Any], row: RowKind) -> _RowQuery:
         return read(router.db_for_read(row.model)).load(pk, character, user)
 
     return load
+
+
+@dataclass(frozen=True)
+class SheetTarget:
+    """A rollable row as the sheet lists it: the target, its pool and odds at the panel's
+    default options."""
+
+    target: Target
+    pool: dict[str, Any]
+    bands: list[Band]
+
+
+def sheet_targets(character: Character) -> list[SheetTarget]:
+    """Every rollable row of the sheet with its pool and odds at the panel's default options —
+    what the sheet shows beside each Roll button (the API's targets, Discord's autocomplete)."""
+    system = character.campaign.rule_system
+    # One sheet for every row: what a pool reads of it (Cogent's injuries and disabling
+    # characteristics) is then read once, not once per row.
+    sheet = system.read_sheet(character.pk)
+    found = []
+    for row in system.rolling.rows:
+        rows = row.model._default_manager.filter(**{row.lookup: character.pk})
+        rows = rows.select_related(*row.related).prefetch_related(*row.prefetch)
+        *path, name = row.lookup.removesuffix("_id").split("__")
+        for obj in rows.order_by(*row.order_by) if row.order_by else rows:
+            holder = obj
+            for step in path:
+                holder = getattr(holder, step)
+            setattr(holder, name, sheet)
+            found.append(
+                SheetTarget(
+                    Target(kind=row.kind, obj=obj, character=character),
+                    system.rolling.pool(row.kind, obj),
+                    bands(system.rolling.odds(row.kind, obj)),
+                )
+            )
+    return found
 
 
 def find_target(character: Character, name: str, *, assist: bool = False) -> Target | None:

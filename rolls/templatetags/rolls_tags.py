@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from django import template
@@ -11,7 +10,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from rolls.log.tokens import entry_token as _entry_token
 from rolls.messages.text import to_html, to_plain
-from rolls.rolling.display import Band, bands, percent
+from rolls.rolling.display import bands, headline
 from sheets.models.campaigns import initials
 
 register = template.Library()
@@ -28,13 +27,6 @@ def roll_cell(character: Any, kind: str, obj: Any, can_roll: bool, label: str) -
         "can_roll": can_roll,
         "label": label,
     }
-
-
-def headline(bands: list[Band]) -> str:
-    """A sheet row's figure, in the panel's words and numbers: each way of succeeding on its own
-    (a Costly success is never counted as a Success without saying so)."""
-    parts = [f"{b.percent} {b.label}" for b in bands if b.code.endswith("success") and b.chance]
-    return " · ".join(parts) or f"{percent(Fraction(0))} Success"
 
 
 @register.inclusion_tag("rolls/_prompts.html", takes_context=True)

@@ -1,0 +1,165 @@
+"""What Poolside answers Discord: interaction responses, a roll's embed and its follow-up buttons
+(docs/discord.md, "What is never posted").
+
+A roll's embed is the webhooks' own (rolls/webhooks/payloads.py), built from the entry's record
+as the API gives it to the roller, so it carries nothing the API wouldn't show them. An entry
+that not every member may read (GM-only, blind, secret, a hidden NPC's) is answered only to the
+one who acted (an ephemeral message); a blind roll's answer says only that a roll was made.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+
+from rolls.log.records import api_records
+from rolls.log.tokens import entry_token
+from rolls.models import RollEntry
+from rolls.rolling import followups
+from rolls.webhooks import payloads
+from sheets.models import Membership
+from sheets.registry import rule_system
+
+# Interaction response types and message flags (Discord: "Receiving and Responding").
+PONG = 1
+CHANNEL_MESSAGE = 4
+DEFERRED_CHANNEL_MESSAGE = 5
+AUTOCOMPLETE_RESULT = 8
+EPHEMERAL = 64
+# Message components: an action row holds at most five buttons, a message five rows.
+ACTION_ROW, BUTTON = 1, 2
+PRIMARY, SECONDARY = 1, 2
+BUTTONS_PER_ROW, ROWS_MAX = 5, 5
+BUTTON_LABEL_MAX = 80
+CUSTOM_ID_MAX = 100
+FOLLOW_UP_PREFIX = "f"
+# A follow-up that takes the player's words (a DAD6 bane's): the button opens a form (a modal)
+# that asks for them, and its submission makes the follow-up.
+ASK_PREFIX = "a"
+MODAL = 9
+TEXT_INPUT, SHORT = 4, 1
+MODAL_TITLE_MAX = 45  # characters of a modal's title and of a text input's label
+TEXT_INPUT_MAX = 4000
+ASKED = "value"  # the text input's custom_id
+NO_MENTIONS: dict[str, Any] = {"parse": []}  # a character named @everyone pings nobody
+
+
+def private(text: str) -> dict[str, Any]:
+    """A message only the user who acted sees."""
+    return {
+        "type": CHANNEL_MESSAGE,
+        "data": {"content": text, "flags": EPHEMERAL, "allowed_mentions": NO_MENTIONS},
+    }
+
+
+def private_embed(embed: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": CHANNEL_MESSAGE,
+        "data": {
+            "embeds": [payloads.fit(embed)],
+            "flags": EPHEMERAL,
+            "allowed_mentions": NO_MENTIONS,
+        },
+    }
+
+
+def choices(found: list[tuple[str, str]]) -> dict[str, Any]:
+    """An autocomplete answer: at most 25 choices, each name and value within 100 characters."""
+    return {
+        "type": AUTOCOMPLETE_RESULT,
+        "data": {
+            "choices": [
+                {"name": payloads.clip(name, 100) or "…", "value": value[:100]}
+                for name, value in found[:25]
+            ]
+        },
+    }
+
+
+def follow_up_id(entry_pk: int, action: str, value: str, prefix: str = FOLLOW_UP_PREFIX) -> str:
+    return ":".join((prefix, entry_token(entry_pk), action, value))
+
+
+def _buttons(entry: RollEntry, membership: Membership) -> list[dict[str, Any]]:
+    """The follow-ups the entry's card offers its roller (or the GM), as buttons: each says
+    which entry and which follow-up it is, and the press is checked again on the server."""
+    character = entry.character
+    if character is None or not character.can_roll(membership):
+        return []
+    if not entry.is_readable_by(membership):
+        return []
+    sheet = rule_system(entry.system).sheet_of(character)
+    buttons = []
+    for offer in followups.available(entry, sheet, has_follow_up=False):
+        prefix = ASK_PREFIX if offer.asks else FOLLOW_UP_PREFIX
+        custom_id = follow_up_id(entry.pk, offer.name, offer.value, prefix)
+        if len(custom_id) > CUSTOM_ID_MAX:
+            continue  # a pick too long to name in a button: the permalink's card offers it
+        buttons.append(
+            {
+                "type": BUTTON,
+                "style": SECONDARY if offer.problem else PRIMARY,
+                "label": payloads.clip(offer.label, BUTTON_LABEL_MAX),
+                "custom_id": custom_id,
+                "disabled": bool(offer.problem),
+            }
+        )
+    buttons = buttons[: BUTTONS_PER_ROW * ROWS_MAX]
+    return [
+        {"type": ACTION_ROW, "components": buttons[i : i + BUTTONS_PER_ROW]}
+        for i in range(0, len(buttons), BUTTONS_PER_ROW)
+    ]
+
+
+def ask_modal(entry: RollEntry, action: str) -> dict[str, Any]:
+    """The form a follow-up that takes words opens (Discord's modal), labelled as the card's
+    field; left empty, the follow-up takes its default, as on the page."""
+    character = entry.character
+    assert character is not None  # the press was checked
+    sheet = rule_system(entry.system).sheet_of(character)
+    offered = followups.available(entry, sheet, has_follow_up=entry.follow_ups.exists())
+    offer = next((o for o in offered if o.name == action and o.asks), None)
+    if offer is None:
+        return private("This follow-up is no longer offered for this roll.")
+    text_input = {
+        "type": TEXT_INPUT,
+        "custom_id": ASKED,
+        "label": payloads.clip(offer.asks, MODAL_TITLE_MAX),
+        "style": SHORT,
+        "required": False,
+        "max_length": min(offer.asks_max or TEXT_INPUT_MAX, TEXT_INPUT_MAX),
+    }
+    return {
+        "type": MODAL,
+        "data": {
+            "custom_id": follow_up_id(entry.pk, action, ""),
+            "title": payloads.clip(offer.label, MODAL_TITLE_MAX),
+            "components": [{"type": ACTION_ROW, "components": [text_input]}],
+        },
+    }
+
+
+BLIND_WORDS = "A roll was made. It was blind: only the GM sees the result."
+
+
+def entry_message(entry_pk: int, membership: Membership) -> dict[str, Any]:
+    """The message that answers a roll or a follow-up: the entry as ``membership`` may read it,
+    public only when every member may read it."""
+    entry = RollEntry.objects.for_cards().select_related("campaign", "character").get(pk=entry_pk)
+    if not entry.is_readable_by(membership):
+        # The roller's blind roll: that a roll was made, and nothing of it.
+        return {"content": BLIND_WORDS, "flags": EPHEMERAL, "allowed_mentions": NO_MENTIONS}
+    rows = RollEntry.objects.visible_to(membership).filter(pk=entry_pk)
+    record = api_records(rows, full=False, base_url=settings.SITE_URL)[0]
+    embeds = payloads.discord_message(entry.campaign, record)["embeds"]
+    message: dict[str, Any] = {"embeds": embeds, "allowed_mentions": NO_MENTIONS}
+    if entry.is_hidden:
+        message["flags"] = EPHEMERAL
+    if components := _buttons(entry, membership):
+        message["components"] = components
+    return message
+
+
+def entry_answer(entry_pk: int, membership: Membership) -> dict[str, Any]:
+    return {"type": CHANNEL_MESSAGE, "data": entry_message(entry_pk, membership)}
