@@ -30,6 +30,7 @@ NOT_SET_UP = (
 )
 REMEMBERED = timedelta(days=1)
 STILL_ANSWERING = "Poolside is still answering this interaction."
+LINK_GONE = "This link has expired or was used; ask for a new one with /poolside link."
 
 
 def _text(status: int, text: str) -> HttpResponse:
@@ -88,11 +89,16 @@ def link(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     user's. The code works once and expires; an unknown and a used one answer alike."""
     found = LinkCode.objects.usable().filter(digest=LinkCode.digest_of(code)).first()
     if found is None:
-        raise Http404("This link has expired or was used; ask for a new one with /poolside link.")
+        raise Http404(LINK_GONE)
     if form_data(request) is None:
         return render(request, "discord/link.html", {"code": found})
     with transaction.atomic():
-        LinkCode.objects.filter(pk=found.pk).delete()
+        # Used up by this very statement: of two confirmations at once, only one deletes it.
+        used, _ = LinkCode.objects.filter(pk=found.pk).delete()
+        if not used:
+            raise Http404(
+                "This link has expired or was used; ask for a new one with /poolside link."
+            )
         # One Discord user per account and one account per Discord user: a new link replaces
         # either side's old one.
         DiscordLink.objects.filter(discord_user=found.discord_user).delete()
