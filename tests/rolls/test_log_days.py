@@ -121,7 +121,7 @@ def test_filter_summary_names_the_active_filters(client, party):
     rolled(party.pc, NOW - dt.timedelta(hours=1))
     client.force_login(party.player)
     page = log_page(client, party.campaign)
-    assert '<span class="filter-summary" id="filter-summary">All rolls</span>' in page
+    assert '<span class="filter-summary" id="filter-summary">All entries</span>' in page
     assert "Clear filters" not in page
     assert '<details class="filter-box">' in page  # folded: the entries come first
     params = {"player": party.player.pk, "outcome": "success", "date_from": "2026-12-01"}
@@ -137,7 +137,7 @@ def test_filter_summary_names_the_active_filters(client, party):
     page = log_page(client, party.campaign, date_to="2025-03-02", date_from="2024-01-05", q="ada")
     assert "Filtered: “ada” · from 5 Jan 2024 · to 2 Mar 2025" in page
     page = log_page(client, party.campaign, date_from="not a date")
-    assert '<details class="filter-box" open>' in page and "All rolls" in page
+    assert '<details class="filter-box" open>' in page and "All entries" in page
 
 
 VALID_TIME = re.compile(r"^\d{4}-\d\d-\d\d(T\d\d:\d\d:\d\d\.\d{3}Z)?$")

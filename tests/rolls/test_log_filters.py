@@ -59,7 +59,7 @@ def test_each_filter(client, party):
     assert seqs(log(client, c, skill="Stealth", character=ada.pk)) == [e1.seq]
     assert seqs(log(client, c, skill="Stealth", outcome="failure")) == []
     assert (
-        "No rolls match these filters." in log(client, c, skill="Stealth", outcome="failure").text
+        "Nothing matches these filters." in log(client, c, skill="Stealth", outcome="failure").text
     )
 
 
