@@ -146,7 +146,7 @@ def _say_things(page) -> None:
     composer = page.locator("#composer")
     for text, speaker, audience in (
         ("We go in through the *skylight*. Quietly.", 1, "Everyone"),
-        ("Can Rob pick that lock without a sound?", 0, "The GM only"),
+        ("Can Rob pick that lock without a sound?", 0, "GM only"),
     ):
         composer.get_by_role("textbox", name="Message").fill(text)
         composer.get_by_label("Speak as").select_option(index=speaker)

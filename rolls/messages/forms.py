@@ -119,7 +119,7 @@ class MessageForm(forms.Form):
         self.fields["speaker"].choices = voices  # type: ignore[attr-defined]
         audiences = [(EVERYONE, "Everyone")]
         if not membership.is_gm:  # the GM's "GM only" would be a note to nobody
-            audiences.append((GM_ONLY, "The GM only"))
+            audiences.append((GM_ONLY, "GM only"))
         if recipients:
             audiences.append((WHISPER, "A whisper to…"))
         self.fields["audience"].choices = audiences  # type: ignore[attr-defined]
