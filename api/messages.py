@@ -15,13 +15,7 @@ from api.base import ERRORS, READ_THROTTLE, ROLL_THROTTLE, ApiError, invalid, ne
 from api.campaigns import Id
 from api.rolls import Entry, EntryId, entry_out, found_entry
 from rolls.messages import actions
-from rolls.messages.forms import (
-    NARRATION,
-    CorrectionForm,
-    MessageForm,
-    choice_rows,
-    split_choices,
-)
+from rolls.messages.forms import CorrectionForm, MessageForm, choice_rows, split_choices
 from rolls.messages.text import MAX_LENGTH
 from sheets.access import campaign_for_member
 
@@ -76,16 +70,7 @@ def message_post(request: HttpRequest, pk: Id, body: Body[MessageIn]) -> Status[
     form = MessageForm(data, membership=membership, campaign=campaign, choices=choices)
     if not form.is_valid():
         raise invalid(form)
-    entry = actions.post_message(
-        request.user,
-        membership,
-        campaign,
-        text=form.cleaned_data["text"],
-        character=form.character,
-        narration=form.cleaned_data["speaker"] == NARRATION,
-        audience=form.cleaned_data["audience"],
-        to=form.chosen,
-    )
+    entry = actions.post_message(request.user, membership, campaign, **form.message())
     return Status(201, entry_out(request, entry.pk, membership))
 
 

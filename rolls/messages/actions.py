@@ -21,7 +21,6 @@ from sheets.models import Campaign, Character, Membership, Refused
 from web.ratelimit import Rate, attempt, rate
 
 AUDIENCES = {EVERYONE: Visibility.PUBLIC, GM_ONLY: Visibility.GM_ONLY, WHISPER: Visibility.WHISPER}
-VOICES = ("in_character", "out_of_character", "narration")
 
 
 class TooFast(Refused):

@@ -150,6 +150,18 @@ class MessageForm(forms.Form):
         """A whisper's recipients as (user id, username)."""
         return [(int(pk), self.members[pk]) for pk in self.cleaned_data.get("to", [])]
 
+    def message(self) -> dict[str, Any]:
+        """What the valid form says to post: ``actions.post_message``'s keyword arguments (the
+        log's composer and the API hand them on alike)."""
+        data = self.cleaned_data
+        return {
+            "text": data["text"],
+            "character": self.character,
+            "narration": data["speaker"] == NARRATION,
+            "audience": data["audience"],
+            "to": self.chosen,
+        }
+
 
 class CorrectionForm(forms.Form):
     text = TextField(label="Corrected message")

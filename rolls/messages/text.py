@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 from html import unescape
+from typing import Any
 
 import nh3
 from markdown_it import MarkdownIt
@@ -62,6 +63,14 @@ def to_html(text: str) -> str:
         url_schemes=URL_SCHEMES,
         link_rel="nofollow noopener noreferrer ugc",
     )
+
+
+def speaker_name(character_name: str, options: dict[str, Any] | None, username: str) -> str:
+    """Who a message is said by, as the log, the recap and the webhooks name them: the character
+    spoken as, "Narration" for the GM's, else the member (out of character)."""
+    if character_name:
+        return character_name
+    return "Narration" if (options or {}).get("voice") == "narration" else username
 
 
 def to_plain(text: str) -> str:

@@ -18,8 +18,7 @@ from django.views.decorators.http import require_POST
 from rolls.log.page import log_context
 from rolls.log.tokens import entry_token
 from rolls.messages import actions
-from rolls.messages.forms import NARRATION, CorrectionForm, MessageForm
-from rolls.models import Kind
+from rolls.messages.forms import CorrectionForm, MessageForm
 from rolls.rolling.access import entry_for_member
 from rolls.rolling.permalink import entry_page
 from sheets.access import campaign_for_member
@@ -42,16 +41,7 @@ def message_post(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            entry = actions.post_message(
-                request.user,
-                membership,
-                campaign,
-                text=data["text"],
-                character=form.character,
-                narration=data["speaker"] == NARRATION,
-                audience=data["audience"],
-                to=form.chosen,
-            )
+            entry = actions.post_message(request.user, membership, campaign, **form.message())
         except Refused as refused:
             form.add_error("text", str(refused))
             status = _status(refused)
@@ -80,7 +70,7 @@ def message_correct(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     entry, membership = entry_for_member(request, pk)
     form = CorrectionForm(request.POST)
     status = 400
-    if entry.kind not in (Kind.MESSAGE, Kind.MESSAGE_EDIT):
+    if not entry.is_message:
         form.add_error(None, "Only a message is corrected here.")
     elif form.is_valid():
         try:

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from rolls.log.records import EXPORT_VALUES
 from rolls.log.tokens import entry_url
-from rolls.messages.text import to_plain
+from rolls.messages.text import speaker_name, to_plain
 from rolls.models import MESSAGE_KINDS, Kind, RollEntry
 from rolls.sessions.state import SessionItem, SessionState
 from rolls.webhooks.payloads import plain
@@ -91,9 +91,7 @@ def _said(row: dict[str, Any], base_url: str) -> str:
     words escaped like every other member's text). Only ever a message the reader may read."""
     when = timezone.localtime(row["created_at"]).strftime("%H:%M")
     options = row["options"] or {}
-    who = row["character_name"] or (
-        "Narration" if options.get("voice") == "narration" else row["username"]
-    )
+    who = speaker_name(row["character_name"], options, row["username"])
     to = ""
     if row["visibility"] == "whisper":
         to = " (whisper to " + ", ".join(options.get("to_names", [])) + ")"

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
 from rolls.log.tokens import entry_token as _entry_token
-from rolls.messages.text import to_html, to_plain
+from rolls.messages.text import speaker_name, to_html, to_plain
 from rolls.rolling.display import bands, headline
 from sheets.models.campaigns import initials
 
@@ -56,6 +56,12 @@ def entry_token(pk: int) -> str:
 def message_html(text: str) -> SafeString:
     """A message's Markdown as sanitized HTML (rolls/messages/text.py: a parser, then nh3)."""
     return mark_safe(to_html(text))
+
+
+@register.filter
+def message_speaker(entry: Any) -> str:
+    """Who a message is said by (rolls/messages/text.py: the recap and webhooks say the same)."""
+    return speaker_name(entry.character_name, entry.options, entry.username)
 
 
 @register.filter

@@ -16,6 +16,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
+from rolls.messages.text import speaker_name
 from rolls.models import MARKER_KINDS, MESSAGE_KINDS, READING_WORDS, Kind
 from rolls.rolling.display import percent
 from sheets.models import Campaign
@@ -172,9 +173,10 @@ def _speaker(record: dict[str, Any] | None) -> str:
     of character, its member; the GM's narration, "Narration". A marker: nobody (Poolside)."""
     if not record or record.get("kind") in MARKER_KINDS:
         return ""
-    if record.get("kind") in MESSAGE_KINDS and not record.get("character"):
-        voice = (record.get("options") or {}).get("voice")
-        return "Narration" if voice == "narration" else record.get("player", "")
+    if record.get("kind") in MESSAGE_KINDS:
+        return speaker_name(
+            record.get("character", ""), record.get("options"), record.get("player", "")
+        )
     return record.get("character", "")
 
 
