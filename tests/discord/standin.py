@@ -5,10 +5,11 @@ call (method, path, headers, JSON body) and answers 200 with a JSON body, or as 
 from __future__ import annotations
 
 import json
-import threading
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.local_http import LocalServer
 
 
 @dataclass
@@ -19,7 +20,7 @@ class Call:
     body: Any
 
 
-class DiscordStandIn:
+class DiscordStandIn(LocalServer):
     """``with DiscordStandIn() as api:`` — ``api.url``, ``api.calls``; ``api.refuse`` names the
     methods answered with a 403."""
 
@@ -47,14 +48,4 @@ class DiscordStandIn:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_port}/api/v10"
-
-    def __enter__(self) -> DiscordStandIn:
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__(Handler, "/api/v10")

@@ -5,13 +5,14 @@ only with WEBHOOKS_ALLOW_PRIVATE (it is a loopback address)."""
 from __future__ import annotations
 
 import json
-import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from django.core.management import call_command
+
+from tests.local_http import LocalServer
 
 
 @dataclass
@@ -33,7 +34,7 @@ class Reply:
     delay: float = 0.0
 
 
-class Receiver:
+class Receiver(LocalServer):
     """``with Receiver() as receiver:`` — ``receiver.url``, ``receiver.received``; queue answers
     with ``receiver.answer(Reply(500), …)`` (then 204 once they run out)."""
 
@@ -63,9 +64,7 @@ class Receiver:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
+        super().__init__(Handler, "/hook")
 
     def answer(self, *replies: Reply) -> None:
         self.replies.extend(replies)
@@ -73,14 +72,6 @@ class Receiver:
     @property
     def bodies(self) -> bytes:
         return b"\n".join(r.body for r in self.received)
-
-    def __enter__(self) -> Receiver:
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
 
 def run_worker() -> None:
