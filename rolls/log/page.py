@@ -38,7 +38,9 @@ def log_context(
 ) -> dict[str, Any]:
     """Everything the log page draws: the filtered page of entries with their headings, the
     links, the live stream's, and the message composer (bound, when a post was refused)."""
-    form, entries = filtered_entries(request, campaign, membership, composer=True)
+    # The composer's choices come in the filters' query, unless a refused post brings its own form.
+    composer = message_form is None
+    form, entries = filtered_entries(request, campaign, membership, composer=composer)
     before = request.GET.get("before", "")
     continued = bool(before and request.htmx and not request.htmx.history_restore_request)
     page, more, cursor = _page(entries, campaign, before_pk)
