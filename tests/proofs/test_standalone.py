@@ -85,7 +85,7 @@ def test_a_tampered_export_fails_with_the_reason(verifier):
     assert done.returncode == 1
     lines = done.stdout.splitlines()
     assert (
-        lines[0] == "entry 2 ('Pilot the skiff'): entry's faces do not follow from the VRF output"
+        lines[0] == "entry 3 ('Pilot the skiff'): entry's faces do not follow from the VRF output"
     )
     assert lines[-1].startswith("FAILED: 1 problem(s)")
 
