@@ -50,9 +50,6 @@ def canonical(obj: Any) -> bytes:
     ).encode("utf-8")
 
 
-# --- ECVRF-EDWARDS25519-SHA512-TAI (RFC 9381), point arithmetic from libsodium ---------------
-
-
 def _sha512(*parts: bytes) -> bytes:
     return hashlib.sha512(b"".join(parts)).digest()
 
@@ -136,9 +133,6 @@ def ecvrf_verify(public_key: bytes, pi: bytes, alpha: bytes) -> bytes:
     return proof_to_hash(pi)
 
 
-# --- The Poolside contract: positions, alpha, dice from beta ---------------------------------
-
-
 def position(campaign: int, seq: int, prev_hash: str, secret: str) -> str:
     """The commitment to an entry's place in the chain (hides seq and prev_hash from players)."""
     obj = {"campaign": campaign, "prev_hash": prev_hash, "secret": secret, "seq": seq}
@@ -176,14 +170,14 @@ def faces_from_beta(beta: bytes, pool: list[list[Any]]) -> list[list[int]]:
 def _check_pool(pool: Any) -> list[list[Any]]:
     """The pool must be [[kind, count, sides], ...] with the spec's sides and a sane count
     (a forged count of billions must not make the verifier loop for hours)."""
-    if not isinstance(pool, list):
-        raise ProofError("alpha's pool is not a list")
-    for group in pool:
-        ok = isinstance(group, list) and len(group) == 3 and isinstance(group[0], str)
-        if not ok or type(group[1]) is not int or not 0 <= group[1] <= 1000:
-            raise ProofError(f"alpha's pool group {group!r} is malformed")
-        if type(group[2]) is not int or group[2] not in (6, 10):
-            raise ProofError(f"alpha's pool group {group!r} has sides other than 6 or 10")
+
+    def good(g: Any) -> bool:
+        if not (isinstance(g, list) and len(g) == 3 and isinstance(g[0], str)):
+            return False
+        return type(g[1]) is int and 0 <= g[1] <= 1000 and type(g[2]) is int and g[2] in (6, 10)
+
+    if not isinstance(pool, list) or not all(good(group) for group in pool):
+        raise ProofError(f"alpha's pool {pool!r} is not [[kind, count, 6 or 10 sides], ...]")
     return pool
 
 
@@ -222,15 +216,11 @@ def check_proof(entry_record: dict[str, Any], keys: dict[str, dict[str, Any]]) -
     except (TypeError, ValueError, KeyError) as exc:
         raise ProofError("proof's pi or the key's vrf_key is not hex") from exc
     beta = ecvrf_verify(vrf_key, pi, alpha_bytes(alpha))
+    drawn = [face for group in faces_from_beta(beta, pool) for face in group]
     stored = [f.get("face") for f in entry_record["faces"]]
     # Compared as canonical JSON, where true is not 1 and 6.0 is not 6, as the hash sees them.
-    if canonical([face for group in faces_from_beta(beta, pool) for face in group]) != canonical(
-        stored
-    ):
+    if canonical(drawn) != canonical(stored):
         raise ProofError("entry's faces do not follow from the VRF output")
-
-
-# --- Signatures and the chain ----------------------------------------------------------------
 
 
 def head_message(campaign: int, length: int, hash: str) -> bytes:
@@ -313,9 +303,10 @@ def _link_problems(
     message = head_message(campaign, n, str(record.get("hash")))
     if bad := _signature_problem(keys, record.get("signed_by"), message, record.get("signature")):
         problems.append(f"entry signature: {bad}")
-    alpha = (record.get("proof") or {}).get("alpha") or {}
+    proof = record.get("proof")
+    alpha = proof.get("alpha") if isinstance(proof, dict) else None
     committed = position(campaign, n, prev, secret) if isinstance(secret, str) else None
-    if alpha and committed and alpha.get("position") != committed:
+    if isinstance(alpha, dict) and committed and alpha.get("position") != committed:
         problems.append("proof's position does not match the entry's place in the chain")
     return [f"entry {n}: {problem}" for problem in problems]
 
@@ -358,7 +349,7 @@ def verify_export(export: dict[str, Any], keys: dict[str, Any] | None = None) ->
                 raise ProofError("proof's campaign is not the export's campaign")
             report.proofs += 1
         except ProofError as exc:
-            report.problems.append(f"entry {record.get('seq', n)} ({record.get('label')!r}): {exc}")
+            report.problems.append(f"entry {n} ({record.get('label')!r}): {exc}")
     if "chain_head" in export:
         _check_chain(export, keys, report)
     return report

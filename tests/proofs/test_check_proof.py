@@ -104,7 +104,7 @@ def test_a_pool_rewritten_to_match_fewer_dice_breaks_the_proof(cogent):
 
 def test_a_pool_with_odd_sides_is_refused(cogent):
     cogent["proof"]["alpha"]["pool"] = [["d6", 4, 7]]
-    with pytest.raises(ProofError, match="sides other than 6 or 10"):
+    with pytest.raises(ProofError, match=r"is not \[\[kind, count, 6 or 10 sides\], ...\]"):
         check_proof(cogent, KEYS)
 
 
@@ -142,4 +142,20 @@ def test_a_malformed_proof_record_is_refused(cogent):
 def test_pi_that_is_not_hex_is_refused(cogent):
     cogent["proof"]["pi"] = "zz" * 80
     with pytest.raises(ProofError, match="not hex"):
+        check_proof(cogent, KEYS)
+
+
+@pytest.mark.parametrize(
+    "pool", ["d6", [["d6", 4]], [["d6", "4", 6]], [["d6", 10**9, 6]], [["d6", 4, 6.0]], [[6, 4, 6]]]
+)
+def test_a_malformed_pool_is_refused(cogent, pool):
+    cogent["proof"]["alpha"]["pool"] = pool
+    with pytest.raises(ProofError, match="alpha's pool"):
+        check_proof(cogent, KEYS)
+
+
+def test_a_face_of_another_json_type_is_caught(cogent):
+    # 4.0 == 4 in Python, but not in the canonical JSON the entry's hash covers.
+    cogent["faces"][0]["face"] = float(cogent["faces"][0]["face"])
+    with pytest.raises(ProofError, match="faces do not follow from the VRF output"):
         check_proof(cogent, KEYS)
