@@ -388,7 +388,7 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
                 if drawn:
                     raise HeadMoved
                 return None
-            if head[2]:  # the secret is known (dice drawn say only where, not the secret)
+            if head[2]:  # the secret is known (a source that didn't keep it: guess again)
                 _remember_head(key, entry, head[2])
             entry._state.adding, entry._state.db = False, connection.alias
         if not sql.announced:
@@ -479,7 +479,9 @@ class Drawn:
         proof = record() if record is not None else {}
         if not proof:
             return None
-        return cls((dice.seq - 1, dice.prev_hash, ""), proof)
+        reserved = getattr(dice, "reserved", None)  # (seq, prev_hash, secret), when kept
+        secret = reserved[2] if reserved else ""
+        return cls((dice.seq - 1, dice.prev_hash, secret), proof)
 
 
 def _locked_head(cursor: Any, sql: ChainSQL, campaign: Campaign) -> tuple[int, str, str]:
