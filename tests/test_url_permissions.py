@@ -223,6 +223,11 @@ PERMISSION_TESTS: dict[str, tuple[str, ...]] = {
         ("keys", "keys_json", "verifier", "api:keys"),
         ("tests.rolls.test_verifiable_dice::test_the_keys_and_the_verifier_are_for_anyone",),
     ),
+    **dict.fromkeys(
+        ("seen_head", "seen_export"),
+        ("tests.rolls.test_seen::test_only_members_get_a_view_paged_and_bad_input_refused",),
+    ),
+    "api:view": ("tests.rolls.test_seen::test_the_api_gives_the_same_answer",),
     "campaign_webhooks": ("tests.rolls.test_webhooks::test_only_the_gm_sees_and_changes_webhooks",),
     "webhook_action": ("tests.rolls.test_webhooks::test_only_the_gm_sees_and_changes_webhooks",),
     "webhook_delete": ("tests.rolls.test_webhooks::test_only_the_gm_sees_and_changes_webhooks",),

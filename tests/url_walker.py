@@ -100,6 +100,8 @@ KWARGS: dict[str, Build] = {
             "campaign_log",
             "campaign_log_csv",
             "campaign_log_json",
+            "seen_head",
+            "seen_export",
             "campaign_stats",
             "campaign_events",
             "campaign_dashboard",
@@ -183,6 +185,7 @@ KWARGS: dict[str, Build] = {
         (
             "api:campaign",
             "api:log",
+            "api:view",
             "api:sessions",
             "api:session_scene",
             "api:session_end",
