@@ -112,6 +112,7 @@ KWARGS: dict[str, Build] = {
             "contest_create",
             "assist_start",
             "campaign_webhooks",
+            "webhook_witness",
         ),
         campaign(),
     ),
