@@ -40,6 +40,7 @@ class WebhookForm(forms.ModelForm):
     def __init__(self, campaign: Campaign, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.campaign = campaign
+        self.fields["witness_sessions"].label_suffix = ""  # a checkbox's label follows it
 
     def clean_url(self) -> str:
         url: str = self.cleaned_data["url"]
