@@ -36,7 +36,7 @@ def verify_chain(entries: Any, campaign_id: int, witnesses: Sequence[Witness] = 
     doesn't match the entry's canonical content, or a link that isn't the one it recorded
     (docs/roll-log.md). Then the chain's end must be the head recorded on ``LogHead`` — so
     deleting the newest entries is caught too, although what is left chains perfectly — and
-    each witness token of the campaign a head the chain passed through."""
+    each witness token of the campaign must name a head the chain passed through, signed."""
     rows = (
         entries.filter(campaign_id=campaign_id)
         .annotate(
@@ -227,7 +227,7 @@ class ChainReport:
     broken: RollEntry | None  # the first broken entry (None when intact or the head is off)
     reason: str
     legacy: int = 0  # entries from before entries were signed (intact, but not signed)
-    witness: bool = False  # broken because a witness token's head is not in the log
+    witness: bool = False  # broken by a witness token: its head not in the log, or not signed
     witnessed: tuple[int, ...] = ()  # the heads (lengths) the witness tokens given were found at
 
     @property
