@@ -109,6 +109,11 @@ urlpatterns += [
 urlpatterns += [
     path("campaigns/<id:pk>/webhooks/", webhook_views.campaign_webhooks, name="campaign_webhooks"),
     path(
+        "campaigns/<id:pk>/webhooks/fingerprint/",
+        webhook_views.webhook_witness,
+        name="webhook_witness",
+    ),
+    path(
         "campaigns/<id:pk>/webhooks/<id:webhook_pk>/delete/",
         webhook_views.webhook_delete,
         name="webhook_delete",

@@ -231,6 +231,7 @@ PERMISSION_TESTS: dict[str, tuple[str, ...]] = {
     "campaign_webhooks": ("tests.rolls.test_webhooks::test_only_the_gm_sees_and_changes_webhooks",),
     "webhook_action": ("tests.rolls.test_webhooks::test_only_the_gm_sees_and_changes_webhooks",),
     "webhook_delete": ("tests.rolls.test_webhooks::test_only_the_gm_sees_and_changes_webhooks",),
+    "webhook_witness": ("tests.rolls.test_witness::test_who_posts_the_fingerprint_now",),
 }
 
 # Where a registered test reaches its URL through a helper rather than by name.

@@ -114,6 +114,7 @@ KWARGS: dict[str, Build] = {
             "contest_create",
             "assist_start",
             "campaign_webhooks",
+            "webhook_witness",
         ),
         campaign(),
     ),

@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("rolls", "0027_verifiable_dice"),
+        ("rolls", "0028_webhook_witness"),
         ("sheets", "0012_character_portrait"),
     ]
 
