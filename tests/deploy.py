@@ -1,10 +1,23 @@
 """The documented production environment and `manage.py check --deploy` under it
 (tests/test_security.py, tests/test_deploy_checks.py)."""
 
+import atexit
 import os
 import secrets
+import shutil
 import subprocess
 import sys
+import tempfile
+
+
+def _production_key() -> str:
+    folder = tempfile.mkdtemp(prefix="poolside-deploy-key-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    path = os.path.join(folder, "signing.key")
+    with open(path, "w") as key:
+        key.write(secrets.token_hex(32) + "\n")
+    return path
+
 
 # The production environment README.md ("Production") documents.
 PRODUCTION_ENV = {
@@ -18,6 +31,8 @@ PRODUCTION_ENV = {
     "SECURE_HSTS_INCLUDE_SUBDOMAINS": "1",
     "SECURE_HSTS_PRELOAD": "1",
     "EMAIL_HOST": "smtp.poolside.example",
+    # A key of its own, outside the checkout (web/checks.py warns about the development one).
+    "SIGNING_KEY_FILE": _production_key(),
 }
 
 

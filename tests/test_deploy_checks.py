@@ -32,3 +32,11 @@ def test_the_documented_production_check_fails_with_either_on(setting):
     result = deploy_check(PRODUCTION_ENV | {setting: "1"})
     assert result.returncode != 0
     assert setting in result.stdout + result.stderr
+
+
+def test_the_development_signing_key_is_a_deploy_warning(settings, tmp_path):
+    settings.SIGNING_KEY_FILE = settings.BASE_DIR / ".signing_key"
+    assert "poolside.W003" in deploy_ids()
+    assert "poolside.W003" not in deploy_ids(deploy=False)
+    settings.SIGNING_KEY_FILE = tmp_path / "signing.key"
+    assert "poolside.W003" not in deploy_ids()
