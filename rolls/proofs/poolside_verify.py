@@ -1,0 +1,400 @@
+"""Check Poolside's verifiable dice by hand: ``python poolside_verify.py EXPORT.json [--keys KEYS.json]``.
+
+This one file needs only Python 3.12+ and PyNaCl (``pip install pynacl``). Copy it anywhere and
+run it on a campaign log exported as JSON. It checks every entry that carries a proof: the ECVRF
+proof (RFC 9381, ECVRF-EDWARDS25519-SHA512-TAI) under the server's published key, that the proof's
+input names the entry's roll (its label, the dice pool of its faces) and that the faces follow
+from the VRF output. On a GM's export (it has ``chain_head``) it also checks the chain: positions
+1..n with no gap, each ``prev_hash`` linking to the entry before, the head's length and hash, every
+Ed25519 signature, and each proof's ``position`` commitment. Without ``--keys`` the keys are the
+export's own ``keys`` list; give the keys file the server publishes to check against those.
+
+It prints one line per problem and a summary, and exits 0 (all good), 1 (a problem) or 2 (input
+unreadable). It does not recompute an entry's own hash from its contents: the server's
+``verify_log`` does that, and this file only checks that the hashes link and are signed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from nacl import bindings as sodium
+from nacl.exceptions import CryptoError
+from nacl.signing import VerifyKey
+
+SUITE = "ECVRF-EDWARDS25519-SHA512-TAI"
+SUITE_STRING = b"\x03"  # RFC 9381 §5.5, the suite byte of ECVRF-EDWARDS25519-SHA512-TAI
+L = 2**252 + 27742317777372353535851937790883648493  # order of the prime subgroup (q in the RFC)
+COFACTOR = (8).to_bytes(32, "little")
+FIELD_P = 2**255 - 19
+IDENTITY = (1).to_bytes(32, "little")  # the neutral point (0, 1), encoded
+C_LEN = 16  # challenge length in bytes
+ZERO_HASH = "0" * 64
+NONCE_RE = re.compile(r"[A-Za-z0-9_-]{8,64}")
+HEX64_RE = re.compile(r"[0-9a-f]{64}")
+
+
+class ProofError(Exception):
+    """A check failed; the message says which and why."""
+
+
+def canonical(obj: Any) -> bytes:
+    """The spec's canonical JSON: sorted keys, no spaces, UTF-8."""
+    return json.dumps(
+        obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    ).encode("utf-8")
+
+
+# --- ECVRF-EDWARDS25519-SHA512-TAI (RFC 9381), point arithmetic from libsodium ---------------
+
+
+def _sha512(*parts: bytes) -> bytes:
+    return hashlib.sha512(b"".join(parts)).digest()
+
+
+def _mul(scalar: bytes, point: bytes) -> bytes:
+    """scalar * point; libsodium refuses small-order points and an identity result."""
+    return sodium.crypto_scalarmult_ed25519_noclamp(scalar, point)
+
+
+def _times_cofactor(point: bytes) -> bytes:
+    """8 * point by three doublings. crypto_core_ed25519_add decodes any curve point, where
+    libsodium's scalar multiplication refuses points outside the prime subgroup (most hashes)."""
+    if int.from_bytes(point, "little") & (2**255 - 1) >= FIELD_P:
+        raise ProofError("non-canonical point encoding (y >= p)")  # RFC 8032 §5.1.3 decoding
+    for _ in range(3):
+        point = sodium.crypto_core_ed25519_add(point, point)
+    return point
+
+
+def encode_to_curve(public_key: bytes, alpha: bytes) -> bytes:
+    """RFC 9381 §5.4.1.1, try-and-increment: hash until 32 bytes decode to a curve point whose
+    cofactor multiple is not the identity."""
+    for ctr in range(256):
+        candidate = _sha512(SUITE_STRING, b"\x01", public_key, alpha, bytes([ctr]), b"\x00")[:32]
+        try:
+            h = _times_cofactor(candidate)
+        except (CryptoError, ProofError):  # not a point: the RFC's "INVALID", try the next
+            continue
+        if h != IDENTITY:
+            return h
+    raise ProofError("encode_to_curve found no point in 256 tries")  # probability ~2^-256
+
+
+def challenge(*points: bytes) -> bytes:
+    """RFC 9381 §5.4.3: the first 16 bytes of a hash over Y, H, Gamma, U, V."""
+    return _sha512(SUITE_STRING, b"\x02", *points, b"\x00")[:C_LEN]
+
+
+def proof_to_hash(pi: bytes) -> bytes:
+    """RFC 9381 §5.2: beta = Hash(suite || 0x03 || 8*Gamma || 0x00). Call it on a verified pi."""
+    gamma, _, _ = decode_proof(pi)
+    return _sha512(SUITE_STRING, b"\x03", _mul(COFACTOR, gamma), b"\x00")
+
+
+def _valid_point(point: bytes) -> bool:
+    # libsodium's check: canonical encoding, on the curve, not of small order, in the prime
+    # subgroup. The last is stricter than RFC 9381 asks, but an honest key or Gamma always is.
+    return len(point) == 32 and bool(sodium.crypto_core_ed25519_is_valid_point(point))
+
+
+def decode_proof(pi: bytes) -> tuple[bytes, bytes, bytes]:
+    """RFC 9381 §5.4.4: pi = Gamma (32) || c (16) || s (32), with s < L and Gamma a point.
+    Returns Gamma, c and s, the scalars as 32-byte little-endian strings."""
+    if len(pi) != 80:
+        raise ProofError(f"proof is {len(pi)} bytes, not 80")
+    gamma, c, s = pi[:32], pi[32:48], pi[48:]
+    if not _valid_point(gamma):
+        raise ProofError("proof's Gamma is not a valid curve point")
+    if int.from_bytes(s, "little") >= L:
+        # Without this check s and s + L would both verify: the proof would be malleable.
+        raise ProofError("proof's s is not reduced (s >= L)")
+    return gamma, c + bytes(16), s
+
+
+def ecvrf_verify(public_key: bytes, pi: bytes, alpha: bytes) -> bytes:
+    """RFC 9381 §5.3: check pi for alpha under public_key and return beta (64 bytes)."""
+    if not _valid_point(public_key):
+        # §5.4.5 validate_key: a small-order key would let anyone make "valid" proofs.
+        raise ProofError("VRF public key is not a valid point or has small order")
+    gamma, c, s = decode_proof(pi)
+    h = encode_to_curve(public_key, alpha)
+    try:
+        u = sodium.crypto_core_ed25519_sub(
+            sodium.crypto_scalarmult_ed25519_base_noclamp(s), _mul(c, public_key)
+        )
+        v = sodium.crypto_core_ed25519_sub(_mul(s, h), _mul(c, gamma))
+    except CryptoError as exc:  # s = 0 or c = 0: no honest proof has them
+        raise ProofError("bad proof: degenerate c or s") from exc
+    if challenge(public_key, h, gamma, u, v) != pi[32:48]:
+        raise ProofError("bad proof: the VRF proof does not verify for this input and key")
+    return proof_to_hash(pi)
+
+
+# --- The Poolside contract: positions, alpha, dice from beta ---------------------------------
+
+
+def position(campaign: int, seq: int, prev_hash: str, secret: str) -> str:
+    """The commitment to an entry's place in the chain (hides seq and prev_hash from players)."""
+    obj = {"campaign": campaign, "prev_hash": prev_hash, "secret": secret, "seq": seq}
+    return hashlib.sha256(canonical(obj)).hexdigest()
+
+
+def alpha_bytes(alpha_obj: dict[str, Any]) -> bytes:
+    """The VRF input: the canonical JSON of the alpha object."""
+    return canonical(alpha_obj)
+
+
+def _byte_stream(beta: bytes) -> Iterator[int]:
+    yield from beta
+    counter = 1
+    while True:  # S = beta || SHA-512(beta || 1) || SHA-512(beta || 2) || ...
+        yield from hashlib.sha512(beta + counter.to_bytes(4, "big")).digest()
+        counter += 1
+
+
+def faces_from_beta(beta: bytes, pool: list[list[Any]]) -> list[list[int]]:
+    """Faces for each [kind, count, sides] group, by rejection sampling (no modulo bias)."""
+    stream = _byte_stream(beta)
+    groups = []
+    for _kind, count, sides in pool:
+        limit = 256 - (256 % sides)
+        faces: list[int] = []
+        while len(faces) < count:
+            b = next(stream)
+            if b < limit:
+                faces.append(b % sides + 1)
+        groups.append(faces)
+    return groups
+
+
+def _check_pool(pool: Any) -> list[list[Any]]:
+    """The pool must be [[kind, count, sides], ...] with the spec's sides and a sane count
+    (a forged count of billions must not make the verifier loop for hours)."""
+    if not isinstance(pool, list):
+        raise ProofError("alpha's pool is not a list")
+    for group in pool:
+        ok = isinstance(group, list) and len(group) == 3 and isinstance(group[0], str)
+        if not ok or type(group[1]) is not int or not 0 <= group[1] <= 1000:
+            raise ProofError(f"alpha's pool group {group!r} is malformed")
+        if type(group[2]) is not int or group[2] not in (6, 10):
+            raise ProofError(f"alpha's pool group {group!r} has sides other than 6 or 10")
+    return pool
+
+
+def _check_alpha_matches(alpha: dict[str, Any], record: dict[str, Any]) -> list[list[Any]]:
+    """The proof must be about this entry: its label and the kinds and counts of its dice."""
+    nonce, where = str(alpha.get("nonce")), str(alpha.get("position"))
+    shape = alpha.get("v") == 1 and type(alpha.get("campaign")) is int
+    if not (shape and NONCE_RE.fullmatch(nonce) and HEX64_RE.fullmatch(where)):
+        raise ProofError("alpha is not a version 1 alpha (campaign, position, nonce)")
+    if alpha.get("target") != record.get("label"):
+        raise ProofError(
+            f"alpha's target {alpha.get('target')!r} is not the entry's label {record.get('label')!r}"
+        )
+    pool = _check_pool(alpha.get("pool"))
+    expected = [kind for kind, count, _ in pool for _ in range(count)]
+    faces = record.get("faces")
+    if not isinstance(faces, list) or not all(isinstance(f, dict) for f in faces):
+        raise ProofError("entry's faces are not a list of dice")
+    if [f.get("kind") for f in faces] != expected:
+        raise ProofError("alpha's pool (kinds and counts) does not match the entry's dice")
+    return pool
+
+
+def check_proof(entry_record: dict[str, Any], keys: dict[str, dict[str, Any]]) -> None:
+    """Check an entry's proof record against the entry; raise ProofError saying what is wrong."""
+    proof = entry_record.get("proof")
+    if not isinstance(proof, dict) or proof.get("v") != 1 or proof.get("suite") != SUITE:
+        raise ProofError(f"proof record is not a version 1 {SUITE} proof")
+    key = keys.get(proof.get("key"))  # type: ignore[arg-type]
+    if key is None:
+        raise ProofError(f"proof is signed by unknown or unpublished key {proof.get('key')!r}")
+    alpha = proof.get("alpha")
+    if not isinstance(alpha, dict):
+        raise ProofError("proof's alpha is not an object")
+    pool = _check_alpha_matches(alpha, entry_record)
+    try:
+        pi, vrf_key = bytes.fromhex(proof.get("pi", "")), bytes.fromhex(key["vrf_key"])
+    except (TypeError, ValueError, KeyError) as exc:
+        raise ProofError("proof's pi or the key's vrf_key is not hex") from exc
+    beta = ecvrf_verify(vrf_key, pi, alpha_bytes(alpha))
+    stored = [f.get("face") for f in entry_record["faces"]]
+    if [face for group in faces_from_beta(beta, pool) for face in group] != stored:
+        raise ProofError("entry's faces do not follow from the VRF output")
+
+
+# --- Signatures and the chain ----------------------------------------------------------------
+
+
+def head_message(campaign: int, length: int, hash: str) -> bytes:
+    """What the server signs: the log as it stood at ``length`` entries, ending in ``hash``."""
+    return b"poolside head v1\n" + canonical({"campaign": campaign, "hash": hash, "length": length})
+
+
+def check_signature(signing_key: str, message: bytes, signature: str) -> None:
+    """Verify an Ed25519 signature (both hex); raise ProofError if it does not verify."""
+    try:
+        VerifyKey(bytes.fromhex(signing_key)).verify(message, bytes.fromhex(signature))
+    except (CryptoError, TypeError, ValueError) as exc:
+        raise ProofError("signature does not verify") from exc
+
+
+def key_id(signing_key: str, vrf_key: str) -> str:
+    """A key's id: the first 16 hex digits of SHA-256(signing key bytes || VRF key bytes)."""
+    return hashlib.sha256(bytes.fromhex(signing_key) + bytes.fromhex(vrf_key)).hexdigest()[:16]
+
+
+@dataclass
+class Report:
+    """What verify_export found: counts and one line per problem."""
+
+    entries: int = 0
+    hidden: int = 0
+    proofs: int = 0
+    not_vrf: int = 0
+    chain: str = "chain not checked (no chain head: not a GM's export)"
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def summary(self) -> str:
+        counts = f"{self.entries} entries, {self.proofs} proofs verified"
+        counts += f", {self.not_vrf} not from the VRF" if self.not_vrf else ""
+        counts += f", {self.hidden} hidden" if self.hidden else ""
+        if self.ok:
+            return f"OK: {counts}, {self.chain}"
+        return f"FAILED: {len(self.problems)} problem(s), first: {self.problems[0]} ({counts})"
+
+
+def index_keys(published: Any, report: Report) -> dict[str, dict[str, Any]]:
+    """Published keys by id, leaving out (and reporting) any whose id is not its keys' hash."""
+    keys: dict[str, dict[str, Any]] = {}
+    for key in published if isinstance(published, list) else []:
+        try:
+            good = key_id(key["signing_key"], key["vrf_key"]) == key["id"]
+        except (KeyError, TypeError, ValueError):
+            good = False
+        if good:
+            keys[key["id"]] = key
+        else:
+            report.problems.append(f"published key {str(key)[:60]} is malformed or its id is wrong")
+    return keys
+
+
+def _signature_problem(keys: dict[str, Any], signer: Any, message: bytes, sig: Any) -> str | None:
+    key = keys.get(signer) if isinstance(signer, str) else None
+    if key is None:
+        return f"unknown or unpublished key {signer!r}"
+    try:
+        check_signature(key["signing_key"], message, str(sig))
+    except ProofError as exc:
+        return str(exc)
+    return None
+
+
+def _link_problems(
+    export: dict[str, Any], n: int, prev: str, record: dict[str, Any], keys: dict[str, Any]
+) -> list[str]:
+    """Entry n of a GM export: its place, its link, its signature, its position commitment."""
+    campaign, secret, problems = export["campaign"]["id"], export.get("position_secret"), []
+    if record.get("seq") != n:
+        problems.append(f"seq is {record.get('seq')!r}, expected {n}: the chain has a gap")
+    if record.get("prev_hash") != prev:
+        problems.append("prev_hash does not link to the entry before")
+    message = head_message(campaign, n, str(record.get("hash")))
+    if bad := _signature_problem(keys, record.get("signed_by"), message, record.get("signature")):
+        problems.append(f"entry signature: {bad}")
+    alpha = (record.get("proof") or {}).get("alpha") or {}
+    if (
+        alpha
+        and isinstance(secret, str)
+        and alpha.get("position") != position(campaign, n, prev, secret)
+    ):
+        problems.append("proof's position does not match the entry's place in the chain")
+    return [f"entry {n}: {problem}" for problem in problems]
+
+
+def _check_chain(export: dict[str, Any], keys: dict[str, Any], report: Report) -> None:
+    """A GM export: seq 1..n, linked prev_hash, every signature, the head, the positions."""
+    problems, head, prev = [], export["chain_head"], ZERO_HASH
+    if not isinstance(export.get("position_secret"), str):
+        problems.append("GM export has no position_secret: proofs' positions not checked")
+    for n, record in enumerate(export["entries"], start=1):
+        problems += _link_problems(export, n, prev, record, keys)
+        prev = str(record.get("hash"))
+    if head.get("length") != len(export["entries"]) or head.get("hash") != prev:
+        problems.append("chain head's length or hash is not the last entry's")
+    message = head_message(export["campaign"]["id"], head.get("length"), head.get("hash"))
+    if bad := _signature_problem(keys, head.get("key"), message, head.get("signature")):
+        problems.append(f"chain head signature: {bad}")
+    report.problems += problems
+    report.chain = "chain broken or unsigned" if problems else "chain intact and signed"
+
+
+def verify_export(export: dict[str, Any], keys: dict[str, Any] | None = None) -> Report:
+    """Check an exported log. ``keys``: published keys by id, or the server's keys file
+    ({"keys": [...]}); None trusts the export's own list."""
+    report = Report()
+    if keys is None or isinstance(keys.get("keys"), list):
+        keys = index_keys((keys or export).get("keys"), report)
+    readable = [r for r in export["entries"] if not r.get("redacted")]
+    report.entries, report.hidden = len(readable), len(export["entries"]) - len(readable)
+    for n, record in enumerate(readable, start=1):
+        if not record.get("proof"):
+            report.not_vrf += 1
+            continue
+        try:
+            check_proof(record, keys)
+            if record["proof"]["alpha"].get("campaign") != export["campaign"]["id"]:
+                raise ProofError("proof's campaign is not the export's campaign")
+            report.proofs += 1
+        except ProofError as exc:
+            report.problems.append(f"entry {record.get('seq', n)} ({record.get('label')!r}): {exc}")
+    if "chain_head" in export:
+        _check_chain(export, keys, report)
+    return report
+
+
+def _load(path: str) -> dict[str, Any]:
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    return data
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line: exit 0 all good, 1 a problem found, 2 input unreadable."""
+    parser = argparse.ArgumentParser(description="Verify a Poolside campaign log export.")
+    parser.add_argument("export", help="the exported log (JSON)")
+    parser.add_argument("--keys", help="the server's published keys file (JSON)")
+    args = parser.parse_args(argv)
+    try:
+        export = _load(args.export)
+        keys = _load(args.keys) if args.keys else None
+        if not isinstance(export.get("campaign", {}).get("id"), int) or not isinstance(
+            export.get("entries"), list
+        ):
+            raise ValueError("not a Poolside export (no campaign id or entries)")
+        report = verify_export(export, keys)
+    except (OSError, ValueError, AttributeError) as exc:
+        print(f"cannot read the input: {exc}", file=sys.stderr)
+        return 2
+    for problem in report.problems:
+        print(problem)
+    print(report.summary())
+    return 0 if report.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
