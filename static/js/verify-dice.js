@@ -202,8 +202,14 @@ function checkProofRecord(proof) {
   if (!proof || typeof proof !== "object" || !proof.pi) refuse("This entry carries no proof.");
   if (proof.v !== 1) refuse(`Proof version ${proof.v} is not one this page knows.`);
   if (proof.suite !== SUITE) refuse(`The proof's suite ${proof.suite} is not ${SUITE}.`);
-  if (!proof.alpha || typeof proof.alpha !== "object") refuse("The proof has no input (alpha).");
-  checkPool(proof.alpha.pool);
+  const alpha = proof.alpha;
+  if (!alpha || typeof alpha !== "object") refuse("The proof has no input (alpha).");
+  // The spec's alpha, field by field: anything else was not made by a Poolside server.
+  const shaped =
+    alpha.v === 1 && Number.isInteger(alpha.campaign) &&
+    /^[A-Za-z0-9_-]{8,64}$/.test(String(alpha.nonce)) && /^[0-9a-f]{64}$/.test(String(alpha.position));
+  if (!shaped) refuse("The proof's input is not a version 1 input (campaign, position, nonce).");
+  checkPool(alpha.pool);
 }
 
 function compareFaces(proven, shown) {

@@ -6,8 +6,11 @@ browser's outcome reader (static/js/dice-readings.js) must read back exactly
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime
 from typing import Any
 
+from rolls.proofs.dice import VrfDice
+from rolls.proofs.keys import ServerKey
 from rolls.rolling.followups import CONTEST_ROLL
 from rolls.rolling.outcomes import (
     cogent_faces,
@@ -114,3 +117,46 @@ def cases(seed: int, per_system: int) -> list[Case]:
     for maker in (cogent_case, dad6_case, cold_stars_case):
         made += [maker(rng) for _ in range(per_system)]
     return made
+
+
+# A server key of the tests' own (never a real one): the master seed is 32 fixed bytes.
+TEST_KEY = ServerKey.from_seed(bytes(range(32)))
+PUBLISHED = TEST_KEY.published(datetime(2026, 1, 1, tzinfo=UTC), None)
+
+
+def _proven_faces(label: str, groups: tuple[tuple[str, int, int], ...]) -> tuple[Any, ...]:
+    """Faces drawn from the VRF as the server draws them, and the proof record it keeps."""
+    dice = VrfDice(TEST_KEY, 7, label, "nonce-from-the-browser", lambda: (12, "ab" * 32, "cd" * 32))
+    return dice.draw(groups), dice.record()
+
+
+def proven_cogent_roll(*, challenge_level: int = 3) -> Case:
+    """A Cogent roll with its proof and the published key, as the permalink's island has it."""
+    (faces,), proof = _proven_faces("Athletics", (("d6", 6, 6),))
+    o = {"challenge_level": challenge_level, "destiny_before": False, "reflexive": False}
+    read = cogent.resolve(faces, challenge_level=challenge_level)
+    made = _case("cogent", "roll", o, faces=cogent_faces(read), outcome=read.outcome)
+    return made | {
+        "label": "Athletics",
+        "result": cogent_result(read, reflexive=False),
+        "pool": {"dice": 6},
+        "proof": proof,
+        "key": PUBLISHED,
+    }
+
+
+def proven_cold_stars_roll() -> Case:
+    """A Cold Stars roll: three groups in the spec's order, the Skill group empty."""
+    groups = (("ability", 3, 10), ("skill", 0, 10), ("risk", 2, 10))
+    (ability, skill, risk), proof = _proven_faces("Piloting", groups)
+    faces = cold_stars.Faces(ability=ability, skill=skill, risk=risk)
+    outcome = cold_stars.resolve(faces)
+    made = _case("cold_stars", "roll", {}, faces=cold_stars_faces(faces), outcome=outcome)
+    pool = {"ability": 3, "skill": 0, "risk": 2}
+    return made | {
+        "label": "Piloting",
+        "result": {},
+        "pool": pool,
+        "proof": proof,
+        "key": PUBLISHED,
+    }

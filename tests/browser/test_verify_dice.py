@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.dice_cases import cases
+from tests.browser.dice_cases import cases, proven_cogent_roll, proven_cold_stars_roll
 
 VECTORS = json.loads(
     (Path(__file__).parent / "data" / "rfc9381-ecvrf-edwards25519-sha512-tai.json").read_text()
@@ -137,4 +137,52 @@ def test_an_entry_it_cannot_read_says_so(verifier):
         "ok": True,
         "checked": False,
         "reason": "The outcome was not re-checked: this page doesn't re-read the dice of auto pass entries.",
+    }
+
+
+VERIFY_ENTRY = "(data) => vd.verifyEntry(data)"
+
+
+def test_an_entry_proven_by_the_servers_prover_verifies(verifier):
+    """The server's own prover (rolls.proofs) against this page's verifier: a Cogent roll and a
+    Cold Stars roll with an empty Skill group, whole entries as the permalink's island holds them."""
+    for entry in (proven_cogent_roll(), proven_cold_stars_roll()):
+        got = verifier.evaluate(VERIFY_ENTRY, entry)
+        assert got["ok"] and got["outcomeChecked"], got
+        assert len(got["beta"]) == 128
+
+
+def test_a_tampered_entry_is_refused_with_its_reason(verifier):
+    entry = proven_cogent_roll()
+    key_id = entry["key"]["id"]
+    faces = [dict(d) for d in entry["faces"]]
+    was = faces[2]["face"]
+    faces[2]["face"] = was % 6 + 1
+    expected = {
+        "faces": f"Die 3 should be {was} but the entry shows {was % 6 + 1}.",
+        "key": f"Key {key_id[:8]}… is not published.",
+        "label": "The proof is for “Athletics”, but the entry is “Stealth”.",
+    }
+    tampered = {"faces": faces, "key": None, "label": "Stealth"}
+    for field, value in tampered.items():
+        got = verifier.evaluate(VERIFY_ENTRY, entry | {field: value})
+        assert got == {"ok": False, "reason": expected[field]}
+    alpha = entry["proof"]["alpha"] | {"nonce": "another-nonce"}
+    got = verifier.evaluate(VERIFY_ENTRY, entry | {"proof": entry["proof"] | {"alpha": alpha}})
+    vrf_key = entry["key"]["vrf_key"]
+    assert got == {"ok": False, "reason": f"The proof does not verify under key {vrf_key[:8]}…"}
+    swapped = entry["key"] | {"vrf_key": proven_cold_stars_roll()["key"]["signing_key"]}
+    got = verifier.evaluate(VERIFY_ENTRY, entry | {"key": swapped})
+    assert got == {"ok": False, "reason": f"Key {key_id[:8]}… does not match its published id."}
+
+
+def test_a_proven_entry_whose_outcome_was_changed_is_refused(verifier):
+    entry = proven_cogent_roll(challenge_level=8)  # six dice can't reach 8 wins: a failure
+    wins = entry["result"]["wins"]
+    claimed = entry | {"outcome": "success"}
+    got = verifier.evaluate(VERIFY_ENTRY, claimed)
+    assert got == {
+        "ok": False,
+        "reason": f"The dice give {wins} win{'' if wins == 1 else 's'} against CL 8: "
+        f"{'Critical failure' if not wins else 'Failure'}, but the entry says Success.",
     }
