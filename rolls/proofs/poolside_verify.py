@@ -1,17 +1,15 @@
 """Check Poolside's verifiable dice by hand: ``python poolside_verify.py EXPORT.json [--keys KEYS.json]``.
 
-This one file needs only Python 3.12+ and PyNaCl (``pip install pynacl``). Copy it anywhere and
-run it on a campaign log exported as JSON. It checks every entry that carries a proof: the ECVRF
-proof (RFC 9381, ECVRF-EDWARDS25519-SHA512-TAI) under the server's published key, that the proof's
-input names the entry's roll (its label, the dice pool of its faces) and that the faces follow
-from the VRF output. On a GM's export (it has ``chain_head``) it also checks the chain: positions
-1..n with no gap, each ``prev_hash`` linking to the entry before, the head's length and hash, every
-Ed25519 signature, and each proof's ``position`` commitment. Without ``--keys`` the keys are the
-export's own ``keys`` list; give the keys file the server publishes to check against those.
-
-It prints one line per problem and a summary, and exits 0 (all good), 1 (a problem) or 2 (input
-unreadable). It does not recompute an entry's own hash from its contents: the server's
-``verify_log`` does that, and this file only checks that the hashes link and are signed.
+One file, needing only Python 3.12+ and PyNaCl (``pip install pynacl``): copy it anywhere and run it
+on a campaign log exported as JSON. For every entry with a proof it checks the ECVRF proof (RFC 9381,
+ECVRF-EDWARDS25519-SHA512-TAI) under the server's published key, that the proof's input names the
+entry (its label, its dice pool) and that the faces follow from the VRF output. On a GM's export
+(it has ``chain_head``) it also checks the chain: seq 1..n with no gap, each ``prev_hash`` linking
+to the entry before, the head, every Ed25519 signature and each proof's ``position``. The keys are
+the export's own ``keys`` unless ``--keys`` gives the keys file the server publishes. It prints one
+line per problem and a summary; exit status 0 all good, 1 a problem, 2 input unreadable. It does
+not recompute an entry's hash from its contents (the server's ``verify_log`` does that): it checks
+that the hashes link and are signed.
 """
 
 from __future__ import annotations
@@ -50,9 +48,6 @@ def canonical(obj: Any) -> bytes:
     return json.dumps(
         obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
     ).encode("utf-8")
-
-
-# --- ECVRF-EDWARDS25519-SHA512-TAI (RFC 9381), point arithmetic from libsodium ---------------
 
 
 def _sha512(*parts: bytes) -> bytes:
@@ -138,9 +133,6 @@ def ecvrf_verify(public_key: bytes, pi: bytes, alpha: bytes) -> bytes:
     return proof_to_hash(pi)
 
 
-# --- The Poolside contract: positions, alpha, dice from beta ---------------------------------
-
-
 def position(campaign: int, seq: int, prev_hash: str, secret: str) -> str:
     """The commitment to an entry's place in the chain (hides seq and prev_hash from players)."""
     obj = {"campaign": campaign, "prev_hash": prev_hash, "secret": secret, "seq": seq}
@@ -178,14 +170,14 @@ def faces_from_beta(beta: bytes, pool: list[list[Any]]) -> list[list[int]]:
 def _check_pool(pool: Any) -> list[list[Any]]:
     """The pool must be [[kind, count, sides], ...] with the spec's sides and a sane count
     (a forged count of billions must not make the verifier loop for hours)."""
-    if not isinstance(pool, list):
-        raise ProofError("alpha's pool is not a list")
-    for group in pool:
-        ok = isinstance(group, list) and len(group) == 3 and isinstance(group[0], str)
-        if not ok or type(group[1]) is not int or not 0 <= group[1] <= 1000:
-            raise ProofError(f"alpha's pool group {group!r} is malformed")
-        if type(group[2]) is not int or group[2] not in (6, 10):
-            raise ProofError(f"alpha's pool group {group!r} has sides other than 6 or 10")
+
+    def good(g: Any) -> bool:
+        if not (isinstance(g, list) and len(g) == 3 and isinstance(g[0], str)):
+            return False
+        return type(g[1]) is int and 0 <= g[1] <= 1000 and type(g[2]) is int and g[2] in (6, 10)
+
+    if not isinstance(pool, list) or not all(good(group) for group in pool):
+        raise ProofError(f"alpha's pool {pool!r} is not [[kind, count, 6 or 10 sides], ...]")
     return pool
 
 
@@ -195,10 +187,8 @@ def _check_alpha_matches(alpha: dict[str, Any], record: dict[str, Any]) -> list[
     shape = alpha.get("v") == 1 and type(alpha.get("campaign")) is int
     if not (shape and NONCE_RE.fullmatch(nonce) and HEX64_RE.fullmatch(where)):
         raise ProofError("alpha is not a version 1 alpha (campaign, position, nonce)")
-    if alpha.get("target") != record.get("label"):
-        raise ProofError(
-            f"alpha's target {alpha.get('target')!r} is not the entry's label {record.get('label')!r}"
-        )
+    if (target := alpha.get("target")) != (label := record.get("label")):
+        raise ProofError(f"alpha's target {target!r} is not the entry's label {label!r}")
     pool = _check_pool(alpha.get("pool"))
     expected = [kind for kind, count, _ in pool for _ in range(count)]
     faces = record.get("faces")
@@ -216,7 +206,7 @@ def check_proof(entry_record: dict[str, Any], keys: dict[str, dict[str, Any]]) -
         raise ProofError(f"proof record is not a version 1 {SUITE} proof")
     key = keys.get(proof.get("key"))  # type: ignore[arg-type]
     if key is None:
-        raise ProofError(f"proof is signed by unknown or unpublished key {proof.get('key')!r}")
+        raise ProofError(f"proof names unknown or unpublished key {proof.get('key')!r}")
     alpha = proof.get("alpha")
     if not isinstance(alpha, dict):
         raise ProofError("proof's alpha is not an object")
@@ -226,12 +216,11 @@ def check_proof(entry_record: dict[str, Any], keys: dict[str, dict[str, Any]]) -
     except (TypeError, ValueError, KeyError) as exc:
         raise ProofError("proof's pi or the key's vrf_key is not hex") from exc
     beta = ecvrf_verify(vrf_key, pi, alpha_bytes(alpha))
+    drawn = [face for group in faces_from_beta(beta, pool) for face in group]
     stored = [f.get("face") for f in entry_record["faces"]]
-    if [face for group in faces_from_beta(beta, pool) for face in group] != stored:
+    # Compared as canonical JSON, where true is not 1 and 6.0 is not 6, as the hash sees them.
+    if canonical(drawn) != canonical(stored):
         raise ProofError("entry's faces do not follow from the VRF output")
-
-
-# --- Signatures and the chain ----------------------------------------------------------------
 
 
 def head_message(campaign: int, length: int, hash: str) -> bytes:
@@ -314,12 +303,10 @@ def _link_problems(
     message = head_message(campaign, n, str(record.get("hash")))
     if bad := _signature_problem(keys, record.get("signed_by"), message, record.get("signature")):
         problems.append(f"entry signature: {bad}")
-    alpha = (record.get("proof") or {}).get("alpha") or {}
-    if (
-        alpha
-        and isinstance(secret, str)
-        and alpha.get("position") != position(campaign, n, prev, secret)
-    ):
+    proof = record.get("proof")
+    alpha = proof.get("alpha") if isinstance(proof, dict) else None
+    committed = position(campaign, n, prev, secret) if isinstance(secret, str) else None
+    if isinstance(alpha, dict) and committed and alpha.get("position") != committed:
         problems.append("proof's position does not match the entry's place in the chain")
     return [f"entry {n}: {problem}" for problem in problems]
 
@@ -345,11 +332,14 @@ def verify_export(export: dict[str, Any], keys: dict[str, Any] | None = None) ->
     """Check an exported log. ``keys``: published keys by id, or the server's keys file
     ({"keys": [...]}); None trusts the export's own list."""
     report = Report()
-    if keys is None or isinstance(keys.get("keys"), list):
-        keys = index_keys((keys or export).get("keys"), report)
-    readable = [r for r in export["entries"] if not r.get("redacted")]
-    report.entries, report.hidden = len(readable), len(export["entries"]) - len(readable)
-    for n, record in enumerate(readable, start=1):
+    source = {"keys": export.get("keys")} if keys is None else keys
+    keys = index_keys(source["keys"] if "keys" in source else list(source.values()), report)
+    report.hidden = sum(bool(r.get("redacted")) for r in export["entries"])
+    report.entries = len(export["entries"]) - report.hidden
+    # Numbered by place in the export, placeholders included, so a reader can find the entry.
+    for n, record in enumerate(export["entries"], start=1):
+        if record.get("redacted"):
+            continue
         if not record.get("proof"):
             report.not_vrf += 1
             continue
@@ -359,17 +349,17 @@ def verify_export(export: dict[str, Any], keys: dict[str, Any] | None = None) ->
                 raise ProofError("proof's campaign is not the export's campaign")
             report.proofs += 1
         except ProofError as exc:
-            report.problems.append(f"entry {record.get('seq', n)} ({record.get('label')!r}): {exc}")
+            report.problems.append(f"entry {n} ({record.get('label')!r}): {exc}")
     if "chain_head" in export:
         _check_chain(export, keys, report)
     return report
 
 
-def _load(path: str) -> dict[str, Any]:
+def _load(path: str, *needed: str) -> dict[str, Any]:
     with open(path, encoding="utf-8") as f:
         data = json.load(f)
-    if not isinstance(data, dict):
-        raise ValueError("not a JSON object")
+    if not isinstance(data, dict) or any(name not in data for name in needed):
+        raise ValueError(f"{path} is not a JSON object with {', '.join(needed)}")
     return data
 
 
@@ -380,14 +370,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keys", help="the server's published keys file (JSON)")
     args = parser.parse_args(argv)
     try:
-        export = _load(args.export)
-        keys = _load(args.keys) if args.keys else None
-        if not isinstance(export.get("campaign", {}).get("id"), int) or not isinstance(
-            export.get("entries"), list
-        ):
-            raise ValueError("not a Poolside export (no campaign id or entries)")
-        report = verify_export(export, keys)
-    except (OSError, ValueError, AttributeError) as exc:
+        export = _load(args.export, "campaign", "entries")
+        report = verify_export(export, _load(args.keys, "keys") if args.keys else None)
+    except (OSError, ValueError, AttributeError, KeyError, TypeError) as exc:
         print(f"cannot read the input: {exc}", file=sys.stderr)
         return 2
     for problem in report.problems:

@@ -1,0 +1,84 @@
+"""Exports for the verifier's tests, built the way the server will build them: each roll drawn
+by VrfDice under a test key, chained, signed. Entry hashes are stand-ins (the verifier does not
+recompute them; the server's verify_log does)."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from datetime import UTC, datetime
+from typing import Any
+
+from rolls.proofs.dice import VrfDice
+from rolls.proofs.keys import ServerKey
+from rolls.proofs.poolside_verify import canonical, head_message
+
+CAMPAIGN = 7
+SECRET = "5e" * 32
+ZERO = "0" * 64
+TEST_KEY = ServerKey.from_seed(hashlib.sha256(b"poolside test key").digest())
+OTHER_KEY = ServerKey.from_seed(hashlib.sha256(b"another test key").digest())
+COGENT = (("d6", 4, 6),)
+COLD_STARS = (("ability", 2, 10), ("skill", 1, 10), ("risk", 0, 10))
+# (label, dice pool or None for an entry whose dice are not from the VRF)
+ROLLS: list[tuple[str, tuple[tuple[str, int, int], ...] | None]] = [
+    ("Athletics", COGENT),
+    ("Pilot the skiff", COLD_STARS),
+    ("A note from the GM", None),
+    ("Perception", COGENT),
+]
+
+
+def published(key: ServerKey = TEST_KEY) -> dict[str, Any]:
+    return key.published(datetime(2026, 1, 1, tzinfo=UTC), None)
+
+
+def _entry(seq: int, prev: str, label: str, groups: Any, key: ServerKey) -> dict[str, Any]:
+    record: dict[str, Any] = {"seq": seq, "prev_hash": prev, "label": label}
+    if groups is None:
+        record.update(faces=[], proof={})
+    else:
+        dice = VrfDice(key, CAMPAIGN, label, f"nonce-{seq:04d}", lambda: (seq, prev, SECRET))
+        faces = dice.draw(groups)
+        record["faces"] = [
+            {"kind": kind, "face": face}
+            for (kind, _, _), group in zip(groups, faces, strict=True)
+            for face in group
+        ]
+        record["proof"] = dice.record()
+    record["hash"] = hashlib.sha256(canonical(record)).hexdigest()
+    record["signature"] = key.sign(head_message(CAMPAIGN, seq, record["hash"]))
+    record["signed_by"] = key.id
+    return record
+
+
+def gm_export(key: ServerKey = TEST_KEY) -> dict[str, Any]:
+    """A GM's export: every entry with its place in the chain, the head, the position secret."""
+    entries, prev = [], ZERO
+    for seq, (label, groups) in enumerate(ROLLS, start=1):
+        entries.append(_entry(seq, prev, label, groups, key))
+        prev = entries[-1]["hash"]
+    head = {"length": len(entries), "hash": prev, "key": key.id}
+    head["signature"] = key.sign(head_message(CAMPAIGN, len(entries), prev))
+    return {
+        "campaign": {"id": CAMPAIGN, "name": "The Drowned Coast", "system": "cogent"},
+        "keys": [published(key)],
+        "chain_head": head,
+        "position_secret": SECRET,
+        "entries": entries,
+    }
+
+
+def player_export(key: ServerKey = TEST_KEY) -> dict[str, Any]:
+    """A player's export: no chain, no positions, and a hidden entry as a placeholder."""
+    export = gm_export(key)
+    del export["chain_head"], export["position_secret"]
+    for record in export["entries"]:
+        for name in ("seq", "prev_hash", "signature", "signed_by"):
+            del record[name]
+    export["entries"].insert(1, {"redacted": True})
+    return export
+
+
+def clone(export: dict[str, Any]) -> dict[str, Any]:
+    return copy.deepcopy(export)

@@ -1,0 +1,133 @@
+"""verify_export on a GM's and a player's export, and each way the chain can be broken."""
+
+from __future__ import annotations
+
+import pytest
+
+from rolls.proofs.poolside_verify import verify_export
+from tests.proofs.builders import (
+    OTHER_KEY,
+    TEST_KEY,
+    clone,
+    gm_export,
+    player_export,
+    published,
+)
+
+
+@pytest.fixture(scope="module")
+def gm():
+    return gm_export()
+
+
+@pytest.fixture(scope="module")
+def player():
+    return player_export()
+
+
+def _problems(export, keys=None):
+    report = verify_export(export, keys)
+    assert not report.ok
+    return report.problems
+
+
+def test_an_honest_gm_export_passes(gm):
+    report = verify_export(gm)
+    assert report.problems == []
+    assert report.summary() == (
+        "OK: 4 entries, 3 proofs verified, 1 not from the VRF, chain intact and signed"
+    )
+
+
+def test_an_honest_player_export_passes_and_skips_placeholders(player):
+    report = verify_export(player)
+    assert report.ok, report.problems
+    assert (report.entries, report.hidden, report.proofs, report.not_vrf) == (4, 1, 3, 1)
+    assert "chain not checked" in report.summary()
+
+
+def test_the_servers_keys_file_is_accepted(gm):
+    assert verify_export(gm, {"keys": [published()]}).ok
+    assert verify_export(gm, {TEST_KEY.id: published()}).ok
+
+
+def test_a_keys_file_without_the_proofs_key_fails_every_proof(gm):
+    problems = _problems(gm, {"keys": [published(OTHER_KEY)]})
+    assert sum("unknown or unpublished key" in p for p in problems) >= 3
+
+
+def test_a_published_key_whose_id_lies_is_reported(gm):
+    export = clone(gm)
+    export["keys"][0]["id"] = OTHER_KEY.id
+    problems = _problems(export)
+    assert "is malformed or its id is wrong" in problems[0]
+
+
+def test_a_gap_in_the_chain_is_caught(gm):
+    export = clone(gm)
+    del export["entries"][1]
+    problems = _problems(export)
+    assert any("entry 2: seq is 3, expected 2" in p for p in problems)
+    assert any("prev_hash does not link" in p for p in problems)
+
+
+def test_a_changed_hash_breaks_the_link_and_the_signature(gm):
+    export = clone(gm)
+    export["entries"][1]["hash"] = "ff" * 32
+    problems = _problems(export)
+    assert "entry 2: entry signature: signature does not verify" in problems
+    assert "entry 3: prev_hash does not link to the entry before" in problems
+
+
+def test_a_truncated_log_no_longer_matches_its_head(gm):
+    export = clone(gm)
+    export["entries"].pop()
+    assert "chain head's length or hash is not the last entry's" in _problems(export)
+
+
+def test_a_forged_head_signature_is_caught(gm):
+    export = clone(gm)
+    export["chain_head"]["signature"] = OTHER_KEY.sign(b"anything")
+    assert "chain head signature: signature does not verify" in _problems(export)
+
+
+def test_an_entry_signed_by_an_unknown_key_is_caught(gm):
+    export = clone(gm)
+    export["entries"][2]["signed_by"] = OTHER_KEY.id
+    problems = _problems(export)
+    assert f"entry 3: entry signature: unknown or unpublished key '{OTHER_KEY.id}'" in problems
+
+
+def test_a_proof_moved_to_another_place_is_caught(gm):
+    # The 4th entry's roll claims the 1st entry's proof (same label, pool, faces): the position
+    # commitment is what ties a proof to its place in the chain.
+    export = clone(gm)
+    export["entries"][3]["proof"] = clone(export["entries"][0]["proof"])
+    export["entries"][3]["faces"] = clone(export["entries"][0]["faces"])
+    export["entries"][3]["label"] = export["entries"][0]["label"]
+    problems = _problems(export)
+    assert problems == ["entry 4: proof's position does not match the entry's place in the chain"]
+
+
+def test_a_gm_export_without_its_position_secret_is_reported(gm):
+    export = clone(gm)
+    del export["position_secret"]
+    assert "GM export has no position_secret" in _problems(export)[0]
+
+
+def test_a_proof_for_another_campaign_is_caught(player):
+    export = clone(player)
+    export["campaign"]["id"] = 8
+    problems = _problems(export)
+    assert "proof's campaign is not the export's campaign" in problems[0]
+
+
+def test_tampered_faces_are_reported_with_the_entry(player):
+    export = clone(player)
+    face = export["entries"][0]["faces"][0]
+    face["face"] = face["face"] % 6 + 1
+    report = verify_export(export)
+    assert report.problems == [
+        "entry 1 ('Athletics'): entry's faces do not follow from the VRF output"
+    ]
+    assert report.summary().startswith("FAILED: 1 problem(s), first: entry 1 ('Athletics')")
