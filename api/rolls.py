@@ -132,6 +132,11 @@ class Entry(Schema):
     resources: dict[str, Any] | list[Any] | None = None
     follows: str | None = None
     hash: str | None = None
+    proof: dict[str, Any] | None = Field(
+        None,
+        description="The dice's proof ({} when no dice came from the VRF): check it with the "
+        "published keys (GET /keys) as docs/verifiable-dice.md says",
+    )
 
     # The GM's records also carry the chain (seq, prev_hash, salt, …).
     model_config = ConfigDict(extra="allow")
@@ -172,6 +177,13 @@ CIRCUMSTANCES = (
 )
 
 
+NONCE = (
+    "Your part of the dice's input: 8 to 64 letters, digits, '-' or '_', new for each roll "
+    "(e.g. 32 random hex digits). The server can't know it before the roll, so it can't have "
+    "chosen the dice in advance; left out, the server makes one (docs/verifiable-dice.md)"
+)
+
+
 class RollIn(BaseModel):
     """The roll panel's options, by the names the target's ``options`` lists; leave one out for
     its default. ``action`` is one of the target's actions (default ``roll``); ``call`` or
@@ -186,6 +198,7 @@ class RollIn(BaseModel):
     call: int | None = Field(None, ge=1, le=MAX_ID)
     contest: int | None = Field(None, ge=1, le=MAX_ID)
     circumstances: ListOption | None = Field(None, max_length=LIST_MAX, description=CIRCUMSTANCES)
+    nonce: str | None = Field(None, description=NONCE)
 
 
 class TargetQuery(Schema):
@@ -199,6 +212,7 @@ class TargetQuery(Schema):
 
 class FollowUpIn(Schema):
     value: str = Field("", max_length=500, description="The pick, for “choice” and “extra_boon”")
+    nonce: str = Field("", description=NONCE)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -456,7 +470,7 @@ def follow_up(
         raise ApiError(403, "Only the GM sees this roll's result, so only the GM follows it up.")
     if action not in followups.names():
         raise Http404("No such follow-up.")
-    new = make_follow_up(request.user, found, character, action, body.value)
+    new = make_follow_up(request.user, found, character, action, body.value, body.nonce)
     return Status(201, entry_out(request, new.pk, membership))
 
 

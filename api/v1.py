@@ -13,6 +13,7 @@ from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationEr
 
 from api.base import NO_TOKEN, READ_THROTTLE, ApiError, TokenAuth, by_field
 from api.campaigns import router as sheets_router
+from api.keys import router as keys_router
 from api.messages import router as messages_router
 from api.rolls import router as rolls_router
 from api.sessions import router as sessions_router
@@ -151,3 +152,4 @@ api.add_router("", sheets_router)
 api.add_router("", rolls_router)
 api.add_router("", sessions_router)
 api.add_router("", messages_router)
+api.add_router("", keys_router)

@@ -63,6 +63,21 @@ def _development_secret_key(path: Path) -> str:
 
 
 SECRET_KEY = env_str("SECRET_KEY") or _development_secret_key(BASE_DIR / ".secret_key")
+
+
+def _development_signing_key(path: Path) -> Path:
+    # The log's signing key (docs/verifiable-dice.md): 32 random bytes as hex, never in the
+    # database. Made once for a development checkout, like .secret_key; a deployment names its
+    # own file (SIGNING_KEY_FILE) and backs it up.
+    if not path.exists():
+        path.write_text(secrets.token_hex(32) + "\n")
+        path.chmod(0o600)
+    return path
+
+
+SIGNING_KEY_FILE = Path(env_str("SIGNING_KEY_FILE")) if env_str("SIGNING_KEY_FILE") else None
+if SIGNING_KEY_FILE is None:
+    SIGNING_KEY_FILE = _development_signing_key(BASE_DIR / ".signing_key")
 DEBUG = env_bool("DEBUG", default=False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])

@@ -1,4 +1,15 @@
+from typing import Any
+
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+
+def _record_signing_key(sender: AppConfig, using: str = "default", **kwargs: Any) -> None:
+    """Every ``migrate`` publishes the server's current key (docs/verifiable-dice.md): a
+    deployment migrates as it starts, so a new key is recorded before it signs."""
+    from rolls.models.keys import record_key, server_key
+
+    record_key(server_key(), using)
 
 
 class RollsConfig(AppConfig):
@@ -18,3 +29,4 @@ class RollsConfig(AppConfig):
 
         # A committed roll in a campaign with an active webhook queues its deliveries.
         webhook_entry_committed.connect(entry_committed, dispatch_uid="poolside_webhooks")
+        post_migrate.connect(_record_signing_key, sender=self, dispatch_uid="poolside_signing_key")

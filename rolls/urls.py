@@ -2,6 +2,7 @@ from django.urls import path
 
 import rolls.log.tokens  # noqa: F401 — registers <entry:…>, a roll entry's opaque token
 import sheets.converters  # noqa: F401 — registers <id:…>
+from rolls.keys import views as key_views
 from rolls.log import exports
 from rolls.log import views as log_views
 from rolls.messages import views as message_views
@@ -40,6 +41,13 @@ urlpatterns = [
     path("rolls/<entry:pk>/<slug:action>/", roll_views.roll_follow_up, name="roll_follow_up"),
     path("campaigns/<id:pk>/log/", log_views.campaign_log, name="campaign_log"),
     path("campaigns/<id:pk>/messages/", message_views.message_post, name="message_post"),
+]
+
+# The server's public keys and the standalone verifier (docs/verifiable-dice.md): for anyone.
+urlpatterns += [
+    path("keys/", key_views.keys_page, name="keys"),
+    path("keys.json", key_views.keys_json, name="keys_json"),
+    path("keys/poolside_verify.py", key_views.verifier, name="verifier"),
 ]
 
 # Log tools (workstream T): exports and statistics.

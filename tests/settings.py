@@ -7,6 +7,12 @@ from config.settings import INSTALLED_APPS, RULE_SYSTEMS
 INSTALLED_APPS = [*INSTALLED_APPS, "tests.d10pool"]
 RULE_SYSTEMS = [*RULE_SYSTEMS, "tests.d10pool.system.D10PoolSystem"]
 
+# A key that signs only tests' logs, kept with them: every worker and every server the tests
+# start signs and proves with the same key (docs/verifiable-dice.md).
+from pathlib import Path as _Path  # noqa: E402
+
+SIGNING_KEY_FILE = _Path(__file__).resolve().parent / "signing_test.key"
+
 # Portraits go to a directory of this test run's own, removed when the process that made it
 # ends: tests never write into the repository. The servers the tests start (tests/live_servers.py)
 # inherit the environment, so they read and write the same directory as the test that started

@@ -30,6 +30,7 @@ from rolls.log.filters import filtered_entries
 from rolls.log.records import EXPORT_VALUES
 from rolls.log.records import record as export_record
 from rolls.models import LogHead
+from rolls.models.keys import published_keys
 from sheets.access import campaign_for_member
 from sheets.usage import heavy_limited
 from web.abandon import stops_when_abandoned
@@ -115,7 +116,7 @@ def _percent(odds: str) -> str:
 # ``json.loads``: the JSON export splices the text in as it is (``orjson.Fragment``), and the CSV
 # parses only the two columns it shows — decoding and re-encoding six JSON values per row was most
 # of an export's time.
-JSON_COLUMNS = ("options", "pool", "faces", "result", "odds_table", "resource_changes")
+JSON_COLUMNS = ("options", "pool", "faces", "result", "odds_table", "resource_changes", "proof")
 
 
 # The CSV's two JSON cells, straight from the stored text. A log repeats its dice and resources
@@ -140,6 +141,9 @@ CSV_CELLS: dict[str, Callable[[str], Any]] = {
 # of their own (reveals, root), four are JSON columns the query would turn into text.
 CSV_UNREAD = (
     "pk",
+    "proof",
+    "signature",
+    "signed_by",
     "options",
     "pool",
     "result",
@@ -347,6 +351,45 @@ def _stream(request: HttpRequest, parts: Iterator[str]) -> Iterator[bytes] | Asy
     return chunks()
 
 
+def _export_head(
+    request: AuthenticatedHttpRequest,
+    campaign: Any,
+    is_gm: bool,
+    filters: dict[str, Any],
+    now: Any,
+) -> dict[str, Any]:
+    """What an export says before its entries: the campaign, who and when, the filters, the
+    published keys and (the GM's) the signed head of the whole chain."""
+    head = {
+        "format": "poolside-roll-log",
+        # 2: no seq/prev_hash for players, "follows" is the followed entry's hash, the GM's
+        # export has the salt and every other hashed field. 3: the dice proofs, the keys, and
+        # (the GM's) the signatures, the signed head and the position secret.
+        "version": 3,
+        "campaign": {"id": campaign.pk, "name": campaign.name, "system": campaign.system},
+        "exported_at": now.isoformat(timespec="seconds"),
+        "exported_by": request.user.get_username(),
+        "filters": {key: str(value) for key, value in filters.items()},
+        # Every key the server has signed and proved with, and the span each signed: what the
+        # standalone verifier checks proofs and signatures against (docs/verifiable-dice.md).
+        "keys": published_keys(),
+    }
+    if is_gm:
+        # Where the whole chain ends now (filters or not), signed: keep it with the export to
+        # check later that nothing was cut from the end (docs/roll-log.md). Players don't get
+        # it: its count would tell them how many rolls they can't see. Nor the position secret,
+        # which would let them number the proofs.
+        log_head = LogHead.objects.filter(campaign=campaign).first() or LogHead()
+        head["chain_head"] = {
+            "length": log_head.length,
+            "hash": log_head.hash,
+            "signature": log_head.signature,
+            "key": log_head.signed_by,
+        }
+        head["position_secret"] = log_head.position_secret
+    return head
+
+
 def _export(
     request: AuthenticatedHttpRequest,
     pk: int,
@@ -368,22 +411,7 @@ def _export(
             content_type="text/plain; charset=utf-8",
         )
     now = timezone.now().astimezone(UTC)
-    head = {
-        "format": "poolside-roll-log",
-        # 2: no seq/prev_hash for players, "follows" is the followed entry's hash, the GM's
-        # export has the salt and every other hashed field.
-        "version": 2,
-        "campaign": {"id": campaign.pk, "name": campaign.name, "system": campaign.system},
-        "exported_at": now.isoformat(timespec="seconds"),
-        "exported_by": request.user.get_username(),
-        "filters": {key: str(value) for key, value in form.active.items()},
-    }
-    if membership.is_gm:
-        # Where the whole chain ends now (filters or not): keep it with the export to check later
-        # that nothing was cut from the end (docs/roll-log.md). Players don't get it: its count
-        # would tell them how many rolls they can't see.
-        log_head = LogHead.objects.filter(campaign=campaign).first() or LogHead()
-        head["chain_head"] = {"length": log_head.length, "hash": log_head.hash}
+    head = _export_head(request, campaign, membership.is_gm, form.active, now)
     as_csv = extension == "csv"
     chunks = export_rows(
         entries,

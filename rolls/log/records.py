@@ -50,6 +50,9 @@ EXPORT_VALUES = (
     "odds_display",
     "hash",
     "prev_hash",
+    "proof",
+    "signature",
+    "signed_by",
     "readable",
 )
 
@@ -85,6 +88,9 @@ def record(row: dict[str, Any], readable: bool, *, full: bool) -> dict[str, Any]
         # The followed entry's hash: an id that numbers nothing (it is readable whenever this is).
         "follows": row["follows__hash"],
         "hash": row["hash"],
+        # The dice's proof goes wherever the dice go, and nowhere else: it reveals them
+        # (docs/verifiable-dice.md). Its "position" is a commitment that numbers nothing.
+        "proof": row["proof"],
     }
     if full:
         record |= {
@@ -102,6 +108,10 @@ def record(row: dict[str, Any], readable: bool, *, full: bool) -> dict[str, Any]
             # Version 4 on (null before): the form the hash follows, and the odds it covers.
             "hash_version": row["hash_version"],
             "odds_display": row["odds_display"],
+            # The server's signature of the log's head right after this entry: it names the
+            # entry's seq, which only the GM's export carries.
+            "signature": row["signature"],
+            "signed_by": row["signed_by"],
         }
     return record
 

@@ -7,9 +7,11 @@ from rolls.models.assists import (
     AssistRequest,
     AssistRequestQuerySet,
 )
+from rolls.models.chain_check import ChainReport
 from rolls.models.dice import DIE_NAMES, READING_WORDS, Die, dice_of
 from rolls.models.entry import HiddenEntry, RollEntry, canonical_json
 from rolls.models.head import GENESIS_HASH, LogHead
+from rolls.models.keys import SigningKey
 from rolls.models.kinds import (
     MARKER_KINDS,
     MESSAGE_KINDS,
@@ -23,14 +25,15 @@ from rolls.models.kinds import (
 from rolls.models.log import (
     HASH_VERSION,
     HASH_VERSION_GM_TABLE,
+    HASH_VERSION_PROOF,
     HASH_VERSION_SALTED,
-    RECORDED_LINKS,
     SALT_BYTES,
     AppendOnlyError,
-    ChainReport,
+    HeadMoved,
     RollEntryQuerySet,
 )
 from rolls.models.messages import EntryRecipient
+from rolls.models.recorded import RECORDED_LINKS
 from rolls.models.table import (
     Contest,
     ContestKind,
@@ -68,6 +71,7 @@ __all__ = [
     "GENESIS_HASH",
     "HASH_VERSION",
     "HASH_VERSION_GM_TABLE",
+    "HASH_VERSION_PROOF",
     "HASH_VERSION_SALTED",
     "MARKER_KINDS",
     "MAX_ATTEMPTS",
@@ -92,6 +96,7 @@ __all__ = [
     "DeliveryStatus",
     "Die",
     "EntryRecipient",
+    "HeadMoved",
     "HiddenEntry",
     "Kind",
     "LogHead",
@@ -100,6 +105,7 @@ __all__ = [
     "RollCallTarget",
     "RollEntry",
     "RollEntryQuerySet",
+    "SigningKey",
     "Trial",
     "TrialDayTally",
     "TrialDayTallyQuerySet",

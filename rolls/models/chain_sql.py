@@ -98,8 +98,9 @@ class ChainSQL:
 
     def __init__(self, connection: Any, model: type[RollEntry]) -> None:
         qn, head = connection.ops.quote_name, table(connection, LogHead)
-        campaign, length, hash_ = (
-            column(connection, LogHead, name) for name in ("campaign", "length", "hash")
+        campaign, length, hash_, signature, signed_by, secret = (
+            column(connection, LogHead, name)
+            for name in ("campaign", "length", "hash", "signature", "signed_by", "position_secret")
         )
         self.connection = connection
         self.table, self.pk = model._meta.db_table, model._meta.pk
@@ -112,9 +113,12 @@ class ChainSQL:
         ]
         columns = ", ".join(qn(f.column) for f in self.fields)
         values = ", ".join(["%s"] * len(self.fields))
-        self.move = f"UPDATE {head} SET {length} = %s, {hash_} = %s WHERE {campaign} = %s"
+        self.move = (
+            f"UPDATE {head} SET {length} = %s, {hash_} = %s, {signature} = %s, {signed_by} = %s"
+            f" WHERE {campaign} = %s"
+        )
         for_update = " FOR UPDATE" if connection.features.has_select_for_update else ""
-        self.peek = f"SELECT {length}, {hash_} FROM {head} WHERE {campaign} = %s"
+        self.peek = f"SELECT {length}, {hash_}, {secret} FROM {head} WHERE {campaign} = %s"
         self.lock = f"{self.peek}{for_update}"
         if self.one_statement:
             # The head moves only from where the entry was linked, and the entry is inserted only
@@ -154,11 +158,18 @@ class ChainSQL:
         """Does :meth:`write` announce the entry itself (the ``postgres`` live transport)?"""
         return live.backend() == live.POSTGRES
 
-    def write(self, cursor: Any, entry: RollEntry, *, expected: int) -> bool:
+    def write(self, cursor: Any, entry: RollEntry, head_signature: str, *, expected: int) -> bool:
         """PostgreSQL: insert ``entry``, move the head to it and (with the ``postgres`` transport)
         announce it, in one statement — only if the head is still at length ``expected``. False
         when it wasn't, and then nothing was written; True with the entry's new pk set."""
-        move = [entry.seq, entry.hash, entry.campaign_id, expected]
+        move = [
+            entry.seq,
+            entry.hash,
+            head_signature,
+            entry.signed_by,
+            entry.campaign_id,
+            expected,
+        ]
         expression, extra = "", tuple[str, ...]()
         if self.announced:
             expression, extra = live.announcement_with_id(entry.campaign_id, "entry", self.added_pk)

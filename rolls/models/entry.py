@@ -32,12 +32,13 @@ from rolls.models.kinds import (
 from rolls.models.log import (
     HASH_VERSION,
     HASH_VERSION_GM_TABLE,
+    HASH_VERSION_PROOF,
     HASH_VERSION_SALTED,
-    RECORDED_LINKS,
     SALT_BYTES,
     AppendOnlyError,
     RollEntryQuerySet,
 )
+from rolls.models.recorded import RECORDED_LINKS
 from sheets.models import Campaign, Character, Membership, system_choices
 from sheets.registry import rule_system
 
@@ -165,6 +166,13 @@ class RollEntry(models.Model):
         help_text="Random, hashed with the entry (version 3), shown only to who may read it.",
     )
     created_at = models.DateTimeField()
+    # The dice's proof (docs/verifiable-dice.md): the VRF input's parts and the proof that the
+    # faces follow from them under the server's key; {} when no dice were drawn. Hashed (v5).
+    proof = models.JSONField(default=dict, blank=True)
+    # The server's signature of the log's head as it stood right after this entry (its seq and
+    # hash), and the key's id: an entry appended without the key has none that verifies.
+    signature = models.CharField(max_length=128, blank=True, editable=False)
+    signed_by = models.CharField(max_length=16, blank=True, editable=False)
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)  # unique: roll_entry_unique_hash
 
@@ -384,6 +392,8 @@ class RollEntry(models.Model):
         if self.hash_version is not None:
             # Version 4 on: the odds as the card showed them, and the version the entry declares.
             content |= {"v": self.hash_version, "odds_display": self.odds_display}
+        if self.hash_version is not None and self.hash_version >= HASH_VERSION_PROOF:
+            content["proof"] = self.proof
         return content
 
     def cut_link(self) -> str | None:

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.db import models
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
+from rolls.models.keys import server_key
+from rolls.proofs.poolside_verify import head_message
 from sheets.models import Campaign
 
 GENESIS_HASH = "0" * 64
+
+
+def new_position_secret() -> str:
+    """The campaign's position secret: 32 random bytes, hex (docs/verifiable-dice.md)."""
+    return secrets.token_hex(32)
 
 
 class LogHead(models.Model):
@@ -23,9 +31,25 @@ class LogHead(models.Model):
     )
     length = models.PositiveIntegerField(default=0)
     hash = models.CharField(max_length=64, default=GENESIS_HASH)
+    # The server's signature of this head (length and hash), moved with it: a head written by a
+    # database client without the key doesn't verify, so neither a forged append nor an emptied
+    # log passes verify_log (docs/verifiable-dice.md).
+    signature = models.CharField(max_length=128, blank=True)
+    signed_by = models.CharField(max_length=16, blank=True)
+    # Hashed into each dice proof's "position" with the entry's seq and prev_hash, so that a
+    # player can check a proof without learning where the roll sits in the chain. The GM's
+    # export gives it; nothing else does.
+    position_secret = models.CharField(max_length=64, default=new_position_secret)
 
     def __str__(self) -> str:
         return f"{self.campaign_id}: #{self.length} {self.hash}"
+
+    def sign(self) -> None:
+        """Sign the head as it stands (the empty head of a new campaign; an append signs its own
+        in the statement that moves it)."""
+        key = server_key()
+        self.signature = key.sign(head_message(self.campaign_id, self.length, self.hash))
+        self.signed_by = key.id
 
     @property
     def digest(self) -> str:
@@ -40,4 +64,6 @@ def _start_the_log(
     """Every campaign gets its (empty) head with it, so a roll never pays for creating it.
     ``append`` still creates a missing one, for campaigns made before heads existed."""
     if created and not kwargs.get("raw"):
-        LogHead.objects.create(campaign=instance)
+        head = LogHead(campaign=instance)
+        head.sign()
+        head.save()

@@ -15,13 +15,12 @@ import secrets
 import threading
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import EmptyResultSet
 from django.db import IntegrityError, connections, models, transaction
 from django.db.models import (
     BooleanField,
-    Case,
     Exists,
     ExpressionWrapper,
     F,
@@ -30,17 +29,19 @@ from django.db.models import (
     Q,
     Subquery,
     Value,
-    When,
 )
 from django.db.models.expressions import RawSQL
 from django.dispatch import Signal
 from django.utils import timezone
 
 from rolls import live
+from rolls.models.chain_check import ChainReport, verify_chain
 from rolls.models.chain_sql import ChainSQL
-from rolls.models.head import GENESIS_HASH, LogHead
+from rolls.models.head import LogHead
+from rolls.models.keys import server_key
 from rolls.models.kinds import MARKER_KINDS, MESSAGE_KINDS, Kind, Visibility
 from rolls.models.messages import EntryRecipient
+from rolls.proofs.poolside_verify import entry_message, head_message
 from sheets.models import Campaign, Character, Membership
 
 if TYPE_CHECKING:
@@ -72,11 +73,17 @@ HASH_VERSION_SALTED = 3
 HASH_VERSION_ODDS = 4
 
 
+# Version 5 (every entry written since) adds the dice's proof (``proof``: {} when no dice were
+# drawn from the VRF), so the proof a reader checks is the one the chain and signature cover.
+HASH_VERSION_PROOF = 5
+
+
+class HeadMoved(Exception):
+    """The dice were drawn for a chain position another append took first: nothing was written.
+    The caller rolls again under the head's lock (rolls/rolling/actions.py)."""
+
+
 SALT_BYTES = 16  # 128 bits
-
-
-# The links whose ids an entry records (``<link>_ref``): who it is about, who clicked, who rolled.
-RECORDED_LINKS = ("character", "user", "roller")
 
 
 class AppendOnlyError(Exception):
@@ -247,57 +254,9 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
 
     # --- integrity ---------------------------------------------------------------------------
     def verify_chain(self, campaign_id: int) -> ChainReport:
-        """Recompute one campaign's chain in ``seq`` order and report the first broken entry:
-        a gap in ``seq``, a ``prev_hash`` that isn't the previous ``hash``, a ``hash`` that
-        doesn't match the entry's canonical content, or a link that isn't the one it recorded
-        (docs/roll-log.md). Last, the chain's end must be the head recorded on ``LogHead`` — so
-        deleting the newest entries is caught too, although what is left chains perfectly."""
-        rows = (
-            self.filter(campaign_id=campaign_id)
-            .annotate(
-                follows_seq=F("follows__seq"),
-                reveals_seq=F("reveals__seq"),
-                root_seq=F("root__seq"),
-                **_recorded_rows_alive(self.model),
-            )
-            .order_by("seq")
-        )
-        previous, count = GENESIS_HASH, 0
-        whispers: dict[int, RollEntry] = {}
-        for entry in rows.iterator(chunk_size=2000):
-            count += 1
-            if entry.seq != count:
-                return ChainReport(count - 1, entry, f"expected #{count}, found #{entry.seq}")
-            if entry.prev_hash != previous:
-                return ChainReport(count - 1, entry, "not chained to the entry before it")
-            if entry.compute_hash() != entry.hash:
-                return ChainReport(count - 1, entry, "its content no longer matches its hash")
-            if moved := entry.moved_link():
-                return ChainReport(count - 1, entry, f"its {moved} link was changed")
-            if cut := entry.cut_link():
-                return ChainReport(
-                    count - 1, entry, f"its {cut} link was removed, but the row it recorded exists"
-                )
-            if entry.visibility == Visibility.WHISPER:
-                whispers[entry.pk] = entry
-            previous = entry.hash
-        if moved_whisper := _recipients_moved(campaign_id, whispers):
-            return ChainReport(count, moved_whisper, "its recipients are not those it recorded")
-        head = LogHead.objects.filter(campaign_id=campaign_id).first()
-        head_length, head_hash = (head.length, head.hash) if head else (0, GENESIS_HASH)
-        if head_length > count:
-            missing = head_length - count
-            return ChainReport(
-                count,
-                None,
-                f"the head records #{head_length}: the newest {missing} "
-                f"entr{'y is' if missing == 1 else 'ies are'} missing",
-            )
-        if (head_length, head_hash) != (count, previous):
-            return ChainReport(
-                count, None, f"the chain ends at #{count}, but the head records #{head_length}"
-            )
-        return ChainReport(count, None, "")
+        """Recompute one campaign's chain and check what the server's key vouches for
+        (rolls/models/chain_check.py)."""
+        return verify_chain(self, campaign_id)
 
     # --- writing ---------------------------------------------------------------------------
     def append_by(self, user: Any, character: Character, **fields: Any) -> RollEntry:
@@ -313,13 +272,37 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         }
         return self.append(campaign=campaign, **(who | fields))
 
-    def append(self, *, campaign: Campaign, **fields: Any) -> RollEntry:
+    def reserve(self, campaign: Campaign) -> tuple[int, str, str]:
+        """Where the next entry of ``campaign`` will sit, for dice drawn before it is appended
+        (docs/verifiable-dice.md): ``(seq, prev_hash, position secret)``. Inside a transaction
+        the head is locked now, so the append that follows lands there; outside one it is the
+        head as last known, and the append raises :class:`HeadMoved` if another came first."""
+        connection = transaction.get_connection(self.db)
+        sql = ChainSQL.of(connection, self.model)
+        head: tuple[int, str, str] | None
+        if connection.in_atomic_block:
+            with connection.cursor() as cursor:
+                head = _locked_head(cursor, sql, campaign)
+        else:
+            head = _further(_head_read_with(campaign), _HEADS.get((connection.alias, campaign.pk)))
+            if head is None:
+                with connection.cursor() as cursor:
+                    cursor.execute(sql.peek, [campaign.pk])
+                    head = cursor.fetchone()
+            if head is None:  # a campaign from before heads existed: make it, locked
+                with transaction.atomic(using=self.db), connection.cursor() as cursor:
+                    head = _locked_head(cursor, sql, campaign)
+        return head[0] + 1, head[1], head[2]
+
+    def append(self, *, campaign: Campaign, dice: Any = None, **fields: Any) -> RollEntry:
         """Append one entry to the campaign's chain and return it.
 
         Runs inside the caller's transaction when there is one (so resource changes and the entry
         commit together). The campaign's log head is locked (``SELECT … FOR UPDATE`` on
         PostgreSQL), so concurrent appends take turns and each links to the true previous entry;
-        SQLite's transactions are IMMEDIATE, which orders appends there.
+        SQLite's transactions are IMMEDIATE, which orders appends there. ``dice``: the source the
+        entry's dice came from; if it drew them from the VRF, the entry carries its proof and must
+        land where the dice were drawn for (else :class:`HeadMoved`, nothing written).
         """
         follows = fields.get("follows")
         if follows is not None:
@@ -350,13 +333,14 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         # follow-up of one entry) fails the caller's transaction, which is the caller's to report.
         connection = transaction.get_connection(self.db)
         sql = ChainSQL.of(connection, self.model)
+        drawn = Drawn.of(dice)
         entry = None
         if sql.one_statement and not connection.in_atomic_block:
             # Nothing else to commit with it (a plain roll): the append alone, in one statement.
-            entry = self._link_alone(connection, sql, campaign, fields)
+            entry = self._link_alone(connection, sql, campaign, fields, drawn)
         if entry is None:
             with transaction.atomic(using=self.db, savepoint=False):
-                entry = self._link(connection, sql, campaign, fields)
+                entry = self._link(connection, sql, campaign, fields, drawn)
         if campaign.has_webhooks:
             # Only campaigns with an active webhook: the flag came with the campaign, so a roll
             # elsewhere costs no query here. What is sent is decided after commit, by the
@@ -370,41 +354,52 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         return entry
 
     def _link_alone(
-        self, connection: Any, sql: ChainSQL, campaign: Campaign, fields: dict[str, Any]
+        self,
+        connection: Any,
+        sql: ChainSQL,
+        campaign: Campaign,
+        fields: dict[str, Any],
+        drawn: Drawn | None,
     ) -> RollEntry | None:
         """PostgreSQL, outside any transaction: link the entry to the head as last known, then
         insert it, move the head and announce it in one statement — which does all of it only if
         the head is still there (``UPDATE … WHERE length = <known>``, rechecked by PostgreSQL
         against the newest row version). None when another append came first: the caller then
-        appends under the head's lock, which always succeeds.
+        appends under the head's lock, which always succeeds — unless dice were drawn for the
+        position that was taken: then :class:`HeadMoved`.
 
-        The head as last known: read with the campaign (the roll's row query joins it), or the
-        one this process last wrote, whichever is further on; read now when neither is there.
-        Within this process appends to one campaign take turns on a lock of ours, so the head
-        this process wrote is the true one unless another process appended since. The statement
-        is its own transaction: no BEGIN, no COMMIT, and the head's row is locked only while
-        PostgreSQL runs it, never across Python."""
+        The head as last known: where the dice were drawn for; else read with the campaign (the
+        roll's row query joins it), or the one this process last wrote, whichever is further on;
+        read now when neither is there. Within this process appends to one campaign take turns
+        on a lock of ours, so the head this process wrote is the true one unless another process
+        appended since. The statement is its own transaction: no BEGIN, no COMMIT, and the head's
+        row is locked only while PostgreSQL runs it, never across Python."""
         key = (connection.alias, campaign.pk)
         with _append_turn(campaign.pk), connection.cursor() as cursor:
-            head = _further(_head_read_with(campaign), _HEADS.get(key))
+            head = drawn.head if drawn else _further(_head_read_with(campaign), _HEADS.get(key))
             if head is None:
                 cursor.execute(sql.peek, [campaign.pk])
                 head = cursor.fetchone()
                 if head is None:  # a campaign from before heads existed: the locked way makes one
                     return None
-            entry = self._new_entry(campaign, fields, head)
-            if not sql.write(cursor, entry, expected=head[0]):
+            entry = self._new_entry(campaign, fields, head, drawn)
+            if not sql.write(cursor, entry, _head_signature(entry), expected=head[0]):
                 _HEADS.pop(key, None)
+                if drawn:
+                    raise HeadMoved
                 return None
-            _remember_head(key, entry)
+            if head[2]:  # the secret is known (dice drawn say only where, not the secret)
+                _remember_head(key, entry, head[2])
             entry._state.adding, entry._state.db = False, connection.alias
         if not sql.announced:
             live.publish(campaign.pk, "entry", entry.pk)  # after commit: that is now
         entry.is_revealed = False  # brand new: nothing can have revealed it yet
         return entry
 
-    def _new_entry(self, campaign: Campaign, fields: dict[str, Any], head: Any) -> RollEntry:
-        """The entry, linked to the head ``(length, hash)`` as read."""
+    def _new_entry(
+        self, campaign: Campaign, fields: dict[str, Any], head: Any, drawn: Drawn | None
+    ) -> RollEntry:
+        """The entry, linked to the head ``(length, hash, …)`` as read, hashed and signed."""
         entry = self.model(
             **fields | {"campaign": campaign, "seq": head[0] + 1, "prev_hash": head[1]}
         )
@@ -412,44 +407,94 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         entry.character_ref = entry.character_id
         entry.user_ref = entry.user_id
         entry.roller_ref = entry.roller_id
-        entry.hash_version = HASH_VERSION_ODDS
+        entry.hash_version = HASH_VERSION_PROOF
+        entry.proof = drawn.proof if drawn else {}
         entry.created_at = timezone.now()
         entry.hash = entry.compute_hash()
+        key = server_key()
+        entry.signature = key.sign(entry_message(campaign.pk, entry.seq, entry.hash))
+        entry.signed_by = key.id
         return entry
 
     def _link(
-        self, connection: Any, sql: ChainSQL, campaign: Campaign, fields: dict[str, Any]
+        self,
+        connection: Any,
+        sql: ChainSQL,
+        campaign: Campaign,
+        fields: dict[str, Any],
+        drawn: Drawn | None,
     ) -> RollEntry:
         """Inside a transaction: lock the chain's head, link the entry to it and move it."""
         with connection.cursor() as cursor:
             # The head row is the lock (SELECT … FOR UPDATE on PostgreSQL) and the chain's end
             # in one read; it moves in the same transaction as the insert.
-            cursor.execute(sql.lock, [campaign.pk])
-            row = cursor.fetchone()
-            if row is None:  # a campaign from before heads existed
-                LogHead.objects.select_for_update().get_or_create(campaign_id=campaign.pk)
-                cursor.execute(sql.lock, [campaign.pk])
-                row = cursor.fetchone()
-            entry = self._new_entry(campaign, fields, row)
+            row = _locked_head(cursor, sql, campaign)
+            if drawn and tuple(row[:2]) != drawn.head[:2]:
+                raise HeadMoved  # drawn outside this transaction, for a head that has moved
+            entry = self._new_entry(campaign, fields, row, drawn)
             if sql.one_statement:
                 # The same one statement as without a transaction; under the lock the head can't
                 # have moved, so it always writes (NOTIFY is transactional).
-                if not sql.write(cursor, entry, expected=row[0]):
+                if not sql.write(cursor, entry, _head_signature(entry), expected=row[0]):
                     raise IntegrityError("The log's head moved under its lock.")
                 if not sql.announced:
                     live.publish(campaign.pk, "entry", entry.pk)
             else:
                 sql.insert(cursor, entry)
-                cursor.execute(sql.move, [entry.seq, entry.hash, campaign.pk])
+                cursor.execute(
+                    sql.move,
+                    [entry.seq, entry.hash, _head_signature(entry), entry.signed_by, campaign.pk],
+                )
                 live.publish(campaign.pk, "entry", entry.pk)
             # Known from now on only if this transaction commits: until then, nothing.
             key = (connection.alias, campaign.pk)
             _HEADS.pop(key, None)
-            transaction.on_commit(lambda: _remember_head(key, entry), using=self.db)
+            secret = row[2]
+            transaction.on_commit(lambda: _remember_head(key, entry, secret), using=self.db)
             entry._state.adding, entry._state.db = False, connection.alias
         # Open streams hear of the entry when (and only if) the caller's transaction commits.
         entry.is_revealed = False  # brand new: nothing can have revealed it yet
         return entry
+
+
+def _head_signature(entry: RollEntry) -> str:
+    """The signature of the head the entry moves the log to. Not the entry's own signature,
+    which vouches for the entry (another message): a head's signature is kept only on the head,
+    so nobody can cut the log back to an earlier head and sign it with what the rows hold."""
+    return server_key().sign(head_message(entry.campaign_id, entry.seq, entry.hash))
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """Dice drawn from the VRF for a chain position: the head they were drawn on and the proof."""
+
+    head: tuple[int, str, str]  # (length, hash, position secret) before the entry
+    proof: dict[str, Any]
+
+    @classmethod
+    def of(cls, dice: Any) -> Drawn | None:
+        """None for no source, a source that never drew, or one that isn't the VRF's (the
+        tests' seeded dice)."""
+        record = getattr(dice, "record", None)
+        proof = record() if record is not None else {}
+        if not proof:
+            return None
+        return cls((dice.seq - 1, dice.prev_hash, ""), proof)
+
+
+def _locked_head(cursor: Any, sql: ChainSQL, campaign: Campaign) -> tuple[int, str, str]:
+    """The campaign's head, locked for this transaction: ``(length, hash, position secret)``.
+    A campaign from before heads existed gets its head now (signed, as a new one would be)."""
+    cursor.execute(sql.lock, [campaign.pk])
+    row = cursor.fetchone()
+    if row is None:
+        if not LogHead.objects.filter(campaign_id=campaign.pk).exists():
+            head = LogHead(campaign_id=campaign.pk)
+            head.sign()
+            head.save(force_insert=True)
+        cursor.execute(sql.lock, [campaign.pk])
+        row = cursor.fetchone()
+    return row
 
 
 # Appends to one campaign from this process take turns here before reading its head (a
@@ -464,18 +509,18 @@ def _append_turn(campaign_pk: int) -> threading.Lock:
 # The head each campaign's chain had when this process last appended to it, by database alias and
 # campaign: (length, hash). Only a guess for the next append, which writes only if the head is
 # still there (and otherwise appends under the lock); bounded, since a guess can always be
-# dropped.
-_HEADS: dict[tuple[str, int], tuple[int, str]] = {}
+# dropped. With it, the campaign's position secret, which never changes.
+_HEADS: dict[tuple[str, int], tuple[int, str, str]] = {}
 _HEADS_KEPT = 10_000
 
 
-def _remember_head(key: tuple[str, int], entry: RollEntry) -> None:
+def _remember_head(key: tuple[str, int], entry: RollEntry, secret: str) -> None:
     if len(_HEADS) >= _HEADS_KEPT:
         _HEADS.clear()
-    _HEADS[key] = (entry.seq, entry.hash)
+    _HEADS[key] = (entry.seq, entry.hash, secret)
 
 
-def _head_read_with(campaign: Campaign) -> tuple[int, str] | None:
+def _head_read_with(campaign: Campaign) -> tuple[int, str, str] | None:
     """The log head read with the campaign (``select_related("log_head")``), if it was: asked
     of the relation's descriptor, so that a campaign read without it costs no query here."""
     if not Campaign.log_head.is_cached(campaign):
@@ -484,48 +529,12 @@ def _head_read_with(campaign: Campaign) -> tuple[int, str] | None:
         head = campaign.log_head
     except LogHead.DoesNotExist:  # a campaign from before heads existed
         return None
-    return (head.length, head.hash)
+    return (head.length, head.hash, head.position_secret)
 
 
-def _further(*heads: tuple[int, str] | None) -> tuple[int, str] | None:
+def _further(*heads: tuple[int, str, str] | None) -> tuple[int, str, str] | None:
     known = [head for head in heads if head is not None]
     return max(known, key=lambda head: head[0]) if known else None
-
-
-def _recorded_rows_alive(model: type[models.Model]) -> dict[str, Any]:
-    """``<link>_alive`` for verify_chain: whether the row a NULL link of ``model`` (the entry)
-    recorded still exists. A deletion nulls the link and removes the row; a link nulled with its
-    row still there was cut by hand (a roller losing their own GM-only roll). Looked up only for
-    NULL links."""
-    alive = {}
-    for link in RECORDED_LINKS:
-        related = cast(type[models.Model], model._meta.get_field(link).related_model)
-        target = related._default_manager
-        alive[f"{link}_alive"] = Case(
-            When(
-                Q(**{f"{link}__isnull": True, f"{link}_ref__isnull": False}),
-                then=Exists(target.filter(pk=OuterRef(f"{link}_ref"))),
-            ),
-            default=Value(False),
-        )
-    return alive
-
-
-def _recipients_moved(campaign_id: int, whispers: dict[int, RollEntry]) -> RollEntry | None:
-    """The first whisper whose recipients' rows (what the visibility rule reads) differ from the
-    ids hashed into it (``options["to"]``), or None. One query over the campaign's rows: a row
-    added, removed or moved by hand, or a row for an entry that is no whisper, is reported."""
-    found: dict[int, set[int]] = {}
-    rows = EntryRecipient.objects.filter(entry__campaign_id=campaign_id)
-    for entry_id, user_ref in rows.values_list("entry_id", "user_ref"):
-        found.setdefault(entry_id, set()).add(user_ref)
-    for pk in sorted(whispers.keys() | found.keys()):
-        entry = whispers.get(pk)
-        if entry is None:  # a row naming an entry that is no whisper
-            return EntryRecipient.objects.select_related("entry").filter(entry_id=pk)[0].entry
-        if found.get(pk, set()) != set(entry.recipient_ids):
-            return entry
-    return None
 
 
 def _is_hidden_npc(fields: dict[str, Any]) -> bool:
@@ -542,14 +551,3 @@ def _is_hidden_npc(fields: dict[str, Any]) -> bool:
             pk=fields["character_id"], hidden_from_players=True
         ).exists()
     return False
-
-
-@dataclass(frozen=True)
-class ChainReport:
-    verified: int  # entries checked and found intact before the break (all of them when intact)
-    broken: RollEntry | None  # the first broken entry (None when intact or the head is off)
-    reason: str
-
-    @property
-    def intact(self) -> bool:
-        return not self.reason

@@ -14,7 +14,7 @@ from typing import Any
 from .keys import ServerKey
 from .poolside_verify import NONCE_RE, SUITE, alpha_bytes, faces_from_beta, position
 
-KINDS = ("d6", "ability", "skill", "risk")
+KINDS = ("d6", "d10", "ability", "skill", "risk")
 SIDES = (6, 10)
 
 

@@ -6,7 +6,6 @@ nothing written when the rules, the resources or a moment-earlier change say no.
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -17,14 +16,16 @@ from rolls.models import (
     MESSAGE_KINDS,
     Assist,
     AssistRequest,
+    HeadMoved,
     Kind,
     RollEntry,
     Visibility,
 )
 from rolls.rolling import followups
 from rolls.rolling.asks import Ask, ask_for
+from rolls.rolling.dice import dice_for
 from rolls.rolling.forms.base import RollForm
-from rolls.rolling.outcomes import Outcome, dice_rng
+from rolls.rolling.outcomes import Outcome
 from rolls.rolling.targets import Target
 from rolls.table import contests
 from sheets.models import Character, Refused
@@ -36,8 +37,7 @@ def make_roll(
     """Roll a valid panel ``form`` for ``target`` as ``user``: one transaction that re-checks the
     GM's request it answers (``params``: call/contest), spends, rolls and appends. Raises
     :class:`Refused` (nothing written) when the rules or resources say no. The page and the API
-    both roll through here."""
-    character = target.character
+    both roll through here. ``params["nonce"]``: the roller's contribution to the dice."""
     assisted, taken = _assists(form)
     # A plain roll — no GM's request to re-check, nothing spent, no assist given or taken —
     # writes nothing but its entry, and the append is a transaction of its own (on PostgreSQL one
@@ -49,30 +49,48 @@ def make_roll(
         or assisted is not None
         or taken is not None
     )
-    with nullcontext() if plain else transaction.atomic():
-        # Re-checked under a row lock: closed, answered or decided a moment ago refuses.
-        ask = ask_for(params, character, target, lock=True)
-        # A roll that spends nothing needs no sheet lock: it reads the sheet as loaded.
-        sheet = (
-            character.campaign.rule_system.lock_sheet(character.pk)
-            if form.spends(action)
-            else form.sheet
-        )
-        outcome = form.roll(action, sheet, dice_rng())
-        if ask is not None and assisted is not None:
-            raise Refused("An answer to the GM's request can't be an assist roll.")
-        _lock_assists(form)
-        links = ask.links() if ask else {}
-        entry = _append(
-            user,
-            character,
-            outcome,
-            label=target.label,
-            visibility=form.chosen_visibility,
-            **links,
-        )
-        _answered(ask, entry, user)
-        _record_assist(form, entry)
+    nonce = params.get("nonce", "")
+    if plain:
+        try:
+            return _roll(user, target, form, action, params, nonce)
+        except HeadMoved:
+            # Another roll took the place in the log these dice were drawn for; nothing was
+            # written. Roll again where this one will land, under the head's lock.
+            pass
+    with transaction.atomic():
+        return _roll(user, target, form, action, params, nonce)
+
+
+def _roll(
+    user: Any, target: Target, form: RollForm, action: str, params: Any, nonce: str
+) -> tuple[RollEntry, Ask | None]:
+    character = target.character
+    assisted, _ = _assists(form)
+    # Re-checked under a row lock: closed, answered or decided a moment ago refuses.
+    ask = ask_for(params, character, target, lock=True)
+    if ask is not None and assisted is not None:
+        raise Refused("An answer to the GM's request can't be an assist roll.")
+    # A roll that spends nothing needs no sheet lock: it reads the sheet as loaded.
+    sheet = (
+        character.campaign.rule_system.lock_sheet(character.pk)
+        if form.spends(action)
+        else form.sheet
+    )
+    dice = dice_for(character.campaign, nonce, target.label)
+    outcome = form.roll(action, sheet, dice)
+    _lock_assists(form)
+    links = ask.links() if ask else {}
+    entry = _append(
+        user,
+        character,
+        outcome,
+        label=target.label,
+        visibility=form.chosen_visibility,
+        dice=dice,
+        **links,
+    )
+    _answered(ask, entry, user)
+    _record_assist(form, entry)
     return entry, ask
 
 
@@ -147,12 +165,14 @@ def _append(
     label: str,
     follows: RollEntry | None = None,
     visibility: str = Visibility.PUBLIC,
+    dice: Any = None,
     **links: Any,
 ) -> RollEntry:
     return RollEntry.objects.append_by(
         user,
         character,
         **links,
+        dice=dice,
         follows=follows,
         label=label,
         visibility=visibility,
@@ -161,7 +181,7 @@ def _append(
 
 
 def make_follow_up(
-    user: Any, entry: RollEntry, character: Character, action: str, value: str
+    user: Any, entry: RollEntry, character: Character, action: str, value: str, nonce: str = ""
 ) -> RollEntry:
     """Follow ``entry`` up with ``action`` (one of ``followups.names()``) in one transaction
     that locks the sheet; :class:`Refused` when the rules or resources say no, or when someone
@@ -171,8 +191,9 @@ def make_follow_up(
     try:
         with transaction.atomic():
             sheet = character.campaign.rule_system.lock_sheet(character.pk)
-            outcome = followups.perform(action, entry, sheet, dice_rng(), value)
-            return _append(user, character, outcome, label=entry.label, follows=entry)
+            dice = dice_for(character.campaign, nonce, entry.label)
+            outcome = followups.perform(action, entry, sheet, dice, value)
+            return _append(user, character, outcome, label=entry.label, follows=entry, dice=dice)
     except IntegrityError:
         # Someone followed this entry up a moment earlier: the one-follow-up constraint held.
         raise Refused("This roll already has a follow-up.") from None

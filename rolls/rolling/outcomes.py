@@ -4,17 +4,14 @@ fields go into a log entry (faces, detail, result), worded per system from the e
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from django.conf import settings
-
 from rolls.models import OUTCOME_LABELS, Kind, RollEntry
 from rolls.models.assists import group_dice_text
 from rolls.rolling.display import fraction_text, percent
-from rolls.rules import RandomSource, cogent, cold_stars, dad6, system_rng
+from rolls.rules import cogent, cold_stars, dad6
 
 if TYPE_CHECKING:
     from rolls.rolling.display import Band
@@ -378,9 +375,3 @@ def cold_stars_headline(entry: RollEntry) -> Headline:
     elif entry.kind == Kind.SKIP and outcome == "costly_success":
         meaning += " Your training couldn't cancel all the Risk."
     return Headline(title, "", meaning)
-
-
-def dice_rng() -> RandomSource:
-    """Production: the OS CSPRNG. Tests set ROLLS_RNG_SEED (never from the environment)."""
-    seed = getattr(settings, "ROLLS_RNG_SEED", None)
-    return system_rng() if seed is None else random.Random(seed)

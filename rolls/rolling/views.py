@@ -237,7 +237,9 @@ def roll_follow_up(request: AuthenticatedHttpRequest, pk: int, action: str) -> H
     value = request.POST.get("value", "")
     new_entry, refusal = None, ""
     try:
-        new_entry = make_follow_up(request.user, entry, character, action, value)
+        new_entry = make_follow_up(
+            request.user, entry, character, action, value, request.POST.get("nonce", "")
+        )
     except Refused as exc:
         refusal = str(exc)
     sheet = character.campaign.rule_system.read_sheet(character.pk)

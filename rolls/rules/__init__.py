@@ -9,9 +9,19 @@ from __future__ import annotations
 import secrets
 
 from . import cogent, cold_stars, dad6
-from ._common import RandomSource
+from ._common import Groups, PoolSource, RandomSource, draw
 
-__all__ = ["OUTCOMES_BEST_FIRST", "RandomSource", "cogent", "cold_stars", "dad6", "system_rng"]
+__all__ = [
+    "OUTCOMES_BEST_FIRST",
+    "Groups",
+    "PoolSource",
+    "RandomSource",
+    "cogent",
+    "cold_stars",
+    "dad6",
+    "draw",
+    "system_rng",
+]
 
 # Every outcome code the three engines produce, best first: how pages order the odds bands and
 # the log its outcome filter.

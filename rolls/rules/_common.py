@@ -11,13 +11,29 @@ from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache, wraps
 from math import comb
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 
-class RandomSource(Protocol):
-    """What ``roll`` needs from its ``rng``: ``random.Random`` and ``secrets.SystemRandom`` fit."""
+class IntSource(Protocol):
+    """A source of one die at a time: ``random.Random`` and ``secrets.SystemRandom`` fit."""
 
     def randint(self, a: int, b: int) -> int: ...
+
+
+# A roll's dice as groups of (kind, count, sides), in the order they are drawn and stored.
+Groups = tuple[tuple[str, int, int], ...]
+
+
+@runtime_checkable
+class PoolSource(Protocol):
+    """A source that must see a roll's whole pool before its first die: the server's verifiable
+    dice take the pool as part of their input (docs/verifiable-dice.md)."""
+
+    def draw(self, groups: Groups) -> tuple[tuple[int, ...], ...]: ...
+
+
+# What ``roll`` takes as its ``rng``: either kind of source.
+RandomSource = IntSource | PoolSource
 
 
 def check_int(value: object, *, name: str, low: int | None = None, high: int | None = None) -> int:
@@ -98,5 +114,13 @@ def to_fractions(weights: dict[str, int], denominator: int) -> dict[str, Fractio
     return {key: Fraction(weight, denominator) for key, weight in weights.items()}
 
 
-def roll_dice(count: int, sides: int, rng: RandomSource) -> tuple[int, ...]:
+def roll_dice(count: int, sides: int, rng: IntSource) -> tuple[int, ...]:
     return tuple(rng.randint(1, sides) for _ in range(count))
+
+
+def draw(groups: Groups, rng: RandomSource) -> tuple[tuple[int, ...], ...]:
+    """Every die of one roll, group by group: all at once from a :class:`PoolSource`, one by one
+    from any other source."""
+    if isinstance(rng, PoolSource):
+        return rng.draw(groups)
+    return tuple(roll_dice(count, sides, rng) for _, count, sides in groups)

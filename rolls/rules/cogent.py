@@ -17,8 +17,8 @@ from ._common import (
     check_choice,
     check_faces,
     check_int,
+    draw,
     memoised,
-    roll_dice,
     to_fractions,
 )
 
@@ -494,4 +494,4 @@ def win_distribution(pool: int, *, destiny_before: bool = False) -> tuple[Fracti
 
 def roll(pool: int, rng: RandomSource) -> tuple[int, ...]:
     """Roll ``pool`` d6 with the injected ``rng`` (production: ``secrets.SystemRandom()``)."""
-    return roll_dice(_check_pool(pool), SIDES, rng)
+    return draw((("d6", _check_pool(pool), SIDES),), rng)[0]

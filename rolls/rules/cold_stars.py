@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ._common import RandomSource, check_bool, check_faces, check_int, memoised, roll_dice
+from ._common import RandomSource, check_bool, check_faces, check_int, draw, memoised
 from .creation import Budget, CreationCheck, Problem
 
 SIDES = 10
@@ -434,11 +434,15 @@ def roll(pool: Pool, rng: RandomSource) -> Faces:
     """Roll each die type of ``pool`` with the injected ``rng``."""
     if not isinstance(pool, Pool):
         raise ValueError(f"roll takes a Pool, not {pool!r}.")
-    return Faces(
-        ability=roll_dice(pool.ability, SIDES, rng),
-        skill=roll_dice(pool.skill, SIDES, rng),
-        risk=roll_dice(pool.risk, SIDES, rng),
+    ability, skill, risk = draw(
+        (
+            ("ability", pool.ability, SIDES),
+            ("skill", pool.skill, SIDES),
+            ("risk", pool.risk, SIDES),
+        ),
+        rng,
     )
+    return Faces(ability=ability, skill=skill, risk=risk)
 
 
 def contest_pool(

@@ -16,8 +16,8 @@ from ._common import (
     check_choice,
     check_faces,
     check_int,
+    draw,
     memoised,
-    roll_dice,
     to_fractions,
 )
 from .creation import Budget, CreationCheck
@@ -315,7 +315,7 @@ def opposed_difficulty(difficulty: int = DIFFICULTY_MIN, *, opposition: int) -> 
 
 def roll(pool: int, rng: RandomSource, *, traded_boons: int = 0) -> tuple[int, ...]:
     """Roll the pool with the injected ``rng``, leaving out 8 dice per traded boon."""
-    return roll_dice(dice_rolled(pool, traded_boons=traded_boons), SIDES, rng)
+    return draw((("d6", dice_rolled(pool, traded_boons=traded_boons), SIDES),), rng)[0]
 
 
 # Character creation. The Seed and the Book set no number of skills: the class decides. The Book's

@@ -114,6 +114,7 @@ def cogent_side_roll(
     return RollEntry.objects.append_by(
         user,
         target.character,
+        dice=rng,
         campaign=contest.campaign,
         contest=contest,
         label=target.label,

@@ -18,7 +18,7 @@ from rolls import live
 from rolls.models import (
     Contest,
 )
-from rolls.rolling.outcomes import dice_rng
+from rolls.rolling.dice import dice_for
 from rolls.table import contests, verdicts
 from rolls.table.cards import contest_card
 from sheets.access import (
@@ -141,7 +141,7 @@ def contest_side(
                 contest,
                 side,
                 sheet,
-                dice_rng(),
+                dice_for(contest.campaign, request.POST.get("nonce", "")),
                 request.user,
                 options=options,
                 visibility=visibility,
@@ -155,7 +155,13 @@ def contest_side(
                     "Only the GM sees this roll's result, so only the GM Corrects it."
                 )
             # A contest without a Correct step refuses it (its style says).
-            contests.correct_side(contest, side, sheet, dice_rng(), request.user)
+            contests.correct_side(
+                contest,
+                side,
+                sheet,
+                dice_for(contest.campaign, request.POST.get("nonce", "")),
+                request.user,
+            )
         else:
             contests.settle_side(contest, side, request.user)
 

@@ -30,6 +30,7 @@ from rolls.models import (
     Visibility,
     offered_visibilities,
 )
+from rolls.rolling.dice import aim
 from rolls.rolling.targets import Target, find_target
 from rolls.rules import RandomSource
 from sheets.models import Character, Membership, Refused
@@ -155,6 +156,7 @@ def roll_side(
     if status.rolled:
         raise Refused(f"{status.name} has already rolled.")
     target = target_for(contest, side)
+    aim(rng, target.label)  # what the side's dice are for (its entry's label)
     base = {
         "contest": contest.pk,
         "contest_side": side,
@@ -179,6 +181,7 @@ def correct_side(
     contest: Contest, side: str, sheet: Any, rng: RandomSource, user: Any
 ) -> RollEntry:
     """Re-roll this side's roll once before the verdict (Cold Stars step 6)."""
+    aim(rng, target_for(contest, side).label)
     return contest.style.correct_side(contest, side, sheet, rng, user)
 
 

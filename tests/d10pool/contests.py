@@ -47,6 +47,7 @@ class Opposed(ContestStyle):
         return RollEntry.objects.append_by(
             user,
             target.character,
+            dice=rng,  # its proof, when the dice came from the VRF
             campaign=contest.campaign,
             contest=contest,
             label=target.label,

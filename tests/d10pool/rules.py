@@ -8,7 +8,7 @@ from fractions import Fraction
 from functools import cache
 from math import comb
 
-from rolls.rules import RandomSource
+from rolls.rules import RandomSource, draw
 
 SIDES = 10  # Decision: d10s
 TARGET = 7  # Decision: a die showing 7 or more is a success
@@ -46,7 +46,7 @@ def check_pool(dice: int, *, need: int, bonus: int = 0) -> int:
 
 
 def roll(pool: int, rng: RandomSource) -> tuple[int, ...]:
-    return tuple(rng.randint(1, SIDES) for _ in range(pool))
+    return draw((("d10", pool, SIDES),), rng)[0]
 
 
 @cache

@@ -11,7 +11,7 @@ from typing import Any
 
 from rolls.proofs.dice import VrfDice
 from rolls.proofs.keys import ServerKey
-from rolls.proofs.poolside_verify import canonical, head_message
+from rolls.proofs.poolside_verify import canonical, entry_message, head_message
 
 CAMPAIGN = 7
 SECRET = "5e" * 32
@@ -47,7 +47,7 @@ def _entry(seq: int, prev: str, label: str, groups: Any, key: ServerKey) -> dict
         ]
         record["proof"] = dice.record()
     record["hash"] = hashlib.sha256(canonical(record)).hexdigest()
-    record["signature"] = key.sign(head_message(CAMPAIGN, seq, record["hash"]))
+    record["signature"] = key.sign(entry_message(CAMPAIGN, seq, record["hash"]))
     record["signed_by"] = key.id
     return record
 

@@ -14,6 +14,7 @@ from rolls.proofs.poolside_verify import (
     ProofError,
     check_proof,
     check_signature,
+    entry_message,
     head_message,
     key_id,
 )
@@ -151,3 +152,12 @@ def test_an_invalid_nonce_is_refused_up_front():
 
 def test_new_nonces_are_valid_and_fresh():
     assert valid_nonce(new_nonce()) and new_nonce() != new_nonce()
+
+
+def test_an_entry_signature_never_stands_in_for_a_head():
+    """Each entry's signature is over its own message: copied onto a head (the log cut back to
+    that entry), it doesn't verify."""
+    signature = TEST_KEY.sign(entry_message(7, 3, ZERO))
+    check_signature(TEST_KEY.signing_public_hex, entry_message(7, 3, ZERO), signature)
+    with pytest.raises(ProofError):
+        check_signature(TEST_KEY.signing_public_hex, head_message(7, 3, ZERO), signature)

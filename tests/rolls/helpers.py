@@ -126,7 +126,8 @@ _OUTSIDE_COLUMNS = (
     "id, seq, prev_hash, hash, created_at, system, kind, follows_id, character_name, username,"
     " label, options, pool, breakdown, faces, outcome, outcome_label, detail, result, odds,"
     " resource_changes, campaign_id, visibility, reveals_id, odds_table, call_id, contest_id, salt,"
-    " character_ref, user_ref, roller_ref, hidden_character, root_id, hash_version, odds_display"
+    " character_ref, user_ref, roller_ref, hidden_character, root_id, hash_version, odds_display,"
+    " proof"
 )
 
 
@@ -200,6 +201,8 @@ def _outside_content(row, seq_of):
         content |= {"v": 2, "call": row["call_id"], "contest": row["contest_id"]}
     if row["hash_version"] is not None:  # version 4 on: the odds as shown, the declared version
         content |= {"v": row["hash_version"], "odds_display": row["odds_display"]}
+    if row["hash_version"] is not None and row["hash_version"] >= 5:  # version 5: the dice proof
+        content["proof"] = loads(row["proof"])
     return content
 
 

@@ -9,8 +9,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.utils import timezone
 
-from rolls.models import LogHead, RollEntry, canonical_json
+from rolls.models import GENESIS_HASH, LogHead, RollEntry, canonical_json
 from tests.factories import CharacterFactory
 from tests.rolls.helpers import append, tamper
 
@@ -20,6 +21,15 @@ on_postgresql = pytest.mark.skipif(
     connection.vendor != "postgresql",
     reason="PostgreSQL only: run the suite with DATABASE_URL=postgres://… (.ci/run does)",
 )
+
+
+def signed_head(campaign_id, length, hash_):
+    """Set the campaign's head as the server would sign it (what migration 0027 did for the
+    heads of logs written before signatures)."""
+    head = LogHead.objects.get(pk=campaign_id)
+    head.length, head.hash = length, hash_
+    head.sign()
+    head.save()
 
 
 def run_verify(*args):
@@ -151,20 +161,19 @@ def test_two_identical_rolls_get_different_salts_and_hashes():
     character = CharacterFactory()
     first, second = append(character, 2, label="Same")
     assert first.salt != second.salt
-    assert first.content()["v"] == second.content()["v"] == 4
+    assert first.content()["v"] == second.content()["v"] == 5
 
 
 def test_an_entry_from_before_the_salt_still_verifies_in_its_own_form():
     """Chains written before version 3 keep verifying: an empty salt means the older form."""
     character = CharacterFactory()
-    (salted,) = append(character, 1)
     legacy = RollEntry(
         campaign=character.campaign,
-        seq=2,
-        prev_hash=salted.hash,
+        seq=1,
+        prev_hash=GENESIS_HASH,
         character_name="Old",
         username="old",
-        system=salted.system,
+        system=character.campaign.system,
         kind="roll",
         label="Old skill",
         breakdown="2d6",
@@ -172,13 +181,19 @@ def test_an_entry_from_before_the_salt_still_verifies_in_its_own_form():
         outcome_label="Failure",
         odds="1/2",
         odds_display="50%",
-        created_at=salted.created_at,
+        created_at=timezone.now(),
     )
     assert legacy.content()["v"] == 1 and "salt" not in legacy.content()
     legacy.hash = legacy.compute_hash()
     legacy.save()
-    LogHead.objects.filter(pk=character.campaign_id).update(length=2, hash=legacy.hash)
-    assert RollEntry.objects.verify_chain(character.campaign_id).intact
+    # As migration 0027 found such a log: entries unsigned, the head signed as it stood.
+    signed_head(character.campaign_id, 1, legacy.hash)
+    report = RollEntry.objects.verify_chain(character.campaign_id)
+    assert report.intact and report.legacy == 1
+    # Entries appended since are signed, and chain on from it.
+    append(character, 1)
+    report = RollEntry.objects.verify_chain(character.campaign_id)
+    assert report.intact and report.verified == 2 and report.legacy == 1
 
 
 # --- the chain head: deleting the newest entries is caught --------------------------------------
@@ -346,7 +361,7 @@ def test_verify_log_reports_changed_odds_as_shown():
     """odds_display, the odds the card showed, was outside the hash: version 4 covers it."""
     character = CharacterFactory()
     (entry,) = append(character, 1)
-    assert entry.content()["v"] == 4 and entry.content()["odds_display"] == entry.odds_display
+    assert entry.content()["v"] == 5 and entry.content()["odds_display"] == entry.odds_display
     tamper("UPDATE rolls_rollentry SET odds_display = %s WHERE id = %s", ["99.9%", entry.pk])
     report = RollEntry.objects.verify_chain(character.campaign_id)
     assert report.reason == "its content no longer matches its hash"
@@ -364,9 +379,8 @@ def test_a_version_3_entry_still_verifies():
     old = entry.compute_hash()
     assert entry.content()["v"] == 3 and "odds_display" not in entry.content()
     tamper(
-        "UPDATE rolls_rollentry SET hash_version = NULL, hash = %s WHERE id = %s", [old, entry.pk]
+        "UPDATE rolls_rollentry SET hash_version = NULL, hash = %s, signature = '' WHERE id = %s",
+        [old, entry.pk],
     )
-    tamper(
-        "UPDATE rolls_loghead SET hash = %s WHERE campaign_id = %s", [old, character.campaign_id]
-    )
+    signed_head(character.campaign_id, 1, old)  # as migration 0027 signed such a head
     assert RollEntry.objects.verify_chain(character.campaign_id).intact

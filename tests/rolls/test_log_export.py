@@ -15,7 +15,7 @@ from django.db import connections
 from django.test import AsyncClient
 from django.urls import reverse
 
-from rolls.models import Visibility
+from rolls.models import LogHead, Visibility
 from sheets.models import System
 from tests.factories import MembershipFactory, RollEntryFactory
 
@@ -134,7 +134,7 @@ def test_json_is_versioned_and_parses_back(client, party):
     assert response["Content-Type"] == "application/json"
     assert response["Content-Disposition"].endswith('.json"')
     data = json.loads(body(response))
-    assert data["format"] == "poolside-roll-log" and data["version"] == 2
+    assert data["format"] == "poolside-roll-log" and data["version"] == 3
     assert data["campaign"] == {
         "id": party.campaign.pk,
         "name": party.campaign.name,
@@ -142,7 +142,14 @@ def test_json_is_versioned_and_parses_back(client, party):
     }
     assert data["filters"] == {"skill": "Stealth"}
     assert data["exported_by"] == party.gm.username
-    assert data["chain_head"] == {"length": roll.seq, "hash": roll.hash}
+    head = LogHead.objects.get(campaign=party.campaign)
+    assert data["chain_head"] == {
+        "length": roll.seq,
+        "hash": roll.hash,
+        "signature": head.signature,
+        "key": head.signed_by,
+    }
+    assert data["position_secret"] == head.position_secret
     (record,) = data["entries"]
     assert record["seq"] == roll.seq and record["redacted"] is False
     assert record["faces"] == COLD_FACES
@@ -251,12 +258,13 @@ def test_the_gms_json_export_is_enough_to_verify_the_chain(client, party):
             for key in ("system", "kind", "visibility", "character", "label", "options", "pool",
                         "breakdown", "faces", "outcome", "outcome_label", "detail", "result",
                         "odds", "odds_table", "call", "contest", "salt", "character_id",
-                        "user_id", "roller_id", "hidden_character")
+                        "user_id", "roller_id", "hidden_character", "proof")
         }  # fmt: skip
         assert record["prev_hash"] == previous
         assert hashlib.sha256(canonical_json(content)).hexdigest() == record["hash"]
         previous = record["hash"]
-    assert data["chain_head"] == {"length": len(data["entries"]), "hash": previous}
+    head = data["chain_head"]
+    assert (head["length"], head["hash"]) == (len(data["entries"]), previous)
 
 
 @pytest.mark.parametrize("fmt", ["csv", "json"])
@@ -318,8 +326,9 @@ def test_query_count_fixed_for_one_and_many(client, party, django_assert_num_que
     for _ in range(20):
         RollEntryFactory(character=party.pc)
     # session, its user, the heavy-read count (one UPDATE), membership+campaign, the filter
-    # form's choices (characters and players in one UNION, skills), one entry chunk
-    assert queries() == one == 7
+    # form's choices (characters and players in one UNION, skills), the published keys, one
+    # entry chunk
+    assert queries() == one == 8
 
 
 @pytest.mark.django_db(transaction=True)

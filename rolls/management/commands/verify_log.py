@@ -11,9 +11,10 @@ from sheets.models import Campaign
 class Command(BaseCommand):
     help = (
         "Recompute every campaign's roll log hash chain (or one campaign's) as docs/roll-log.md "
-        "defines it, and check that each ends at its recorded head. Prints each head's digest (to "
-        "write down and compare later). Exits with status 1 and names the first broken entry "
-        "when a chain is broken."
+        "defines it, check that each ends at its recorded head, and check what the server's key "
+        "vouches for: every entry's signature, every dice proof and the head's signature "
+        "(docs/verifiable-dice.md). Prints each head's digest (to write down and compare later). "
+        "Exits with status 1 and names the first broken entry when a chain is broken."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -30,9 +31,14 @@ class Command(BaseCommand):
             report = RollEntry.objects.verify_chain(each.pk)
             if report.intact:
                 head = LogHead.objects.filter(campaign_id=each.pk).first() or LogHead()
+                legacy = (
+                    f" ({report.legacy} written before entries were signed)"
+                    if report.legacy
+                    else ""
+                )
                 self.stdout.write(
-                    f"Campaign {each.pk} ({each.name}): {report.verified} entries, chain intact, "
-                    f"head {head.digest}."
+                    f"Campaign {each.pk} ({each.name}): {report.verified} entries, chain intact "
+                    f"and signed{legacy}, head {head.digest}."
                 )
                 continue
             broken += 1

@@ -329,13 +329,15 @@ class Passive(KeepOrCorrect, SingleRoll):
         user: Any,
     ) -> RollEntry:
         # The acting roll is read the ordinary way (Risk and all): its Correct too.
+        label = contests.target_for(contest, side).label
         outcome = cold_stars_followups.correct_outcome(entry, sheet, rng)
         return RollEntry.objects.append_by(
             user,
             character,
+            dice=rng,
             campaign=contest.campaign,
             contest=contest,
-            label=contests.target_for(contest, side).label,
+            label=label,
             follows=entry,
             **outcome.fields(),
         )
@@ -400,6 +402,7 @@ def _side_entry(
     return RollEntry.objects.append_by(
         user,
         target.character,
+        dice=rng,
         campaign=contest.campaign,
         contest=contest,
         label=target.label,

@@ -1,0 +1,184 @@
+"""Checking a campaign's chain (``manage.py verify_log``): the hashes and links, the recorded
+head, and what the server's key vouches for — each entry's signature, each dice proof, the head's
+signature (docs/roll-log.md, docs/verifiable-dice.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
+
+from django.db import models
+from django.db.models import Case, Exists, F, OuterRef, Q, Value, When
+
+from rolls.models.head import GENESIS_HASH, LogHead
+from rolls.models.keys import keys_by_id, signature_valid
+from rolls.models.kinds import Visibility
+from rolls.models.messages import EntryRecipient
+from rolls.proofs.poolside_verify import (
+    ProofError,
+    check_proof,
+    entry_message,
+    head_message,
+    position,
+)
+
+if TYPE_CHECKING:
+    from rolls.models.entry import RollEntry
+
+from rolls.models.recorded import RECORDED_LINKS
+
+
+def verify_chain(entries: Any, campaign_id: int) -> ChainReport:
+    """Recompute one campaign's chain in ``seq`` order and report the first broken entry:
+    a gap in ``seq``, a ``prev_hash`` that isn't the previous ``hash``, a ``hash`` that
+    doesn't match the entry's canonical content, or a link that isn't the one it recorded
+    (docs/roll-log.md). Last, the chain's end must be the head recorded on ``LogHead`` — so
+    deleting the newest entries is caught too, although what is left chains perfectly."""
+    rows = (
+        entries.filter(campaign_id=campaign_id)
+        .annotate(
+            follows_seq=F("follows__seq"),
+            reveals_seq=F("reveals__seq"),
+            root_seq=F("root__seq"),
+            **_recorded_rows_alive(entries.model),
+        )
+        .order_by("seq")
+    )
+    head = LogHead.objects.filter(campaign_id=campaign_id).first() or LogHead()
+    check = _Signatures(campaign_id, head.position_secret)
+    previous, count = GENESIS_HASH, 0
+    whispers: dict[int, RollEntry] = {}
+    for entry in rows.iterator(chunk_size=2000):
+        count += 1
+        if entry.seq != count:
+            return ChainReport(count - 1, entry, f"expected #{count}, found #{entry.seq}")
+        if entry.prev_hash != previous:
+            return ChainReport(count - 1, entry, "not chained to the entry before it")
+        if entry.compute_hash() != entry.hash:
+            return ChainReport(count - 1, entry, "its content no longer matches its hash")
+        if moved := entry.moved_link():
+            return ChainReport(count - 1, entry, f"its {moved} link was changed")
+        if cut := entry.cut_link():
+            return ChainReport(
+                count - 1, entry, f"its {cut} link was removed, but the row it recorded exists"
+            )
+        if problem := check.entry(entry):
+            return ChainReport(count - 1, entry, problem)
+        if entry.visibility == Visibility.WHISPER:
+            whispers[entry.pk] = entry
+        previous = entry.hash
+    if moved_whisper := _recipients_moved(campaign_id, whispers):
+        return ChainReport(count, moved_whisper, "its recipients are not those it recorded")
+    return _head_report(head, count, previous, check)
+
+
+def _recorded_rows_alive(model: type[models.Model]) -> dict[str, Any]:
+    """``<link>_alive`` for verify_chain: whether the row a NULL link of ``model`` (the entry)
+    recorded still exists. A deletion nulls the link and removes the row; a link nulled with its
+    row still there was cut by hand (a roller losing their own GM-only roll). Looked up only for
+    NULL links."""
+    alive = {}
+    for link in RECORDED_LINKS:
+        related = cast(type[models.Model], model._meta.get_field(link).related_model)
+        target = related._default_manager
+        alive[f"{link}_alive"] = Case(
+            When(
+                Q(**{f"{link}__isnull": True, f"{link}_ref__isnull": False}),
+                then=Exists(target.filter(pk=OuterRef(f"{link}_ref"))),
+            ),
+            default=Value(False),
+        )
+    return alive
+
+
+def _recipients_moved(campaign_id: int, whispers: dict[int, RollEntry]) -> RollEntry | None:
+    """The first whisper whose recipients' rows (what the visibility rule reads) differ from the
+    ids hashed into it (``options["to"]``), or None. One query over the campaign's rows: a row
+    added, removed or moved by hand, or a row for an entry that is no whisper, is reported."""
+    found: dict[int, set[int]] = {}
+    rows = EntryRecipient.objects.filter(entry__campaign_id=campaign_id)
+    for entry_id, user_ref in rows.values_list("entry_id", "user_ref"):
+        found.setdefault(entry_id, set()).add(user_ref)
+    for pk in sorted(whispers.keys() | found.keys()):
+        entry = whispers.get(pk)
+        if entry is None:  # a row naming an entry that is no whisper
+            return EntryRecipient.objects.select_related("entry").filter(entry_id=pk)[0].entry
+        if found.get(pk, set()) != set(entry.recipient_ids):
+            return entry
+    return None
+
+
+class _Signatures:
+    """verify_chain's checks of what the server's key vouches for: each entry's signature (from
+    the first signed entry on, every entry must have one: an append without the key has none),
+    each dice proof, and the head's signature (docs/verifiable-dice.md)."""
+
+    def __init__(self, campaign_id: int, secret: str) -> None:
+        self.campaign_id, self.secret = campaign_id, secret
+        self.keys = keys_by_id()
+        self.signed = 0  # entries with a signature so far
+        self.legacy = 0  # entries written before entries were signed
+
+    def valid(self, key_id: str, message: bytes, signature: str) -> bool:
+        key = self.keys.get(key_id)
+        return key is not None and signature_valid(key["signing_key"], message, signature)
+
+    def entry(self, entry: RollEntry) -> str:
+        if not entry.signature:
+            if self.signed or (entry.hash_version is not None and entry.hash_version >= 5):
+                return "it is not signed: it was written without the server's key"
+            self.legacy += 1
+            return ""
+        self.signed += 1
+        message = entry_message(self.campaign_id, entry.seq, entry.hash)
+        if not self.valid(entry.signed_by, message, entry.signature):
+            return "its signature does not verify under the published key it names"
+        if not entry.proof:
+            return ""
+        alpha = entry.proof.get("alpha") or {}
+        where = position(self.campaign_id, entry.seq, entry.prev_hash, self.secret)
+        if alpha.get("campaign") != self.campaign_id or alpha.get("position") != where:
+            return "its dice proof was made for another place in the log"
+        record = {"label": entry.label, "faces": entry.faces, "proof": entry.proof}
+        try:
+            check_proof(record, self.keys)
+        except ProofError as error:
+            return f"its dice proof fails: {error}"
+        return ""
+
+
+def _head_report(head: LogHead, count: int, previous: str, check: _Signatures) -> ChainReport:
+    """The chain's end against the head it recorded, and the head's signature."""
+    if head.length > count:
+        missing = head.length - count
+        return ChainReport(
+            count,
+            None,
+            f"the head records #{head.length}: the newest {missing} "
+            f"entr{'y is' if missing == 1 else 'ies are'} missing",
+        )
+    if (head.length, head.hash) != (count, previous):
+        return ChainReport(
+            count, None, f"the chain ends at #{count}, but the head records #{head.length}"
+        )
+    message = head_message(check.campaign_id, head.length, head.hash)
+    if not head.signature or not check.valid(head.signed_by, message, head.signature):
+        return ChainReport(
+            count,
+            None,
+            "the head is not signed by the server's key: the log was emptied, cut or appended "
+            "to by hand",
+        )
+    return ChainReport(count, None, "", legacy=check.legacy)
+
+
+@dataclass(frozen=True)
+class ChainReport:
+    verified: int  # entries checked and found intact before the break (all of them when intact)
+    broken: RollEntry | None  # the first broken entry (None when intact or the head is off)
+    reason: str
+    legacy: int = 0  # entries from before entries were signed (intact, but not signed)
+
+    @property
+    def intact(self) -> bool:
+        return not self.reason

@@ -1,0 +1,97 @@
+"""The server's signing key and the published record of every key it has used
+(docs/verifiable-dice.md).
+
+The key itself never enters the database: it is read from ``SIGNING_KEY_FILE``. Only its two
+public halves are recorded here, the first time this process signs with it, so that after a
+rotation the old key stays published with the span it signed.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from nacl.exceptions import BadSignatureError
+from nacl.signing import VerifyKey
+
+from rolls.proofs.keys import ServerKey
+
+
+class SigningKey(models.Model):
+    """A key the server has signed entries and proved dice with: its public halves and since when.
+    A key signs from its ``activated_at`` until the next key's (its span)."""
+
+    id = models.CharField(primary_key=True, max_length=16)
+    signing_key = models.CharField(max_length=64, help_text="Ed25519 public key, hex.")
+    vrf_key = models.CharField(max_length=64, help_text="ECVRF public key, hex.")
+    activated_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["activated_at", "id"]
+
+    def __str__(self) -> str:
+        return self.id
+
+    def published(self, until: datetime | None) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "signing_key": self.signing_key,
+            "vrf_key": self.vrf_key,
+            "from": self.activated_at.isoformat(),
+            "until": until.isoformat() if until else None,
+        }
+
+
+# The key as read from its file, by path: read once per process.
+_LOADED: dict[str, ServerKey] = {}
+
+
+def server_key() -> ServerKey:
+    """The key the server signs and proves with now (``SIGNING_KEY_FILE``)."""
+    path = str(settings.SIGNING_KEY_FILE)
+    key = _LOADED.get(path)
+    if key is None:
+        key = _LOADED[path] = ServerKey.from_file(path)
+    return key
+
+
+def record_key(key: ServerKey, using: str = "default") -> None:
+    """Publish ``key`` in the table, from its first use on (``migrate`` calls this: every
+    deployment migrates, so a key is recorded before it signs; docs/verifiable-dice.md)."""
+    SigningKey.objects.using(using).get_or_create(
+        id=key.id,
+        defaults={
+            "signing_key": key.signing_public_hex,
+            "vrf_key": key.vrf_public_hex,
+            "activated_at": timezone.now(),
+        },
+    )
+
+
+def published_keys() -> list[dict[str, Any]]:
+    """Every key the server has used, oldest first, each with the span it signed; the current key
+    is always among them, even before it signed anything."""
+    current = server_key()
+    keys = list(SigningKey.objects.all())
+    if current.id not in {key.id for key in keys}:
+        # Rotated without a migrate since: recorded now, so it stays published after the next.
+        record_key(current)
+        keys = list(SigningKey.objects.all())
+    spans = [key.activated_at for key in keys[1:]] + [None]
+    return [key.published(until) for key, until in zip(keys, spans, strict=True)]
+
+
+def keys_by_id() -> dict[str, dict[str, Any]]:
+    return {key["id"]: key for key in published_keys()}
+
+
+def signature_valid(public_hex: str, message: bytes, signature_hex: str) -> bool:
+    """Does ``signature_hex`` sign ``message`` under the Ed25519 key ``public_hex``?"""
+    try:
+        VerifyKey(bytes.fromhex(public_hex)).verify(message, bytes.fromhex(signature_hex))
+    except (BadSignatureError, ValueError, TypeError):
+        return False
+    return True

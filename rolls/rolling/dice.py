@@ -1,0 +1,78 @@
+"""Where a roll's dice come from: the server's verifiable random function, for the entry's own place
+in its campaign's log (docs/verifiable-dice.md). Tests that need repeatable dice set
+``ROLLS_RNG_SEED``; their entries carry no proof.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.conf import settings
+
+from rolls.models import RollEntry
+from rolls.models.keys import server_key
+from rolls.proofs.dice import VrfDice, new_nonce, valid_nonce
+from rolls.rules import Groups, RandomSource
+from sheets.models import Campaign, Refused
+
+
+class LogDice:
+    """The dice of one entry of ``campaign``. Drawn once, for what is rolled (``target``, set
+    before the draw by whoever knows it: :func:`aim`), with the roller's ``nonce``, at the place
+    the entry will take in the log (``RollEntry.objects.reserve``). The entry's append takes
+    this object as ``dice=`` and records its proof."""
+
+    def __init__(self, campaign: Campaign, nonce: str, target: str | None = None) -> None:
+        self.campaign, self.nonce, self.target = campaign, nonce, target
+        self._vrf: VrfDice | None = None
+
+    def draw(self, groups: Groups) -> tuple[tuple[int, ...], ...]:
+        if self.target is None:
+            raise RuntimeError("The dice were drawn before saying what is rolled (aim them).")
+        campaign = self.campaign
+        self._vrf = VrfDice(
+            server_key(),
+            campaign.pk,
+            self.target,
+            self.nonce,
+            lambda: RollEntry.objects.reserve(campaign),
+        )
+        return self._vrf.draw(groups)
+
+    def record(self) -> dict[str, Any]:
+        return self._vrf.record() if self._vrf is not None else {}
+
+    @property
+    def seq(self) -> int | None:
+        """The chain position the dice were drawn for (None before the draw)."""
+        return self._vrf.seq if self._vrf is not None else None
+
+    @property
+    def prev_hash(self) -> str | None:
+        return self._vrf.prev_hash if self._vrf is not None else None
+
+
+def dice_for(campaign: Campaign, nonce: str = "", target: str | None = None) -> RandomSource:
+    """The source of one entry's dice. ``nonce``: what the roller's browser or script sent
+    (checked by :func:`nonce_from`)."""
+    seed = getattr(settings, "ROLLS_RNG_SEED", None)
+    if seed is not None:
+        return random.Random(seed)
+    return LogDice(campaign, nonce_from(nonce), target)
+
+
+def aim(rng: Any, target: str) -> None:
+    """Say what ``rng``'s dice are for (the label the entry will carry), before they are drawn."""
+    if isinstance(rng, LogDice) and rng.target is None:
+        rng.target = target
+
+
+def nonce_from(sent: Any) -> str:
+    """The roller's nonce as sent, or one of the server's when none was (a browser without
+    JavaScript, a script that sends none). Refused when it isn't one."""
+    if sent is None or sent == "":
+        return new_nonce()
+    if not isinstance(sent, str) or not valid_nonce(sent):
+        raise Refused("The dice nonce must be 8 to 64 letters, digits, '-' or '_'.")
+    return sent
