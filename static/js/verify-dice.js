@@ -214,14 +214,14 @@ function checkProofRecord(proof) {
 
 function compareFaces(proven, shown) {
   if (proven.length !== shown.length) {
-    refuse(`The proof gives ${proven.length} dice but the entry shows ${shown.length}.`);
+    refuse(`The proof gives ${proven.length} dice, but the entry shows ${shown.length}.`);
   }
   proven.forEach((die, i) => {
     const entryDie = shown[i] || {};
     const kind = entryDie.kind;
-    if (kind !== die.kind) refuse(`Die ${i + 1} is a ${die.kind} die but the entry shows ${kind}.`);
+    if (kind !== die.kind) refuse(`Die ${i + 1} is a ${die.kind} die, but the entry shows ${kind}.`);
     if (entryDie.face !== die.face) {
-      refuse(`Die ${i + 1} should be ${die.face} but the entry shows ${entryDie.face}.`);
+      refuse(`Die ${i + 1} should be ${die.face}, but the entry shows ${entryDie.face}.`);
     }
   });
 }
@@ -236,7 +236,7 @@ function compareOutcome(data, read) {
     const shown = data.faces[i];
     for (const field of Object.keys(die)) {
       if (!same(die[field], shown[field])) {
-        refuse(`Die ${i + 1} (${die.face}) reads ${die[field]} but the entry shows ${shown[field]}.`);
+        refuse(`Die ${i + 1} (${die.face}) reads ${die[field]}, but the entry shows ${shown[field]}.`);
       }
     }
   });
@@ -324,6 +324,7 @@ function setUp(button) {
   button.hidden = false;
   button.addEventListener("click", async () => {
     button.disabled = true;
+    output.classList.remove("verify-ok", "verify-failed");
     output.textContent = "Checking…";
     // The island is read at each click, never cached: what is checked is what the page holds.
     const result = await verifyEntry(JSON.parse(island.textContent));

@@ -159,7 +159,7 @@ def test_a_tampered_entry_is_refused_with_its_reason(verifier):
     was = faces[2]["face"]
     faces[2]["face"] = was % 6 + 1
     expected = {
-        "faces": f"Die 3 should be {was} but the entry shows {was % 6 + 1}.",
+        "faces": f"Die 3 should be {was}, but the entry shows {was % 6 + 1}.",
         "key": f"Key {key_id[:8]}… is not published.",
         "label": "The proof is for “Athletics”, but the entry is “Stealth”.",
     }
