@@ -16,6 +16,7 @@ from api.campaigns import router as sheets_router
 from api.keys import router as keys_router
 from api.messages import router as messages_router
 from api.rolls import router as rolls_router
+from api.seen import router as seen_router
 from api.sessions import router as sessions_router
 from rolls.messages.actions import TooFast
 from sheets.models import Refused
@@ -153,3 +154,4 @@ api.add_router("", rolls_router)
 api.add_router("", sessions_router)
 api.add_router("", messages_router)
 api.add_router("", keys_router)
+api.add_router("", seen_router)

@@ -8,6 +8,7 @@ from rolls.log import views as log_views
 from rolls.messages import views as message_views
 from rolls.rolling import assist_views
 from rolls.rolling import views as roll_views
+from rolls.seen import views as seen_views
 from rolls.sessions import views as session_views
 from rolls.table import contest_views, prompts
 from rolls.table import views as table_views
@@ -54,6 +55,9 @@ urlpatterns += [
 urlpatterns += [
     path("campaigns/<id:pk>/log/export.csv", exports.campaign_log_csv, name="campaign_log_csv"),
     path("campaigns/<id:pk>/log/export.json", exports.campaign_log_json, name="campaign_log_json"),
+    # A member's signed view of the log (docs/verifiable-dice.md#your-view-of-the-log).
+    path("campaigns/<id:pk>/log/view/", seen_views.seen_head, name="seen_head"),
+    path("campaigns/<id:pk>/log/view.json", seen_views.seen_export, name="seen_export"),
     path("campaigns/<id:pk>/stats/", log_views.campaign_stats, name="campaign_stats"),
     path("characters/<id:pk>/stats/", log_views.character_stats, name="character_stats"),
     # L — live updates: the stream, campaign_events, is routed first of all in config/urls.py
@@ -104,6 +108,11 @@ urlpatterns += [
 # Outgoing webhooks (the GM's page: rolls/webhooks/)
 urlpatterns += [
     path("campaigns/<id:pk>/webhooks/", webhook_views.campaign_webhooks, name="campaign_webhooks"),
+    path(
+        "campaigns/<id:pk>/webhooks/fingerprint/",
+        webhook_views.webhook_witness,
+        name="webhook_witness",
+    ),
     path(
         "campaigns/<id:pk>/webhooks/<id:webhook_pk>/delete/",
         webhook_views.webhook_delete,

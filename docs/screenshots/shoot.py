@@ -222,6 +222,7 @@ SHOTS = [
     Shot("not-found", "alice", "/campaigns/999999/"),
     Shot("account", "alice", "/account/", act=_create_token),
     Shot("api-docs", None, "/api/v1/docs"),
+    Shot("keys", None, "/keys/"),
     Shot("webhooks", "gm", "/campaigns/{cogent}/webhooks/", act=_add_webhooks),
     Shot("create-cogent", "alice", "/campaigns/{cogent}/characters/new/", act=_build_cogent),
     Shot(

@@ -332,7 +332,7 @@ def _json_chunks(head: dict[str, Any], chunks: Iterator[list[dict[str, Any]]]) -
     yield "\n]}\n"
 
 
-def _stream(request: HttpRequest, parts: Iterator[str]) -> Iterator[bytes] | AsyncIterator[bytes]:
+def streamed(request: HttpRequest, parts: Iterator[str]) -> Iterator[bytes] | AsyncIterator[bytes]:
     """Under ASGI, Django would read a synchronous iterator into a list before sending it; an async
     iterator that pulls one chunk at a time (each in the request's sync thread, so it uses the
     request's database connection) keeps the export streaming there too."""
@@ -420,7 +420,7 @@ def _export(
         unread=CSV_UNREAD if as_csv else (),
     )
     response = StreamingHttpResponse(
-        _stream(request, render_parts(head, chunks)), content_type=content_type
+        streamed(request, render_parts(head, chunks)), content_type=content_type
     )
     filename = f"poolside-campaign-{campaign.pk}-log-{now:%Y%m%d-%H%M}.{extension}"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'

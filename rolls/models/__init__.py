@@ -34,6 +34,7 @@ from rolls.models.log import (
 )
 from rolls.models.messages import EntryRecipient
 from rolls.models.recorded import RECORDED_LINKS
+from rolls.models.seen import SeenCheckpoint, SeenHead
 from rolls.models.table import (
     Contest,
     ContestKind,
@@ -105,6 +106,8 @@ __all__ = [
     "RollCallTarget",
     "RollEntry",
     "RollEntryQuerySet",
+    "SeenCheckpoint",
+    "SeenHead",
     "SigningKey",
     "Trial",
     "TrialDayTally",

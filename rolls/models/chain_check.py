@@ -4,7 +4,8 @@ signature (docs/roll-log.md, docs/verifiable-dice.md)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, cast
 
 from django.db import models
@@ -21,6 +22,7 @@ from rolls.proofs.poolside_verify import (
     head_message,
     position,
 )
+from rolls.proofs.witness import Witness, commitment
 
 if TYPE_CHECKING:
     from rolls.models.entry import RollEntry
@@ -28,12 +30,13 @@ if TYPE_CHECKING:
 from rolls.models.recorded import RECORDED_LINKS
 
 
-def verify_chain(entries: Any, campaign_id: int) -> ChainReport:
+def verify_chain(entries: Any, campaign_id: int, witnesses: Sequence[Witness] = ()) -> ChainReport:
     """Recompute one campaign's chain in ``seq`` order and report the first broken entry:
     a gap in ``seq``, a ``prev_hash`` that isn't the previous ``hash``, a ``hash`` that
     doesn't match the entry's canonical content, or a link that isn't the one it recorded
-    (docs/roll-log.md). Last, the chain's end must be the head recorded on ``LogHead`` — so
-    deleting the newest entries is caught too, although what is left chains perfectly."""
+    (docs/roll-log.md). Then the chain's end must be the head recorded on ``LogHead`` — so
+    deleting the newest entries is caught too, although what is left chains perfectly — and
+    each witness token of the campaign must name a head the chain passed through, signed."""
     rows = (
         entries.filter(campaign_id=campaign_id)
         .annotate(
@@ -47,6 +50,8 @@ def verify_chain(entries: Any, campaign_id: int) -> ChainReport:
     head = LogHead.objects.filter(campaign_id=campaign_id).first() or LogHead()
     check = _Signatures(campaign_id, head.position_secret)
     previous, count = GENESIS_HASH, 0
+    witnessed = _Witnessed(campaign_id, witnesses)
+    witnessed.see(0, GENESIS_HASH)
     whispers: dict[int, RollEntry] = {}
     for entry in rows.iterator(chunk_size=2000):
         count += 1
@@ -66,10 +71,16 @@ def verify_chain(entries: Any, campaign_id: int) -> ChainReport:
             return ChainReport(count - 1, entry, problem)
         if entry.visibility == Visibility.WHISPER:
             whispers[entry.pk] = entry
+        witnessed.see(count, entry.hash)
         previous = entry.hash
     if moved_whisper := _recipients_moved(campaign_id, whispers):
         return ChainReport(count, moved_whisper, "its recipients are not those it recorded")
-    return _head_report(head, count, previous, check)
+    report = _head_report(head, count, previous, check)
+    if not report.intact:
+        return report
+    if problem := witnessed.problem(check):
+        return ChainReport(count, None, problem, legacy=check.legacy, witness=True)
+    return replace(report, witnessed=witnessed.positions())
 
 
 def _recorded_rows_alive(model: type[models.Model]) -> dict[str, Any]:
@@ -147,6 +158,44 @@ class _Signatures:
         return ""
 
 
+class _Witnessed:
+    """The witness tokens given to verify_log (docs/verifiable-dice.md#an-outside-witness): the
+    chain's walk shows it every head it passes through (``see``: length k and the hash of entry
+    k, 0 for the empty log), and it keeps the heads whose commitment a token holds. A token
+    whose head the walk never passed names a head that was cut or rewritten away."""
+
+    def __init__(self, campaign_id: int, witnesses: Sequence[Witness]) -> None:
+        self.campaign_id = campaign_id
+        self.wanted = {w.commitment: w for w in witnesses if w.campaign == campaign_id}
+        self.found: dict[str, tuple[int, str]] = {}  # commitment -> (length, hash)
+
+    def see(self, length: int, hash: str) -> None:
+        if self.wanted:  # one SHA-256 per entry, only when a token was given
+            found = commitment(self.campaign_id, length, hash)
+            if found in self.wanted:
+                self.found.setdefault(found, (length, hash))
+
+    def problem(self, check: _Signatures) -> str:
+        """The first token not in the log, or not signed by a published key; "" when none."""
+        for digest, witness in self.wanted.items():
+            if digest not in self.found:
+                return (
+                    f"the witnessed head {digest[:12]}… is not in the log: it was cut or "
+                    "rewritten below it"
+                )
+            length, hash = self.found[digest]
+            message = head_message(self.campaign_id, length, hash)
+            if not check.valid(witness.key, message, witness.signature):
+                return (
+                    f"the witness token of head #{length} is not signed by the published key "
+                    f"it names ({witness.key}): it is not a token the server made"
+                )
+        return ""
+
+    def positions(self) -> tuple[int, ...]:
+        return tuple(self.found[digest][0] for digest in self.wanted)
+
+
 def _head_report(head: LogHead, count: int, previous: str, check: _Signatures) -> ChainReport:
     """The chain's end against the head it recorded, and the head's signature."""
     if head.length > count:
@@ -178,6 +227,8 @@ class ChainReport:
     broken: RollEntry | None  # the first broken entry (None when intact or the head is off)
     reason: str
     legacy: int = 0  # entries from before entries were signed (intact, but not signed)
+    witness: bool = False  # broken by a witness token: its head not in the log, or not signed
+    witnessed: tuple[int, ...] = ()  # the heads (lengths) the witness tokens given were found at
 
     @property
     def intact(self) -> bool:

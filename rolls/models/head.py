@@ -8,6 +8,7 @@ from typing import Any
 from django.db import models
 from django.db.models.signals import post_save
 from django.dispatch import receiver
+from django.utils import timezone
 
 from rolls.models.keys import server_key
 from rolls.proofs.poolside_verify import head_message
@@ -55,6 +56,18 @@ class LogHead(models.Model):
     def digest(self) -> str:
         """What a GM can write down to check the log against later: ``#length:hash``."""
         return f"#{self.length}:{self.hash}"
+
+    def witness(self) -> dict[str, Any]:
+        """The head as it stands now, for a witness token (docs/verifiable-dice.md#an-outside-
+        witness): kept on the delivery, so every retry sends the same token."""
+        return {
+            "campaign": self.campaign_id,
+            "length": self.length,
+            "hash": self.hash,
+            "signature": self.signature,
+            "key": self.signed_by,
+            "at": timezone.now().isoformat(),
+        }
 
 
 @receiver(post_save, sender=Campaign)

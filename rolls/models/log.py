@@ -45,7 +45,10 @@ from rolls.proofs.poolside_verify import entry_message, head_message
 from sheets.models import Campaign, Character, Membership
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from rolls.models.entry import RollEntry
+    from rolls.proofs.witness import Witness
 
 
 # Sent once an appended entry has committed, in a campaign with an active webhook
@@ -253,10 +256,10 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         return qs if membership.is_gm else qs.filter(self._readable(membership))
 
     # --- integrity ---------------------------------------------------------------------------
-    def verify_chain(self, campaign_id: int) -> ChainReport:
-        """Recompute one campaign's chain and check what the server's key vouches for
-        (rolls/models/chain_check.py)."""
-        return verify_chain(self, campaign_id)
+    def verify_chain(self, campaign_id: int, witnesses: Sequence[Witness] = ()) -> ChainReport:
+        """Recompute one campaign's chain and check what the server's key vouches for, and that
+        the log holds each witnessed head (rolls/models/chain_check.py)."""
+        return verify_chain(self, campaign_id, witnesses)
 
     # --- writing ---------------------------------------------------------------------------
     def append_by(self, user: Any, character: Character, **fields: Any) -> RollEntry:
@@ -388,7 +391,7 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
                 if drawn:
                     raise HeadMoved
                 return None
-            if head[2]:  # the secret is known (dice drawn say only where, not the secret)
+            if head[2]:  # the secret is known (a source that didn't keep it: guess again)
                 _remember_head(key, entry, head[2])
             entry._state.adding, entry._state.db = False, connection.alias
         if not sql.announced:
@@ -479,7 +482,9 @@ class Drawn:
         proof = record() if record is not None else {}
         if not proof:
             return None
-        return cls((dice.seq - 1, dice.prev_hash, ""), proof)
+        reserved = getattr(dice, "reserved", None)  # (seq, prev_hash, secret), when kept
+        secret = reserved[2] if reserved else ""
+        return cls((dice.seq - 1, dice.prev_hash, secret), proof)
 
 
 def _locked_head(cursor: Any, sql: ChainSQL, campaign: Campaign) -> tuple[int, str, str]:

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from rolls.models.entry import RollEntry
 from rolls.models.kinds import Kind
+from rolls.proofs.witness import Witness
 from sheets.models import Campaign
 
 # Attempts per delivery before it is given up: the first try and retries after 30 s, 2, 8, 32 and
@@ -76,6 +77,11 @@ class Webhook(models.Model):
     # The key of the JSON format's HMAC signature: the receiver keeps a copy to check it.
     secret = models.CharField(max_length=64, default=new_secret, editable=False)
     active = models.BooleanField(default=True)
+    # A witness token of the log's head each time the GM ends a session
+    # (docs/verifiable-dice.md#an-outside-witness); the GM can post one any time besides.
+    witness_sessions = models.BooleanField(
+        "Post the log's signed fingerprint when a session ends", default=True
+    )
     paused_reason = models.CharField(max_length=300, blank=True)
     consecutive_failures = models.PositiveIntegerField(
         default=0, help_text="Failed attempts since the last delivered one."
@@ -187,8 +193,8 @@ class WebhookDeliveryQuerySet(models.QuerySet["WebhookDelivery"]):
 
 
 class WebhookDelivery(models.Model):
-    """One entry (or a session's recap, or a test message, with neither) for one webhook, and how
-    sending it went."""
+    """One entry (or a session's recap, or the log's fingerprint, or a test message, with none of
+    them) for one webhook, and how sending it went."""
 
     webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
     entry = models.ForeignKey(
@@ -197,6 +203,10 @@ class WebhookDelivery(models.Model):
     # A session's recap (docs/sessions.md#recaps) instead of an entry: the session's number. Its
     # text is made when it is sent, from what every member may read.
     recap = models.PositiveIntegerField(null=True, blank=True)
+    # The log's fingerprint (a witness token) instead: the head as it stood when this was queued
+    # ({"campaign", "length", "hash", "signature", "key", "at"}, ``LogHead.witness``), so a retry
+    # sends the same token. Only the token leaves the server: the length and the hash never do.
+    witness = models.JSONField(null=True, blank=True)
     status = models.CharField(
         max_length=16, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
     )
@@ -223,12 +233,24 @@ class WebhookDelivery(models.Model):
         ]
 
     def __str__(self) -> str:
-        what = self.entry_id or (f"recap {self.recap}" if self.recap else "test")
+        what = self.entry_id or (
+            f"recap {self.recap}" if self.recap else "witness" if self.witness else "test"
+        )
         return f"{self.webhook_id}: {what} {self.status}"
 
     @property
     def is_test(self) -> bool:
-        return self.entry_id is None and self.recap is None
+        return self.entry_id is None and self.recap is None and self.witness is None
+
+    @property
+    def witness_token(self) -> Witness | None:
+        """The fingerprint this delivery posts, from the head it snapshot (None for others)."""
+        head = self.witness
+        if not head:
+            return None
+        return Witness.of_head(
+            head["campaign"], head["length"], head["hash"], head["key"], head["signature"]
+        )
 
     def is_due(self, now: Any) -> bool:
         return self.next_attempt_at is None or self.next_attempt_at <= now

@@ -378,15 +378,78 @@ def _load(path: str, *needed: str) -> dict[str, Any]:
     return data
 
 
+# --- a member's view of the log (docs/verifiable-dice.md#your-view-of-the-log) -------------
+
+
+def view_start(campaign: int, member: int) -> str:
+    """The empty view's hash: what a member's view chain starts from."""
+    start = canonical({"campaign": campaign, "member": member})
+    return hashlib.sha256(b"poolside view v1\n" + start).hexdigest()
+
+
+def view_step(previous: str, item: dict[str, Any]) -> str:
+    """The view's hash after one more item: SHA-256 of the hash before and the item's digest."""
+    digest = hashlib.sha256(canonical(item)).digest()
+    return hashlib.sha256(bytes.fromhex(previous) + digest).hexdigest()
+
+
+def view_message(campaign: int, member: int, role: str, length: int, hash: str) -> bytes:
+    """What the server signs for a member's view: its length and hash, for whom, in what role."""
+    head = {"campaign": campaign, "hash": hash, "length": length, "member": member, "role": role}
+    return b"poolside view head v1\n" + canonical(head)
+
+
+def verify_view(view: dict[str, Any], keys: Any, saved: dict[str, Any] | None = None) -> list[str]:
+    """Problems with a view export (``"format": "poolside-view"``): its items must chain to its
+    signed head, and — given a ``saved`` head ({"length", "hash"}) — pass through it."""
+    campaign, member, head = view["campaign"]["id"], view["member"], view["head"]
+    running, problems = view_start(campaign, member), []
+    if saved is not None and saved.get("length") == 0 and saved.get("hash") != running:
+        problems.append("the saved head is not this member's empty view")
+    for n, item in enumerate(view["items"], start=1):
+        running = view_step(running, item)
+        if saved is not None and n == saved.get("length") and running != saved.get("hash"):
+            problems.append(f"history changed: item {n} no longer ends where the saved head did")
+    if saved is not None and int(saved.get("length", 0)) > len(view["items"]):
+        problems.append(
+            f"history removed: the saved head has {saved['length']} items, "
+            f"the view {len(view['items'])}"
+        )
+    if (head.get("length"), head.get("hash")) != (len(view["items"]), running):
+        problems.append("the items do not chain to the signed head")
+    role = str(view.get("role"))
+    message = view_message(campaign, member, role, head.get("length"), head.get("hash"))
+    if bad := _signature_problem(
+        index_keys(keys, Report()), head.get("key"), message, head.get("signature")
+    ):
+        problems.append(f"view head signature: {bad}")
+    return problems
+
+
+def _needs(data: dict[str, Any], *names: str) -> dict[str, Any]:
+    if any(name not in data for name in names):
+        raise ValueError(f"the file has no {', '.join(names)}")
+    return data
+
+
 def main(argv: list[str] | None = None) -> int:
     """The command line: exit 0 all good, 1 a problem found, 2 input unreadable."""
     parser = argparse.ArgumentParser(description="Verify a Poolside campaign log export.")
     parser.add_argument("export", help="the exported log (JSON)")
     parser.add_argument("--keys", help="the server's published keys file (JSON)")
+    parser.add_argument("--saved-head", help="a view head saved earlier (JSON: length, hash)")
     args = parser.parse_args(argv)
     try:
-        export = _load(args.export, "campaign", "entries")
-        report = verify_export(export, _load(args.keys, "keys") if args.keys else None)
+        export = _load(args.export, "campaign")
+        keys = _load(args.keys, "keys") if args.keys else {"keys": export.get("keys")}
+        if export.get("format") == "poolside-view":
+            saved = _load(args.saved_head, "length", "hash") if args.saved_head else None
+            problems = verify_view(_needs(export, "member", "head", "items"), keys["keys"], saved)
+            for problem in problems:
+                print(problem)
+            print(f"{'FAILED' if problems else 'OK'}: {len(export['items'])} items in the view")
+            return 1 if problems else 0
+        report = verify_export(_needs(export, "entries"), keys if args.keys else None)
     except (OSError, ValueError, AttributeError, KeyError, TypeError) as exc:
         print(f"cannot read the input: {exc}", file=sys.stderr)
         return 2

@@ -26,19 +26,19 @@ class LogDice:
     def __init__(self, campaign: Campaign, nonce: str, target: str | None = None) -> None:
         self.campaign, self.nonce, self.target = campaign, nonce, target
         self._vrf: VrfDice | None = None
+        self.reserved: tuple[int, str, str] | None = None
 
     def draw(self, groups: Groups) -> tuple[tuple[int, ...], ...]:
         if self.target is None:
             raise RuntimeError("The dice were drawn before saying what is rolled (aim them).")
-        campaign = self.campaign
-        self._vrf = VrfDice(
-            server_key(),
-            campaign.pk,
-            self.target,
-            self.nonce,
-            lambda: RollEntry.objects.reserve(campaign),
-        )
+        self._vrf = VrfDice(server_key(), self.campaign.pk, self.target, self.nonce, self._reserve)
         return self._vrf.draw(groups)
+
+    def _reserve(self) -> tuple[int, str, str]:
+        """The place the entry will take: kept whole, so that the append can remember the head
+        it moved to (with the campaign's position secret) for the next roll."""
+        self.reserved = RollEntry.objects.reserve(self.campaign)
+        return self.reserved
 
     def record(self) -> dict[str, Any]:
         return self._vrf.record() if self._vrf is not None else {}

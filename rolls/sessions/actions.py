@@ -14,6 +14,7 @@ from django.db import transaction
 
 from rolls.models import Kind, LogHead, RollEntry
 from rolls.sessions.state import SessionState, current
+from rolls.webhooks.delivery import witness_session_end
 from sheets.models import Campaign, Refused
 
 
@@ -99,5 +100,9 @@ def end_session(user: Any, campaign: Campaign) -> RollEntry:
 
 
 def _end(user: Any, campaign: Campaign, state: SessionState) -> RollEntry:
+    """Append the session's end and post the log's fingerprint as it leaves the log: a copy of
+    the signed head outside the server at the end of each evening (docs/verifiable-dice.md)."""
     ended = SessionState(session=state.session, title=state.title, open=False)
-    return _append(user, campaign, Kind.SESSION_END, ended, state.name)
+    marker = _append(user, campaign, Kind.SESSION_END, ended, state.name)
+    witness_session_end(campaign)
+    return marker

@@ -41,6 +41,7 @@ from rolls.log.records import public_record
 from rolls.models import (
     MAX_ATTEMPTS,
     DeliveryStatus,
+    LogHead,
     RollEntry,
     Webhook,
     WebhookDelivery,
@@ -50,6 +51,7 @@ from rolls.models import (
 from rolls.sessions import recap
 from rolls.sessions.state import session
 from rolls.webhooks import payloads
+from sheets.models import Campaign
 from sheets.portraits import avatar_token
 
 logger = logging.getLogger(__name__)
@@ -273,6 +275,8 @@ def request_for(webhook: Webhook, delivery: WebhookDelivery) -> tuple[bytes, dic
     headers = {payloads.DELIVERY_HEADER: str(delivery.pk)}
     if delivery.recap is not None:
         return _recap_request(webhook, delivery.recap, headers)
+    if delivery.witness is not None:
+        return _witness_request(webhook, delivery, headers)
     record = (
         None
         if delivery.entry_id is None
@@ -332,6 +336,53 @@ def queue_recap(campaign_pk: int, number: int) -> list[WebhookDelivery]:
     for webhook_pk in {delivery.webhook_id for delivery in deliveries}:
         transaction.on_commit(partial(deliver_webhook.enqueue, webhook_pk), robust=True)
     return deliveries
+
+
+def _witness_request(
+    webhook: Webhook, delivery: WebhookDelivery, headers: dict[str, str]
+) -> tuple[bytes, dict[str, str]]:
+    """The log's fingerprint as it was queued: the token only, never the head's length or hash."""
+    witness = delivery.witness_token
+    assert witness is not None and delivery.witness is not None
+    at = delivery.witness["at"]
+    if webhook.format == WebhookFormat.DISCORD:
+        return payloads.encode(payloads.discord_witness(webhook.campaign, witness, at)), headers
+    body = payloads.encode(payloads.json_witness(webhook.campaign, witness, at))
+    return body, headers | payloads.signed_headers(webhook.secret, int(time.time()), body)
+
+
+def queue_witness(
+    campaign_pk: int, head: dict[str, Any] | None = None, *, session_end: bool = False
+) -> list[WebhookDelivery]:
+    """Post the log's fingerprint (docs/verifiable-dice.md#an-outside-witness): one delivery per
+    active webhook (at a session's end, those that want it), each sent after the transaction
+    commits. ``head`` is the snapshot (``LogHead.witness``) to post, by default the head as it
+    stands now."""
+    webhooks = Webhook.objects.active().filter(campaign_id=campaign_pk)
+    if session_end:
+        webhooks = webhooks.filter(witness_sessions=True)
+    webhook_pks = list(webhooks.values_list("pk", flat=True))
+    if not webhook_pks:
+        return []
+    if head is None:
+        head = LogHead.objects.get(campaign_id=campaign_pk).witness()
+    deliveries = WebhookDelivery.objects.bulk_create(
+        WebhookDelivery(webhook_id=pk, witness=head) for pk in webhook_pks
+    )
+    for webhook_pk in webhook_pks:
+        transaction.on_commit(partial(deliver_webhook.enqueue, webhook_pk), robust=True)
+    return deliveries
+
+
+def witness_session_end(campaign: Campaign) -> None:
+    """At a session's end, inside the transaction that appended its marker: the head as that
+    marker left it, posted once the transaction commits — after the marker itself (its
+    deliveries are queued on commit too, first), so the channel reads "Session ended", then the
+    fingerprint."""
+    if not campaign.has_webhooks:  # no query for a campaign without webhooks
+        return
+    head = LogHead.objects.get(campaign_id=campaign.pk).witness()
+    transaction.on_commit(partial(queue_witness, campaign.pk, head, session_end=True), robust=True)
 
 
 # --- the task --------------------------------------------------------------------------------

@@ -29,13 +29,18 @@ class WebhookForm(forms.ModelForm):
 
     class Meta:
         model = Webhook
-        fields = ("url", "format")
+        fields = ("url", "format", "witness_sessions")
         widgets = {"url": forms.URLInput(attrs={"placeholder": "https://", "autocomplete": "off"})}
-        help_texts = {"url": "Rolls every member may read are posted here."}
+        help_texts = {
+            "url": "Rolls every member may read are posted here.",
+            "witness_sessions": "A signed fingerprint of the log that tells nobody what is in it: "
+            "a copy outside this server that verify_log can check the log against later.",
+        }
 
     def __init__(self, campaign: Campaign, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.campaign = campaign
+        self.fields["witness_sessions"].label_suffix = ""  # a checkbox's label follows it
 
     def clean_url(self) -> str:
         url: str = self.cleaned_data["url"]

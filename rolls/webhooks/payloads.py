@@ -18,6 +18,7 @@ from typing import Any
 
 from rolls.messages.text import speaker_name
 from rolls.models import MARKER_KINDS, MESSAGE_KINDS, READING_WORDS, Kind
+from rolls.proofs.witness import Witness
 from rolls.rolling.display import percent
 from sheets.models import Campaign
 
@@ -278,6 +279,42 @@ def json_recap(campaign: Campaign, session: dict[str, Any], text: str) -> dict[s
         "campaign": campaign_part(campaign),
         "session": session,
         "markdown": text,
+    }
+
+
+WITNESS_TITLE = "Log fingerprint"
+WITNESS_TEXT = (
+    "A signed fingerprint of the campaign's log as it stands now. Keep it: the GM's "
+    "`verify_log --witness` checks the log still holds it."
+)
+
+
+def discord_witness(campaign: Campaign, witness: Witness, at: str) -> dict[str, Any]:
+    """The log's fingerprint as one embed: what it is, and the token in a code block (a token is
+    hex, digits and colons: nothing in it is markdown). No length, no hash: the channel's
+    readers may not know how many entries there are (docs/verifiable-dice.md)."""
+    footer = f"{campaign.name} · {campaign.get_system_display()}"
+    embed = {
+        "title": WITNESS_TITLE,
+        "description": f"{WITNESS_TEXT}\n```\n{witness.token}\n```",
+        "fields": [],
+        "footer": {"text": clip(footer, FOOTER_MAX)},
+        "timestamp": at,
+        "color": OTHER_COLOUR,
+    }
+    return {"username": "Poolside", "allowed_mentions": {"parse": []}, "embeds": [embed]}
+
+
+def json_witness(campaign: Campaign, witness: Witness, at: str) -> dict[str, Any]:
+    """``{"event": "witness", "campaign": …, "token", "commitment", "key", "signature", "at"}``."""
+    return {
+        "event": "witness",
+        "campaign": campaign_part(campaign),
+        "token": witness.token,
+        "commitment": witness.commitment,
+        "key": witness.key,
+        "signature": witness.signature,
+        "at": at,
     }
 
 

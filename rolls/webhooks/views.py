@@ -1,5 +1,6 @@
 """The GM's webhooks page: the campaign's webhooks with their delivery logs, the form to add one,
-and per webhook pause/resume, "send a test" and delete.
+per webhook pause/resume, "send a test", the fingerprint at a session's end on or off, and delete;
+and "post the log's fingerprint now" to every active webhook.
 
 One view serves HTMX and plain requests: HTMX gets the page's ``webhooks`` partial (with the form's
 messages when it was refused), a plain POST a redirect (or the page with the messages, 400). Only
@@ -12,6 +13,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.db.models import F, Window
 from django.db.models.functions import RowNumber
 from django.http import Http404, HttpResponse
@@ -20,7 +22,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from rolls.models import WebhookDelivery
-from rolls.webhooks.delivery import send_test
+from rolls.webhooks.delivery import queue_witness, send_test
 from rolls.webhooks.forms import WebhookForm
 from sheets.access import campaign_for_gm
 from sheets.models import Campaign
@@ -53,11 +55,13 @@ def _context(campaign: Campaign, form: WebhookForm | None = None) -> dict[str, A
     return {"campaign": campaign, "webhooks": webhooks, "form": form or WebhookForm(campaign)}
 
 
-def _answer(request: AuthenticatedHttpRequest, campaign: Campaign, text: str) -> HttpResponse:
+def _answer(
+    request: AuthenticatedHttpRequest, campaign: Campaign, text: str, level: int = messages.SUCCESS
+) -> HttpResponse:
     if request.htmx:
         context = _context(campaign) | {"notice": text}
         return render(request, f"{PAGE}#webhooks", context)
-    messages.success(request, text)
+    messages.add_message(request, level, text)
     return redirect("campaign_webhooks", pk=campaign.pk)
 
 
@@ -80,7 +84,7 @@ def campaign_webhooks(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
     return render(request, PAGE, _context(campaign) | {"membership": membership})
 
 
-ACTIONS = ("pause", "resume", "test")
+ACTIONS = ("pause", "resume", "test", "witness-on", "witness-off")
 
 
 @login_required
@@ -88,7 +92,8 @@ ACTIONS = ("pause", "resume", "test")
 def webhook_action(
     request: AuthenticatedHttpRequest, pk: int, webhook_pk: int, action: str
 ) -> HttpResponse:
-    """Pause, resume, or queue a test message."""
+    """Pause, resume, queue a test message, or turn the fingerprint at a session's end on or
+    off."""
     campaign, _ = campaign_for_gm(request, pk)
     webhook = get_object_or_404(campaign.webhooks, pk=webhook_pk)
     if action not in ACTIONS:
@@ -100,11 +105,36 @@ def webhook_action(
     elif action == "resume":
         webhook.resume()
         text = "Resumed the webhook: the next readable roll is sent to it."
+    elif action.startswith("witness-"):
+        on = action == "witness-on"
+        campaign.webhooks.filter(pk=webhook.pk).update(witness_sessions=on)
+        text = (
+            "The log's fingerprint will be posted to this webhook when a session ends."
+            if on
+            else "The log's fingerprint is no longer posted to this webhook when a session ends."
+        )
     elif not webhook.active:
         text = "Resume the webhook to send a test."
     else:
         send_test(webhook)
         text = "A test message is on its way; its delivery shows below."
+    return _answer(request, campaign, text)
+
+
+@login_required
+@require_POST
+def webhook_witness(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Post the log's fingerprint now to every active webhook: a copy of the signed head outside
+    the server, which tells the channel nothing of the log (docs/verifiable-dice.md)."""
+    campaign, _ = campaign_for_gm(request, pk)
+    with transaction.atomic():
+        deliveries = queue_witness(campaign.pk)
+    if not deliveries:
+        text = "This campaign has no active webhook to post the log's fingerprint to."
+        return _answer(request, campaign, text, messages.ERROR)
+    count = len(deliveries)
+    where = "its webhook" if count == 1 else f"{count} webhooks"
+    text = f"The log's fingerprint is on its way to {where}; its deliveries show below."
     return _answer(request, campaign, text)
 
 

@@ -164,14 +164,14 @@ def test_an_append_that_loses_the_race_is_made_again_under_the_heads_lock(monkey
     write, turn, raced, results = log.ChainSQL.write, log._append_turn, [], []
     here = threading.current_thread()
 
-    def other_process_first(self, cursor, entry, *, expected):
+    def other_process_first(self, cursor, entry, signature, *, expected):
         if threading.current_thread() is not here:  # the other "process"
-            return write(self, cursor, entry, expected=expected)
+            return write(self, cursor, entry, signature, expected=expected)
         if not raced:
             raced.append(entry.seq)
             with ThreadPoolExecutor(1) as pool:  # another connection, committed on its own
                 pool.submit(lambda: (append(character), connection.close())).result()
-        results.append(write(self, cursor, entry, expected=expected))
+        results.append(write(self, cursor, entry, signature, expected=expected))
         return results[-1]
 
     # A process's appends take turns on its own locks: the other process has its own.
@@ -187,4 +187,53 @@ def test_an_append_that_loses_the_race_is_made_again_under_the_heads_lock(monkey
         and entry.prev_hash == RollEntry.objects.get(campaign=character.campaign, seq=2).hash
     )
     assert RollEntry.objects.filter(campaign=character.campaign).count() == 3
+    assert RollEntry.objects.verify_chain(character.campaign_id).intact
+
+
+def test_dice_drawn_for_a_place_another_roll_took_are_drawn_again_under_the_lock(
+    monkeypatch, client
+):
+    """A plain roll's dice are drawn for the head as last known (docs/verifiable-dice.md). When
+    another process appends between the draw and the write, nothing is written (those dice were
+    for a place now taken) and the roll is made again under the head's lock, with dice drawn for
+    its true place: the proof's position is the entry's own, and verify_log agrees."""
+    from rolls.models import LogHead, log
+    from rolls.models.keys import keys_by_id
+    from rolls.proofs import poolside_verify
+    from tests.rolls.helpers import append
+
+    character = CharacterFactory(campaign__system=System.COGENT)
+    append(character)
+    write, turn, raced, results = log.ChainSQL.write, log._append_turn, [], []
+    here = threading.current_thread()
+
+    def other_process_first(self, cursor, entry, signature, *, expected):
+        if threading.current_thread() is not here:
+            return write(self, cursor, entry, signature, expected=expected)
+        if not raced:
+            raced.append(entry.proof["alpha"]["position"])
+            with ThreadPoolExecutor(1) as pool:
+                pool.submit(lambda: (append(character), connection.close())).result()
+        results.append(write(self, cursor, entry, signature, expected=expected))
+        return results[-1]
+
+    monkeypatch.setattr(
+        log, "_append_turn", lambda pk: turn(pk) if threading.current_thread() is here else Lock()
+    )
+    monkeypatch.setattr(log.ChainSQL, "write", other_process_first)
+    client.force_login(character.owner)
+    skill = character.cogent.skills.get(name="Athletics")
+    response = client.post(
+        roll_url(character, "cogent-skill", skill), {"challenge_level": 2, "extra_penalty": 0}
+    )
+    assert response.status_code == 302
+    assert results == [False, True]  # the first place was taken; rolled again under the lock
+    entry = RollEntry.objects.get(campaign=character.campaign, seq=3)
+    assert entry.proof["alpha"]["position"] != raced[0]
+    secret = LogHead.objects.get(campaign=character.campaign).position_secret
+    assert entry.proof["alpha"]["position"] == poolside_verify.position(
+        character.campaign_id, 3, entry.prev_hash, secret
+    )
+    record = {"label": entry.label, "faces": entry.faces, "proof": entry.proof}
+    poolside_verify.check_proof(record, keys_by_id())
     assert RollEntry.objects.verify_chain(character.campaign_id).intact

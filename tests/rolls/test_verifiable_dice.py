@@ -244,3 +244,21 @@ def test_the_standalone_verifier_checks_real_exports(client, party, tmp_path):
     export.write_text(json.dumps(data))
     run = _run_verifier(tmp_path, export)
     assert run.returncode == 1 and "face" in (run.stdout + run.stderr).lower()
+
+
+def test_the_keys_and_the_verifier_are_for_anyone(party):
+    """What a player checks the server against needs no login: the page, the file, the API."""
+    for user in (None, party.nonmember, party.player):
+        client = Client()
+        if user is not None:
+            client.force_login(user)
+        assert client.get(reverse("keys")).status_code == 200
+        keys = client.get(reverse("keys_json"))
+        assert keys.status_code == 200 and keys.json()["keys"][0]["id"] == server_key().id
+        verifier = client.get(reverse("verifier"))
+        assert verifier.status_code == 200
+        assert b"def verify_export" in verifier.getvalue()
+    # The API's, without a token.
+    listed = Client().get(reverse("api:keys"))
+    assert listed.status_code == 200 and listed.json() == keys.json()
+    assert Client().post(reverse("keys_json")).status_code == 405

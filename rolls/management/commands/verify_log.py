@@ -1,10 +1,12 @@
-"""manage.py verify_log [campaign]: recompute roll log hash chains and name the first broken entry."""
+"""manage.py verify_log [campaign] [--witness TOKEN …]: recompute roll log hash chains, name the
+first broken entry, and check that the log still holds each witnessed head."""
 
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from rolls.models import LogHead, RollEntry
+from rolls.models import ChainReport, LogHead, RollEntry
+from rolls.proofs.witness import Witness, WitnessError
 from sheets.models import Campaign
 
 
@@ -14,44 +16,78 @@ class Command(BaseCommand):
         "defines it, check that each ends at its recorded head, and check what the server's key "
         "vouches for: every entry's signature, every dice proof and the head's signature "
         "(docs/verifiable-dice.md). Prints each head's digest (to write down and compare later). "
+        "With --witness, checks that the log still holds the head each token was taken of. "
         "Exits with status 1 and names the first broken entry when a chain is broken."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("campaign", nargs="?", type=int, help="Only this campaign id.")
+        parser.add_argument(
+            "--witness",
+            action="append",
+            default=[],
+            metavar="TOKEN",
+            help="A witness token (poolside-head:v1:…, the log's fingerprint a webhook posted): "
+            "its campaign's log must hold the head it was taken of. Repeatable.",
+        )
 
-    def handle(self, *args: Any, campaign: int | None = None, **options: Any) -> None:
+    def handle(
+        self, *args: Any, campaign: int | None = None, witness: list[str], **options: Any
+    ) -> None:
+        witnesses = _parse(witness)
         campaigns = Campaign.objects.order_by("pk")
         if campaign is not None:
             campaigns = campaigns.filter(pk=campaign)
             if not campaigns.exists():
                 raise CommandError(f"There is no campaign with id {campaign}.")
+        named = {w.campaign for w in witnesses}
+        if stray := sorted(named - set(campaigns.values_list("pk", flat=True))):
+            where = f"not campaign {campaign}" if campaign is not None else "which doesn't exist"
+            raise CommandError(f"A witness token is of campaign {stray[0]}, {where}.")
         broken = 0
         for each in campaigns.iterator():
-            report = RollEntry.objects.verify_chain(each.pk)
+            report = RollEntry.objects.verify_chain(each.pk, witnesses)
             if report.intact:
-                head = LogHead.objects.filter(campaign_id=each.pk).first() or LogHead()
-                legacy = (
-                    f" ({report.legacy} written before entries were signed)"
-                    if report.legacy
-                    else ""
-                )
-                self.stdout.write(
-                    f"Campaign {each.pk} ({each.name}): {report.verified} entries, chain intact "
-                    f"and signed{legacy}, head {head.digest}."
-                )
-                continue
-            broken += 1
-            entry = report.broken
-            if entry is None:
-                self.stderr.write(
-                    f"Campaign {each.pk} ({each.name}): BROKEN at the head: {report.reason}. "
-                    f"{report.verified} entries chain intact."
-                )
-                continue
-            self.stderr.write(
-                f"Campaign {each.pk} ({each.name}): BROKEN at entry #{entry.seq} (id {entry.pk}): "
-                f"{report.reason}. {report.verified} entries before it are intact."
-            )
+                self._intact(each, report)
+            else:
+                broken += 1
+                self._broken(each, report)
         if broken:
             raise CommandError(f"{broken} broken chain(s).", returncode=1)
+
+    def _intact(self, campaign: Campaign, report: ChainReport) -> None:
+        head = LogHead.objects.filter(campaign_id=campaign.pk).first() or LogHead()
+        legacy = f" ({report.legacy} written before entries were signed)" if report.legacy else ""
+        found = "".join(f"; witnessed head #{length} found" for length in report.witnessed)
+        self.stdout.write(
+            f"Campaign {campaign.pk} ({campaign.name}): {report.verified} entries, chain intact "
+            f"and signed{legacy}, head {head.digest}{found}."
+        )
+
+    def _broken(self, campaign: Campaign, report: ChainReport) -> None:
+        name = f"Campaign {campaign.pk} ({campaign.name})"
+        entry = report.broken
+        if report.witness:
+            self.stderr.write(
+                f"{name}: BROKEN: {report.reason}. {report.verified} entries chain intact."
+            )
+        elif entry is None:
+            self.stderr.write(
+                f"{name}: BROKEN at the head: {report.reason}. "
+                f"{report.verified} entries chain intact."
+            )
+        else:
+            self.stderr.write(
+                f"{name}: BROKEN at entry #{entry.seq} (id {entry.pk}): "
+                f"{report.reason}. {report.verified} entries before it are intact."
+            )
+
+
+def _parse(tokens: list[str]) -> list[Witness]:
+    witnesses = []
+    for token in tokens:
+        try:
+            witnesses.append(Witness.parse(token))
+        except WitnessError as error:
+            raise CommandError(f"Can't read the witness token {token[:40]!r}: {error}.") from None
+    return witnesses
