@@ -9,7 +9,7 @@ PORT   ?= 8000
 # development server has the demo users. `make run DEMO_LOGINS=0` turns the buttons off.
 DEMO_LOGINS ?= 1
 
-.PHONY: api-check run test lint format migrations-check screenshots bench bench-rules bench-click bench-roll-path bench-http bench-log bench-log-scale bench-abandoned bench-sse bench-delivery bench-dashboard bench-instructions clean
+.PHONY: api-check vendor-js run test lint format migrations-check screenshots bench bench-rules bench-click bench-roll-path bench-http bench-log bench-log-scale bench-abandoned bench-sse bench-delivery bench-dashboard bench-instructions clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else "Poolside needs Python 3.12 or newer; set PYTHON=/path/to/python3.12")'
@@ -58,6 +58,13 @@ $(CHECKERS): package.json package-lock.json
 	@if command -v npm >/dev/null 2>&1; then \
 		npm ci --no-audit --no-fund --ignore-scripts --loglevel=error && touch $@; \
 	else echo "NOTE: no npm; the accessibility and HTML checks will skip (mandatory under CI=true)."; fi
+
+# The browser's dice verifier (static/js/verify-dice.js) imports one committed bundle of the pinned
+# @noble packages, so the app serves it without node and fetches nothing at run time. Rebuild it
+# after changing their versions in package.json (static/vendor/README.md); the same node_modules
+# give the same bytes.
+vendor-js: $(CHECKERS)
+	node vendor-src/build.mjs
 
 # The suite on one pytest-xdist worker per CPU; each worker has its own test database, live
 # channels and servers (tests/README.md, "In parallel"). `make test TEST_WORKERS=0` runs it in one

@@ -13,6 +13,7 @@ from rolls.messages.forms import CorrectionForm
 from rolls.models import ROOT_KINDS, HiddenEntry, RollEntry
 from rolls.rolling import followups
 from rolls.rolling.access import shows_seq
+from rolls.rolling.verify_data import has_proof, verify_data
 from sheets.models import Membership, Sheet
 from sheets.registry import rule_system
 from web.http import AuthenticatedHttpRequest
@@ -30,7 +31,10 @@ def result_context(
 
 def detail_context(entry: RollEntry, membership: Membership) -> dict[str, Any]:
     readable = entry.is_readable_by(membership)
+    # Only a reader gets the island: it holds the dice and the proof, which a placeholder hides.
+    verify = verify_data(entry) if readable and has_proof(entry) else None
     return {
+        "verify": verify,
         "campaign": entry.campaign,
         "membership": membership,
         "show_seq": shows_seq(membership),

@@ -1,0 +1,37 @@
+"""What the permalink's "Verify these dice" checks in the player's browser (static/js/verify-dice.js,
+docs/verifiable-dice.md): the entry's dice, outcome and options, its proof record, and the server
+key that proof names as the server publishes it. The page carries it as a ``json_script`` island,
+so the browser checks exactly what the page shows, against a key it can compare with the keys page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rolls.models import RollEntry
+from rolls.models.keys import keys_by_id
+
+
+def has_proof(entry: RollEntry) -> bool:
+    """Whether the entry's dice came from the VRF (its ``proof`` is ``{}`` otherwise)."""
+    return bool(entry.proof) and not entry.is_message
+
+
+def verify_data(entry: RollEntry) -> dict[str, Any]:
+    """The island's contents. The key is looked up by the id the proof names, never taken from the
+    proof itself: a proof that brought its own key would prove nothing. An id the server never
+    published gives ``None``, and the browser says so."""
+    proof = entry.proof
+    key_id = proof.get("key")
+    return {
+        "system": entry.system,
+        "kind": entry.kind,
+        "label": entry.label,
+        "faces": entry.faces,
+        "outcome": entry.outcome,
+        "result": entry.result,
+        "options": entry.options,
+        "pool": entry.pool,
+        "proof": proof,
+        "key": keys_by_id().get(key_id) if isinstance(key_id, str) else None,
+    }

@@ -1,0 +1,41 @@
+// The roller's own contribution to the dice (issue 37, docs/verifiable-dice.md): every request that
+// rolls carries a fresh `nonce` from this browser, which the server feeds into the VRF's input. The
+// server can't choose it, so it can't pick among inputs until it likes the dice. Loaded on every
+// page; it acts only for forms marked `data-dice` (the roll panel, follow-ups, contest rolls, the
+// GM table's quick rolls). Without JavaScript the server makes the nonce itself.
+(function () {
+  "use strict";
+
+  // 16 random bytes as 32 lowercase hex characters (the spec allows 8–64 of [A-Za-z0-9_-]).
+  function nonce() {
+    var bytes = crypto.getRandomValues(new Uint8Array(16));
+    return Array.prototype.map.call(bytes, function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
+  }
+
+  function diceForm(elt) {
+    return elt && elt.closest ? elt.closest("form[data-dice]") : null;
+  }
+
+  // Plain submits, and htmx's too: htmx collects the form's fields after this capture-phase
+  // listener has run, so the field is there either way. A new value on every submit: a roll
+  // sent again must not reuse the last one.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form[data-dice]")) return;
+    var field = form.querySelector("input[name=nonce]");
+    if (!field) {
+      field = document.createElement("input");
+      field.type = "hidden";
+      field.name = "nonce";
+      form.appendChild(field);
+    }
+    field.value = nonce();
+  }, true);
+
+  // An htmx POST that no submit event preceded (a button's own hx-post, a trigger on change).
+  document.addEventListener("htmx:configRequest", function (event) {
+    var detail = event.detail;
+    if (detail.verb !== "post" || !diceForm(detail.elt)) return;
+    detail.parameters.nonce = nonce();
+  });
+})();
