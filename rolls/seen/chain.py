@@ -35,8 +35,8 @@ from rolls.proofs.poolside_verify import view_message, view_start, view_step
 from sheets.models import Membership
 
 STEP = 64  # a checkpoint every STEP items
-BUDGET = 20_000  # items folded in one request at most, when a view catches up from far behind
-WINDOW = 100  # the newest items a browser re-checks on every visit, whatever it saw before
+BUDGET = 10_000  # items folded in one request at most (under a second), when catching up
+WINDOW = 50  # the newest items a browser re-checks on every visit, whatever it saw before
 PAGE = 2_000  # items in one answer at most
 
 VALUES = (*(name for name in EXPORT_VALUES if name != "readable"), "seen_readable")
@@ -92,7 +92,9 @@ def catch_up(membership: Membership) -> tuple[SeenHead, bool]:
         # The newest entry first: what is appended while this runs waits for the next visit.
         newest = newest_entry(campaign_id)
         found = seen_entries(membership).filter(pk__gt=head.through, pk__lte=newest)
-        rows = list(found.order_by("pk").values(*VALUES)[:BUDGET])
+        rows = list(found.order_by("pk").values(*VALUES)[: BUDGET + 1])
+        complete = len(rows) <= BUDGET  # one more than the budget says whether more remain
+        rows = rows[:BUDGET]
         checkpoints = []
         last = head.through
         for row in rows:
@@ -105,7 +107,6 @@ def catch_up(membership: Membership) -> tuple[SeenHead, bool]:
                 checkpoints.append(
                     SeenCheckpoint(head=head, length=head.length, hash=head.hash, entry_ref=last)
                 )
-        complete = len(rows) < BUDGET
         head.through = newest if complete else last
         head.save()
         SeenCheckpoint.objects.bulk_create(checkpoints)

@@ -129,7 +129,7 @@ async function run(box) {
   if (status === "ok" || status === "role") {
     const keep = { length: head.length, hash: head.hash, key: head.key, signature: head.signature, role: view.role, at: new Date().toISOString() };
     window.localStorage.setItem(storeKey, JSON.stringify(keep));
-    box.querySelector(".view-check-short").textContent = "✓ verified";
+    box.querySelector(".view-check-short").textContent = "✓";
     box.querySelector(".visually-hidden").textContent =
       status === "role"
         ? "Your role changed: this browser now keeps a new record of your view of the log."
