@@ -263,3 +263,18 @@ def seen_by(client, party, user, entry):
         return FULL
     assert shown and "roll was made" in html["log"] and "roll was made" in html["permalink"]
     return PLACEHOLDER
+
+
+def verify_log(*args):
+    """``manage.py verify_log`` with ``args``: (exit status, what it printed, or its errors)."""
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    out, err = StringIO(), StringIO()
+    try:
+        call_command("verify_log", *map(str, args), stdout=out, stderr=err)
+    except CommandError as error:
+        return error.returncode, err.getvalue() + str(error)
+    return 0, out.getvalue()

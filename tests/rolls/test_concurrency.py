@@ -151,16 +151,14 @@ def test_twenty_campaigns_rolling_at_once_keep_twenty_separate_chains(live_serve
         assert report.intact and report.verified == 10, report.reason
 
 
-def test_an_append_that_loses_the_race_is_made_again_under_the_heads_lock(monkeypatch):
-    """Outside a transaction an append reads the head, then writes only if the head is still
-    there (rolls/models/log.py). Another server process appending in between — here a thread,
-    with its own connection, between the read and the write — makes the write change nothing;
-    the append is then made under the head's lock, after the other one, and the chain holds."""
+def another_process_appends_first(monkeypatch, character, noted):
+    """Make the next append of this thread lose its race: just before its one statement writes,
+    another "process" (a thread with its own connection, committed on its own) appends to the
+    same campaign. ``noted(entry)`` is recorded in the returned ``raced`` list; ``results`` gets
+    each of this thread's writes' outcomes."""
     from rolls.models import log
     from tests.rolls.helpers import append
 
-    character = CharacterFactory(campaign__system=System.COGENT)
-    append(character)
     write, turn, raced, results = log.ChainSQL.write, log._append_turn, [], []
     here = threading.current_thread()
 
@@ -168,8 +166,8 @@ def test_an_append_that_loses_the_race_is_made_again_under_the_heads_lock(monkey
         if threading.current_thread() is not here:  # the other "process"
             return write(self, cursor, entry, signature, expected=expected)
         if not raced:
-            raced.append(entry.seq)
-            with ThreadPoolExecutor(1) as pool:  # another connection, committed on its own
+            raced.append(noted(entry))
+            with ThreadPoolExecutor(1) as pool:
                 pool.submit(lambda: (append(character), connection.close())).result()
         results.append(write(self, cursor, entry, signature, expected=expected))
         return results[-1]
@@ -179,6 +177,19 @@ def test_an_append_that_loses_the_race_is_made_again_under_the_heads_lock(monkey
         log, "_append_turn", lambda pk: turn(pk) if threading.current_thread() is here else Lock()
     )
     monkeypatch.setattr(log.ChainSQL, "write", other_process_first)
+    return raced, results
+
+
+def test_an_append_that_loses_the_race_is_made_again_under_the_heads_lock(monkeypatch):
+    """Outside a transaction an append reads the head, then writes only if the head is still
+    there (rolls/models/log.py). Another server process appending in between — here a thread,
+    with its own connection, between the read and the write — makes the write change nothing;
+    the append is then made under the head's lock, after the other one, and the chain holds."""
+    from tests.rolls.helpers import append
+
+    character = CharacterFactory(campaign__system=System.COGENT)
+    append(character)
+    raced, results = another_process_appends_first(monkeypatch, character, lambda e: e.seq)
     [entry] = append(character)
     assert raced == [2]  # it knew the head at #1 and meant to write #2 …
     assert results == [False, True]  # … which the other append took: then under the lock
@@ -197,30 +208,16 @@ def test_dice_drawn_for_a_place_another_roll_took_are_drawn_again_under_the_lock
     another process appends between the draw and the write, nothing is written (those dice were
     for a place now taken) and the roll is made again under the head's lock, with dice drawn for
     its true place: the proof's position is the entry's own, and verify_log agrees."""
-    from rolls.models import LogHead, log
+    from rolls.models import LogHead
     from rolls.models.keys import keys_by_id
     from rolls.proofs import poolside_verify
     from tests.rolls.helpers import append
 
     character = CharacterFactory(campaign__system=System.COGENT)
     append(character)
-    write, turn, raced, results = log.ChainSQL.write, log._append_turn, [], []
-    here = threading.current_thread()
-
-    def other_process_first(self, cursor, entry, signature, *, expected):
-        if threading.current_thread() is not here:
-            return write(self, cursor, entry, signature, expected=expected)
-        if not raced:
-            raced.append(entry.proof["alpha"]["position"])
-            with ThreadPoolExecutor(1) as pool:
-                pool.submit(lambda: (append(character), connection.close())).result()
-        results.append(write(self, cursor, entry, signature, expected=expected))
-        return results[-1]
-
-    monkeypatch.setattr(
-        log, "_append_turn", lambda pk: turn(pk) if threading.current_thread() is here else Lock()
+    raced, results = another_process_appends_first(
+        monkeypatch, character, lambda e: e.proof["alpha"]["position"]
     )
-    monkeypatch.setattr(log.ChainSQL, "write", other_process_first)
     client.force_login(character.owner)
     skill = character.cogent.skills.get(name="Athletics")
     response = client.post(

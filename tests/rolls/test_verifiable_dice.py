@@ -8,12 +8,9 @@ import json
 import secrets
 import subprocess
 import sys
-from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
-from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 
@@ -24,6 +21,7 @@ from rolls.proofs.dice import valid_nonce
 from rolls.proofs.keys import ServerKey
 from sheets.models import ApiToken, Scope
 from tests.rolls.helpers import athletics, latest, roll_athletics, tamper, token
+from tests.rolls.helpers import verify_log as verify
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rulebook_athletics")]
 
@@ -31,15 +29,6 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rulebook_athletics
 def api(user) -> Client:
     _, raw = ApiToken.issue(user, name="test", scope=Scope.ROLL)
     return Client(HTTP_AUTHORIZATION=f"Bearer {raw}")
-
-
-def verify(*args) -> tuple[int, str]:
-    out, err = StringIO(), StringIO()
-    try:
-        call_command("verify_log", *map(str, args), stdout=out, stderr=err)
-    except CommandError as error:
-        return error.returncode, err.getvalue() + str(error)
-    return 0, out.getvalue()
 
 
 def check(entry: RollEntry) -> None:

@@ -19,6 +19,7 @@ from rolls.sessions import actions
 from rolls.webhooks.delivery import queue_witness, request_for
 from tests.factories import CampaignFactory, WebhookFactory
 from tests.rolls.helpers import append, tamper
+from tests.rolls.helpers import verify_log as verify
 from tests.rolls.receiver import deliver
 
 pytestmark = pytest.mark.django_db
@@ -36,15 +37,6 @@ def token_now(campaign) -> str:
     """The fingerprint the page would post now, as its token."""
     (delivery,) = queue_witness(campaign.pk)
     return delivery.witness_token.token
-
-
-def verify(*args) -> tuple[int, str]:
-    out, err = StringIO(), StringIO()
-    try:
-        call_command("verify_log", *map(str, args), stdout=out, stderr=err)
-    except CommandError as error:
-        return error.returncode, err.getvalue() + str(error)
-    return 0, out.getvalue()
 
 
 # --- queued when a session ends ------------------------------------------------------------
