@@ -75,9 +75,11 @@ def _development_signing_key(path: Path) -> Path:
     return path
 
 
-SIGNING_KEY_FILE = Path(env_str("SIGNING_KEY_FILE")) if env_str("SIGNING_KEY_FILE") else None
-if SIGNING_KEY_FILE is None:
-    SIGNING_KEY_FILE = _development_signing_key(BASE_DIR / ".signing_key")
+SIGNING_KEY_FILE: Path = (
+    Path(env_str("SIGNING_KEY_FILE"))
+    if env_str("SIGNING_KEY_FILE")
+    else _development_signing_key(BASE_DIR / ".signing_key")
+)
 DEBUG = env_bool("DEBUG", default=False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
