@@ -14,10 +14,9 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
-from nacl.exceptions import BadSignatureError
-from nacl.signing import VerifyKey
 
 from rolls.proofs.keys import ServerKey
+from rolls.proofs.poolside_verify import ProofError, check_signature
 
 
 class SigningKey(models.Model):
@@ -91,7 +90,7 @@ def keys_by_id() -> dict[str, dict[str, Any]]:
 def signature_valid(public_hex: str, message: bytes, signature_hex: str) -> bool:
     """Does ``signature_hex`` sign ``message`` under the Ed25519 key ``public_hex``?"""
     try:
-        VerifyKey(bytes.fromhex(public_hex)).verify(message, bytes.fromhex(signature_hex))
-    except (BadSignatureError, ValueError, TypeError):
+        check_signature(public_hex, message, signature_hex)
+    except ProofError:
         return False
     return True

@@ -287,11 +287,8 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
             with connection.cursor() as cursor:
                 head = _locked_head(cursor, sql, campaign)
         else:
-            head = _further(_head_read_with(campaign), _HEADS.get((connection.alias, campaign.pk)))
-            if head is None:
-                with connection.cursor() as cursor:
-                    cursor.execute(sql.peek, [campaign.pk])
-                    head = cursor.fetchone()
+            with connection.cursor() as cursor:
+                head = _head_as_known(cursor, sql, campaign)
             if head is None:  # a campaign from before heads existed: make it, locked
                 with transaction.atomic(using=self.db), connection.cursor() as cursor:
                     head = _locked_head(cursor, sql, campaign)
@@ -379,12 +376,9 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         row is locked only while PostgreSQL runs it, never across Python."""
         key = (connection.alias, campaign.pk)
         with _append_turn(campaign.pk), connection.cursor() as cursor:
-            head = drawn.head if drawn else _further(_head_read_with(campaign), _HEADS.get(key))
-            if head is None:
-                cursor.execute(sql.peek, [campaign.pk])
-                head = cursor.fetchone()
-                if head is None:  # a campaign from before heads existed: the locked way makes one
-                    return None
+            head = drawn.head if drawn else _head_as_known(cursor, sql, campaign)
+            if head is None:  # a campaign from before heads existed: the locked way makes one
+                return None
             entry = self._new_entry(campaign, fields, head, drawn)
             if not sql.write(cursor, entry, _head_signature(entry), expected=head[0]):
                 _HEADS.pop(key, None)
@@ -535,6 +529,17 @@ def _head_read_with(campaign: Campaign) -> tuple[int, str, str] | None:
     except LogHead.DoesNotExist:  # a campaign from before heads existed
         return None
     return (head.length, head.hash, head.position_secret)
+
+
+def _head_as_known(cursor: Any, sql: ChainSQL, campaign: Campaign) -> tuple[int, str, str] | None:
+    """The head read with the campaign or the one this process last wrote, whichever is further
+    on; read now when neither is there. None for a campaign from before heads existed."""
+    connection = sql.connection
+    head = _further(_head_read_with(campaign), _HEADS.get((connection.alias, campaign.pk)))
+    if head is None:
+        cursor.execute(sql.peek, [campaign.pk])
+        head = cursor.fetchone()
+    return head
 
 
 def _further(*heads: tuple[int, str, str] | None) -> tuple[int, str, str] | None:
