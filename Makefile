@@ -75,7 +75,7 @@ TEST_WORKERS ?= logical
 test: $(STAMP) $(CHECKERS)
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
 
-# mypy reads its settings (apps checked, django-stubs plugin, strict rolls/rules) from pyproject.toml.
+# mypy reads its settings (apps checked, django-stubs plugin, strict rules) from pyproject.toml.
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

@@ -31,7 +31,7 @@ from rolls.rolling.display import Band
 from rolls.rolling.forms.base import RollForm
 from rolls.rolling.panel_values import NotSingle, bound_panel
 from rolls.rolling.targets import Target, sheet_targets, target_for_roller
-from rolls.rules import cogent
+from rules import cogent
 from sheets.access import campaign_for_member, character_for_reader
 from sheets.models import Character, Membership, Refused
 from sheets.registry import rule_system

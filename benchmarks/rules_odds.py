@@ -6,7 +6,7 @@ once in each of REPEATS passes over all of them, and its median kept (one stray 
 or a burst of another tenant's on a virtual machine's host, is not the engine's cost); the worst of
 those medians is reported. Target: under 1 ms per call.
 
-The systems' odds are memoised (rolls/rules/_common.py): a panel asking again for odds it asked
+The systems' odds are memoised (rules/_common.py): a panel asking again for odds it asked
 for before gets a remembered answer. What is timed here is the engine working them out, the first
 time: the function the memo wraps (``_computed``), never a remembered answer.
 
@@ -21,7 +21,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 
-from rolls.rules import cogent, cold_stars, dad6
+from rules import cogent, cold_stars, dad6
 
 REPEATS = 5
 TARGET_MS = 1.0

@@ -106,7 +106,7 @@ INSTALLED_APPS = [
     "rolls",
     # Discord's slash commands, buttons and autocomplete over its HTTP interactions endpoint
     # (docs/discord.md): an app of its own, label "discord", with its own migrations.
-    "rolls.discord",
+    "discord",
 ]
 
 MIDDLEWARE = [
@@ -281,7 +281,7 @@ SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE", default=False)
 WEBHOOK_TIMEOUT = env_int("WEBHOOK_TIMEOUT", 5)
 
-# Discord's HTTP interactions endpoint (rolls/discord, docs/discord.md): the application's id and
+# Discord's HTTP interactions endpoint (discord, docs/discord.md): the application's id and
 # public key (from Discord's developer portal) verify what Discord posts; the bot token lets the
 # task worker register the commands and edit deferred replies through Discord's REST API. Unset,
 # /discord/interactions/ answers 503 and `manage.py check` says what is missing.
@@ -290,7 +290,7 @@ DISCORD_PUBLIC_KEY = env_str("DISCORD_PUBLIC_KEY").strip()
 DISCORD_BOT_TOKEN = env_str("DISCORD_BOT_TOKEN").strip()
 DISCORD_API_URL = env_str("DISCORD_API_URL", "https://discord.com/api/v10").rstrip("/")
 
-# Rolls use the OS CSPRNG (rolls.rules.system_rng). Tests, and only tests, set a seed here to get
+# Rolls use the OS CSPRNG (rules.system_rng). Tests, and only tests, set a seed here to get
 # repeatable dice; it is deliberately not read from the environment.
 ROLLS_RNG_SEED: int | None = None
 

@@ -26,7 +26,7 @@ urlpatterns = [
     # another's does, so the order changes nothing else.
     path("", include("rolls.urls")),
     path("", include("sheets.urls")),
-    path("", include("rolls.discord.urls")),
+    path("", include("discord.urls")),
     path("api/v1/", api.urls),
     path("admin/", admin.site.urls),
     # Before Django's auth URLs, so this rate-limited view answers at the same path and name.

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.forms import ModelForm
 
-from rolls.rules import cogent
+from rules import cogent
 from sheets import ranges
 from sheets.forms import (
     CharacterBasicsForm,

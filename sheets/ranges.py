@@ -11,7 +11,7 @@ from typing import Final
 
 from django.conf import settings
 
-from rolls.rules import cogent, cold_stars, dad6
+from rules import cogent, cold_stars, dad6
 
 # Cogent Roleplay (engine)
 COGENT_ATTRIBUTE_MIN: Final = cogent.ATTRIBUTE_MIN

@@ -334,7 +334,7 @@ class WebhookDeliveryFactory(factory.django.DjangoModelFactory):
     entry = None
 
 
-# --- Discord (rolls/discord) ------------------------------------------------------------------
+# --- Discord (discord) ------------------------------------------------------------------
 
 
 class DiscordLinkFactory(factory.django.DjangoModelFactory):

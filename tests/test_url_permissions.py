@@ -207,7 +207,7 @@ PERMISSION_TESTS: dict[str, tuple[str, ...]] = {
     "api:message_correct": (
         "tests.rolls.test_api_messages::test_corrections_are_the_authors_and_messages_only",
     ),
-    # Discord (rolls/discord): a signed POST endpoint outside login — its permissions are those
+    # Discord (discord): a signed POST endpoint outside login — its permissions are those
     # of the linked user, tested per command — and the pages that link an account.
     "discord_interactions": (
         "tests.discord.test_endpoint::test_a_bad_signature_is_refused_before_anything_is_read",

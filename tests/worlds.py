@@ -18,8 +18,8 @@ from django.test import Client
 from django.urls import reverse
 
 from rolls.models import AssistRequest, Contest, RollCall, RollEntry, Webhook
-from rolls.rules import cold_stars
 from rolls.sessions.actions import start_session
+from rules import cold_stars
 from sheets import portraits
 from sheets.models import Campaign, Character, Invite, Membership, Role, System
 from tests.factories import (

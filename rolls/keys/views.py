@@ -10,10 +10,10 @@ from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-import rolls.proofs.poolside_verify
+import proofs.poolside_verify
 from rolls.models.keys import published_keys
 
-VERIFIER = Path(rolls.proofs.poolside_verify.__file__)
+VERIFIER = Path(proofs.poolside_verify.__file__)
 
 
 @require_GET

@@ -17,8 +17,8 @@ from django.db import migrations, models
 from django.utils import timezone
 
 import rolls.models.head
-from rolls.proofs.keys import ServerKey
-from rolls.proofs.poolside_verify import head_message
+from proofs.keys import ServerKey
+from proofs.poolside_verify import head_message
 
 _TRIGGERS = importlib.import_module("rolls.migrations.0023_session_markers")
 

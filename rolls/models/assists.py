@@ -9,7 +9,7 @@ from django.db import models
 from django.utils import timezone
 
 from rolls.models.entry import RollEntry
-from rolls.rules import cogent
+from rules import cogent
 from sheets.models import Campaign, Character
 from web.database import column, table
 

@@ -11,18 +11,18 @@ from typing import TYPE_CHECKING, Any, cast
 from django.db import models
 from django.db.models import Case, Exists, F, OuterRef, Q, Value, When
 
-from rolls.models.head import GENESIS_HASH, LogHead
-from rolls.models.keys import keys_by_id, signature_valid
-from rolls.models.kinds import Visibility
-from rolls.models.messages import EntryRecipient
-from rolls.proofs.poolside_verify import (
+from proofs.poolside_verify import (
     ProofError,
     check_proof,
     entry_message,
     head_message,
     position,
 )
-from rolls.proofs.witness import Witness, commitment
+from proofs.witness import Witness, commitment
+from rolls.models.head import GENESIS_HASH, LogHead
+from rolls.models.keys import keys_by_id, signature_valid
+from rolls.models.kinds import Visibility
+from rolls.models.messages import EntryRecipient
 
 if TYPE_CHECKING:
     from rolls.models.entry import RollEntry

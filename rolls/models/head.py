@@ -10,8 +10,8 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.utils import timezone
 
+from proofs.poolside_verify import head_message
 from rolls.models.keys import server_key
-from rolls.proofs.poolside_verify import head_message
 from sheets.models import Campaign
 
 GENESIS_HASH = "0" * 64

@@ -15,8 +15,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from rolls.proofs.keys import ServerKey
-from rolls.proofs.poolside_verify import ProofError, check_signature
+from proofs.keys import ServerKey
+from proofs.poolside_verify import ProofError, check_signature
 
 
 class SigningKey(models.Model):

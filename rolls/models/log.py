@@ -34,6 +34,7 @@ from django.db.models.expressions import RawSQL
 from django.dispatch import Signal
 from django.utils import timezone
 
+from proofs.poolside_verify import entry_message, head_message
 from rolls import live
 from rolls.models.chain_check import ChainReport, verify_chain
 from rolls.models.chain_sql import ChainSQL
@@ -41,14 +42,13 @@ from rolls.models.head import LogHead
 from rolls.models.keys import server_key
 from rolls.models.kinds import MARKER_KINDS, MESSAGE_KINDS, Kind, Visibility
 from rolls.models.messages import EntryRecipient
-from rolls.proofs.poolside_verify import entry_message, head_message
 from sheets.models import Campaign, Character, Membership
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from proofs.witness import Witness
     from rolls.models.entry import RollEntry
-    from rolls.proofs.witness import Witness
 
 
 # Sent once an appended entry has committed, in a campaign with an active webhook

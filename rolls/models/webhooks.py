@@ -16,9 +16,9 @@ from django.db import models, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+from proofs.witness import Witness
 from rolls.models.entry import RollEntry
 from rolls.models.kinds import Kind
-from rolls.proofs.witness import Witness
 from sheets.models import Campaign
 
 # Attempts per delivery before it is given up: the first try and retries after 30 s, 2, 8, 32 and

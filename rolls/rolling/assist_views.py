@@ -17,7 +17,7 @@ from rolls import live
 from rolls.models import Assist, AssistRequest
 from rolls.rolling.access import entry_for_member
 from rolls.rolling.targets import assist_panel_url, find_target
-from rolls.rules import cogent
+from rules import cogent
 from sheets.access import character_for_roller
 from web.http import AuthenticatedHttpRequest
 

@@ -10,10 +10,10 @@ from typing import Any
 
 from django.conf import settings
 
+from proofs.dice import VrfDice, new_nonce, valid_nonce
 from rolls.models import RollEntry
 from rolls.models.keys import server_key
-from rolls.proofs.dice import VrfDice, new_nonce, valid_nonce
-from rolls.rules import Groups, RandomSource
+from rules import Groups, RandomSource
 from sheets.models import Campaign, Refused
 
 

@@ -9,7 +9,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from rolls.models import OUTCOME_LABELS
-from rolls.rules import OUTCOMES_BEST_FIRST
+from rules import OUTCOMES_BEST_FIRST
 
 # Display order of the odds bands, best first.
 BAND_ORDER = OUTCOMES_BEST_FIRST

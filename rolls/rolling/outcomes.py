@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from rolls.models import OUTCOME_LABELS, Kind, RollEntry
 from rolls.models.assists import group_dice_text
 from rolls.rolling.display import fraction_text, percent
-from rolls.rules import cogent, cold_stars, dad6
+from rules import cogent, cold_stars, dad6
 
 if TYPE_CHECKING:
     from rolls.rolling.display import Band

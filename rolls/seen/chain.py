@@ -6,7 +6,7 @@ fixed once written — a later reveal adds the reveal entry, it doesn't rewrite 
 so the chain only ever grows, and a browser that saw it can check that it still does.
 
 Each item is the entry's record as the member's export writes it, with its opaque id; its
-digest is chained as ``rolls.proofs.poolside_verify.view_step`` says. The head is kept per member
+digest is chained as ``proofs.poolside_verify.view_step`` says. The head is kept per member
 (``SeenHead``) and caught up on request, with a checkpoint every ``STEP`` items, so a visit costs
 what was added since and a re-check of the newest ``WINDOW`` items.
 """
@@ -27,11 +27,11 @@ from django.db.models import (
     Value,
 )
 
+from proofs.poolside_verify import view_message, view_start, view_step
 from rolls.log.records import EXPORT_VALUES, record
 from rolls.log.tokens import entry_token
 from rolls.models import EntryRecipient, RollEntry, SeenCheckpoint, SeenHead, Visibility
 from rolls.models.keys import server_key
-from rolls.proofs.poolside_verify import view_message, view_start, view_step
 from sheets.models import Membership
 
 STEP = 64  # a checkpoint every STEP items

@@ -14,8 +14,8 @@ from rolls.models import (
 from rolls.rolling.forms.cogent_pools import cogent_pool, spend_destiny_before
 from rolls.rolling.outcomes import cogent_faces, odds_fields, pool_terms
 from rolls.rolling.targets import Target
-from rolls.rules import RandomSource, cogent
 from rolls.table.verdicts import count_table
+from rules import RandomSource, cogent
 from sheets.models import CogentSheet, Refused
 from sheets.ranges import COGENT_PENALTY_MAX
 

@@ -32,7 +32,7 @@ from rolls.models import (
 )
 from rolls.rolling.dice import aim
 from rolls.rolling.targets import Target, find_target
-from rolls.rules import RandomSource
+from rules import RandomSource
 from sheets.models import Character, Membership, Refused
 
 SIDES = ("a", "b")

@@ -11,7 +11,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import connection
 
 from rolls.rolling.targets import Target, find_target
-from rolls.rules import cogent, dad6
+from rules import cogent, dad6
 from sheets.models import (
     Character,
     CogentSheet,

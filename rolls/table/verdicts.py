@@ -16,7 +16,7 @@ from rolls.models import (
 )
 from rolls.rolling.display import CERTAIN
 from rolls.rolling.outcomes import odds_fields
-from rolls.rules import cogent, cold_stars
+from rules import cogent, cold_stars
 from sheets.models import Membership, Refused
 
 

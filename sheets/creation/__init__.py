@@ -1,7 +1,7 @@
 """Guided character creation: one form per system, validated here, checked by the engine.
 
 Each form holds the whole first sheet (attributes, skills, vocations or class, domains) and asks
-its system's ``creation_check`` (``rolls.rules``) for the budgets, the problems and the warnings.
+its system's ``creation_check`` (``rules``) for the budgets, the problems and the warnings.
 A player's build must keep within the budgets (each problem stands beside the field or section it
 is about); the GM's NPCs may break them, and then see the problems as warnings. Missing fields take
 a blank sheet's values, so a name alone still makes a character. The seam (``sheets.systems``)

@@ -1,7 +1,7 @@
 """The form every system's guided creation builds on, and its fields.
 
 Each system's form holds the whole first sheet and asks its system's ``creation_check``
-(``rolls.rules``) for the budgets, the problems and the warnings (sheets.creation)."""
+(``rules``) for the budgets, the problems and the warnings (sheets.creation)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from django import forms
 
-from rolls.rules.creation import CreationCheck, Problem
+from rules.creation import CreationCheck, Problem
 from sheets import ranges
 from sheets.models import (
     Campaign,

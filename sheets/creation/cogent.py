@@ -6,8 +6,8 @@ from typing import Any
 
 from django import forms
 
-from rolls.rules import cogent_creation
-from rolls.rules.creation import CreationCheck, Problem
+from rules import cogent_creation
+from rules.creation import CreationCheck, Problem
 from sheets import ranges
 from sheets.creation.base import CreationForm, RatingField, text_field
 from sheets.models import (

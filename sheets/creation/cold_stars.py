@@ -6,8 +6,8 @@ from typing import Any
 
 from django import forms
 
-from rolls.rules import cold_stars
-from rolls.rules.creation import CreationCheck, Problem
+from rules import cold_stars
+from rules.creation import CreationCheck, Problem
 from sheets import ranges
 from sheets.catalog import cold_stars_catalog
 from sheets.creation.base import CreationForm, RatingField, text_field

@@ -6,8 +6,8 @@ from typing import Any
 
 from django import forms
 
-from rolls.rules import dad6
-from rolls.rules.creation import CreationCheck
+from rules import dad6
+from rules.creation import CreationCheck
 from sheets import ranges
 from sheets.creation.base import CreationForm, RatingField, text_field
 from sheets.models import (

@@ -9,7 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.functional import cached_property
 
-from rolls.rules import cogent, cogent_creation
+from rules import cogent, cogent_creation
 from sheets import ranges
 from sheets.models.base import (
     Refused,

@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 
-from rolls.rules import cold_stars
+from rules import cold_stars
 from sheets import ranges
 from sheets.catalog import cold_stars_catalog, cold_stars_catalog_by_key
 from sheets.models.base import (

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
-from rolls.rules import dad6
+from rules import dad6
 from sheets import ranges
 from sheets.models.base import (
     Refused,

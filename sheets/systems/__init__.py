@@ -1,6 +1,6 @@
 """The seam between the app and its rule systems: one object per system, looked up from the campaign.
 
-Everything that differs per system and is not a rule lives here (the rules are in ``rolls.rules``):
+Everything that differs per system and is not a rule lives here (the rules are in ``rules``):
 the sheet model and its related name, the sheet and resource forms, the roll form, the rollable
 rows, the skill names a GM may ask for, the difficulty a GM call fixes, the contest styles, the
 outcomes the log filters by, what follow-ups read again, the sheet's parts for its page, the JSON

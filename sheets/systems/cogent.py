@@ -1,4 +1,4 @@
-"""Cogent Roleplay as the app sees it: d6 pools against a Challenge Level (rules: rolls.rules.cogent)."""
+"""Cogent Roleplay as the app sees it: d6 pools against a Challenge Level (rules: rules.cogent)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import Prefetch
 from django.forms import ModelForm
 
-from rolls.rules import cogent
+from rules import cogent
 from sheets import ranges
 from sheets.character_json import export_cogent, import_cogent
 from sheets.creation import CogentCreationForm

@@ -1,4 +1,4 @@
-"""Cold Stars as the app sees it: Ability, Skill and Risk dice on d10 (rules: rolls.rules.cold_stars)."""
+"""Cold Stars as the app sees it: Ability, Skill and Risk dice on d10 (rules: rules.cold_stars)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Prefetch
 
-from rolls.rules import OUTCOMES_BEST_FIRST, cold_stars
+from rules import OUTCOMES_BEST_FIRST, cold_stars
 from sheets.catalog import cold_stars_catalog, cold_stars_groups
 from sheets.character_json import export_cold_stars, import_cold_stars
 from sheets.creation import ColdStarsCreationForm

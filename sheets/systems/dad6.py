@@ -1,11 +1,11 @@
-"""DAD6 Skills as the app sees it: d6 boons with competence bonuses (rules: rolls.rules.dad6)."""
+"""DAD6 Skills as the app sees it: d6 boons with competence bonuses (rules: rules.dad6)."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from rolls.rules import dad6
+from rules import dad6
 from sheets.character_json import export_dad6, import_dad6
 from sheets.creation import Dad6CreationForm
 from sheets.forms import Dad6SheetForm, Dad6SkillForm, SectionForm, UniqueNamesSection

@@ -1,5 +1,5 @@
 // How an entry's dice read under its system's rules, for the browser's Verify (verify-dice.js): a
-// port of the reading of dice in rolls/rules/cogent.py, dad6.py and cold_stars.py — per-die
+// port of the reading of dice in rules/cogent.py, dad6.py and cold_stars.py — per-die
 // readings, the figures an entry records and its outcome band — and of how the roll forms and
 // follow-ups (rolls/rolling/forms, rolls/rolling/followups, rolls/table) feed them from an
 // entry's options. Only reading, never odds or pools. tests/browser/test_verify_dice.py runs this
@@ -29,7 +29,7 @@ function int(value, what) {
   return value;
 }
 
-// --- Cogent Roleplay (rolls/rules/cogent.py) ---------------------------------------------------
+// --- Cogent Roleplay (rules/cogent.py) ---------------------------------------------------
 
 const COGENT = {
   winFace: 4, // Book: 4–6 is a win
@@ -72,7 +72,7 @@ function cogentRead(data) {
   return { faces, outcome, result, summary: `${plural(wins, "win")} against CL ${cl}` };
 }
 
-// --- DAD6 Skills (rolls/rules/dad6.py) ----------------------------------------------------------
+// --- DAD6 Skills (rules/dad6.py) ----------------------------------------------------------
 
 const DAD6 = {
   target: 6, // Book: the target number is always six
@@ -120,7 +120,7 @@ function dad6Read(data) {
   return { faces, outcome, result, summary: `${plural(boons, "boon")} against Difficulty ${difficulty}` };
 }
 
-// --- Cold Stars (rolls/rules/cold_stars.py) -----------------------------------------------------
+// --- Cold Stars (rules/cold_stars.py) -----------------------------------------------------
 
 // FACE_TABLE: index 0 is face 1 … index 9 is face 10.
 const COLD_STARS_FACES = {

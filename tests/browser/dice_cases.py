@@ -9,8 +9,8 @@ import random
 from datetime import UTC, datetime
 from typing import Any
 
-from rolls.proofs.dice import VrfDice
-from rolls.proofs.keys import ServerKey
+from proofs.dice import VrfDice
+from proofs.keys import ServerKey
 from rolls.rolling.followups import CONTEST_ROLL
 from rolls.rolling.outcomes import (
     cogent_faces,
@@ -20,7 +20,7 @@ from rolls.rolling.outcomes import (
     dad6_reading,
     dad6_result,
 )
-from rolls.rules import cogent, cold_stars, dad6
+from rules import cogent, cold_stars, dad6
 
 Case = dict[str, Any]
 

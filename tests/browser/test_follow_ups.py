@@ -5,7 +5,7 @@ and a laptop, is an outlined button that says the new result replaces this Succe
 import pytest
 from playwright.sync_api import expect
 
-from rolls.rules import cold_stars
+from rules import cold_stars
 from sheets.models import System
 from tests.factories import CharacterFactory
 from tests.rolls.helpers import seed_where

@@ -144,7 +144,7 @@ VERIFY_ENTRY = "(data) => vd.verifyEntry(data)"
 
 
 def test_an_entry_proven_by_the_servers_prover_verifies(verifier):
-    """The server's own prover (rolls.proofs) against this page's verifier: a Cogent roll and a
+    """The server's own prover (proofs) against this page's verifier: a Cogent roll and a
     Cold Stars roll with an empty Skill group, whole entries as the permalink's island holds them."""
     for entry in (proven_cogent_roll(), proven_cold_stars_roll()):
         got = verifier.evaluate(VERIFY_ENTRY, entry)

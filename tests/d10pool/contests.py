@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 from rolls.models import OUTCOME_LABELS, Kind, RollEntry
 from rolls.rolling.outcomes import odds_fields
-from rolls.rules import RandomSource
 from rolls.table import contests
 from rolls.table.styles.base import ContestStyle
 from rolls.table.verdicts import append_verdict, count_table, sides_and_audience
+from rules import RandomSource
 from tests.d10pool import rules
 from tests.d10pool.forms import faces_of
 

@@ -7,7 +7,7 @@ from typing import Any
 from rolls.models import Kind, RollEntry
 from rolls.rolling.followups import FollowUp, FollowUps, SystemFollowUps
 from rolls.rolling.outcomes import Outcome
-from rolls.rules import RandomSource
+from rules import RandomSource
 from sheets.models import Refused
 from tests.d10pool import rules
 from tests.d10pool.forms import detail_of, faces_of

@@ -10,8 +10,8 @@ from rolls.models import Kind
 from rolls.rolling.display import bands
 from rolls.rolling.forms.base import RollForm
 from rolls.rolling.outcomes import Action, Outcome, Plan
-from rolls.rules import RandomSource
-from rolls.rules.creation import Budget, CreationCheck
+from rules import RandomSource
+from rules.creation import Budget, CreationCheck
 from sheets.creation import CreationForm
 from tests.d10pool import rules
 from tests.d10pool.models import D10Sheet

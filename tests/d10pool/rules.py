@@ -8,7 +8,7 @@ from fractions import Fraction
 from functools import cache
 from math import comb
 
-from rolls.rules import RandomSource, draw
+from rules import RandomSource, draw
 
 SIDES = 10  # Decision: d10s
 TARGET = 7  # Decision: a die showing 7 or more is a success

@@ -13,7 +13,7 @@ from typing import Any
 from django.urls import reverse
 from nacl.signing import SigningKey
 
-from rolls.discord.models import ChannelBinding, DiscordLink
+from discord.models import ChannelBinding, DiscordLink
 from tests.factories import ChannelBindingFactory, DiscordLinkFactory
 
 ENDPOINT = "/discord/interactions/"

@@ -1,6 +1,6 @@
 """A stand-in for Discord's REST API: a threaded HTTP server on 127.0.0.1 that records every
 call (method, path, headers, JSON body) and answers 200 with a JSON body, or as scripted.
-``DISCORD_API_URL`` points the real client code (rolls/discord/rest.py) at it."""
+``DISCORD_API_URL`` points the real client code (discord/rest.py) at it."""
 
 from __future__ import annotations
 

@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 from nacl.signing import SigningKey
 
-from rolls.discord.checks import discord_settings_check
-from rolls.discord.models import Interaction
+from discord.checks import discord_settings_check
+from discord.models import Interaction
 from rolls.models import RollEntry
 from tests.discord.helpers import command, post, sign, target_value
 from tests.rolls.helpers import athletics

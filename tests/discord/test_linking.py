@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from rolls.discord.models import ChannelBinding, DiscordLink, LinkCode
+from discord.models import ChannelBinding, DiscordLink, LinkCode
 from rolls.models import RollEntry
 from tests.discord.helpers import (
     APPLICATION,

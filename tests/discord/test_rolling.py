@@ -3,7 +3,7 @@ the options as the panel takes them, the GM's calls, and what never reaches the 
 
 import pytest
 
-from rolls.discord.answers import BLIND_WORDS
+from discord.answers import BLIND_WORDS
 from rolls.models import RollEntry, Visibility
 from rolls.rolling.targets import sheet_targets
 from sheets.models import System

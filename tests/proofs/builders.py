@@ -9,9 +9,9 @@ import hashlib
 from datetime import UTC, datetime
 from typing import Any
 
-from rolls.proofs.dice import VrfDice
-from rolls.proofs.keys import ServerKey
-from rolls.proofs.poolside_verify import canonical, entry_message, head_message
+from proofs.dice import VrfDice
+from proofs.keys import ServerKey
+from proofs.poolside_verify import canonical, entry_message, head_message
 
 CAMPAIGN = 7
 SECRET = "5e" * 32

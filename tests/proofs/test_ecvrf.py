@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rolls.proofs import ecvrf
-from rolls.proofs.poolside_verify import (
+from proofs import ecvrf
+from proofs.poolside_verify import (
     L,
     ProofError,
     ecvrf_verify,

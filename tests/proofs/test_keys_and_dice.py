@@ -8,9 +8,9 @@ import stat
 import pytest
 from nacl.signing import SigningKey
 
-from rolls.proofs.dice import VrfDice, new_nonce, valid_nonce
-from rolls.proofs.keys import KeyFileError, ServerKey, write_new_key_file
-from rolls.proofs.poolside_verify import (
+from proofs.dice import VrfDice, new_nonce, valid_nonce
+from proofs.keys import KeyFileError, ServerKey, write_new_key_file
+from proofs.poolside_verify import (
     ProofError,
     check_proof,
     check_signature,

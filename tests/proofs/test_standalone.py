@@ -16,8 +16,8 @@ import pytest
 from tests.proofs.builders import OTHER_KEY, gm_export, player_export, published
 
 ROOT = Path(__file__).resolve().parents[2]
-VERIFIER = ROOT / "rolls" / "proofs" / "poolside_verify.py"
-PACKAGE = ROOT / "rolls" / "proofs"
+VERIFIER = ROOT / "proofs" / "poolside_verify.py"
+PACKAGE = ROOT / "proofs"
 
 
 @pytest.fixture
@@ -47,7 +47,7 @@ def test_it_imports_only_the_standard_library_and_pynacl():
 
 def test_the_package_imports_without_django():
     code = (
-        "import sys, rolls.proofs.dice, rolls.proofs.keys, rolls.proofs.ecvrf;"
+        "import sys, proofs.dice, proofs.keys, proofs.ecvrf;"
         "assert not [m for m in sys.modules if m.split('.')[0] == 'django'], 'django imported'"
     )
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}

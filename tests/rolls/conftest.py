@@ -2,7 +2,7 @@ import random
 
 import pytest
 
-from rolls.rules import cogent
+from rules import cogent
 from sheets.models import System
 from tests.factories import CharacterFactory
 from tests.rolls.helpers import ADA_POOL, SEED, athletics, seed_where

@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from rolls.models import RollEntry
-from rolls.rules import cogent
+from rules import cogent
 from sheets.models import ApiToken, Scope, System
 from sheets.registry import rule_system
 from tests.factories import CharacterFactory, CogentSubSkillFactory

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from rolls.models import Assist, AssistRequest, Kind, RollEntry
 from rolls.rolling.display import percent
-from rolls.rules import cogent
+from rules import cogent
 from sheets.models import System
 from tests.factories import CharacterFactory, CogentVocationFactory
 from tests.rolls.helpers import (

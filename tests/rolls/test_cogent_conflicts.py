@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 
 from rolls.models import ContestState, Kind, RollEntry
-from rolls.rules import cogent
+from rules import cogent
 from sheets.models import System
 from tests.factories import CampaignFactory, CharacterFactory
 from tests.rolls.helpers import (

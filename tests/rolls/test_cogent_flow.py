@@ -8,7 +8,7 @@ import pytest
 
 from rolls.models import Kind, RollEntry
 from rolls.rolling.display import bands
-from rolls.rules import cogent
+from rules import cogent
 from sheets.models import System
 from tests.factories import CharacterFactory, CogentSubSkillFactory, CogentVocationFactory
 from tests.rolls.helpers import (

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from rolls.models import Assist, Kind, RollEntry
 from rolls.rolling.display import percent
-from rolls.rules import cogent
+from rules import cogent
 from sheets.models import ApiToken, Scope
 from tests.fuzz import UNICODE_DIGITS
 from tests.rolls.helpers import latest, odds_url, panel_url, perception, roll_url

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from rolls.models import Kind, RollEntry
-from rolls.rules import cold_stars
+from rules import cold_stars
 from sheets.models import System
 from tests.factories import CharacterFactory
 from tests.rolls.helpers import SEED, follow_url, latest, odds_url, roll_url, seed_where

@@ -208,9 +208,9 @@ def test_dice_drawn_for_a_place_another_roll_took_are_drawn_again_under_the_lock
     another process appends between the draw and the write, nothing is written (those dice were
     for a place now taken) and the roll is made again under the head's lock, with dice drawn for
     its true place: the proof's position is the entry's own, and verify_log agrees."""
+    from proofs import poolside_verify
     from rolls.models import LogHead
     from rolls.models.keys import keys_by_id
-    from rolls.proofs import poolside_verify
     from tests.rolls.helpers import append
 
     character = CharacterFactory(campaign__system=System.COGENT)

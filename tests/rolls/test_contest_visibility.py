@@ -12,8 +12,8 @@ from django.utils.html import escape
 
 from rolls.log.tokens import entry_token
 from rolls.models import Contest, ContestState, Kind, RollEntry, Visibility
-from rolls.rules import cogent
 from rolls.table import verdicts
+from rules import cogent
 from sheets.models import System
 from tests.factories import ContestFactory
 from tests.rolls.helpers import roll_url, seed_where

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from rolls.models import Kind, RollEntry
-from rolls.rules import cold_stars
+from rules import cold_stars
 from sheets.models import System
 from tests.factories import CampaignFactory, CharacterFactory, ContestFactory, RollCallFactory
 from tests.fuzz import UNICODE_DIGITS

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from rolls.models import Kind, RollEntry
-from rolls.rules import dad6
+from rules import dad6
 from sheets.models import DAD6_DEFAULT_BANE, Role, System
 from tests.factories import CharacterFactory, MembershipFactory
 from tests.rolls.helpers import follow_url, latest, odds_url, panel_url, roll_url, seed_where

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from rolls.rolling.display import BAND_ORDER, bands, percent
 from rolls.rolling.outcomes import cogent_detail, plural
-from rolls.rules import cogent
+from rules import cogent
 
 THOUSANDTH = Fraction(1, 1000)  # 0.1%, the smallest figure one decimal can show
 

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from rolls.models import Contest, ContestState, Kind, RollEntry
-from rolls.rules import cogent, cold_stars
+from rules import cogent, cold_stars
 from sheets.models import Role, System
 from tests.factories import (
     CampaignFactory,

@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from rolls.models import Kind, RollEntry, Visibility
 from rolls.rolling.display import bands
-from rolls.rules import cogent
 from rolls.templatetags.rolls_tags import headline
+from rules import cogent
 from sheets.models import System
 from tests.factories import CampaignFactory, CharacterFactory
 from tests.rolls.helpers import athletics, gm_of, token

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rolls.rolling.forms.cold_stars import OUTSIDE_DOMAINS
-from rolls.rules import cogent, cold_stars, dad6
+from rules import cogent, cold_stars, dad6
 from sheets import ranges
 from sheets.models import ColdStarsAbility, System
 from tests.factories import CharacterFactory, CogentSubSkillFactory, CogentVocationFactory

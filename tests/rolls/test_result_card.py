@@ -9,7 +9,7 @@ import re
 import pytest
 
 from rolls.models import RollEntry, canonical_json
-from rolls.rules import cogent, cold_stars, dad6
+from rules import cogent, cold_stars, dad6
 from sheets.models import System
 from tests.factories import CharacterFactory
 from tests.rolls.helpers import follow_url, latest, odds_url, panel_url, roll_url, seed_where

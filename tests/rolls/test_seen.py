@@ -12,9 +12,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from proofs.poolside_verify import view_message, view_start, view_step
 from rolls.models import RollEntry, SeenHead, Visibility
 from rolls.models.keys import keys_by_id, server_key
-from rolls.proofs.poolside_verify import view_message, view_start, view_step
 from rolls.seen import chain
 from sheets.models import ApiToken, Scope
 from tests.rolls.helpers import roll_athletics, tamper

@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from rolls.models import ContestState, Kind, RollEntry
-from rolls.rules import cogent, cold_stars
+from rules import cogent, cold_stars
 from sheets.models import ApiToken, Scope, System
 from tests.factories import CampaignFactory, CharacterFactory
 from tests.rolls.helpers import (

@@ -2,7 +2,7 @@ from fractions import Fraction
 
 import pytest
 
-from rolls.rules import cogent, cogent_creation
+from rules import cogent, cogent_creation
 
 
 def test_robs_athletics_pool_is_six_dice():

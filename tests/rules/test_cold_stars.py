@@ -2,8 +2,8 @@ from fractions import Fraction
 
 import pytest
 
-from rolls.rules import cold_stars as cs
-from rolls.rules.cold_stars import Faces, Pool
+from rules import cold_stars as cs
+from rules.cold_stars import Faces, Pool
 
 
 @pytest.mark.parametrize(

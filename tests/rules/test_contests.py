@@ -5,8 +5,8 @@ from fractions import Fraction
 
 import pytest
 
-from rolls.rules import cogent, cold_stars, dad6
-from rolls.rules.cold_stars import Faces, Pool
+from rules import cogent, cold_stars, dad6
+from rules.cold_stars import Faces, Pool
 
 
 @pytest.mark.parametrize(("pool", "before"), [(0, False), (1, False), (3, False), (3, True)])

@@ -2,8 +2,8 @@
 
 import pytest
 
-from rolls.rules import cogent_creation, cold_stars, dad6
-from rolls.rules.cold_stars import SkillChoice
+from rules import cogent_creation, cold_stars, dad6
+from rules.cold_stars import SkillChoice
 
 ZERO_SKILLS = [0] * 15
 

@@ -2,7 +2,7 @@ from fractions import Fraction
 
 import pytest
 
-from rolls.rules import dad6
+from rules import dad6
 
 
 @pytest.mark.parametrize(

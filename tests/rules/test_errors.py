@@ -2,8 +2,8 @@
 
 import pytest
 
-from rolls.rules import cogent, cold_stars, dad6
-from rolls.rules.cold_stars import Faces, Pool
+from rules import cogent, cold_stars, dad6
+from rules.cold_stars import Faces, Pool
 
 CASES = {
     # --- Cogent ---
@@ -281,7 +281,7 @@ def test_value_error(call, message):
     assert str(info.value).endswith((".", "!")) and "<" not in str(info.value)
 
 
-# The odds are memoised (rolls/rules/_common.py ``memoised``): what is remembered never turns a
+# The odds are memoised (rules/_common.py ``memoised``): what is remembered never turns a
 # refusal into an answer, and no caller can change what another is handed.
 def test_memoised_odds_refuse_a_wrong_type_after_its_equal_value_was_answered():
     assert cogent.odds(3, challenge_level=2, destiny_before=True)  # remembered for True …

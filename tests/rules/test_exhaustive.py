@@ -9,8 +9,8 @@ from itertools import product
 
 import pytest
 
-from rolls.rules import cogent, cold_stars, dad6
-from rolls.rules.cold_stars import Faces, Pool
+from rules import cogent, cold_stars, dad6
+from rules.cold_stars import Faces, Pool
 
 
 def _frequencies(outcomes: Counter, total: int) -> dict:

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rolls.rules import cogent, cold_stars, dad6
-from rolls.rules.cold_stars import Pool
+from rules import cogent, cold_stars, dad6
+from rules.cold_stars import Pool
 
 # --- strategies over every legal input ---------------------------------------------------------
 

@@ -6,7 +6,7 @@ import pathlib
 
 import pytest
 
-from rolls.rules import cogent, cold_stars, dad6
+from rules import cogent, cold_stars, dad6
 
 ENGINE = pathlib.Path(cogent.__file__).parent
 

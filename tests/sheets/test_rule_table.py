@@ -5,7 +5,7 @@ catalog."""
 import pytest
 from django.urls import reverse
 
-from rolls.rules import cogent
+from rules import cogent
 from sheets.catalog import cold_stars_catalog, cold_stars_groups
 from sheets.models import System
 from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory

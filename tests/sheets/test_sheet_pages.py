@@ -6,7 +6,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from rolls.rules import cogent, cold_stars, dad6
+from rules import cogent, cold_stars, dad6
 from sheets.models import Character, Role, System
 from tests.factories import CampaignFactory, CharacterFactory, MembershipFactory
 

@@ -5,8 +5,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from proofs.witness import Witness, WitnessError
 from rolls.models import ChainReport, LogHead, RollEntry
-from rolls.proofs.witness import Witness, WitnessError
 from sheets.models import Campaign
 
 

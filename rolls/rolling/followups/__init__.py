@@ -24,7 +24,7 @@ from django.utils.module_loading import import_string
 
 from rolls.models import RollEntry, Visibility
 from rolls.rolling.outcomes import Outcome
-from rolls.rules import RandomSource
+from rules import RandomSource
 from sheets.models import Refused, Sheet
 from sheets.registry import all_rule_systems, rule_system
 

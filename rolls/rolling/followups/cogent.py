@@ -6,7 +6,7 @@ from rolls.models import Kind, RollEntry
 from rolls.rolling.display import CERTAIN
 from rolls.rolling.followups import FollowUp, FollowUps, SystemFollowUps
 from rolls.rolling.outcomes import SUCCESS_OUTCOMES, Outcome, cogent_detail, cogent_result
-from rolls.rules import RandomSource, cogent
+from rules import RandomSource, cogent
 from sheets.models import CogentSheet, Refused
 
 

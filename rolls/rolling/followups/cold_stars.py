@@ -9,7 +9,7 @@ from rolls.models import OUTCOME_LABELS, Kind, RollEntry
 from rolls.rolling.display import CERTAIN, percent
 from rolls.rolling.followups import FollowUp, FollowUps, SystemFollowUps
 from rolls.rolling.outcomes import SUCCESS_OUTCOMES, Outcome, cold_stars_detail, cold_stars_faces
-from rolls.rules import RandomSource, cold_stars
+from rules import RandomSource, cold_stars
 from sheets.models import ColdStarsSheet
 
 

@@ -7,7 +7,7 @@ from rolls.models import Kind, RollEntry
 from rolls.rolling.display import CERTAIN
 from rolls.rolling.followups import FollowUp, FollowUps, SystemFollowUps
 from rolls.rolling.outcomes import Outcome, dad6_detail, dad6_reading, dad6_result
-from rolls.rules import RandomSource, dad6
+from rules import RandomSource, dad6
 from sheets.models import DAD6_DEFAULT_BANE, Dad6Sheet, Refused
 from sheets.ranges import NAME_MAX_LENGTH
 

@@ -12,7 +12,7 @@ from django import forms
 
 from rolls.models import Visibility, offered_visibilities
 from rolls.rolling.targets import Target
-from rolls.rules import RandomSource
+from rules import RandomSource
 from sheets.models import SystemSheet
 
 if TYPE_CHECKING:

@@ -23,7 +23,7 @@ from rolls.rolling.outcomes import (
     plural,
     pool_terms,
 )
-from rolls.rules import RandomSource, cogent
+from rules import RandomSource, cogent
 from sheets import ranges
 from sheets.models import CUSTOM_WEAPON, Character, CogentSheet, Refused
 

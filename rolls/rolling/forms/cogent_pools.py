@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from rolls.rules import cogent
+from rules import cogent
 from sheets.models import CUSTOM_WEAPON, CogentSheet
 
 

@@ -18,7 +18,7 @@ from rolls.rolling.outcomes import (
     cold_stars_faces,
     plural,
 )
-from rolls.rules import RandomSource, cold_stars
+from rules import RandomSource, cold_stars
 from sheets.models import ColdStarsAbility, ColdStarsSheet, Refused
 
 # ---------------------------------------------------------------------------------------------

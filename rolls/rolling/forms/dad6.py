@@ -20,7 +20,7 @@ from rolls.rolling.outcomes import (
     plural,
     pool_terms,
 )
-from rolls.rules import RandomSource, dad6
+from rules import RandomSource, dad6
 from sheets.models import Dad6Sheet, Refused
 
 # ---------------------------------------------------------------------------------------------

@@ -18,8 +18,8 @@ from sheets.models import Refused
 if TYPE_CHECKING:
     from rolls.models import Contest, RollEntry
     from rolls.rolling.targets import Target
-    from rolls.rules import RandomSource
     from rolls.table.contests import SideStatus
+    from rules import RandomSource
     from sheets.models import Character, Membership
 
 WAITING = "waiting for the roll"

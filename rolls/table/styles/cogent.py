@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 from rolls.models import RollEntry
 from rolls.rolling.display import percent
-from rolls.rules import RandomSource, cogent
 from rolls.table import cogent_sides, contests
 from rolls.table.styles.base import ContestStyle
 from rolls.table.verdicts import (
@@ -16,6 +15,7 @@ from rolls.table.verdicts import (
     from_side_a,
     sides_and_audience,
 )
+from rules import RandomSource, cogent
 from sheets.models import CogentSheet, Refused, cogent_combat_skills
 
 if TYPE_CHECKING:

@@ -17,7 +17,6 @@ from rolls.models import OUTCOME_LABELS, ContestState, Kind, RollEntry, Visibili
 from rolls.rolling.followups import cold_stars as cold_stars_followups
 from rolls.rolling.forms.cold_stars import OUTSIDE_DOMAINS
 from rolls.rolling.outcomes import cold_stars_faces, odds_fields
-from rolls.rules import RandomSource, cold_stars
 from rolls.table import contests
 from rolls.table.styles.base import ContestStyle, SingleRoll
 from rolls.table.verdicts import (
@@ -29,6 +28,7 @@ from rolls.table.verdicts import (
     deciding_entries,
     sides_and_audience,
 )
+from rules import RandomSource, cold_stars
 from sheets.models import ColdStarsAbility, ColdStarsSheet, Refused
 
 if TYPE_CHECKING:

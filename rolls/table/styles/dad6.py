@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rolls.rules import dad6
 from rolls.table.styles.base import SingleRoll
+from rules import dad6
 from sheets.models import Refused
 
 if TYPE_CHECKING:

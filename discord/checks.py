@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.core.checks import CheckMessage, Error, Warning, register
 
-from rolls.discord.signature import public_key_problem
+from discord.signature import public_key_problem
 
 SETTINGS = ("DISCORD_APPLICATION_ID", "DISCORD_PUBLIC_KEY", "DISCORD_BOT_TOKEN")
 

@@ -1,5 +1,5 @@
 """Cogent Roleplay character creation (Book, Fast Play): the budgets and soft checks a new
-character is held to. Split from :mod:`rolls.rules.cogent` so the rolling rules stay one module."""
+character is held to. Split from :mod:`rules.cogent` so the rolling rules stay one module."""
 
 from __future__ import annotations
 

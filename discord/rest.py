@@ -19,8 +19,8 @@ from urllib.parse import quote
 from django.conf import settings
 from django.tasks import task
 
-from rolls.discord.commands import global_commands, guild_commands
-from rolls.discord.models import ChannelBinding
+from discord.commands import global_commands, guild_commands
+from discord.models import ChannelBinding
 from sheets.registry import rule_system
 
 logger = logging.getLogger(__name__)

@@ -17,11 +17,11 @@ from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from rolls.discord import answers
-from rolls.discord.context import snowflake
-from rolls.discord.interactions import AUTOCOMPLETE, PING, answer
-from rolls.discord.models import DiscordLink, Interaction, LinkCode
-from rolls.discord.signature import SIGNATURE_HEADER, TIMESTAMP_HEADER, verified
+from discord import answers
+from discord.context import snowflake
+from discord.interactions import AUTOCOMPLETE, PING, answer
+from discord.models import DiscordLink, Interaction, LinkCode
+from discord.signature import SIGNATURE_HEADER, TIMESTAMP_HEADER, verified
 from web.http import AuthenticatedHttpRequest, form_data
 
 NOT_SET_UP = (

@@ -1,5 +1,5 @@
 """What each interaction Discord sends does (docs/discord.md): the commands, their autocomplete
-and the follow-up buttons. Each answer is an interaction response (rolls/discord/answers.py); a
+and the follow-up buttons. Each answer is an interaction response (discord/answers.py); a
 refusal is a private message and writes nothing."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from typing import Any
 
 from django.http import Http404, HttpRequest
 
-from rolls.discord import answers, rolling, table
-from rolls.discord.commands import CHARACTER, TARGET
-from rolls.discord.context import Here, Stop, bound, linked
+from discord import answers, rolling, table
+from discord.commands import CHARACTER, TARGET
+from discord.context import Here, Stop, bound, linked
 from rolls.log.tokens import entry_pk
 from rolls.models import RollEntry
 from rolls.rolling import followups

@@ -12,9 +12,9 @@ from django import forms
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
-from rolls.discord import answers
-from rolls.discord.commands import ACTION, CALL, LIST_SEPARATOR, TARGET
-from rolls.discord.context import Here, Stop
+from discord import answers
+from discord.commands import ACTION, CALL, LIST_SEPARATOR, TARGET
+from discord.context import Here, Stop
 from rolls.models import RollCall
 from rolls.rolling.actions import make_roll
 from rolls.rolling.display import headline

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from rolls.discord import views
+from discord import views
 
 urlpatterns = [
     path("discord/interactions/", views.interactions, name="discord_interactions"),

@@ -10,9 +10,9 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from rolls.discord import rest
-from rolls.discord.commands import global_commands, guild_commands
-from rolls.discord.models import ChannelBinding
+from discord import rest
+from discord.commands import global_commands, guild_commands
+from discord.models import ChannelBinding
 from sheets.registry import all_rule_systems, rule_system
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.http import HttpRequest
 
-from rolls.discord.models import ChannelBinding, DiscordLink
+from discord.models import ChannelBinding, DiscordLink
 from sheets.models import Campaign, Membership
 
 NOT_LINKED = (

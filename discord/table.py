@@ -12,8 +12,8 @@ from django.db import transaction
 from django.http import Http404
 from django.urls import reverse
 
-from rolls.discord import answers, rest
-from rolls.discord.context import (
+from discord import answers, rest
+from discord.context import (
     Here,
     Stop,
     bound,
@@ -22,7 +22,7 @@ from rolls.discord.context import (
     linked,
     snowflake,
 )
-from rolls.discord.models import LINK_CODE_LIFETIME, ChannelBinding, LinkCode
+from discord.models import LINK_CODE_LIFETIME, ChannelBinding, LinkCode
 from rolls.rolling.display import headline
 from rolls.rolling.targets import sheet_targets
 from rolls.webhooks import payloads

@@ -5,10 +5,10 @@ class DiscordConfig(AppConfig):
     """Discord's HTTP interactions endpoint (docs/discord.md). Its own label and migrations, so
     its tables never share a migration history with the rolls or sheets apps."""
 
-    name = "rolls.discord"
+    name = "discord"
     label = "discord"
     verbose_name = "Discord"
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from rolls.discord import checks  # noqa: F401 — registers the settings' checks
+        from discord import checks  # noqa: F401 — registers the settings' checks
