@@ -10,7 +10,7 @@ from ninja import Router, Schema
 from pydantic import Field
 
 from api.base import READ_THROTTLE
-from rolls.models.keys import published_keys
+from log.models.keys import published_keys
 
 router = Router(tags=["Keys"])
 

@@ -20,10 +20,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from api.base import ERRORS, READ_THROTTLE, ROLL_THROTTLE, ApiError, invalid, needs_roll_scope
 from api.campaigns import MAX_ID, Id
+from log.models import RollEntry
+from log.tokens import PATTERN, entry_pk, entry_token
 from rolls.log.filters import filtered_entries
 from rolls.log.records import EXPORT_VALUES, api_record, api_records
-from rolls.log.tokens import PATTERN, entry_pk, entry_token
-from rolls.models import RollEntry
 from rolls.rolling import followups
 from rolls.rolling.access import entry_for_member
 from rolls.rolling.actions import make_follow_up, make_roll

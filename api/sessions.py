@@ -14,8 +14,8 @@ from pydantic import Field
 
 from api.base import ERRORS, READ_THROTTLE, ROLL_THROTTLE, invalid, needs_roll_scope
 from api.campaigns import Id
-from rolls.log.tokens import entry_token
-from rolls.models import RollEntry
+from log.models import RollEntry
+from log.tokens import entry_token
 from rolls.sessions import actions
 from rolls.sessions.forms import SceneForm, SessionForm
 from rolls.sessions.state import LISTED, SessionItem, current, session, sessions

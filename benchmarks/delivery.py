@@ -14,7 +14,7 @@ from benchmarks import common
 
 
 def chains_intact(campaign_ids: Sequence[int]) -> bool:
-    from rolls.models import RollEntry
+    from log.models import RollEntry
 
     broken = []
     for campaign_id in campaign_ids:
@@ -30,7 +30,7 @@ def heads(campaign_ids: Sequence[int]) -> dict[int, int]:
     """The newest entry id of each campaign (0 for none)."""
     from django.db.models import Max
 
-    from rolls.models import RollEntry
+    from log.models import RollEntry
 
     found = dict(
         RollEntry.objects.filter(campaign_id__in=campaign_ids)
@@ -44,8 +44,8 @@ def heads(campaign_ids: Sequence[int]) -> dict[int, int]:
 def made_since(before: dict[int, int]) -> dict[int, list[str]]:
     """Every entry each campaign gained after ``before`` (its head then), as tokens in log
     (chain) order: what the database says its streams must have heard, and in what order."""
-    from rolls.log.tokens import entry_token
-    from rolls.models import RollEntry
+    from log.models import RollEntry
+    from log.tokens import entry_token
 
     return {
         campaign_id: [

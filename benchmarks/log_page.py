@@ -169,7 +169,7 @@ def fill(size: int):
     from django.test import Client
     from django.urls import reverse
 
-    from rolls.models import RollEntry
+    from log.models import RollEntry
     from sheets.models import Campaign
 
     # "bench-log-<size>": the fill before session markers; "-sessions": markers named by label;
@@ -267,8 +267,8 @@ def main() -> int:
     from django.test import Client
     from django.urls import reverse
 
-    from rolls.log.tokens import entry_token
-    from rolls.models import RollEntry
+    from log.models import RollEntry
+    from log.tokens import entry_token
 
     print("Poolside log page benchmark (25 entries a page; in-process, DEBUG off)")
     print(common.machine())

@@ -129,7 +129,7 @@ def main() -> int:
     from django.urls import reverse
 
     from benchmarks.log_page import fill
-    from rolls.models import RollEntry
+    from log.models import RollEntry
 
     print("Poolside log tools at 1,000,000 entries (in-process, DEBUG off)")
     print(common.machine())

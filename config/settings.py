@@ -103,6 +103,9 @@ INSTALLED_APPS = [
     # deployment checks and the database connection hook (web/apps.py).
     "web",
     "sheets",
+    # The log: entries, the chain, who may read what (docs/roll-log.md); its tables kept the
+    # rolls app's names when it became an app of its own.
+    "log",
     "rolls",
     # Discord's slash commands, buttons and autocomplete over its HTTP interactions endpoint
     # (docs/discord.md): an app of its own, label "discord", with its own migrations.
@@ -187,7 +190,7 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Every transaction takes SQLite's write lock when it begins, so concurrent writers queue
     # (up to the busy timeout) instead of failing when a read turns into a write, and appends
-    # to a roll log take turns as PostgreSQL's row lock makes them (rolls/models/log.py).
+    # to a roll log take turns as PostgreSQL's row lock makes them (log/models/chain.py).
     DATABASES["default"].setdefault("OPTIONS", {})["transaction_mode"] = "IMMEDIATE"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {

@@ -13,9 +13,9 @@ from typing import Any
 
 from django.conf import settings
 
+from log.models import RollEntry
+from log.tokens import entry_token
 from rolls.log.records import api_records
-from rolls.log.tokens import entry_token
-from rolls.models import RollEntry
 from rolls.rolling import followups
 from rolls.webhooks import payloads
 from sheets.models import Membership

@@ -11,8 +11,8 @@ from django.http import Http404, HttpRequest
 from discord import answers, rolling, table
 from discord.commands import CHARACTER, TARGET
 from discord.context import Here, Stop, bound, linked
-from rolls.log.tokens import entry_pk
-from rolls.models import RollEntry
+from log.models import RollEntry
+from log.tokens import entry_pk
 from rolls.rolling import followups
 from rolls.rolling.access import entry_for_member
 from rolls.rolling.actions import make_follow_up

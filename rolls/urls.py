@@ -1,6 +1,6 @@
 from django.urls import path
 
-import rolls.log.tokens  # noqa: F401 — registers <entry:…>, a roll entry's opaque token
+import log.tokens  # noqa: F401 — registers <entry:…>, a roll entry's opaque token
 import sheets.converters  # noqa: F401 — registers <id:…>
 from rolls.keys import views as key_views
 from rolls.log import exports
@@ -31,7 +31,7 @@ urlpatterns = [
         roll_views.roll_odds,
         name="roll_odds",
     ),
-    # Entries go by token, not pk: the pks' gaps would count hidden rolls (rolls/log/tokens.py).
+    # Entries go by token, not pk: the pks' gaps would count hidden rolls (log/tokens.py).
     path("rolls/<entry:pk>/", roll_views.roll_entry, name="roll_entry"),
     path("rolls/<entry:pk>/reveal/", roll_views.roll_reveal, name="roll_reveal"),
     path("rolls/<entry:pk>/drop-assist/", assist_views.assist_drop, name="assist_drop"),

@@ -10,7 +10,7 @@ from typing import Any
 from django.http import HttpResponse
 from django.template.loader import render_to_string
 
-from rolls.models import RollEntry
+from log.models import RollEntry
 from sheets.models import Character, Membership
 from web.http import AuthenticatedHttpRequest
 

@@ -3,7 +3,8 @@
 import factory
 from django.contrib.auth import get_user_model
 
-from rolls.models import OUTCOME_LABELS, RollEntry, Webhook, WebhookDelivery, WebhookFormat
+from log.models import OUTCOME_LABELS, RollEntry
+from rolls.models import Webhook, WebhookDelivery, WebhookFormat
 from sheets.models import (
     Campaign,
     CampaignSkill,

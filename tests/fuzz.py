@@ -14,7 +14,7 @@ from django.db import transaction
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from rolls.models import RollEntry
+from log.models import RollEntry
 from sheets.models import Campaign
 
 # Modest and repeatable: the whole fuzz suite stays within about a minute on two cores.

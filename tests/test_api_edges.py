@@ -9,7 +9,7 @@ import json
 import pytest
 from django.test import Client
 
-from rolls.models import RollEntry
+from log.models import RollEntry
 from sheets.models import ApiToken, Scope
 from tests.factories import CampaignFactory, CharacterFactory, UserFactory
 

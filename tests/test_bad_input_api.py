@@ -13,7 +13,7 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rolls.log.tokens import entry_token
+from log.tokens import entry_token
 from sheets.models import ApiToken, Scope, System
 from tests.fuzz import (
     FUZZ,

@@ -11,7 +11,21 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("api", "config", "sheets", "rolls", "web", "benchmarks", "tests", "docs")
+PACKAGES = (
+    "api",
+    "config",
+    "discord",
+    "live",
+    "log",
+    "proofs",
+    "rules",
+    "sheets",
+    "rolls",
+    "web",
+    "benchmarks",
+    "tests",
+    "docs",
+)
 MODULE_LINES_MAX = 600
 FUNCTION_LINES_MAX = 60
 # Generated or not ours: migrations are written by makemigrations, the rest are tools' folders.
@@ -63,7 +77,10 @@ def _imports(path: Path) -> list[tuple[str, str]]:
 
 def test_the_modules_are_found():
     names = {path.relative_to(ROOT).as_posix() for path in _modules()}
-    assert {"rolls/models/log.py", "sheets/forms/cogent.py", "tests/test_code_shape.py"} <= names
+    assert {"log/models/chain.py", "sheets/forms/cogent.py", "tests/test_code_shape.py"} <= names
+    # Every top-level package is held to the limits: a new one is listed or this fails.
+    packages = {path.parent.name for path in ROOT.glob("*/__init__.py")}
+    assert packages <= set(PACKAGES)
 
 
 @pytest.mark.parametrize("path", _modules(), ids=lambda p: p.relative_to(ROOT).as_posix())

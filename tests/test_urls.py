@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import resolve, reverse
 
-from rolls.log.tokens import entry_token
+from log.tokens import entry_token
 from tests.url_walker import walked
 
 # A value of each converter the routes use, for a path of every pattern.

@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("api", "config", "rolls", "sheets", "web")
+APPS = ("api", "config", "discord", "live", "log", "rolls", "sheets", "web")
 
 
 def is_views(module: str) -> bool:

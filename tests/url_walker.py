@@ -9,7 +9,7 @@ from typing import Any
 
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from rolls.log.tokens import entry_token
+from log.tokens import entry_token
 from sheets.models import System
 from tests.worlds import Party
 

@@ -17,7 +17,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from rolls.models import AssistRequest, Contest, RollCall, RollEntry, Webhook
+from log.models import RollEntry
+from rolls.models import AssistRequest, Contest, RollCall, Webhook
 from rolls.sessions.actions import start_session
 from rules import cold_stars
 from sheets import portraits

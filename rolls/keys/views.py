@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 import proofs.poolside_verify
-from rolls.models.keys import published_keys
+from log.models.keys import published_keys
 
 VERIFIER = Path(proofs.poolside_verify.__file__)
 

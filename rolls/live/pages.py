@@ -9,7 +9,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.http import urlencode
 
-from rolls.log.tokens import entry_pk, entry_token
+from log.tokens import entry_pk, entry_token
 from sheets.converters import parse_id
 from sheets.models import Character
 
@@ -34,7 +34,7 @@ def live_context(
     ``view``: how the page lists entries (VIEWS)."""
     params: dict[str, int | str] = {}
     if last_id is not None:
-        # The entry's token ("0": from the start), never its pk (rolls/log/tokens.py).
+        # The entry's token ("0": from the start), never its pk (log/tokens.py).
         params["last_id"] = entry_token(last_id) if last_id else "0"
     if character is not None:
         params["character"] = character.pk

@@ -21,7 +21,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models.signals import post_delete, post_save
 
-from rolls import live
+import live
 from sheets.models import Session
 
 # The user fields the session's validity depends on (Django's get_user: the active flag, and the

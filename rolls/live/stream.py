@@ -3,7 +3,7 @@
 ``GET /campaigns/<pk>/events/`` streams, for one member, every change of the campaign they may know
 of (docs/live.md):
 
-* ``event: entry`` with ``id: <entry token>`` (rolls/log/tokens.py: never the pk, whose gaps would
+* ``event: entry`` with ``id: <entry token>`` (log/tokens.py: never the pk, whose gaps would
   count hidden rolls) and, as data, the entry's log item (``<li>`` + card) rendered for that
   member through ``card_for`` — nothing at all for an entry they may not know exists;
 * ``event: sheet`` / ``call`` / ``contest`` with ``data: <id>`` only: components re-fetch their own
@@ -40,11 +40,12 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.views.decorators.http import require_GET
 
-from rolls import live
+import live
+from log.models import RollEntry
+from log.tokens import entry_token
 from rolls.live.pages import VIEWS, resume_point, what_to_stream
 from rolls.live.shared import shared_reads
-from rolls.log.tokens import entry_token
-from rolls.models import Contest, RollCallTarget, RollEntry
+from rolls.models import Contest, RollCallTarget
 from sheets.models import Character, Membership, Session
 from web.http import AuthenticatedHttpRequest
 

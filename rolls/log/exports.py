@@ -26,11 +26,11 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from log.models import LogHead
+from log.models.keys import published_keys
 from rolls.log.filters import filtered_entries
 from rolls.log.records import EXPORT_VALUES
 from rolls.log.records import record as export_record
-from rolls.models import LogHead
-from rolls.models.keys import published_keys
 from sheets.access import campaign_for_member
 from sheets.usage import heavy_limited
 from web.abandon import stops_when_abandoned

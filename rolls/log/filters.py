@@ -14,8 +14,8 @@ from django.db.models.expressions import RawSQL
 from django.http import QueryDict
 from django.utils import timezone
 
+from log.models import OUTCOME_LABELS, RollEntry
 from rolls.messages.forms import recipient_rows, speaker_rows, split_choices
-from rolls.models import OUTCOME_LABELS, RollEntry
 from rolls.sessions.state import SessionItem, marker_rows, sessions_of
 from sheets.converters import parse_id
 from sheets.models import Campaign, Character, Membership
@@ -352,7 +352,7 @@ class LogFilterForm(forms.Form):
 
 class StatsFilterForm(LogFilterForm):
     """The log's filters for the statistics page, without the search: the statistics add up
-    ``Trial`` rows (rolls/models/trials.py), which carry the filtered columns but no words; and
+    ``Trial`` rows (log/models/trials.py), which carry the filtered columns but no words; and
     without the sessions, whose markers the tallies by day know nothing of."""
 
     q = None  # type: ignore[assignment]  # a declared field removed, as Django's forms allow

@@ -9,10 +9,10 @@ from typing import Any
 from django.http import QueryDict
 from django.urls import reverse
 
+from log.tokens import entry_token
 from rolls.live.pages import live_context
 from rolls.log.days import local_day
 from rolls.log.filters import filtered_entries
-from rolls.log.tokens import entry_token
 from rolls.messages.forms import MessageForm
 from rolls.sessions.state import state_of
 from sheets.models import Campaign, Membership

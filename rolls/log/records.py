@@ -11,8 +11,8 @@ from __future__ import annotations
 from datetime import UTC
 from typing import Any
 
-from rolls.log.tokens import entry_token, entry_url
-from rolls.models import RollEntry
+from log.models import RollEntry
+from log.tokens import entry_token, entry_url
 
 EXPORT_VALUES = (
     "pk",
@@ -131,7 +131,7 @@ def _numberless(result: Any) -> Any:
 
 
 def api_record(row: dict[str, Any], *, full: bool, base_url: str) -> dict[str, Any]:
-    """The export record with the entry's opaque id (never its pk: rolls/log/tokens.py) and its
+    """The export record with the entry's opaque id (never its pk: log/tokens.py) and its
     permalink, absolute under ``base_url`` (``https://host``, no trailing slash)."""
     token = entry_token(row["pk"])
     return {

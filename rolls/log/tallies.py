@@ -1,4 +1,4 @@
-"""The statistics' figures as one SQL aggregate (rolls/models/trials.py): over the tallies
+"""The statistics' figures as one SQL aggregate (log/models/trials.py): over the tallies
 (``rolls_trial_tally``, a row per key of character, player, skill, outcome and audience) or, with
 a date filter, over the day tallies (``rolls_trial_day_tally``, the same per UTC day) of the
 range's whole days and the trials (``rolls_trial``, a row per trial) of its partial edges. Counts
@@ -17,9 +17,9 @@ from typing import Any
 
 from django.db.models import Count, F, Q, Sum, Value
 
+from log.models import RollEntry, Trial, TrialDayTally, TrialTally
+from log.models.trials import face_column_names
 from rolls.log.statistics import Summary, Tally
-from rolls.models import RollEntry, Trial, TrialDayTally, TrialTally
-from rolls.models.trials import face_column_names
 from sheets.models import Membership
 
 # The longest edge of a date range read from the trials (rather than as its day minus the rest).

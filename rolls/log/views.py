@@ -24,10 +24,10 @@ from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
+from log.tokens import entry_pk
 from rolls.log.filters import StatsFilterForm
 from rolls.log.page import log_context
 from rolls.log.tallies import campaign_figures, readable_rows, tally
-from rolls.log.tokens import entry_pk
 from sheets.access import campaign_for_member, character_for_reader
 from sheets.usage import heavy_limited
 from web.abandon import stops_when_abandoned
@@ -45,7 +45,7 @@ def searches(request: Any) -> bool:
 @heavy_limited("search", when=searches)
 def campaign_log(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The campaign's log, newest first, filtered; keyset pages (``?before=<entry token>``, never
-    OFFSET). The cursor is the last entry's token, not its pk (rolls/log/tokens.py)."""
+    OFFSET). The cursor is the last entry's token, not its pk (log/tokens.py)."""
     campaign, membership = campaign_for_member(request, pk)
     before = request.GET.get("before", "")
     before_pk = entry_pk(before) if before else None

@@ -15,8 +15,8 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
+from log.models import EntryRecipient, Kind, RollEntry, Visibility
 from rolls.messages.forms import EVERYONE, GM_ONLY, WHISPER
-from rolls.models import EntryRecipient, Kind, RollEntry, Visibility
 from sheets.models import Campaign, Character, Membership, Refused
 from web.ratelimit import Rate, attempt, rate
 

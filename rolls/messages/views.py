@@ -15,8 +15,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from log.tokens import entry_token
 from rolls.log.page import log_context
-from rolls.log.tokens import entry_token
 from rolls.messages import actions
 from rolls.messages.forms import CorrectionForm, MessageForm
 from rolls.rolling.access import entry_for_member

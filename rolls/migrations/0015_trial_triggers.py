@@ -1,4 +1,4 @@
-"""The database keeps ``rolls_trial`` (rolls/models/trials.py) in step with the roll log: a trigger
+"""The database keeps ``rolls_trial`` (log/models/trials.py) in step with the roll log: a trigger
 inserts a trial's row in the statement that appends its entry, another marks rows revealed in the
 statement that appends a reveal; the entries already written get their rows here.
 

@@ -1,4 +1,4 @@
-"""The database keeps ``rolls_trial_tally`` (rolls/models/trials.py) in step with ``rolls_trial``:
+"""The database keeps ``rolls_trial_tally`` (log/models/trials.py) in step with ``rolls_trial``:
 a trial's figures are added to its key's tally when its row is written, moved from the old key to
 the new when the row changes (a reveal sets ``revealed``; deleting a character or user unlinks
 it), and taken away when it is deleted — each in the statement, so the transaction, that changes

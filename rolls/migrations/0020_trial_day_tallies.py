@@ -1,4 +1,4 @@
-"""The statistics' tallies per UTC day (``rolls_trial_day_tally``, rolls/models/trials.py), kept in
+"""The statistics' tallies per UTC day (``rolls_trial_day_tally``, log/models/trials.py), kept in
 step with ``rolls_trial`` by triggers exactly as 0018 keeps ``rolls_trial_tally``: a trial's
 figures are added to its (key, day) tally when its row is written, moved when the row changes (a
 reveal, an unlinked character or user) and taken away when it is deleted — in the statement, so the

@@ -9,18 +9,42 @@ Adding columns to the entry table remakes it on SQLite, which drops its triggers
 and made again exactly as migration 0023 does it.
 """
 
+import functools
+import hashlib
 import importlib
+import json
 import secrets
+from pathlib import Path
 
 from django.conf import settings
 from django.db import migrations, models
 from django.utils import timezone
-
-import rolls.models.head
-from proofs.keys import ServerKey
-from proofs.poolside_verify import head_message
+from nacl.signing import SigningKey as Ed25519Key
 
 _TRIGGERS = importlib.import_module("rolls.migrations.0023_session_markers")
+
+
+# The formats this migration wrote, frozen here rather than imported from proofs/, so that a later
+# change there can never change what this migration did (docs/verifiable-dice.md, "Keys" and
+# "Signatures"): the key file's 32-byte master seed, the two seeds derived from it, the key id,
+# and the head message v1. The ECVRF public key of RFC 9381's edwards25519 suite is derived from
+# its seed exactly as an Ed25519 public key is, so PyNaCl gives both.
+def _server_key(path):
+    master = bytes.fromhex(Path(path).read_text(encoding="ascii")[:64])
+    signing_seed = hashlib.sha512(b"poolside signing key v1" + master).digest()[:32]
+    vrf_seed = hashlib.sha512(b"poolside vrf key v1" + master).digest()[:32]
+    signer = Ed25519Key(signing_seed)
+    signing_public = signer.verify_key.encode()
+    vrf_public = Ed25519Key(vrf_seed).verify_key.encode()
+    key_id = hashlib.sha256(signing_public + vrf_public).hexdigest()[:16]
+    return key_id, signing_public.hex(), vrf_public.hex(), signer
+
+
+def _head_message(campaign, length, hash):
+    content = {"campaign": campaign, "hash": hash, "length": length}
+    return b"poolside head v1\n" + json.dumps(
+        content, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    ).encode("utf-8")
 
 
 def sign_heads(apps, schema_editor):
@@ -30,19 +54,20 @@ def sign_heads(apps, schema_editor):
     heads = list(LogHead.objects.using(alias).order_by("pk"))
     if not heads:
         return
-    key = ServerKey.from_file(str(settings.SIGNING_KEY_FILE))
+    key_id, signing_public, vrf_public, signer = _server_key(settings.SIGNING_KEY_FILE)
     SigningKey.objects.using(alias).get_or_create(
-        id=key.id,
+        id=key_id,
         defaults={
-            "signing_key": key.signing_public_hex,
-            "vrf_key": key.vrf_public_hex,
+            "signing_key": signing_public,
+            "vrf_key": vrf_public,
             "activated_at": timezone.now(),
         },
     )
     for head in heads:
         head.position_secret = secrets.token_hex(32)
-        head.signature = key.sign(head_message(head.campaign_id, head.length, head.hash))
-        head.signed_by = key.id
+        message = _head_message(head.campaign_id, head.length, head.hash)
+        head.signature = signer.sign(message).signature.hex()
+        head.signed_by = key_id
         head.save(update_fields=["position_secret", "signature", "signed_by"])
 
 
@@ -108,7 +133,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name="loghead",
             name="position_secret",
-            field=models.CharField(default=rolls.models.head.new_position_secret, max_length=64),
+            field=models.CharField(default=functools.partial(secrets.token_hex, 32), max_length=64),
         ),
         migrations.RunPython(_TRIGGERS.restore_triggers, _TRIGGERS.remember_triggers),
     ]

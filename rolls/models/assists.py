@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from rolls.models.entry import RollEntry
+from log.models.entry import RollEntry
 from rules import cogent
 from sheets.models import Campaign, Character
 from web.database import column, table

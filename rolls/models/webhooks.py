@@ -8,6 +8,7 @@ in the background (rolls/webhooks/delivery.py); docs/webhooks.md describes it al
 from __future__ import annotations
 
 import secrets
+from functools import partial
 from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -16,9 +17,9 @@ from django.db import models, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+from log.models.entry import RollEntry
+from log.models.kinds import Kind
 from proofs.witness import Witness
-from rolls.models.entry import RollEntry
-from rolls.models.kinds import Kind
 from sheets.models import Campaign
 
 # Attempts per delivery before it is given up: the first try and retries after 30 s, 2, 8, 32 and
@@ -39,10 +40,6 @@ ERROR_MAX_LENGTH = 500
 def retry_delay(attempts: int) -> timedelta:
     """How long after its ``attempts``-th failed attempt a delivery is tried again."""
     return timedelta(seconds=FIRST_RETRY_SECONDS * BACKOFF_FACTOR ** (attempts - 1))
-
-
-def new_secret() -> str:
-    return secrets.token_urlsafe(32)
 
 
 class WebhookFormat(models.TextChoices):
@@ -75,7 +72,7 @@ class Webhook(models.Model):
     url = models.URLField("URL", max_length=2000)
     format = models.CharField(max_length=16, choices=WebhookFormat.choices)
     # The key of the JSON format's HMAC signature: the receiver keeps a copy to check it.
-    secret = models.CharField(max_length=64, default=new_secret, editable=False)
+    secret = models.CharField(max_length=64, default=partial(secrets.token_urlsafe, 32), editable=False)
     active = models.BooleanField(default=True)
     # A witness token of the log's head each time the GM ends a session
     # (docs/verifiable-dice.md#an-outside-witness); the GM can post one any time besides.

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from rolls.models import RollEntry
+from log.models import RollEntry
 from sheets.models import Membership
 from web.http import AuthenticatedHttpRequest
 

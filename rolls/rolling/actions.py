@@ -10,17 +10,9 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from rolls import live
-from rolls.models import (
-    MARKER_KINDS,
-    MESSAGE_KINDS,
-    Assist,
-    AssistRequest,
-    HeadMoved,
-    Kind,
-    RollEntry,
-    Visibility,
-)
+import live
+from log.models import MARKER_KINDS, MESSAGE_KINDS, HeadMoved, Kind, RollEntry, Visibility
+from rolls.models import Assist, AssistRequest
 from rolls.rolling import followups
 from rolls.rolling.asks import Ask, ask_for
 from rolls.rolling.dice import dice_for

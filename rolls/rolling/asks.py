@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rolls.models import Contest, RollCall, RollEntry
+from log.models import RollEntry
+from rolls.models import Contest, RollCall
 from rolls.rolling.targets import Target
 from rolls.table import contests
 from sheets.converters import parse_id

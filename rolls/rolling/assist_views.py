@@ -13,7 +13,7 @@ from django.shortcuts import redirect
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from rolls import live
+import live
 from rolls.models import Assist, AssistRequest
 from rolls.rolling.access import entry_for_member
 from rolls.rolling.targets import assist_panel_url, find_target

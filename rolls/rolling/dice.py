@@ -10,9 +10,9 @@ from typing import Any
 
 from django.conf import settings
 
+from log.models import RollEntry
+from log.models.keys import server_key
 from proofs.dice import VrfDice, new_nonce, valid_nonce
-from rolls.models import RollEntry
-from rolls.models.keys import server_key
 from rules import Groups, RandomSource
 from sheets.models import Campaign, Refused
 

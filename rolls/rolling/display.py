@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from rolls.models import OUTCOME_LABELS
+from log.models import OUTCOME_LABELS
 from rules import OUTCOMES_BEST_FIRST
 
 # Display order of the odds bands, best first.

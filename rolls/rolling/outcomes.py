@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from rolls.models import OUTCOME_LABELS, Kind, RollEntry
+from log.models import OUTCOME_LABELS, Kind, RollEntry
 from rolls.models.assists import group_dice_text
 from rolls.rolling.display import fraction_text, percent
 from rules import cogent, cold_stars, dad6

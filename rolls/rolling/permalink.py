@@ -9,8 +9,8 @@ from typing import Any
 from django.http import HttpResponse
 from django.shortcuts import render
 
+from log.models import ROOT_KINDS, HiddenEntry, RollEntry
 from rolls.messages.forms import CorrectionForm
-from rolls.models import ROOT_KINDS, HiddenEntry, RollEntry
 from rolls.rolling import followups
 from rolls.rolling.access import shows_seq
 from rolls.rolling.verify_data import has_proof, verify_data

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rolls.models import RollEntry
-from rolls.models.keys import keys_by_id
+from log.models import RollEntry
+from log.models.keys import keys_by_id
 
 
 def has_proof(entry: RollEntry) -> bool:

@@ -19,13 +19,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
-from rolls.models import (
-    MESSAGE_KINDS,
-    ROOT_KINDS,
-    Kind,
-    RollEntry,
-    Visibility,
-)
+from log.models import MESSAGE_KINDS, ROOT_KINDS, Kind, RollEntry, Visibility
 from rolls.rolling import followups
 from rolls.rolling.access import entry_for_member, shows_seq
 from rolls.rolling.actions import changed, make_follow_up, make_roll

@@ -27,11 +27,11 @@ from django.db.models import (
     Value,
 )
 
+from log.models import EntryRecipient, RollEntry, SeenCheckpoint, SeenHead, Visibility
+from log.models.keys import server_key
+from log.tokens import entry_token
 from proofs.poolside_verify import view_message, view_start, view_step
 from rolls.log.records import EXPORT_VALUES, record
-from rolls.log.tokens import entry_token
-from rolls.models import EntryRecipient, RollEntry, SeenCheckpoint, SeenHead, Visibility
-from rolls.models.keys import server_key
 from sheets.models import Membership
 
 STEP = 64  # a checkpoint every STEP items

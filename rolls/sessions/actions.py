@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db import transaction
 
-from rolls.models import Kind, LogHead, RollEntry
+from log.models import Kind, LogHead, RollEntry
 from rolls.sessions.state import SessionState, current
 from rolls.webhooks.delivery import witness_session_end
 from sheets.models import Campaign, Refused

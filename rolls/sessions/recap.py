@@ -9,10 +9,10 @@ from typing import Any
 
 from django.utils import timezone
 
+from log.models import MESSAGE_KINDS, Kind, RollEntry
+from log.tokens import entry_url
 from rolls.log.records import EXPORT_VALUES
-from rolls.log.tokens import entry_url
 from rolls.messages.text import speaker_name, to_plain
-from rolls.models import MESSAGE_KINDS, Kind, RollEntry
 from rolls.sessions.state import SessionItem, SessionState
 from rolls.webhooks.payloads import plain
 from sheets.models import Campaign, Membership

@@ -16,7 +16,7 @@ from typing import Any
 from django.db.models import CharField, F, Q, Subquery, Value
 from django.db.models.functions import Cast, Coalesce
 
-from rolls.models import Kind, RollEntry
+from log.models import Kind, RollEntry
 
 TITLE_MAX = 100
 

@@ -8,12 +8,8 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import Prefetch
 from django.urls import reverse
 
-from rolls.models import (
-    Contest,
-    ContestState,
-    Kind,
-    RollEntry,
-)
+from log.models import Kind, RollEntry
+from rolls.models import Contest, ContestState
 from rolls.rolling.targets import row_names
 from rolls.table import contests, verdicts
 from sheets.models import Campaign, Membership

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import F, Window
 from django.db.models.functions import RowNumber
 
-from rolls.models import RollEntry, offered_visibilities
+from log.models import RollEntry, offered_visibilities
 from rolls.rolling.display import bands
 from rolls.templatetags.rolls_tags import headline
 from sheets.models import Campaign, Character, Membership

@@ -5,12 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rolls.models import (
-    OUTCOME_LABELS,
-    Contest,
-    Kind,
-    RollEntry,
-)
+from log.models import OUTCOME_LABELS, Kind, RollEntry
+from rolls.models import Contest
 from rolls.rolling.forms.cogent_pools import cogent_pool, spend_destiny_before
 from rolls.rolling.outcomes import cogent_faces, odds_fields, pool_terms
 from rolls.rolling.targets import Target

@@ -14,10 +14,8 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from rolls import live
-from rolls.models import (
-    Contest,
-)
+import live
+from rolls.models import Contest
 from rolls.rolling.dice import dice_for
 from rolls.table import contests, verdicts
 from rolls.table.cards import contest_card

@@ -22,14 +22,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from rolls.models import (
-    Contest,
-    ContestState,
-    Kind,
-    RollEntry,
-    Visibility,
-    offered_visibilities,
-)
+from log.models import Kind, RollEntry, Visibility, offered_visibilities
+from rolls.models import Contest, ContestState
 from rolls.rolling.dice import aim
 from rolls.rolling.targets import Target, find_target
 from rules import RandomSource

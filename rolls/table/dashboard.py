@@ -8,8 +8,9 @@ from typing import Any
 from django.db.models import Prefetch
 from django.urls import reverse
 
+from log.models import RollEntry
 from rolls.live.pages import live_context
-from rolls.models import RollCallTarget, RollEntry
+from rolls.models import RollCallTarget
 from rolls.sessions.forms import SceneForm, SessionForm
 from rolls.sessions.state import newest
 from rolls.table.cards import RECENT_CLOSED, contest_cards

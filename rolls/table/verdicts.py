@@ -7,13 +7,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from rolls.models import (
-    Contest,
-    ContestState,
-    Kind,
-    RollEntry,
-    Visibility,
-)
+from log.models import Kind, RollEntry, Visibility
+from rolls.models import Contest, ContestState
 from rolls.rolling.display import CERTAIN
 from rolls.rolling.outcomes import odds_fields
 from rules import cogent, cold_stars

@@ -20,14 +20,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap
 
-from rolls import live
-from rolls.log.tokens import entry_pk as parse_entry_token
-from rolls.models import (
-    Contest,
-    RollCall,
-    RollCallTarget,
-    RollEntry,
-)
+import live
+from log.models import RollEntry
+from log.tokens import entry_pk as parse_entry_token
+from rolls.models import Contest, RollCall, RollCallTarget
 from rolls.rolling.actions import make_roll
 from rolls.rolling.targets import assist_panel_url, load_target
 from rolls.table.cards import contest_cards

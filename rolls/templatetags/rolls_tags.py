@@ -8,7 +8,7 @@ from django import template
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
-from rolls.log.tokens import entry_token as _entry_token
+from log.tokens import entry_token as _entry_token
 from rolls.messages.text import speaker_name, to_html, to_plain
 from rolls.rolling.display import bands, headline
 from sheets.models.campaigns import initials

@@ -37,12 +37,11 @@ from django.tasks import task
 from django.urls import reverse
 from django.utils import timezone
 
+from log.models import LogHead, RollEntry
 from rolls.log.records import public_record
 from rolls.models import (
     MAX_ATTEMPTS,
     DeliveryStatus,
-    LogHead,
-    RollEntry,
     Webhook,
     WebhookDelivery,
     WebhookFormat,
@@ -416,7 +415,7 @@ def queue_entry(entry_pk: int) -> list[WebhookDelivery]:
 
 
 def entry_committed(sender: Any, entry_pk: int, **kwargs: Any) -> None:
-    """Receiver of ``rolls.models.log.webhook_entry_committed`` (connected in RollsConfig.ready):
+    """Receiver of ``log.models.chain.webhook_entry_committed`` (connected in RollsConfig.ready):
     an appended entry in a campaign with an active webhook has committed."""
     queue_entry(entry_pk)
 

@@ -16,9 +16,9 @@ import re
 from fractions import Fraction
 from typing import Any
 
+from log.models import MARKER_KINDS, MESSAGE_KINDS, READING_WORDS, Kind
 from proofs.witness import Witness
 from rolls.messages.text import speaker_name
-from rolls.models import MARKER_KINDS, MESSAGE_KINDS, READING_WORDS, Kind
 from rolls.rolling.display import percent
 from sheets.models import Campaign
 

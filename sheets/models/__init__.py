@@ -24,7 +24,6 @@ from sheets.models.campaigns import (
     Invite,
     InviteError,
     Membership,
-    new_invite_token,
 )
 from sheets.models.cogent import (
     COGENT_COMBAT_SKILLS,
@@ -111,6 +110,5 @@ __all__ = [
     "SystemSheet",
     "TokenLimitReached",
     "cogent_combat_skills",
-    "new_invite_token",
     "system_choices",
 ]

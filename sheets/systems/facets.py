@@ -27,7 +27,7 @@ from sheets.models import SystemSheet
 if TYPE_CHECKING:
     from django import forms
 
-    from rolls.models import RollEntry
+    from log.models import RollEntry
     from rolls.rolling.forms.base import RollForm
     from rolls.rolling.outcomes import Headline
     from rolls.table.styles.base import ContestStyle

@@ -17,7 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from rolls import live
+import live
 from rolls.live.pages import live_context
 from sheets.access import (
     campaign_for_creator,

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from rolls.models import Visibility
+from log.models import Visibility
 from sheets.models import System
 from tests.factories import CharacterFactory
 from tests.rolls.helpers import append

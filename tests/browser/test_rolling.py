@@ -4,7 +4,7 @@ and watch the odds change, roll, see the dice and the new log entry."""
 import pytest
 from playwright.sync_api import expect
 
-from rolls.models import RollEntry
+from log.models import RollEntry
 from sheets.models import System
 from tests.factories import CharacterFactory
 from tests.rolls.helpers import token

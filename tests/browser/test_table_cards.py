@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from rolls.models import RollEntry
+from log.models import RollEntry
 from sheets.models import System
 from tests.browser.layout import split_words
 from tests.factories import CharacterFactory

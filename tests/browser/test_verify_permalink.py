@@ -8,7 +8,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from rolls.models import OUTCOME_LABELS, RollEntry
+from log.models import OUTCOME_LABELS, RollEntry
 from sheets.models import System
 from tests.browser.checkers import axe_source, axe_violations, html_errors
 from tests.factories import CharacterFactory

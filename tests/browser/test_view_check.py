@@ -5,7 +5,7 @@ the top when an entry it saw was changed or the log got shorter."""
 import pytest
 from playwright.sync_api import expect
 
-from rolls.models import RollEntry
+from log.models import RollEntry
 from tests.factories import CharacterFactory
 from tests.rolls.helpers import append, tamper
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rolls.models import OUTCOME_LABELS, Kind, RollEntry
+from log.models import OUTCOME_LABELS, Kind, RollEntry
 from rolls.rolling.outcomes import odds_fields
 from rolls.table import contests
 from rolls.table.styles.base import ContestStyle

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rolls.models import Kind, RollEntry
+from log.models import Kind, RollEntry
 from rolls.rolling.followups import FollowUp, FollowUps, SystemFollowUps
 from rolls.rolling.outcomes import Outcome
 from rules import RandomSource

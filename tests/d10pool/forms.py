@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 
-from rolls.models import Kind
+from log.models import Kind
 from rolls.rolling.display import bands
 from rolls.rolling.forms.base import RollForm
 from rolls.rolling.outcomes import Action, Outcome, Plan

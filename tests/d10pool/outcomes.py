@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 from rolls.rolling.outcomes import Headline
 
 if TYPE_CHECKING:
-    from rolls.models import RollEntry
+    from log.models import RollEntry
 
 
 def headline(entry: RollEntry) -> Headline:

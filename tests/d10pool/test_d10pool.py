@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from rolls.models import Contest, ContestState, Kind, RollCall, RollEntry, Visibility
+from log.models import Kind, RollEntry, Visibility
+from rolls.models import Contest, ContestState, RollCall
 from sheets.models import Campaign, Role
 from sheets.registry import rule_system
 from tests.d10pool.models import D10Sheet

@@ -3,7 +3,7 @@ refused privately, and what the button makes goes through the same follow-up as 
 
 import pytest
 
-from rolls.models import RollEntry, Visibility
+from log.models import RollEntry, Visibility
 from rules import cogent, cold_stars
 from sheets.models import System
 from tests.discord.helpers import (

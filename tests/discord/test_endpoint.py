@@ -12,7 +12,7 @@ from nacl.signing import SigningKey
 
 from discord.checks import discord_settings_check
 from discord.models import Interaction
-from rolls.models import RollEntry
+from log.models import RollEntry
 from tests.discord.helpers import command, post, sign, target_value
 from tests.rolls.helpers import athletics
 

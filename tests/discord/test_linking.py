@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from discord.models import ChannelBinding, DiscordLink, LinkCode
-from rolls.models import RollEntry
+from log.models import RollEntry
 from tests.discord.helpers import (
     APPLICATION,
     CHANNEL,

@@ -4,7 +4,7 @@ the options as the panel takes them, the GM's calls, and what never reaches the 
 import pytest
 
 from discord.answers import BLIND_WORDS
-from rolls.models import RollEntry, Visibility
+from log.models import RollEntry, Visibility
 from rolls.rolling.targets import sheet_targets
 from sheets.models import System
 from tests.discord.helpers import (

@@ -8,8 +8,8 @@ from datetime import UTC
 from django.db import connection, transaction
 from django.urls import reverse
 
-from rolls.log.tokens import entry_token
-from rolls.models import RollEntry
+from log.models import RollEntry
+from log.tokens import entry_token
 
 SEED = 20261129
 SEED = 20261129
@@ -40,7 +40,7 @@ def seed_where(predicate, roll_athletics):
 
 
 def token(entry) -> str:
-    """What pages, links and the stream call an entry (rolls/log/tokens.py), never its pk."""
+    """What pages, links and the stream call an entry (log/tokens.py), never its pk."""
     return entry_token(entry.pk)
 
 

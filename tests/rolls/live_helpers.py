@@ -9,7 +9,7 @@ from django.db import connections
 from django.test import AsyncClient, Client
 from django.urls import reverse
 
-from rolls.models import RollEntry
+from log.models import RollEntry
 from tests.rolls.helpers import athletics, roll_url, token
 
 

@@ -3,7 +3,7 @@
 from django.test import Client
 from django.urls import reverse
 
-from rolls.models import Kind, RollEntry
+from log.models import Kind, RollEntry
 
 
 def post_message(client: Client, party, user: str, text: str, **fields):

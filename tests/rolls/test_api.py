@@ -7,8 +7,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from log.models import RollEntry, Visibility
 from rolls.log.exports import PLACEHOLDER_FIELDS
-from rolls.models import RollEntry, Visibility
 from sheets.models import ApiToken, Scope, System
 from tests.rolls.helpers import (
     FULL,

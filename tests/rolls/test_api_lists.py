@@ -7,7 +7,7 @@ from django import forms
 from django.test import Client
 from django.urls import reverse
 
-from rolls.models import RollEntry
+from log.models import RollEntry
 from rules import cogent
 from sheets.models import ApiToken, Scope, System
 from sheets.registry import rule_system

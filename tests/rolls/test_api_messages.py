@@ -5,7 +5,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from rolls.models import Kind, RollEntry, Visibility
+from log.models import Kind, RollEntry, Visibility
 from sheets.models import ApiToken, Scope
 from tests.rolls.helpers import append, token
 

@@ -8,8 +8,8 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rolls.models import canonical_json
-from rolls.models.chain_sql import json_bytes
+from log.models import canonical_json
+from log.models.chain_sql import json_bytes
 
 # Every character but the lone surrogates UTF-8 can't carry (control characters, quotes,
 # backslashes, U+2028, astral planes …), and integers of any size (orjson stops at 64 bits).

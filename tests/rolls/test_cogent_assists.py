@@ -8,7 +8,8 @@ from fractions import Fraction
 import pytest
 from django.urls import reverse
 
-from rolls.models import Assist, AssistRequest, Kind, RollEntry
+from log.models import Kind, RollEntry
+from rolls.models import Assist, AssistRequest
 from rolls.rolling.display import percent
 from rules import cogent
 from sheets.models import System
@@ -340,7 +341,7 @@ def test_ask_for_an_assist_permissions(client, party):
 
 
 def test_the_assisted_sheet_hears_of_a_new_assist_live(client, party, seeded, monkeypatch):
-    from rolls import live
+    import live
 
     heard, publish = [], live.publish
 

@@ -4,7 +4,8 @@ before for each side, circumstances, victory levels only in combat; destiny afte
 import pytest
 from django.urls import reverse
 
-from rolls.models import ContestState, Kind, RollEntry
+from log.models import Kind, RollEntry
+from rolls.models import ContestState
 from rules import cogent
 from sheets.models import System
 from tests.factories import CampaignFactory, CharacterFactory

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from rolls.models import Kind, RollEntry
+from log.models import Kind, RollEntry
 from rolls.rolling.display import bands
 from rules import cogent
 from sheets.models import System

@@ -8,7 +8,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from rolls.models import Assist, Kind, RollEntry
+from log.models import Kind, RollEntry
+from rolls.models import Assist
 from rolls.rolling.display import percent
 from rules import cogent
 from sheets.models import ApiToken, Scope

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from rolls.models import Kind, RollEntry
+from log.models import Kind, RollEntry
 from rules import cold_stars
 from sheets.models import System
 from tests.factories import CharacterFactory

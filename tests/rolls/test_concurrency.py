@@ -16,7 +16,7 @@ from threading import Lock
 import pytest
 from django.db import connection
 
-from rolls.models import RollEntry
+from log.models import RollEntry
 from sheets.models import System
 from tests.factories import PASSWORD, CharacterFactory
 from tests.rolls.helpers import roll_url
@@ -156,7 +156,7 @@ def another_process_appends_first(monkeypatch, character, noted):
     another "process" (a thread with its own connection, committed on its own) appends to the
     same campaign. ``noted(entry)`` is recorded in the returned ``raced`` list; ``results`` gets
     each of this thread's writes' outcomes."""
-    from rolls.models import log
+    from log.models import log
     from tests.rolls.helpers import append
 
     write, turn, raced, results = log.ChainSQL.write, log._append_turn, [], []
@@ -182,7 +182,7 @@ def another_process_appends_first(monkeypatch, character, noted):
 
 def test_an_append_that_loses_the_race_is_made_again_under_the_heads_lock(monkeypatch):
     """Outside a transaction an append reads the head, then writes only if the head is still
-    there (rolls/models/log.py). Another server process appending in between — here a thread,
+    there (log/models/chain.py). Another server process appending in between — here a thread,
     with its own connection, between the read and the write — makes the write change nothing;
     the append is then made under the head's lock, after the other one, and the chain holds."""
     from tests.rolls.helpers import append
@@ -208,9 +208,9 @@ def test_dice_drawn_for_a_place_another_roll_took_are_drawn_again_under_the_lock
     another process appends between the draw and the write, nothing is written (those dice were
     for a place now taken) and the roll is made again under the head's lock, with dice drawn for
     its true place: the proof's position is the entry's own, and verify_log agrees."""
+    from log.models import LogHead
+    from log.models.keys import keys_by_id
     from proofs import poolside_verify
-    from rolls.models import LogHead
-    from rolls.models.keys import keys_by_id
     from tests.rolls.helpers import append
 
     character = CharacterFactory(campaign__system=System.COGENT)

@@ -10,8 +10,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
-from rolls.log.tokens import entry_token
-from rolls.models import Contest, ContestState, Kind, RollEntry, Visibility
+from log.models import Kind, RollEntry, Visibility
+from log.tokens import entry_token
+from rolls.models import Contest, ContestState
 from rolls.table import verdicts
 from rules import cogent
 from sheets.models import System

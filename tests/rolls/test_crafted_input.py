@@ -9,7 +9,7 @@ import html
 import pytest
 from django.urls import reverse
 
-from rolls.models import Kind, RollEntry
+from log.models import Kind, RollEntry
 from rules import cold_stars
 from sheets.models import System
 from tests.factories import CampaignFactory, CharacterFactory, ContestFactory, RollCallFactory

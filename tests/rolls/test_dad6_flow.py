@@ -6,7 +6,7 @@ import random
 import pytest
 from django.urls import reverse
 
-from rolls.models import Kind, RollEntry
+from log.models import Kind, RollEntry
 from rules import dad6
 from sheets.models import DAD6_DEFAULT_BANE, Role, System
 from tests.factories import CharacterFactory, MembershipFactory

@@ -4,7 +4,8 @@ panel, the roll links back, the dashboard shows who rolled and how, and the GM c
 import pytest
 from django.urls import reverse
 
-from rolls.models import RollCall, RollEntry
+from log.models import RollEntry
+from rolls.models import RollCall
 from sheets.models import Role, System
 from tests.factories import (
     CampaignFactory,
@@ -203,7 +204,7 @@ def test_cold_stars_call_prefills_risk_and_ability(client, seeded):
 
 
 def test_call_events_on_create_answer_and_close(client, party, seeded, monkeypatch):
-    from rolls import live
+    import live
 
     campaign, ada = party.campaign, party.pc
     published = []

@@ -6,7 +6,8 @@ import random
 import pytest
 from django.urls import reverse
 
-from rolls.models import Contest, ContestState, Kind, RollEntry
+from log.models import Kind, RollEntry
+from rolls.models import Contest, ContestState
 from rules import cogent, cold_stars
 from sheets.models import Role, System
 from tests.factories import (

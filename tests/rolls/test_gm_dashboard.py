@@ -5,8 +5,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from rolls import live
-from rolls.models import RollEntry, Visibility
+import live
+from log.models import RollEntry, Visibility
 from sheets.models import Role, System
 from tests.factories import CampaignFactory, CharacterFactory, UserFactory
 from tests.rolls.helpers import roll_url

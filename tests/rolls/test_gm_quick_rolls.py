@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from rolls.models import Kind, RollEntry, Visibility
+from log.models import Kind, RollEntry, Visibility
 from rolls.rolling.display import bands
 from rolls.templatetags.rolls_tags import headline
 from rules import cogent

@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from rolls.models import Kind, RollEntry, Visibility
+from log.models import Kind, RollEntry, Visibility
 from sheets.models import Character
 from tests.factories import ContestFactory, RollCallFactory, RollEntryFactory
 from tests.rolls.helpers import follow_url, roll_athletics, roll_url

@@ -11,7 +11,7 @@ from django.core.management.base import CommandError
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils import timezone
 
-from rolls.models import GENESIS_HASH, LogHead, RollEntry, canonical_json
+from log.models import GENESIS_HASH, LogHead, RollEntry, canonical_json
 from tests.factories import CharacterFactory
 from tests.rolls.helpers import append, tamper
 

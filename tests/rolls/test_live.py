@@ -9,7 +9,7 @@ import asyncio
 import pytest
 from django.db import transaction
 
-from rolls import live
+import live
 from tests.rolls.live_helpers import in_thread
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -96,7 +96,7 @@ def test_events_round_trip_through_json():
     [("", None), ("memory", None), ("redis", None), ("nope", "rolls.E001")],
 )
 def test_the_live_backend_setting_is_checked(settings, value, problem):
-    from rolls.live.checks import live_backend_check
+    from live.checks import live_backend_check
 
     settings.LIVE_BACKEND = value
     assert [error.id for error in live_backend_check()] == ([problem] if problem else [])
@@ -105,7 +105,7 @@ def test_the_live_backend_setting_is_checked(settings, value, problem):
 def test_notify_needs_postgresql(settings):
     from django.db import connection
 
-    from rolls.live.checks import live_backend_check
+    from live.checks import live_backend_check
 
     settings.LIVE_BACKEND = "postgres"
     found = [error.id for error in live_backend_check()]
@@ -144,7 +144,7 @@ def test_the_channel_prefix_is_the_deployments_own(settings):
     assert live.prefix_for("", "django.db.backends.postgresql|db|5432|production") != default
     settings.LIVE_CHANNEL_PREFIX = "staging"
     assert live.channel_prefix() == "staging" and live.redis_channel(7) == "staging:7"
-    from rolls.live.checks import live_backend_check
+    from live.checks import live_backend_check
 
     for bad in ("Staging", "a b", "x*", "1st", "a" * 41):
         settings.LIVE_CHANNEL_PREFIX = bad

@@ -6,8 +6,8 @@ import asyncio
 import pytest
 from django.test import Client
 
-from rolls import live
-from rolls.log.tokens import entry_token
+import live
+from log.tokens import entry_token
 from sheets.models import ApiToken, Scope
 from tests.rolls.helpers import athletics
 from tests.rolls.live_helpers import in_thread

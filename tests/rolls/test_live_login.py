@@ -16,7 +16,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from rolls import live
+import live
 from tests.factories import CharacterFactory
 from tests.live_servers import database_url, uvicorn
 from tests.redis_available import require_redis

@@ -7,8 +7,8 @@ Runs on SQLite (in-memory hub) and PostgreSQL (NOTIFY/LISTEN), whichever the sui
 
 import pytest
 
-from rolls import live
-from rolls.models import RollEntry, Visibility
+import live
+from log.models import RollEntry, Visibility
 from tests.rolls.helpers import athletics, token
 from tests.rolls.live_helpers import client_for, off_loop, open_stream, post_roll, run
 

@@ -12,8 +12,8 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from rolls.log.tokens import entry_token
-from rolls.models import RollEntry
+from log.models import RollEntry
+from log.tokens import entry_token
 from tests.factories import CharacterFactory
 from tests.live_servers import database_url, uvicorn, uvicorn_process
 from tests.rolls.helpers import roll_url

@@ -9,8 +9,8 @@ import logging
 import pytest
 from django.db import transaction
 
-from rolls import live
-from rolls.models import RollEntry
+import live
+from log.models import RollEntry
 from tests.redis_available import kill_own_connections, require_redis
 from tests.rolls.helpers import athletics, roll_url
 from tests.rolls.live_helpers import in_thread
@@ -89,7 +89,7 @@ def test_a_roll_commits_even_when_redis_is_down(client, party, seeded, settings,
     settings.LIVE_BACKEND = live.REDIS
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
     client.force_login(party.player)
-    with caplog.at_level(logging.WARNING, logger="rolls.live"):
+    with caplog.at_level(logging.WARNING, logger="live"):
         response = client.post(
             roll_url(party.pc, "cogent-skill", athletics(party.pc)),
             {"challenge_level": 2, "extra_penalty": 0},
@@ -128,7 +128,7 @@ def test_events_flow_again_once_redis_answers(on_redis, caplog):
     async def scenario():
         async with live.hub.subscribe(26) as subscription:
             on_redis.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
-            with caplog.at_level(logging.WARNING, logger="rolls.live"):
+            with caplog.at_level(logging.WARNING, logger="live"):
                 await asyncio.to_thread(in_thread, lambda: commit_event(26, "entry", 1))
             assert "could not publish to Redis" in caplog.text
             on_redis.REDIS_URL = good

@@ -4,7 +4,7 @@ reconnect draws the same."""
 
 import pytest
 
-from rolls.models import RollEntry
+from log.models import RollEntry
 from rolls.sessions import actions
 from tests.rolls.helpers import athletics, token
 from tests.rolls.live_helpers import client_for, off_loop, open_stream, post_roll, run

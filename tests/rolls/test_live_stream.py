@@ -10,10 +10,10 @@ from django.db import OperationalError
 from django.test import Client
 from django.urls import reverse
 
-from rolls import live
+import live
+from log.models import RollEntry
 from rolls.live import shared as live_shared
 from rolls.live import stream as live_stream
-from rolls.models import RollEntry
 from sheets.models import Role
 from tests.factories import (
     CampaignFactory,

@@ -6,7 +6,7 @@ Runs on SQLite (in-memory hub) and PostgreSQL (NOTIFY/LISTEN), whichever the sui
 
 import pytest
 
-from rolls.models import RollEntry
+from log.models import RollEntry
 from tests.rolls.helpers import athletics, token
 from tests.rolls.live_helpers import (
     client_for,

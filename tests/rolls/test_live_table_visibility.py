@@ -7,7 +7,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from rolls.models import Contest, RollCall, RollEntry
+from log.models import RollEntry
+from rolls.models import Contest, RollCall
 from sheets.models import Character
 from tests.factories import CharacterFactory, ContestFactory
 from tests.rolls.helpers import athletics, token

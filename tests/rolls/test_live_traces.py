@@ -6,9 +6,9 @@ import asyncio
 import pytest
 from django.test import Client
 
-from rolls import live
+import live
+from log.models import RollEntry
 from rolls.live import stream as live_stream
-from rolls.models import RollEntry
 from tests.factories import RollCallFactory
 from tests.rolls.helpers import athletics, follow_url, token
 from tests.rolls.live_helpers import client_for, off_loop, open_stream, post_roll, run

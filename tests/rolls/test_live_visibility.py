@@ -5,7 +5,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from rolls.models import Kind, RollEntry
+from log.models import Kind, RollEntry
 from tests.rolls.helpers import follow_url, token
 from tests.rolls.live_helpers import (
     client_for,

@@ -10,8 +10,8 @@ from django.db.models.signals import pre_init
 from django.urls import reverse
 from pytest_django.asserts import assertNumQueries
 
-from rolls.models import GENESIS_HASH, AppendOnlyError, RollEntry
-from rolls.models.chain_sql import ChainSQL
+from log.models import GENESIS_HASH, AppendOnlyError, RollEntry
+from log.models.chain_sql import ChainSQL
 from sheets.models import Role, System
 from tests.factories import CampaignFactory, CharacterFactory, UserFactory
 from tests.rolls.helpers import append, tamper, token, verify_like_an_outside_script
@@ -35,7 +35,7 @@ def test_entries_chain_per_campaign_and_verify_from_the_documented_form():
 
 @pytest.mark.parametrize("listened", [False, True])
 def test_an_appended_entry_is_what_is_stored_and_knows_its_related_rows(listened):
-    """``append`` makes the entry without ``Model.__init__`` (rolls/models/log.py), or through it
+    """``append`` makes the entry without ``Model.__init__`` (log/models/chain.py), or through it
     while anything listens to ``pre_init``: either way what it returns is what the database
     holds, field by field, and the related rows it was given are known without a query."""
     heard = []
@@ -69,7 +69,7 @@ def test_an_appended_entry_is_what_is_stored_and_knows_its_related_rows(listened
 
 
 def test_the_append_sends_each_column_as_its_field_would():
-    """The append sends most columns without their fields' preparation (rolls/models/log.py,
+    """The append sends most columns without their fields' preparation (log/models/chain.py,
     ``sent_as``): for an entry's values, exactly what each field's ``get_db_prep_save`` sends
     (a JSON column the same JSON, in the same wrapper type)."""
     character = CharacterFactory()
@@ -128,13 +128,13 @@ def test_admin_is_read_only(client):
     entry = append(CharacterFactory())[0]
     admin = UserFactory(is_staff=True, is_superuser=True)
     client.force_login(admin)
-    assert client.get(reverse("admin:rolls_rollentry_changelist")).status_code == 200
-    detail = client.get(reverse("admin:rolls_rollentry_change", args=[entry.pk]))
+    assert client.get(reverse("admin:log_rollentry_changelist")).status_code == 200
+    detail = client.get(reverse("admin:log_rollentry_change", args=[entry.pk]))
     assert detail.status_code == 200 and b'name="_save"' not in detail.content
-    assert client.get(reverse("admin:rolls_rollentry_add")).status_code == 403
+    assert client.get(reverse("admin:log_rollentry_add")).status_code == 403
     assert (
         client.post(
-            reverse("admin:rolls_rollentry_delete", args=[entry.pk]), {"post": "yes"}
+            reverse("admin:log_rollentry_delete", args=[entry.pk]), {"post": "yes"}
         ).status_code
         == 403
     )

@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from rolls.models import Visibility
+from log.models import Visibility
 from tests.rolls.helpers import append, token
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,7 @@ from django.db import connections
 from django.test import AsyncClient
 from django.urls import reverse
 
-from rolls.models import LogHead, Visibility
+from log.models import LogHead, Visibility
 from sheets.models import System
 from tests.factories import MembershipFactory, RollEntryFactory
 
@@ -232,7 +232,7 @@ def test_visibility_in_a_players_export(client, party):
 def test_the_gms_json_export_is_enough_to_verify_the_chain(client, party):
     """docs/roll-log.md: from the GM's export alone, rebuild each entry's hashed form, check every
     hash and link, and compare the end with the chain head the export carries."""
-    from rolls.models import canonical_json
+    from log.models import canonical_json
 
     roll = RollEntryFactory(character=party.pc, label="Stealth", visibility=Visibility.BLIND)
     RollEntryFactory(character=party.pc, kind="correct", follows=roll, label="Stealth")

@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import resolve, reverse
 
-from rolls.models import RollEntry, Visibility
+from log.models import RollEntry, Visibility
 from sheets.models import Role, System
 from tests.factories import MembershipFactory, RollEntryFactory
 from tests.rolls.helpers import tamper
@@ -167,7 +167,7 @@ def test_choices_only_offer_what_the_member_may_know(client, party):
 
 
 def test_skill_choices_are_distinct_in_order_and_only_what_the_member_may_know(party):
-    from rolls.models import RollEntry
+    from log.models import RollEntry
 
     ada, bo, gm, spy = party.pc, party.other_pc, party.gm, party.hidden_npc
     for label in ("Stealth", "Athletics", "Stealth"):

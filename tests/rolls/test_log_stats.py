@@ -9,8 +9,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from log.models import Visibility
 from rolls.log.statistics import chi_square_sf
-from rolls.models import Visibility
 from sheets.models import Role, System
 from tests.factories import CharacterFactory, MembershipFactory, RollEntryFactory
 

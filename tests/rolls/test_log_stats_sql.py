@@ -15,10 +15,10 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from log.models import RollEntry, Trial, Visibility
 from rolls.log.filters import LogFilterForm, StatsFilterForm
 from rolls.log.statistics import TRIAL_KINDS, Summary, Tally
 from rolls.log.tallies import HALF_DAY, campaign_figures, day_parts, readable_rows, tally
-from rolls.models import RollEntry, Trial, Visibility
 from tests.factories import RollEntryFactory
 
 pytestmark = pytest.mark.django_db
@@ -90,7 +90,7 @@ def assert_tallies_equal(got, want):
 @contextmanager
 def appended_at(moment):
     """Entries appended inside are stamped ``moment`` (the append reads ``timezone.now()``)."""
-    with mock.patch("rolls.models.log.timezone.now", return_value=moment):
+    with mock.patch("log.models.chain.timezone.now", return_value=moment):
         yield
 
 

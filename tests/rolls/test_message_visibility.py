@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from rolls.log.tokens import entry_token
+from log.tokens import entry_token
 from rolls.models import WebhookDelivery
 from rolls.sessions import actions as sessions
 from sheets.models import ApiToken, Scope

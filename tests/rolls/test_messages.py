@@ -8,8 +8,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from rolls.log.tokens import entry_token
-from rolls.models import EntryRecipient, Kind, RollEntry, Visibility
+from log.models import EntryRecipient, Kind, RollEntry, Visibility
+from log.tokens import entry_token
 from tests.rolls.helpers import append, follow_url
 from tests.rolls.message_helpers import correct, post_message, said
 

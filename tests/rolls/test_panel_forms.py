@@ -7,7 +7,7 @@ import weakref
 import pytest
 from django import forms
 
-from rolls.models import offered_visibilities
+from log.models import offered_visibilities
 from rolls.rolling.targets import load_target
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,7 @@ permalinks; observers never roll; non-members get 404 everywhere, hidden NPCs st
 import pytest
 from django.urls import reverse
 
-from rolls.models import RollEntry
+from log.models import RollEntry
 from tests.rolls.helpers import athletics, follow_url, panel_url, roll_url
 
 # Repeatable dice for the party's rolls (tests/rolls/conftest.py).

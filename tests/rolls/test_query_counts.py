@@ -6,9 +6,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from rolls.log.tokens import entry_token
-from rolls.models import RollEntry, WebhookDelivery
-from rolls.models.log import webhook_entry_committed
+from log.models import RollEntry
+from log.models.chain import webhook_entry_committed
+from log.tokens import entry_token
+from rolls.models import WebhookDelivery
 from sheets.models import System
 from tests.factories import CharacterFactory, ContestFactory, RollCallFactory, WebhookFactory
 from tests.rolls.helpers import gm_of, roll_url

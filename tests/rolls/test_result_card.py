@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from rolls.models import RollEntry, canonical_json
+from log.models import RollEntry, canonical_json
 from rules import cogent, cold_stars, dad6
 from sheets.models import System
 from tests.factories import CharacterFactory

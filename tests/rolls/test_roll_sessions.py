@@ -10,7 +10,7 @@ from django.shortcuts import resolve_url
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from rolls.models import RollEntry
+from log.models import RollEntry
 from sheets.models import Session
 from tests.rolls.helpers import odds_url, panel_url, roll_url
 

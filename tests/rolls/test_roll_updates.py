@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from rolls.models import Visibility
+from log.models import Visibility
 from sheets.models import System
 from tests.factories import CharacterFactory, RollCallFactory
 from tests.rolls.helpers import athletics, follow_url, latest, roll_url, token

@@ -7,7 +7,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from rolls.models import Assist, LogHead
+from log.models import LogHead
+from rolls.models import Assist
 from rolls.rolling.targets import _roll_rows
 from sheets.models import Campaign, CogentDisability, CogentInjury, Membership, System
 from sheets.registry import all_rule_systems

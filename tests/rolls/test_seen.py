@@ -12,9 +12,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from log.models import RollEntry, SeenHead, Visibility
+from log.models.keys import keys_by_id, server_key
 from proofs.poolside_verify import view_message, view_start, view_step
-from rolls.models import RollEntry, SeenHead, Visibility
-from rolls.models.keys import keys_by_id, server_key
 from rolls.seen import chain
 from sheets.models import ApiToken, Scope
 from tests.rolls.helpers import roll_athletics, tamper
@@ -51,7 +51,7 @@ def fold(client: Client, party, user: str, saved: dict | None) -> tuple[str, dic
     if (position, running) != (head["length"], head["hash"]):
         return "not the signed head", head
     key = keys_by_id()[head["key"]]
-    from rolls.models.keys import signature_valid
+    from log.models.keys import signature_valid
 
     message = view_message(
         party.campaign.pk, getattr(party, user).pk, page["role"], head["length"], head["hash"]
@@ -67,7 +67,7 @@ def test_each_member_s_view_is_what_they_were_shown(client, party):
     secret = roll_athletics(client, party, Visibility.SECRET, as_user="gm")
     items = {user: view(client, party, user)["items"] for user in ("gm", "player", "other_player")}
     ids = {user: [each["id"] for each in found] for user, found in items.items()}
-    from rolls.log.tokens import entry_token
+    from log.tokens import entry_token
 
     every = [entry_token(e.pk) for e in (public, blind, gm_only, secret)]
     assert ids["gm"] == every

@@ -6,7 +6,8 @@ import json
 import pytest
 from django.urls import reverse
 
-from rolls.models import Visibility, WebhookDelivery
+from log.models import Visibility
+from rolls.models import WebhookDelivery
 from rolls.sessions import actions
 from rolls.webhooks.delivery import request_for
 from tests.factories import WebhookFactory

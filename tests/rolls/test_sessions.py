@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from rolls.models import Kind, RollEntry, Visibility
+from log.models import Kind, RollEntry, Visibility
 from rolls.sessions import actions
 from rolls.sessions.state import current, sessions
 from sheets.models import Refused

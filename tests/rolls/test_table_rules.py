@@ -7,7 +7,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from rolls.models import ContestState, Kind, RollEntry
+from log.models import Kind, RollEntry
+from rolls.models import ContestState
 from rules import cogent, cold_stars
 from sheets.models import ApiToken, Scope, System
 from tests.factories import CampaignFactory, CharacterFactory

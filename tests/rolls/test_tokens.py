@@ -1,4 +1,4 @@
-"""Opaque roll-entry tokens (rolls/log/tokens.py): a keyed permutation of the pk, and the URLs, cursor
+"""Opaque roll-entry tokens (log/tokens.py): a keyed permutation of the pk, and the URLs, cursor
 and stream ids that use it."""
 
 import itertools
@@ -9,7 +9,7 @@ import pytest
 from django.test import override_settings
 from django.urls import clear_script_prefix, reverse, set_script_prefix, set_urlconf
 
-from rolls.log.tokens import MAX_PK, EntryConverter, entry_pk, entry_token, entry_url
+from log.tokens import MAX_PK, EntryConverter, entry_pk, entry_token, entry_url
 from tests.factories import CharacterFactory, RollEntryFactory
 
 

@@ -14,11 +14,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from log.models import LogHead, RollEntry, Visibility
+from log.models.keys import keys_by_id, published_keys, server_key
 from proofs import poolside_verify
 from proofs.dice import valid_nonce
 from proofs.keys import ServerKey
-from rolls.models import LogHead, RollEntry, Visibility
-from rolls.models.keys import keys_by_id, published_keys, server_key
 from sheets.models import ApiToken, Scope
 from tests.rolls.helpers import athletics, latest, roll_athletics, tamper, token
 from tests.rolls.helpers import verify_log as verify

@@ -11,8 +11,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from rolls.models import Visibility
-from rolls.models.keys import keys_by_id
+from log.models import Visibility
+from log.models.keys import keys_by_id
 from rolls.rolling.verify_data import verify_data
 from tests.rolls.helpers import roll_athletics
 

@@ -6,7 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from rolls.models import Kind, RollEntry, Visibility
+from log.models import Kind, RollEntry, Visibility
 from tests.factories import CharacterFactory
 from tests.rolls.helpers import (
     FULL,

@@ -16,15 +16,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from rolls.models import (
-    MAX_ATTEMPTS,
-    DeliveryStatus,
-    RollEntry,
-    Visibility,
-    Webhook,
-    WebhookDelivery,
-    WebhookFormat,
-)
+from log.models import RollEntry, Visibility
+from rolls.models import MAX_ATTEMPTS, DeliveryStatus, Webhook, WebhookDelivery, WebhookFormat
 from rolls.webhooks.delivery import queue_entry
 from tests.factories import RollEntryFactory, WebhookFactory
 from tests.rolls.helpers import roll_athletics

@@ -11,10 +11,11 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
+from log.models import LogHead, Visibility
+from log.models.keys import server_key
 from proofs.poolside_verify import head_message
 from proofs.witness import Witness
-from rolls.models import LogHead, Visibility, WebhookDelivery, WebhookFormat
-from rolls.models.keys import server_key
+from rolls.models import WebhookDelivery, WebhookFormat
 from rolls.sessions import actions
 from rolls.webhooks.delivery import queue_witness, request_for
 from tests.factories import CampaignFactory, WebhookFactory

@@ -5,8 +5,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from log.models import ChainReport, LogHead, RollEntry
 from proofs.witness import Witness, WitnessError
-from rolls.models import ChainReport, LogHead, RollEntry
 from sheets.models import Campaign
 
 

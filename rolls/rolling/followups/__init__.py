@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from django.utils.module_loading import import_string
 
-from rolls.models import RollEntry, Visibility
+from log.models import RollEntry, Visibility
 from rolls.rolling.outcomes import Outcome
 from rules import RandomSource
 from sheets.models import Refused, Sheet

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rolls.models import Kind, RollEntry
+from log.models import Kind, RollEntry
 from rolls.rolling.display import CERTAIN
 from rolls.rolling.followups import FollowUp, FollowUps, SystemFollowUps
 from rolls.rolling.outcomes import SUCCESS_OUTCOMES, Outcome, cogent_detail, cogent_result

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rolls.models import OUTCOME_LABELS, Kind, RollEntry
+from log.models import OUTCOME_LABELS, Kind, RollEntry
 from rolls.rolling.display import CERTAIN, percent
 from rolls.rolling.followups import FollowUp, FollowUps, SystemFollowUps
 from rolls.rolling.outcomes import SUCCESS_OUTCOMES, Outcome, cold_stars_detail, cold_stars_faces

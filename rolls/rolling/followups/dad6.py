@@ -3,7 +3,7 @@ success (pay down a bane, cut the time taken, roll a boon forward)."""
 
 from __future__ import annotations
 
-from rolls.models import Kind, RollEntry
+from log.models import Kind, RollEntry
 from rolls.rolling.display import CERTAIN
 from rolls.rolling.followups import FollowUp, FollowUps, SystemFollowUps
 from rolls.rolling.outcomes import Outcome, dad6_detail, dad6_reading, dad6_result

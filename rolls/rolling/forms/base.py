@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Self, cast
 
 from django import forms
 
-from rolls.models import Visibility, offered_visibilities
+from log.models import Visibility, offered_visibilities
 from rolls.rolling.targets import Target
 from rules import RandomSource
 from sheets.models import SystemSheet

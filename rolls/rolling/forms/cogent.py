@@ -8,7 +8,8 @@ from typing import Any, cast
 from django import forms
 from django.db.models import QuerySet
 
-from rolls.models import Assist, Kind, Visibility
+from log.models import Kind, Visibility
+from rolls.models import Assist
 from rolls.models.assists import group_dice_text
 from rolls.rolling.display import CERTAIN, bands
 from rolls.rolling.forms.base import RollForm

@@ -6,7 +6,7 @@ from typing import Any, cast
 
 from django import forms
 
-from rolls.models import OUTCOME_LABELS, Kind
+from log.models import OUTCOME_LABELS, Kind
 from rolls.rolling.display import CERTAIN, bands
 from rolls.rolling.forms.base import RollForm
 from rolls.rolling.outcomes import (

@@ -11,12 +11,13 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rolls.models import OUTCOME_LABELS
+from log.models import OUTCOME_LABELS
 from rolls.table.verdicts import append_verdict, side_json, verdict_audience
 from sheets.models import Refused
 
 if TYPE_CHECKING:
-    from rolls.models import Contest, RollEntry
+    from log.models import RollEntry
+    from rolls.models import Contest
     from rolls.rolling.targets import Target
     from rolls.table.contests import SideStatus
     from rules import RandomSource

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from rolls.models import RollEntry
+from log.models import RollEntry
 from rolls.rolling.display import percent
 from rolls.table import cogent_sides, contests
 from rolls.table.styles.base import ContestStyle

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rolls.models import OUTCOME_LABELS, ContestState, Kind, RollEntry, Visibility
+from log.models import OUTCOME_LABELS, Kind, RollEntry, Visibility
+from rolls.models import ContestState
 from rolls.rolling.followups import cold_stars as cold_stars_followups
 from rolls.rolling.forms.cold_stars import OUTSIDE_DOMAINS
 from rolls.rolling.outcomes import cold_stars_faces, odds_fields

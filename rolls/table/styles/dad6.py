@@ -11,7 +11,8 @@ from rules import dad6
 from sheets.models import Refused
 
 if TYPE_CHECKING:
-    from rolls.models import Contest, RollEntry
+    from log.models import RollEntry
+    from rolls.models import Contest
 
 
 class Opposed(SingleRoll):

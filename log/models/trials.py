@@ -18,8 +18,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q, Value
 
-from rolls.models.entry import RollEntry
-from rolls.models.kinds import Visibility
+from log.models.entry import RollEntry
+from log.models.kinds import Visibility
 from sheets.models import Campaign, Character, Membership
 
 # The die kinds with a face column each, and their sides: ``<kind>_<face>`` counts the entry's dice

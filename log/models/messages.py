@@ -24,6 +24,7 @@ class EntryRecipient(models.Model):
     user_ref = models.PositiveBigIntegerField()
 
     class Meta:
+        db_table = "rolls_entryrecipient"  # the rolls app's name, kept: no data moved
         constraints = [
             models.UniqueConstraint(fields=["entry", "user_ref"], name="entry_recipient_unique"),
         ]

@@ -11,6 +11,10 @@ from typing import TYPE_CHECKING, Any, cast
 from django.db import models
 from django.db.models import Case, Exists, F, OuterRef, Q, Value, When
 
+from log.models.head import GENESIS_HASH, LogHead
+from log.models.keys import keys_by_id, signature_valid
+from log.models.kinds import Visibility
+from log.models.messages import EntryRecipient
 from proofs.poolside_verify import (
     ProofError,
     check_proof,
@@ -19,15 +23,11 @@ from proofs.poolside_verify import (
     position,
 )
 from proofs.witness import Witness, commitment
-from rolls.models.head import GENESIS_HASH, LogHead
-from rolls.models.keys import keys_by_id, signature_valid
-from rolls.models.kinds import Visibility
-from rolls.models.messages import EntryRecipient
 
 if TYPE_CHECKING:
-    from rolls.models.entry import RollEntry
+    from log.models.entry import RollEntry
 
-from rolls.models.recorded import RECORDED_LINKS
+from log.models.recorded import RECORDED_LINKS
 
 
 def verify_chain(entries: Any, campaign_id: int, witnesses: Sequence[Witness] = ()) -> ChainReport:

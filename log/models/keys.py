@@ -29,6 +29,7 @@ class SigningKey(models.Model):
     activated_at = models.DateTimeField()
 
     class Meta:
+        db_table = "rolls_signingkey"  # the rolls app's name, kept: no data moved
         ordering = ["activated_at", "id"]
 
     def __str__(self) -> str:

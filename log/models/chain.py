@@ -5,7 +5,7 @@ spends or gains the resources it records. Nothing updates or deletes it afterwar
 stored row, ``delete``, and the QuerySet's ``update``/``delete``/``bulk_*`` all raise
 :class:`AppendOnlyError`. A correction is a new entry that ``follows`` the old one.
 
-The entry model itself is in :mod:`rolls.models.entry`; the canonical form hashed into ``hash``
+The entry model itself is in :mod:`log.models.entry`; the canonical form hashed into ``hash``
 is documented in docs/roll-log.md; keep the two in step.
 """
 
@@ -34,21 +34,21 @@ from django.db.models.expressions import RawSQL
 from django.dispatch import Signal
 from django.utils import timezone
 
+import live
+from log.models.chain_check import ChainReport, verify_chain
+from log.models.chain_sql import ChainSQL
+from log.models.head import LogHead
+from log.models.keys import server_key
+from log.models.kinds import MARKER_KINDS, MESSAGE_KINDS, Kind, Visibility
+from log.models.messages import EntryRecipient
 from proofs.poolside_verify import entry_message, head_message
-from rolls import live
-from rolls.models.chain_check import ChainReport, verify_chain
-from rolls.models.chain_sql import ChainSQL
-from rolls.models.head import LogHead
-from rolls.models.keys import server_key
-from rolls.models.kinds import MARKER_KINDS, MESSAGE_KINDS, Kind, Visibility
-from rolls.models.messages import EntryRecipient
 from sheets.models import Campaign, Character, Membership
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from log.models.entry import RollEntry
     from proofs.witness import Witness
-    from rolls.models.entry import RollEntry
 
 
 # Sent once an appended entry has committed, in a campaign with an active webhook
@@ -258,7 +258,7 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
     # --- integrity ---------------------------------------------------------------------------
     def verify_chain(self, campaign_id: int, witnesses: Sequence[Witness] = ()) -> ChainReport:
         """Recompute one campaign's chain and check what the server's key vouches for, and that
-        the log holds each witnessed head (rolls/models/chain_check.py)."""
+        the log holds each witnessed head (log/models/chain_check.py)."""
         return verify_chain(self, campaign_id, witnesses)
 
     # --- writing ---------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.checks import CheckMessage, Error, register
 from django.db import connection
 
-from rolls.live import BACKENDS, POSTGRES, channel_prefix
+from live import BACKENDS, POSTGRES, channel_prefix
 
 
 @register()

@@ -19,17 +19,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.fields.json import KeyTransform
 
-from rolls.log.tokens import entry_url
-from rolls.models.dice import Die, dice_of
-from rolls.models.kinds import (
-    MARKER_KINDS,
-    MESSAGE_KINDS,
-    ROOT_KINDS,
-    VISIBILITY_NAMES,
-    Kind,
-    Visibility,
-)
-from rolls.models.log import (
+from log.models.chain import (
     HASH_VERSION,
     HASH_VERSION_GM_TABLE,
     HASH_VERSION_PROOF,
@@ -38,7 +28,17 @@ from rolls.models.log import (
     AppendOnlyError,
     RollEntryQuerySet,
 )
-from rolls.models.recorded import RECORDED_LINKS
+from log.models.dice import Die, dice_of
+from log.models.kinds import (
+    MARKER_KINDS,
+    MESSAGE_KINDS,
+    ROOT_KINDS,
+    VISIBILITY_NAMES,
+    Kind,
+    Visibility,
+)
+from log.models.recorded import RECORDED_LINKS
+from log.tokens import entry_url
 from sheets.models import Campaign, Character, Membership, system_choices
 from sheets.registry import rule_system
 
@@ -128,7 +128,7 @@ class RollEntry(models.Model):
     resource_changes = models.JSONField(default=dict)
     # The GM table: the call this roll answers, the contest it is part of (set at creation only).
     call = models.ForeignKey(
-        "RollCall",
+        "rolls.RollCall",
         on_delete=models.PROTECT,
         null=True,
         blank=True,
@@ -136,7 +136,7 @@ class RollEntry(models.Model):
         db_index=False,  # indexed where set: Meta.indexes
     )
     contest = models.ForeignKey(
-        "Contest",
+        "rolls.Contest",
         on_delete=models.PROTECT,
         null=True,
         blank=True,
@@ -184,6 +184,7 @@ class RollEntry(models.Model):
     readable_for: int
 
     class Meta:
+        db_table = "rolls_rollentry"  # the rolls app's name, kept: no data moved
         ordering = ["-pk"]
         verbose_name_plural = "roll entries"
         constraints = [

@@ -22,6 +22,7 @@ class SeenHead(models.Model):
     through = models.PositiveBigIntegerField(default=0)
 
     class Meta:
+        db_table = "rolls_seenhead"  # the rolls app's name, kept: no data moved
         constraints = [
             models.UniqueConstraint(fields=["campaign", "user_ref"], name="seen_head_unique"),
         ]
@@ -40,6 +41,7 @@ class SeenCheckpoint(models.Model):
     entry_ref = models.PositiveBigIntegerField()
 
     class Meta:
+        db_table = "rolls_seencheckpoint"  # the rolls app's name, kept: no data moved
         constraints = [
             models.UniqueConstraint(fields=["head", "length"], name="seen_checkpoint_unique"),
         ]

@@ -10,12 +10,12 @@ import orjson
 from django.db import models
 from psycopg.types.json import Jsonb
 
-from rolls import live
-from rolls.models.head import LogHead
+import live
+from log.models.head import LogHead
 from web.database import column, table
 
 if TYPE_CHECKING:
-    from rolls.models.entry import RollEntry
+    from log.models.entry import RollEntry
 
 
 def json_bytes(value: Any) -> bytes:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from functools import partial
 from typing import Any
 
 from django.db import models
@@ -10,16 +11,13 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.utils import timezone
 
+from log.models.keys import server_key
 from proofs.poolside_verify import head_message
-from rolls.models.keys import server_key
 from sheets.models import Campaign
 
 GENESIS_HASH = "0" * 64
 
 
-def new_position_secret() -> str:
-    """The campaign's position secret: 32 random bytes, hex (docs/verifiable-dice.md)."""
-    return secrets.token_hex(32)
 
 
 class LogHead(models.Model):
@@ -40,7 +38,10 @@ class LogHead(models.Model):
     # Hashed into each dice proof's "position" with the entry's seq and prev_hash, so that a
     # player can check a proof without learning where the roll sits in the chain. The GM's
     # export gives it; nothing else does.
-    position_secret = models.CharField(max_length=64, default=new_position_secret)
+    position_secret = models.CharField(max_length=64, default=partial(secrets.token_hex, 32))
+
+    class Meta:
+        db_table = "rolls_loghead"  # the rolls app's name, kept: no data moved
 
     def __str__(self) -> str:
         return f"{self.campaign_id}: #{self.length} {self.hash}"

@@ -1,0 +1,25 @@
+from typing import Any
+
+from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+
+def _record_signing_key(sender: AppConfig, using: str = "default", **kwargs: Any) -> None:
+    """Every ``migrate`` publishes the server's current key (docs/verifiable-dice.md): a
+    deployment migrates as it starts, so a new key is recorded before it signs."""
+    from log.models.keys import record_key, server_key
+
+    record_key(server_key(), using)
+
+
+class LogConfig(AppConfig):
+    """The log (docs/roll-log.md): every entry of a campaign's chain, whatever its kind, the chain's
+    head and signing keys, members' signed views and the statistics' trial rows. Its tables keep
+    the names they had when the models were the rolls app's, so moving them moved no data."""
+
+    name = "log"
+    label = "log"
+    verbose_name = "Log"
+
+    def ready(self) -> None:
+        post_migrate.connect(_record_signing_key, sender=self, dispatch_uid="poolside_signing_key")
