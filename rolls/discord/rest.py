@@ -21,7 +21,7 @@ from django.tasks import task
 
 from rolls.discord.commands import global_commands, guild_commands
 from rolls.discord.models import ChannelBinding
-from sheets.registry import rule_system
+from sheets.systems import rule_system
 
 logger = logging.getLogger(__name__)
 

@@ -19,6 +19,7 @@ from rolls.models import OUTCOME_LABELS, RollEntry
 from rolls.sessions.state import SessionItem, marker_rows, sessions_of
 from sheets.converters import parse_id
 from sheets.models import Campaign, Character, Membership
+from sheets.systems import rule_system_of
 from web.http import AuthenticatedHttpRequest
 
 SEARCH_MAX_WORDS = 8
@@ -138,7 +139,7 @@ class LogFilterForm(forms.Form):
             ("", "All outcomes"),
             (ANY_SUCCESS, "Any success"),
             (ANY_FAILURE, "Any other outcome"),
-        ] + [(code, OUTCOME_LABELS[code]) for code in campaign.rule_system.results.log_outcomes]
+        ] + [(code, OUTCOME_LABELS[code]) for code in rule_system_of(campaign).results.log_outcomes]
 
     def _read_choices(
         self, campaign: Campaign, membership: Membership, *, composer: bool

@@ -10,6 +10,7 @@ from rolls.log.tokens import entry_token
 from rolls.models import RollEntry, WebhookDelivery
 from rolls.models.log import webhook_entry_committed
 from sheets.models import System
+from sheets.systems import rule_system_of
 from tests.factories import CharacterFactory, ContestFactory, RollCallFactory, WebhookFactory
 from tests.rolls.helpers import gm_of, roll_url
 
@@ -237,7 +238,7 @@ def test_sheet_with_open_calls_costs_the_same_for_one_and_five(client, seeded, s
         RollCallFactory(campaign=character.campaign, skill=row.name, targets=[character])
     five = count(client, character.get_absolute_url())
     # the open calls, then (with any) the sheet's rows by name: one read per kind of row
-    rows = len(character.campaign.rule_system.rolling.rows) - (
+    rows = len(rule_system_of(character.campaign).rolling.rows) - (
         system == System.COGENT
     )  # no vocations
     assert (none, one, five) == (none, none + rows, none + rows)

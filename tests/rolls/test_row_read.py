@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from rolls.models import Assist, LogHead
 from rolls.rolling.targets import _roll_rows
 from sheets.models import Campaign, CogentDisability, CogentInjury, Membership, System
-from sheets.registry import all_rule_systems
+from sheets.systems import all_rule_systems
 from tests.factories import (
     CharacterFactory,
     CogentSkillFactory,
