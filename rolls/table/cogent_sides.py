@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rolls.models import (
     OUTCOME_LABELS,
@@ -18,6 +18,9 @@ from rolls.rules import RandomSource, cogent
 from rolls.table.verdicts import count_table
 from sheets.models import CogentSheet, Refused
 from sheets.ranges import COGENT_PENALTY_MAX
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,7 @@ def cogent_side_roll(
     target: Target,
     sheet: CogentSheet,
     rng: RandomSource,
-    user: Any,
+    user: User,
     *,
     options: CogentSide,
     base: dict[str, Any],

@@ -11,6 +11,8 @@ from rolls.table.styles.base import SingleRoll
 from sheets.models import Refused
 
 if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
     from rolls.models import Contest, RollEntry
 
 
@@ -26,7 +28,7 @@ class Opposed(SingleRoll):
             raise Refused(str(exc)) from None
         return {"difficulty": raised}, {"difficulty"}
 
-    def rolled_from_panel(self, contest: Contest, entry: RollEntry, user: Any) -> RollEntry | None:
+    def rolled_from_panel(self, contest: Contest, entry: RollEntry, user: User) -> RollEntry | None:
         return self.decide_single(contest, entry, user)
 
     def verdict_words(self, contest: Contest, entry: RollEntry) -> str:
