@@ -42,7 +42,8 @@ def _in_some_column(word: str) -> RawSQL:
     """PostgreSQL: "one of the six columns holds ``word``", which the trigram index answers. Only
     ever a necessary condition beside the exact one, which decides (readers, columns)."""
     pattern = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-    return RawSQL(f"{SEARCH_TEXT} LIKE UPPER(%s)", [pattern], output_field=BooleanField())
+    # SEARCH_TEXT is this module's constant; the word is a parameter.
+    return RawSQL(f"{SEARCH_TEXT} LIKE UPPER(%s)", [pattern], output_field=BooleanField())  # noqa: S611
 
 
 # ---------------------------------------------------------------------------------------------
@@ -50,7 +51,7 @@ def _has_pieces(word: str) -> RawSQL:
     """PostgreSQL: "the joined text has every one- and two-letter piece of ``word``", which the
     index of migration 0021 answers; for a word of one or two letters, a necessary condition of
     its being in the text (beside the exact rule, which decides)."""
-    return RawSQL(
+    return RawSQL(  # noqa: S611 — SEARCH_TEXT is this module's constant; the word a parameter
         f"rolls_search_grams({SEARCH_TEXT}) @> rolls_search_grams(UPPER(%s))",
         [word],
         output_field=BooleanField(),
