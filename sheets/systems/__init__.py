@@ -5,17 +5,17 @@ the sheet model and its related name, the sheet and resource forms, the roll for
 rows, the skill names a GM may ask for, the difficulty a GM call fixes, the contest styles, the
 outcomes the log filters by, what follow-ups read again, the sheet's parts for its page, the JSON
 import and export, the template folder. Views, forms, models and templates ask
-``campaign.rule_system`` (or ``sheets.registry.rule_system``) instead of branching on the
+``rule_system_of(campaign)`` (or ``rule_system(key)``, both below) instead of branching on the
 system's name. The system object holds its name and its sheet; the rest is grouped into facets,
 one attribute per concern (``sheet_page``, ``rolling``, ``results``, ``table``, ``creation``,
 ``json``, ``campaign_skills``, ``templates``; ``sheets.systems.facets``).
 
 Each system is a subclass in its own module (``cogent``, ``dad6``, ``cold_stars``), named in the
-setting ``RULE_SYSTEMS`` and registered at start-up here (``register``); the models see only their
-keys and labels, in ``sheets.registry``, and never call a system (the seam imports forms, which
-import the models). Classes of the ``rolls`` app (the roll form, the
-GM's resource form) are named by dotted path and imported on first use: ``sheets`` imports
-without ``rolls``' views and forms.
+setting ``RULE_SYSTEMS`` and registered at start-up here (``register``); the models see only its
+names (``sheets.registry.SystemNames``: keys, labels, the sheet's related name, contest kinds) and
+never call a system, because the seam imports forms, which import the models. Classes of the
+``rolls`` app (the roll form, the GM's resource form) are named by dotted path and imported on
+first use: ``sheets`` imports without ``rolls``' views and forms.
 
 Adding a system: docs/architecture.md, "Adding a rule system".
 """
