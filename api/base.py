@@ -64,8 +64,9 @@ def invalid(form: Any, detail: str = "Some values are not valid.") -> ApiError:
 # Authentication
 # ---------------------------------------------------------------------------------------------
 
+# A message about tokens, not one.
 NO_TOKEN = (
-    "Send a personal access token: “Authorization: Bearer pst_…”. Make one on your account page."
+    "Send a personal access token: “Authorization: Bearer pst_…”. Make one on your account page."  # noqa: S105
 )
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from django.http import HttpRequest
 from ninja import Body, Router, Schema, Status
 from pydantic import Field
 
@@ -18,6 +17,7 @@ from rolls.messages import actions
 from rolls.messages.forms import CorrectionForm, MessageForm, choice_rows, split_choices
 from rolls.messages.text import MAX_LENGTH
 from sheets.access import campaign_for_member
+from web.http import AuthenticatedHttpRequest
 
 router = Router(tags=["Messages"])
 
@@ -55,11 +55,13 @@ class CorrectionIn(Schema):
 
 
 @router.post("/campaigns/{pk}/messages", **WRITES, url_name="messages", summary="Post a message")
-def message_post(request: HttpRequest, pk: Id, body: Body[MessageIn]) -> Status[dict[str, Any]]:
+def message_post(
+    request: AuthenticatedHttpRequest, pk: Id, body: Body[MessageIn]
+) -> Status[dict[str, Any]]:
     """Post a message to the campaign's log, as the log's composer does. Needs the ``roll``
     scope; 429 over the message rate (``Retry-After`` says when)."""
     needs_roll_scope(request)
-    campaign, membership = campaign_for_member(request, pk)  # type: ignore[arg-type]
+    campaign, membership = campaign_for_member(request, pk)
     choices = split_choices(choice_rows(membership))
     ids = {name: str(pk) for pk, name in choices[1]}
     unknown = [name for name in body.to if name not in ids]
@@ -81,7 +83,7 @@ def message_post(request: HttpRequest, pk: Id, body: Body[MessageIn]) -> Status[
     summary="Correct your message",
 )
 def message_correct(
-    request: HttpRequest, entry_id: EntryId, body: Body[CorrectionIn]
+    request: AuthenticatedHttpRequest, entry_id: EntryId, body: Body[CorrectionIn]
 ) -> Status[dict[str, Any]]:
     """Correct a message you wrote (any version of it): a new entry that follows its newest
     version, never an overwrite. 409 for someone else's message or a roll. Needs the ``roll``

@@ -34,8 +34,9 @@ from rolls.rolling.targets import Target, sheet_targets, target_for_roller
 from rules import cogent
 from sheets.access import campaign_for_member, character_for_reader
 from sheets.models import Character, Membership, Refused
-from sheets.registry import rule_system
+from sheets.systems import rule_system
 from sheets.usage import heavy_wait
+from web.http import AuthenticatedHttpRequest
 
 router = Router(tags=["Rolls and the log"])
 
@@ -387,7 +388,7 @@ def target(
     summary="Roll",
 )
 def roll(
-    request: HttpRequest, pk: Id, kind: Kind, target_pk: Id, body: Body[RollIn]
+    request: AuthenticatedHttpRequest, pk: Id, kind: Kind, target_pk: Id, body: Body[RollIn]
 ) -> Status[dict[str, Any]]:
     """Roll on the server with the panel's options, validated as the panel validates them;
     stored in the campaign's chain and announced live like a roll from the page. Answers the
@@ -452,7 +453,7 @@ def entry(request: HttpRequest, entry_id: EntryId) -> dict[str, Any]:
     summary="Follow a roll up",
 )
 def follow_up(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     entry_id: EntryId,
     action: Annotated[str, Path(description="One of the entry's follow_ups")],
     body: Body[FollowUpIn],

@@ -21,6 +21,7 @@ from rolls.sessions.forms import SceneForm, SessionForm
 from rolls.sessions.state import LISTED, SessionItem, current, session, sessions
 from sheets.access import campaign_for_gm, campaign_for_member
 from sheets.models import Campaign
+from web.http import AuthenticatedHttpRequest
 
 router = Router(tags=["Sessions and scenes"])
 
@@ -150,7 +151,9 @@ def session_list(request: HttpRequest, pk: Id, query: Query[ListQuery]) -> dict[
 
 # The same path as the list: one URL, named once (a second name would shadow the first).
 @router.post("/campaigns/{pk}/sessions", **WRITES, url_name="sessions", summary="Start a session")
-def session_start(request: HttpRequest, pk: Id, body: Body[TitleIn]) -> Status[dict[str, Any]]:
+def session_start(
+    request: AuthenticatedHttpRequest, pk: Id, body: Body[TitleIn]
+) -> Status[dict[str, Any]]:
     """The GM starts the next session (numbered for you; ``title`` optional, at most 100
     characters). A session still going on is ended first. Needs the ``roll`` scope."""
     campaign, title = _titled(request, pk, SessionForm, body)
@@ -165,7 +168,9 @@ def session_start(request: HttpRequest, pk: Id, body: Body[TitleIn]) -> Status[d
     url_name="session_scene",
     summary="Mark a scene",
 )
-def session_scene(request: HttpRequest, pk: Id, body: Body[TitleIn]) -> Status[dict[str, Any]]:
+def session_scene(
+    request: AuthenticatedHttpRequest, pk: Id, body: Body[TitleIn]
+) -> Status[dict[str, Any]]:
     """The GM begins the next scene of the session going on (409 when none is). Answers the
     session with its scenes. Needs the ``roll`` scope."""
     campaign, title = _titled(request, pk, SceneForm, body)
@@ -179,9 +184,9 @@ def session_scene(request: HttpRequest, pk: Id, body: Body[TitleIn]) -> Status[d
     url_name="session_end",
     summary="End the session",
 )
-def session_end(request: HttpRequest, pk: Id) -> Status[dict[str, Any]]:
+def session_end(request: AuthenticatedHttpRequest, pk: Id) -> Status[dict[str, Any]]:
     """The GM ends the session going on (409 when none is). Needs the ``roll`` scope."""
     needs_roll_scope(request)
-    campaign, _ = campaign_for_gm(request, pk)  # type: ignore[arg-type]
+    campaign, _ = campaign_for_gm(request, pk)
     entry = actions.end_session(request.user, campaign)
     return Status(201, _the_session(request, campaign, entry.result["session"]))

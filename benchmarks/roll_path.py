@@ -26,6 +26,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.dirname(__file__)))
 
 from benchmarks import common
+from sheets.systems import rule_system_of
 
 WARMUP = 30
 ROLLS = 400
@@ -60,7 +61,7 @@ def roller(name: str, system: str):
     of its sheet (DAD6 sheets start without skills: one is added)."""
     campaign = common.campaign(name, system=system)
     hero = common.character(campaign, name, "Runner")
-    sheet = campaign.rule_system.sheet_of(hero)
+    sheet = rule_system_of(campaign).sheet_of(hero)
     if system == "dad6":
         sheet.skills.get_or_create(name="Cooking", defaults={"competence": "trained"})
     return hero, sheet.skills.order_by("pk").first()

@@ -147,7 +147,7 @@ AUTHENTICATION_BACKENDS = [
 SESSION_ENGINE = "sheets.sessions"
 
 # The rule systems a campaign may play, each a sheets.systems.RuleSystem subclass by dotted path,
-# registered at start-up in sheets.registry (docs/architecture.md, "Adding a rule system"). The
+# registered at start-up in sheets.systems (docs/architecture.md, "Adding a rule system"). The
 # tests' settings add a fourth that lives only in tests/ (tests/settings.py).
 RULE_SYSTEMS = [
     "sheets.systems.cogent.CogentSystem",

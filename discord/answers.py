@@ -19,7 +19,7 @@ from rolls.log.records import api_records
 from rolls.rolling import followups
 from rolls.webhooks import payloads
 from sheets.models import Membership
-from sheets.registry import rule_system
+from sheets.systems import rule_system
 
 # Interaction response types and message flags (Discord: "Receiving and Responding").
 PONG = 1

@@ -21,8 +21,10 @@ from rolls.rolling.display import headline
 from rolls.rolling.forms.base import RollForm
 from rolls.rolling.panel_values import NotSingle, bound_panel
 from rolls.rolling.targets import Target, sheet_targets, target_for_roller
+from rolls.table.calls import difficulty_label
 from rolls.webhooks import payloads
 from sheets.models import Character, Refused
+from sheets.systems import rule_system_of
 
 # A target's value in a command: "<character>.<kind>.<row>", as autocomplete offers it.
 TARGET_VALUE = re.compile(r"^([0-9]{1,12})\.([a-z0-9-]{1,40})\.([0-9]{1,12})$")
@@ -88,7 +90,7 @@ def panel_values(form_class: type[RollForm], options: dict[str, Any]) -> dict[st
 
 
 def form_for(here: Here, target: Target, options: dict[str, Any]) -> RollForm:
-    form_class = target.character.campaign.rule_system.rolling.form_class
+    form_class = rule_system_of(target.character.campaign).rolling.form_class
     try:
         return bound_panel(target, here.member, panel_values(form_class, options))
     except (NotSingle, Refused) as refused:
@@ -152,7 +154,7 @@ def option_choices(here: Here, options: dict[str, Any], name: str, typed: str) -
     if name == CALL:
         calls = RollCall.objects.prompts_for(target.character).filter(skill=target.obj.name)
         return [
-            (f"{c.skill}, {c.difficulty_label}" + (f" — {c.note}" if c.note else ""), str(c.pk))
+            (f"{c.skill}, {difficulty_label(c)}" + (f" — {c.note}" if c.note else ""), str(c.pk))
             for c in calls
         ]
     form = form_for(here, target, {k: v for k, v in options.items() if k != name})

@@ -12,12 +12,12 @@ class SheetsConfig(AppConfig):
 
         from sheets.models import Character
         from sheets.portraits import forget_deleted
-        from sheets.registry import register
+        from sheets.systems import register
 
         # A deleted character's portrait files go with it, after commit (sheets/portraits.py).
         post_delete.connect(forget_deleted, sender=Character, dispatch_uid="portrait_files")
 
         # The rule systems, once every model is loaded: a system's module imports its forms,
-        # which import the models (sheets/registry.py).
+        # which import the models (sheets/systems/__init__.py).
         for path in settings.RULE_SYSTEMS:
             register(import_string(path)())

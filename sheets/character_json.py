@@ -41,7 +41,8 @@ from sheets.forms import (
     Dad6SkillForm,
 )
 from sheets.models import Campaign, Character, Membership
-from sheets.registry import rule_system, rule_system_keys
+from sheets.registry import rule_system_keys
+from sheets.systems import rule_system, rule_system_of
 
 if TYPE_CHECKING:
     from sheets.models import CogentSheet, ColdStarsSheet, Dad6Sheet
@@ -83,7 +84,7 @@ def export_character(character: Character) -> dict[str, Any]:
     if character.hidden_from_players:
         # Only the GM reads a hidden NPC, so only the GM's export says so; the GM's import keeps it.
         data["character"]["hidden_from_players"] = True
-    system = character.campaign.rule_system
+    system = rule_system_of(character.campaign)
     data["sheet"] = system.json.dump(system.sheet_of(character))
     return data
 
@@ -327,7 +328,7 @@ def _parse(raw: str, campaign: Campaign) -> dict[str, Any]:
         raise CharacterImportError(
             [
                 f"This is a {rule_system(system).label} character; “{campaign.name}” plays "
-                f"{campaign.rule_system.label}. Import it into a campaign of the same system."
+                f"{rule_system_of(campaign).label}. Import it into a campaign of the same system."
             ]
         )
     for key in ("character", "sheet"):
@@ -374,7 +375,7 @@ def import_character(raw: str, *, membership: Membership) -> Imported:
             hidden_from_players=gm and hidden,
         )
         result = Imported(character)
-        system = campaign.rule_system
+        system = rule_system_of(campaign)
         sheet = system.sheet_of(character)
         system.json.load(sheet, data["sheet"], c, gm=gm, result=result, ignored=ignored)
         if c.errors:

@@ -1,30 +1,39 @@
-"""The rule systems by the key a campaign stores: the one mapping keyed by system in the app.
+"""What the models may know of the rule systems: names only, each system's ``SystemNames``.
 
-The seam's lookups (``rule_system``, ``contest_style``) live here rather than in
-``sheets.systems``, because models need them (``Campaign.rule_system``, ``Contest.style``,
-``RollEntry.headline``) and this module imports nothing at run time: a system's module pulls in
-its forms, its creation form and its JSON, which import the models. Which systems there are is
-the setting ``RULE_SYSTEMS`` (each a ``RuleSystem`` subclass by dotted path); ``SheetsConfig.ready``
-registers them once every model is loaded.
+The models' choices (``Campaign.system``, ``RollEntry.system``, ``Contest.kind``), a character's
+sheet (its related name and model) and two migrations read these; nothing here imports any of
+ours, so the model layer stays below the seam. The systems themselves (``RuleSystem`` objects:
+forms, styles, headlines) are looked up above the models, in ``sheets.systems``
+(``rule_system_of(campaign)``, ``rule_system(key)``), which ``SheetsConfig.ready`` fills from the
+setting ``RULE_SYSTEMS`` and which records each system's names here.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from rolls.table.styles.base import ContestStyle
-    from sheets.systems import RuleSystem
-
-SYSTEMS: dict[str, RuleSystem[Any]] = {}
+from dataclasses import dataclass
 
 
-def register(system: RuleSystem[Any]) -> None:
-    """Add a system under its key (``SheetsConfig.ready``, once per system)."""
-    SYSTEMS[system.key] = system
+@dataclass(frozen=True)
+class SystemNames:
+    """One system as the models see it: plain names, no behaviour."""
+
+    key: str  # the System value a campaign stores
+    label: str
+    related_name: str  # Character → its one-to-one sheet
+    sheet_model: str  # the sheet model's "app_label.ModelName"
+    contest_kinds: tuple[tuple[str, str], ...]  # (kind, label) of each contest style
 
 
-def rule_system(key: str) -> RuleSystem[Any]:
+# By key, in registration order (settings.RULE_SYSTEMS).
+SYSTEMS: dict[str, SystemNames] = {}
+
+
+def register(names: SystemNames) -> None:
+    """Record one system's names (``sheets.systems.register``, once per system)."""
+    SYSTEMS[names.key] = names
+
+
+def names_of(key: str) -> SystemNames:
     return SYSTEMS[key]
 
 
@@ -33,17 +42,11 @@ def rule_system_keys() -> tuple[str, ...]:
     return tuple(SYSTEMS)
 
 
-def all_rule_systems() -> tuple[RuleSystem[Any], ...]:
-    return tuple(SYSTEMS.values())
-
-
-def contest_style(kind: str) -> ContestStyle:
-    """The style of a contest kind (kinds are unique across systems, so no campaign is read)."""
-    return next(
-        s for system in all_rule_systems() for s in system.table.contest_styles if s.kind == kind
-    )
+def system_labels() -> list[tuple[str, str]]:
+    """Every registered system's key and label (``sheets.models.base.system_choices``)."""
+    return [(names.key, names.label) for names in SYSTEMS.values()]
 
 
 def contest_kind_choices() -> list[tuple[str, str]]:
     """Every system's contest kinds with their labels (the contest's ``kind`` choices)."""
-    return [(s.kind, s.label) for system in all_rule_systems() for s in system.table.contest_styles]
+    return [kind for names in SYSTEMS.values() for kind in names.contest_kinds]

@@ -12,6 +12,7 @@ from django.template.loader import render_to_string
 
 from log.models import RollEntry
 from sheets.models import Character, Membership
+from sheets.systems import rule_system_of
 from web.http import AuthenticatedHttpRequest
 
 RECENT_ROLLS = 5  # entries shown on a sheet; the campaign log has the rest
@@ -19,7 +20,7 @@ RECENT_ROLLS = 5  # entries shown on a sheet; the campaign log has the rest
 
 def with_sheet(character: Character) -> Character:
     """Reload with the one-to-one sheet joined so the page has a fixed number of queries."""
-    related = character.campaign.rule_system.related_name
+    related = rule_system_of(character.campaign).related_name
     return Character.objects.select_related("campaign", "owner", related).get(pk=character.pk)
 
 
@@ -36,7 +37,7 @@ def rolled_context(
         only |= {"membership": membership, "rolled_parts": [], "rolled_prompts": True}
         return only | recent_rolls(character, membership)
     character = with_sheet(character)
-    system = character.campaign.rule_system
+    system = rule_system_of(character.campaign)
     sheet = system.sheet_of(character)
     # Read mode, and only what those parts show: the rest of the sheet's rows stay unread.
     context: dict[str, Any] = {

@@ -16,7 +16,7 @@ from typing import Any, cast
 from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore as DjangoSessionStore
 
-from sheets.models import Session
+from sheets.models.sessions import Session
 
 
 class SessionStore(DjangoSessionStore):

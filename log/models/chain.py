@@ -41,11 +41,15 @@ from log.models.head import LogHead
 from log.models.keys import server_key
 from log.models.kinds import MARKER_KINDS, MESSAGE_KINDS, Kind, Visibility
 from log.models.messages import EntryRecipient
+from log.models.sources import DiceSource
 from proofs.poolside_verify import entry_message, head_message
+from rules import RandomSource
 from sheets.models import Campaign, Character, Membership
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+
+    from django.contrib.auth.models import User
 
     from log.models.entry import RollEntry
     from proofs.witness import Witness
@@ -262,11 +266,11 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         return verify_chain(self, campaign_id, witnesses)
 
     # --- writing ---------------------------------------------------------------------------
-    def append_by(self, user: Any, character: Character, **fields: Any) -> RollEntry:
+    def append_by(self, user: User, character: Character, **fields: Any) -> RollEntry:
         """Append an entry ``user`` made for ``character``: the campaign, the names and the system
         are read from them (a field given here wins: a reveal keeps the name rolled under)."""
         campaign = fields.pop("campaign", None) or character.campaign  # given when it is loaded
-        who = {
+        who: dict[str, Any] = {
             "character": character,
             "user": user,
             "character_name": character.name,
@@ -294,7 +298,9 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
                     head = _locked_head(cursor, sql, campaign)
         return head[0] + 1, head[1], head[2]
 
-    def append(self, *, campaign: Campaign, dice: Any = None, **fields: Any) -> RollEntry:
+    def append(
+        self, *, campaign: Campaign, dice: RandomSource | None = None, **fields: Any
+    ) -> RollEntry:
         """Append one entry to the campaign's chain and return it.
 
         Runs inside the caller's transaction when there is one (so resource changes and the entry
@@ -469,15 +475,15 @@ class Drawn:
     proof: dict[str, Any]
 
     @classmethod
-    def of(cls, dice: Any) -> Drawn | None:
+    def of(cls, dice: RandomSource | None) -> Drawn | None:
         """None for no source, a source that never drew, or one that isn't the VRF's (the
         tests' seeded dice)."""
-        record = getattr(dice, "record", None)
-        proof = record() if record is not None else {}
-        if not proof:
+        if not isinstance(dice, DiceSource):
             return None
-        reserved = getattr(dice, "reserved", None)  # (seq, prev_hash, secret), when kept
-        secret = reserved[2] if reserved else ""
+        proof = dice.record()
+        if not proof or dice.seq is None or dice.prev_hash is None:
+            return None
+        secret = dice.reserved[2] if dice.reserved else ""
         return cls((dice.seq - 1, dice.prev_hash, secret), proof)
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from fractions import Fraction
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 from django.conf import settings
@@ -40,10 +40,6 @@ from log.models.kinds import (
 from log.models.recorded import RECORDED_LINKS
 from log.tokens import entry_url
 from sheets.models import Campaign, Character, Membership, system_choices
-from sheets.registry import rule_system
-
-if TYPE_CHECKING:
-    from rolls.rolling.outcomes import Headline
 
 
 class RollEntry(models.Model):
@@ -461,12 +457,6 @@ class RollEntry(models.Model):
     @property
     def dice(self) -> list[Die]:
         return dice_of(self.faces)
-
-    @cached_property
-    def headline(self) -> Headline:
-        """The result card's headline, figure and meaning in play, worded per system when shown
-        (never stored: the stored words are hashed into the chain)."""
-        return rule_system(self.system).results.headline(self)
 
     @property
     def contest_sides(self) -> list[dict[str, Any]]:

@@ -18,8 +18,6 @@ from sheets.models import Campaign
 GENESIS_HASH = "0" * 64
 
 
-
-
 class LogHead(models.Model):
     """Where a campaign's chain ends: its length and last hash, moved in the transaction that
     appends. ``verify_log`` compares the chain with it, so deleting the newest entries — which

@@ -66,7 +66,9 @@ KEEPALIVE_COMMENT = b": keep-alive\n\n"
 
 def retry_hint() -> bytes:
     """The ``retry:`` line a stream sends once caught up: its own reconnect delay, jittered."""
-    return f"retry: {RETRY_MS + random.randrange(RETRY_JITTER_MS + 1)}\n\n".encode()
+    # Jitter spreads reconnects; nothing guessable rides on it.
+    jitter = random.randrange(RETRY_JITTER_MS + 1)  # noqa: S311
+    return f"retry: {RETRY_MS + jitter}\n\n".encode()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from rolls.messages.forms import recipient_rows, speaker_rows, split_choices
 from rolls.sessions.state import SessionItem, marker_rows, sessions_of
 from sheets.converters import parse_id
 from sheets.models import Campaign, Character, Membership
+from sheets.systems import rule_system_of
 from web.http import AuthenticatedHttpRequest
 
 SEARCH_MAX_WORDS = 8
@@ -41,7 +42,8 @@ def _in_some_column(word: str) -> RawSQL:
     """PostgreSQL: "one of the six columns holds ``word``", which the trigram index answers. Only
     ever a necessary condition beside the exact one, which decides (readers, columns)."""
     pattern = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-    return RawSQL(f"{SEARCH_TEXT} LIKE UPPER(%s)", [pattern], output_field=BooleanField())
+    # SEARCH_TEXT is this module's constant; the word is a parameter.
+    return RawSQL(f"{SEARCH_TEXT} LIKE UPPER(%s)", [pattern], output_field=BooleanField())  # noqa: S611
 
 
 # ---------------------------------------------------------------------------------------------
@@ -49,7 +51,7 @@ def _has_pieces(word: str) -> RawSQL:
     """PostgreSQL: "the joined text has every one- and two-letter piece of ``word``", which the
     index of migration 0021 answers; for a word of one or two letters, a necessary condition of
     its being in the text (beside the exact rule, which decides)."""
-    return RawSQL(
+    return RawSQL(  # noqa: S611 — SEARCH_TEXT is this module's constant; the word a parameter
         f"rolls_search_grams({SEARCH_TEXT}) @> rolls_search_grams(UPPER(%s))",
         [word],
         output_field=BooleanField(),
@@ -138,7 +140,7 @@ class LogFilterForm(forms.Form):
             ("", "All outcomes"),
             (ANY_SUCCESS, "Any success"),
             (ANY_FAILURE, "Any other outcome"),
-        ] + [(code, OUTCOME_LABELS[code]) for code in campaign.rule_system.results.log_outcomes]
+        ] + [(code, OUTCOME_LABELS[code]) for code in rule_system_of(campaign).results.log_outcomes]
 
     def _read_choices(
         self, campaign: Campaign, membership: Membership, *, composer: bool

@@ -10,7 +10,7 @@ constraint keeps the versions in one line even when two corrections race.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -19,6 +19,9 @@ from log.models import EntryRecipient, Kind, RollEntry, Visibility
 from rolls.messages.forms import EVERYONE, GM_ONLY, WHISPER
 from sheets.models import Campaign, Character, Membership, Refused
 from web.ratelimit import Rate, attempt, rate
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 AUDIENCES = {EVERYONE: Visibility.PUBLIC, GM_ONLY: Visibility.GM_ONLY, WHISPER: Visibility.WHISPER}
 
@@ -31,14 +34,14 @@ class TooFast(Refused):
         self.wait = wait
 
 
-def _throttle(user: Any) -> None:
+def _throttle(user: User) -> None:
     count, seconds = rate(settings.MESSAGE_RATE)
     if count and (wait := attempt("message", str(user.pk), Rate(count, seconds))):
         raise TooFast(wait)
 
 
 def post_message(
-    user: Any,
+    user: User,
     membership: Membership,
     campaign: Campaign,
     *,
@@ -77,7 +80,7 @@ def post_message(
     return entry
 
 
-def correct_message(user: Any, entry: RollEntry, text: str) -> RollEntry:
+def correct_message(user: User, entry: RollEntry, text: str) -> RollEntry:
     """Append a correction of ``entry`` (the message, or any version of it): it follows the
     newest version, never rewrites one. Only the author corrects their message."""
     root = entry.root if entry.root_id else entry
@@ -105,7 +108,7 @@ def correct_message(user: Any, entry: RollEntry, text: str) -> RollEntry:
     return correction
 
 
-def _append(user: Any, campaign: Campaign, **fields: Any) -> RollEntry:
+def _append(user: User, campaign: Campaign, **fields: Any) -> RollEntry:
     # A message has no dice and nothing to chance; what was said goes in ``detail`` (hashed, and
     # searched like a roll's words), and ``label`` stays empty as a marker's does (the skill
     # filter passes empty labels for free).

@@ -34,7 +34,9 @@ class Migration(migrations.Migration):
                 (
                     "secret",
                     models.CharField(
-                        default=functools.partial(secrets.token_urlsafe, 32), editable=False, max_length=64
+                        default=functools.partial(secrets.token_urlsafe, 32),
+                        editable=False,
+                        max_length=64,
                     ),
                 ),
                 ("active", models.BooleanField(default=True)),

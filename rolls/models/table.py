@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
 from sheets.models import Campaign, Character
-from sheets.registry import contest_kind_choices, contest_style
-
-if TYPE_CHECKING:
-    from rolls.table.styles.base import ContestStyle
+from sheets.registry import contest_kind_choices
 
 
 class RollCallQuerySet(models.QuerySet["RollCall"]):
@@ -54,19 +49,12 @@ class RollCall(models.Model):
         ordering = ["-pk"]
 
     def __str__(self) -> str:
-        return f"Call for {self.skill} ({self.difficulty_label})"
+        # The difficulty as stored: its words are the rule system's (rolls.table.calls).
+        return f"Call for {self.skill} (difficulty {self.difficulty})"
 
     @property
     def is_open(self) -> bool:
         return self.closed_at is None
-
-    @property
-    def difficulty_label(self) -> str:
-        return self.campaign.rule_system.table.difficulty_label(self.difficulty, self.ability)
-
-    def preset(self) -> tuple[dict[str, Any], set[str]]:
-        """The roll panel's prefilled values and which of them the player cannot change."""
-        return self.campaign.rule_system.table.call_preset(self.difficulty, self.ability)
 
     def targets_character(self, character: Character) -> bool:
         return self.targets.filter(character=character).exists()
@@ -189,11 +177,6 @@ class Contest(models.Model):
     @property
     def is_active(self) -> bool:
         return self.state in (ContestState.OPEN, ContestState.CHOOSING)
-
-    @property
-    def style(self) -> ContestStyle:
-        """How this kind of contest runs (who rolls, what side B does): from the rule system."""
-        return contest_style(self.kind)
 
     def character(self, side: str) -> Character | None:
         return self.character_a if side == "a" else self.character_b

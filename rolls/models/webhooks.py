@@ -8,8 +8,8 @@ in the background (rolls/webhooks/delivery.py); docs/webhooks.md describes it al
 from __future__ import annotations
 
 import secrets
-from functools import partial
 from datetime import timedelta
+from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -72,7 +72,9 @@ class Webhook(models.Model):
     url = models.URLField("URL", max_length=2000)
     format = models.CharField(max_length=16, choices=WebhookFormat.choices)
     # The key of the JSON format's HMAC signature: the receiver keeps a copy to check it.
-    secret = models.CharField(max_length=64, default=partial(secrets.token_urlsafe, 32), editable=False)
+    secret = models.CharField(
+        max_length=64, default=partial(secrets.token_urlsafe, 32), editable=False
+    )
     active = models.BooleanField(default=True)
     # A witness token of the log's head each time the GM ends a session
     # (docs/verifiable-dice.md#an-outside-witness); the GM can post one any time besides.

@@ -6,7 +6,7 @@ nothing written when the rules, the resources or a moment-earlier change say no.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
 
@@ -21,10 +21,14 @@ from rolls.rolling.outcomes import Outcome
 from rolls.rolling.targets import Target
 from rolls.table import contests
 from sheets.models import Character, Refused
+from sheets.systems import rule_system_of
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 def make_roll(
-    user: Any, target: Target, form: RollForm, action: str, params: Any
+    user: User, target: Target, form: RollForm, action: str, params: Any
 ) -> tuple[RollEntry, Ask | None]:
     """Roll a valid panel ``form`` for ``target`` as ``user``: one transaction that re-checks the
     GM's request it answers (``params``: call/contest), spends, rolls and appends. Raises
@@ -54,7 +58,7 @@ def make_roll(
 
 
 def _roll(
-    user: Any, target: Target, form: RollForm, action: str, params: Any, nonce: str
+    user: User, target: Target, form: RollForm, action: str, params: Any, nonce: str
 ) -> tuple[RollEntry, Ask | None]:
     character = target.character
     assisted, _ = _assists(form)
@@ -64,7 +68,7 @@ def _roll(
         raise Refused("An answer to the GM's request can't be an assist roll.")
     # A roll that spends nothing needs no sheet lock: it reads the sheet as loaded.
     sheet = (
-        character.campaign.rule_system.lock_sheet(character.pk)
+        rule_system_of(character.campaign).lock_sheet(character.pk)
         if form.spends(action)
         else form.sheet
     )
@@ -96,7 +100,7 @@ def changed(form: RollForm, entry: RollEntry, ask: Ask | None) -> tuple[bool, bo
 def _assists(form: RollForm) -> tuple[Character | None, Assist | None]:
     """The character this roll assists and the waiting assist it takes (Cogent's panel only;
     None and None for the others)."""
-    return getattr(form, "assist_target", None), getattr(form, "_assist_taken", lambda: None)()
+    return form.assist_target, form.assist_taken()
 
 
 def _lock_assists(form: RollForm) -> None:
@@ -111,7 +115,7 @@ def _lock_assists(form: RollForm) -> None:
                 f"{taken.by_name}'s assist was used or dropped a moment ago; check the odds again."
             )
     if assisted is not None:
-        assisted.campaign.rule_system.lock_sheet(assisted.pk)  # serialises two assists for one
+        rule_system_of(assisted.campaign).lock_sheet(assisted.pk)  # serialises two assists for one
         if Assist.objects.waiting_for(assisted).exists():
             raise Refused(f"An assist already waits for {assisted.name}.")
 
@@ -137,7 +141,7 @@ def _record_assist(form: RollForm, entry: RollEntry) -> None:
         Assist.objects.filter(pk=taken.pk).update(used_by=entry)
 
 
-def _answered(ask: Ask | None, entry: RollEntry, user: Any) -> None:
+def _answered(ask: Ask | None, entry: RollEntry, user: User) -> None:
     """Inside the roll's transaction: tell the GM table (and decide a single-roll contest)."""
     if ask is None:
         return
@@ -150,7 +154,7 @@ def _answered(ask: Ask | None, entry: RollEntry, user: Any) -> None:
 
 
 def _append(
-    user: Any,
+    user: User,
     character: Character,
     outcome: Outcome,
     *,
@@ -173,7 +177,7 @@ def _append(
 
 
 def make_follow_up(
-    user: Any, entry: RollEntry, character: Character, action: str, value: str, nonce: str = ""
+    user: User, entry: RollEntry, character: Character, action: str, value: str, nonce: str = ""
 ) -> RollEntry:
     """Follow ``entry`` up with ``action`` (one of ``followups.names()``) in one transaction
     that locks the sheet; :class:`Refused` when the rules or resources say no, or when someone
@@ -182,7 +186,7 @@ def make_follow_up(
         raise Refused("Only a roll is followed up.")
     try:
         with transaction.atomic():
-            sheet = character.campaign.rule_system.lock_sheet(character.pk)
+            sheet = rule_system_of(character.campaign).lock_sheet(character.pk)
             dice = dice_for(character.campaign, nonce, entry.label)
             outcome = followups.perform(action, entry, sheet, dice, value)
             return _append(user, character, outcome, label=entry.label, follows=entry, dice=dice)

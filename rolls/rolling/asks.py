@@ -15,6 +15,7 @@ from log.models import RollEntry
 from rolls.models import Contest, RollCall
 from rolls.rolling.targets import Target
 from rolls.table import contests
+from rolls.table.calls import call_preset, difficulty_label
 from sheets.converters import parse_id
 from sheets.models import Character, Refused
 
@@ -45,11 +46,11 @@ class Ask:
     @property
     def description(self) -> str:
         if self.call:
-            words = f"Answering the GM's call: {self.call.skill}, {self.call.difficulty_label}"
+            words = f"Answering the GM's call: {self.call.skill}, {difficulty_label(self.call)}"
             return words + (f" — {self.call.note}" if self.call.note else "")
         contest = self.contest
         assert contest is not None
-        return f"Contest against {contest.name_b}: {contest.style.label}"
+        return f"Contest against {contest.name_b}: {contest.get_kind_display()}"
 
     def presets(self) -> dict[str, Any]:
         return {
@@ -94,7 +95,7 @@ def ask_for(params: Any, character: Character, target: Target, *, lock: bool = F
                 f"This call for a roll is closed, or {character.name} has already answered it."
             )
         ask = Ask(call=call)
-        ask.values, ask.locked = call.preset()
+        ask.values, ask.locked = call_preset(call)
     else:
         found = Contest.objects.select_related("campaign", "character_a", "character_b")
         if lock:

@@ -19,6 +19,7 @@ from rolls.rolling.access import entry_for_member
 from rolls.rolling.targets import assist_panel_url, find_target
 from rules import cogent
 from sheets.access import character_for_roller
+from sheets.systems import rule_system_of
 from web.http import AuthenticatedHttpRequest
 
 
@@ -55,7 +56,7 @@ def assist_ask(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """ "Ask for an assist": the character's roller asks the table (a prompt on the other sheets).
     ``withdraw`` in the POST closes the open request instead."""
     character, _ = character_for_roller(request, pk)
-    if not character.campaign.rule_system.rolling.has_assists:
+    if not rule_system_of(character.campaign).rolling.has_assists:
         raise Http404("Assists are a Cogent rule.")
     if request.POST.get("withdraw"):
         if AssistRequest.objects.close_for(character):
@@ -69,7 +70,7 @@ def assist_ask(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             content_type="text/plain",
         )
     with transaction.atomic():
-        character.campaign.rule_system.lock_sheet(character.pk)  # one open request at a time
+        rule_system_of(character.campaign).lock_sheet(character.pk)  # one open request at a time
         if Assist.objects.waiting_for(character).exists():
             messages.info(request, f"An assist already waits for {character.name}.")
         elif AssistRequest.objects.open().filter(character=character).exists():

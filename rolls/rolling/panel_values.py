@@ -14,6 +14,7 @@ from rolls.rolling.asks import ASK_PARAMS, panel_ask
 from rolls.rolling.forms.base import RollForm
 from rolls.rolling.targets import Target
 from sheets.models import Membership, Refused
+from sheets.systems import rule_system_of
 
 
 class NotSingle(ValueError):
@@ -63,7 +64,7 @@ def bound_panel(target: Target, membership: Membership, values: dict[str, Any]) 
     if refusal:
         raise Refused(refusal)
     presets = {"gm": membership.is_gm} | (ask.presets() if ask else {})
-    form_class = target.character.campaign.rule_system.rolling.form_class
+    form_class = rule_system_of(target.character.campaign).rolling.form_class
     defaults = form_class.default_data(target=target, sheet=target.sheet, **presets)
     data = with_options(form_class, defaults, values)
     data.update(asked)

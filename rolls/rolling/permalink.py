@@ -15,7 +15,7 @@ from rolls.rolling import followups
 from rolls.rolling.access import shows_seq
 from rolls.rolling.verify_data import has_proof, verify_data
 from sheets.models import Membership, Sheet
-from sheets.registry import rule_system
+from sheets.systems import rule_system
 from web.http import AuthenticatedHttpRequest
 
 

@@ -21,8 +21,7 @@ from rolls.rolling.forms.cogent_pools import default_weapon
 from rolls.rolling.row_read import RowRead
 from sheets.access import character_for_roller, check_reader, check_roller
 from sheets.models import Character, Membership, Sheet
-from sheets.registry import all_rule_systems
-from sheets.systems import RowKind, RuleSystem
+from sheets.systems import RowKind, RuleSystem, all_rule_systems, rule_system_of
 from web.http import AuthenticatedHttpRequest
 
 
@@ -51,7 +50,7 @@ class Target:
 
 def load_target(character: Character, kind: str, pk: int) -> Target:
     """The row ``pk`` of ``kind`` on this character's sheet; 404 for anything else."""
-    row = character.campaign.rule_system.rolling.row_kind(kind)
+    row = rule_system_of(character.campaign).rolling.row_kind(kind)
     if row is None:
         raise Http404("Nothing to roll there.")
     qs = row.model._default_manager.select_related(*row.related).prefetch_related(*row.prefetch)
@@ -134,7 +133,7 @@ class SheetTarget:
 def sheet_targets(character: Character) -> list[SheetTarget]:
     """Every rollable row of the sheet with its pool and odds at the panel's default options —
     what the sheet shows beside each Roll button (the API's targets, Discord's autocomplete)."""
-    system = character.campaign.rule_system
+    system = rule_system_of(character.campaign)
     # One sheet for every row: what a pool reads of it (Cogent's injuries and disabling
     # characteristics) is then read once, not once per row.
     sheet = system.read_sheet(character.pk)
@@ -165,7 +164,7 @@ def find_target(character: Character, name: str, *, assist: bool = False) -> Tar
     vocation order, is taken. A Cogent vocation is found only for an assist (rules at the table:
     vocations only assist), so a call or a contest never rolls one.
     """
-    for row in character.campaign.rule_system.rolling.rows:
+    for row in rule_system_of(character.campaign).rolling.rows:
         if row.assist_only and not assist:
             continue
         qs = row.model._default_manager.filter(**{row.lookup: character.pk}, name=name)
@@ -181,7 +180,7 @@ def row_names(character: Character, *, assist: bool = False) -> dict[str, tuple[
     """Every rollable row of this sheet by name → (URL kind, pk), the one :func:`find_target`
     would pick for that name; one query per kind of row, however many names are looked up."""
     found: dict[str, tuple[str, int]] = {}
-    for row in character.campaign.rule_system.rolling.rows:
+    for row in rule_system_of(character.campaign).rolling.rows:
         if row.assist_only and not assist:
             continue
         qs = row.model._default_manager.filter(**{row.lookup: character.pk})

@@ -7,7 +7,7 @@ HTMX gets the panel with the message (htmx swaps only 2xx), plain requests a 4xx
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -30,7 +30,11 @@ from rolls.rolling.targets import Target, target_for_roller
 from rolls.table import verdicts
 from sheets.models import Membership, Refused, Sheet
 from sheets.rolled import with_new_roll, with_rolled_parts
+from sheets.systems import rule_system_of
 from web.http import AuthenticatedHttpRequest
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 UPDATE_ODDS = "odds"  # the panel's "Update odds" without JavaScript: no roll, its page again
 
@@ -61,7 +65,7 @@ def _panel_context(
         "ask": ask,
         # Cogent: the roller may ask the table for an assist when none waits yet.
         "ask_assist_url": reverse("assist_ask", args=[target.character.pk])
-        if target.character.campaign.rule_system.rolling.has_assists
+        if rule_system_of(target.character.campaign).rolling.has_assists
         and getattr(form, "waiting_assist", None) is None
         and not ask
         else "",
@@ -92,7 +96,7 @@ def _form(
     """The system's panel form, bound to ``data`` or, when there is none, to its defaults —
     with the GM's values prefilled and locked when the roll answers a call or contest."""
     form_class, sheet = (
-        target.character.campaign.rule_system.rolling.form_class,
+        rule_system_of(target.character.campaign).rolling.form_class,
         sheet or target.sheet,
     )
     kwargs = {"gm": membership.is_gm} | (ask.presets() if ask else {})
@@ -156,7 +160,7 @@ def roll_create(
                 # they no longer pay for is unset rather than shown as an error under the
                 # result, and an assist given or taken is done with. A roll that changed
                 # nothing but the log keeps its form: the next roll's odds are the same.
-                sheet = character.campaign.rule_system.read_sheet(character.pk)
+                sheet = rule_system_of(character.campaign).read_sheet(character.pk)
                 data = form.next_roll_data(request.POST, sheet)
                 form = _form(data, target, membership, sheet=sheet, ask=ask)
     if entry is not None and request.htmx and not (spent or prompts) and _keeps_form(request):
@@ -236,7 +240,7 @@ def roll_follow_up(request: AuthenticatedHttpRequest, pk: int, action: str) -> H
         )
     except Refused as exc:
         refusal = str(exc)
-    sheet = character.campaign.rule_system.read_sheet(character.pk)
+    sheet = rule_system_of(character.campaign).read_sheet(character.pk)
     if new_entry is not None:
         if not request.htmx:
             return redirect(new_entry)
@@ -305,7 +309,7 @@ def roll_reveal(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     return redirect(reveal)
 
 
-def _reveal(entry: RollEntry, user: Any) -> RollEntry:
+def _reveal(entry: RollEntry, user: User) -> RollEntry:
     """The reveal entry that makes ``entry`` (and its follow-ups) readable by every member."""
     return RollEntry.objects.append(
         campaign=entry.campaign,

@@ -8,7 +8,7 @@ what the first wrote.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 
@@ -16,6 +16,9 @@ from log.models import Kind, LogHead, RollEntry
 from rolls.sessions.state import SessionState, current
 from rolls.webhooks.delivery import witness_session_end
 from sheets.models import Campaign, Refused
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 def _lock(campaign: Campaign) -> None:
@@ -35,7 +38,7 @@ def _newest_session(campaign: Campaign) -> int:
     return state.session if state else 0
 
 
-def _append(user: Any, campaign: Campaign, kind: str, state: SessionState, name: str) -> RollEntry:
+def _append(user: User, campaign: Campaign, kind: str, state: SessionState, name: str) -> RollEntry:
     # A marker has no dice and nothing to chance: the roll's fields stay empty ("1/1" is the odds
     # the log already shows for a certain outcome, and prints nothing for). Its name goes in
     # ``detail``, and ``label`` (what was rolled) stays empty: the skill filter's loose index scan
@@ -57,7 +60,7 @@ def _append(user: Any, campaign: Campaign, kind: str, state: SessionState, name:
     )
 
 
-def start_session(user: Any, campaign: Campaign, title: str = "") -> list[RollEntry]:
+def start_session(user: User, campaign: Campaign, title: str = "") -> list[RollEntry]:
     """Start the next session (numbered from 1). A session still open is ended first, in the same
     transaction: the GM who forgot to end last week's isn't stopped by it. Returns the entries
     written, oldest first."""
@@ -73,7 +76,7 @@ def start_session(user: Any, campaign: Campaign, title: str = "") -> list[RollEn
     return written
 
 
-def mark_scene(user: Any, campaign: Campaign, title: str = "") -> RollEntry:
+def mark_scene(user: User, campaign: Campaign, title: str = "") -> RollEntry:
     """Begin the next scene of the open session. Refused when no session is open."""
     with transaction.atomic():
         _lock(campaign)
@@ -89,7 +92,7 @@ def mark_scene(user: Any, campaign: Campaign, title: str = "") -> RollEntry:
         return _append(user, campaign, Kind.SCENE, scene, scene.scene_name)
 
 
-def end_session(user: Any, campaign: Campaign) -> RollEntry:
+def end_session(user: User, campaign: Campaign) -> RollEntry:
     """End the open session. Refused when none is open."""
     with transaction.atomic():
         _lock(campaign)
@@ -99,7 +102,7 @@ def end_session(user: Any, campaign: Campaign) -> RollEntry:
         return _end(user, campaign, state)
 
 
-def _end(user: Any, campaign: Campaign, state: SessionState) -> RollEntry:
+def _end(user: User, campaign: Campaign, state: SessionState) -> RollEntry:
     """Append the session's end and post the log's fingerprint as it leaves the log: a copy of
     the signed head outside the server at the end of each evening (docs/verifiable-dice.md)."""
     ended = SessionState(session=state.session, title=state.title, open=False)

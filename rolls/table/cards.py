@@ -12,6 +12,7 @@ from log.models import Kind, RollEntry
 from rolls.models import Contest, ContestState
 from rolls.rolling.targets import row_names
 from rolls.table import contests, verdicts
+from rolls.table.styles.base import style_of
 from sheets.models import Campaign, Membership
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ def contest_card(
     readable = verdicts.readable_by(membership, entries)
     hidden_result = not readable and contest.state in (ContestState.CHOOSING, ContestState.DECIDED)
     active = contest.is_active and not hidden_result
-    style = contest.style
+    style = style_of(contest)
     sides = [
         _side_card(contest, style, status, membership, active=active, figures=figures, rows=rows)
         for status in contests.sides(contest, entries)

@@ -13,6 +13,7 @@ from log.models import RollEntry, offered_visibilities
 from rolls.rolling.display import bands
 from rolls.templatetags.rolls_tags import headline
 from sheets.models import Campaign, Character, Membership
+from sheets.systems import rule_system_of
 
 if TYPE_CHECKING:
     from sheets.systems import RuleSystem
@@ -69,7 +70,7 @@ def character_rows(
     """Every character's card on the dashboard, or ``only`` that character's (its card alone,
     fetched when the live stream tells of a roll or an edit of it) — with ``news``, that one
     entry for its last rolls (the card's news: the page has the others)."""
-    system = campaign.rule_system
+    system = rule_system_of(campaign)
     characters = (
         Character.objects.filter(campaign=campaign)
         .select_related("owner", system.related_name)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from log.models import OUTCOME_LABELS, Kind, RollEntry
 from rolls.models import Contest
@@ -14,6 +14,9 @@ from rolls.table.verdicts import count_table
 from rules import RandomSource, cogent
 from sheets.models import CogentSheet, Refused
 from sheets.ranges import COGENT_PENALTY_MAX
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,7 @@ def cogent_side_roll(
     target: Target,
     sheet: CogentSheet,
     rng: RandomSource,
-    user: Any,
+    user: User,
     *,
     options: CogentSide,
     base: dict[str, Any],

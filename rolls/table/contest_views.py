@@ -19,12 +19,14 @@ from rolls.models import Contest
 from rolls.rolling.dice import dice_for
 from rolls.table import contests, verdicts
 from rolls.table.cards import contest_card
+from rolls.table.styles.base import style_of
 from sheets.access import (
     campaign_for_gm,
     campaign_for_member,
 )
 from sheets.models import Character, Membership, Refused
 from sheets.rolled import with_rolled_parts
+from sheets.systems import rule_system_of
 from web.http import AuthenticatedHttpRequest
 
 HIDDEN_CHOICE = "A roll of this contest is hidden from you, so the GM settles it."
@@ -129,9 +131,9 @@ def contest_side(
     character = _side_character(contest, side, membership)
 
     def change(contest: Contest) -> None:
-        sheet = contest.campaign.rule_system.lock_sheet(character.pk)
+        sheet = rule_system_of(contest.campaign).lock_sheet(character.pk)
         if action == "roll":
-            options = contest.style.side_options(request.POST)
+            options = style_of(contest).side_options(request.POST)
             visibility = contests.chosen_visibility(
                 contest, membership, request.POST.get("visibility", "")
             )

@@ -1,7 +1,7 @@
 """Contests: each side's roll and the verdict, as roll log entries. Every rule comes from the engine.
 
 This module is the flow every contest shares — its state, whose turn it is, who may see a side's
-roll — and it asks the contest's style (``contest.style``, one object per kind in
+roll — and it asks the contest's style (``style_of(contest)``, one object per kind in
 ``rolls.table.styles``, named by the rule system's seam) for the rest: how a side rolls, what
 decides, what side A's roll panel is prefilled with in a contest where only side A rolls.
 
@@ -18,7 +18,7 @@ views whether a member may see a contest's outcome — both through the entry-le
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 
@@ -26,8 +26,12 @@ from log.models import Kind, RollEntry, Visibility, offered_visibilities
 from rolls.models import Contest, ContestState
 from rolls.rolling.dice import aim
 from rolls.rolling.targets import Target, find_target
+from rolls.table.styles.base import style_of
 from rules import RandomSource
 from sheets.models import Character, Membership, Refused
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 SIDES = ("a", "b")
 
@@ -64,16 +68,16 @@ def target_for(contest: Contest, side: str) -> Target:
 
 def panel_preset(contest: Contest) -> tuple[dict[str, Any], set[str]]:
     """What side A's roll panel is prefilled with, and which values are locked."""
-    return contest.style.panel_preset(contest)
+    return style_of(contest).panel_preset(contest)
 
 
 def check_single_roll(contest: Contest, character: Character) -> None:
-    contest.style.check_panel_roll(contest, character)
+    style_of(contest).check_panel_roll(contest, character)
 
 
-def rolled_single(contest: Contest, entry: RollEntry, user: Any) -> RollEntry | None:
+def rolled_single(contest: Contest, entry: RollEntry, user: User) -> RollEntry | None:
     """Side A's panel roll is in: the verdict, when the style decides at once."""
-    return contest.style.rolled_from_panel(contest, entry, user)
+    return style_of(contest).rolled_from_panel(contest, entry, user)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -134,14 +138,14 @@ def roll_side(
     side: str,
     sheet: Any,
     rng: RandomSource,
-    user: Any,
+    user: User,
     *,
     options: Any = None,
     visibility: str = Visibility.PUBLIC,
 ) -> RollEntry:
     """One side's roll for the current round, on its *locked* sheet, seen by ``visibility``;
     ``options``: what the style's ``side_options`` read from the request."""
-    style = contest.style
+    style = style_of(contest)
     status = side_status(contest, side)
     if not style.rolls_here(contest, status):
         raise Refused("Only the acting side rolls in this contest, from its roll panel.")
@@ -172,29 +176,29 @@ def roll_side(
 
 
 def correct_side(
-    contest: Contest, side: str, sheet: Any, rng: RandomSource, user: Any
+    contest: Contest, side: str, sheet: Any, rng: RandomSource, user: User
 ) -> RollEntry:
     """Re-roll this side's roll once before the verdict (Cold Stars step 6)."""
     aim(rng, target_for(contest, side).label)
-    return contest.style.correct_side(contest, side, sheet, rng, user)
+    return style_of(contest).correct_side(contest, side, sheet, rng, user)
 
 
-def settle_side(contest: Contest, side: str, user: Any) -> RollEntry | None:
+def settle_side(contest: Contest, side: str, user: User) -> RollEntry | None:
     """This side keeps its roll; the contest is decided once every rolling side has."""
-    return contest.style.settle_side(contest, side, user)
+    return style_of(contest).settle_side(contest, side, user)
 
 
-def decide_if_ready(contest: Contest, user: Any) -> RollEntry | None:
+def decide_if_ready(contest: Contest, user: User) -> RollEntry | None:
     """Once every side is in: the verdict entry, a new round (Cogent tie) or the initiator's
     choice (Cold Stars even). Returns the verdict entry when there is one."""
-    return contest.style.decide_if_ready(contest, user)
+    return style_of(contest).decide_if_ready(contest, user)
 
 
-def choose(contest: Contest, choice: str, user: Any) -> RollEntry:
+def choose(contest: Contest, choice: str, user: User) -> RollEntry:
     """A result that lets the initiator choose (Cold Stars: even, or an all-blank roll)."""
     if contest.state != ContestState.CHOOSING:
         raise Refused("This contest isn't waiting for the initiator's choice.")
-    style = contest.style
+    style = style_of(contest)
     if choice not in dict(style.choices):
         raise Refused(style.choice_refusal)
     return style.choose(contest, choice, user)

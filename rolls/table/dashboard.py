@@ -17,6 +17,7 @@ from rolls.table.cards import RECENT_CLOSED, contest_cards
 from rolls.table.characters import character_rows
 from rolls.table.forms import AssistForm, CallForm, ContestForm
 from sheets.models import Campaign, Membership
+from sheets.systems import rule_system_of
 
 
 def calls_of(campaign: Campaign) -> list[dict[str, Any]]:
@@ -60,10 +61,10 @@ def dashboard_context(
     scene_form: SceneForm | None = None,
 ) -> dict[str, Any]:
     # Calls and contests name what is rolled; an assist may also be made with a vocation.
-    skills = campaign.rule_system.rolling.skill_names(campaign, vocations=False)
-    if campaign.rule_system.rolling.has_assists:
+    skills = rule_system_of(campaign).rolling.skill_names(campaign, vocations=False)
+    if rule_system_of(campaign).rolling.has_assists:
         assist_form = assist_form or AssistForm(
-            campaign=campaign, skills=campaign.rule_system.rolling.skill_names(campaign)
+            campaign=campaign, skills=rule_system_of(campaign).rolling.skill_names(campaign)
         )
     rows = character_rows(campaign, membership, bound)
     for row in rows:  # what a quick roll from the card said, beside its Roll buttons

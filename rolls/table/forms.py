@@ -19,6 +19,7 @@ from sheets.models import (
     ColdStarsSheet,
     Dad6Sheet,
 )
+from sheets.systems import rule_system_of
 
 ANY_ABILITY = ""
 
@@ -104,7 +105,7 @@ class CallForm(forms.Form):
             campaign=campaign
         )
         cast(forms.ChoiceField, self.fields["skill"]).choices = [(name, name) for name in skills]
-        spec = campaign.rule_system.table.difficulty
+        spec = rule_system_of(campaign).table.difficulty
         low, high = spec.minimum, spec.maximum
         difficulty = cast(forms.IntegerField, self.fields["difficulty"])
         difficulty.label, difficulty.min_value, difficulty.max_value = spec.label, low, high
@@ -114,7 +115,7 @@ class CallForm(forms.Form):
             MaxValueValidator(high),
         ]
         difficulty.widget.attrs.update(min=low, max=high)
-        if not campaign.rule_system.table.gm_picks_ability:
+        if not rule_system_of(campaign).table.gm_picks_ability:
             del self.fields["ability"]
 
     def clean(self) -> dict[str, Any]:
@@ -170,7 +171,7 @@ class ContestForm(forms.Form):
         kwargs.setdefault("prefix", "contest")
         super().__init__(*args, **kwargs)
         self.campaign = campaign
-        system = campaign.rule_system
+        system = rule_system_of(campaign)
         kinds = [(style.kind, style.label) for style in system.table.contest_styles]
         if len(kinds) > 1:
             # Each kind's label says how it plays, and one ("Active vs passive: the passive side
@@ -215,7 +216,7 @@ class ContestForm(forms.Form):
             if character and skill and find_target(character, skill) is None:
                 self.add_error(f"skill_{side}", f"{character.name} has no skill called {skill}.")
         if (
-            self.campaign.rule_system.table.opposition_adds_difficulty
+            rule_system_of(self.campaign).table.opposition_adds_difficulty
             and "difficulty" in data
             and "opposition" in data
         ):

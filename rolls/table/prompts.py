@@ -19,6 +19,7 @@ from rolls.rolling.targets import row_names
 from rolls.table.cards import contest_card, contest_entries
 from sheets.access import character_for_reader
 from sheets.models import Character, Membership
+from sheets.systems import rule_system_of
 from web.http import AuthenticatedHttpRequest
 
 
@@ -40,7 +41,7 @@ def prompts_context(character: Character, membership: Membership) -> dict[str, A
         contest_card(contest, membership, rows=rows) for contest in contests
     ]
     context["membership"] = membership
-    if character.campaign.rule_system.rolling.has_assists:
+    if rule_system_of(character.campaign).rolling.has_assists:
         # Only the assisted character's rollers see it wait: whether it is used tells of rolls.
         context["waiting_assist"] = Assist.objects.waiting_for(character).first()
         # "Ask for an assist": this character's own open request, and the others' it may answer
@@ -54,7 +55,7 @@ def prompts_context(character: Character, membership: Membership) -> dict[str, A
         context["assist_requests"] = [r for r in requests if r.character_id != character.pk]
         if context["assist_requests"]:
             # The rows an assist may be rolled with, in sheet order.
-            context["assist_skills"] = character.campaign.rule_system.rolling.assist_names(
+            context["assist_skills"] = rule_system_of(character.campaign).rolling.assist_names(
                 character.sheet
             )
     return context

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 
@@ -13,6 +13,9 @@ from rolls.rolling.display import CERTAIN
 from rolls.rolling.outcomes import odds_fields
 from rules import cogent, cold_stars
 from sheets.models import Membership, Refused
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 def cogent_verdict_words(
@@ -106,7 +109,7 @@ def sides_and_audience(contest: Contest) -> dict[str, Any]:
 
 def append_verdict(
     contest: Contest,
-    user: Any,
+    user: User,
     *,
     winner: str,
     outcome: str,
@@ -150,7 +153,7 @@ def append_verdict(
         label=skills,
         options={"contest": contest.pk, "contest_kind": contest.kind, "rounds": contest.round},
         pool={},
-        breakdown=contest.style.label,
+        breakdown=contest.get_kind_display(),  # the style's label (sheets.registry)
         faces=[],
         outcome=outcome,
         outcome_label=label[:100],

@@ -26,6 +26,7 @@ from log.tokens import entry_pk as parse_entry_token
 from rolls.models import Contest, RollCall, RollCallTarget
 from rolls.rolling.actions import make_roll
 from rolls.rolling.targets import assist_panel_url, load_target
+from rolls.table.calls import difficulty_label
 from rolls.table.cards import contest_cards
 from rolls.table.characters import character_rows
 from rolls.table.dashboard import calls_of, dashboard_context
@@ -36,6 +37,7 @@ from sheets.access import (
     character_for_reader,
 )
 from sheets.models import Campaign, Membership, Refused
+from sheets.systems import rule_system_of
 from web.http import AuthenticatedHttpRequest
 
 PARTS = ("characters", "calls", "contests")
@@ -124,7 +126,7 @@ def table_roll(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             "“row” must name one of the character's rows.", status=400, content_type="text/plain"
         )
     target = load_target(character, kind, int(row_pk))
-    form_class = character.campaign.rule_system.rolling.form_class
+    form_class = rule_system_of(character.campaign).rolling.form_class
     data = form_class.default_data(target=target, sheet=target.sheet, gm=True)
     if "visibility" in request.POST:
         data["visibility"] = request.POST["visibility"]
@@ -161,11 +163,11 @@ def table_roll(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def character_resources(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character, membership = character_for_gm(request, pk)
     campaign = character.campaign
-    form_class = campaign.rule_system.table.resources_form
+    form_class = rule_system_of(campaign).table.resources_form
     prefix = f"res-{character.pk}"
     saved = False
     with transaction.atomic():
-        sheet = campaign.rule_system.lock_sheet(character.pk)
+        sheet = rule_system_of(campaign).lock_sheet(character.pk)
         form = form_class(request.POST, instance=sheet, prefix=prefix)
         if form.is_valid():
             try:
@@ -178,7 +180,7 @@ def character_resources(request: AuthenticatedHttpRequest, pk: int) -> HttpRespo
                 saved = True
     if request.htmx:
         if saved:
-            form = form_class(instance=campaign.rule_system.read_sheet(pk), prefix=prefix)
+            form = form_class(instance=rule_system_of(campaign).read_sheet(pk), prefix=prefix)
         context = {"row": {"character": character, "form": form}, "saved": saved}
         return render(request, "rolls/dashboard.html#resources", context)
     if saved:
@@ -200,7 +202,7 @@ def call_create(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     form = CallForm(
         request.POST,
         campaign=campaign,
-        skills=campaign.rule_system.rolling.skill_names(campaign, vocations=False),
+        skills=rule_system_of(campaign).rolling.skill_names(campaign, vocations=False),
     )
 
     def create(d: dict[str, Any]) -> str:
@@ -216,7 +218,7 @@ def call_create(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             RollCallTarget(call=call, character=c) for c in d["characters"]
         )
         live.publish(campaign.pk, "call", call.pk)
-        return f"Called for {call.skill} ({call.difficulty_label})."
+        return f"Called for {call.skill} ({difficulty_label(call)})."
 
     return _create(request, campaign, membership, form, create)
 
@@ -227,10 +229,12 @@ def assist_start(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The GM has a character assist another (Cogent): opens the assisting character's roll
     panel set up for the assist. Nothing is rolled or written here; the panel rolls it."""
     campaign, membership = campaign_for_gm(request, pk)
-    if not campaign.rule_system.rolling.has_assists:
+    if not rule_system_of(campaign).rolling.has_assists:
         raise Http404("Assists are a Cogent rule.")
     form = AssistForm(
-        request.POST, campaign=campaign, skills=campaign.rule_system.rolling.skill_names(campaign)
+        request.POST,
+        campaign=campaign,
+        skills=rule_system_of(campaign).rolling.skill_names(campaign),
     )
     if not form.is_valid() or form.target is None:
         context = dashboard_context(campaign, membership, assist_form=form)
@@ -261,7 +265,7 @@ def _create(
             messages.success(request, announce)
             anchor = "#calls" if is_call else "#contests"
             return redirect(reverse("campaign_dashboard", args=[campaign.pk]) + anchor)
-        skills = campaign.rule_system.rolling.skill_names(campaign, vocations=False)
+        skills = rule_system_of(campaign).rolling.skill_names(campaign, vocations=False)
         form = type(form)(campaign=campaign, skills=skills)
     elif not request.htmx:
         page = (
@@ -308,7 +312,7 @@ def contest_create(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     form = ContestForm(
         request.POST,
         campaign=campaign,
-        skills=campaign.rule_system.rolling.skill_names(campaign, vocations=False),
+        skills=rule_system_of(campaign).rolling.skill_names(campaign, vocations=False),
     )
 
     def create(d: dict[str, Any]) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import template
 from django.urls import reverse
@@ -11,7 +11,14 @@ from django.utils.safestring import SafeString, mark_safe
 from log.tokens import entry_token as _entry_token
 from rolls.messages.text import speaker_name, to_html, to_plain
 from rolls.rolling.display import bands, headline
+from rolls.table.calls import difficulty_label
 from sheets.models.campaigns import initials
+from sheets.systems import rule_system, rule_system_of
+
+if TYPE_CHECKING:
+    from log.models import RollEntry
+    from rolls.models import RollCall
+    from rolls.rolling.outcomes import Headline
 
 register = template.Library()
 
@@ -19,7 +26,7 @@ register = template.Library()
 @register.inclusion_tag("rolls/_roll_cell.html")
 def roll_cell(character: Any, kind: str, obj: Any, can_roll: bool, label: str) -> dict[str, Any]:
     # The odds at the panel's default options (DAD6: with the rolled-forward boons, as the panel).
-    row_bands = bands(character.campaign.rule_system.rolling.odds(kind, obj))
+    row_bands = bands(rule_system_of(character.campaign).rolling.odds(kind, obj))
     return {
         "url": reverse("roll_panel", args=[character.pk, kind, obj.pk]),
         "bands": row_bands,
@@ -40,6 +47,20 @@ def gm_prompts(context: Any, character: Any, membership: Any, oob: bool = False)
     return prompts_context(character, membership) | extra
 
 
+@register.filter
+def result_headline(entry: RollEntry) -> Headline:
+    """The result card's headline, figure and meaning in play, worded per system when shown
+    (never stored: the stored words are hashed into the chain). Asked here, above the models,
+    because the wording is the rule system's (the seam's ``results.headline``)."""
+    return rule_system(entry.system).results.headline(entry)
+
+
+@register.filter(name="difficulty_label")
+def difficulty_label_filter(call: RollCall) -> str:
+    """A GM call's difficulty as its rule system words it (rolls.table.calls)."""
+    return difficulty_label(call)
+
+
 @register.filter(name="initials")
 def initials_filter(name: str) -> str:
     """A name's initials, for the avatar of a log row whose character has no portrait."""
@@ -55,7 +76,7 @@ def entry_token(pk: int) -> str:
 @register.filter
 def message_html(text: str) -> SafeString:
     """A message's Markdown as sanitized HTML (rolls/messages/text.py: a parser, then nh3)."""
-    return mark_safe(to_html(text))
+    return mark_safe(to_html(text))  # noqa: S308 — to_html sanitizes with nh3
 
 
 @register.filter

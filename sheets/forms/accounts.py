@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -13,6 +13,9 @@ from django.utils import timezone
 from sheets.models import (
     ApiToken,
 )
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 class SignupForm(UserCreationForm):
@@ -26,11 +29,12 @@ class SignupForm(UserCreationForm):
         model = get_user_model()
         fields = ("username", "email")
 
-    def validate_password_for_user(self, user: Any, **kwargs: Any) -> None:
+    def validate_password_for_user(self, user: User, **kwargs: Any) -> None:
         # A taken name leaves the instance without one, which would skip the password-similarity
         # check and so answer differently; compare the password with the name posted either way.
         if not user.username:
-            user.username = self.fields["username"].to_python(self.data.get("username", ""))
+            username = self.fields["username"].to_python(self.data.get("username", ""))
+            user.username = username or ""  # the field's empty value is "" already
         # django-stubs doesn't declare this hook of BaseUserCreationForm (Django 5.1+).
         super().validate_password_for_user(user, **kwargs)  # type: ignore[misc]
 
@@ -88,7 +92,7 @@ class PasswordChangeWithTokensForm(PasswordChangeForm):
     )
     tokens_asked = forms.BooleanField(required=False, widget=forms.HiddenInput, initial=True)
 
-    def __init__(self, user: Any, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, user: User, *args: Any, **kwargs: Any) -> None:
         super().__init__(user, *args, **kwargs)
         active = ApiToken.objects.filter(user=user).active().count()
         if not active:

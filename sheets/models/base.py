@@ -10,10 +10,10 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
-from sheets.registry import all_rule_systems
+from sheets.registry import system_labels
 
 if TYPE_CHECKING:
-    from sheets.models import Character
+    from sheets.models.campaigns import Character
 
 
 def range_validators(low: int, high: int) -> list:
@@ -45,7 +45,7 @@ class System(models.TextChoices):
 def system_choices() -> list[tuple[str, str]]:
     """Every registered rule system as a field's choices (``settings.RULE_SYSTEMS``, read when
     asked: a campaign's system is any system the seam knows, not a closed list)."""
-    return [(system.key, system.label) for system in all_rule_systems()]
+    return system_labels()
 
 
 def registered_check(

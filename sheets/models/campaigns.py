@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import secrets
-from functools import partial
 from datetime import datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from django.apps import apps
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -17,16 +18,14 @@ from django.utils import timezone
 
 from sheets import ranges
 from sheets.models.base import Role, in_constraint, system_choices
-from sheets.registry import rule_system
+from sheets.registry import names_of
 
 if TYPE_CHECKING:
-    from sheets.models import Sheet
+    from sheets.models.base import Sheet
 
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
-
-    from sheets.systems import RuleSystem
 
 
 # ---------------------------------------------------------------------------------------------
@@ -117,11 +116,6 @@ class Campaign(models.Model):
 
     def system_locked(self) -> bool:
         return self.pk is not None and self.characters.exists()
-
-    @property
-    def rule_system(self) -> RuleSystem:
-        """Everything that differs per system, in one object (sheets/systems/)."""
-        return rule_system(self.system)
 
     def membership_for(self, user: User | AnonymousUser) -> Membership | None:
         if not user.is_authenticated:
@@ -391,9 +385,13 @@ class Character(models.Model):
         return self.campaign.system
 
     def create_sheet(self) -> None:
-        self.campaign.rule_system.create_sheet(self)
+        # The sheet model by name (sheets.registry), not through the system: models call no
+        # seam object (docs/architecture.md, "Layers").
+        sheet_model: type[Sheet] = apps.get_model(names_of(self.system).sheet_model)
+        sheet_model.create_for(self)
 
     @property
     def sheet(self) -> Sheet:
         """The character's one sheet, whichever system the campaign plays."""
-        return self.campaign.rule_system.sheet_of(self)
+        sheet: Sheet = getattr(self, names_of(self.system).related_name)
+        return sheet

@@ -8,6 +8,7 @@ is signed and when it expires are Django's.
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 from django.conf import settings
@@ -31,6 +32,6 @@ class Session(AbstractBaseSession):
 
     @classmethod
     def get_session_store_class(cls) -> Any:
-        from sheets.sessions import SessionStore
-
-        return SessionStore
+        # The store of the configured engine (sheets/sessions.py), found the way Django finds it
+        # (django.contrib.sessions.middleware): the model imports no store back.
+        return import_module(settings.SESSION_ENGINE).SessionStore

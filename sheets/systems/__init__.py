@@ -5,16 +5,17 @@ the sheet model and its related name, the sheet and resource forms, the roll for
 rows, the skill names a GM may ask for, the difficulty a GM call fixes, the contest styles, the
 outcomes the log filters by, what follow-ups read again, the sheet's parts for its page, the JSON
 import and export, the template folder. Views, forms, models and templates ask
-``campaign.rule_system`` (or ``sheets.registry.rule_system``) instead of branching on the
+``rule_system_of(campaign)`` (or ``rule_system(key)``, both below) instead of branching on the
 system's name. The system object holds its name and its sheet; the rest is grouped into facets,
 one attribute per concern (``sheet_page``, ``rolling``, ``results``, ``table``, ``creation``,
 ``json``, ``campaign_skills``, ``templates``; ``sheets.systems.facets``).
 
 Each system is a subclass in its own module (``cogent``, ``dad6``, ``cold_stars``), named in the
-setting ``RULE_SYSTEMS`` and registered at start-up in ``sheets.registry`` (which imports no forms,
-so models may look systems up). Classes of the ``rolls`` app (the roll form, the
-GM's resource form) are named by dotted path and imported on first use: ``sheets`` imports
-without ``rolls``' views and forms.
+setting ``RULE_SYSTEMS`` and registered at start-up here (``register``); the models see only its
+names (``sheets.registry.SystemNames``: keys, labels, the sheet's related name, contest kinds) and
+never call a system, because the seam imports forms, which import the models. Classes of the
+``rolls`` app (the roll form, the GM's resource form) are named by dotted path and imported on
+first use: ``sheets`` imports without ``rolls``' views and forms.
 
 Adding a system: docs/architecture.md, "Adding a rule system".
 """
@@ -22,8 +23,9 @@ Adding a system: docs/architecture.md, "Adding a rule system".
 from __future__ import annotations
 
 from functools import cached_property
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from sheets import registry
 from sheets.models import SystemSheet
 from sheets.systems.facets import (
     TABLE_ROWS,
@@ -43,7 +45,7 @@ from sheets.systems.facets import (
 )
 
 if TYPE_CHECKING:
-    from sheets.models import Character
+    from sheets.models import Campaign, Character
 
 # What a system's module imports from the seam: the base, its records and its facets.
 __all__ = [
@@ -62,6 +64,10 @@ __all__ = [
     "SheetSection",
     "TableRow",
     "Templates",
+    "all_rule_systems",
+    "register",
+    "rule_system",
+    "rule_system_of",
 ]
 
 
@@ -112,3 +118,35 @@ class RuleSystem[S: SystemSheet]:
         """The sheet as it is now in the database (after a transaction, committed or not)."""
         sheet: S = self.sheet_model._default_manager.get(pk=character_id)
         return sheet
+
+
+# --- The systems by key ------------------------------------------------------------------------
+# Filled once by SheetsConfig.ready from settings.RULE_SYSTEMS; the models' choices read only the
+# names (sheets.registry), so a model never calls up into the seam.
+SYSTEMS: dict[str, RuleSystem[Any]] = {}
+
+
+def register(system: RuleSystem[Any]) -> None:
+    """Add a system under its key, and its names where the models' choices read them."""
+    SYSTEMS[system.key] = system
+    names = registry.SystemNames(
+        key=system.key,
+        label=system.label,
+        related_name=system.related_name,
+        sheet_model=system.sheet_model._meta.label,
+        contest_kinds=tuple((s.kind, s.label) for s in system.table.contest_styles),
+    )
+    registry.register(names)
+
+
+def rule_system(key: str) -> RuleSystem[Any]:
+    return SYSTEMS[key]
+
+
+def rule_system_of(campaign: Campaign) -> RuleSystem[Any]:
+    """Everything that differs per system for this campaign, in one object."""
+    return SYSTEMS[campaign.system]
+
+
+def all_rule_systems() -> tuple[RuleSystem[Any], ...]:
+    return tuple(SYSTEMS.values())

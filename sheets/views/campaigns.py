@@ -30,6 +30,7 @@ from sheets.models import (
     InviteError,
     Membership,
 )
+from sheets.systems import rule_system_of
 from web.http import AuthenticatedHttpRequest, HtmxHttpRequest, form_data
 
 # The session key of the invite a visitor opened before logging in or signing up.
@@ -273,7 +274,7 @@ def campaign_skills(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The GM's skills beside the rules' own: Cold Stars custom skills beside the default catalog,
     Cogent combat skills (magic, powers) beside the Book's fixed list."""
     campaign, membership = campaign_for_member(request, pk)
-    system = campaign.rule_system
+    system = rule_system_of(campaign)
     skills = system.campaign_skills
     if skills is None:
         raise Http404(

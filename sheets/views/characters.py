@@ -37,6 +37,7 @@ from sheets.models import (
 )
 from sheets.rolled import recent_rolls, rolled_context, with_sheet
 from sheets.rows import DELETE, SheetRow
+from sheets.systems import rule_system_of
 from web.http import AuthenticatedHttpRequest, form_data
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ def character_create(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     kept.
     """
     campaign, membership = campaign_for_creator(request, pk)
-    system = campaign.rule_system
+    system = rule_system_of(campaign)
     form = system.creation.form_for(campaign, form_data(request), gm=membership.is_gm)
     context = {"form": form, "campaign": campaign, "membership": membership, "system": system}
     if request.method == "POST" and request.htmx:
@@ -176,7 +177,7 @@ BASICS = "basics"  # the name and notes: every system's section, saved by charac
 
 
 def _is_section(character: Character, key: str) -> bool:
-    return key == BASICS or character.campaign.rule_system.sheet_page.section(key) is not None
+    return key == BASICS or rule_system_of(character.campaign).sheet_page.section(key) is not None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -253,7 +254,7 @@ def _sheet_context(
     can_edit = character.can_edit(membership)
     editing = editing if can_edit else ""
     gm = membership.is_gm
-    system = character.campaign.rule_system
+    system = rule_system_of(character.campaign)
     sheet = system.sheet_of(character)
     section_forms = _edited_forms(system, sheet, editing, gm=gm, bound=bound, carried=carried)
 
@@ -403,7 +404,7 @@ def sheet_section(request: AuthenticatedHttpRequest, pk: int, section: str) -> H
     or nothing saved and the section shown again with what was typed and each error beside its
     field. The owner and the GM only."""
     character, membership = character_for_editor(request, pk)
-    system = character.campaign.rule_system
+    system = rule_system_of(character.campaign)
     part = system.sheet_page.section(section)
     if part is None or not part.saves:
         raise Http404("No such part of the sheet.")

@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from rolls.models import ContestKind
 from sheets.models import System
+from sheets.systems import rule_system_of
 from tests.browser.layout import clipped_selects, inside
 
 pytestmark = [
@@ -50,7 +51,7 @@ def test_the_cold_stars_contest_kinds_read_whole_on_a_phone(page, log_in, partie
     page.goto(reverse("campaign_dashboard", args=[party.campaign.pk]))
     page.locator("#contest-area summary").click()
     form = page.locator("#contest-area form.table-form").bounding_box()
-    for kind in party.campaign.rule_system.table.contest_kinds:
+    for kind in rule_system_of(party.campaign).table.contest_kinds:
         choice = page.get_by_label(ContestKind(kind).label, exact=True)
         expect(choice).to_be_visible()
         label = page.locator("#contest-area label", has=choice)

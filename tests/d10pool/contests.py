@@ -15,6 +15,8 @@ from tests.d10pool import rules
 from tests.d10pool.forms import faces_of
 
 if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
     from rolls.models import Contest
     from rolls.rolling.targets import Target
     from rolls.table.contests import SideStatus
@@ -34,7 +36,7 @@ class Opposed(ContestStyle):
         target: Target,
         sheet: Any,
         rng: RandomSource,
-        user: Any,
+        user: User,
         *,
         options: Any,
         visibility: str,
@@ -65,7 +67,7 @@ class Opposed(ContestStyle):
             resource_changes={},
         )
 
-    def decide_if_ready(self, contest: Contest, user: Any) -> RollEntry | None:
+    def decide_if_ready(self, contest: Contest, user: User) -> RollEntry | None:
         a, b = (status.entry for status in contests.sides(contest))
         if a is None or b is None:
             return None

@@ -12,8 +12,9 @@ from django.urls import reverse
 
 from log.models import Kind, RollEntry, Visibility
 from rolls.models import Contest, ContestState, RollCall
+from rolls.table.calls import difficulty_label
 from sheets.models import Campaign, Role
-from sheets.registry import rule_system
+from sheets.systems import rule_system, rule_system_of
 from tests.d10pool.models import D10Sheet
 from tests.factories import MembershipFactory, UserFactory
 
@@ -70,7 +71,7 @@ def roll(client, character, *, need=1, visibility=Visibility.PUBLIC, **extra):
 
 def test_the_campaign_and_the_character_are_the_systems(client, table):
     campaign, _, player, _, ada, _ = table
-    assert campaign.rule_system is rule_system("d10pool")
+    assert rule_system_of(campaign) is rule_system("d10pool")
     assert isinstance(ada.sheet, D10Sheet) and ada.sheet.grit == 2
     client.force_login(player)
     page = client.get(ada.get_absolute_url())
@@ -150,7 +151,7 @@ def test_a_gm_call_is_answered_from_the_panel(client, table):
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     call = RollCall.objects.get(campaign=campaign)
-    assert call.difficulty_label == "Need 2"
+    assert difficulty_label(call) == "Need 2"
     client.force_login(player)
     url = reverse("roll_panel", args=[ada.pk, "d10-skill", skill(ada).pk]) + f"?call={call.pk}"
     assert "Set by the GM." in client.get(url).content.decode()

@@ -10,7 +10,7 @@ from django.urls import reverse
 from log.models import RollEntry
 from rules import cogent
 from sheets.models import ApiToken, Scope, System
-from sheets.registry import rule_system
+from sheets.systems import rule_system
 from tests.factories import CharacterFactory, CogentSubSkillFactory
 
 pytestmark = pytest.mark.django_db

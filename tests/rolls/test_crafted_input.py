@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 
 from log.models import Kind, RollEntry
+from rolls.table.calls import call_preset
 from rules import cold_stars
 from sheets.models import System
 from tests.factories import CampaignFactory, CharacterFactory, ContestFactory, RollCallFactory
@@ -116,7 +117,7 @@ def test_leaving_the_fixed_values_out_answers_with_them(client, request, seeded,
     client.force_login(character.owner)
     response = client.post(roll_url(character, kind, row), options | {"call": call.pk})
     assert response.status_code == 302
-    values, _locked = call.preset()
+    values, _locked = call_preset(call)
     assert {key: latest().options[key] for key in values} == values
 
 

@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from log.models import RollEntry
 from rolls.models import RollCall
+from rolls.table.calls import difficulty_label
 from sheets.models import Role, System
 from tests.factories import (
     CampaignFactory,
@@ -192,7 +193,7 @@ def test_cold_stars_call_prefills_risk_and_ability(client, seeded):
     data = call_data([vera], skill="Stealth", difficulty=2) | {"call-ability": "perception"}
     assert client.post(reverse("call_create", args=[campaign.pk]), data).status_code == 302
     call = RollCall.objects.get()
-    assert call.difficulty_label == "Risk 2, Perception"
+    assert difficulty_label(call) == "Risk 2, Perception"
     stealth = vera.cold_stars.skills.get(name="Stealth")
     client.force_login(vera.owner)
     form = client.get(panel_url(vera, "cold-stars-skill", stealth) + f"?call={call.pk}").context[

@@ -13,6 +13,7 @@ from rolls.rolling.display import bands
 from rolls.templatetags.rolls_tags import headline
 from rules import cogent
 from sheets.models import System
+from sheets.systems import rule_system_of
 from tests.factories import CampaignFactory, CharacterFactory
 from tests.rolls.helpers import athletics, gm_of, token
 
@@ -181,7 +182,7 @@ def test_every_system_s_npc_rolls_from_the_table(client, system, seeded):
     campaign = CampaignFactory(system=system)
     gm = gm_of(campaign)
     npc = CharacterFactory(campaign=campaign, owner=gm, is_npc=True)
-    sheet = campaign.rule_system.sheet_of(npc)
+    sheet = rule_system_of(campaign).sheet_of(npc)
     if system == System.COGENT:
         rated(npc, Athletics=2)
     elif system == System.DAD6:

@@ -9,6 +9,7 @@ from django import forms
 
 from log.models import offered_visibilities
 from rolls.rolling.targets import load_target
+from sheets.systems import rule_system_of
 
 pytestmark = pytest.mark.django_db
 
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.django_db
 def panel(rob, data=None, **kwargs):
     character, athletics = rob
     target = load_target(character, "cogent-skill", athletics.pk)
-    return target.character.campaign.rule_system.rolling.form_class(
+    return rule_system_of(target.character.campaign).rolling.form_class(
         data, target=target, sheet=target.sheet, **kwargs
     )
 

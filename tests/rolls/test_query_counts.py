@@ -11,6 +11,7 @@ from log.models.chain import webhook_entry_committed
 from log.tokens import entry_token
 from rolls.models import WebhookDelivery
 from sheets.models import System
+from sheets.systems import rule_system_of
 from tests.factories import CharacterFactory, ContestFactory, RollCallFactory, WebhookFactory
 from tests.rolls.helpers import gm_of, roll_url
 
@@ -238,7 +239,7 @@ def test_sheet_with_open_calls_costs_the_same_for_one_and_five(client, seeded, s
         RollCallFactory(campaign=character.campaign, skill=row.name, targets=[character])
     five = count(client, character.get_absolute_url())
     # the open calls, then (with any) the sheet's rows by name: one read per kind of row
-    rows = len(character.campaign.rule_system.rolling.rows) - (
+    rows = len(rule_system_of(character.campaign).rolling.rows) - (
         system == System.COGENT
     )  # no vocations
     assert (none, one, five) == (none, none + rows, none + rows)

@@ -11,7 +11,7 @@ from log.models import LogHead
 from rolls.models import Assist
 from rolls.rolling.targets import _roll_rows
 from sheets.models import Campaign, CogentDisability, CogentInjury, Membership, System
-from sheets.registry import all_rule_systems
+from sheets.systems import all_rule_systems
 from tests.factories import (
     CharacterFactory,
     CogentSkillFactory,

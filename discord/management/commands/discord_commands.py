@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from discord import rest
 from discord.commands import global_commands, guild_commands
 from discord.models import ChannelBinding
-from sheets.registry import all_rule_systems, rule_system
+from sheets.systems import all_rule_systems, rule_system
 
 
 class Command(BaseCommand):

@@ -26,7 +26,7 @@ from log.models import RollEntry, Visibility
 from rolls.rolling.outcomes import Outcome
 from rules import RandomSource
 from sheets.models import Refused, Sheet
-from sheets.registry import all_rule_systems, rule_system
+from sheets.systems import all_rule_systems, rule_system
 
 CONTEST_ROLL = "contest_roll"  # the outcome of one side's roll in a contest where both roll
 

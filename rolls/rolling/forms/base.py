@@ -16,7 +16,9 @@ from rules import RandomSource
 from sheets.models import SystemSheet
 
 if TYPE_CHECKING:
+    from rolls.models import Assist
     from rolls.rolling.outcomes import Choice, Outcome, Plan
+    from sheets.models import Character
 
 
 def _same_value(field: forms.Field, sent: Any, fixed: Any) -> bool:
@@ -71,6 +73,8 @@ class RollForm[S: SystemSheet](forms.Form):
     # not named here, and not the step-4 choice, is shown open), and the fold's summary.
     folded: tuple[str, ...] = ("visibility",)
     fold_hint = "who sees the result"
+    # The character this roll assists: only Cogent's panel offers assists (forms/cogent.py).
+    assist_target: Character | None = None
 
     visibility = forms.ChoiceField(
         label="Who sees the result",
@@ -106,6 +110,10 @@ class RollForm[S: SystemSheet](forms.Form):
         self.locked: set[str] = set()
         self.setup()
         self.apply_preset(preset or {}, set(locked))
+
+    def assist_taken(self) -> Assist | None:
+        """The waiting assist this roll takes, if any: none but on Cogent's panel."""
+        return None
 
     def apply_preset(self, values: dict[str, Any], locked: set[str]) -> None:
         """Prefill options set by the GM (a call for a roll, a contest). A locked field is disabled

@@ -238,7 +238,7 @@ class CogentRollForm(RollForm[CogentSheet]):
                 "A vocation only assists: its rating helps another roll (or this character's "
                 f"own next one), against CL {cogent.ASSIST_MIN_CL} or more."
             )
-        self.assist_target: Character | None = None
+        self.assist_target = None
         self.waiting_assist: Assist | None = None
         if not self.in_contest or cogent.ASSISTS_IN_CONFLICTS:
             none_waits = self._loaded_with_target() and self.target.obj.waiting_assist_pk is None
@@ -339,7 +339,7 @@ class CogentRollForm(RollForm[CogentSheet]):
         d, sheet, row = self.cleaned_data, self.sheet, self.target.obj
         cl = d["challenge_level"]
         weapon, bonus = self._weapon()
-        assist = self._assist_taken()
+        assist = self.assist_taken()
         # Book (Group Assists): the assist taken brings its further helpers' dice to this pool.
         helpers = assist.further_helpers if assist is not None else 0
         pool_with = partial(
@@ -532,7 +532,7 @@ class CogentRollForm(RollForm[CogentSheet]):
             odds_table=odds,
         )
 
-    def _assist_taken(self) -> Assist | None:
+    def assist_taken(self) -> Assist | None:
         """The waiting assist this roll takes, if the roller keeps it ticked."""
         if self.waiting_assist is None or self.assist_target is not None:
             return None

@@ -14,8 +14,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from log.models import OUTCOME_LABELS
 from rolls.table.verdicts import append_verdict, side_json, verdict_audience
 from sheets.models import Refused
+from sheets.systems import all_rule_systems
 
 if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
     from log.models import RollEntry
     from rolls.models import Contest
     from rolls.rolling.targets import Target
@@ -24,6 +27,19 @@ if TYPE_CHECKING:
     from sheets.models import Character, Membership
 
 WAITING = "waiting for the roll"
+
+
+def contest_style(kind: str) -> ContestStyle:
+    """The style of a contest kind (kinds are unique across systems, so no campaign is read)."""
+    return next(
+        s for system in all_rule_systems() for s in system.table.contest_styles if s.kind == kind
+    )
+
+
+def style_of(contest: Contest) -> ContestStyle:
+    """How this contest runs (who rolls, what side B does): its kind's style, from the seam.
+    Asked here rather than of the model: the models call nothing above them."""
+    return contest_style(contest.kind)
 
 
 class ContestStyle:
@@ -52,7 +68,7 @@ class ContestStyle:
         """Refuse a panel roll for this contest unless the style takes one."""
         raise Refused("Both sides of this contest roll from the contest prompt, not the panel.")
 
-    def rolled_from_panel(self, contest: Contest, entry: RollEntry, user: Any) -> RollEntry | None:
+    def rolled_from_panel(self, contest: Contest, entry: RollEntry, user: User) -> RollEntry | None:
         """Side A's panel roll is in (inside its transaction): the verdict, if it decides now."""
         return None
 
@@ -68,7 +84,7 @@ class ContestStyle:
         target: Target,
         sheet: Any,
         rng: RandomSource,
-        user: Any,
+        user: User,
         *,
         options: Any,
         visibility: str,
@@ -80,18 +96,18 @@ class ContestStyle:
         raise Refused("Only the acting side rolls in this contest, from its roll panel.")
 
     def correct_side(
-        self, contest: Contest, side: str, sheet: Any, rng: RandomSource, user: Any
+        self, contest: Contest, side: str, sheet: Any, rng: RandomSource, user: User
     ) -> RollEntry:
         raise Refused("This contest has no Correct step.")
 
-    def settle_side(self, contest: Contest, side: str, user: Any) -> RollEntry | None:
+    def settle_side(self, contest: Contest, side: str, user: User) -> RollEntry | None:
         raise Refused("This contest has no keeping step: its rolls stand as rolled.")
 
-    def decide_if_ready(self, contest: Contest, user: Any) -> RollEntry | None:
+    def decide_if_ready(self, contest: Contest, user: User) -> RollEntry | None:
         """Once every side is in: the verdict entry, or a new round, or side A's choice."""
         return None
 
-    def choose(self, contest: Contest, choice: str, user: Any) -> RollEntry:
+    def choose(self, contest: Contest, choice: str, user: User) -> RollEntry:
         """Side A's pick (one of ``choices``) when the result lets it choose."""
         raise Refused("This contest isn't waiting for the initiator's choice.")
 
@@ -157,7 +173,7 @@ class SingleRoll(ContestStyle):
         return [entry]
 
     def decide_single(
-        self, contest: Contest, entry: RollEntry, user: Any, *, choice: str = ""
+        self, contest: Contest, entry: RollEntry, user: User, *, choice: str = ""
     ) -> RollEntry:
         """The acting roll resolved normally is the verdict; ``choice``: side A's pick for a
         result that lets it choose."""

@@ -19,6 +19,8 @@ from rules import RandomSource, cogent
 from sheets.models import CogentSheet, Refused, cogent_combat_skills
 
 if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
     from rolls.models import Contest
     from rolls.rolling.targets import Target
     from rolls.table.contests import SideStatus
@@ -39,7 +41,7 @@ class Conflict(ContestStyle):
         target: Target,
         sheet: Any,
         rng: RandomSource,
-        user: Any,
+        user: User,
         *,
         options: Any,
         visibility: str,
@@ -60,7 +62,7 @@ class Conflict(ContestStyle):
             opponent=opponent,
         )
 
-    def decide_if_ready(self, contest: Contest, user: Any) -> RollEntry | None:
+    def decide_if_ready(self, contest: Contest, user: User) -> RollEntry | None:
         """A round: more wins wins; a tie is a new round."""
         a, b = (status.entry for status in contests.sides(contest))
         if a is None or b is None:

@@ -31,8 +31,11 @@ from rolls.table.verdicts import (
 )
 from rules import RandomSource, cold_stars
 from sheets.models import ColdStarsAbility, ColdStarsSheet, Refused
+from sheets.systems import rule_system_of
 
 if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
     from rolls.models import Contest
     from rolls.rolling.targets import Target
     from rolls.table.contests import SideStatus
@@ -71,7 +74,7 @@ class KeepOrCorrect(ContestStyle):
         """Refuse a side that never rolls in this contest."""
 
     def correct_side(
-        self, contest: Contest, side: str, sheet: Any, rng: RandomSource, user: Any
+        self, contest: Contest, side: str, sheet: Any, rng: RandomSource, user: User
     ) -> RollEntry:
         """Re-roll this side's whole pool for 1 Momentum, once."""
         status = contests.side_status(contest, side)
@@ -102,12 +105,12 @@ class KeepOrCorrect(ContestStyle):
         character: Character,
         sheet: ColdStarsSheet,
         rng: RandomSource,
-        user: Any,
+        user: User,
     ) -> RollEntry:
         """The Correct's entry, following ``entry``."""
         raise NotImplementedError
 
-    def settle_side(self, contest: Contest, side: str, user: Any) -> RollEntry | None:
+    def settle_side(self, contest: Contest, side: str, user: User) -> RollEntry | None:
         """This side keeps its roll; the contest is decided once every rolling side has."""
         status = contests.side_status(contest, side)
         # Only while rolls are awaited: keeping again after the verdict would decide twice.
@@ -146,7 +149,7 @@ class Active(KeepOrCorrect):
         """How many Ability dice this side may upgrade with Willpower (step 4)."""
         assert status.character is not None
         try:
-            sheet = _sheet(contest.campaign.rule_system.sheet_of(status.character))
+            sheet = _sheet(rule_system_of(contest.campaign).sheet_of(status.character))
             pool = _pool(contest, status.side, contests.target_for(contest, status.side), sheet)
         except Refused as exc:
             return {"problem": str(exc)}
@@ -158,7 +161,7 @@ class Active(KeepOrCorrect):
         target: Target,
         sheet: Any,
         rng: RandomSource,
-        user: Any,
+        user: User,
         *,
         options: Any,
         visibility: str,
@@ -213,7 +216,7 @@ class Active(KeepOrCorrect):
         character: Character,
         sheet: ColdStarsSheet,
         rng: RandomSource,
-        user: Any,
+        user: User,
     ) -> RollEntry:
         changes = sheet.apply(cold_stars.CORRECT_COST)
         pool = cold_stars.Pool(entry.pool["ability"], entry.pool["skill"], entry.pool["risk"])
@@ -230,7 +233,7 @@ class Active(KeepOrCorrect):
             follows=entry,
         )
 
-    def decide_if_ready(self, contest: Contest, user: Any) -> RollEntry | None:
+    def decide_if_ready(self, contest: Contest, user: User) -> RollEntry | None:
         """The successes cancel; exactly even, the initiator chooses."""
         if not (contest.settled_a and contest.settled_b):
             return None
@@ -262,7 +265,7 @@ class Active(KeepOrCorrect):
             },
         )
 
-    def choose(self, contest: Contest, choice: str, user: Any) -> RollEntry:
+    def choose(self, contest: Contest, choice: str, user: User) -> RollEntry:
         a, b = (status.entry for status in contests.sides(contest))
         if a is None or b is None:  # a state no roll led to: nothing to choose between
             raise Refused("This contest isn't waiting for the initiator's choice.")
@@ -312,7 +315,7 @@ class Passive(KeepOrCorrect, SingleRoll):
             return values, {"risk", "domain"}
         return values, {"risk"}
 
-    def rolled_from_panel(self, contest: Contest, entry: RollEntry, user: Any) -> RollEntry | None:
+    def rolled_from_panel(self, contest: Contest, entry: RollEntry, user: User) -> RollEntry | None:
         return None  # the verdict waits for side A to keep its roll or Correct it
 
     def rolling_side(self, contest: Contest, side: str) -> None:
@@ -327,7 +330,7 @@ class Passive(KeepOrCorrect, SingleRoll):
         character: Character,
         sheet: ColdStarsSheet,
         rng: RandomSource,
-        user: Any,
+        user: User,
     ) -> RollEntry:
         # The acting roll is read the ordinary way (Risk and all): its Correct too.
         label = contests.target_for(contest, side).label
@@ -350,7 +353,7 @@ class Passive(KeepOrCorrect, SingleRoll):
     def deciding(self, contest: Contest, entry: RollEntry) -> list[RollEntry]:
         return deciding_entries(contest) or [entry]
 
-    def decide_if_ready(self, contest: Contest, user: Any) -> RollEntry | None:
+    def decide_if_ready(self, contest: Contest, user: User) -> RollEntry | None:
         """Side A kept (or Corrected) its roll: the verdict on the roll as it now stands, or
         side A's choice first when it is all blank."""
         if not contest.settled_a:
@@ -363,7 +366,7 @@ class Passive(KeepOrCorrect, SingleRoll):
             return None
         return self.decide_single(contest, entry, user)
 
-    def choose(self, contest: Contest, choice: str, user: Any) -> RollEntry:
+    def choose(self, contest: Contest, choice: str, user: User) -> RollEntry:
         entry = contests.side_status(contest, "a").entry
         if entry is None:
             raise Refused("This contest isn't waiting for the initiator's choice.")
@@ -386,7 +389,7 @@ def _pool(contest: Contest, side: str, target: Target, sheet: ColdStarsSheet) ->
 def _side_entry(
     contest: Contest,
     target: Target,
-    user: Any,
+    user: User,
     *,
     options: dict[str, Any],
     pool: cold_stars.Pool,

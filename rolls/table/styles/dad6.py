@@ -11,6 +11,8 @@ from rules import dad6
 from sheets.models import Refused
 
 if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
     from log.models import RollEntry
     from rolls.models import Contest
 
@@ -27,7 +29,7 @@ class Opposed(SingleRoll):
             raise Refused(str(exc)) from None
         return {"difficulty": raised}, {"difficulty"}
 
-    def rolled_from_panel(self, contest: Contest, entry: RollEntry, user: Any) -> RollEntry | None:
+    def rolled_from_panel(self, contest: Contest, entry: RollEntry, user: User) -> RollEntry | None:
         return self.decide_single(contest, entry, user)
 
     def verdict_words(self, contest: Contest, entry: RollEntry) -> str:

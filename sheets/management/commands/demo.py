@@ -12,7 +12,7 @@ from django.db import transaction
 
 from sheets.models import Campaign, Character, Membership, Role, System
 
-PASSWORD = "poolside"
+PASSWORD = "poolside"  # noqa: S105 — the demo's logins, printed for the developer
 USERS = ("gm", "alice", "bob")
 
 
