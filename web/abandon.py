@@ -49,8 +49,8 @@ class StatementGuard:
         self.cancelled = False
 
     def __call__(
-        self, execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any
-    ) -> Any:
+        self, execute: Callable[..., object], sql: str, params: Any, many: bool, context: Any
+    ) -> object:
         with self._lock:
             if self.cancelled:
                 raise Abandoned("The client has gone; the request's statements are cancelled.")
@@ -91,12 +91,12 @@ def stops_when_abandoned(
     """An async view running the synchronous ``view`` so that its statements are cancelled
     when the client disconnects (the module's docstring)."""
 
-    def guarded(guard: StatementGuard, request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+    def guarded(guard: StatementGuard, request: HttpRequest, *args: object, **kwargs: Any) -> Any:
         with connection.execute_wrapper(guard):
             return view(request, *args, **kwargs)
 
     @wraps(view)
-    async def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+    async def wrapped(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponseBase:
         guard = StatementGuard()
         task = asyncio.ensure_future(sync_to_async(guarded)(guard, request, *args, **kwargs))
         try:

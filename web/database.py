@@ -23,7 +23,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 STALE_PLAN = "cached plan must not change result type"
 
 
-def heal_stale_plans(sender: Any, connection: BaseDatabaseWrapper, **kwargs: Any) -> None:
+def heal_stale_plans(sender: object, connection: BaseDatabaseWrapper, **kwargs: object) -> None:
     """``connection_created`` receiver: wraps the connection's statements (sheets/apps.py)."""
     if connection.vendor != "postgresql":
         return
@@ -34,8 +34,8 @@ def heal_stale_plans(sender: Any, connection: BaseDatabaseWrapper, **kwargs: Any
 
 
 def _run_again_if_stale(
-    execute: Callable[..., Any], sql: str, params: Any, many: bool, context: dict[str, Any]
-) -> Any:
+    execute: Callable[..., object], sql: str, params: object, many: bool, context: dict[str, Any]
+) -> object:
     try:
         return execute(sql, params, many, context)
     except NotSupportedError as error:

@@ -105,7 +105,7 @@ def bind(request: Any, interaction: dict[str, Any], value: Any) -> dict[str, Any
     return {"type": answers.DEFERRED_CHANNEL_MESSAGE, "data": {"flags": answers.EPHEMERAL}}
 
 
-def unbind(request: Any, interaction: dict[str, Any]) -> dict[str, Any]:
+def unbind(request: Any, interaction: dict[str, object]) -> dict[str, object]:
     here = bound(request, interaction)
     if not here.member.is_gm:
         raise Stop("Only the campaign's GM can unbind this channel.")
@@ -119,7 +119,7 @@ def readable(here: Here, typed: str) -> list[tuple[str, str]]:
     return [(c.name, str(c.pk)) for c in characters if typed in c.name.casefold()]
 
 
-def sheet(here: Here, value: Any) -> dict[str, Any]:
+def sheet(here: Here, value: object) -> dict[str, object]:
     """A character in brief, as its reader may read it: each row's pool and odds at the
     panel's default options. Only to the asker."""
     try:

@@ -26,7 +26,7 @@ def live_context(
     character: Character | None = None,
     table: bool = False,
     view: str = "log",
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """What a page puts in its context to go live (templates/base.html): the campaign, and the
     stream's URL resuming after ``last_id`` — the newest entry the page shows, so an entry
     committed between rendering and connecting still arrives — and limited to one character;

@@ -35,7 +35,7 @@ def session_deleted(sender: Any, instance: Session, **kwargs: Any) -> None:
 
 
 def user_saved(
-    sender: Any, instance: Any, created: bool, update_fields: Any = None, **kwargs: Any
+    sender: Any, instance: Any, created: bool, update_fields: Any = None, **kwargs: object
 ) -> None:
     if created:
         return  # no stream can be open for a user who didn't exist

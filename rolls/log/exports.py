@@ -166,7 +166,7 @@ def export_rows(
     entries: Any,
     *,
     full: bool,
-    cells: Mapping[str, Callable[[str], Any]] | None = None,
+    cells: Mapping[str, Callable[[str], object]] | None = None,
     unread: tuple[str, ...] = (),
 ) -> Iterator[list[dict[str, Any]]]:
     """The filtered visible entries, oldest first, as export records — one list per keyset chunk of
@@ -224,10 +224,10 @@ class Prefetch:
 
     IDLE = 30.0
 
-    def __init__(self, fetch: Callable[[int], list[dict[str, Any]]]) -> None:
+    def __init__(self, fetch: Callable[[int], list[dict[str, object]]]) -> None:
         self._fetch = fetch
         self._asks: queue.SimpleQueue[int | None] = queue.SimpleQueue()
-        self._rows: queue.SimpleQueue[list[dict[str, Any]] | BaseException] = queue.SimpleQueue()
+        self._rows: queue.SimpleQueue[list[dict[str, object]] | BaseException] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
 
     def ask(self, last_seq: int) -> None:
@@ -270,8 +270,8 @@ def _json_values(
     row: dict[str, Any],
     read: tuple[str, ...],
     full: bool,
-    cells: Mapping[str, Callable[[str], Any]],
-) -> dict[str, Any]:
+    cells: Mapping[str, Callable[[str], object]],
+) -> dict[str, object]:
     for name in read:
         text = row.pop(f"{name}__text")
         # A player's contest result loses its numbers (records._numberless): it must be read.
@@ -284,7 +284,7 @@ def _json_values(
     return row
 
 
-def _csv_line(record: dict[str, Any], columns: tuple[str, ...]) -> list[Any]:
+def _csv_line(record: dict[str, object], columns: tuple[str, ...]) -> list[object]:
     readable = not record["redacted"]
     cells = {key: record.get(key, "") for key in ("seq", *PLACEHOLDER_FIELDS)}
     cells["redacted"] = "yes" if record["redacted"] else "no"
@@ -306,7 +306,9 @@ def _csv_line(record: dict[str, Any], columns: tuple[str, ...]) -> list[Any]:
     return [safe_cell(cells.get(column, "")) for column in columns]
 
 
-def _csv_chunks(head: dict[str, Any], chunks: Iterator[list[dict[str, Any]]]) -> Iterator[str]:
+def _csv_chunks(
+    head: dict[str, object], chunks: Iterator[list[dict[str, object]]]
+) -> Iterator[str]:
     columns = GM_CSV_COLUMNS if "chain_head" in head else CSV_COLUMNS
     buffer = io.StringIO()
     writer = csv.writer(buffer)
@@ -357,7 +359,7 @@ def _export_head(
     is_gm: bool,
     filters: dict[str, Any],
     now: Any,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """What an export says before its entries: the campaign, who and when, the filters, the
     published keys and (the GM's) the signed head of the whole chain."""
     head = {
@@ -395,7 +397,7 @@ def _export(
     pk: int,
     extension: str,
     content_type: str,
-    render_parts: Callable[[dict[str, Any], Iterator[list[dict[str, Any]]]], Iterator[str]],
+    render_parts: Callable[[dict[str, object], Iterator[list[dict[str, object]]]], Iterator[str]],
 ) -> HttpResponse | StreamingHttpResponse:
     campaign, membership = campaign_for_member(request, pk)
     form, entries = filtered_entries(request, campaign, membership)

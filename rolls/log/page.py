@@ -79,7 +79,7 @@ def log_context(
     return context
 
 
-def _scene_links(form: Any, campaign: Campaign, params: QueryDict) -> list[dict[str, Any]]:
+def _scene_links(form: Any, campaign: Campaign, params: QueryDict) -> list[dict[str, object]]:
     """The chosen session's jump list: the whole session, then each scene (no query: the
     form read the sessions with their scenes)."""
     item = form.session_item() if "session" in form.active else None
@@ -126,7 +126,7 @@ def _page(entries: Any, campaign: Campaign, before: int | None) -> tuple[list[An
     return rows[:LOG_PAGE_SIZE], len(rows) > LOG_PAGE_SIZE, cursor
 
 
-def with_headings(cards: list[Any], previous: Any) -> list[tuple[Any, bool, bool]]:
+def with_headings(cards: list[Any], previous: Any) -> list[tuple[object, bool, bool]]:
     """Each card with whether a day heading, and a session heading, go above it: the first card
     of each local day, and of each session or scene (and of its part in each day) — after
     ``previous``, the card above them (None: the top of the list).
@@ -145,6 +145,6 @@ def with_headings(cards: list[Any], previous: Any) -> list[tuple[Any, bool, bool
     return rows
 
 
-def _group(card: Any) -> str | None:
+def _group(card: object) -> str | None:
     state = state_of(card)
     return state.key if state is not None else None

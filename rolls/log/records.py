@@ -57,7 +57,7 @@ EXPORT_VALUES = (
 )
 
 
-def record(row: dict[str, Any], readable: bool, *, full: bool) -> dict[str, Any]:
+def record(row: dict[str, Any], readable: bool, *, full: bool) -> dict[str, object]:
     base = {"seq": row["seq"]} if full else {}
     base |= {
         "time": row["created_at"].astimezone(UTC).isoformat(timespec="microseconds"),
@@ -116,7 +116,7 @@ def record(row: dict[str, Any], readable: bool, *, full: bool) -> dict[str, Any]
     return record
 
 
-def _numberless(result: Any) -> Any:
+def _numberless(result: object) -> object:
     """A contest verdict's result names its rolls by ``seq`` and database id; a player gets the
     sides without them (a chain number counts the rolls before it, hidden ones included)."""
     # Not a dict: the export's stored JSON text (orjson.Fragment), which it gives only where the
@@ -130,7 +130,7 @@ def _numberless(result: Any) -> Any:
     return result | {"sides": sides}
 
 
-def api_record(row: dict[str, Any], *, full: bool, base_url: str) -> dict[str, Any]:
+def api_record(row: dict[str, Any], *, full: bool, base_url: str) -> dict[str, object]:
     """The export record with the entry's opaque id (never its pk: rolls/log/tokens.py) and its
     permalink, absolute under ``base_url`` (``https://host``, no trailing slash)."""
     token = entry_token(row["pk"])
@@ -140,12 +140,12 @@ def api_record(row: dict[str, Any], *, full: bool, base_url: str) -> dict[str, A
     } | record(row, bool(row["readable"]), full=full)
 
 
-def api_records(entries: Any, *, full: bool, base_url: str) -> list[dict[str, Any]]:
+def api_records(entries: Any, *, full: bool, base_url: str) -> list[dict[str, object]]:
     """``entries`` (already visible-filtered, ordered and sliced) as API records, in one query."""
     return [api_record(row, full=full, base_url=base_url) for row in entries.values(*EXPORT_VALUES)]
 
 
-def public_record(entry_pk: int, *, base_url: str) -> dict[str, Any]:
+def public_record(entry_pk: int, *, base_url: str) -> dict[str, object]:
     """An entry as every member reads it — for the webhooks, which only ever send entries every
     member may read (public rolls and reveals: docs/webhooks.md). The caller checks that."""
     fields = [name for name in EXPORT_VALUES if name != "readable"]

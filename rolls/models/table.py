@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
@@ -64,7 +64,7 @@ class RollCall(models.Model):
     def difficulty_label(self) -> str:
         return self.campaign.rule_system.table.difficulty_label(self.difficulty, self.ability)
 
-    def preset(self) -> tuple[dict[str, Any], set[str]]:
+    def preset(self) -> tuple[dict[str, object], set[str]]:
         """The roll panel's prefilled values and which of them the player cannot change."""
         return self.campaign.rule_system.table.call_preset(self.difficulty, self.ability)
 

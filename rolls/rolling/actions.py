@@ -166,7 +166,7 @@ def _append(
     follows: RollEntry | None = None,
     visibility: str = Visibility.PUBLIC,
     dice: Any = None,
-    **links: Any,
+    **links: object,
 ) -> RollEntry:
     return RollEntry.objects.append_by(
         user,

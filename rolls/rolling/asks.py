@@ -115,7 +115,7 @@ def ask_for(params: Any, character: Character, target: Target, *, lock: bool = F
     return ask
 
 
-def panel_ask(params: Any, target: Target) -> tuple[Ask | None, str]:
+def panel_ask(params: object, target: Target) -> tuple[Ask | None, str]:
     """The call or contest the panel answers, or the reason it can't (shown in the panel)."""
     try:
         return ask_for(params, target.character, target), ""

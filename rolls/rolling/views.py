@@ -62,8 +62,8 @@ def _panel_context(
     refusal: str = "",
     ask: Ask | None = None,
     membership: Membership | None = None,
-) -> dict[str, Any]:
-    context: dict[str, Any] = {
+) -> dict[str, object]:
+    context: dict[str, object] = {
         "ask": ask,
         # Cogent: the roller may ask the table for an assist when none waits yet.
         "ask_assist_url": reverse("assist_ask", args=[target.character.pk])

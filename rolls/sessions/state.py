@@ -16,7 +16,7 @@ from typing import Any
 from django.db.models import CharField, F, Q, Subquery, Value
 from django.db.models.functions import Cast, Coalesce
 
-from rolls.models import Kind, RollEntry
+from rolls.models import Kind, RollEntry, RollEntryQuerySet
 
 TITLE_MAX = 100
 
@@ -141,7 +141,7 @@ class SessionItem:
                 return item.seq, None if following is None else following - 1
         return None
 
-    def narrow(self, entries: Any, scene: int | None = None) -> Any:
+    def narrow(self, entries: RollEntryQuerySet, scene: int | None = None) -> RollEntryQuerySet:
         """``entries`` (of the campaign) narrowed to the session's, or to its scene's (the whole
         session's for a scene it doesn't have): a range of the (campaign, seq) index (a range
         of ids would leave a generic plan to walk the campaign's newest entries down to it:
@@ -158,7 +158,7 @@ LISTED = 50
 NUMBER_MAX = 10**9
 
 
-def _markers(campaign_id: int) -> Any:
+def _markers(campaign_id: int) -> RollEntryQuerySet:
     return RollEntry.objects.markers().filter(campaign_id=campaign_id)
 
 

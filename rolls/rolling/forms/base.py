@@ -9,6 +9,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, Self, cast
 
 from django import forms
+from django.http import QueryDict
 
 from rolls.models import Visibility, offered_visibilities
 from rolls.rolling.targets import Target
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from rolls.rolling.outcomes import Choice, Outcome, Plan
 
 
-def _same_value(field: forms.Field, sent: Any, fixed: Any) -> bool:
+def _same_value(field: forms.Field, sent: object, fixed: Any) -> bool:
     """Whether ``sent`` (as submitted) cleans to the same value as ``fixed`` through ``field``
     ("04" and 4 are the same Risk; "abc" is no Risk at all)."""
     probe = copy.copy(field)
@@ -185,7 +186,7 @@ class RollForm[S: SystemSheet](forms.Form):
     @classmethod
     def default_data(
         cls, *, target: Target, sheet: S, gm: bool = False, **presets: Any
-    ) -> dict[str, Any]:
+    ) -> dict[str, object]:
         """What the panel as first opened submits: each option's initial value (a box left
         unticked is left out, as a browser leaves it out)."""
         blank = cls(target=target, sheet=sheet, gm=gm, **presets)
@@ -196,7 +197,7 @@ class RollForm[S: SystemSheet](forms.Form):
                 data[name] = value
         return data
 
-    def next_roll_data(self, data: Any, sheet: S) -> Any:
+    def next_roll_data(self, data: QueryDict, sheet: S) -> QueryDict:
         """The options a panel shows after a roll, given the sheet as it now is: ``data`` less
         any choice the resources no longer cover (it would be refused if rolled again)."""
         return data

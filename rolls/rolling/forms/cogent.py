@@ -569,7 +569,7 @@ class CogentRollForm(RollForm[CogentSheet]):
 
 
 def flag_notes(
-    data: dict[str, Any], *, pool: int, cl: int, assist: bool, combat: bool = False
+    data: dict[str, object], *, pool: int, cl: int, assist: bool, combat: bool = False
 ) -> list[str]:
     """What the ticked Under duress / Contested / Reflexive do to *this* roll: whether they cancel
     an automatic pass it would have had, and a reflexive failure's injury levels."""
