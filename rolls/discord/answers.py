@@ -51,7 +51,7 @@ def private(text: str) -> dict[str, object]:
     }
 
 
-def private_embed(embed: dict[str, object]) -> dict[str, object]:
+def private_embed(embed: payloads.Embed) -> dict[str, object]:
     return {
         "type": CHANNEL_MESSAGE,
         "data": {

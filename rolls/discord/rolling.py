@@ -113,7 +113,7 @@ def valid_form(here: Here, options: dict[str, object]) -> tuple[Target, RollForm
     return target, form
 
 
-def roll(here: Here, options: dict[str, object]) -> dict[str, Any]:
+def roll(here: Here, options: dict[str, object]) -> dict[str, object]:
     target, form = valid_form(here, options)
     assert form.plan is not None
     action = str(options.get(ACTION) or "roll")
@@ -127,25 +127,26 @@ def roll(here: Here, options: dict[str, object]) -> dict[str, Any]:
     return answers.entry_answer(entry.pk, here.member)
 
 
-def odds(here: Here, options: dict[str, Any]) -> dict[str, Any]:
+def odds(here: Here, options: dict[str, object]) -> dict[str, object]:
     """The exact odds of the roll as the options make it, to the asker only; nothing rolled."""
     target, form = valid_form(here, options)
     plan = form.plan
     assert plan is not None
     lines = [f"**{b.label}**: {b.exact} ({b.percent})" for b in plan.bands]
+    fields: list[payloads.EmbedField] = [
+        {"name": "Pool", "value": payloads.plain(plan.breakdown) or "—", "inline": False}
+    ]
+    fields += [{"name": "Note", "value": str(note), "inline": False} for note in plan.notes]
     return answers.private_embed(
         {
             "title": payloads.plain(f"{target.character.name}: {target.label}"),
             "description": "\n".join(lines),
-            "fields": [
-                {"name": "Pool", "value": payloads.plain(plan.breakdown) or "—", "inline": False}
-            ]
-            + [{"name": "Note", "value": str(note), "inline": False} for note in plan.notes],
+            "fields": fields,
         }
     )
 
 
-def option_choices(here: Here, options: dict[str, Any], name: str, typed: str) -> list[Any]:
+def option_choices(here: Here, options: dict[str, object], name: str, typed: str) -> list[Any]:
     """Autocomplete for an option other than the target: the choices the chosen row's own panel
     offers for it (a Cold Stars Ability or domain, the panel's actions, the open GM calls)."""
     target = load(here, options.get(TARGET))

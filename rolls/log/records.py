@@ -9,10 +9,10 @@ page of the log costs one query and no per-row object.
 from __future__ import annotations
 
 from datetime import UTC
-from typing import Any
+from typing import Any, TypedDict
 
 from rolls.log.tokens import entry_token, entry_url
-from rolls.models import RollEntry
+from rolls.models import RollEntry, RollEntryQuerySet
 
 EXPORT_VALUES = (
     "pk",
@@ -57,8 +57,57 @@ EXPORT_VALUES = (
 )
 
 
-def record(row: dict[str, Any], readable: bool, *, full: bool) -> dict[str, object]:
-    base = {"seq": row["seq"]} if full else {}
+class Record(TypedDict, total=False):
+    """One entry as the export, the API and the webhooks write it (docs/log-tools.md). Every
+    record has the first keys; a readable one the dice and the text; a GM's (``full``) the chain's
+    own numbers too. The JSON columns (options, pool, faces, result, odds table, resources, proof)
+    are ``object``: their shapes are the rule systems' (rolls/rules), and the export hands them on
+    as their stored text (rolls/log/exports.py)."""
+
+    id: str  # the API's and the webhooks' only
+    url: str
+    seq: int
+    time: str
+    character: str
+    player: str
+    system: str
+    kind: str
+    visibility: str
+    label: str
+    redacted: bool
+    options: object
+    pool: object
+    breakdown: str
+    faces: object
+    outcome: str
+    outcome_label: str
+    detail: str
+    result: object
+    odds: str
+    odds_table: object
+    resources: object
+    follows: str | None
+    hash: str
+    proof: object
+    prev_hash: str
+    salt: str
+    follows_seq: int | None
+    reveals_seq: int | None
+    root_seq: int | None
+    call: int | None
+    contest: int | None
+    character_id: int | None
+    user_id: int | None
+    roller_id: int | None
+    hidden_character: bool
+    hash_version: int | None
+    odds_display: str
+    signature: str
+    signed_by: str
+
+
+def record(row: dict[str, Any], readable: bool, *, full: bool) -> Record:
+    base: Record = {"seq": row["seq"]} if full else {}
     base |= {
         "time": row["created_at"].astimezone(UTC).isoformat(timespec="microseconds"),
         "character": row["character_name"],
@@ -130,22 +179,21 @@ def _numberless(result: object) -> object:
     return result | {"sides": sides}
 
 
-def api_record(row: dict[str, Any], *, full: bool, base_url: str) -> dict[str, object]:
+def api_record(row: dict[str, Any], *, full: bool, base_url: str) -> Record:
     """The export record with the entry's opaque id (never its pk: rolls/log/tokens.py) and its
     permalink, absolute under ``base_url`` (``https://host``, no trailing slash)."""
     token = entry_token(row["pk"])
-    return {
-        "id": token,
-        "url": base_url + entry_url(row["pk"]),
-    } | record(row, bool(row["readable"]), full=full)
+    out: Record = {"id": token, "url": base_url + entry_url(row["pk"])}
+    out.update(record(row, bool(row["readable"]), full=full))
+    return out
 
 
-def api_records(entries: Any, *, full: bool, base_url: str) -> list[dict[str, object]]:
+def api_records(entries: RollEntryQuerySet, *, full: bool, base_url: str) -> list[Record]:
     """``entries`` (already visible-filtered, ordered and sliced) as API records, in one query."""
     return [api_record(row, full=full, base_url=base_url) for row in entries.values(*EXPORT_VALUES)]
 
 
-def public_record(entry_pk: int, *, base_url: str) -> dict[str, object]:
+def public_record(entry_pk: int, *, base_url: str) -> Record:
     """An entry as every member reads it — for the webhooks, which only ever send entries every
     member may read (public rolls and reveals: docs/webhooks.md). The caller checks that."""
     fields = [name for name in EXPORT_VALUES if name != "readable"]
