@@ -43,7 +43,7 @@ from rolls import live
 from rolls.live.pages import VIEWS, resume_point, what_to_stream
 from rolls.live.shared import shared_reads
 from rolls.log.tokens import entry_token
-from rolls.models import Contest, RollCallTarget, RollEntry
+from rolls.models import Contest, HiddenEntry, RollCallTarget, RollEntry
 from sheets.models import Character, Membership, Session
 from web.http import AuthenticatedHttpRequest
 
@@ -127,7 +127,7 @@ def _head(campaign_id: int) -> int:
     return _position(campaign_id, None)[0]
 
 
-def render_item(card: object, membership: Membership, view: str = "log") -> str:
+def render_item(card: RollEntry | HiddenEntry, membership: Membership, view: str = "log") -> str:
     """One entry as the page of ``view`` lists it — exactly what that page's list holds (chain
     numbers for the GM only, as there). ``viewer``: whose stream it is — only ever compared with
     the entry's roller, which is its own audience (``audience``), so one render still serves a

@@ -404,7 +404,8 @@ def _export(
         # An export is a record someone keeps: rather than quietly exporting something other than
         # what was asked for, say what is wrong.
         problems = "; ".join(
-            f"{form.fields[name].label}: {' '.join(errors)}" for name, errors in form.errors.items()
+            f"{form.fields[name].label}: {' '.join(map(str, errors))}"
+            for name, errors in form.errors.items()
         )
         return HttpResponse(
             f"Can't export with these filters. {problems}",

@@ -366,7 +366,7 @@ def filtered_entries(
     membership: Membership,
     *,
     composer: bool = False,
-) -> Any:
+) -> tuple[LogFilterForm, RollEntryQuerySet]:
     form = LogFilterForm(request.GET, campaign=campaign, membership=membership, composer=composer)
     form.is_valid()
     entries = form.apply(RollEntry.objects.visible_to(membership).filter(campaign=campaign))
