@@ -11,7 +11,7 @@ from django.utils.http import urlencode
 
 from rolls.log.tokens import entry_pk, entry_token
 from sheets.converters import parse_id
-from sheets.models import Character
+from sheets.models import Campaign, Character
 
 # What a stream's entries are drawn as: the log's list item (the log, a sheet's recent rolls and
 # its table strip take it), or the GM table's row of a card's last rolls (``?view=table``, the GM's
@@ -20,7 +20,7 @@ VIEWS = {"log": "rolls/log.html#log_item", "table": "rolls/dashboard.html#last-r
 
 
 def live_context(
-    campaign: Any,
+    campaign: Campaign,
     *,
     last_id: int | None = None,
     character: Character | None = None,

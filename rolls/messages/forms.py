@@ -3,6 +3,8 @@ writes). Both the log's form and the API validate through these."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from typing import Any
 
 from django import forms
@@ -54,7 +56,7 @@ def choice_rows(membership: Membership) -> Any:
     return recipient_rows(membership).union(speaker_rows(membership), all=True).order_by()
 
 
-def split_choices(rows: Any) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+def split_choices(rows: Iterable[tuple[str, str, int]]) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
     """``choice_rows`` as (speakers, recipients): (pk, name) pairs each, sorted by name."""
     speakers: list[tuple[int, str]] = []
     recipients: list[tuple[int, str]] = []

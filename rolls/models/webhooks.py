@@ -8,7 +8,7 @@ in the background (rolls/webhooks/delivery.py); docs/webhooks.md describes it al
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -252,7 +252,7 @@ class WebhookDelivery(models.Model):
             head["campaign"], head["length"], head["hash"], head["key"], head["signature"]
         )
 
-    def is_due(self, now: Any) -> bool:
+    def is_due(self, now: datetime) -> bool:
         return self.next_attempt_at is None or self.next_attempt_at <= now
 
 

@@ -32,7 +32,7 @@ class SessionState:
     open: bool = True
 
     @classmethod
-    def of(cls, result: Any) -> SessionState | None:
+    def of(cls, result: object) -> SessionState | None:
         """The state a marker's ``result`` holds; None for no marker (before the first)."""
         if not isinstance(result, dict) or not isinstance(result.get("session"), int):
             return None
@@ -83,7 +83,7 @@ class SessionState:
         return f"{self.session}.{self.scene}" if self.scene is not None else str(self.session)
 
 
-def state_of(entry: Any) -> SessionState | None:
+def state_of(entry: object) -> SessionState | None:
     """The session an entry listed ``with_session`` belongs to (None: outside every session —
     before the first, or between one's end and the next's start)."""
     state = SessionState.of(getattr(entry, "session_state", None))
