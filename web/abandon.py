@@ -30,6 +30,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.db import OperationalError, connection
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.http import HttpRequest, HttpResponseBase
 
 logger = logging.getLogger(__name__)
@@ -45,7 +46,9 @@ class StatementGuard:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._running: Any = None  # the database wrapper whose statement is running, or None
+        self._running: BaseDatabaseWrapper | None = (
+            None  # the database wrapper whose statement is running, or None
+        )
         self.cancelled = False
 
     def __call__(

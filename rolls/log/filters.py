@@ -9,7 +9,7 @@ from typing import Any, cast
 
 from django import forms
 from django.db import connections
-from django.db.models import BooleanField, Q, Value
+from django.db.models import BooleanField, Model, Q, QuerySet, Value
 from django.db.models.expressions import RawSQL
 from django.http import QueryDict
 from django.utils import timezone
@@ -253,7 +253,7 @@ class LogFilterForm(forms.Form):
             end = datetime.combine(f["date_to"] + timedelta(days=1), time.min, tzinfo=tz)
         return start, end
 
-    def apply(self, entries: RollEntryQuerySet, *, dates: bool = True) -> RollEntryQuerySet:
+    def apply[QS: QuerySet[Model]](self, entries: QS, *, dates: bool = True) -> QS:
         """``entries`` (the member's visible entries) narrowed by every valid filter (but the
         dates with ``dates=False``: the statistics read them from day tallies)."""
         f = self.active
@@ -309,7 +309,7 @@ class LogFilterForm(forms.Form):
             entries = entries.filter(known | (figures & readable))
         return entries
 
-    def _in_session(self, entries: RollEntryQuerySet, f: dict[str, Any]) -> RollEntryQuerySet:
+    def _in_session[QS: QuerySet[Model]](self, entries: QS, f: dict[str, Any]) -> QS:
         """The chosen session's (or scene's) entries: those between its markers in the chain."""
         item = self.session_item() if "session" in f else None
         return entries if item is None else item.narrow(entries, f.get("scene"))

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import CharField, F, Q, Subquery, Value
+from django.db.models import CharField, F, Model, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Cast, Coalesce
 
 from rolls.models import Kind, RollEntry, RollEntryQuerySet
@@ -141,7 +141,7 @@ class SessionItem:
                 return item.seq, None if following is None else following - 1
         return None
 
-    def narrow(self, entries: RollEntryQuerySet, scene: int | None = None) -> RollEntryQuerySet:
+    def narrow[QS: QuerySet[Model]](self, entries: QS, scene: int | None = None) -> QS:
         """``entries`` (of the campaign) narrowed to the session's, or to its scene's (the whole
         session's for a scene it doesn't have): a range of the (campaign, seq) index (a range
         of ids would leave a generic plan to walk the campaign's newest entries down to it:
