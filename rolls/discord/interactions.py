@@ -4,8 +4,6 @@ refusal is a private message and writes nothing."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.http import Http404, HttpRequest
 
 from rolls.discord import answers, rolling, table
@@ -26,7 +24,7 @@ def _dict(value: object) -> dict[str, object]:
     return value if isinstance(value, dict) else {}
 
 
-def _list(value: Any) -> list[dict[str, Any]]:
+def _list(value: object) -> list[dict[str, object]]:
     return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
 
 
@@ -35,14 +33,15 @@ def _list(value: Any) -> list[dict[str, Any]]:
 SCALARS = (str, int, float, bool)
 
 
-def options_of(data: dict[str, Any]) -> tuple[str, dict[str, Any], str]:
+def options_of(data: dict[str, object]) -> tuple[str, dict[str, object], str]:
     """A command's subcommand (or ""), its options by name, and the focused option's name (an
     autocomplete's; "" otherwise)."""
     given = _list(data.get("options"))
     sub = ""
     if given and given[0].get("type") == 1:
         sub, given = str(given[0].get("name", "")), _list(given[0].get("options"))
-    values, focused = {}, ""
+    values: dict[str, object] = {}
+    focused = ""
     for option in given:
         name, value = str(option.get("name", "")), option.get("value")
         if name and isinstance(value, SCALARS):

@@ -9,7 +9,7 @@ Every check runs again inside the roll's transaction, under a row lock.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from rolls.models import Contest, RollCall, RollEntry
 from rolls.rolling.targets import Target
@@ -20,13 +20,20 @@ from sheets.models import Character, Refused
 ASK_PARAMS = ("call", "contest")  # not options: which GM request the panel answers
 
 
+class Links(TypedDict, total=False):
+    """What the roll's entry links to (the roll action's own keyword arguments)."""
+
+    call: RollCall | None
+    contest: Contest | None
+
+
 @dataclass
 class Ask:
     """A call for a roll, or side A's roll in a single-roll contest."""
 
     call: RollCall | None = None
     contest: Contest | None = None
-    values: dict[str, Any] = field(default_factory=dict)
+    values: dict[str, object] = field(default_factory=dict)
     locked: set[str] = field(default_factory=set)
 
     @property
@@ -57,11 +64,11 @@ class Ask:
             "in_contest": self.contest is not None,
         }
 
-    def links(self) -> dict[str, Any]:
+    def links(self) -> Links:
         return {"call": self.call, "contest": self.contest}
 
 
-def _id(value: Any) -> int:
+def _id(value: object) -> int:
     """A row id from a request parameter, or 0 (no row has it)."""
     return parse_id(value) or 0
 

@@ -13,7 +13,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -89,7 +89,7 @@ def _panel_context(
 
 
 def _form(
-    data: Any,
+    data: QueryDict,
     target: Target,
     membership: Membership,
     sheet: Sheet | None = None,
