@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any, Self, cast
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from rolls.rolling.outcomes import Choice, Outcome, Plan
 
 
-def _same_value(field: forms.Field, sent: object, fixed: Any) -> bool:
+def _same_value(field: forms.Field, sent: object, fixed: object) -> bool:
     """Whether ``sent`` (as submitted) cleans to the same value as ``fixed`` through ``field``
     ("04" and 4 are the same Risk; "abc" is no Risk at all)."""
     probe = copy.copy(field)
@@ -31,7 +31,7 @@ def _same_value(field: forms.Field, sent: object, fixed: Any) -> bool:
         return False
 
 
-def _shown(field: forms.Field, value: Any) -> str:
+def _shown(field: forms.Field, value: object) -> str:
     """A field's value as the panel words it (a choice's label without its figures)."""
     for choice, label in getattr(field, "choices", ()):
         if str(choice) == str(value):
@@ -82,12 +82,12 @@ class RollForm[S: SystemSheet](forms.Form):
 
     def __init__(
         self,
-        data: Any = None,
+        data: Mapping[str, object] | None = None,
         *,
         target: Target,
         sheet: S,
         gm: bool = False,
-        preset: dict[str, Any] | None = None,
+        preset: Mapping[str, object] | None = None,
         locked: Iterable[str] = (),
         in_contest: bool = False,
     ) -> None:
@@ -108,7 +108,7 @@ class RollForm[S: SystemSheet](forms.Form):
         self.setup()
         self.apply_preset(preset or {}, set(locked))
 
-    def apply_preset(self, values: dict[str, Any], locked: set[str]) -> None:
+    def apply_preset(self, values: Mapping[str, object], locked: set[str]) -> None:
         """Prefill options set by the GM (a call for a roll, a contest). A locked field is disabled
         (Django cleans it to the GM's value), and :meth:`clean` refuses a request that submits
         another value for it: a browser never sends a disabled field, so only a crafted request

@@ -7,6 +7,7 @@ from typing import Any, cast
 
 from django import forms
 from django.db.models import QuerySet
+from django.http import QueryDict
 
 from rolls.models import Assist, Kind, Visibility
 from rolls.models.assists import group_dice_text
@@ -314,7 +315,7 @@ class CogentRollForm(RollForm[CogentSheet]):
                 "next action or dropped from their sheet first.",
             )
 
-    def next_roll_data(self, data: Any, sheet: CogentSheet) -> Any:
+    def next_roll_data(self, data: QueryDict, sheet: CogentSheet) -> QueryDict:
         if "assist_for" in data or "use_assist" in data:
             # An assist rolled or taken is done with: the next roll starts without either.
             data = data.copy()
