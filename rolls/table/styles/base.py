@@ -16,6 +16,8 @@ from rolls.table.verdicts import append_verdict, side_json, verdict_audience
 from sheets.models import Refused
 
 if TYPE_CHECKING:
+    from django.http import QueryDict
+
     from rolls.models import Contest, RollEntry
     from rolls.rolling.targets import Target
     from rolls.rules import RandomSource
@@ -56,7 +58,7 @@ class ContestStyle:
         return None
 
     # --- the contest's prompt ----------------------------------------------------------------
-    def side_options(self, data: Any) -> Any:
+    def side_options(self, data: QueryDict) -> object:
         """A side's options for its roll, read from a request's ``data``; :class:`Refused` in
         words when they are out of range."""
         return None

@@ -32,6 +32,8 @@ from rolls.table.verdicts import (
 from sheets.models import ColdStarsAbility, ColdStarsSheet, Refused
 
 if TYPE_CHECKING:
+    from django.http import QueryDict
+
     from rolls.models import Contest
     from rolls.rolling.targets import Target
     from rolls.table.contests import SideStatus
@@ -40,7 +42,7 @@ if TYPE_CHECKING:
 CHOICES = (("costly_success", "Take a Costly Success"), ("failure", "Take a Failure"))
 
 
-def _sheet(sheet: Any) -> ColdStarsSheet:
+def _sheet(sheet: object) -> ColdStarsSheet:
     assert isinstance(sheet, ColdStarsSheet)  # the contest's campaign plays Cold Stars
     return sheet
 
@@ -125,7 +127,7 @@ class Active(KeepOrCorrect):
     label = "Active vs active: both roll at Risk 0"
     options_template = "rolls/contest_options/cold_stars.html"
 
-    def side_options(self, data: Any) -> int:
+    def side_options(self, data: QueryDict) -> int:
         try:
             return int(data.get("willpower", "0") or 0)
         except ValueError:
