@@ -46,9 +46,8 @@ class StatementGuard:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._running: BaseDatabaseWrapper | None = (
-            None  # the database wrapper whose statement is running, or None
-        )
+        # The database wrapper whose statement is running, or None.
+        self._running: BaseDatabaseWrapper | None = None
         self.cancelled = False
 
     def __call__(
