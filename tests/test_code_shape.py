@@ -23,7 +23,7 @@ NOT_OURS = {"migrations", "node_modules", "staticfiles"}
 # drifted from 518 to 836 between two reviews (issue 55); this is the count after the typing
 # pass. Lower it when you type something; never raise it (a JSON shape is a TypedDict, a value
 # that may be anything is ``object``, a request is ``HttpRequest``).
-ANY_MAX = 449
+ANY_MAX = 445
 APP_PACKAGES = ("api", "config", "rolls", "sheets", "web")
 _ANY = re.compile(r"\bAny\b")
 _IMPORT_LINE = re.compile(r"^\s*(from|import)\s")

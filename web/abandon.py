@@ -80,7 +80,7 @@ class StatementGuard:
                 logger.warning("Could not cancel an abandoned request's statement", exc_info=True)
 
 
-def _retrieve(task: asyncio.Future[Any]) -> None:
+def _retrieve(task: asyncio.Future[object]) -> None:
     # The thread of an abandoned view ends with the cancelled statement's error: expected, and
     # nobody is left to answer.
     if not task.cancelled():

@@ -133,7 +133,7 @@ def _resources_cell(text: str) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False) if value else ""
 
 
-CSV_CELLS: dict[str, Callable[[str], Any]] = {
+CSV_CELLS: dict[str, Callable[[str], object]] = {
     "faces": _faces_cell,
     "resource_changes": _resources_cell,
 }

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db.models import CharField, F, Model, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Cast, Coalesce
@@ -19,6 +19,16 @@ from django.db.models.functions import Cast, Coalesce
 from rolls.models import Kind, RollEntry, RollEntryQuerySet
 
 TITLE_MAX = 100
+
+
+class MarkerResult(TypedDict):
+    """A session marker's stored ``result`` (hashed into its entry as it is)."""
+
+    session: int
+    title: str
+    scene: int | None
+    scene_title: str
+    open: bool
 
 
 @dataclass(frozen=True)
@@ -44,7 +54,7 @@ class SessionState:
             open=bool(result.get("open", True)),
         )
 
-    def result(self) -> dict[str, Any]:
+    def result(self) -> MarkerResult:
         """The marker's ``result``: this state, as it is hashed."""
         return {
             "session": self.session,
