@@ -3,8 +3,6 @@ and what the stream reads back from it."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.http import urlencode

@@ -16,11 +16,8 @@ Sessions that simply expire need no event: each stream knows when its own sessio
 
 from __future__ import annotations
 
-from django.db.models import Model
-
-from typing import Any
-
 from django.contrib.auth import get_user_model
+from django.db.models import Model
 from django.db.models.signals import post_delete, post_save
 
 from rolls import live

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime, timedelta
-from typing import Any
 from urllib.parse import urlsplit
 
 from django.db import models, transaction
