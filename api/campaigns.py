@@ -7,7 +7,7 @@ hidden NPC a player can't see are a 404, like an id that doesn't exist.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 from django.http import HttpRequest
 from ninja import Path, Router, Schema
@@ -66,7 +66,7 @@ def absolute(request: HttpRequest, path: str) -> str:
     return request.build_absolute_uri(path)
 
 
-def campaign_out(request: HttpRequest, campaign: Campaign, role: str) -> dict[str, Any]:
+def campaign_out(request: HttpRequest, campaign: Campaign, role: str) -> dict[str, object]:
     return {
         "id": campaign.pk,
         "name": campaign.name,
@@ -80,7 +80,7 @@ def campaign_out(request: HttpRequest, campaign: Campaign, role: str) -> dict[st
 
 def character_out(
     request: HttpRequest, character: Character, membership: Membership
-) -> dict[str, Any]:
+) -> dict[str, object]:
     return {
         "id": character.pk,
         "name": character.name,
@@ -94,7 +94,7 @@ def character_out(
 
 
 @router.get("/me", response={200: MeOut, **ERRORS}, summary="The token's user")
-def me(request: HttpRequest) -> dict[str, Any]:
+def me(request: HttpRequest) -> dict[str, object]:
     """Who the token acts for, and what it may do: a quick check that a token works."""
     token = request.auth  # type: ignore[attr-defined]
     return {
@@ -104,7 +104,7 @@ def me(request: HttpRequest) -> dict[str, Any]:
 
 
 @router.get("/campaigns", response={200: list[CampaignOut], **ERRORS}, summary="Your campaigns")
-def campaigns(request: HttpRequest) -> list[dict[str, Any]]:
+def campaigns(request: HttpRequest) -> list[dict[str, object]]:
     """Every campaign you belong to, with your role (gm, player or observer), by name."""
     return [
         campaign_out(request, campaign, campaign.my_role)
@@ -113,7 +113,7 @@ def campaigns(request: HttpRequest) -> list[dict[str, Any]]:
 
 
 @router.get("/campaigns/{pk}", response={200: CampaignDetailOut, **ERRORS}, summary="A campaign")
-def campaign(request: HttpRequest, pk: Id) -> dict[str, Any]:
+def campaign(request: HttpRequest, pk: Id) -> dict[str, object]:
     """The campaign and the characters you may read (players never see hidden NPCs)."""
     found, membership = campaign_for_member(request, pk)  # type: ignore[arg-type]
     characters = Character.objects.visible_to(membership).select_related("owner", "campaign")
@@ -125,10 +125,10 @@ def campaign(request: HttpRequest, pk: Id) -> dict[str, Any]:
 
 @router.get(
     "/characters/{pk}",
-    response={200: dict[str, Any], **ERRORS},
+    response={200: dict[str, object], **ERRORS},
     summary="A character's sheet (the export format)",
 )
-def character(request: HttpRequest, pk: Id) -> dict[str, Any]:
+def character(request: HttpRequest, pk: Id) -> dict[str, object]:
     """The character as the sheet's “Export JSON” gives it (docs/character-json.md), with the
     campaign and your permissions beside it."""
     found, membership = character_for_reader(request, pk)  # type: ignore[arg-type]

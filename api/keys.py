@@ -3,8 +3,6 @@ and proved dice with, with the span each signed. Public, like the page: needs no
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.http import HttpRequest
 from ninja import Router, Schema
 from pydantic import Field
@@ -35,7 +33,7 @@ class KeysOut(Schema):
     throttle=[READ_THROTTLE],
     summary="Public keys",
 )
-def keys(request: HttpRequest) -> dict[str, Any]:
+def keys(request: HttpRequest) -> dict[str, object]:
     """Every key the server has used, oldest first: what a proof's ``key`` and a signature's
     ``signed_by`` name. The same file as /keys.json, which the standalone verifier reads."""
     return {"keys": published_keys()}

@@ -13,6 +13,7 @@ from pydantic import Field
 from api.base import ERRORS, READ_THROTTLE, ROLL_THROTTLE, ApiError, invalid, needs_roll_scope
 from api.campaigns import Id
 from api.rolls import Entry, EntryId, entry_out, found_entry
+from rolls.log.records import Record
 from rolls.messages import actions
 from rolls.messages.forms import CorrectionForm, MessageForm, choice_rows, split_choices
 from rolls.messages.text import MAX_LENGTH
@@ -57,7 +58,7 @@ class CorrectionIn(Schema):
 @router.post("/campaigns/{pk}/messages", **WRITES, url_name="messages", summary="Post a message")
 def message_post(
     request: AuthenticatedHttpRequest, pk: Id, body: Body[MessageIn]
-) -> Status[dict[str, Any]]:
+) -> Status[Record]:
     """Post a message to the campaign's log, as the log's composer does. Needs the ``roll``
     scope; 429 over the message rate (``Retry-After`` says when)."""
     needs_roll_scope(request)
@@ -84,7 +85,7 @@ def message_post(
 )
 def message_correct(
     request: AuthenticatedHttpRequest, entry_id: EntryId, body: Body[CorrectionIn]
-) -> Status[dict[str, Any]]:
+) -> Status[Record]:
     """Correct a message you wrote (any version of it): a new entry that follows its newest
     version, never an overwrite. 409 for someone else's message or a roll. Needs the ``roll``
     scope."""

@@ -10,7 +10,7 @@ roller gets the placeholder the page shows, everyone else nothing.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypedDict
 
 from django import forms
 from django.http import Http404, HttpRequest
@@ -23,11 +23,12 @@ from api.campaigns import MAX_ID, Id
 from log.models import RollEntry
 from log.tokens import PATTERN, entry_pk, entry_token
 from rolls.log.filters import filtered_entries
-from rolls.log.records import EXPORT_VALUES, api_record, api_records
+from rolls.log.records import EXPORT_VALUES, Record, api_record, api_records
 from rolls.rolling import followups
 from rolls.rolling.access import entry_for_member
 from rolls.rolling.actions import make_follow_up, make_roll
 from rolls.rolling.display import Band
+from rolls.rolling.followups import FollowUp
 from rolls.rolling.forms.base import RollForm
 from rolls.rolling.panel_values import NotSingle, bound_panel
 from rolls.rolling.targets import Target, sheet_targets, target_for_roller
@@ -62,7 +63,7 @@ class TargetOut(Schema):
     kind: str
     id: int
     label: str
-    pool: dict[str, Any] = Field(description="The dice at the panel's default options")
+    pool: dict[str, object] = Field(description="The dice at the panel's default options")
     odds: list[Odds] = Field(description="At the panel's default options")
     url: str = Field(description="This target in the API: options, pool and odds")
 
@@ -76,7 +77,7 @@ class Option(Schema):
     name: str
     label: str
     type: str = Field(description="choice, integer, boolean or text")
-    value: Any = None
+    value: object = None
     required: bool
     locked: bool = Field(description="Set by the GM's call or contest; can't be changed")
     help: str
@@ -99,7 +100,7 @@ class PlanOut(Schema):
     label: str
     character: int
     options: list[Option]
-    pool: dict[str, Any]
+    pool: dict[str, object]
     breakdown: str
     odds: list[Odds]
     actions: list[Action]
@@ -120,20 +121,20 @@ class Entry(Schema):
     visibility: str
     label: str
     redacted: bool
-    options: dict[str, Any] | None = None
-    pool: dict[str, Any] | None = None
+    options: dict[str, object] | None = None
+    pool: dict[str, object] | None = None
     breakdown: str | None = None
-    faces: list[dict[str, Any]] | None = None
+    faces: list[dict[str, object]] | None = None
     outcome: str | None = None
     outcome_label: str | None = None
     detail: str | None = None
-    result: dict[str, Any] | None = None
+    result: dict[str, object] | None = None
     odds: str | None = None
-    odds_table: dict[str, Any] | None = None
-    resources: dict[str, Any] | list[Any] | None = None
+    odds_table: dict[str, object] | None = None
+    resources: dict[str, object] | list[object] | None = None
     follows: str | None = None
     hash: str | None = None
-    proof: dict[str, Any] | None = Field(
+    proof: dict[str, object] | None = Field(
         None,
         description="The dice's proof ({} when no dice came from the VRF): check it with the "
         "published keys (GET /keys) as docs/verifiable-dice.md says",
@@ -243,7 +244,7 @@ def _field_type(field: forms.Field) -> str:
     return "text"
 
 
-def _options(form: RollForm) -> list[dict[str, Any]]:
+def _options(form: RollForm) -> list[dict[str, object]]:
     described = []
     for name, field in form.fields.items():
         bound = form[name]
@@ -291,7 +292,7 @@ def _single(name: str) -> ApiError:
     return ApiError(422, "Some values are not valid.", {name: ["Give a single value."]})
 
 
-def _query_values(request: HttpRequest) -> dict[str, Any]:
+def _query_values(request: HttpRequest) -> dict[str, object]:
     """The query string's options: a parameter given once is its value, a repeated one a list
     (which only a list option takes: a repeated single option is refused, never read as its
     last value)."""
@@ -299,7 +300,7 @@ def _query_values(request: HttpRequest) -> dict[str, Any]:
 
 
 def _loaded_form(
-    request: HttpRequest, pk: int, kind: str, target_pk: int, values: dict[str, Any]
+    request: HttpRequest, pk: int, kind: str, target_pk: int, values: dict[str, object]
 ) -> tuple[Target, Membership, RollForm]:
     """The target (as the roll panel loads it: the roller's permission) and its panel's form,
     bound to the panel's defaults with ``values`` over them (rolls/rolling/panel_values.py)."""
@@ -313,7 +314,7 @@ def _loaded_form(
     return target, membership, form
 
 
-def entry_out(request: HttpRequest, entry_pk: int, membership: Membership) -> dict[str, Any]:
+def entry_out(request: HttpRequest, entry_pk: int, membership: Membership) -> Record:
     rows = RollEntry.objects.visible_to(membership).filter(pk=entry_pk)
     base_url = request.build_absolute_uri("/").rstrip("/")
     return api_records(rows, full=membership.is_gm, base_url=base_url)[0]
@@ -344,7 +345,7 @@ WRITES: dict[str, Any] = {
     response={200: list[TargetOut], **ERRORS},
     summary="What a character can roll",
 )
-def targets(request: HttpRequest, pk: Id) -> list[dict[str, Any]]:
+def targets(request: HttpRequest, pk: Id) -> list[dict[str, object]]:
     """Every rollable row of the sheet with its odds at the panel's default options — what the
     sheet shows beside each Roll button. Anyone who may read the character may list them."""
     character, _ = character_for_reader(request, pk)  # type: ignore[arg-type]
@@ -369,7 +370,7 @@ def targets(request: HttpRequest, pk: Id) -> list[dict[str, Any]]:
 )
 def target(
     request: HttpRequest, pk: Id, kind: Kind, target_pk: Id, query: Query[TargetQuery]
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The roll panel as data: its options (with the values given as query parameters, the
     defaults otherwise; a list option repeats its parameter), the pool they make, and the exact
     odds. Only the character's player and the GM may open a panel, so only they get an answer.
@@ -389,7 +390,7 @@ def target(
 )
 def roll(
     request: AuthenticatedHttpRequest, pk: Id, kind: Kind, target_pk: Id, body: Body[RollIn]
-) -> Status[dict[str, Any]]:
+) -> Status[Record]:
     """Roll on the server with the panel's options, validated as the panel validates them;
     stored in the campaign's chain and announced live like a roll from the page. Answers the
     new entry (201). Needs the ``roll`` scope and a user who may roll the character."""
@@ -413,21 +414,38 @@ def roll(
 # ---------------------------------------------------------------------------------------------
 
 
+class Offer(TypedDict):
+    """A ``FollowUpOffer`` as the view builds it."""
+
+    action: str
+    label: str
+    value: str
+    problem: str
+    url: str
+
+
+class EntryRecord(Record, total=False):
+    """An entry's record with what ``GET /entries/{id}`` adds: its follow-up and the offers."""
+
+    follow_up: str | None
+    follow_ups: list[Offer]
+
+
 @router.get(
     "/entries/{entry_id}",
     response={200: EntryDetail, **ERRORS},
     exclude_unset=True,
     summary="An entry",
 )
-def entry(request: HttpRequest, entry_id: EntryId) -> dict[str, Any]:
+def entry(request: HttpRequest, entry_id: EntryId) -> EntryRecord:
     """One entry as the log shows it to you; with the follow-ups you may make now, if any."""
     found, membership = found_entry(request, entry_id)
-    record = entry_out(request, found.pk, membership)
+    record = EntryRecord(**entry_out(request, found.pk, membership))
     readable = found.is_readable_by(membership)
     follow_up = found.follow_ups.first() if readable else None
     record["follow_up"] = entry_token(follow_up.pk) if follow_up else None
     character = None if found.is_message else found.character  # a message has no follow-ups
-    offers: list[Any] = []
+    offers: list[FollowUp] = []
     if readable and follow_up is None and character is not None and character.can_roll(membership):
         sheet = rule_system(found.system).sheet_of(character)
         offers = followups.available(found, sheet, has_follow_up=False)
@@ -457,7 +475,7 @@ def follow_up(
     entry_id: EntryId,
     action: Annotated[str, Path(description="One of the entry's follow_ups")],
     body: Body[FollowUpIn],
-) -> Status[dict[str, Any]]:
+) -> Status[Record]:
     """Destiny, Correct, a choice, a bought boon…: whatever the entry's card offers you, with the
     same rules (docs/rolling.md). Needs the ``roll`` scope. Answers the new entry (201)."""
     needs_roll_scope(request)
@@ -525,7 +543,7 @@ def _cursor(query: LogQuery) -> tuple[str, int | None]:
     url_name="log",
     summary="The roll log",
 )
-def log(request: HttpRequest, pk: Id, query: Query[LogQuery]) -> dict[str, Any]:
+def log(request: HttpRequest, pk: Id, query: Query[LogQuery]) -> dict[str, object]:
     """The campaign's log with the log page's filters and visibility, a page at a time by keyset
     cursor (stable while rolls arrive): newest first, each ``next`` passed as ``before``; or,
     with ``order=oldest``, oldest first from ``after`` — pass the last entry's id you have to

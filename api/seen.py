@@ -4,8 +4,6 @@ token's user's view of a campaign's log, signed, with the items to fold onto a h
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.http import HttpRequest
 from ninja import Query, Router, Schema
 from pydantic import Field
@@ -31,12 +29,12 @@ class ViewQuery(Schema):
 
 @router.get(
     "/campaigns/{pk}/view",
-    response={200: dict[str, Any], **ERRORS},
+    response={200: dict[str, object], **ERRORS},
     throttle=[READ_THROTTLE],
     summary="Your view of the log, signed",
     url_name="view",
 )
-def view(request: HttpRequest, pk: Id, query: Query[ViewQuery]) -> dict[str, Any]:
+def view(request: HttpRequest, pk: Id, query: Query[ViewQuery]) -> dict[str, object]:
     """Your view of the campaign's log — every entry you were shown, as you were shown it — as a
     signed head (``head``: length, hash, key, signature), and the items to fold onto the head you
     saved: from ``start`` (a checkpoint's length and hash) to the end, ``first`` being the first

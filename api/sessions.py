@@ -73,7 +73,7 @@ def _log_url(request: HttpRequest, campaign: Campaign, **params: int) -> str:
 
 def _sessions_out(
     request: HttpRequest, campaign: Campaign, items: list[SessionItem]
-) -> list[dict[str, Any]]:
+) -> list[dict[str, object]]:
     """The sessions as the API gives them, their markers named by entry ids (one query: the
     markers are known by their places in the chain)."""
     places = {seq for item in items for seq in (item.start, item.end) if seq is not None}
@@ -85,7 +85,7 @@ def _sessions_out(
 
 def _session_out(
     request: HttpRequest, campaign: Campaign, item: SessionItem, tokens: dict[int, str]
-) -> dict[str, Any]:
+) -> dict[str, object]:
     number = item.state.session
     return {
         "number": number,
@@ -120,7 +120,7 @@ def _titled(
     return campaign, form.cleaned_data["title"]
 
 
-def _the_session(request: HttpRequest, campaign: Campaign, number: int) -> dict[str, Any]:
+def _the_session(request: HttpRequest, campaign: Campaign, number: int) -> dict[str, object]:
     item = session(campaign.pk, number)
     assert item is not None  # its marker was just written
     return _sessions_out(request, campaign, [item])[0]
@@ -132,7 +132,7 @@ def _the_session(request: HttpRequest, campaign: Campaign, number: int) -> dict[
     url_name="sessions",
     summary="Sessions and scenes",
 )
-def session_list(request: HttpRequest, pk: Id, query: Query[ListQuery]) -> dict[str, Any]:
+def session_list(request: HttpRequest, pk: Id, query: Query[ListQuery]) -> dict[str, object]:
     """The campaign's sessions, newest first, ``limit`` at a time, each with its scenes: pass
     ``next`` as ``before`` for older ones. ``current`` is the session going on (null between
     sessions). Any member reads them: markers are public entries."""
@@ -153,7 +153,7 @@ def session_list(request: HttpRequest, pk: Id, query: Query[ListQuery]) -> dict[
 @router.post("/campaigns/{pk}/sessions", **WRITES, url_name="sessions", summary="Start a session")
 def session_start(
     request: AuthenticatedHttpRequest, pk: Id, body: Body[TitleIn]
-) -> Status[dict[str, Any]]:
+) -> Status[dict[str, object]]:
     """The GM starts the next session (numbered for you; ``title`` optional, at most 100
     characters). A session still going on is ended first. Needs the ``roll`` scope."""
     campaign, title = _titled(request, pk, SessionForm, body)
@@ -170,7 +170,7 @@ def session_start(
 )
 def session_scene(
     request: AuthenticatedHttpRequest, pk: Id, body: Body[TitleIn]
-) -> Status[dict[str, Any]]:
+) -> Status[dict[str, object]]:
     """The GM begins the next scene of the session going on (409 when none is). Answers the
     session with its scenes. Needs the ``roll`` scope."""
     campaign, title = _titled(request, pk, SceneForm, body)
@@ -184,7 +184,7 @@ def session_scene(
     url_name="session_end",
     summary="End the session",
 )
-def session_end(request: AuthenticatedHttpRequest, pk: Id) -> Status[dict[str, Any]]:
+def session_end(request: AuthenticatedHttpRequest, pk: Id) -> Status[dict[str, object]]:
     """The GM ends the session going on (409 when none is). Needs the ``roll`` scope."""
     needs_roll_scope(request)
     campaign, _ = campaign_for_gm(request, pk)

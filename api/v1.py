@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
@@ -134,7 +133,7 @@ def _validation(request: HttpRequest, exc: ValidationError) -> HttpResponse:
 
 
 @api.get("/", auth=None, include_in_schema=False, url_name="api-root")
-def index(request: HttpRequest) -> dict[str, Any]:
+def index(request: HttpRequest) -> dict[str, object]:
     """What a client (or a person) finds at /api/v1/: where the schema, the docs and the first
     resources are, and how to authenticate. Needs no token, like the schema."""
     root = request.build_absolute_uri("/api/v1/")

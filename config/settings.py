@@ -8,7 +8,6 @@ import os
 import secrets
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 import dj_database_url
 from django.utils.csp import CSP
@@ -338,7 +337,7 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 # sheets.views.portraits streams them to those who may read the character, so MEDIA_URL stays
 # unset and the directory must not be exposed by a web server either.
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT") or BASE_DIR / "media")
-STORAGES: dict[str, dict[str, Any]] = {
+STORAGES: dict[str, dict[str, object]] = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
     "portraits": {

@@ -9,8 +9,6 @@ one who acted (an ephemeral message); a blind roll's answer says only that a rol
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 
 from log.models import RollEntry
@@ -42,10 +40,10 @@ TEXT_INPUT, SHORT = 4, 1
 MODAL_TITLE_MAX = 45  # characters of a modal's title and of a text input's label
 TEXT_INPUT_MAX = 4000
 ASKED = "value"  # the text input's custom_id
-NO_MENTIONS: dict[str, Any] = {"parse": []}  # a character named @everyone pings nobody
+NO_MENTIONS: dict[str, object] = {"parse": []}  # a character named @everyone pings nobody
 
 
-def private(text: str) -> dict[str, Any]:
+def private(text: str) -> dict[str, object]:
     """A message only the user who acted sees."""
     return {
         "type": CHANNEL_MESSAGE,
@@ -53,7 +51,7 @@ def private(text: str) -> dict[str, Any]:
     }
 
 
-def private_embed(embed: dict[str, Any]) -> dict[str, Any]:
+def private_embed(embed: payloads.Embed) -> dict[str, object]:
     return {
         "type": CHANNEL_MESSAGE,
         "data": {
@@ -64,7 +62,7 @@ def private_embed(embed: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def choices(found: list[tuple[str, str]]) -> dict[str, Any]:
+def choices(found: list[tuple[str, str]]) -> dict[str, object]:
     """An autocomplete answer: at most 25 choices, each name and value within 100 characters."""
     return {
         "type": AUTOCOMPLETE_RESULT,
@@ -81,7 +79,7 @@ def follow_up_id(entry_pk: int, action: str, value: str, prefix: str = FOLLOW_UP
     return ":".join((prefix, entry_token(entry_pk), action, value))
 
 
-def _buttons(entry: RollEntry, membership: Membership) -> list[dict[str, Any]]:
+def _buttons(entry: RollEntry, membership: Membership) -> list[dict[str, object]]:
     """The follow-ups the entry's card offers its roller (or the GM), as buttons: each says
     which entry and which follow-up it is, and the press is checked again on the server."""
     character = entry.character
@@ -112,7 +110,7 @@ def _buttons(entry: RollEntry, membership: Membership) -> list[dict[str, Any]]:
     ]
 
 
-def ask_modal(entry: RollEntry, action: str) -> dict[str, Any]:
+def ask_modal(entry: RollEntry, action: str) -> dict[str, object]:
     """The form a follow-up that takes words opens (Discord's modal), labelled as the card's
     field; left empty, the follow-up takes its default, as on the page."""
     character = entry.character
@@ -143,7 +141,7 @@ def ask_modal(entry: RollEntry, action: str) -> dict[str, Any]:
 BLIND_WORDS = "A roll was made. It was blind: only the GM sees the result."
 
 
-def entry_message(entry_pk: int, membership: Membership) -> dict[str, Any]:
+def entry_message(entry_pk: int, membership: Membership) -> dict[str, object]:
     """The message that answers a roll or a follow-up: the entry as ``membership`` may read it,
     public only when every member may read it."""
     entry = RollEntry.objects.for_cards().select_related("campaign", "character").get(pk=entry_pk)
@@ -153,7 +151,7 @@ def entry_message(entry_pk: int, membership: Membership) -> dict[str, Any]:
     rows = RollEntry.objects.visible_to(membership).filter(pk=entry_pk)
     record = api_records(rows, full=False, base_url=settings.SITE_URL)[0]
     embeds = payloads.discord_message(entry.campaign, record)["embeds"]
-    message: dict[str, Any] = {"embeds": embeds, "allowed_mentions": NO_MENTIONS}
+    message: dict[str, object] = {"embeds": embeds, "allowed_mentions": NO_MENTIONS}
     if entry.is_hidden:
         message["flags"] = EPHEMERAL
     if components := _buttons(entry, membership):
@@ -161,5 +159,5 @@ def entry_message(entry_pk: int, membership: Membership) -> dict[str, Any]:
     return message
 
 
-def entry_answer(entry_pk: int, membership: Membership) -> dict[str, Any]:
+def entry_answer(entry_pk: int, membership: Membership) -> dict[str, object]:
     return {"type": CHANNEL_MESSAGE, "data": entry_message(entry_pk, membership)}

@@ -3,8 +3,6 @@ Discord is optional, so none set is fine; some but not all set is a half-made se
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.core.checks import CheckMessage, Error, Warning, register
 
@@ -14,7 +12,7 @@ SETTINGS = ("DISCORD_APPLICATION_ID", "DISCORD_PUBLIC_KEY", "DISCORD_BOT_TOKEN")
 
 
 @register()
-def discord_settings_check(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+def discord_settings_check(app_configs: object = None, **kwargs: object) -> list[CheckMessage]:
     given = [name for name in SETTINGS if getattr(settings, name)]
     if not given:
         return []

@@ -50,10 +50,10 @@ def _described(field: forms.Field, name: str) -> str:
     return clip(words, DESCRIPTION_MAX)
 
 
-def field_option(name: str, field: forms.Field) -> dict[str, Any]:
+def field_option(name: str, field: forms.Field) -> dict[str, object]:
     """A panel field as a command option. A choice the panel fills in per row (a Cold Stars
     Ability, a domain, a weapon) is answered by autocomplete from the row's own panel."""
-    option: dict[str, Any] = {
+    option: dict[str, object] = {
         "name": name,
         "description": _described(field, name),
         "required": False,  # left out: the panel's default, as a browser would send it
@@ -93,7 +93,7 @@ def _target_option(description: str) -> dict[str, Any]:
     }
 
 
-def roll_command(system: RuleSystem[Any], *, odds: bool = False) -> dict[str, Any]:
+def roll_command(system: RuleSystem[Any], *, odds: bool = False) -> dict[str, object]:
     form_class = system.rolling.form_class
     fields = [o for o in panel_options(form_class) if not (odds and o["name"] == "visibility")]
     extra = (
@@ -134,7 +134,7 @@ def roll_command(system: RuleSystem[Any], *, odds: bool = False) -> dict[str, An
     }
 
 
-def sheet_command() -> dict[str, Any]:
+def sheet_command() -> dict[str, object]:
     return {
         "name": "sheet",
         "type": 1,
@@ -152,7 +152,7 @@ def sheet_command() -> dict[str, Any]:
     }
 
 
-def poolside_command() -> dict[str, Any]:
+def poolside_command() -> dict[str, object]:
     return {
         "name": "poolside",
         "type": 1,
@@ -186,10 +186,10 @@ def poolside_command() -> dict[str, Any]:
     }
 
 
-def global_commands() -> list[dict[str, Any]]:
+def global_commands() -> list[dict[str, object]]:
     return [poolside_command()]
 
 
-def guild_commands(system: RuleSystem[Any]) -> list[dict[str, Any]]:
+def guild_commands(system: RuleSystem[Any]) -> list[dict[str, object]]:
     """The commands of a server whose channels play ``system``."""
     return [roll_command(system), roll_command(system, odds=True), sheet_command()]

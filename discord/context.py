@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from django.contrib.auth.models import User
 from django.http import HttpRequest
@@ -31,7 +30,7 @@ NOT_MEMBER = (
 SNOWFLAKE = re.compile(r"^[0-9]{1,20}$")
 
 
-def snowflake(value: Any) -> str:
+def snowflake(value: object) -> str:
     """A Discord id as sent, or "" when it can't be one."""
     text = str(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else ""
     return text if SNOWFLAKE.match(text) else ""
@@ -45,7 +44,7 @@ class Stop(Exception):
         self.message = message
 
 
-def discord_user(interaction: dict[str, Any]) -> dict[str, Any]:
+def discord_user(interaction: dict[str, object]) -> dict[str, object]:
     """The Discord user who acted: in a server, the member's user; in a direct message, the
     user."""
     member = interaction.get("member")
@@ -55,7 +54,7 @@ def discord_user(interaction: dict[str, Any]) -> dict[str, Any]:
     return found
 
 
-def display_name(user: dict[str, Any]) -> str:
+def display_name(user: dict[str, object]) -> str:
     return str(user.get("global_name") or user.get("username") or user["id"])[:100]
 
 
@@ -77,7 +76,7 @@ class Here:
         return self.membership
 
 
-def linked(request: HttpRequest, interaction: dict[str, Any]) -> Here:
+def linked(request: HttpRequest, interaction: dict[str, object]) -> Here:
     """The interaction as its linked Poolside user. The request's user becomes them, so the
     permission helpers the pages and the API use (sheets/access.py, rolls/rolling/access.py)
     answer for them exactly as they would on a page; refuses an unlinked Discord user."""
@@ -96,7 +95,7 @@ def linked(request: HttpRequest, interaction: dict[str, Any]) -> Here:
     )
 
 
-def bound(request: HttpRequest, interaction: dict[str, Any]) -> Here:
+def bound(request: HttpRequest, interaction: dict[str, object]) -> Here:
     """:func:`linked`, in a channel bound to a campaign the user is a member of."""
     here = linked(request, interaction)
     binding = (

@@ -4,8 +4,6 @@ refusal is a private message and writes nothing."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.http import Http404, HttpRequest
 
 from discord import answers, rolling, table
@@ -22,11 +20,11 @@ from sheets.models import Membership, Refused
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
 
 
-def _dict(value: Any) -> dict[str, Any]:
+def _dict(value: object) -> dict[str, object]:
     return value if isinstance(value, dict) else {}
 
 
-def _list(value: Any) -> list[dict[str, Any]]:
+def _list(value: object) -> list[dict[str, object]]:
     return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
 
 
@@ -35,14 +33,15 @@ def _list(value: Any) -> list[dict[str, Any]]:
 SCALARS = (str, int, float, bool)
 
 
-def options_of(data: dict[str, Any]) -> tuple[str, dict[str, Any], str]:
+def options_of(data: dict[str, object]) -> tuple[str, dict[str, object], str]:
     """A command's subcommand (or ""), its options by name, and the focused option's name (an
     autocomplete's; "" otherwise)."""
     given = _list(data.get("options"))
     sub = ""
     if given and given[0].get("type") == 1:
         sub, given = str(given[0].get("name", "")), _list(given[0].get("options"))
-    values, focused = {}, ""
+    values: dict[str, object] = {}
+    focused = ""
     for option in given:
         name, value = str(option.get("name", "")), option.get("value")
         if name and isinstance(value, SCALARS):
@@ -52,7 +51,7 @@ def options_of(data: dict[str, Any]) -> tuple[str, dict[str, Any], str]:
     return sub, values, focused
 
 
-def command(request: HttpRequest, interaction: dict[str, Any]) -> dict[str, Any]:
+def command(request: HttpRequest, interaction: dict[str, object]) -> dict[str, object]:
     data = _dict(interaction.get("data"))
     name = data.get("name")
     sub, values, _ = options_of(data)
@@ -72,7 +71,7 @@ def command(request: HttpRequest, interaction: dict[str, Any]) -> dict[str, Any]
     raise Stop("Poolside doesn't know this command; the site's administrator updates them.")
 
 
-def autocomplete(request: HttpRequest, interaction: dict[str, Any]) -> dict[str, Any]:
+def autocomplete(request: HttpRequest, interaction: dict[str, object]) -> dict[str, object]:
     """Choices as the user types. Anything that stops a command stops its choices too: an
     unlinked user or an unbound channel gets none."""
     data = _dict(interaction.get("data"))
@@ -115,7 +114,7 @@ def _checked(here: Here, custom_id: str) -> tuple[str, RollEntry, Membership, st
 
 def _follow_up(
     here: Here, entry: RollEntry, membership: Membership, action: str, value: str
-) -> dict[str, Any]:
+) -> dict[str, object]:
     assert entry.character is not None  # _checked
     try:
         new = make_follow_up(here.user, entry, entry.character, action, value)
@@ -124,7 +123,7 @@ def _follow_up(
     return answers.entry_answer(new.pk, membership)
 
 
-def press(request: HttpRequest, interaction: dict[str, Any]) -> dict[str, Any]:
+def press(request: HttpRequest, interaction: dict[str, object]) -> dict[str, object]:
     """A follow-up button under a roll; one that takes words opens a form for them first."""
     here = linked(request, interaction)
     custom_id = str(_dict(interaction.get("data")).get("custom_id", ""))
@@ -134,7 +133,7 @@ def press(request: HttpRequest, interaction: dict[str, Any]) -> dict[str, Any]:
     return _follow_up(here, entry, membership, action, value)
 
 
-def _typed(components: Any) -> str:
+def _typed(components: object) -> str:
     """The text typed into the modal's input, wherever Discord nests it (an action row's
     components, or a label's component)."""
     for item in _list(components):
@@ -146,7 +145,7 @@ def _typed(components: Any) -> str:
     return ""
 
 
-def submit(request: HttpRequest, interaction: dict[str, Any]) -> dict[str, Any]:
+def submit(request: HttpRequest, interaction: dict[str, object]) -> dict[str, object]:
     """The modal of a follow-up that takes words: made with what was typed, checked again."""
     here = linked(request, interaction)
     data = _dict(interaction.get("data"))
@@ -154,7 +153,7 @@ def submit(request: HttpRequest, interaction: dict[str, Any]) -> dict[str, Any]:
     return _follow_up(here, entry, membership, action, _typed(data.get("components")))
 
 
-def answer(request: HttpRequest, interaction: dict[str, Any]) -> dict[str, Any]:
+def answer(request: HttpRequest, interaction: dict[str, object]) -> dict[str, object]:
     """The answer to a verified interaction of any type but PING."""
     kind = interaction.get("type")
     try:

@@ -13,7 +13,6 @@ import logging
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import quote
 
 from django.conf import settings
@@ -37,10 +36,10 @@ class DiscordError(Exception):
 @dataclass(frozen=True)
 class Answer:
     status: int
-    body: Any
+    body: object
 
 
-def call(method: str, path: str, payload: Any, *, bot: bool = True) -> Answer:
+def call(method: str, path: str, payload: object, *, bot: bool = True) -> Answer:
     """One call to Discord's API with a JSON body; raises :class:`DiscordError` on anything
     but a 2xx, with Discord's own message."""
     headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT}
@@ -89,7 +88,7 @@ def register_guild(guild: str) -> Answer | None:
     )
 
 
-def edit_answer(token: str, message: dict[str, Any]) -> Answer:
+def edit_answer(token: str, message: dict[str, object]) -> Answer:
     """Edit a deferred interaction's answer (its "original response"), within the 15 minutes
     its token lives."""
     app = settings.DISCORD_APPLICATION_ID

@@ -38,7 +38,7 @@ def rollable(here: Here) -> list[Character]:
     return [c for c in characters if c.can_roll(here.member)]
 
 
-def pool_words(pool: dict[str, Any]) -> str:
+def pool_words(pool: dict[str, object]) -> str:
     return ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in pool.items())
 
 
@@ -59,7 +59,7 @@ def target_choices(here: Here, typed: str) -> list[tuple[str, str]]:
     return found
 
 
-def load(here: Here, value: Any) -> Target:
+def load(here: Here, value: object) -> Target:
     """The target a command names, as the roll panel loads it (the roller's permission), and
     only in the channel's campaign."""
     match = TARGET_VALUE.match(str(value or ""))
@@ -77,9 +77,9 @@ def load(here: Here, value: Any) -> Target:
     return target
 
 
-def panel_values(form_class: type[RollForm], options: dict[str, Any]) -> dict[str, Any]:
+def panel_values(form_class: type[RollForm], options: dict[str, object]) -> dict[str, object]:
     """The command's options by the panel's field names (and the call it answers)."""
-    values: dict[str, Any] = {}
+    values: dict[str, object] = {}
     for name, value in options.items():
         field = form_class.base_fields.get(name)
         if isinstance(field, forms.MultipleChoiceField):
@@ -89,7 +89,7 @@ def panel_values(form_class: type[RollForm], options: dict[str, Any]) -> dict[st
     return values
 
 
-def form_for(here: Here, target: Target, options: dict[str, Any]) -> RollForm:
+def form_for(here: Here, target: Target, options: dict[str, object]) -> RollForm:
     form_class = rule_system_of(target.character.campaign).rolling.form_class
     try:
         return bound_panel(target, here.member, panel_values(form_class, options))
@@ -107,7 +107,7 @@ def problems(form: RollForm) -> str:
     return "\n".join(lines) or "These options can't be rolled."
 
 
-def valid_form(here: Here, options: dict[str, Any]) -> tuple[Target, RollForm]:
+def valid_form(here: Here, options: dict[str, object]) -> tuple[Target, RollForm]:
     target = load(here, options.get(TARGET))
     form = form_for(here, target, options)
     if not form.is_valid() or form.plan is None:
@@ -115,7 +115,7 @@ def valid_form(here: Here, options: dict[str, Any]) -> tuple[Target, RollForm]:
     return target, form
 
 
-def roll(here: Here, options: dict[str, Any]) -> dict[str, Any]:
+def roll(here: Here, options: dict[str, object]) -> dict[str, object]:
     target, form = valid_form(here, options)
     assert form.plan is not None
     action = str(options.get(ACTION) or "roll")
@@ -129,25 +129,26 @@ def roll(here: Here, options: dict[str, Any]) -> dict[str, Any]:
     return answers.entry_answer(entry.pk, here.member)
 
 
-def odds(here: Here, options: dict[str, Any]) -> dict[str, Any]:
+def odds(here: Here, options: dict[str, object]) -> dict[str, object]:
     """The exact odds of the roll as the options make it, to the asker only; nothing rolled."""
     target, form = valid_form(here, options)
     plan = form.plan
     assert plan is not None
     lines = [f"**{b.label}**: {b.exact} ({b.percent})" for b in plan.bands]
+    fields: list[payloads.EmbedField] = [
+        {"name": "Pool", "value": payloads.plain(plan.breakdown) or "—", "inline": False}
+    ]
+    fields += [{"name": "Note", "value": str(note), "inline": False} for note in plan.notes]
     return answers.private_embed(
         {
             "title": payloads.plain(f"{target.character.name}: {target.label}"),
             "description": "\n".join(lines),
-            "fields": [
-                {"name": "Pool", "value": payloads.plain(plan.breakdown) or "—", "inline": False}
-            ]
-            + [{"name": "Note", "value": str(note), "inline": False} for note in plan.notes],
+            "fields": fields,
         }
     )
 
 
-def option_choices(here: Here, options: dict[str, Any], name: str, typed: str) -> list[Any]:
+def option_choices(here: Here, options: dict[str, object], name: str, typed: str) -> list[Any]:
     """Autocomplete for an option other than the target: the choices the chosen row's own panel
     offers for it (a Cold Stars Ability or domain, the panel's actions, the open GM calls)."""
     target = load(here, options.get(TARGET))

@@ -4,12 +4,11 @@ character in brief (docs/discord.md)."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import Http404
+from django.http import Http404, HttpRequest
 from django.urls import reverse
 
 from discord import answers, rest
@@ -33,7 +32,7 @@ from sheets.models import Campaign, Character, Membership
 SHEET_ROWS_MAX = 40  # rows in /sheet's summary: the description's 4,096 characters hold them
 
 
-def link(interaction: dict[str, Any]) -> dict[str, Any]:
+def link(interaction: dict[str, object]) -> dict[str, object]:
     """A one-time link, shown only to the user, that links their Discord user to the Poolside
     account that opens it and confirms."""
     who = discord_user(interaction)
@@ -56,7 +55,7 @@ def gm_campaigns(here: Here, typed: str) -> list[tuple[str, str]]:
     ]
 
 
-def _campaign_of_gm(here: Here, value: Any) -> Campaign:
+def _campaign_of_gm(here: Here, value: object) -> Campaign:
     pk = parse_id(str(value or ""))
     membership = (
         Membership.objects.select_related("campaign")
@@ -69,7 +68,7 @@ def _campaign_of_gm(here: Here, value: Any) -> Campaign:
     return membership.campaign
 
 
-def bind(request: Any, interaction: dict[str, Any], value: Any) -> dict[str, Any]:
+def bind(request: HttpRequest, interaction: dict[str, object], value: object) -> dict[str, object]:
     """Bind the channel to one of the GM's campaigns, then (deferred: Discord's API may take
     longer than the 3 seconds an answer may) register the server's commands for its system."""
     here = linked(request, interaction)
@@ -105,7 +104,7 @@ def bind(request: Any, interaction: dict[str, Any], value: Any) -> dict[str, Any
     return {"type": answers.DEFERRED_CHANNEL_MESSAGE, "data": {"flags": answers.EPHEMERAL}}
 
 
-def unbind(request: Any, interaction: dict[str, Any]) -> dict[str, Any]:
+def unbind(request: HttpRequest, interaction: dict[str, object]) -> dict[str, object]:
     here = bound(request, interaction)
     if not here.member.is_gm:
         raise Stop("Only the campaign's GM can unbind this channel.")
@@ -119,7 +118,7 @@ def readable(here: Here, typed: str) -> list[tuple[str, str]]:
     return [(c.name, str(c.pk)) for c in characters if typed in c.name.casefold()]
 
 
-def sheet(here: Here, value: Any) -> dict[str, Any]:
+def sheet(here: Here, value: object) -> dict[str, object]:
     """A character in brief, as its reader may read it: each row's pool and odds at the
     panel's default options. Only to the asker."""
     try:

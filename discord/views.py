@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
-from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -64,7 +63,7 @@ def interactions(request: HttpRequest) -> HttpResponse:
     if not verified(settings.DISCORD_PUBLIC_KEY, signature, timestamp, body):
         return _text(401, "Invalid request signature, or a stale timestamp.")
     try:
-        interaction: Any = json.loads(body)
+        interaction: object = json.loads(body)
     except ValueError:
         return _text(400, "The body is not JSON.")
     if not isinstance(interaction, dict) or not snowflake(interaction.get("id")):

@@ -2,8 +2,6 @@
 LIVE_BACKEND or LIVE_CHANNEL_PREFIX, or NOTIFY on a database that has none, must stop the server
 rather than leave every page quietly without live updates."""
 
-from typing import Any
-
 from django.conf import settings
 from django.core.checks import CheckMessage, Error, register
 from django.db import connection
@@ -12,7 +10,7 @@ from live import BACKENDS, POSTGRES, channel_prefix
 
 
 @register()
-def live_backend_check(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+def live_backend_check(app_configs: object = None, **kwargs: object) -> list[CheckMessage]:
     chosen = settings.LIVE_BACKEND
     try:
         channel_prefix()

@@ -1,10 +1,8 @@
-from typing import Any
-
 from django.apps import AppConfig
 from django.db.models.signals import post_migrate
 
 
-def _record_signing_key(sender: AppConfig, using: str = "default", **kwargs: Any) -> None:
+def _record_signing_key(sender: AppConfig, using: str = "default", **kwargs: object) -> None:
     """Every ``migrate`` publishes the server's current key (docs/verifiable-dice.md): a
     deployment migrates as it starts, so a new key is recorded before it signs."""
     from log.models.keys import record_key, server_key

@@ -16,7 +16,6 @@ import hashlib
 import hmac
 import re
 from functools import lru_cache
-from typing import Any
 
 from django.conf import settings
 from django.urls import get_script_prefix, get_urlconf, register_converter, reverse
@@ -31,7 +30,7 @@ _TOKEN = re.compile(PATTERN)  # [0-9a-f] is ASCII only (unlike \d, which takes a
 
 
 @lru_cache(maxsize=4)
-def _round_keys(secret: str) -> tuple[Any, ...]:
+def _round_keys(secret: str) -> tuple[hashlib.blake2b, ...]:
     """Each round's keyed BLAKE2b, its key already absorbed: a round copies it rather than
     hashing the key's block again (a fifth of a token's work; never updated, only copied)."""
     base = hmac.new(secret.encode(), b"poolside roll-entry tokens", hashlib.sha256).digest()
@@ -43,11 +42,11 @@ def _round_keys(secret: str) -> tuple[Any, ...]:
     )
 
 
-def _keys() -> tuple[Any, ...]:
+def _keys() -> tuple[hashlib.blake2b, ...]:
     return _round_keys(settings.SECRET_KEY)
 
 
-def _f(keyed: Any, half: int) -> int:
+def _f(keyed: hashlib.blake2b, half: int) -> int:
     """The round function: the keyed BLAKE2b of ``half``, 4 bytes."""
     hashed = keyed.copy()
     hashed.update(half.to_bytes(4, "big"))

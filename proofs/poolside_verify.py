@@ -19,7 +19,7 @@ import hashlib
 import json
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -387,7 +387,7 @@ def view_start(campaign: int, member: int) -> str:
     return hashlib.sha256(b"poolside view v1\n" + start).hexdigest()
 
 
-def view_step(previous: str, item: dict[str, Any]) -> str:
+def view_step(previous: str, item: Mapping[str, object]) -> str:
     """The view's hash after one more item: SHA-256 of the hash before and the item's digest."""
     digest = hashlib.sha256(canonical(item)).digest()
     return hashlib.sha256(bytes.fromhex(previous) + digest).hexdigest()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from typing import TYPE_CHECKING, Any
@@ -74,22 +75,22 @@ class CharacterImportError(Exception):
 # ---------------------------------------------------------------------------------------------
 
 
-def export_character(character: Character) -> dict[str, Any]:
-    data: dict[str, Any] = {
+def export_character(character: Character) -> dict[str, object]:
+    about: dict[str, object] = {"name": character.name, "notes": character.notes}
+    if character.hidden_from_players:
+        # Only the GM reads a hidden NPC, so only the GM's export says so; the GM's import keeps it.
+        about["hidden_from_players"] = True
+    system = rule_system_of(character.campaign)
+    return {
         "format": FORMAT,
         "version": VERSION,
         "system": character.campaign.system,
-        "character": {"name": character.name, "notes": character.notes},
+        "character": about,
+        "sheet": system.json.dump(system.sheet_of(character)),
     }
-    if character.hidden_from_players:
-        # Only the GM reads a hidden NPC, so only the GM's export says so; the GM's import keeps it.
-        data["character"]["hidden_from_players"] = True
-    system = rule_system_of(character.campaign)
-    data["sheet"] = system.json.dump(system.sheet_of(character))
-    return data
 
 
-def export_cogent(sheet: CogentSheet) -> dict[str, Any]:
+def export_cogent(sheet: CogentSheet) -> dict[str, object]:
     return {
         **{f: getattr(sheet, f) for f in CogentSheetForm.Meta.fields},
         "skills": [
@@ -122,7 +123,7 @@ def export_cogent(sheet: CogentSheet) -> dict[str, Any]:
     }
 
 
-def export_dad6(sheet: Dad6Sheet) -> dict[str, Any]:
+def export_dad6(sheet: Dad6Sheet) -> dict[str, object]:
     return {
         "class_name": sheet.class_name,
         "level": sheet.level,
@@ -136,7 +137,7 @@ def export_dad6(sheet: Dad6Sheet) -> dict[str, Any]:
     }
 
 
-def export_cold_stars(sheet: ColdStarsSheet) -> dict[str, Any]:
+def export_cold_stars(sheet: ColdStarsSheet) -> dict[str, object]:
     return {
         **{f: getattr(sheet, f) for f in ColdStarsSheetForm.Meta.fields},
         # Untrained skills without domains are the default: only what differs is exported.
@@ -183,7 +184,7 @@ class Collector:
                 self.error(where, str(message))
         return False
 
-    def scalars(self, data: Any, path: str) -> bool:
+    def scalars(self, data: Mapping[str, object], path: str) -> bool:
         """False (with an error per field) where a list or an object stands in for a field's
         text or number: a form would read its repr (`["a"]` became the name)."""
         ok = True
@@ -194,7 +195,7 @@ class Collector:
                 ok = False
         return ok
 
-    def name(self, item: dict[str, Any], path: str) -> str | None:
+    def name(self, item: Mapping[str, object], path: str) -> str | None:
         """A row's name, which the import looks its row up by: text, or an error."""
         value = item.get("name", "")
         if isinstance(value, str):
@@ -202,13 +203,13 @@ class Collector:
         self.error(f"{path}.name", "expected the name as text.")
         return None
 
-    def obj(self, value: Any, path: str) -> dict[str, Any] | None:
+    def obj(self, value: object, path: str) -> dict[str, Any] | None:
         if isinstance(value, dict):
             return value
         self.error(path, "expected an object ({…}).")
         return None
 
-    def items(self, parent: dict[str, Any], key: str, path: str) -> list[dict[str, Any]]:
+    def items(self, parent: Mapping[str, object], key: str, path: str) -> list[dict[str, Any]]:
         value = parent.get(key, [])
         if not isinstance(value, list):
             self.error(f"{path}.{key}", "expected a list ([…]).")
@@ -216,9 +217,11 @@ class Collector:
         return [item for i, v in enumerate(value) if (item := self.obj(v, f"{path}.{key}[{i}]"))]
 
 
-def _fields(data: dict[str, Any], names: tuple[str, ...] | list[str], base: Any = None) -> dict:
+def _fields(
+    data: Mapping[str, object], names: tuple[str, ...] | list[str], base: object = None
+) -> dict[str, object]:
     """Form data from JSON values; missing keys keep the current value (`base`)."""
-    out = {}
+    out: dict[str, object] = {}
     for name in names:
         value = data.get(name, getattr(base, name, None) if base is not None else None)
         if isinstance(value, bool):
@@ -251,13 +254,13 @@ def _too_deep(raw: str) -> bool:
     return False
 
 
-def _check_rows(data: Any) -> None:
+def _check_rows(data: object) -> None:
     """Refuse a list longer than MAX_ROWS, or more than MAX_TOTAL_ROWS items in all, before any
     form runs: each row is a form and an insert, and an import must answer quickly. Refuse text
     holding a lone surrogate too (JSON's "\\ud800" escape): it is no character, and PostgreSQL
     refuses to store it (a 500)."""
     total = 0
-    pending: list[tuple[str, Any]] = [("", data)]
+    pending: list[tuple[str, object]] = [("", data)]
     while pending:  # depth is bounded by _too_deep already; no recursion needed anyway
         path, value = pending.pop()
         if isinstance(value, str) and not _encodable(value):

@@ -5,8 +5,6 @@ views module: the sheet's views and the roll's (rolls.rolling, rolls.table) all 
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.http import HttpResponse
 from django.template.loader import render_to_string
 
@@ -26,21 +24,21 @@ def with_sheet(character: Character) -> Character:
 
 def rolled_context(
     character: Character, membership: Membership, *, sections: bool = True
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """What the sheet's "rolled" partial shows: the parts of the sheet a roll or its follow-up
     may change (the rule system's rolled sections, the recent rolls, the prompts), in read mode,
     for this member — the roll's own response carries them, and every other open sheet fetches
     them when the stream brings a roll. ``sections=False``: the recent rolls (and prompts)
     only, for a roll that changed nothing else on the sheet — nothing of the sheet is read."""
     if not sections:
-        only: dict[str, Any] = {"character": character, "campaign": character.campaign}
+        only: dict[str, object] = {"character": character, "campaign": character.campaign}
         only |= {"membership": membership, "rolled_parts": [], "rolled_prompts": True}
         return only | recent_rolls(character, membership)
     character = with_sheet(character)
     system = rule_system_of(character.campaign)
     sheet = system.sheet_of(character)
     # Read mode, and only what those parts show: the rest of the sheet's rows stay unread.
-    context: dict[str, Any] = {
+    context: dict[str, object] = {
         "character": character,
         "campaign": character.campaign,
         "membership": membership,
@@ -104,7 +102,7 @@ def with_new_roll(
     return response
 
 
-def recent_rolls(character: Character, membership: Membership) -> dict[str, Any]:
+def recent_rolls(character: Character, membership: Membership) -> dict[str, object]:
     """The sheet's recent rolls as this member may know of them (placeholders for their own
     blind rolls), newest first."""
     return {

@@ -39,7 +39,7 @@ from sheets.models import (
 ADD, DELETE = "add", "delete"
 
 # (data, the row or its parent (None when added to the sheet), the sheet) → a bound form
-FormBuilder = Callable[[Any, Any, Any], ModelForm]
+FormBuilder = Callable[[object, Any, Any], ModelForm]
 
 
 @dataclass(frozen=True)
@@ -50,10 +50,10 @@ class SheetRow:
     action: str  # ADD or DELETE
     model: type[models.Model] | None = None  # the row (delete) or its parent (add under one)
     lookup: str = "sheet_id"
-    filters: dict[str, Any] = field(default_factory=dict)
+    filters: dict[str, object] = field(default_factory=dict)
     related: tuple[str, ...] = ()
     form: FormBuilder | None = None
-    key: Callable[[Any], str] = lambda obj: ""  # the form's prefix, and its slot on the page
+    key: Callable[[object], str] = lambda obj: ""  # the form's prefix, and its slot on the page
     saved: Callable[[Any], str] = lambda obj: ""  # the message after it worked
     anchor: Callable[[Any], str] = lambda obj: ""  # where the page returns to
     refuse: Callable[[Any], str] = lambda obj: ""  # why it can't be deleted now ("": it can)

@@ -8,7 +8,6 @@ import math
 import time
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
@@ -39,7 +38,7 @@ def heavy_limited(
 
     def decorator(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
         @wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        def wrapped(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponseBase:
             if request.user.is_authenticated and when(request):
                 wait = heavy_wait(request.user.pk, scope)
                 if wait:

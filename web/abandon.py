@@ -30,6 +30,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.db import OperationalError, connection
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.http import HttpRequest, HttpResponseBase
 
 logger = logging.getLogger(__name__)
@@ -45,12 +46,13 @@ class StatementGuard:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._running: Any = None  # the database wrapper whose statement is running, or None
+        # The database wrapper whose statement is running, or None.
+        self._running: BaseDatabaseWrapper | None = None
         self.cancelled = False
 
     def __call__(
-        self, execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any
-    ) -> Any:
+        self, execute: Callable[..., object], sql: str, params: Any, many: bool, context: Any
+    ) -> object:
         with self._lock:
             if self.cancelled:
                 raise Abandoned("The client has gone; the request's statements are cancelled.")
@@ -78,7 +80,7 @@ class StatementGuard:
                 logger.warning("Could not cancel an abandoned request's statement", exc_info=True)
 
 
-def _retrieve(task: asyncio.Future[Any]) -> None:
+def _retrieve(task: asyncio.Future[object]) -> None:
     # The thread of an abandoned view ends with the cancelled statement's error: expected, and
     # nobody is left to answer.
     if not task.cancelled():
@@ -91,12 +93,12 @@ def stops_when_abandoned(
     """An async view running the synchronous ``view`` so that its statements are cancelled
     when the client disconnects (the module's docstring)."""
 
-    def guarded(guard: StatementGuard, request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+    def guarded(guard: StatementGuard, request: HttpRequest, *args: object, **kwargs: Any) -> Any:
         with connection.execute_wrapper(guard):
             return view(request, *args, **kwargs)
 
     @wraps(view)
-    async def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+    async def wrapped(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponseBase:
         guard = StatementGuard()
         task = asyncio.ensure_future(sync_to_async(guarded)(guard, request, *args, **kwargs))
         try:

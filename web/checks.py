@@ -5,14 +5,15 @@ tests but open a door in production say so, next to Django's own security warnin
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from django.conf import settings
 from django.core.checks import CheckMessage, Tags, Warning, register
 
 
 @register(Tags.security, deploy=True)
-def demo_and_private_webhooks_check(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+def demo_and_private_webhooks_check(
+    app_configs: object = None, **kwargs: object
+) -> list[CheckMessage]:
     found: list[CheckMessage] = []
     if settings.DEMO_LOGINS:
         found.append(

@@ -23,7 +23,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 STALE_PLAN = "cached plan must not change result type"
 
 
-def heal_stale_plans(sender: Any, connection: BaseDatabaseWrapper, **kwargs: Any) -> None:
+def heal_stale_plans(sender: object, connection: BaseDatabaseWrapper, **kwargs: object) -> None:
     """``connection_created`` receiver: wraps the connection's statements (sheets/apps.py)."""
     if connection.vendor != "postgresql":
         return
@@ -34,8 +34,8 @@ def heal_stale_plans(sender: Any, connection: BaseDatabaseWrapper, **kwargs: Any
 
 
 def _run_again_if_stale(
-    execute: Callable[..., Any], sql: str, params: Any, many: bool, context: dict[str, Any]
-) -> Any:
+    execute: Callable[..., object], sql: str, params: object, many: bool, context: dict[str, Any]
+) -> object:
     try:
         return execute(sql, params, many, context)
     except NotSupportedError as error:
@@ -47,7 +47,7 @@ def _run_again_if_stale(
         return execute(sql, params, many, context)
 
 
-def table(connection: Any, model: type[models.Model]) -> str:
+def table(connection: BaseDatabaseWrapper, model: type[models.Model]) -> str:
     """The quoted table of ``model``."""
     return str(connection.ops.quote_name(model._meta.db_table))
 
@@ -60,7 +60,7 @@ def column(connection: Any, model: type[models.Model], name: str) -> str:
     return str(connection.ops.quote_name(field.column))
 
 
-def string_agg(connection: Any, value: str, separator: str = ",") -> str:
+def string_agg(connection: BaseDatabaseWrapper, value: str, separator: str = ",") -> str:
     """The aggregate joining the SQL ``value`` of each row with ``separator`` (a few plain
     characters), in no set order: ``string_agg`` on PostgreSQL, ``group_concat`` on SQLite."""
     function = "string_agg" if connection.vendor == "postgresql" else "group_concat"

@@ -23,7 +23,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
-from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
@@ -79,7 +78,7 @@ def rate_limited(
 
     def decorator(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
         @wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        def wrapped(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponseBase:
             if request.method == "POST":
                 rates = settings.RATE_LIMITS[scope]
                 wait = attempt(f"{scope}:address", client_ip(request), Rate(*rates["address"]))

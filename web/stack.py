@@ -17,13 +17,12 @@ view, is called from that thread by ``async_to_sync`` and runs on the event loop
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from django.http import HttpRequest, HttpResponseBase
 
 
 def sync_stack(
-    get_response: Callable[[HttpRequest], Any],
+    get_response: Callable[[HttpRequest], HttpResponseBase],
 ) -> Callable[[HttpRequest], HttpResponseBase]:
     """A middleware that does nothing but run sync: see the module's docstring."""
     return get_response

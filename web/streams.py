@@ -27,7 +27,7 @@ from typing import Any
 from asgiref.sync import ThreadSensitiveContext
 
 type Scope = dict[str, Any]
-type Message = Mapping[str, Any]
+type Message = Mapping[str, object]
 type Receive = Callable[[], Awaitable[Message]]
 type Send = Callable[[Message], Awaitable[None]]
 type ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
@@ -44,7 +44,7 @@ class RequestThread(Executor):
     def __init__(self) -> None:
         self.pool: ThreadPoolExecutor | None = None
 
-    def submit[T](self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+    def submit[T](self, fn: Callable[..., T], /, *args: object, **kwargs: object) -> Future[T]:
         if self.pool is None:
             self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="event-stream")
         return self.pool.submit(fn, *args, **kwargs)

@@ -30,7 +30,9 @@ if TYPE_CHECKING:
 from log.models.recorded import RECORDED_LINKS
 
 
-def verify_chain(entries: Any, campaign_id: int, witnesses: Sequence[Witness] = ()) -> ChainReport:
+def verify_chain(
+    entries: models.QuerySet[RollEntry], campaign_id: int, witnesses: Sequence[Witness] = ()
+) -> ChainReport:
     """Recompute one campaign's chain in ``seq`` order and report the first broken entry:
     a gap in ``seq``, a ``prev_hash`` that isn't the previous ``hash``, a ``hash`` that
     doesn't match the entry's canonical content, or a link that isn't the one it recorded

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import secrets
 from functools import partial
-from typing import Any
 
 from django.db import models
 from django.db.models.signals import post_save
@@ -56,7 +55,7 @@ class LogHead(models.Model):
         """What a GM can write down to check the log against later: ``#length:hash``."""
         return f"#{self.length}:{self.hash}"
 
-    def witness(self) -> dict[str, Any]:
+    def witness(self) -> dict[str, object]:
         """The head as it stands now, for a witness token (docs/verifiable-dice.md#an-outside-
         witness): kept on the delivery, so every retry sends the same token."""
         return {
@@ -71,7 +70,7 @@ class LogHead(models.Model):
 
 @receiver(post_save, sender=Campaign)
 def _start_the_log(
-    sender: type[Campaign], instance: Campaign, created: bool, **kwargs: Any
+    sender: type[Campaign], instance: Campaign, created: bool, **kwargs: object
 ) -> None:
     """Every campaign gets its (empty) head with it, so a roll never pays for creating it.
     ``append`` still creates a missing one, for campaigns made before heads existed."""

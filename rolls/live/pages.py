@@ -3,15 +3,13 @@ and what the stream reads back from it."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.http import urlencode
 
 from log.tokens import entry_pk, entry_token
 from sheets.converters import parse_id
-from sheets.models import Character
+from sheets.models import Campaign, Character
 
 # What a stream's entries are drawn as: the log's list item (the log, a sheet's recent rolls and
 # its table strip take it), or the GM table's row of a card's last rolls (``?view=table``, the GM's
@@ -20,13 +18,13 @@ VIEWS = {"log": "rolls/log.html#log_item", "table": "rolls/dashboard.html#last-r
 
 
 def live_context(
-    campaign: Any,
+    campaign: Campaign,
     *,
     last_id: int | None = None,
     character: Character | None = None,
     table: bool = False,
     view: str = "log",
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """What a page puts in its context to go live (templates/base.html): the campaign, and the
     stream's URL resuming after ``last_id`` — the newest entry the page shows, so an entry
     committed between rendering and connecting still arrives — and limited to one character;

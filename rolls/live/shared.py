@@ -24,12 +24,12 @@ class SharedRead:
 
     __slots__ = ("expires", "task", "waiters")
 
-    def __init__(self, expires: float, task: asyncio.Task[Any]) -> None:
+    def __init__(self, expires: float, task: asyncio.Task[object]) -> None:
         self.expires, self.task = expires, task
-        self.waiters: list[asyncio.Future[Any]] = []
+        self.waiters: list[asyncio.Future[object]] = []
         task.add_done_callback(self._done)
 
-    def _done(self, task: asyncio.Task[Any]) -> None:
+    def _done(self, task: asyncio.Task[object]) -> None:
         waiters, self.waiters = self.waiters, []
         for waiter in waiters:
             if waiter.done():
@@ -41,7 +41,7 @@ class SharedRead:
             else:
                 waiter.set_result(task.result())
 
-    async def result(self) -> Any:
+    async def result(self) -> object:
         if self.task.done():
             # Most streams wake after the read is over: they take the result as it is.
             return self.task.result()
@@ -56,10 +56,12 @@ class SharedReads:
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        self.tasks: dict[tuple[Any, ...], SharedRead] = {}
+        self.tasks: dict[tuple[object, ...], SharedRead] = {}
         self.reads = 0  # how many reads really ran (tests pin it)
 
-    async def get(self, key: tuple[Any, ...], read: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
+    async def get(
+        self, key: tuple[object, ...], read: Callable[[], Coroutine[Any, Any, Any]]
+    ) -> Any:
         now = self.loop.time()
         if len(self.tasks) > 64:
             self.tasks = {k: v for k, v in self.tasks.items() if v.expires > now}
@@ -71,7 +73,7 @@ class SharedReads:
             shared = self.tasks[key] = SharedRead(now + SHARED_TTL, task)
         return await shared.result()
 
-    def _forget_failure(self, key: tuple[Any, ...], task: asyncio.Task[Any]) -> None:
+    def _forget_failure(self, key: tuple[object, ...], task: asyncio.Task[object]) -> None:
         if not (task.cancelled() or task.exception() is not None):
             return
         shared = self.tasks.get(key)

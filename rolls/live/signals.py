@@ -16,9 +16,8 @@ Sessions that simply expire need no event: each stream knows when its own sessio
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth import get_user_model
+from django.db.models import Model
 from django.db.models.signals import post_delete, post_save
 
 import live
@@ -29,13 +28,17 @@ from sheets.models import Session
 LOGIN_FIELDS = frozenset({"password", "is_active"})
 
 
-def session_deleted(sender: Any, instance: Session, **kwargs: Any) -> None:
+def session_deleted(sender: type[Session], instance: Session, **kwargs: object) -> None:
     if instance.user_id is not None:
         live.publish_user(instance.user_id)
 
 
 def user_saved(
-    sender: Any, instance: Any, created: bool, update_fields: Any = None, **kwargs: Any
+    sender: type[Model],
+    instance: Model,
+    created: bool,
+    update_fields: frozenset[str] | None = None,
+    **kwargs: object,
 ) -> None:
     if created:
         return  # no stream can be open for a user who didn't exist

@@ -26,7 +26,6 @@ import asyncio
 import logging
 import random
 from collections.abc import AsyncIterator, Callable, Coroutine
-from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.contrib.auth.decorators import login_required
@@ -41,7 +40,7 @@ from django.utils.crypto import constant_time_compare
 from django.views.decorators.http import require_GET
 
 import live
-from log.models import RollEntry
+from log.models import HiddenEntry, RollEntry
 from log.tokens import entry_token
 from rolls.live.pages import VIEWS, resume_point, what_to_stream
 from rolls.live.shared import shared_reads
@@ -76,7 +75,7 @@ def retry_hint() -> bytes:
 # ---------------------------------------------------------------------------------------------
 
 
-def _db[**P, R](function: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
+def _db[**P, R](function: Callable[P, R]) -> Callable[P, Coroutine[object, object, R]]:
     """Run ``function`` on a worker thread and close that thread's connection afterwards.
 
     A stream may stay open for hours; it must not pin a database connection while it waits.
@@ -131,7 +130,7 @@ def _head(campaign_id: int) -> int:
     return _position(campaign_id, None)[0]
 
 
-def render_item(card: Any, membership: Membership, view: str = "log") -> str:
+def render_item(card: RollEntry | HiddenEntry, membership: Membership, view: str = "log") -> str:
     """One entry as the page of ``view`` lists it — exactly what that page's list holds (chain
     numbers for the GM only, as there). ``viewer``: whose stream it is — only ever compared with
     the entry's roller, which is its own audience (``audience``), so one render still serves a

@@ -11,7 +11,7 @@ import json
 import queue
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from datetime import UTC
+from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
@@ -26,12 +26,13 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from log.models import LogHead
+from log.models import LogHead, RollEntryQuerySet
 from log.models.keys import published_keys
 from rolls.log.filters import filtered_entries
-from rolls.log.records import EXPORT_VALUES
+from rolls.log.records import EXPORT_VALUES, Record
 from rolls.log.records import record as export_record
 from sheets.access import campaign_for_member
+from sheets.models import Campaign
 from sheets.usage import heavy_limited
 from web.abandon import stops_when_abandoned
 from web.http import AuthenticatedHttpRequest
@@ -85,7 +86,7 @@ DIE_LETTERS = {"ability": "A", "skill": "S", "risk": "R"}
 PLACEHOLDER_FIELDS = ("time", "character", "player", "system", "kind", "visibility", "label")
 
 
-def safe_cell(value: Any) -> Any:
+def safe_cell(value: object) -> object:
     """CSV/formula injection: a text cell starting like a formula gets a leading apostrophe."""
     if isinstance(value, str) and value.startswith(FORMULA_STARTS):
         return "'" + value
@@ -132,7 +133,7 @@ def _resources_cell(text: str) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False) if value else ""
 
 
-CSV_CELLS: dict[str, Callable[[str], Any]] = {
+CSV_CELLS: dict[str, Callable[[str], object]] = {
     "faces": _faces_cell,
     "resource_changes": _resources_cell,
 }
@@ -163,12 +164,12 @@ CSV_UNREAD = (
 
 
 def export_rows(
-    entries: Any,
+    entries: RollEntryQuerySet,
     *,
     full: bool,
-    cells: Mapping[str, Callable[[str], Any]] | None = None,
+    cells: Mapping[str, Callable[[str], object]] | None = None,
     unread: tuple[str, ...] = (),
-) -> Iterator[list[dict[str, Any]]]:
+) -> Iterator[list[Record]]:
     """The filtered visible entries, oldest first, as export records — one list per keyset chunk of
     ``EXPORT_CHUNK`` rows (``seq > last``: never OFFSET, never the whole log in memory).
 
@@ -224,10 +225,10 @@ class Prefetch:
 
     IDLE = 30.0
 
-    def __init__(self, fetch: Callable[[int], list[dict[str, Any]]]) -> None:
+    def __init__(self, fetch: Callable[[int], list[dict[str, object]]]) -> None:
         self._fetch = fetch
         self._asks: queue.SimpleQueue[int | None] = queue.SimpleQueue()
-        self._rows: queue.SimpleQueue[list[dict[str, Any]] | BaseException] = queue.SimpleQueue()
+        self._rows: queue.SimpleQueue[list[dict[str, object]] | BaseException] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
 
     def ask(self, last_seq: int) -> None:
@@ -270,8 +271,8 @@ def _json_values(
     row: dict[str, Any],
     read: tuple[str, ...],
     full: bool,
-    cells: Mapping[str, Callable[[str], Any]],
-) -> dict[str, Any]:
+    cells: Mapping[str, Callable[[str], object]],
+) -> dict[str, object]:
     for name in read:
         text = row.pop(f"{name}__text")
         # A player's contest result loses its numbers (records._numberless): it must be read.
@@ -284,7 +285,7 @@ def _json_values(
     return row
 
 
-def _csv_line(record: dict[str, Any], columns: tuple[str, ...]) -> list[Any]:
+def _csv_line(record: Mapping[str, object], columns: tuple[str, ...]) -> list[object]:
     readable = not record["redacted"]
     cells = {key: record.get(key, "") for key in ("seq", *PLACEHOLDER_FIELDS)}
     cells["redacted"] = "yes" if record["redacted"] else "no"
@@ -306,7 +307,7 @@ def _csv_line(record: dict[str, Any], columns: tuple[str, ...]) -> list[Any]:
     return [safe_cell(cells.get(column, "")) for column in columns]
 
 
-def _csv_chunks(head: dict[str, Any], chunks: Iterator[list[dict[str, Any]]]) -> Iterator[str]:
+def _csv_chunks(head: dict[str, object], chunks: Iterator[list[Record]]) -> Iterator[str]:
     columns = GM_CSV_COLUMNS if "chain_head" in head else CSV_COLUMNS
     buffer = io.StringIO()
     writer = csv.writer(buffer)
@@ -319,7 +320,7 @@ def _csv_chunks(head: dict[str, Any], chunks: Iterator[list[dict[str, Any]]]) ->
         yield buffer.getvalue()
 
 
-def _json_chunks(head: dict[str, Any], chunks: Iterator[list[dict[str, Any]]]) -> Iterator[str]:
+def _json_chunks(head: dict[str, object], chunks: Iterator[list[Record]]) -> Iterator[str]:
     """One valid JSON object, written as it streams: the head, then the entries one per line."""
     opening = json.dumps(head, ensure_ascii=False)
     yield opening[:-1] + ', "entries": ['
@@ -353,11 +354,11 @@ def streamed(request: HttpRequest, parts: Iterator[str]) -> Iterator[bytes] | As
 
 def _export_head(
     request: AuthenticatedHttpRequest,
-    campaign: Any,
+    campaign: Campaign,
     is_gm: bool,
-    filters: dict[str, Any],
-    now: Any,
-) -> dict[str, Any]:
+    filters: Mapping[str, object],
+    now: datetime,
+) -> dict[str, object]:
     """What an export says before its entries: the campaign, who and when, the filters, the
     published keys and (the GM's) the signed head of the whole chain."""
     head = {
@@ -395,7 +396,7 @@ def _export(
     pk: int,
     extension: str,
     content_type: str,
-    render_parts: Callable[[dict[str, Any], Iterator[list[dict[str, Any]]]], Iterator[str]],
+    render_parts: Callable[[dict[str, object], Iterator[list[Record]]], Iterator[str]],
 ) -> HttpResponse | StreamingHttpResponse:
     campaign, membership = campaign_for_member(request, pk)
     form, entries = filtered_entries(request, campaign, membership)
@@ -403,7 +404,8 @@ def _export(
         # An export is a record someone keeps: rather than quietly exporting something other than
         # what was asked for, say what is wrong.
         problems = "; ".join(
-            f"{form.fields[name].label}: {' '.join(errors)}" for name, errors in form.errors.items()
+            f"{form.fields[name].label}: {' '.join(map(str, errors))}"
+            for name, errors in form.errors.items()
         )
         return HttpResponse(
             f"Can't export with these filters. {problems}",

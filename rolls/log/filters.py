@@ -9,12 +9,12 @@ from typing import Any, cast
 
 from django import forms
 from django.db import connections
-from django.db.models import BooleanField, Q, Value
+from django.db.models import BooleanField, Model, Q, QuerySet, Value
 from django.db.models.expressions import RawSQL
 from django.http import QueryDict
 from django.utils import timezone
 
-from log.models import OUTCOME_LABELS, RollEntry
+from log.models import OUTCOME_LABELS, RollEntry, RollEntryQuerySet
 from rolls.messages.forms import recipient_rows, speaker_rows, split_choices
 from rolls.sessions.state import SessionItem, marker_rows, sessions_of
 from sheets.converters import parse_id
@@ -183,12 +183,12 @@ class LogFilterForm(forms.Form):
         self.composer_choices = split_choices(composing) if composer else None
         return choices, markers
 
-    def character_choices(self) -> list[tuple[Any, str]]:
+    def character_choices(self) -> list[tuple[object, str]]:
         """The character field's choices: ("", "All characters"), then (pk, name) of every
         character the member may read."""
         # Set in __init__ as a list of pairs; the stubs type ``choices`` more loosely.
         return cast(
-            list[tuple[Any, str]], cast(forms.ChoiceField, self.fields["character"]).choices
+            list[tuple[object, str]], cast(forms.ChoiceField, self.fields["character"]).choices
         )
 
     def _clean_date(self, name: str) -> date | None:
@@ -255,7 +255,7 @@ class LogFilterForm(forms.Form):
             end = datetime.combine(f["date_to"] + timedelta(days=1), time.min, tzinfo=tz)
         return start, end
 
-    def apply(self, entries: Any, *, dates: bool = True) -> Any:
+    def apply[QS: QuerySet[Model]](self, entries: QS, *, dates: bool = True) -> QS:
         """``entries`` (the member's visible entries) narrowed by every valid filter (but the
         dates with ``dates=False``: the statistics read them from day tallies)."""
         f = self.active
@@ -311,7 +311,7 @@ class LogFilterForm(forms.Form):
             entries = entries.filter(known | (figures & readable))
         return entries
 
-    def _in_session(self, entries: Any, f: dict[str, Any]) -> Any:
+    def _in_session[QS: QuerySet[Model]](self, entries: QS, f: dict[str, Any]) -> QS:
         """The chosen session's (or scene's) entries: those between its markers in the chain."""
         item = self.session_item() if "session" in f else None
         return entries if item is None else item.narrow(entries, f.get("scene"))
@@ -327,7 +327,7 @@ class LogFilterForm(forms.Form):
             if name in f:
                 field = cast(forms.ChoiceField, self.fields[name])
                 # Set in __init__ as a list of pairs; the stubs type ``choices`` more loosely.
-                choices = cast(list[tuple[Any, Any]], field.choices)
+                choices = cast(list[tuple[object, object]], field.choices)
                 labels = {str(value): str(label) for value, label in choices}
                 parts.append(labels.get(str(f[name]), str(f[name])))
         item = self.session_item() if "scene" in f else None
@@ -368,7 +368,7 @@ def filtered_entries(
     membership: Membership,
     *,
     composer: bool = False,
-) -> Any:
+) -> tuple[LogFilterForm, RollEntryQuerySet]:
     form = LogFilterForm(request.GET, campaign=campaign, membership=membership, composer=composer)
     form.is_valid()
     entries = form.apply(RollEntry.objects.visible_to(membership).filter(campaign=campaign))

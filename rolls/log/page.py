@@ -9,10 +9,11 @@ from typing import Any
 from django.http import QueryDict
 from django.urls import reverse
 
+from log.models import HiddenEntry, RollEntry, RollEntryQuerySet
 from log.tokens import entry_token
 from rolls.live.pages import live_context
 from rolls.log.days import local_day
-from rolls.log.filters import filtered_entries
+from rolls.log.filters import LogFilterForm, filtered_entries
 from rolls.messages.forms import MessageForm
 from rolls.sessions.state import state_of
 from sheets.models import Campaign, Membership
@@ -35,7 +36,7 @@ def log_context(
     membership: Membership,
     before_pk: int | None,
     message_form: MessageForm | None = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Everything the log page draws: the filtered page of entries with their headings, the
     links, the live stream's, and the message composer (bound, when a post was refused)."""
     # The composer's choices come in the filters' query, unless a refused post brings its own form.
@@ -46,7 +47,7 @@ def log_context(
     page, more, cursor = _page(entries, campaign, before_pk)
     params = form.querydict()
     cards = [entry.card_for(membership) for entry in page]
-    context = {
+    context: dict[str, object] = {
         "campaign": campaign,
         "membership": membership,
         "show_seq": membership.is_gm,  # chain numbers' gaps would count hidden rolls
@@ -70,7 +71,7 @@ def log_context(
     # Live updates (docs/live.md): the unfiltered newest page takes new entries as they come,
     # starting after the newest one it shows; other views keep the stream for other components.
     context["live_entries"] = not form.active and not before
-    newest = context["entries"][0].pk if context["entries"] else 0
+    newest = cards[0].pk if cards else 0
     context |= live_context(campaign, last_id=newest if context["live_entries"] else None)
     # Its choices came with the filters' (one UNION): the composer costs no query of its own.
     context["message_form"] = message_form or MessageForm(
@@ -79,7 +80,9 @@ def log_context(
     return context
 
 
-def _scene_links(form: Any, campaign: Campaign, params: QueryDict) -> list[dict[str, Any]]:
+def _scene_links(
+    form: LogFilterForm, campaign: Campaign, params: QueryDict
+) -> list[dict[str, object]]:
     """The chosen session's jump list: the whole session, then each scene (no query: the
     form read the sessions with their scenes)."""
     item = form.session_item() if "session" in form.active else None
@@ -107,7 +110,9 @@ def _scene_links(form: Any, campaign: Campaign, params: QueryDict) -> list[dict[
     return links
 
 
-def _page(entries: Any, campaign: Campaign, before: int | None) -> tuple[list[Any], bool, Any]:
+def _page(
+    entries: RollEntryQuerySet, campaign: Campaign, before: int | None
+) -> tuple[list[RollEntry], bool, RollEntry | None]:
     """One keyset page of ``entries``, whether an older page exists, and the cursor entry (the
     last one of the page before), or None.
 
@@ -126,7 +131,9 @@ def _page(entries: Any, campaign: Campaign, before: int | None) -> tuple[list[An
     return rows[:LOG_PAGE_SIZE], len(rows) > LOG_PAGE_SIZE, cursor
 
 
-def with_headings(cards: list[Any], previous: Any) -> list[tuple[Any, bool, bool]]:
+def with_headings(
+    cards: list[RollEntry | HiddenEntry], previous: RollEntry | HiddenEntry | None
+) -> list[tuple[RollEntry | HiddenEntry, bool, bool]]:
     """Each card with whether a day heading, and a session heading, go above it: the first card
     of each local day, and of each session or scene (and of its part in each day) — after
     ``previous``, the card above them (None: the top of the list).
@@ -145,6 +152,6 @@ def with_headings(cards: list[Any], previous: Any) -> list[tuple[Any, bool, bool
     return rows
 
 
-def _group(card: Any) -> str | None:
+def _group(card: RollEntry | HiddenEntry) -> str | None:
     state = state_of(card)
     return state.key if state is not None else None

@@ -9,9 +9,9 @@ page of the log costs one query and no per-row object.
 from __future__ import annotations
 
 from datetime import UTC
-from typing import Any
+from typing import Any, TypedDict
 
-from log.models import RollEntry
+from log.models import RollEntry, RollEntryQuerySet
 from log.tokens import entry_token, entry_url
 
 EXPORT_VALUES = (
@@ -57,8 +57,57 @@ EXPORT_VALUES = (
 )
 
 
-def record(row: dict[str, Any], readable: bool, *, full: bool) -> dict[str, Any]:
-    base = {"seq": row["seq"]} if full else {}
+class Record(TypedDict, total=False):
+    """One entry as the export, the API and the webhooks write it (docs/log-tools.md). Every
+    record has the first keys; a readable one the dice and the text; a GM's (``full``) the chain's
+    own numbers too. The JSON columns (options, pool, faces, result, odds table, resources, proof)
+    are ``object``: their shapes are the rule systems' (rules), and the export hands them on
+    as their stored text (rolls/log/exports.py)."""
+
+    id: str  # the API's and the webhooks' only
+    url: str
+    seq: int
+    time: str
+    character: str
+    player: str
+    system: str
+    kind: str
+    visibility: str
+    label: str
+    redacted: bool
+    options: object
+    pool: object
+    breakdown: str
+    faces: object
+    outcome: str
+    outcome_label: str
+    detail: str
+    result: object
+    odds: str
+    odds_table: object
+    resources: object
+    follows: str | None
+    hash: str
+    proof: object
+    prev_hash: str
+    salt: str
+    follows_seq: int | None
+    reveals_seq: int | None
+    root_seq: int | None
+    call: int | None
+    contest: int | None
+    character_id: int | None
+    user_id: int | None
+    roller_id: int | None
+    hidden_character: bool
+    hash_version: int | None
+    odds_display: str
+    signature: str
+    signed_by: str
+
+
+def record(row: dict[str, Any], readable: bool, *, full: bool) -> Record:
+    base: Record = {"seq": row["seq"]} if full else {}
     base |= {
         "time": row["created_at"].astimezone(UTC).isoformat(timespec="microseconds"),
         "character": row["character_name"],
@@ -116,7 +165,7 @@ def record(row: dict[str, Any], readable: bool, *, full: bool) -> dict[str, Any]
     return record
 
 
-def _numberless(result: Any) -> Any:
+def _numberless(result: object) -> object:
     """A contest verdict's result names its rolls by ``seq`` and database id; a player gets the
     sides without them (a chain number counts the rolls before it, hidden ones included)."""
     # Not a dict: the export's stored JSON text (orjson.Fragment), which it gives only where the
@@ -130,22 +179,21 @@ def _numberless(result: Any) -> Any:
     return result | {"sides": sides}
 
 
-def api_record(row: dict[str, Any], *, full: bool, base_url: str) -> dict[str, Any]:
+def api_record(row: dict[str, Any], *, full: bool, base_url: str) -> Record:
     """The export record with the entry's opaque id (never its pk: log/tokens.py) and its
     permalink, absolute under ``base_url`` (``https://host``, no trailing slash)."""
     token = entry_token(row["pk"])
-    return {
-        "id": token,
-        "url": base_url + entry_url(row["pk"]),
-    } | record(row, bool(row["readable"]), full=full)
+    out: Record = {"id": token, "url": base_url + entry_url(row["pk"])}
+    out.update(record(row, bool(row["readable"]), full=full))
+    return out
 
 
-def api_records(entries: Any, *, full: bool, base_url: str) -> list[dict[str, Any]]:
+def api_records(entries: RollEntryQuerySet, *, full: bool, base_url: str) -> list[Record]:
     """``entries`` (already visible-filtered, ordered and sliced) as API records, in one query."""
     return [api_record(row, full=full, base_url=base_url) for row in entries.values(*EXPORT_VALUES)]
 
 
-def public_record(entry_pk: int, *, base_url: str) -> dict[str, Any]:
+def public_record(entry_pk: int, *, base_url: str) -> Record:
     """An entry as every member reads it — for the webhooks, which only ever send entries every
     member may read (public rolls and reveals: docs/webhooks.md). The caller checks that."""
     fields = [name for name in EXPORT_VALUES if name != "readable"]

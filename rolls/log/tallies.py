@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from django.db.models import Count, F, Q, Sum, Value
+from django.db.models import Aggregate, Count, F, Model, Q, QuerySet, Sum, Value
 
 from log.models import RollEntry, Trial, TrialDayTally, TrialTally
 from log.models.trials import face_column_names
+from rolls.log.filters import StatsFilterForm
 from rolls.log.statistics import Summary, Tally
 from sheets.models import Membership
 
@@ -34,17 +35,17 @@ class Part:
 
     sign: int
     source: str
-    start: Any
-    end: Any
+    start: date | datetime | None
+    end: date | datetime | None
 
 
-def _summed() -> dict[str, Any]:
+def _summed() -> dict[str, Aggregate]:
     """A tally row's figures, added up."""
     names = ("rolls", "successes", "measured", "measured_successes", "expected", "variance")
     return {name: Sum(name) for name in names} | Trial.face_sums()
 
 
-def _figures() -> dict[str, Any]:
+def _figures() -> dict[str, Aggregate]:
     """A trial row's figures, counted."""
     success = Q(success=True)
     return {
@@ -95,7 +96,7 @@ def _merged(tallies: list[Tally]) -> Tally:
     return total
 
 
-def _grouped(rows: Any, sign: int) -> Any:
+def _grouped(rows: QuerySet[Model], sign: int) -> Any:
     """``rows`` (trials or tallies, filtered) summed per (character, name), each row with
     ``sign``: +1 adds the figures, -1 takes them away (a day tally's part outside the range)."""
     figures = _figures() if rows.model is Trial else _summed()
@@ -117,7 +118,7 @@ def _summaries(grouped: Any) -> tuple[Summary, list[tuple[int | None, str, Summa
     return _merged([t for _, _, t in per_character]).summary(), characters
 
 
-def tally(rows: Any) -> tuple[Summary, list[tuple[int | None, str, Summary]]]:
+def tally(rows: QuerySet[Model]) -> tuple[Summary, list[tuple[int | None, str, Summary]]]:
     """The overall summary of ``rows`` (a ``TrialTally``, ``TrialDayTally`` or ``Trial``
     queryset, already filtered) and one per character, by name — in one query: a row per
     (character, name) as the entries recorded them. A character whose tallies all moved away
@@ -125,7 +126,7 @@ def tally(rows: Any) -> tuple[Summary, list[tuple[int | None, str, Summary]]]:
     return _summaries(_grouped(rows, 1))
 
 
-def readable_rows(membership: Membership, *, dated: bool) -> Any:
+def readable_rows(membership: Membership, *, dated: bool) -> QuerySet[Trial] | QuerySet[TrialTally]:
     """The tallies the member may read, or the trials (``dated``: rows with their times)."""
     model = Trial if dated else TrialTally
     return model.objects.readable_by(membership)
@@ -167,24 +168,24 @@ def day_parts(start: datetime | None, end: datetime | None) -> list[Part]:
     return parts
 
 
-def _part_rows(part: Part, form: Any, membership: Membership) -> Any:
+def _part_rows(part: Part, form: StatsFilterForm, membership: Membership) -> Any:
     if part.source == "days":
-        rows = form.apply(TrialDayTally.objects.readable_by(membership), dates=False)
+        days = form.apply(TrialDayTally.objects.readable_by(membership), dates=False)
         if part.start is not None:
-            rows = rows.filter(day__gte=part.start)
+            days = days.filter(day__gte=part.start)
         if part.end is not None:
-            rows = rows.filter(day__lt=part.end)
-    else:
-        rows = form.apply(Trial.objects.readable_by(membership), dates=False)
-        if part.start is not None:
-            rows = rows.filter(created_at__gte=part.start)
-        if part.end is not None:
-            rows = rows.filter(created_at__lt=part.end)
-    return _grouped(rows, part.sign)
+            days = days.filter(day__lt=part.end)
+        return _grouped(days, part.sign)
+    trials = form.apply(Trial.objects.readable_by(membership), dates=False)
+    if part.start is not None:
+        trials = trials.filter(created_at__gte=part.start)
+    if part.end is not None:
+        trials = trials.filter(created_at__lt=part.end)
+    return _grouped(trials, part.sign)
 
 
 def campaign_figures(
-    form: Any, membership: Membership
+    form: StatsFilterForm, membership: Membership
 ) -> tuple[Summary, list[tuple[int | None, str, Summary]]]:
     """The statistics page's figures under the filter form ``form`` (a ``StatsFilterForm``), in
     one query: the tallies; with dates, the day tallies of the range's whole UTC days and the

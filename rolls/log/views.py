@@ -16,10 +16,8 @@ Formats and definitions: docs/log-tools.md.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
@@ -34,7 +32,7 @@ from web.abandon import stops_when_abandoned
 from web.http import AuthenticatedHttpRequest
 
 
-def searches(request: Any) -> bool:
+def searches(request: HttpRequest) -> bool:
     """A log request that searches (the heavy kind): words in ``q``."""
     return bool(request.GET.get("q", "").strip())
 

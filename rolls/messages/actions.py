@@ -62,7 +62,7 @@ def post_message(
         raise Refused("Only the GM narrates.")
     _throttle(user)
     voice = "in_character" if character else "narration" if narration else "out_of_character"
-    options: dict[str, Any] = {"voice": voice, "audience": audience}
+    options: dict[str, object] = {"voice": voice, "audience": audience}
     if to:
         options |= {"to": [pk for pk, _ in to], "to_names": [name for _, name in to]}
     with transaction.atomic():

@@ -3,7 +3,8 @@ writes). Both the log's form and the API validate through these."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, TypedDict
 
 from django import forms
 from django.db.models import Q, Value
@@ -54,7 +55,9 @@ def choice_rows(membership: Membership) -> Any:
     return recipient_rows(membership).union(speaker_rows(membership), all=True).order_by()
 
 
-def split_choices(rows: Any) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+def split_choices(
+    rows: Iterable[tuple[str, str, int]],
+) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
     """``choice_rows`` as (speakers, recipients): (pk, name) pairs each, sorted by name."""
     speakers: list[tuple[int, str]] = []
     recipients: list[tuple[int, str]] = []
@@ -67,6 +70,16 @@ def _by_name(pair: tuple[int, str]) -> tuple[str, int]:
     return (pair[1].casefold(), pair[0])
 
 
+class PostedMessage(TypedDict):
+    """A valid message form's say: ``actions.post_message``'s keyword arguments."""
+
+    text: str
+    character: Character | None
+    narration: bool
+    audience: str
+    to: list[tuple[int, str]]
+
+
 class TextField(forms.CharField):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(
@@ -77,7 +90,7 @@ class TextField(forms.CharField):
             **kwargs,
         )
 
-    def clean(self, value: Any) -> str:
+    def clean(self, value: object) -> str:
         text = str(super().clean(value))
         if text.count("\n") >= MAX_LINES:
             raise forms.ValidationError(f"Keep a message to {MAX_LINES} lines or fewer.")
@@ -150,7 +163,7 @@ class MessageForm(forms.Form):
         """A whisper's recipients as (user id, username)."""
         return [(int(pk), self.members[pk]) for pk in self.cleaned_data.get("to", [])]
 
-    def message(self) -> dict[str, Any]:
+    def message(self) -> PostedMessage:
         """What the valid form says to post: ``actions.post_message``'s keyword arguments (the
         log's composer and the API hand them on alike)."""
         data = self.cleaned_data

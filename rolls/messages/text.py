@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import threading
 from html import unescape
-from typing import Any
 
 import nh3
 from markdown_it import MarkdownIt
@@ -65,7 +64,7 @@ def to_html(text: str) -> str:
     )
 
 
-def speaker_name(character_name: str, options: dict[str, Any] | None, username: str) -> str:
+def speaker_name(character_name: str, options: dict[str, object] | None, username: str) -> str:
     """Who a message is said by, as the log, the recap and the webhooks name them: the character
     spoken as, "Narration" for the GM's, else the member (out of character)."""
     if character_name:

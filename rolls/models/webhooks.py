@@ -8,9 +8,8 @@ in the background (rolls/webhooks/delivery.py); docs/webhooks.md describes it al
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
-from typing import Any
 from urllib.parse import urlsplit
 
 from django.db import models, transaction
@@ -251,7 +250,7 @@ class WebhookDelivery(models.Model):
             head["campaign"], head["length"], head["hash"], head["key"], head["signature"]
         )
 
-    def is_due(self, now: Any) -> bool:
+    def is_due(self, now: datetime) -> bool:
         return self.next_attempt_at is None or self.next_attempt_at <= now
 
 

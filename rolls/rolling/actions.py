@@ -162,7 +162,7 @@ def _append(
     follows: RollEntry | None = None,
     visibility: str = Visibility.PUBLIC,
     dice: Any = None,
-    **links: Any,
+    **links: object,
 ) -> RollEntry:
     return RollEntry.objects.append_by(
         user,

@@ -9,7 +9,7 @@ Every check runs again inside the roll's transaction, under a row lock.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from log.models import RollEntry
 from rolls.models import Contest, RollCall
@@ -22,13 +22,20 @@ from sheets.models import Character, Refused
 ASK_PARAMS = ("call", "contest")  # not options: which GM request the panel answers
 
 
+class Links(TypedDict, total=False):
+    """What the roll's entry links to (the roll action's own keyword arguments)."""
+
+    call: RollCall | None
+    contest: Contest | None
+
+
 @dataclass
 class Ask:
     """A call for a roll, or side A's roll in a single-roll contest."""
 
     call: RollCall | None = None
     contest: Contest | None = None
-    values: dict[str, Any] = field(default_factory=dict)
+    values: dict[str, object] = field(default_factory=dict)
     locked: set[str] = field(default_factory=set)
 
     @property
@@ -59,11 +66,11 @@ class Ask:
             "in_contest": self.contest is not None,
         }
 
-    def links(self) -> dict[str, Any]:
+    def links(self) -> Links:
         return {"call": self.call, "contest": self.contest}
 
 
-def _id(value: Any) -> int:
+def _id(value: object) -> int:
     """A row id from a request parameter, or 0 (no row has it)."""
     return parse_id(value) or 0
 
@@ -117,7 +124,7 @@ def ask_for(params: Any, character: Character, target: Target, *, lock: bool = F
     return ask
 
 
-def panel_ask(params: Any, target: Target) -> tuple[Ask | None, str]:
+def panel_ask(params: object, target: Target) -> tuple[Ask | None, str]:
     """The call or contest the panel answers, or the reason it can't (shown in the panel)."""
     try:
         return ask_for(params, target.character, target), ""

@@ -6,7 +6,6 @@ in its campaign's log (docs/verifiable-dice.md). Tests that need repeatable dice
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from django.conf import settings
 
@@ -40,7 +39,7 @@ class LogDice:
         self.reserved = RollEntry.objects.reserve(self.campaign)
         return self.reserved
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> dict[str, object]:
         return self._vrf.record() if self._vrf is not None else {}
 
     @property
@@ -62,13 +61,13 @@ def dice_for(campaign: Campaign, nonce: str = "", target: str | None = None) -> 
     return LogDice(campaign, nonce_from(nonce), target)
 
 
-def aim(rng: Any, target: str) -> None:
+def aim(rng: object, target: str) -> None:
     """Say what ``rng``'s dice are for (the label the entry will carry), before they are drawn."""
     if isinstance(rng, LogDice) and rng.target is None:
         rng.target = target
 
 
-def nonce_from(sent: Any) -> str:
+def nonce_from(sent: object) -> str:
     """The roller's nonce as sent, or one of the server's when none was (a browser without
     JavaScript, a script that sends none). Refused when it isn't one."""
     if sent is None or sent == "":

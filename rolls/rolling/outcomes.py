@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from log.models import OUTCOME_LABELS, Kind, RollEntry
 from rolls.models.assists import group_dice_text
@@ -63,19 +63,19 @@ class Outcome:
     """The fields of one new log entry, apart from campaign, character, user and chain."""
 
     kind: str
-    options: dict[str, Any]
-    pool: dict[str, Any]
+    options: dict[str, object]
+    pool: dict[str, object]
     breakdown: str
-    faces: list[dict[str, Any]]
+    faces: list[dict[str, object]]
     outcome: str
     detail: str
-    result: dict[str, Any]
+    result: dict[str, object]
     odds: Fraction
     resource_changes: dict[str, int]
     # Every outcome's chance at roll time; None for outcomes that were certain (no dice rolled).
     odds_table: dict[str, Fraction] | None = None
 
-    def fields(self) -> dict[str, Any]:
+    def fields(self) -> dict[str, object]:
         table = self.odds_table or {self.outcome: self.odds}
         return {
             "kind": self.kind,
@@ -92,7 +92,15 @@ class Outcome:
         }
 
 
-def odds_fields(chance: Fraction, table: dict[str, Fraction]) -> dict[str, Any]:
+class OddsFields(TypedDict):
+    """An entry's odds columns, as ``odds_fields`` fills them."""
+
+    odds: str
+    odds_display: str
+    odds_table: dict[str, str]
+
+
+def odds_fields(chance: Fraction, table: dict[str, Fraction]) -> OddsFields:
     """The chance of what happened and the whole distribution it came from (``odds_table``)."""
     return {
         "odds": fraction_text(chance),
@@ -119,7 +127,7 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word[: -len('die')] + 'dice' if word.endswith('die') else word + 's'}"
 
 
-def cogent_faces(result: cogent.ActionResult) -> list[dict[str, Any]]:
+def cogent_faces(result: cogent.ActionResult) -> list[dict[str, object]]:
     return [
         {
             "kind": "d6",
@@ -160,14 +168,14 @@ def cogent_result(result: cogent.ActionResult, *, reflexive: bool) -> dict[str, 
     return figures
 
 
-def dad6_reading(options: dict[str, Any]) -> dict[str, Any]:
+def dad6_reading(options: dict[str, object]) -> dict[str, Any]:
     """The options a DAD6 roll is read with, as ``resolve`` and ``odds`` take them."""
     reading = {key: options[key] for key in ("competence", "task", "difficulty", "traded_boons")}
     # Entries from before rolled-forward boons existed carry none.
     return reading | {"bonus_boons": options.get("forward_boons", 0)}
 
 
-def dad6_faces(result: dad6.Result) -> list[dict[str, Any]]:
+def dad6_faces(result: dad6.Result) -> list[dict[str, object]]:
     return [
         {"kind": "d6", "face": face, "value": value, "reading": "boon" if boon else "no_boon"}
         for face, value, boon in zip(result.faces, result.modified, result.boon_dice, strict=True)
@@ -190,7 +198,7 @@ def dad6_detail(result: dad6.Result) -> str:
     return words + f": failure, {result.severity} (missed by {result.margin_of_failure})"
 
 
-def dad6_result(result: dad6.Result) -> dict[str, Any]:
+def dad6_result(result: dad6.Result) -> dict[str, object]:
     return {
         "boons": result.boons,
         "margin_of_failure": result.margin_of_failure,
@@ -200,7 +208,7 @@ def dad6_result(result: dad6.Result) -> dict[str, Any]:
     }
 
 
-def cold_stars_faces(faces: cold_stars.Faces) -> list[dict[str, Any]]:
+def cold_stars_faces(faces: cold_stars.Faces) -> list[dict[str, object]]:
     symbols = faces.symbols()
     return [
         {"kind": kind, "face": face, "reading": symbol}

@@ -5,8 +5,6 @@ a roll from either is validated exactly as the page validates it (docs/api.md, d
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 from django.http import QueryDict
 
@@ -26,7 +24,7 @@ class NotSingle(ValueError):
 
 
 def with_options(
-    form_class: type[RollForm], defaults: dict[str, Any], values: dict[str, Any]
+    form_class: type[RollForm], defaults: dict[str, object], values: dict[str, object]
 ) -> QueryDict:
     """The panel's defaults with the options given over them, as the panel's form posts them:
     true ticks a box, false or null unticks it (or leaves the option out), numbers and text go
@@ -51,7 +49,7 @@ def with_options(
     return data
 
 
-def bound_panel(target: Target, membership: Membership, values: dict[str, Any]) -> RollForm:
+def bound_panel(target: Target, membership: Membership, values: dict[str, object]) -> RollForm:
     """``target``'s panel form, bound to the panel's defaults with ``values`` over them and
     validated. The GM's call or contest it answers (``call``/``contest`` in values) presets and
     locks options, as on the sheet; one it may not answer raises :class:`Refused` with the

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.http import HttpResponse
 from django.shortcuts import render
 
@@ -51,7 +52,7 @@ def entry_page(
     entry: RollEntry,
     membership: Membership,
     *,
-    correction_form: Any = None,
+    correction_form: forms.Form | None = None,
     status: int = 200,
 ) -> HttpResponse:
     """An entry's permalink page; for a message's author, with the form that corrects it (bound,

@@ -6,8 +6,6 @@ so the browser checks exactly what the page shows, against a key it can compare 
 
 from __future__ import annotations
 
-from typing import Any
-
 from log.models import RollEntry
 from log.models.keys import keys_by_id
 
@@ -17,7 +15,7 @@ def has_proof(entry: RollEntry) -> bool:
     return bool(entry.proof) and not entry.is_message
 
 
-def verify_data(entry: RollEntry) -> dict[str, Any]:
+def verify_data(entry: RollEntry) -> dict[str, object]:
     """The island's contents. The key is looked up by the id the proof names, never taken from the
     proof itself: a proof that brought its own key would prove nothing. An id the server never
     published gives ``None``, and the browser says so."""

@@ -7,13 +7,13 @@ HTMX gets the panel with the message (htmx swaps only 2xx), plain requests a 4xx
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -60,8 +60,8 @@ def _panel_context(
     refusal: str = "",
     ask: Ask | None = None,
     membership: Membership | None = None,
-) -> dict[str, Any]:
-    context: dict[str, Any] = {
+) -> dict[str, object]:
+    context: dict[str, object] = {
         "ask": ask,
         # Cogent: the roller may ask the table for an assist when none waits yet.
         "ask_assist_url": reverse("assist_ask", args=[target.character.pk])
@@ -87,7 +87,7 @@ def _panel_context(
 
 
 def _form(
-    data: Any,
+    data: QueryDict,
     target: Target,
     membership: Membership,
     sheet: Sheet | None = None,

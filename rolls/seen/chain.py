@@ -31,7 +31,7 @@ from log.models import EntryRecipient, RollEntry, SeenCheckpoint, SeenHead, Visi
 from log.models.keys import server_key
 from log.tokens import entry_token
 from proofs.poolside_verify import view_message, view_start, view_step
-from rolls.log.records import EXPORT_VALUES, record
+from rolls.log.records import EXPORT_VALUES, Record, record
 from sheets.models import Membership
 
 STEP = 64  # a checkpoint every STEP items
@@ -66,7 +66,7 @@ def seen_entries(membership: Membership) -> QuerySet[RollEntry]:
     )
 
 
-def item(row: dict[str, Any]) -> dict[str, Any]:
+def item(row: dict[str, Any]) -> Record:
     """One item of the view: the entry as the member's export writes it, and its opaque id."""
     return {"id": entry_token(row["pk"])} | record(row, bool(row["seen_readable"]), full=False)
 
@@ -123,7 +123,7 @@ def newest_entry(campaign_id: int) -> int:
     return newest or 0
 
 
-def items_between(head: SeenHead, membership: Membership, start: int, stop: int) -> list[dict]:
+def items_between(head: SeenHead, membership: Membership, start: int, stop: int) -> list[Record]:
     """The items at positions ``start + 1`` to ``stop`` of the member's view (as caught up)."""
     if stop <= start:
         return []

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, JsonResponse, StreamingHttpResponse
@@ -73,7 +72,7 @@ def seen_export(request: AuthenticatedHttpRequest, pk: int) -> StreamingHttpResp
     return response
 
 
-def _view_parts(membership: Membership, opening: dict[str, Any]) -> Iterator[str]:
+def _view_parts(membership: Membership, opening: dict[str, object]) -> Iterator[str]:
     """The file as it streams: the opening, the items a chunk at a time (hashed as they go),
     then the head signed over exactly what was sent."""
     yield json.dumps(opening, ensure_ascii=False)[:-1] + ', "items": [\n'

@@ -5,6 +5,7 @@ the session."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.utils import timezone
@@ -27,7 +28,7 @@ def rows_for(campaign: Campaign, item: SessionItem, membership: Membership | Non
     of (placeholders marked unreadable), or with ``None`` those every member may read."""
     if membership is None:
         entries = RollEntry.objects.filter(campaign=campaign).readable_by_everyone()
-        fields: Any = [name for name in EXPORT_VALUES if name != "readable"]
+        fields: Sequence[str] = [name for name in EXPORT_VALUES if name != "readable"]
     else:
         entries = RollEntry.objects.visible_to(membership)
         fields = EXPORT_VALUES

@@ -11,14 +11,24 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
-from django.db.models import CharField, F, Q, Subquery, Value
+from django.db.models import CharField, F, Model, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Cast, Coalesce
 
-from log.models import Kind, RollEntry
+from log.models import Kind, RollEntry, RollEntryQuerySet
 
 TITLE_MAX = 100
+
+
+class MarkerResult(TypedDict):
+    """A session marker's stored ``result`` (hashed into its entry as it is)."""
+
+    session: int
+    title: str
+    scene: int | None
+    scene_title: str
+    open: bool
 
 
 @dataclass(frozen=True)
@@ -32,7 +42,7 @@ class SessionState:
     open: bool = True
 
     @classmethod
-    def of(cls, result: Any) -> SessionState | None:
+    def of(cls, result: object) -> SessionState | None:
         """The state a marker's ``result`` holds; None for no marker (before the first)."""
         if not isinstance(result, dict) or not isinstance(result.get("session"), int):
             return None
@@ -44,7 +54,7 @@ class SessionState:
             open=bool(result.get("open", True)),
         )
 
-    def result(self) -> dict[str, Any]:
+    def result(self) -> MarkerResult:
         """The marker's ``result``: this state, as it is hashed."""
         return {
             "session": self.session,
@@ -83,7 +93,7 @@ class SessionState:
         return f"{self.session}.{self.scene}" if self.scene is not None else str(self.session)
 
 
-def state_of(entry: Any) -> SessionState | None:
+def state_of(entry: object) -> SessionState | None:
     """The session an entry listed ``with_session`` belongs to (None: outside every session —
     before the first, or between one's end and the next's start)."""
     state = SessionState.of(getattr(entry, "session_state", None))
@@ -141,7 +151,7 @@ class SessionItem:
                 return item.seq, None if following is None else following - 1
         return None
 
-    def narrow(self, entries: Any, scene: int | None = None) -> Any:
+    def narrow[QS: QuerySet[Model]](self, entries: QS, scene: int | None = None) -> QS:
         """``entries`` (of the campaign) narrowed to the session's, or to its scene's (the whole
         session's for a scene it doesn't have): a range of the (campaign, seq) index (a range
         of ids would leave a generic plan to walk the campaign's newest entries down to it:
@@ -158,7 +168,7 @@ LISTED = 50
 NUMBER_MAX = 10**9
 
 
-def _markers(campaign_id: int) -> Any:
+def _markers(campaign_id: int) -> RollEntryQuerySet:
     return RollEntry.objects.markers().filter(campaign_id=campaign_id)
 
 

@@ -5,10 +5,10 @@ log's times: valid ``<time datetime>`` values and day headings."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from django import template
 
+from log.models import RollEntry
 from rolls.log.days import Day, day_heading, iso_moment
 from rolls.sessions.state import SessionState, state_of
 
@@ -67,7 +67,7 @@ def log_day(value: datetime) -> Day:
 
 
 @register.filter
-def log_session(entry: Any) -> SessionState | None:
+def log_session(entry: RollEntry) -> SessionState | None:
     """The session (and scene) an entry listed ``with_session`` belongs to, for its heading; None
     outside every session."""
     return state_of(entry)

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django import template
+from django.db.models import Model
+from django.template import Context
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
+from log.models import RollEntry
 from log.tokens import entry_token as _entry_token
 from rolls.messages.text import speaker_name, to_html, to_plain
 from rolls.rolling.display import bands, headline
 from rolls.table.calls import difficulty_label
+from sheets.models import Character, Membership
 from sheets.models.campaigns import initials
 from sheets.systems import rule_system, rule_system_of
 
@@ -24,7 +28,9 @@ register = template.Library()
 
 
 @register.inclusion_tag("rolls/_roll_cell.html")
-def roll_cell(character: Any, kind: str, obj: Any, can_roll: bool, label: str) -> dict[str, Any]:
+def roll_cell(
+    character: Character, kind: str, obj: Model, can_roll: bool, label: str
+) -> dict[str, object]:
     # The odds at the panel's default options (DAD6: with the rolled-forward boons, as the panel).
     row_bands = bands(rule_system_of(character.campaign).rolling.odds(kind, obj))
     return {
@@ -37,7 +43,9 @@ def roll_cell(character: Any, kind: str, obj: Any, can_roll: bool, label: str) -
 
 
 @register.inclusion_tag("rolls/_prompts.html", takes_context=True)
-def gm_prompts(context: Any, character: Any, membership: Any, oob: bool = False) -> dict[str, Any]:
+def gm_prompts(
+    context: Context, character: Character, membership: Membership, oob: bool = False
+) -> dict[str, object]:
     """The GM's open calls and contests for this character, on its sheet (empty for anyone who
     can't roll it). The prompts hold forms, so the page's CSRF token comes along. ``oob``: as an
     out-of-band swap, in a roll's response or the sheet's rolled parts."""
@@ -80,7 +88,7 @@ def message_html(text: str) -> SafeString:
 
 
 @register.filter
-def message_speaker(entry: Any) -> str:
+def message_speaker(entry: RollEntry) -> str:
     """Who a message is said by (rolls/messages/text.py: the recap and webhooks say the same)."""
     return speaker_name(entry.character_name, entry.options, entry.username)
 

@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 from email.utils import parsedate_to_datetime
 from functools import partial
-from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -320,7 +319,12 @@ def _recap_request(
     if webhook.format == WebhookFormat.DISCORD:
         message = payloads.discord_recap(campaign, recap.title(item), text, url)
         return payloads.encode(message), headers
-    about = {"number": number, "title": item.state.title, "name": item.state.name, "url": url}
+    about: payloads.SessionPart = {
+        "number": number,
+        "title": item.state.title,
+        "name": item.state.name,
+        "url": url,
+    }
     body = payloads.encode(payloads.json_recap(campaign, about, text))
     return body, headers | payloads.signed_headers(webhook.secret, int(time.time()), body)
 
@@ -351,7 +355,7 @@ def _witness_request(
 
 
 def queue_witness(
-    campaign_pk: int, head: dict[str, Any] | None = None, *, session_end: bool = False
+    campaign_pk: int, head: dict[str, object] | None = None, *, session_end: bool = False
 ) -> list[WebhookDelivery]:
     """Post the log's fingerprint (docs/verifiable-dice.md#an-outside-witness): one delivery per
     active webhook (at a session's end, those that want it), each sent after the transaction
@@ -414,7 +418,7 @@ def queue_entry(entry_pk: int) -> list[WebhookDelivery]:
     return deliveries
 
 
-def entry_committed(sender: Any, entry_pk: int, **kwargs: Any) -> None:
+def entry_committed(sender: object, entry_pk: int, **kwargs: object) -> None:
     """Receiver of ``log.models.chain.webhook_entry_committed`` (connected in RollsConfig.ready):
     an appended entry in a campaign with an active webhook has committed."""
     queue_entry(entry_pk)

@@ -17,7 +17,7 @@ from sheets.models import Campaign
 MAX_WEBHOOKS = 5
 
 
-class WebhookForm(forms.ModelForm):
+class WebhookForm(forms.ModelForm[Webhook]):
     format = forms.ChoiceField(
         choices=WebhookFormat.choices,
         initial=WebhookFormat.DISCORD,

@@ -13,11 +13,13 @@ import hashlib
 import hmac
 import json
 import re
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
+from typing import TypedDict
 
 from log.models import MARKER_KINDS, MESSAGE_KINDS, READING_WORDS, Kind
 from proofs.witness import Witness
+from rolls.log.records import Record
 from rolls.messages.text import speaker_name
 from rolls.rolling.display import percent
 from sheets.models import Campaign
@@ -48,14 +50,70 @@ SUCCESSES = frozenset({"critical_success", "success", "costly_success"})
 FAILURES = frozenset({"failure", "critical_failure"})
 
 
-def campaign_part(campaign: Campaign) -> dict[str, Any]:
+class EmbedField(TypedDict):
+    name: str
+    value: str
+    inline: bool
+
+
+class EmbedFooter(TypedDict):
+    text: str
+
+
+class EmbedAuthor(TypedDict):
+    name: str
+
+
+class Embed(TypedDict, total=False):
+    """The parts of Discord's embed object Poolside sends (discord.com/developers/docs/resources/
+    message#embed-object)."""
+
+    title: str
+    url: str
+    description: str
+    author: EmbedAuthor
+    fields: list[EmbedField]
+    footer: EmbedFooter
+    timestamp: str
+    color: int
+
+
+class AllowedMentions(TypedDict):
+    parse: list[str]
+
+
+class DiscordMessage(TypedDict, total=False):
+    """What Discord's "Execute Webhook" takes, as far as Poolside fills it."""
+
+    username: str
+    avatar_url: str
+    allowed_mentions: AllowedMentions
+    embeds: list[Embed]
+
+
+class CampaignPart(TypedDict):
+    id: int
+    name: str
+    system: str
+
+
+class SessionPart(TypedDict):
+    """A recap's session, in the generic JSON body."""
+
+    number: int
+    title: str
+    name: str
+    url: str
+
+
+def campaign_part(campaign: Campaign) -> CampaignPart:
     return {"id": campaign.pk, "name": campaign.name, "system": campaign.system}
 
 
 # --- generic JSON ----------------------------------------------------------------------------
 
 
-def json_payload(campaign: Campaign, record: dict[str, Any] | None) -> dict[str, Any]:
+def json_payload(campaign: Campaign, record: Record | None) -> dict[str, object]:
     """``{"event": "roll", "campaign": …, "entry": <the API's record>}`` (``"message"`` for a
     message or its correction); a test message (no entry) is ``{"event": "test", "campaign": …}``."""
     if record is None:
@@ -64,7 +122,7 @@ def json_payload(campaign: Campaign, record: dict[str, Any] | None) -> dict[str,
     return {"event": event, "campaign": campaign_part(campaign), "entry": record}
 
 
-def encode(payload: dict[str, Any]) -> bytes:
+def encode(payload: Mapping[str, object]) -> bytes:
     """The body as sent and as signed: compact UTF-8 JSON."""
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
 
@@ -110,14 +168,14 @@ def plain(text: str) -> str:
     return _MARKDOWN.sub(r"\\\1", text)
 
 
-def _odds(record: dict[str, Any]) -> str:
+def _odds(record: Record) -> str:
     try:
         return percent(Fraction(record["odds"]))
     except (ValueError, ZeroDivisionError, KeyError, TypeError):
         return ""
 
 
-def _dice(faces: list[dict[str, Any]]) -> str:
+def _dice(faces: list[Mapping[str, object]]) -> str:
     """Every die as ``face`` (its reading, in the log's words): ``5 (win), 2 (no win)``."""
     words = []
     for die in faces:
@@ -128,14 +186,14 @@ def _dice(faces: list[dict[str, Any]]) -> str:
 
 
 def discord_message(
-    campaign: Campaign, record: dict[str, Any] | None, avatar_url: str = ""
-) -> dict[str, Any]:
+    campaign: Campaign, record: Record | None, avatar_url: str = ""
+) -> DiscordMessage:
     """The message Discord's "Execute Webhook" takes: one embed (who, what, outcome, dice, odds,
     a link to the permalink). ``allowed_mentions`` is empty, so a character named
     ``@everyone`` pings nobody."""
     footer = f"{campaign.name} · {campaign.get_system_display()}"
     if record is None:
-        embed: dict[str, Any] = {
+        embed: Embed = {
             "title": "Poolside webhook test",
             "description": "This channel will receive the readable rolls of "
             f"{plain(campaign.name)}.",
@@ -158,7 +216,7 @@ def discord_message(
     else:
         embed = _roll_embed(record, footer)
     speaker = _speaker(record)
-    message: dict[str, Any] = {
+    message: DiscordMessage = {
         # A roll goes out as its character (docs/webhooks.md): the channel reads like the table.
         "username": webhook_name(speaker),
         "allowed_mentions": {"parse": []},
@@ -169,14 +227,17 @@ def discord_message(
     return message
 
 
-def _speaker(record: dict[str, Any] | None) -> str:
+def _speaker(record: Record | None) -> str:
     """Who the post goes out as: a roll's or an in-character message's character; a message out
     of character, its member; the GM's narration, "Narration". A marker: nobody (Poolside)."""
     if not record or record.get("kind") in MARKER_KINDS:
         return ""
     if record.get("kind") in MESSAGE_KINDS:
+        options = record.get("options")
         return speaker_name(
-            record.get("character", ""), record.get("options"), record.get("player", "")
+            record.get("character", ""),
+            options if isinstance(options, dict) else None,
+            record.get("player", ""),
         )
     return record.get("character", "")
 
@@ -187,12 +248,12 @@ def _speaker(record: dict[str, Any] | None) -> str:
 _REACHING = re.compile(r"([<@])")
 
 
-def _message_embed(record: dict[str, Any], footer: str) -> dict[str, Any]:
+def _message_embed(record: Record, footer: str) -> Embed:
     """A message (docs/messages.md) as one embed: its text, a correction marked as one."""
     text = _REACHING.sub(r"\\\1", record.get("detail", ""))
     if record.get("kind") == Kind.MESSAGE_EDIT:
         text = "*Correction:* " + text
-    embed: dict[str, Any] = {
+    embed: Embed = {
         "url": record.get("url", ""),
         "description": text or ELLIPSIS,
         "fields": [],
@@ -205,14 +266,14 @@ def _message_embed(record: dict[str, Any], footer: str) -> dict[str, Any]:
     return embed
 
 
-def _roll_embed(record: dict[str, Any], footer: str) -> dict[str, Any]:
+def _roll_embed(record: Record, footer: str) -> Embed:
     outcome = record.get("outcome", "")
     description = f"**{plain(record.get('outcome_label', ''))}**"
     if record.get("detail"):
         description += "\n" + plain(record["detail"])
-    fields = []
-    if record.get("faces"):
-        fields.append({"name": "Dice", "value": plain(_dice(record["faces"])), "inline": False})
+    fields: list[EmbedField] = []
+    if isinstance(faces := record.get("faces"), list) and faces:
+        fields.append({"name": "Dice", "value": plain(_dice(faces)), "inline": False})
     if odds := _odds(record):
         fields.append({"name": "Odds of this outcome", "value": odds, "inline": True})
     if record.get("breakdown"):
@@ -250,7 +311,7 @@ def webhook_name(name: str) -> str:
     return clip(name, WEBHOOK_NAME_MAX)
 
 
-def discord_recap(campaign: Campaign, heading: str, text: str, url: str) -> dict[str, Any]:
+def discord_recap(campaign: Campaign, heading: str, text: str, url: str) -> DiscordMessage:
     """A session's recap as one embed: the session as its title (linking to the log filtered to
     it), the recap's lines as its description, cut to Discord's limits with a pointer to the rest.
     Its scene headings become bold lines (an embed's description takes no headings)."""
@@ -261,7 +322,7 @@ def discord_recap(campaign: Campaign, heading: str, text: str, url: str) -> dict
     limit = min(4096, 6000 - len(heading) - len(footer) - 20)
     if len(body) > limit:
         body = clip(body, limit - len(rest)) + rest
-    embed = {
+    embed: Embed = {
         "title": clip(f"Recap: {heading}", 256),
         "url": url,
         "description": body,
@@ -272,7 +333,7 @@ def discord_recap(campaign: Campaign, heading: str, text: str, url: str) -> dict
     return {"username": "Poolside", "allowed_mentions": {"parse": []}, "embeds": [embed]}
 
 
-def json_recap(campaign: Campaign, session: dict[str, Any], text: str) -> dict[str, Any]:
+def json_recap(campaign: Campaign, session: SessionPart, text: str) -> dict[str, object]:
     """``{"event": "recap", "campaign": …, "session": {number, title, name, url}, "markdown": …}``."""
     return {
         "event": "recap",
@@ -289,12 +350,12 @@ WITNESS_TEXT = (
 )
 
 
-def discord_witness(campaign: Campaign, witness: Witness, at: str) -> dict[str, Any]:
+def discord_witness(campaign: Campaign, witness: Witness, at: str) -> DiscordMessage:
     """The log's fingerprint as one embed: what it is, and the token in a code block (a token is
     hex, digits and colons: nothing in it is markdown). No length, no hash: the channel's
     readers may not know how many entries there are (docs/verifiable-dice.md)."""
     footer = f"{campaign.name} · {campaign.get_system_display()}"
-    embed = {
+    embed: Embed = {
         "title": WITNESS_TITLE,
         "description": f"{WITNESS_TEXT}\n```\n{witness.token}\n```",
         "fields": [],
@@ -305,7 +366,7 @@ def discord_witness(campaign: Campaign, witness: Witness, at: str) -> dict[str, 
     return {"username": "Poolside", "allowed_mentions": {"parse": []}, "embeds": [embed]}
 
 
-def json_witness(campaign: Campaign, witness: Witness, at: str) -> dict[str, Any]:
+def json_witness(campaign: Campaign, witness: Witness, at: str) -> dict[str, object]:
     """``{"event": "witness", "campaign": …, "token", "commitment", "key", "signature", "at"}``."""
     return {
         "event": "witness",
@@ -318,18 +379,18 @@ def json_witness(campaign: Campaign, witness: Witness, at: str) -> dict[str, Any
     }
 
 
-def embed_length(embed: dict[str, Any]) -> int:
+def embed_length(embed: Embed) -> int:
     """The characters Discord counts towards an embed's 6000."""
     total = len(embed.get("title", "")) + len(embed.get("description", ""))
     total += sum(len(f["name"]) + len(f["value"]) for f in embed.get("fields", []))
-    total += len(embed.get("footer", {}).get("text", ""))
-    return total + len(embed.get("author", {}).get("name", ""))
+    total += len(embed["footer"]["text"]) if "footer" in embed else 0
+    return total + (len(embed["author"]["name"]) if "author" in embed else 0)
 
 
-def fit(embed: dict[str, Any]) -> dict[str, Any]:
+def fit(embed: Embed) -> Embed:
     """Every part within its own limit, then the whole within 6000: the description gives way
     first, then the fields' values (a roll's figures are all at the permalink)."""
-    embed = dict(embed)
+    embed = embed.copy()
     if "title" in embed:
         embed["title"] = clip(embed["title"], TITLE_MAX) or ELLIPSIS
     if "description" in embed:
@@ -356,18 +417,23 @@ def fit(embed: dict[str, Any]) -> dict[str, Any]:
             field["value"] = clip(field["value"], _keep(embed, field["value"]))
     while _excess(embed) > 0 and embed["fields"]:
         embed["fields"].pop()
-    for part, key in (("footer", "text"), ("author", "name")):
-        if _excess(embed) > 0 and part in embed:
-            embed[part] = {key: clip(embed[part][key], _keep(embed, embed[part][key]))}
+    if _excess(embed) > 0 and "footer" in embed:
+        embed["footer"] = {
+            "text": clip(embed["footer"]["text"], _keep(embed, embed["footer"]["text"]))
+        }
+    if _excess(embed) > 0 and "author" in embed:
+        embed["author"] = {
+            "name": clip(embed["author"]["name"], _keep(embed, embed["author"]["name"]))
+        }
     if _excess(embed) > 0:
         embed["title"] = clip(embed["title"], _keep(embed, embed["title"]))
     return embed
 
 
-def _excess(embed: dict[str, Any]) -> int:
+def _excess(embed: Embed) -> int:
     return embed_length(embed) - EMBED_TOTAL_MAX
 
 
-def _keep(embed: dict[str, Any], text: str) -> int:
+def _keep(embed: Embed, text: str) -> int:
     """How long ``text`` may stay for the embed to fit (one character at least: an ellipsis)."""
     return max(len(text) - _excess(embed), 1)

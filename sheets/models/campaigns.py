@@ -89,7 +89,7 @@ class Campaign(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
+    def save(self, *args: object, **kwargs: Any) -> None:
         # has_webhooks is kept by its own UPDATE (rolls.models.sync_has_webhooks) whenever a
         # webhook is added, paused, resumed or deleted; a full save of a row read before that
         # (the campaign form's, say) must not write the old value back.

@@ -209,7 +209,7 @@ class ApiUsage(models.Model):
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL)
-def _count_from_the_start(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
+def _count_from_the_start(sender: object, instance: Any, created: bool, **kwargs: object) -> None:
     """Every new user gets the row their requests are counted on, so counting one (a search, a
     statistics page, an API request) is always the one UPDATE. Users from before are given
     theirs by migration sheets.0010, and ``count_request`` still makes a missing one."""

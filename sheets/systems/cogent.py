@@ -91,14 +91,14 @@ def _fill(sheet: CogentSheet, build: dict[str, Any]) -> None:
 class CogentCombatSkills(CampaignSkills):
     label = "Combat skills"
 
-    def form(self, campaign: Campaign, data: Any) -> CogentCombatSkillForm:
+    def form(self, campaign: Campaign, data: object) -> CogentCombatSkillForm:
         return CogentCombatSkillForm(data, campaign=campaign)
 
     def add(self, form: Any) -> str:
         skill = form.save()
         return f"Added {skill.name}: vocations can now take it as a combat skill."
 
-    def context(self, campaign: Campaign) -> dict[str, Any]:
+    def context(self, campaign: Campaign) -> dict[str, object]:
         return {
             "combat_skills": COGENT_COMBAT_SKILLS,
             "custom_combat_skills": campaign.cogent_combat_skills.all(),
@@ -167,7 +167,7 @@ class CogentSheetPage(SheetPage[CogentSheet]):
         can_edit: bool,
         gm: bool,
         editing: str = "",
-    ) -> dict[str, Any]:
+    ) -> dict[str, object]:
         skills = list(sheet.skills.all())
         vocations = self._vocations(sheet)
         groups = self._skill_groups(sheet, skills, form, editing_skills=editing == "skills")
@@ -198,7 +198,7 @@ class CogentSheetPage(SheetPage[CogentSheet]):
         sheet: CogentSheet, skills: list[CogentSkill], form: FormMaker, *, editing_skills: bool
     ) -> list[dict[str, Any]]:
         """The skills under their governing attributes, in the sheet's attribute order."""
-        groups: list[dict[str, Any]] = []
+        groups: list[dict[str, object]] = []
         for attribute, label in CogentAttribute.choices:
             rows = [
                 (s, form("skills", f"skill-{s.pk}")) for s in skills if s.attribute == attribute
@@ -216,7 +216,7 @@ class CogentSheetPage(SheetPage[CogentSheet]):
         return groups
 
     @staticmethod
-    def _vocation_rows(vocation: CogentVocation, form: FormMaker) -> dict[str, Any]:
+    def _vocation_rows(vocation: CogentVocation, form: FormMaker) -> dict[str, object]:
         """A vocation with its sub-skills, each with its form, and the add form while it has room."""
         v = vocation
         return {
@@ -243,7 +243,7 @@ class CogentSheetPage(SheetPage[CogentSheet]):
             )
         )
 
-    def section_form(self, key: str, sheet: CogentSheet, *, gm: bool, data: Any) -> SectionForm:
+    def section_form(self, key: str, sheet: CogentSheet, *, gm: bool, data: object) -> SectionForm:
         if key == "skills":
             return SectionForm(
                 [

@@ -72,7 +72,7 @@ def _fill(sheet: ColdStarsSheet, build: dict[str, Any]) -> None:
 class ColdStarsSkills(CampaignSkills):
     label = "Skills"
 
-    def form(self, campaign: Campaign, data: Any) -> CampaignSkillForm:
+    def form(self, campaign: Campaign, data: object) -> CampaignSkillForm:
         return CampaignSkillForm(data, campaign=campaign)
 
     def add(self, form: Any) -> str:
@@ -102,7 +102,7 @@ class ColdStarsRolling(Rolling[ColdStarsSheet]):
     def odds(self, kind: str, row: Any) -> dict[str, Fraction]:
         return cold_stars.odds(row.pool)
 
-    def pool(self, kind: str, row: Any) -> dict[str, Any]:
+    def pool(self, kind: str, row: Any) -> dict[str, object]:
         pool = row.pool
         return {"ability": pool.ability, "skill": pool.skill, "risk": pool.risk}
 
@@ -130,7 +130,7 @@ class ColdStarsSheetPage(SheetPage[ColdStarsSheet]):
         can_edit: bool,
         gm: bool,
         editing: str = "",
-    ) -> dict[str, Any]:
+    ) -> dict[str, object]:
         skills = self._skills(sheet)
         # Read mode folds the untrained skills (most of the catalog on any sheet) behind
         # "Show all"; edit mode lists every one, grouped the same way.
@@ -161,7 +161,9 @@ class ColdStarsSheetPage(SheetPage[ColdStarsSheet]):
     def _skills(sheet: ColdStarsSheet) -> list[ColdStarsSkill]:
         return list(sheet.skills.select_related("campaign_skill").prefetch_related("domains"))
 
-    def section_form(self, key: str, sheet: ColdStarsSheet, *, gm: bool, data: Any) -> SectionForm:
+    def section_form(
+        self, key: str, sheet: ColdStarsSheet, *, gm: bool, data: object
+    ) -> SectionForm:
         if key == "skills":
             return SectionForm(
                 [

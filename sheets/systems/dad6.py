@@ -53,7 +53,7 @@ class Dad6Rolling(Rolling[Dad6Sheet]):
             row.pool, competence=row.effective_competence, bonus_boons=row.sheet.forward_boons
         )
 
-    def pool(self, kind: str, row: Any) -> dict[str, Any]:
+    def pool(self, kind: str, row: Any) -> dict[str, object]:
         return {
             "dice": row.pool,
             "competence": row.effective_competence,
@@ -87,7 +87,7 @@ class Dad6SheetPage(SheetPage[Dad6Sheet]):
         can_edit: bool,
         gm: bool,
         editing: str = "",
-    ) -> dict[str, Any]:
+    ) -> dict[str, object]:
         rows = [(s, form("skills", f"skill-{s.pk}")) for s in sheet.skills.all()]
         # Read mode folds the skills a character is merely unfamiliar with (outside the class):
         # they roll no better than any skill never written down.
@@ -102,14 +102,14 @@ class Dad6SheetPage(SheetPage[Dad6Sheet]):
             "banes": list(sheet.banes.all()),
         }
 
-    def rolled_context(self, sheet: Dad6Sheet) -> dict[str, Any]:
+    def rolled_context(self, sheet: Dad6Sheet) -> dict[str, object]:
         return {"banes": list(sheet.banes.all())}  # a bane bought or paid down by a roll
 
     @staticmethod
     def _unused(skill: Dad6Skill) -> bool:
         return not skill.is_class_skill and skill.competence == dad6.COMPETENCES[0]
 
-    def section_form(self, key: str, sheet: Dad6Sheet, *, gm: bool, data: Any) -> SectionForm:
+    def section_form(self, key: str, sheet: Dad6Sheet, *, gm: bool, data: object) -> SectionForm:
         if key == "skills":
             return UniqueNamesSection(
                 [

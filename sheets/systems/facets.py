@@ -77,7 +77,7 @@ class SheetJson:
     ``load(sheet, data, c, *, gm, result, ignored)`` fills ``sheet`` from ``data`` (the
     ``"sheet"`` object), collecting problems in ``c`` and what was left out in ``ignored``."""
 
-    dump: Callable[[Any], dict[str, Any]]
+    dump: Callable[[Any], dict[str, object]]
     load: Callable[..., None]
 
 
@@ -89,9 +89,9 @@ class Creation:
     inside the view's transaction, so a failure leaves no half-made character."""
 
     form: type[CreationForm]
-    fill: Callable[[Any, dict[str, Any]], None]
+    fill: Callable[[Any, dict[str, object]], None]
 
-    def form_for(self, campaign: Campaign, data: Any, *, gm: bool) -> CreationForm:
+    def form_for(self, campaign: Campaign, data: object, *, gm: bool) -> CreationForm:
         return self.form(data, campaign=campaign, gm=gm)
 
 
@@ -102,7 +102,7 @@ class CampaignSkills:
 
     label: ClassVar[str]  # the page's title and the campaign page's button
 
-    def form(self, campaign: Campaign, data: Any) -> forms.ModelForm:
+    def form(self, campaign: Campaign, data: object) -> forms.ModelForm:
         raise NotImplementedError
 
     def add(self, form: forms.ModelForm) -> str:
@@ -129,7 +129,7 @@ class TableRow:
 TABLE_ROWS = 4
 
 
-def no_key_rows(sheet: Any) -> list[TableRow]:
+def no_key_rows(sheet: object) -> list[TableRow]:
     """A system that names no key rows: its cards show its figures alone."""
     return []
 
@@ -172,9 +172,9 @@ class GmTable:
         label = f"{self.difficulty.short} {difficulty}"
         return f"{label}, {ability.capitalize()}" if ability else label
 
-    def call_preset(self, difficulty: int, ability: str = "") -> tuple[dict[str, Any], set[str]]:
+    def call_preset(self, difficulty: int, ability: str = "") -> tuple[dict[str, object], set[str]]:
         """A GM call's prefilled panel values, all fixed (the GM's Ability too, when named)."""
-        values: dict[str, Any] = {self.difficulty.field: difficulty}
+        values: dict[str, object] = {self.difficulty.field: difficulty}
         if ability:
             values["ability"] = ability
         return values, set(values)
@@ -213,11 +213,11 @@ class Rolling[S: SystemSheet]:
     def row_kind(self, kind: str) -> RowKind | None:
         return next((row for row in self.rows if row.kind == kind), None)
 
-    def odds(self, kind: str, row: Any) -> dict[str, Fraction]:
+    def odds(self, kind: str, row: object) -> dict[str, Fraction]:
         """The engine's odds for a sheet row at the panel's default options."""
         raise NotImplementedError
 
-    def pool(self, kind: str, row: Any) -> dict[str, Any]:
+    def pool(self, kind: str, row: Any) -> dict[str, object]:
         """The dice a sheet row rolls at the panel's default options (the API's targets)."""
         return {"dice": row.pool}
 
@@ -300,12 +300,12 @@ class SheetPage[S: SystemSheet]:
         can_edit: bool,
         gm: bool,
         editing: str = "",
-    ) -> dict[str, Any]:
+    ) -> dict[str, object]:
         """The rows the sheet's part shows, each with its form when its section is edited, and
         which rows fold away in read mode (untrained, unused) so a long sheet stays short."""
         raise NotImplementedError
 
-    def rolled_context(self, sheet: S) -> dict[str, Any]:
+    def rolled_context(self, sheet: S) -> dict[str, object]:
         """What the ``rolled`` sections show besides the sheet itself, in read mode (the parts a
         roll's response carries: no other row of the sheet is read for them)."""
         return {}
@@ -313,7 +313,7 @@ class SheetPage[S: SystemSheet]:
     def section(self, key: str) -> SheetSection | None:
         return next((section for section in self.sections if section.key == key), None)
 
-    def section_form(self, key: str, sheet: S, *, gm: bool, data: Any) -> SectionForm:
+    def section_form(self, key: str, sheet: S, *, gm: bool, data: object) -> SectionForm:
         """Every form one Save of the section validates and saves together (bound to ``data``).
         Systems add their row sections; the sheet's figures are the same for all."""
         section = self.section(key)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -167,7 +166,7 @@ def password_change(request: AuthenticatedHttpRequest) -> HttpResponse:
 # ---------------------------------------------------------------------------------------------
 
 
-def _account_context(request: AuthenticatedHttpRequest, form: ApiTokenForm) -> dict[str, Any]:
+def _account_context(request: AuthenticatedHttpRequest, form: ApiTokenForm) -> dict[str, object]:
     return {
         "form": form,
         "tokens": ApiToken.objects.filter(user=request.user),

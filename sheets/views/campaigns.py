@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -66,12 +64,12 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 
 def _campaign_context(
     campaign: Campaign, membership: Membership, invite_form: InviteForm | None = None
-) -> dict[str, Any]:
+) -> dict[str, object]:
     characters = list(
         Character.objects.visible_to(membership).select_related("owner").order_by("is_npc", "name")
     )
     mine = [c for c in characters if c.owner_id == membership.user_id and not c.is_npc]
-    context: dict[str, Any] = {
+    context: dict[str, object] = {
         "campaign": campaign,
         "membership": membership,
         "members": campaign.memberships.select_related("user").order_by("role", "user__username"),
@@ -290,7 +288,7 @@ def campaign_skills(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             message = skills.add(form)
         messages.success(request, message)
         return redirect("campaign_skills", pk=campaign.pk)
-    context: dict[str, Any] = {"campaign": campaign, "membership": membership, "form": form}
+    context: dict[str, object] = {"campaign": campaign, "membership": membership, "form": form}
     context |= skills.context(campaign)
     return render(
         request,

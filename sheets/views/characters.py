@@ -268,7 +268,7 @@ def _sheet_context(
             found = show_ranges(factory())
         return found
 
-    context: dict[str, Any] = {
+    context: dict[str, object] = {
         "character": character,
         "campaign": character.campaign,
         "membership": membership,
@@ -465,7 +465,7 @@ def sheet_row(
 
 
 def _confirm_delete(
-    request: AuthenticatedHttpRequest, character: Character, row: SheetRow, obj: Any
+    request: AuthenticatedHttpRequest, character: Character, row: SheetRow, obj: object
 ) -> HttpResponse:
     what = row.question(obj)
     return render(
@@ -489,7 +489,7 @@ def _back_to_section(
     character: Character,
     membership: Membership,
     row: SheetRow,
-    obj: Any,
+    obj: object,
     message: str,
     *,
     level: int = messages.SUCCESS,

@@ -5,7 +5,6 @@ the system it plays. ``--dry-run`` prints them instead (docs/discord.md)."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -26,7 +25,7 @@ class Command(BaseCommand):
             help="Print the commands as JSON (global, then per rule system); send nothing.",
         )
 
-    def handle(self, *args: Any, dry_run: bool = False, **options: Any) -> None:
+    def handle(self, *args: object, dry_run: bool = False, **options: object) -> None:
         if dry_run:
             shown = {"global": global_commands()} | {
                 system.key: guild_commands(system) for system in all_rule_systems()

@@ -1,8 +1,6 @@
 """manage.py verify_log [campaign] [--witness TOKEN …]: recompute roll log hash chains, name the
 first broken entry, and check that the log still holds each witnessed head."""
 
-from typing import Any
-
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from log.models import ChainReport, LogHead, RollEntry
@@ -32,7 +30,7 @@ class Command(BaseCommand):
         )
 
     def handle(
-        self, *args: Any, campaign: int | None = None, witness: list[str], **options: Any
+        self, *args: object, campaign: int | None = None, witness: list[str], **options: object
     ) -> None:
         witnesses = _parse(witness)
         campaigns = Campaign.objects.order_by("pk")

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import copy
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any, Self, cast
 
 from django import forms
+from django.http import QueryDict
 
 from log.models import Visibility, offered_visibilities
 from rolls.rolling.targets import Target
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from sheets.models import Character
 
 
-def _same_value(field: forms.Field, sent: Any, fixed: Any) -> bool:
+def _same_value(field: forms.Field, sent: object, fixed: object) -> bool:
     """Whether ``sent`` (as submitted) cleans to the same value as ``fixed`` through ``field``
     ("04" and 4 are the same Risk; "abc" is no Risk at all)."""
     probe = copy.copy(field)
@@ -32,7 +33,7 @@ def _same_value(field: forms.Field, sent: Any, fixed: Any) -> bool:
         return False
 
 
-def _shown(field: forms.Field, value: Any) -> str:
+def _shown(field: forms.Field, value: object) -> str:
     """A field's value as the panel words it (a choice's label without its figures)."""
     for choice, label in getattr(field, "choices", ()):
         if str(choice) == str(value):
@@ -85,12 +86,12 @@ class RollForm[S: SystemSheet](forms.Form):
 
     def __init__(
         self,
-        data: Any = None,
+        data: Mapping[str, object] | None = None,
         *,
         target: Target,
         sheet: S,
         gm: bool = False,
-        preset: dict[str, Any] | None = None,
+        preset: Mapping[str, object] | None = None,
         locked: Iterable[str] = (),
         in_contest: bool = False,
     ) -> None:
@@ -115,7 +116,7 @@ class RollForm[S: SystemSheet](forms.Form):
         """The waiting assist this roll takes, if any: none but on Cogent's panel."""
         return None
 
-    def apply_preset(self, values: dict[str, Any], locked: set[str]) -> None:
+    def apply_preset(self, values: Mapping[str, object], locked: set[str]) -> None:
         """Prefill options set by the GM (a call for a roll, a contest). A locked field is disabled
         (Django cleans it to the GM's value), and :meth:`clean` refuses a request that submits
         another value for it: a browser never sends a disabled field, so only a crafted request
@@ -193,7 +194,7 @@ class RollForm[S: SystemSheet](forms.Form):
     @classmethod
     def default_data(
         cls, *, target: Target, sheet: S, gm: bool = False, **presets: Any
-    ) -> dict[str, Any]:
+    ) -> dict[str, object]:
         """What the panel as first opened submits: each option's initial value (a box left
         unticked is left out, as a browser leaves it out)."""
         blank = cls(target=target, sheet=sheet, gm=gm, **presets)
@@ -204,7 +205,7 @@ class RollForm[S: SystemSheet](forms.Form):
                 data[name] = value
         return data
 
-    def next_roll_data(self, data: Any, sheet: S) -> Any:
+    def next_roll_data(self, data: QueryDict, sheet: S) -> QueryDict:
         """The options a panel shows after a roll, given the sheet as it now is: ``data`` less
         any choice the resources no longer cover (it would be refused if rolled again)."""
         return data

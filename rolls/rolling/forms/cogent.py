@@ -7,6 +7,7 @@ from typing import Any, cast
 
 from django import forms
 from django.db.models import QuerySet
+from django.http import QueryDict
 
 from log.models import Kind, Visibility
 from rolls.models import Assist
@@ -315,7 +316,7 @@ class CogentRollForm(RollForm[CogentSheet]):
                 "next action or dropped from their sheet first.",
             )
 
-    def next_roll_data(self, data: Any, sheet: CogentSheet) -> Any:
+    def next_roll_data(self, data: QueryDict, sheet: CogentSheet) -> QueryDict:
         if "assist_for" in data or "use_assist" in data:
             # An assist rolled or taken is done with: the next roll starts without either.
             data = data.copy()
@@ -570,7 +571,7 @@ class CogentRollForm(RollForm[CogentSheet]):
 
 
 def flag_notes(
-    data: dict[str, Any], *, pool: int, cl: int, assist: bool, combat: bool = False
+    data: dict[str, object], *, pool: int, cl: int, assist: bool, combat: bool = False
 ) -> list[str]:
     """What the ticked Under duress / Contested / Reflexive do to *this* roll: whether they cancel
     an automatic pass it would have had, and a reflexive failure's injury levels."""

@@ -4,13 +4,12 @@ roll panel's and a conflict side's one reading (rolls/table/cogent_sides.py)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from rules import cogent
-from sheets.models import CUSTOM_WEAPON, CogentSheet
+from sheets.models import CUSTOM_WEAPON, CogentSheet, CogentSkill, CogentSubSkill
 
 
-def default_weapon(row: Any) -> dict[str, Any]:
+def default_weapon(row: CogentSubSkill) -> dict[str, object]:
     """The panel's weapon for a combat row: the one the sheet's pool uses (``weapon_now``: the
     stored one, else the skill's own), its bonus too for "other"."""
     if row.weapon_now == CUSTOM_WEAPON:
@@ -20,7 +19,7 @@ def default_weapon(row: Any) -> dict[str, Any]:
 
 def cogent_pool(
     sheet: CogentSheet,
-    row: Any,
+    row: CogentSkill | CogentSubSkill,
     *,
     combat: bool,
     weapon: tuple[str, int],

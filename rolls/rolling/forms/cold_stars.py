@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django import forms
+from django.http import QueryDict
 
 from log.models import OUTCOME_LABELS, Kind
 from rolls.rolling.display import CERTAIN, bands
@@ -94,7 +95,7 @@ class ColdStarsRollForm(RollForm[ColdStarsSheet]):
         else:
             del self.fields["domain"]
 
-    def next_roll_data(self, data: Any, sheet: ColdStarsSheet) -> Any:
+    def next_roll_data(self, data: QueryDict, sheet: ColdStarsSheet) -> QueryDict:
         """After a roll the step-4 choice starts again from "No modification": Press, Brace and
         Willpower are decided roll by roll, and one that spent the last Momentum would otherwise
         stay chosen and read as an error (the rows it can't pay for say why, in grey)."""
@@ -150,7 +151,7 @@ class ColdStarsRollForm(RollForm[ColdStarsSheet]):
             )
         return result
 
-    def clean(self) -> dict[str, Any]:
+    def clean(self) -> dict[str, object]:
         super().clean()
         data = self.cleaned_data
         if self.errors or "modification" not in data:
@@ -208,7 +209,7 @@ class ColdStarsRollForm(RollForm[ColdStarsSheet]):
             "risk": d["risk"],
             "modification": d["modification"],
         }
-        pool_json: dict[str, Any] = {
+        pool_json: dict[str, object] = {
             "ability": pool.ability,
             "skill": pool.skill,
             "risk": pool.risk,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 
 from log.models import Kind
@@ -85,7 +83,7 @@ class Dad6RollForm(RollForm[Dad6Sheet]):
     def competence(self) -> str:
         return self.target.obj.effective_competence
 
-    def clean(self) -> dict[str, Any]:
+    def clean(self) -> dict[str, object]:
         """The ranges that depend on more than one field, beside the field that breaks them."""
         super().clean()
         data = self.cleaned_data

@@ -18,6 +18,7 @@ from sheets.systems import all_rule_systems
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
+    from django.http import QueryDict
 
     from log.models import RollEntry
     from rolls.models import Contest
@@ -73,7 +74,7 @@ class ContestStyle:
         return None
 
     # --- the contest's prompt ----------------------------------------------------------------
-    def side_options(self, data: Any) -> Any:
+    def side_options(self, data: QueryDict) -> object:
         """A side's options for its roll, read from a request's ``data``; :class:`Refused` in
         words when they are out of range."""
         return None

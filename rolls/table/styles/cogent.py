@@ -20,6 +20,7 @@ from sheets.models import CogentSheet, Refused, cogent_combat_skills
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
+    from django.http import QueryDict
 
     from rolls.models import Contest
     from rolls.rolling.targets import Target
@@ -32,7 +33,7 @@ class Conflict(ContestStyle):
     label = "Conflict: both roll, more wins wins"
     options_template = "rolls/contest_options/cogent.html"
 
-    def side_options(self, data: Any) -> cogent_sides.CogentSide:
+    def side_options(self, data: QueryDict) -> cogent_sides.CogentSide:
         return cogent_sides.CogentSide.from_post(data)
 
     def roll_side(

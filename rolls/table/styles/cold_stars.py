@@ -35,6 +35,7 @@ from sheets.systems import rule_system_of
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
+    from django.http import QueryDict
 
     from rolls.models import Contest
     from rolls.rolling.targets import Target
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
 CHOICES = (("costly_success", "Take a Costly Success"), ("failure", "Take a Failure"))
 
 
-def _sheet(sheet: Any) -> ColdStarsSheet:
+def _sheet(sheet: object) -> ColdStarsSheet:
     assert isinstance(sheet, ColdStarsSheet)  # the contest's campaign plays Cold Stars
     return sheet
 
@@ -129,7 +130,7 @@ class Active(KeepOrCorrect):
     label = "Active vs active: both roll at Risk 0"
     options_template = "rolls/contest_options/cold_stars.html"
 
-    def side_options(self, data: Any) -> int:
+    def side_options(self, data: QueryDict) -> int:
         try:
             return int(data.get("willpower", "0") or 0)
         except ValueError:
