@@ -17,6 +17,15 @@ class RollsConfig(AppConfig):
     verbose_name = "Rolls"
 
     def ready(self) -> None:
+        from django.conf import settings
+        from django.utils.module_loading import import_string
+
+        from rolls.models.kinds import register_kind
+
+        # Before anything reads the kinds: migration 0030 makes the database accept these.
+        for path in settings.LOG_KINDS:
+            register_kind(import_string(path))
+
         from rolls.live import (
             checks,  # noqa: F401 — registers the live transport's checks
             signals,

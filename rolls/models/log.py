@@ -39,7 +39,7 @@ from rolls.models.chain_check import ChainReport, verify_chain
 from rolls.models.chain_sql import ChainSQL
 from rolls.models.head import LogHead
 from rolls.models.keys import server_key
-from rolls.models.kinds import MARKER_KINDS, MESSAGE_KINDS, Kind, Visibility
+from rolls.models.kinds import MARKER_KINDS, Kind, Visibility, kind_info, kinds_where
 from rolls.models.messages import EntryRecipient
 from rolls.proofs.poolside_verify import entry_message, head_message
 from sheets.models import Campaign, Character, Membership
@@ -183,8 +183,9 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
             return [label for (label,) in cursor.fetchall()]
 
     def rolls(self) -> RollEntryQuerySet:
-        """Without the messages: what a character's roll lists show (their sheet, their card)."""
-        return self.exclude(kind__in=MESSAGE_KINDS)
+        """What a character's roll lists show (their sheet, their card, the GM table): the kinds
+        that are ``on_roll_lists``, so never a message."""
+        return self.exclude(kind__in=kinds_where(lambda info: not info.on_roll_lists))
 
     def recent_for(self, character: Character, size: int) -> list[RollEntry]:
         return list(self.filter(character=character).rolls().for_cards().order_by("-pk")[:size])
@@ -321,7 +322,7 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         # The setting is about rolls: a message keeps the audience its author chose.
         if (
             campaign.force_public_rolls
-            and fields.get("kind") not in MESSAGE_KINDS
+            and not kind_info(fields["kind"]).keeps_chosen_audience
             and fields.get("visibility", Visibility.PUBLIC) != Visibility.PUBLIC
         ):
             raise ValueError("This campaign makes every roll public.")

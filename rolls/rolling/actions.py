@@ -12,8 +12,6 @@ from django.db import IntegrityError, transaction
 
 from rolls import live
 from rolls.models import (
-    MARKER_KINDS,
-    MESSAGE_KINDS,
     Assist,
     AssistRequest,
     HeadMoved,
@@ -186,7 +184,7 @@ def make_follow_up(
     """Follow ``entry`` up with ``action`` (one of ``followups.names()``) in one transaction
     that locks the sheet; :class:`Refused` when the rules or resources say no, or when someone
     followed it up a moment earlier. The page and the API both follow up through here."""
-    if entry.kind in MESSAGE_KINDS or entry.kind in MARKER_KINDS:
+    if not entry.info.followable:
         raise Refused("Only a roll is followed up.")
     try:
         with transaction.atomic():

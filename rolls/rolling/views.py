@@ -20,8 +20,6 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
 from rolls.models import (
-    MESSAGE_KINDS,
-    ROOT_KINDS,
     Kind,
     RollEntry,
     Visibility,
@@ -280,13 +278,13 @@ def roll_reveal(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     entry, membership = entry_for_member(request, pk)
     if not membership.is_gm:
         raise PermissionDenied("Only the GM reveals hidden rolls.")
-    if entry.kind in MESSAGE_KINDS:
+    if entry.info.keeps_chosen_audience:
         return HttpResponse(
             "A message keeps the audience its author chose: it is never revealed.",
             status=400,
             content_type="text/plain",
         )
-    if entry.kind not in ROOT_KINDS or entry.kind == Kind.REVEAL:
+    if not entry.info.revealable:
         return HttpResponse(
             "Reveal the roll this follow-up belongs to.", status=400, content_type="text/plain"
         )

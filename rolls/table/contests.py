@@ -25,7 +25,6 @@ from django.utils import timezone
 from rolls.models import (
     Contest,
     ContestState,
-    Kind,
     RollEntry,
     Visibility,
     offered_visibilities,
@@ -93,7 +92,7 @@ def sides(contest: Contest, entries: list[RollEntry] | None = None) -> list[Side
         entries = list(contest.entries.order_by("pk"))
     latest: dict[str, RollEntry] = {}
     for entry in entries:
-        if entry.kind == Kind.CONTEST:
+        if entry.info.is_verdict:
             continue
         if entry.options.get("contest_round", contest.round) == contest.round:
             latest[entry.options.get("contest_side", "a")] = entry

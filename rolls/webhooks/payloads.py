@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from rolls.messages.text import speaker_name
-from rolls.models import MARKER_KINDS, MESSAGE_KINDS, READING_WORDS, Kind
+from rolls.models import READING_WORDS, kind_info
 from rolls.proofs.witness import Witness
 from rolls.rolling.display import percent
 from sheets.models import Campaign
@@ -60,8 +60,13 @@ def json_payload(campaign: Campaign, record: dict[str, Any] | None) -> dict[str,
     message or its correction); a test message (no entry) is ``{"event": "test", "campaign": …}``."""
     if record is None:
         return {"event": "test", "campaign": campaign_part(campaign)}
-    event = "message" if record.get("kind") in MESSAGE_KINDS else "roll"
+    event = "message" if _shape(record) == "message" else "roll"
     return {"event": event, "campaign": campaign_part(campaign), "entry": record}
+
+
+def _shape(record: dict[str, Any]) -> str:
+    """How the entry's kind is posted: "roll", "message" or "marker" (``KindInfo.webhook_shape``)."""
+    return kind_info(record["kind"]).webhook_shape
 
 
 def encode(payload: dict[str, Any]) -> bytes:
@@ -142,10 +147,10 @@ def discord_message(
             "footer": {"text": footer},
             "color": OTHER_COLOUR,
         }
-    elif record.get("kind") in MARKER_KINDS:
+    elif _shape(record) == "marker":
         # A session marker: what happened at the table, no dice (docs/sessions.md).
         embed = {
-            "title": f"{Kind(record['kind']).label}: {plain(record.get('detail', ''))}",
+            "title": f"{kind_info(record['kind']).label}: {plain(record.get('detail', ''))}",
             "url": record.get("url", ""),
             "author": {"name": record.get("player", "")},
             "fields": [],
@@ -153,7 +158,7 @@ def discord_message(
             "timestamp": record.get("time", ""),
             "color": OTHER_COLOUR,
         }
-    elif record.get("kind") in MESSAGE_KINDS:
+    elif _shape(record) == "message":
         embed = _message_embed(record, footer)
     else:
         embed = _roll_embed(record, footer)
@@ -172,9 +177,9 @@ def discord_message(
 def _speaker(record: dict[str, Any] | None) -> str:
     """Who the post goes out as: a roll's or an in-character message's character; a message out
     of character, its member; the GM's narration, "Narration". A marker: nobody (Poolside)."""
-    if not record or record.get("kind") in MARKER_KINDS:
+    if not record or _shape(record) == "marker":
         return ""
-    if record.get("kind") in MESSAGE_KINDS:
+    if _shape(record) == "message":
         return speaker_name(
             record.get("character", ""), record.get("options"), record.get("player", "")
         )
@@ -190,7 +195,7 @@ _REACHING = re.compile(r"([<@])")
 def _message_embed(record: dict[str, Any], footer: str) -> dict[str, Any]:
     """A message (docs/messages.md) as one embed: its text, a correction marked as one."""
     text = _REACHING.sub(r"\\\1", record.get("detail", ""))
-    if record.get("kind") == Kind.MESSAGE_EDIT:
+    if not kind_info(record["kind"]).starts_chain:  # a message's correction
         text = "*Correction:* " + text
     embed: dict[str, Any] = {
         "url": record.get("url", ""),
