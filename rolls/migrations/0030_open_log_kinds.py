@@ -4,7 +4,10 @@ kind hold the registered kinds (unchanged for the app's own sixteen; the tests r
 as migration 0019 did for contest kinds. Which kinds start a chain is each kind's ``starts_chain``.
 The app's own kinds are written out here: a migration freezes what it made."""
 
+from typing import Any
+
 from django.db import migrations, models
+from django.db.migrations.operations.base import Operation
 from django.db.models import Q
 
 import rolls.models.kinds
@@ -60,6 +63,52 @@ def _roots_check(roots: list[str]) -> list[migrations.operations.base.Operation]
     ]
 
 
+class KeepingSchemaObjects(Operation):
+    """Run ``operations`` on the database, keeping the table's triggers and hand-made indexes.
+    SQLite changes a check constraint by copying the table into a new one, which drops what the
+    earlier migrations made by SQL on it (the append-only and trial triggers): they are read from
+    ``sqlite_master`` first and made again after. PostgreSQL alters the constraint in place."""
+
+    reduces_to_sql = False
+
+    def __init__(self, table: str, operations: list[Operation]) -> None:
+        self.table = table
+        self.operations = operations
+
+    def state_forwards(self, app_label: str, state: Any) -> None:
+        for operation in self.operations:
+            operation.state_forwards(app_label, state)
+
+    def database_forwards(self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any):
+        kept = self._schema_objects(schema_editor)
+        for operation in self.operations:
+            state = from_state.clone()
+            operation.state_forwards(app_label, state)
+            operation.database_forwards(app_label, schema_editor, from_state, state)
+            from_state = state
+        present = set(self._schema_objects(schema_editor))
+        for name, sql in kept.items():
+            if name not in present:
+                schema_editor.execute(sql, params=None)
+
+    def database_backwards(self, *args: Any) -> None:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        return f"Change checks on {self.table}, keeping its triggers"
+
+    def _schema_objects(self, schema_editor: Any) -> dict[str, str]:
+        if schema_editor.connection.vendor != "sqlite":
+            return {}
+        with schema_editor.connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT name, sql FROM sqlite_master WHERE tbl_name = %s"
+                " AND type IN ('trigger', 'index') AND sql IS NOT NULL",
+                [self.table],
+            )
+            return dict(cursor.fetchall())
+
+
 class Migration(migrations.Migration):
     dependencies = [
         ("rolls", "0029_seen_heads"),
@@ -79,10 +128,21 @@ class Migration(migrations.Migration):
                 ),
             ],
             database_operations=[
-                *registered_check(
-                    "rollentry", "kind", "roll_entry_kind_valid", sorted(KINDS), THE_APPS_OWN
-                ),
-                *_roots_check(sorted(key for key, info in KINDS.items() if info.starts_chain)),
+                KeepingSchemaObjects(
+                    "rolls_rollentry",
+                    [
+                        *registered_check(
+                            "rollentry",
+                            "kind",
+                            "roll_entry_kind_valid",
+                            sorted(KINDS),
+                            THE_APPS_OWN,
+                        ),
+                        *_roots_check(
+                            sorted(key for key, info in KINDS.items() if info.starts_chain)
+                        ),
+                    ],
+                )
             ],
         ),
     ]
