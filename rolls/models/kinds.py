@@ -51,7 +51,7 @@ class KindInfo:
     marks_session: bool = False
     # Its author chose who reads it: "every roll public" doesn't bind it, the GM never reveals it.
     keeps_chosen_audience: bool = False
-    # The GM may reveal it while it is hidden (a reveal entry then follows it).
+    # The GM's reveal applies to it: while it is hidden, a reveal entry opens it (and its chain).
     revealable: bool = False
     # Its author may correct it with a new entry that follows it (docs/messages.md).
     correctable: bool = False
@@ -86,6 +86,8 @@ def _marker(kind: Kind, recap_shape: str) -> KindInfo:
         has_dice=False,
         followable=False,
         marks_session=True,
+        # Always public: a reveal asked of one finds it readable by everyone already.
+        revealable=True,
         card_template="rolls/_marker.html",
         webhook_shape="marker",
         recap_shape=recap_shape,
