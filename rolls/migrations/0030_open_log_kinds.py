@@ -4,10 +4,10 @@ kind hold the registered kinds (unchanged for the app's own sixteen; the tests r
 as migration 0019 did for contest kinds. Which kinds start a chain is each kind's ``starts_chain``.
 The app's own kinds are written out here: a migration freezes what it made."""
 
-from typing import Any
-
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db.migrations.operations.base import Operation
+from django.db.migrations.state import ProjectState
 from django.db.models import Q
 
 import rolls.models.kinds
@@ -75,29 +75,54 @@ class KeepingSchemaObjects(Operation):
         self.table = table
         self.operations = operations
 
-    def state_forwards(self, app_label: str, state: Any) -> None:
+    def state_forwards(self, app_label: str, state: ProjectState) -> None:
         for operation in self.operations:
             operation.state_forwards(app_label, state)
 
-    def database_forwards(self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any):
+    def database_forwards(
+        self,
+        app_label: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        from_state: ProjectState,
+        to_state: ProjectState,
+    ) -> None:
+        states = self._states(app_label, from_state)
         kept = self._schema_objects(schema_editor)
+        for i, operation in enumerate(self.operations):
+            operation.database_forwards(app_label, schema_editor, states[i], states[i + 1])
+        self._restore(schema_editor, kept)
+
+    def database_backwards(
+        self,
+        app_label: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        from_state: ProjectState,
+        to_state: ProjectState,
+    ) -> None:
+        states = self._states(app_label, to_state)
+        kept = self._schema_objects(schema_editor)
+        for i, operation in reversed(list(enumerate(self.operations))):
+            operation.database_backwards(app_label, schema_editor, states[i + 1], states[i])
+        self._restore(schema_editor, kept)
+
+    def _states(self, app_label: str, state: ProjectState) -> list[ProjectState]:
+        """The state before each operation, and after the last."""
+        states = [state]
         for operation in self.operations:
-            state = from_state.clone()
-            operation.state_forwards(app_label, state)
-            operation.database_forwards(app_label, schema_editor, from_state, state)
-            from_state = state
+            states.append(states[-1].clone())
+            operation.state_forwards(app_label, states[-1])
+        return states
+
+    def _restore(self, schema_editor: BaseDatabaseSchemaEditor, kept: dict[str, str]) -> None:
         present = set(self._schema_objects(schema_editor))
         for name, sql in kept.items():
             if name not in present:
                 schema_editor.execute(sql, params=None)
 
-    def database_backwards(self, *args: Any) -> None:
-        raise NotImplementedError
-
     def describe(self) -> str:
         return f"Change checks on {self.table}, keeping its triggers"
 
-    def _schema_objects(self, schema_editor: Any) -> dict[str, str]:
+    def _schema_objects(self, schema_editor: BaseDatabaseSchemaEditor) -> dict[str, str]:
         if schema_editor.connection.vendor != "sqlite":
             return {}
         with schema_editor.connection.cursor() as cursor:
