@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal, TypedDict, Unpack
 
 from django.db import models
 
@@ -26,6 +27,10 @@ class Kind(models.TextChoices):
     SESSION_END = "session_end", "Session ended"
     MESSAGE = "message", "Message"
     MESSAGE_EDIT = "message_edit", "Correction"
+
+
+WebhookShape = Literal["roll", "message", "marker"]
+RecapShape = Literal["roll", "message", "heading", ""]
 
 
 @dataclass(frozen=True)
@@ -62,22 +67,33 @@ class KindInfo:
     # The card it is drawn with; "" is the roll card (rolls/_entry.html).
     card_template: str = ""
     # How a webhook posts it (rolls/webhooks/payloads.py): "roll", "message" or "marker".
-    webhook_shape: str = "roll"
+    webhook_shape: WebhookShape = "roll"
     # Its line in a session's recap (rolls/sessions/recap.py): "roll" (a line, counted as a
     # roll), "message" (who said what), "heading" (a scene) or "" (left out).
-    recap_shape: str = "roll"
+    recap_shape: RecapShape = "roll"
 
 
-def _own(kind: Kind, **answers: bool) -> KindInfo:
-    return KindInfo(kind.value, str(kind.label), **answers)
+class _Answers(TypedDict, total=False):
+    """The yes-or-no answers a kind of the app's own gives other than the defaults."""
+
+    has_dice: bool
+    followable: bool
+    counts_as_roll: bool
+    revealable: bool
+    is_verdict: bool
+    rolls_again: bool
 
 
-def _follow_up(kind: Kind, **answers: bool) -> KindInfo:
+def _own(kind: Kind, *, starts_chain: bool = True, **answers: Unpack[_Answers]) -> KindInfo:
+    return KindInfo(kind.value, str(kind.label), starts_chain=starts_chain, **answers)
+
+
+def _follow_up(kind: Kind, **answers: Unpack[_Answers]) -> KindInfo:
     """A follow-up: follows a roll, its dice re-read or re-rolled there."""
     return _own(kind, starts_chain=False, **answers)
 
 
-def _marker(kind: Kind, recap_shape: str) -> KindInfo:
+def _marker(kind: Kind, recap_shape: RecapShape) -> KindInfo:
     # The table's session markers (docs/sessions.md): entries of the chain like the rolls, so
     # the grouping is as tamper-evident as they are. No dice, no figures; always public.
     return KindInfo(

@@ -18,6 +18,7 @@ from typing import Any
 
 from rolls.messages.text import speaker_name
 from rolls.models import READING_WORDS, kind_info
+from rolls.models.kinds import WebhookShape
 from rolls.proofs.witness import Witness
 from rolls.rolling.display import percent
 from sheets.models import Campaign
@@ -64,7 +65,7 @@ def json_payload(campaign: Campaign, record: dict[str, Any] | None) -> dict[str,
     return {"event": event, "campaign": campaign_part(campaign), "entry": record}
 
 
-def _shape(record: dict[str, Any]) -> str:
+def _shape(record: dict[str, Any]) -> WebhookShape:
     """How the entry's kind is posted: "roll", "message" or "marker" (``KindInfo.webhook_shape``)."""
     return kind_info(record["kind"]).webhook_shape
 
