@@ -49,11 +49,12 @@ def test_a_note_is_appended_to_the_chain_with_no_roll_stand_ins(party):
 
 
 def test_a_note_is_listed_on_the_log_with_its_own_card(client, party):
-    write_note(party.gm, gm_of(party), "The party rests at the inn.")
+    note = write_note(party.gm, gm_of(party), "The party rests at the inn.")
     client.force_login(party.player)
-    page = client.get(reverse("campaign_log", args=[party.campaign.pk])).content.decode()
-    assert 'class="entry entry-table-note"' in page
-    assert "Table note by" in page and "The party rests at the inn." in page
+    for url in (reverse("campaign_log", args=[party.campaign.pk]), note.get_absolute_url()):
+        page = client.get(url).content.decode()
+        assert 'class="entry entry-table-note"' in page
+        assert "Table note by" in page and "The party rests at the inn." in page
 
 
 def test_a_note_is_exported_and_posted_as_its_info_says(client, party):
