@@ -94,7 +94,7 @@ def message_correct(
     form = CorrectionForm({"text": body.text})
     if not form.is_valid():
         raise invalid(form)
-    if not entry.is_message:
+    if not entry.info.correctable:
         raise ApiError(409, "Only a message is corrected.")
     correction = actions.correct_message(request.user, entry, form.cleaned_data["text"])
     return Status(201, entry_out(request, correction.pk, membership))

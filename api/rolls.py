@@ -444,7 +444,7 @@ def entry(request: HttpRequest, entry_id: EntryId) -> EntryRecord:
     readable = found.is_readable_by(membership)
     follow_up = found.follow_ups.first() if readable else None
     record["follow_up"] = entry_token(follow_up.pk) if follow_up else None
-    character = None if found.is_message else found.character  # a message has no follow-ups
+    character = found.character if found.info.followable else None
     offers: list[FollowUp] = []
     if readable and follow_up is None and character is not None and character.can_roll(membership):
         sheet = rule_system(found.system).sheet_of(character)

@@ -154,6 +154,11 @@ RULE_SYSTEMS = [
     "sheets.systems.cold_stars.ColdStarsSystem",
 ]
 
+# Kinds of log entry beyond the app's own (log/models/kinds.py), each a ``KindInfo`` by dotted
+# path; ``RollsConfig.ready`` registers them, and migration 0030 makes the database accept them
+# (docs/roll-log.md, "Adding a kind of log entry"). The tests add one of their own.
+LOG_KINDS: list[str] = []
+
 ROOT_URLCONF = "config.urls"
 
 TEMPLATES = [

@@ -20,4 +20,12 @@ class LogConfig(AppConfig):
     verbose_name = "Log"
 
     def ready(self) -> None:
+        from django.conf import settings
+        from django.utils.module_loading import import_string
+
+        from log.models.kinds import register_kind
+
+        # Before anything reads the kinds: migration log.0002 makes the database accept these.
+        for path in settings.LOG_KINDS:
+            register_kind(import_string(path))
         post_migrate.connect(_record_signing_key, sender=self, dispatch_uid="poolside_signing_key")

@@ -1,11 +1,14 @@
 """The tests' settings: the app's own, plus a fourth rule system that lives only in tests/
-(tests/d10pool/): its app (models, migration, templates) and its seam object."""
+(tests/d10pool/): its app (models, migration, templates) and its seam object; and a kind of log
+entry that lives only there too (tests/note/)."""
 
 from config.settings import *  # noqa: F403
-from config.settings import INSTALLED_APPS, RULE_SYSTEMS
+from config.settings import INSTALLED_APPS, LOG_KINDS, RULE_SYSTEMS
 
-INSTALLED_APPS = [*INSTALLED_APPS, "tests.d10pool"]
+INSTALLED_APPS = [*INSTALLED_APPS, "tests.d10pool", "tests.note"]
 RULE_SYSTEMS = [*RULE_SYSTEMS, "tests.d10pool.system.D10PoolSystem"]
+# And a kind of log entry that lives only in tests/ (tests/note/): its KindInfo, its action, its card.
+LOG_KINDS = [*LOG_KINDS, "tests.note.kind.TABLE_NOTE"]
 
 # A key that signs only tests' logs, kept with them: every worker and every server the tests
 # start signs and proves with the same key (docs/verifiable-dice.md).

@@ -18,13 +18,15 @@ from log.models.entry import HiddenEntry, RollEntry, canonical_json
 from log.models.head import GENESIS_HASH, LogHead
 from log.models.keys import SigningKey
 from log.models.kinds import (
+    KINDS,
     MARKER_KINDS,
-    MESSAGE_KINDS,
     OUTCOME_LABELS,
-    ROOT_KINDS,
     VISIBILITY_NAMES,
     Kind,
+    KindInfo,
     Visibility,
+    kind_info,
+    kinds_where,
     offered_visibilities,
 )
 from log.models.messages import EntryRecipient
@@ -49,12 +51,11 @@ __all__ = [
     "HASH_VERSION_GM_TABLE",
     "HASH_VERSION_PROOF",
     "HASH_VERSION_SALTED",
+    "KINDS",
     "MARKER_KINDS",
-    "MESSAGE_KINDS",
     "OUTCOME_LABELS",
     "READING_WORDS",
     "RECORDED_LINKS",
-    "ROOT_KINDS",
     "SALT_BYTES",
     "TALLY_KEY",
     "VISIBILITY_NAMES",
@@ -65,6 +66,7 @@ __all__ = [
     "HeadMoved",
     "HiddenEntry",
     "Kind",
+    "KindInfo",
     "LogHead",
     "RollEntry",
     "RollEntryQuerySet",
@@ -80,5 +82,7 @@ __all__ = [
     "Visibility",
     "canonical_json",
     "dice_of",
+    "kind_info",
+    "kinds_where",
     "offered_visibilities",
 ]

@@ -39,7 +39,7 @@ from log.models.chain_check import ChainReport, verify_chain
 from log.models.chain_sql import ChainSQL
 from log.models.head import LogHead
 from log.models.keys import server_key
-from log.models.kinds import MARKER_KINDS, MESSAGE_KINDS, Kind, Visibility
+from log.models.kinds import MARKER_KINDS, Kind, Visibility, kind_info, kinds_where
 from log.models.messages import EntryRecipient
 from log.models.sources import DiceSource
 from proofs.poolside_verify import entry_message, head_message
@@ -187,8 +187,9 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
             return [label for (label,) in cursor.fetchall()]
 
     def rolls(self) -> RollEntryQuerySet:
-        """Without the messages: what a character's roll lists show (their sheet, their card)."""
-        return self.exclude(kind__in=MESSAGE_KINDS)
+        """What a character's roll lists show (their sheet, their card, the GM table): the kinds
+        that are ``on_roll_lists``, so never a message."""
+        return self.exclude(kind__in=kinds_where(lambda info: not info.on_roll_lists))
 
     def recent_for(self, character: Character, size: int) -> list[RollEntry]:
         return list(self.filter(character=character).rolls().for_cards().order_by("-pk")[:size])
@@ -327,7 +328,7 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         # The setting is about rolls: a message keeps the audience its author chose.
         if (
             campaign.force_public_rolls
-            and fields.get("kind") not in MESSAGE_KINDS
+            and not kind_info(fields["kind"]).keeps_chosen_audience
             and fields.get("visibility", Visibility.PUBLIC) != Visibility.PUBLIC
         ):
             raise ValueError("This campaign makes every roll public.")

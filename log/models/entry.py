@@ -31,11 +31,12 @@ from log.models.chain import (
 from log.models.dice import Die, dice_of
 from log.models.kinds import (
     MARKER_KINDS,
-    MESSAGE_KINDS,
-    ROOT_KINDS,
     VISIBILITY_NAMES,
     Kind,
+    KindInfo,
     Visibility,
+    kind_choices,
+    kind_info,
 )
 from log.models.recorded import RECORDED_LINKS
 from log.tokens import entry_url
@@ -67,7 +68,10 @@ class RollEntry(models.Model):
     character_name = models.CharField(max_length=200)
     username = models.CharField(max_length=150)
     system = models.CharField(max_length=16, choices=system_choices)
-    kind = models.CharField(max_length=16, choices=Kind.choices)
+    # Every registered kind (log/models/kinds.py, settings.LOG_KINDS): the database's checks
+    # ``roll_entry_kind_valid`` and ``roll_entry_follow_ups_follow`` hold the registered kinds
+    # (migration 0030), so the model declares no closed list.
+    kind = models.CharField(max_length=16, choices=kind_choices)
     follows = models.ForeignKey(
         "self",
         on_delete=models.PROTECT,
@@ -196,12 +200,6 @@ class RollEntry(models.Model):
             # the hash, which nothing asks (a fifth of the table's indexes at a million rolls).
             models.UniqueConstraint(fields=["hash"], name="roll_entry_unique_hash"),
             models.CheckConstraint(condition=Q(seq__gte=1), name="roll_entry_seq_positive"),
-            models.CheckConstraint(condition=Q(kind__in=Kind.values), name="roll_entry_kind_valid"),
-            models.CheckConstraint(
-                condition=Q(kind__in=ROOT_KINDS, follows__isnull=True)
-                | (~Q(kind__in=ROOT_KINDS) & Q(follows__isnull=False)),
-                name="roll_entry_follow_ups_follow",
-            ),
             models.CheckConstraint(
                 condition=Q(visibility__in=Visibility.values), name="roll_entry_visibility_valid"
             ),
@@ -275,14 +273,9 @@ class RollEntry(models.Model):
     redacted = False  # a HiddenEntry says True
 
     @property
-    def is_marker(self) -> bool:
-        """A session marker (started, scene, ended): no dice, shown as a divider."""
-        return self.kind in MARKER_KINDS
-
-    @property
-    def is_message(self) -> bool:
-        """A message or its correction (docs/messages.md): text, no dice."""
-        return self.kind in MESSAGE_KINDS
+    def info(self) -> KindInfo:
+        """What its kind answers (has dice? followable? its card?): ask this, not the kind."""
+        return kind_info(self.kind)
 
     @property
     def recipient_ids(self) -> list[int]:
@@ -461,7 +454,7 @@ class RollEntry(models.Model):
     @property
     def contest_sides(self) -> list[dict[str, Any]]:
         """A contest verdict's rolls (from its hashed ``result``), each with its dice and link."""
-        if self.kind != Kind.CONTEST:
+        if not self.info.is_verdict:
             return []
         return [
             side | {"dice": dice_of(side["faces"]), "url": entry_url(side["entry"])}
@@ -500,12 +493,16 @@ class HiddenEntry:
     created_at: datetime
     visibility: str
     redacted: bool = True
-    is_marker: bool = False  # markers are always public: never a placeholder
-    is_message: bool = False  # a message is never a placeholder either: known means readable
     session_state: Any = None  # with_session's, when the entry was read with it
 
     def get_absolute_url(self) -> str:
         return entry_url(self.pk)
+
+    @property
+    def info(self) -> KindInfo:
+        """A roll's, whatever the entry was: markers and messages are never placeholders (markers
+        are always public; a message known is a message readable)."""
+        return kind_info(self.kind)
 
     @property
     def visibility_name(self) -> str:

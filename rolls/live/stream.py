@@ -451,7 +451,7 @@ class Stream:
             messages = [message async for message in self.catch_up(upto=entry.seq)]
             return b"".join(messages) or None
         self.last_seq = entry.seq
-        if entry.is_message and (self.character_id is not None or self.view == "table"):
+        if not entry.info.on_roll_lists and (self.character_id is not None or self.view == "table"):
             return None  # a sheet and the table list rolls: a message is the log's
         if self.character_id is not None and entry.character_id != self.character_id:
             return await self.table_entry(entry) if self.table else None

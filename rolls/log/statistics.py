@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from log.models.kinds import kinds_where
+
 # Iteration limits and tolerance of the incomplete gamma evaluations: both converge in well under a
 # hundred steps for every df and statistic a roll log produces; the limits only guard bad input.
 _MAX_ITERATIONS = 10_000
@@ -26,9 +28,10 @@ _TINY = 1e-300
 # Below this expected count per face the chi-square approximation is unreliable (Cochran's rule).
 MIN_EXPECTED_PER_FACE = 5
 
-# Entry kinds that throw fresh dice with their own odds: each is one trial. Destiny, choice and a
-# bought boon re-read dice already thrown (their faces repeat the roll's), so they are no new trial.
-TRIAL_KINDS = ("roll", "correct")
+# Entry kinds that throw fresh dice with their own odds (``counts_as_roll``): each is one trial.
+# Destiny, choice and a bought boon re-read dice already thrown (their faces repeat the roll's), so
+# they are no new trial. Only the app's own kinds count (``register_kind``), so this is fixed.
+TRIAL_KINDS = kinds_where(lambda info: info.counts_as_roll)
 
 # The faces of each die kind. All three Cold Stars kinds are fair d10s, so they also pool as "d10".
 DIE_SIDES = {"d6": 6, "ability": 10, "skill": 10, "risk": 10}

@@ -109,17 +109,15 @@ def correct_message(user: User, entry: RollEntry, text: str) -> RollEntry:
 
 
 def _append(user: User, campaign: Campaign, **fields: Any) -> RollEntry:
-    # A message has no dice and nothing to chance; what was said goes in ``detail`` (hashed, and
-    # searched like a roll's words), and ``label`` stays empty as a marker's does (the skill
-    # filter passes empty labels for free).
+    # A message has no dice and nothing to chance: the roll's columns keep their empty defaults
+    # (no odds; ``label`` empty as a marker's, which the skill filter passes for free). What was
+    # said goes in ``detail`` (hashed, and searched like a roll's words). Messages written before
+    # carry the stand-in odds "1/1", hashed with them: theirs stays.
     return RollEntry.objects.append(
         campaign=campaign,
         user=user,
         username=user.get_username(),
         system=campaign.system,
-        label="",
-        odds="1/1",
-        odds_display="",
         **fields,
     )
 

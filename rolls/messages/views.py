@@ -70,7 +70,7 @@ def message_correct(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     entry, membership = entry_for_member(request, pk)
     form = CorrectionForm(request.POST)
     status = 400
-    if not entry.is_message:
+    if not entry.info.correctable:
         form.add_error(None, "Only a message is corrected here.")
     elif form.is_valid():
         try:

@@ -17,7 +17,6 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from log.models.entry import RollEntry
-from log.models.kinds import Kind
 from proofs.witness import Witness
 from sheets.models import Campaign
 
@@ -176,7 +175,7 @@ class WebhookDeliveryQuerySet(models.QuerySet["WebhookDelivery"]):
         if entry is None:
             return []
         pks = [entry["pk"]]
-        if entry["kind"] == Kind.REVEAL:
+        if entry["reveals_id"] is not None:  # a reveal: the chain it opens goes out too
             chain = RollEntry.objects.filter(root_id=entry["reveals_id"]).readable_by_everyone()
             pks += chain.order_by("seq").values_list("pk", flat=True)
         webhooks = list(

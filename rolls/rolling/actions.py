@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import IntegrityError, transaction
 
 import live
-from log.models import MARKER_KINDS, MESSAGE_KINDS, HeadMoved, Kind, RollEntry, Visibility
+from log.models import HeadMoved, Kind, RollEntry, Visibility
 from rolls.models import Assist, AssistRequest
 from rolls.rolling import followups
 from rolls.rolling.asks import Ask, ask_for
@@ -182,7 +182,7 @@ def make_follow_up(
     """Follow ``entry`` up with ``action`` (one of ``followups.names()``) in one transaction
     that locks the sheet; :class:`Refused` when the rules or resources say no, or when someone
     followed it up a moment earlier. The page and the API both follow up through here."""
-    if entry.kind in MESSAGE_KINDS or entry.kind in MARKER_KINDS:
+    if not entry.info.followable:
         raise Refused("Only a roll is followed up.")
     try:
         with transaction.atomic():

@@ -10,7 +10,7 @@ from django import forms
 from django.http import HttpResponse
 from django.shortcuts import render
 
-from log.models import ROOT_KINDS, HiddenEntry, RollEntry
+from log.models import HiddenEntry, RollEntry
 from rolls.messages.forms import CorrectionForm
 from rolls.rolling import followups
 from rolls.rolling.access import shows_seq
@@ -40,10 +40,7 @@ def detail_context(entry: RollEntry, membership: Membership) -> dict[str, Any]:
         "membership": membership,
         "show_seq": shows_seq(membership),
         "follow_up_entry": entry.follow_ups.first() if readable else None,
-        "can_reveal": membership.is_gm
-        and entry.kind in ROOT_KINDS
-        and not entry.is_message
-        and entry.is_hidden,
+        "can_reveal": membership.is_gm and entry.info.revealable and entry.is_hidden,
     }
 
 
@@ -59,7 +56,7 @@ def entry_page(
     when a correction was refused)."""
     context = detail_context(entry, membership)
     character = entry.character
-    can_roll = not entry.is_message and character is not None and character.can_roll(membership)
+    can_roll = entry.info.followable and character is not None and character.can_roll(membership)
     sheet = rule_system(entry.system).sheet_of(character) if character and can_roll else None
     context |= result_context(
         entry.card_for(membership),
@@ -70,10 +67,14 @@ def entry_page(
     context["can_roll_again"] = (
         can_roll
         and not context["entry"].redacted
-        and entry.kind in ("roll", "auto_pass", "skip")
+        and entry.info.rolls_again
         and "target" in entry.options
     )
-    if entry.is_message and entry.roller_id == request.user.pk and not context["follow_up_entry"]:
+    if (
+        entry.info.correctable
+        and entry.roller_id == request.user.pk
+        and not context["follow_up_entry"]
+    ):
         # The newest version of the author's own message: theirs to correct.
         context["correction_form"] = correction_form or CorrectionForm(
             initial={"text": entry.detail}

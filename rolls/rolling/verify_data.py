@@ -12,7 +12,7 @@ from log.models.keys import keys_by_id
 
 def has_proof(entry: RollEntry) -> bool:
     """Whether the entry's dice came from the VRF (its ``proof`` is ``{}`` otherwise)."""
-    return bool(entry.proof) and not entry.is_message
+    return bool(entry.proof) and entry.info.has_dice
 
 
 def verify_data(entry: RollEntry) -> dict[str, object]:

@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
-from log.models import MESSAGE_KINDS, ROOT_KINDS, Kind, RollEntry, Visibility
+from log.models import Kind, RollEntry, Visibility
 from rolls.rolling import followups
 from rolls.rolling.access import entry_for_member, shows_seq
 from rolls.rolling.actions import changed, make_follow_up, make_roll
@@ -278,13 +278,13 @@ def roll_reveal(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     entry, membership = entry_for_member(request, pk)
     if not membership.is_gm:
         raise PermissionDenied("Only the GM reveals hidden rolls.")
-    if entry.kind in MESSAGE_KINDS:
+    if entry.info.keeps_chosen_audience:
         return HttpResponse(
             "A message keeps the audience its author chose: it is never revealed.",
             status=400,
             content_type="text/plain",
         )
-    if entry.kind not in ROOT_KINDS or entry.kind == Kind.REVEAL:
+    if not entry.info.revealable:
         return HttpResponse(
             "Reveal the roll this follow-up belongs to.", status=400, content_type="text/plain"
         )

@@ -39,8 +39,8 @@ def _newest_session(campaign: Campaign) -> int:
 
 
 def _append(user: User, campaign: Campaign, kind: str, state: SessionState, name: str) -> RollEntry:
-    # A marker has no dice and nothing to chance: the roll's fields stay empty ("1/1" is the odds
-    # the log already shows for a certain outcome, and prints nothing for). Its name goes in
+    # A marker has no dice and nothing to chance: the roll's fields keep their empty defaults (no
+    # odds; markers written before carry the stand-in "1/1", hashed with them). Its name goes in
     # ``detail``, and ``label`` (what was rolled) stays empty: the skill filter's loose index scan
     # (RollEntryQuerySet.labels) passes empty labels for free, and would step over every
     # session's name, one row each, on every log page.
@@ -55,8 +55,6 @@ def _append(user: User, campaign: Campaign, kind: str, state: SessionState, name
         label="",
         detail=name,
         result=state.result(),
-        odds="1/1",
-        odds_display="",
     )
 
 

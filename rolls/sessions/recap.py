@@ -10,7 +10,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from log.models import MESSAGE_KINDS, Kind, RollEntry
+from log.models import RollEntry, kind_info
 from log.tokens import entry_url
 from rolls.log.records import EXPORT_VALUES
 from rolls.messages.text import speaker_name, to_plain
@@ -42,12 +42,13 @@ def markdown(campaign: Campaign, item: SessionItem, rows: list[Any], base_url: s
     lines = [f"# {title(item)}", "", _subtitle(campaign, rows), ""]
     rolls = 0
     for row in rows:
-        if row["kind"] == Kind.SCENE:
+        shape = kind_info(row["kind"]).recap_shape
+        if shape == "heading":
             scene = SessionState.of(row["result"])
             lines += ["", f"## {scene.scene_named(plain) if scene else plain(row['detail'])}", ""]
-        elif row["kind"] in MESSAGE_KINDS:
+        elif shape == "message":
             lines.append(_said(row, base_url))
-        elif row["kind"] not in (Kind.SESSION, Kind.SESSION_END):
+        elif shape == "roll":
             lines.append(_line(row, base_url))
             rolls += 1
     if not rolls:
@@ -98,6 +99,6 @@ def _said(row: dict[str, Any], base_url: str) -> str:
         to = " (whisper to " + ", ".join(options.get("to_names", [])) + ")"
     elif row["visibility"] == "gm_only":
         to = " (to the GM)"
-    edit = "correction: " if row["kind"] == Kind.MESSAGE_EDIT else ""
+    edit = "" if kind_info(row["kind"]).starts_chain else "correction: "
     link = f"([link]({base_url}{entry_url(row['pk'])}))"
     return f"- {when} · **{plain(who)}**{plain(to)}: {edit}{plain(to_plain(row['detail']))} {link}"

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import Prefetch
 from django.urls import reverse
 
-from log.models import Kind, RollEntry
+from log.models import RollEntry
 from rolls.models import Contest, ContestState
 from rolls.rolling.targets import row_names
 from rolls.table import contests, verdicts
@@ -60,7 +60,7 @@ def contest_card(
     contest shows as decided with its result hidden — an even result waiting for the initiator's
     choice looks the same (the GM chooses), so it can't be told apart from a win."""
     entries = list(contest.entries.all())
-    verdict = next((e for e in entries if e.kind == Kind.CONTEST), None)
+    verdict = next((e for e in entries if e.info.is_verdict), None)
     readable = verdicts.readable_by(membership, entries)
     hidden_result = not readable and contest.state in (ContestState.CHOOSING, ContestState.DECIDED)
     active = contest.is_active and not hidden_result

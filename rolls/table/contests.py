@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 
-from log.models import Kind, RollEntry, Visibility, offered_visibilities
+from log.models import RollEntry, Visibility, offered_visibilities
 from rolls.models import Contest, ContestState
 from rolls.rolling.dice import aim
 from rolls.rolling.targets import Target, find_target
@@ -91,7 +91,7 @@ def sides(contest: Contest, entries: list[RollEntry] | None = None) -> list[Side
         entries = list(contest.entries.order_by("pk"))
     latest: dict[str, RollEntry] = {}
     for entry in entries:
-        if entry.kind == Kind.CONTEST:
+        if entry.info.is_verdict:
             continue
         if entry.options.get("contest_round", contest.round) == contest.round:
             latest[entry.options.get("contest_side", "a")] = entry

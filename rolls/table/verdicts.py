@@ -228,7 +228,7 @@ def revealed_with(entry: RollEntry) -> list[RollEntry]:
     if contest is None:
         return []
     deciding = deciding_entries(contest)
-    if entry.kind == Kind.CONTEST:
+    if entry.info.is_verdict:
         return [e for e in deciding if e.follows_id is None and _hidden(e)]
     verdict = contest.entries.filter(kind=Kind.CONTEST).select_related("character").first()
     if verdict is None or not _hidden(verdict):

@@ -17,7 +17,8 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import TypedDict
 
-from log.models import MARKER_KINDS, MESSAGE_KINDS, READING_WORDS, Kind
+from log.models import READING_WORDS, kind_info
+from log.models.kinds import WebhookShape
 from proofs.witness import Witness
 from rolls.log.records import Record
 from rolls.messages.text import speaker_name
@@ -118,8 +119,13 @@ def json_payload(campaign: Campaign, record: Record | None) -> dict[str, object]
     message or its correction); a test message (no entry) is ``{"event": "test", "campaign": …}``."""
     if record is None:
         return {"event": "test", "campaign": campaign_part(campaign)}
-    event = "message" if record.get("kind") in MESSAGE_KINDS else "roll"
+    event = "message" if _shape(record) == "message" else "roll"
     return {"event": event, "campaign": campaign_part(campaign), "entry": record}
+
+
+def _shape(record: Mapping[str, object]) -> WebhookShape:
+    """How the entry's kind is posted: "roll", "message" or "marker" (``KindInfo.webhook_shape``)."""
+    return kind_info(str(record["kind"])).webhook_shape
 
 
 def encode(payload: Mapping[str, object]) -> bytes:
@@ -200,10 +206,10 @@ def discord_message(
             "footer": {"text": footer},
             "color": OTHER_COLOUR,
         }
-    elif record.get("kind") in MARKER_KINDS:
+    elif _shape(record) == "marker":
         # A session marker: what happened at the table, no dice (docs/sessions.md).
         embed = {
-            "title": f"{Kind(record['kind']).label}: {plain(record.get('detail', ''))}",
+            "title": f"{kind_info(record['kind']).label}: {plain(record.get('detail', ''))}",
             "url": record.get("url", ""),
             "author": {"name": record.get("player", "")},
             "fields": [],
@@ -211,7 +217,7 @@ def discord_message(
             "timestamp": record.get("time", ""),
             "color": OTHER_COLOUR,
         }
-    elif record.get("kind") in MESSAGE_KINDS:
+    elif _shape(record) == "message":
         embed = _message_embed(record, footer)
     else:
         embed = _roll_embed(record, footer)
@@ -230,9 +236,9 @@ def discord_message(
 def _speaker(record: Record | None) -> str:
     """Who the post goes out as: a roll's or an in-character message's character; a message out
     of character, its member; the GM's narration, "Narration". A marker: nobody (Poolside)."""
-    if not record or record.get("kind") in MARKER_KINDS:
+    if not record or _shape(record) == "marker":
         return ""
-    if record.get("kind") in MESSAGE_KINDS:
+    if _shape(record) == "message":
         options = record.get("options")
         return speaker_name(
             record.get("character", ""),
@@ -251,7 +257,7 @@ _REACHING = re.compile(r"([<@])")
 def _message_embed(record: Record, footer: str) -> Embed:
     """A message (docs/messages.md) as one embed: its text, a correction marked as one."""
     text = _REACHING.sub(r"\\\1", record.get("detail", ""))
-    if record.get("kind") == Kind.MESSAGE_EDIT:
+    if not kind_info(record["kind"]).starts_chain:  # a message's correction
         text = "*Correction:* " + text
     embed: Embed = {
         "url": record.get("url", ""),

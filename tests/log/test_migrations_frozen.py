@@ -1,7 +1,8 @@
 """Migrations freeze their own formats: what a migration did must not change when app code does.
 They import the standard library, Django and PyNaCl, never our packages, with one designed
-exception: the rule systems' registry, whose keys the `system` and contest `kind` columns' choices
-and check constraints follow (settings.RULE_SYSTEMS, docs/architecture.md "Adding a rule system")."""
+exception: the registries of rule systems and of log kinds, whose keys the `system`, contest `kind`
+and entry `kind` columns' choices and check constraints follow (settings.RULE_SYSTEMS and
+LOG_KINDS; docs/architecture.md, "Adding a rule system" and "Adding a kind of log entry")."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from proofs.poolside_verify import head_message
 
 ROOT = Path(__file__).resolve().parents[2]
 OURS = {"api", "config", "discord", "live", "log", "proofs", "rolls", "rules", "sheets", "web"}
-REGISTRY = {"sheets.models.base", "sheets.registry"}
+REGISTRY = {"sheets.models.base", "sheets.registry", "log.models.kinds"}
 
 
 def _imports(path: Path) -> set[str]:

@@ -220,3 +220,25 @@ def test_a_recap_holds_the_messages_its_reader_may_read(client, party):
     assert all("**Ada**: Onward, friends" in text for text in recaps.values())
     assert "(whisper to ben): psst ben" in recaps["other_player"]
     assert "psst" in recaps["player"] and "psst" not in recaps["observer"]
+
+
+def test_a_message_fills_no_roll_columns_and_one_written_with_the_stand_ins_still_verifies(
+    client, party
+):
+    """Messages written before issue 55 carry odds "1/1", hashed with them: they verify as they
+    did beside the new ones, which leave the odds empty."""
+    old = RollEntry.objects.append(
+        campaign=party.campaign,
+        user=party.player,
+        username=party.player.username,
+        system=party.campaign.system,
+        kind=Kind.MESSAGE,
+        options={"voice": "out_of_character", "audience": "everyone"},
+        detail="Written the old way.",
+        label="",
+        odds="1/1",
+        odds_display="",
+    )
+    new = said(client, party, "player", "Written now.")
+    assert (old.odds, new.odds, new.label, new.odds_display) == ("1/1", "", "", "")
+    assert RollEntry.objects.verify_chain(party.campaign.pk).intact
