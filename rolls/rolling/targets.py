@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from django.db import connections, router
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -17,7 +18,8 @@ from django.utils.http import urlencode
 
 from rolls.rolling.display import Band, bands
 from rolls.rolling.forms.cogent_pools import default_weapon
-from sheets.access import character_for_roller, check_reader, check_roller, with_viewer
+from rolls.rolling.row_read import RowRead
+from sheets.access import character_for_roller, check_reader, check_roller
 from sheets.models import Character, Membership, Sheet
 from sheets.registry import all_rule_systems
 from sheets.systems import RowKind, RuleSystem
@@ -97,19 +99,24 @@ def _roll_rows(kind: str) -> tuple[str, _RowQuery] | None:
 
 def _row_query(system: RuleSystem[Any], row: RowKind) -> _RowQuery:
     to_campaign = row.lookup.removesuffix("_id") + "__character__campaign"
-    # Not the owner: nothing a roll shows names them. The log's head is: a roll links its entry
-    # to it (RollEntryQuerySet.append), and read here it costs no round trip of its own. What
-    # the panel reads about the sheet comes as subqueries of the same statement
-    # (RollForm.roll_state).
-    rows = (
-        row.model._default_manager.select_related(*row.related, f"{to_campaign}__log_head")
-        .prefetch_related(*row.prefetch)
-        .annotate(**system.rolling.form_class.roll_state(row.lookup))
-    )
+
+    @cache
+    def read(alias: str) -> RowRead:
+        # Not the owner: nothing a roll shows names them. The log's head is: a roll links its
+        # entry to it (RollEntryQuerySet.append), and read here it costs no round trip of its
+        # own. Written once per kind, process and database (rolls/rolling/row_read.py).
+        return RowRead.write(
+            connections[alias],
+            row.model,
+            row.lookup,
+            (*row.related, f"{to_campaign}__log_head"),
+            campaign=to_campaign,
+            roll_state=system.rolling.form_class.roll_state_sql,
+            prefetch=row.prefetch,
+        )
 
     def load(pk: int, character: int, user: int) -> Any:
-        found = with_viewer(rows, to_campaign, user).filter(pk=pk, **{row.lookup: character})
-        return next(iter(found), None)
+        return read(router.db_for_read(row.model)).load(pk, character, user)
 
     return load
 

@@ -6,7 +6,7 @@ from functools import cache, partial
 from typing import Any, cast
 
 from django import forms
-from django.db.models import Expression, QuerySet
+from django.db.models import QuerySet
 
 from rolls.models import Assist, Kind, Visibility
 from rolls.models.assists import group_dice_text
@@ -148,10 +148,10 @@ class CogentRollForm(RollForm[CogentSheet]):
     )
 
     @classmethod
-    def roll_state(cls, sheet_pk: str) -> dict[str, Expression]:
+    def roll_state_sql(cls, sheet_pk: str, connection: Any) -> dict[str, str]:
         # The penalty dice and whether an assist waits: three queries a roll would make.
-        return CogentSheet.penalty_reads(sheet_pk) | {
-            "waiting_assist_pk": Assist.objects.waiting_pk(sheet_pk)
+        return CogentSheet.penalty_sql(sheet_pk, connection) | {
+            "waiting_assist_pk": Assist.objects.waiting_sql(sheet_pk, connection)
         }
 
     def _loaded_with_target(self) -> bool:
