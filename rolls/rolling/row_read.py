@@ -84,7 +84,7 @@ class RowRead:
         *to_sheet, sheet_pk = lookup.split("__")
         where = writer.qualified(writer.join_path("__".join(to_sheet)), sheet_pk)
         state = roll_state(RawSQL(where, (), output_field=models.IntegerField()))
-        state_start, state_params = len(writer.columns), []
+        state_start, state_params = len(writer.columns), list[Any]()
         for query in state.values():
             # Django's compiler writes each query once; it runs as a subquery of the row's.
             sql, params = query.query.sql_with_params()
