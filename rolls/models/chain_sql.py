@@ -59,9 +59,10 @@ The append's invariants — what every change to the entry, the head or the appe
 10. **Append-only:** nothing updates or deletes an entry (the QuerySet raises
     ``AppendOnlyError``; PostgreSQL's triggers refuse, migration rolls.0005).
 
-Held by tests/rolls/test_log.py (links, ``sent_as``), tests/rolls/test_concurrency.py (races
-between processes, ``HeadMoved``; PostgreSQL, run by .ci/run's PostgreSQL pass) and
-tests/rolls/test_verifiable_dice.py (the drawn place).
+Held by tests/rolls/test_log.py (links, append-only, ``sent_as``), tests/rolls/test_concurrency.py
+(races between processes, the retry under the lock, dice drawn for a place taken: ``HeadMoved``),
+tests/rolls/test_integrity.py (the triggers) — those two PostgreSQL only, run by .ci/run's
+PostgreSQL pass — and tests/rolls/test_verifiable_dice.py (a proof checked at its place).
 """
 
 from __future__ import annotations
