@@ -1,4 +1,4 @@
-"""Writing SQL from the models (:func:`table`, :func:`column`, :func:`string_agg`), and PostgreSQL's prepared
+"""Writing SQL from the models (:func:`table`, :func:`column`), and PostgreSQL's prepared
 statements (``DATABASE_PREPARED_STATEMENTS``, config/settings.py): a statement prepared before a
 migration changed a column it returns heals itself.
 
@@ -58,10 +58,3 @@ def column(connection: Any, model: type[models.Model], name: str) -> str:
     if not isinstance(field, models.Field):
         raise ValueError(f"{model.__name__}.{name} is a relation's other side, not a column")
     return str(connection.ops.quote_name(field.column))
-
-
-def string_agg(connection: BaseDatabaseWrapper, value: str, separator: str = ",") -> str:
-    """The aggregate joining the SQL ``value`` of each row with ``separator`` (a few plain
-    characters), in no set order: ``string_agg`` on PostgreSQL, ``group_concat`` on SQLite."""
-    function = "string_agg" if connection.vendor == "postgresql" else "group_concat"
-    return f"{function}({value}, '{separator}')"

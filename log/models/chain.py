@@ -305,11 +305,11 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         """Append one entry to the campaign's chain and return it.
 
         Runs inside the caller's transaction when there is one (so resource changes and the entry
-        commit together). The campaign's log head is locked (``SELECT … FOR UPDATE`` on
-        PostgreSQL), so concurrent appends take turns and each links to the true previous entry;
-        SQLite's transactions are IMMEDIATE, which orders appends there. ``dice``: the source the
-        entry's dice came from; if it drew them from the VRF, the entry carries its proof and must
-        land where the dice were drawn for (else :class:`HeadMoved`, nothing written).
+        commit together): the locked path. Outside one on PostgreSQL, the lock-free path first.
+        ``dice``: the source the entry's dice came from; if it drew them from the VRF, the entry
+        carries its proof and must land where the dice were drawn for (else :class:`HeadMoved`,
+        nothing written). The invariants both paths keep are written once, in
+        log/models/chain_sql.py's docstring (numbered there; the comments below cite them).
         """
         follows = fields.get("follows")
         if follows is not None:
@@ -332,12 +332,10 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
             and fields.get("visibility", Visibility.PUBLIC) != Visibility.PUBLIC
         ):
             raise ValueError("This campaign makes every roll public.")
-        # Appends take turns on the head's row lock (PostgreSQL) or on the write lock an
-        # IMMEDIATE transaction takes at its start (SQLite, config/settings.py), so there is no
-        # race to retry and no savepoint to retry from: inside the caller's transaction this
-        # adds no statement of its own (outside one it is the transaction). The unique
-        # (campaign, seq) constraint stays the backstop: a chain never forks. A clash (a second
-        # follow-up of one entry) fails the caller's transaction, which is the caller's to report.
+        # Under the head's lock there is no race to retry and no savepoint to retry from
+        # (invariant 4): inside the caller's transaction this adds no statement of its own. A
+        # clash of the unique (campaign, seq) backstop, or a second follow-up of one entry,
+        # fails the caller's transaction, which is the caller's to report.
         connection = transaction.get_connection(self.db)
         sql = ChainSQL.of(connection, self.model)
         drawn = Drawn.of(dice)
@@ -368,19 +366,10 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         fields: dict[str, Any],
         drawn: Drawn | None,
     ) -> RollEntry | None:
-        """PostgreSQL, outside any transaction: link the entry to the head as last known, then
-        insert it, move the head and announce it in one statement — which does all of it only if
-        the head is still there (``UPDATE … WHERE length = <known>``, rechecked by PostgreSQL
-        against the newest row version). None when another append came first: the caller then
-        appends under the head's lock, which always succeeds — unless dice were drawn for the
-        position that was taken: then :class:`HeadMoved`.
-
-        The head as last known: where the dice were drawn for; else read with the campaign (the
-        roll's row query joins it), or the one this process last wrote, whichever is further on;
-        read now when neither is there. Within this process appends to one campaign take turns
-        on a lock of ours, so the head this process wrote is the true one unless another process
-        appended since. The statement is its own transaction: no BEGIN, no COMMIT, and the head's
-        row is locked only while PostgreSQL runs it, never across Python."""
+        """The lock-free path (chain_sql.py, invariants 5–8): the entry linked to the head as
+        last known (or where its dice were drawn for) and written by one statement, in this
+        process's turn for the campaign. None when another append came first: the caller then
+        takes the locked path — unless dice were drawn for the place taken: :class:`HeadMoved`."""
         key = (connection.alias, campaign.pk)
         with _append_turn(campaign.pk), connection.cursor() as cursor:
             head = drawn.head if drawn else _head_as_known(cursor, sql, campaign)
@@ -428,10 +417,9 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         fields: dict[str, Any],
         drawn: Drawn | None,
     ) -> RollEntry:
-        """Inside a transaction: lock the chain's head, link the entry to it and move it."""
+        """The locked path (chain_sql.py, invariant 4): lock the chain's head, link the entry to
+        it and move it, in the transaction."""
         with connection.cursor() as cursor:
-            # The head row is the lock (SELECT … FOR UPDATE on PostgreSQL) and the chain's end
-            # in one read; it moves in the same transaction as the insert.
             row = _locked_head(cursor, sql, campaign)
             if drawn and tuple(row[:2]) != drawn.head[:2]:
                 raise HeadMoved  # drawn outside this transaction, for a head that has moved
@@ -445,10 +433,7 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
                     live.publish(campaign.pk, "entry", entry.pk)
             else:
                 sql.insert(cursor, entry)
-                cursor.execute(
-                    sql.move,
-                    [entry.seq, entry.hash, _head_signature(entry), entry.signed_by, campaign.pk],
-                )
+                sql.move_head(cursor, entry, _head_signature(entry))
                 live.publish(campaign.pk, "entry", entry.pk)
             # Known from now on only if this transaction commits: until then, nothing.
             key = (connection.alias, campaign.pk)
@@ -491,20 +476,20 @@ class Drawn:
 def _locked_head(cursor: Any, sql: ChainSQL, campaign: Campaign) -> tuple[int, str, str]:
     """The campaign's head, locked for this transaction: ``(length, hash, position secret)``.
     A campaign from before heads existed gets its head now (signed, as a new one would be)."""
-    cursor.execute(sql.lock, [campaign.pk])
-    row = cursor.fetchone()
+    row = sql.lock_head(cursor, campaign.pk)
     if row is None:
         if not LogHead.objects.filter(campaign_id=campaign.pk).exists():
             head = LogHead(campaign_id=campaign.pk)
             head.sign()
             head.save(force_insert=True)
-        cursor.execute(sql.lock, [campaign.pk])
-        row = cursor.fetchone()
+        row = sql.lock_head(cursor, campaign.pk)
+        if row is None:  # made above, or by a concurrent append: never
+            raise IntegrityError("The log's head is missing after it was made.")
     return row
 
 
 # Appends to one campaign from this process take turns here before reading its head (a
-# campaign's turn is one of these locks, by its pk), so they don't race each other to move it.
+# campaign's turn is one of these locks, by its pk): chain_sql.py, invariant 6.
 _TURNS = [threading.Lock() for _ in range(64)]
 
 
@@ -513,9 +498,7 @@ def _append_turn(campaign_pk: int) -> threading.Lock:
 
 
 # The head each campaign's chain had when this process last appended to it, by database alias and
-# campaign: (length, hash). Only a guess for the next append, which writes only if the head is
-# still there (and otherwise appends under the lock); bounded, since a guess can always be
-# dropped. With it, the campaign's position secret, which never changes.
+# campaign: (length, hash, position secret). Only a guess: chain_sql.py, invariant 7.
 _HEADS: dict[tuple[str, int], tuple[int, str, str]] = {}
 _HEADS_KEPT = 10_000
 
@@ -544,8 +527,7 @@ def _head_as_known(cursor: Any, sql: ChainSQL, campaign: Campaign) -> tuple[int,
     connection = sql.connection
     head = _further(_head_read_with(campaign), _HEADS.get((connection.alias, campaign.pk)))
     if head is None:
-        cursor.execute(sql.peek, [campaign.pk])
-        head = cursor.fetchone()
+        head = sql.peek_head(cursor, campaign.pk)
     return head
 
 

@@ -1,5 +1,69 @@
-"""The append's SQL: written once per database from the models' metadata, run through
-``connection.cursor()`` (docs/architecture.md, "Appending to the log")."""
+"""The write path's hand-written SQL, and the append's invariants.
+
+Every statement the roll log's append writes by hand is here, written once per database from the
+models' metadata and run through ``connection.cursor()``; the append's steps are
+``RollEntryQuerySet.reserve`` and ``append`` in log/models/chain.py, and docs/architecture.md
+("Appending to the log") walks through them. The rest of the write path is the ORM's — the sheets'
+locks and spends, the assists, the GM table — but for the live transport's ``pg_notify``
+(rolls/live: ``publish``, and ``announcement_with_id``, which :meth:`ChainSQL.write` embeds),
+which every writer of a live event shares. Before the write, the roll reads its row by one more
+statement written from ``_meta`` (``RowRead``, rolls/rolling/row_read.py: kept for what it
+measurably saves, docs/performance.md). Off the roll's path: the log's distinct-labels scan
+(``RollEntryQuerySet.labels``) and the API's rate counter (``ApiUsage.count_request``).
+
+The append's invariants — what every change to the entry, the head or the append must keep:
+
+1. **The head is the chain's end.** Each campaign has one ``LogHead`` row: ``length`` is the
+   ``seq`` of its newest entry (0: none), ``hash`` that entry's hash, ``signature`` the server's
+   signature of (campaign, length, hash) — never the entry's own, so nobody can cut the log back
+   and sign an older head — and ``position_secret``, which never changes. The head moves only
+   with the insert of the entry it names: in one statement (PostgreSQL) or one transaction.
+2. **An entry is linked to the head it was written against:** ``seq = length + 1`` and
+   ``prev_hash = hash`` of that head, and it is written only if the head is still there. The
+   unique (campaign, seq) constraint is the backstop: a chain never forks, on any database.
+3. **Ids grow with seq in a campaign** (the log's pages and the streams' catch-up order by id):
+   an entry's id is drawn by its INSERT while its statement, or its transaction, holds the
+   head's row.
+4. **The locked path** (inside the caller's transaction, and every retry): the head is read
+   ``FOR UPDATE`` (:meth:`ChainSQL.lock_head`; a campaign from before heads gets a signed one
+   first), so appends take turns on it and the link can't go stale; SQLite has no row locks, and
+   its transactions' ``BEGIN IMMEDIATE`` takes the write lock instead. On PostgreSQL the entry is
+   then written by the same one statement as below, whose condition always holds under the lock
+   (else ``IntegrityError``); on SQLite by an INSERT and the head's UPDATE.
+5. **The lock-free path** (PostgreSQL, no transaction open: a plain roll): the entry is linked to
+   the head *as last known* — read with the campaign (the roll's row read selects ``log_head``)
+   or the one this process last wrote (``_HEADS``), whichever is further on; read now
+   (:meth:`ChainSQL.peek_head`) when neither is known — and written by one statement
+   (:meth:`ChainSQL.write`): ``UPDATE`` the head ``WHERE length = <known>``, ``INSERT`` the entry
+   only if that moved it, ``pg_notify`` with the new id. PostgreSQL rechecks the condition against
+   the newest row version, so a head another process moved makes the statement write nothing;
+   the append is then made on the locked path. The statement is its own transaction: no BEGIN or
+   COMMIT, and no lock held across Python.
+6. **``_TURNS``:** within one process, appends to one campaign take turns (64 striped
+   ``threading.Lock`` objects, by campaign pk) from choosing the head to writing, so a process never
+   races itself; only another process can move the head in between, and that costs one retry.
+7. **``_HEADS`` is only a guess** (bounded; cleared when full): a wrong one costs a retry, never a
+   wrong link (2). It is set after a lock-free write (committed at once) and on the commit of a
+   locked append, and dropped when a write finds the head moved and while a locked append's
+   transaction is open.
+8. **Dice are drawn for a place** (docs/verifiable-dice.md): ``reserve`` gives the VRF the
+   (seq, prev_hash, position secret) the entry will take — inside a transaction by locking the
+   head (4), so the append lands there; outside one the head as last known (5). The append lands
+   exactly there or writes nothing and raises ``HeadMoved`` (lock-free: the statement's condition
+   is that place; locked: the locked head is compared with it). ``make_roll`` then rolls again
+   inside a transaction, under the lock, with new dice for the new place; the discarded proof was
+   never shown.
+9. **Announced if and only if committed:** with the ``postgres`` live transport the
+   ``pg_notify`` is in the write's statement or transaction; the others publish after the
+   statement (lock-free: it has committed) or on the transaction's commit.
+10. **Append-only:** nothing updates or deletes an entry (the QuerySet raises
+    ``AppendOnlyError``; PostgreSQL's triggers refuse, migration rolls.0005).
+
+Held by tests/rolls/test_log.py (links, append-only, ``sent_as``), tests/rolls/test_concurrency.py
+(races between processes, the retry under the lock, dice drawn for a place taken: ``HeadMoved``),
+tests/rolls/test_integrity.py (the triggers) — those two PostgreSQL only, run by .ci/run's
+PostgreSQL pass — and tests/rolls/test_verifiable_dice.py (a proof checked at its place).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +72,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 from django.db import models
+from django.db.backends.utils import CursorWrapper
 from psycopg.types.json import Jsonb
 
 import live
@@ -79,12 +144,10 @@ class ChainSQL:
     row (each field's ``pre_save`` and ``get_db_prep_save``); ``RollEntry`` has no save signals
     to send.
 
-    On PostgreSQL the entry is written by one statement of data-modifying ``WITH`` clauses: it
-    moves the head only from the length the entry was linked to, inserts the entry only if the
-    head moved, and (with the ``postgres`` live transport) notifies with the new id. Outside a
-    transaction that is the whole append; inside one it follows the head's lock, under which the
-    condition always holds. SQLite has no data-modifying ``WITH``: there the lock, the insert and
-    the move are separate statements.
+    On PostgreSQL the entry is written by one statement of data-modifying ``WITH`` clauses
+    (:meth:`write`; invariants 4 and 5 above). SQLite has no data-modifying ``WITH``: there the
+    lock, the insert and the move are separate statements (:meth:`lock_head`, :meth:`insert`,
+    :meth:`move_head`).
     """
 
     _made: dict[str, ChainSQL] = {}
@@ -153,16 +216,38 @@ class ChainSQL:
                 values.append(field.get_db_prep_save(value, connection))
         return values
 
+    def peek_head(self, cursor: CursorWrapper, campaign_pk: int) -> tuple[int, str, str] | None:
+        """The campaign's head as it is now, ``(length, hash, position secret)``; None if it has
+        none (a campaign from before heads existed)."""
+        cursor.execute(self.peek, [campaign_pk])
+        row = cursor.fetchone()
+        return None if row is None else (row[0], row[1], row[2])
+
+    def lock_head(self, cursor: CursorWrapper, campaign_pk: int) -> tuple[int, str, str] | None:
+        """:meth:`peek_head`, its row locked until the transaction ends (invariant 4)."""
+        cursor.execute(self.lock, [campaign_pk])
+        row = cursor.fetchone()
+        return None if row is None else (row[0], row[1], row[2])
+
+    def move_head(self, cursor: CursorWrapper, entry: RollEntry, head_signature: str) -> None:
+        """SQLite, under the write lock: move the head to ``entry``, just inserted."""
+        cursor.execute(
+            self.move,
+            [entry.seq, entry.hash, head_signature, entry.signed_by, entry.campaign_id],
+        )
+
     @property
     def announced(self) -> bool:
         """Does :meth:`write` announce the entry itself (the ``postgres`` live transport)?"""
         return live.backend() == live.POSTGRES
 
-    def write(self, cursor: Any, entry: RollEntry, head_signature: str, *, expected: int) -> bool:
+    def write(
+        self, cursor: CursorWrapper, entry: RollEntry, head_signature: str, *, expected: int
+    ) -> bool:
         """PostgreSQL: insert ``entry``, move the head to it and (with the ``postgres`` transport)
         announce it, in one statement — only if the head is still at length ``expected``. False
         when it wasn't, and then nothing was written; True with the entry's new pk set."""
-        move = [
+        move: list[object] = [
             entry.seq,
             entry.hash,
             head_signature,
@@ -174,14 +259,15 @@ class ChainSQL:
         if self.announced:
             expression, extra = live.announcement_with_id(entry.campaign_id, "entry", self.added_pk)
             expression = ", " + expression
-        cursor.execute(f"{self.add}{expression} FROM added", [*move, *self._values(entry), *extra])
+        params: list[Any] = [*move, *self._values(entry), *extra]
+        cursor.execute(f"{self.add}{expression} FROM added", params)
         row = cursor.fetchone()
         if row is None:
             return False
         entry.pk = row[0]
         return True
 
-    def insert(self, cursor: Any, entry: RollEntry) -> None:
+    def insert(self, cursor: CursorWrapper, entry: RollEntry) -> None:
         cursor.execute(self.add, self._values(entry))
         if self.connection.features.can_return_columns_from_insert:
             entry.pk = cursor.fetchone()[0]

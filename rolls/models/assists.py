@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -11,7 +9,6 @@ from django.utils import timezone
 from log.models.entry import RollEntry
 from rules import cogent
 from sheets.models import Campaign, Character
-from web.database import column, table
 
 # ---------------------------------------------------------------------------------------------
 # The GM table: calls for a roll and contests (docs/gm-table.md)
@@ -21,18 +18,6 @@ from web.database import column, table
 class AssistQuerySet(models.QuerySet["Assist"]):
     def waiting(self) -> AssistQuerySet:
         return self.filter(used_by__isnull=True, dropped_at__isnull=True)
-
-    def waiting_sql(self, assisted_pk: str, connection: Any) -> str:
-        """:meth:`waiting`'s pk for the character whose pk is the SQL ``assisted_pk``, as a
-        scalar subquery's SQL (the roll's row read, rolls/rolling/row_read.py)."""
-        pk, used, dropped, assisted = (
-            f"u.{column(connection, self.model, name)}"
-            for name in (self.model._meta.pk.name, "used_by", "dropped_at", "assisted")
-        )
-        return (
-            f"SELECT {pk} FROM {table(connection, self.model)} u WHERE {used} IS NULL AND {dropped} IS NULL "
-            f"AND {assisted} = {assisted_pk} LIMIT 1"
-        )
 
     def waiting_for(self, character: Character) -> AssistQuerySet:
         """The assist the character's next action takes (cogent.ASSISTS_PER_ROLL: one at most)."""

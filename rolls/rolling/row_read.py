@@ -3,9 +3,10 @@ through ``connection.cursor()``; its instances made by ``Model.from_db`` (docs/a
 "Performance code that remains").
 
 A roll reads its row with the sheet, the character, the campaign and its log head, the roller's
-membership and what the panel reads about the sheet (``RollForm.roll_state_sql``). Built with the
-ORM, compiling that query was a quarter of a roll's Python (docs/performance.md); the SQL never
-changes but for its three values, so it is written once per kind and database. Each column's value
+membership and what the panel reads about the sheet (``RollForm.roll_state``: ORM queries, which
+Django's compiler writes as SQL once, here). Built with the ORM, compiling that query was a
+quarter of a roll's Python, about 2 ms of CPU (docs/performance.md, "The roll's row read"); the
+SQL never changes but for its three values, so it is written once per kind and database. Each column's value
 goes through the converters Django's compiler applies to it (on SQLite a timestamp becomes an aware
 datetime), and each related instance is set on its parent through the relation's descriptor, as
 ``select_related`` would leave it: reading ``row.sheet.character.campaign`` runs no query.
@@ -18,13 +19,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connections, models
-from django.db.models import prefetch_related_objects
+from django.db.models import Expression, prefetch_related_objects
+from django.db.models.expressions import RawSQL
 
 from sheets.models import Membership
+from sheets.models.base import StateRead
 from web.database import column, table
 
-# A form's roll state: the sheet's pk column, as SQL → {annotation name: an SQL expression}.
-type RollStateSQL = Callable[[str, Any], dict[str, str]]
+# A form's roll state: the row's sheet's pk, as an expression → {attribute name: a query of one
+# value over it}.
+type RollState = Callable[[Expression], dict[str, StateRead]]
 
 _Converter = Callable[[Any, Any, Any], Any]
 
@@ -55,6 +59,7 @@ class RowRead:
     parts: tuple[_Part, ...]
     state_names: tuple[str, ...]  # the roll state's attributes, the row's last columns
     state_start: int
+    state_params: tuple[Any, ...]  # the roll state's parameters, first in the statement
     prefetch: tuple[str, ...]
 
     @classmethod
@@ -66,7 +71,7 @@ class RowRead:
         related: Sequence[str],
         *,
         campaign: str,
-        roll_state: RollStateSQL,
+        roll_state: RollState,
         prefetch: Sequence[str] = (),
     ) -> RowRead:
         """``lookup``: the row's path to its sheet's pk (``sheet_id``, ``vocation__sheet_id``);
@@ -79,16 +84,26 @@ class RowRead:
         writer.viewer(writer.join_path(campaign))
         *to_sheet, sheet_pk = lookup.split("__")
         where = writer.qualified(writer.join_path("__".join(to_sheet)), sheet_pk)
-        state = roll_state(where, connection)
-        state_start = len(writer.columns)
-        writer.columns += [f"({sql})" for sql in state.values()]
+        state = roll_state(RawSQL(where, (), output_field=models.IntegerField()))
+        state_start, state_params = len(writer.columns), list[Any]()
+        for query in state.values():
+            # Django's compiler writes each query once; it runs as a subquery of the row's.
+            sql, params = query.query.sql_with_params()
+            writer.columns.append(f"({sql})")
+            state_params += params
         pk = writer.qualified(0, model._meta.pk.attname)
         sql = (
             f"SELECT {', '.join(writer.columns)} FROM {writer.table_as(0)} "
             f"{' '.join(writer.joins)} WHERE {pk} = %s AND {where} = %s"
         )
         return cls(
-            connection.alias, sql, tuple(writer.parts), tuple(state), state_start, tuple(prefetch)
+            connection.alias,
+            sql,
+            tuple(writer.parts),
+            tuple(state),
+            state_start,
+            tuple(state_params),
+            tuple(prefetch),
         )
 
     def load(self, pk: int, sheet_pk: int, user_id: int) -> Any | None:
@@ -96,7 +111,7 @@ class RowRead:
         campaign, None for a non-member) and the roll state as attributes; None if no row."""
         connection = connections[self.alias]
         with connection.cursor() as cursor:
-            cursor.execute(self.sql, [user_id, pk, sheet_pk])
+            cursor.execute(self.sql, [*self.state_params, user_id, pk, sheet_pk])
             found = cursor.fetchone()
         if found is None:
             return None

@@ -110,7 +110,7 @@ def _row_query(system: RuleSystem[Any], row: RowKind) -> _RowQuery:
             row.lookup,
             (*row.related, f"{to_campaign}__log_head"),
             campaign=to_campaign,
-            roll_state=system.rolling.form_class.roll_state_sql,
+            roll_state=system.rolling.form_class.roll_state,
             prefetch=row.prefetch,
         )
 

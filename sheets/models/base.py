@@ -30,6 +30,11 @@ def in_constraint(field: str, values: Iterable[str], name: str) -> models.BaseCo
     return models.CheckConstraint(condition=Q(**{f"{field}__in": list(values)}), name=name)
 
 
+# One read of a character's roll state (RollForm.roll_state): a ``values()`` query over whichever
+# model holds it, which the roll's row read puts in its statement as a subquery.
+type StateRead = models.QuerySet[Any, Any]
+
+
 class Refused(Exception):
     """What a player asked for that the rules or the character's resources do not allow now;
     nothing is written. The message is shown to the player as is (sheets refuse spends, rolls

@@ -3,10 +3,9 @@ characteristics, combat skills."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import models
-from django.db.models import Q
+from django.db.models import Expression, Q, StringAgg, Value
+from django.db.models.functions import Cast, Concat
 from django.utils.functional import cached_property
 
 from rules import cogent, cogent_creation
@@ -14,13 +13,13 @@ from sheets import ranges
 from sheets.models.base import (
     Refused,
     RollableRow,
+    StateRead,
     SystemSheet,
     between_constraint,
     in_constraint,
     range_validators,
 )
 from sheets.models.campaigns import Campaign, Character
-from web.database import column, string_agg, table
 
 # ---------------------------------------------------------------------------------------------
 # Cogent Roleplay
@@ -144,28 +143,28 @@ class CogentSheet(SystemSheet):
         return dice
 
     @staticmethod
-    def penalty_sql(sheet_pk: str, connection: Any) -> dict[str, str]:
-        """What sets a roll's penalty dice, as SQL over ``sheet_pk`` (the SQL of this sheet's
-        pk): the roll's row read runs them with its row (one query, docs/performance.md)
-        instead of the injuries and the disabling characteristics one query each."""
+    def penalty_reads(sheet_pk: Expression) -> dict[str, StateRead]:
+        """What sets a roll's penalty dice, as queries of one value over ``sheet_pk`` (this
+        sheet's pk): the roll's row read runs them as subqueries of its statement (one query,
+        docs/performance.md) instead of the injuries and the disabling characteristics one
+        query each. :meth:`take_penalties` reads what they leave on the row."""
 
-        def joined(model: type[models.Model], value: str, *names: str) -> str:
-            columns = (f"u.{column(connection, model, name)}" for name in names)
-            return (
-                f"SELECT {string_agg(connection, value.format(*columns))} "
-                f"FROM {table(connection, model)} u "
-                f"WHERE u.{column(connection, model, 'sheet')} = {sheet_pk}"
-            )
+        def joined(rows: StateRead, value: Expression) -> StateRead:
+            # The figures of all the sheet's rows, joined (none when it has none).
+            each = rows.filter(sheet_id=sheet_pk).order_by().values("sheet")
+            return each.annotate(joined=StringAgg(value, Value(","))).values("joined")
 
+        text = models.TextField()
         return {
-            "cogent_injury_levels": joined(CogentInjury, "CAST({} AS text)", "level"),
+            "cogent_injury_levels": joined(CogentInjury.objects.all(), Cast("level", text)),
             "cogent_disability_dice": joined(
-                CogentDisability, "{} || ':' || CAST({} AS text)", "attribute", "dice"
+                CogentDisability.objects.all(),
+                Concat("attribute", Value(":"), Cast("dice", text), output_field=text),
             ),
         }
 
     def take_penalties(self, row: models.Model) -> None:
-        """Take the penalty figures :meth:`penalty_sql` put on ``row`` (no query)."""
+        """Take the penalty figures :meth:`penalty_reads` put on ``row`` (no query)."""
         levels = getattr(row, "cogent_injury_levels", "") or ""
         self.__dict__["injury_levels"] = [int(level) for level in levels.split(",") if level]
         dice: dict[str, int] = {}

@@ -9,12 +9,14 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, Self, cast
 
 from django import forms
+from django.db.models import Expression
 from django.http import QueryDict
 
 from log.models import Visibility, offered_visibilities
 from rolls.rolling.targets import Target
 from rules import RandomSource
 from sheets.models import SystemSheet
+from sheets.models.base import StateRead
 
 if TYPE_CHECKING:
     from rolls.models import Assist
@@ -211,12 +213,12 @@ class RollForm[S: SystemSheet](forms.Form):
         return data
 
     @classmethod
-    def roll_state_sql(cls, sheet_pk: str, connection: Any) -> dict[str, str]:
-        """Whatever else this panel reads about the character, as SQL expressions (by the name
-        each is set under on the row) over ``sheet_pk``, the SQL of the row's sheet's pk: the
-        roll's row read (rolls/rolling/row_read.py) reads them with the row, so that a roll is
-        one query before its transaction. The form reads them only while its sheet is the one
-        loaded with the row: a re-read sheet re-reads."""
+    def roll_state(cls, sheet_pk: Expression) -> dict[str, StateRead]:
+        """Whatever else this panel reads about the character, as ORM queries of one value each
+        (by the name it is set under on the row) over ``sheet_pk``, the row's sheet's pk: the
+        roll's row read (rolls/rolling/row_read.py) runs them as subqueries of its one
+        statement. The form reads them only while its sheet is the one loaded with the row: a
+        re-read sheet re-reads."""
         return {}
 
     def spends(self, action: str) -> bool:

@@ -6,7 +6,7 @@ from functools import cache, partial
 from typing import Any, cast
 
 from django import forms
-from django.db.models import QuerySet
+from django.db.models import Expression, QuerySet
 from django.http import QueryDict
 
 from log.models import Kind, Visibility
@@ -28,6 +28,7 @@ from rolls.rolling.outcomes import (
 from rules import RandomSource, cogent
 from sheets import ranges
 from sheets.models import CUSTOM_WEAPON, Character, CogentSheet, Refused
+from sheets.models.base import StateRead
 
 # ---------------------------------------------------------------------------------------------
 # Cogent Roleplay
@@ -150,11 +151,10 @@ class CogentRollForm(RollForm[CogentSheet]):
     )
 
     @classmethod
-    def roll_state_sql(cls, sheet_pk: str, connection: Any) -> dict[str, str]:
+    def roll_state(cls, sheet_pk: Expression) -> dict[str, StateRead]:
         # The penalty dice and whether an assist waits: three queries a roll would make.
-        return CogentSheet.penalty_sql(sheet_pk, connection) | {
-            "waiting_assist_pk": Assist.objects.waiting_sql(sheet_pk, connection)
-        }
+        waiting = Assist.objects.waiting().filter(assisted_id=sheet_pk).values("pk")[:1]
+        return CogentSheet.penalty_reads(sheet_pk) | {"waiting_assist_pk": waiting}
 
     def _loaded_with_target(self) -> bool:
         """Is the sheet the one loaded with the target, with the target's roll state?"""
