@@ -31,6 +31,7 @@ from rolls.log.records import EXPORT_VALUES
 from rolls.log.records import record as export_record
 from rolls.models import LogHead
 from rolls.models.keys import published_keys
+from rolls.models.texts import TEXT_REMOVED, with_texts
 from sheets.access import campaign_for_member
 from sheets.usage import heavy_limited
 from web.abandon import stops_when_abandoned
@@ -66,7 +67,7 @@ CSV_COLUMNS = (
     "odds_percent",
     "follows",
     "resources",
-    "redacted",
+    "placeholder",
     "hash",
 )
 
@@ -184,6 +185,7 @@ def export_rows(
     ``ATOMIC_REQUESTS``), whose rows another connection might not see: there one connection
     reads every chunk in turn.
     """
+    entries = with_texts(entries)  # a committed text: one LEFT JOIN, no query per entry
     read = tuple(name for name in JSON_COLUMNS if name not in unread)
     texts = {f"{name}__text": Cast(name, TextField()) for name in read}
     fields = [name for name in EXPORT_VALUES if name not in JSON_COLUMNS + unread]
@@ -285,16 +287,16 @@ def _json_values(
 
 
 def _csv_line(record: dict[str, Any], columns: tuple[str, ...]) -> list[Any]:
-    readable = not record["redacted"]
+    readable = not record["placeholder"]
     cells = {key: record.get(key, "") for key in ("seq", *PLACEHOLDER_FIELDS)}
-    cells["redacted"] = "yes" if record["redacted"] else "no"
+    cells["placeholder"] = "yes" if record["placeholder"] else "no"
     if readable:
         cells |= {
             "breakdown": record["breakdown"],
             "faces": record["faces"],  # already the cell (CSV_CELLS)
             "outcome": record["outcome"],
             "outcome_label": record["outcome_label"],
-            "detail": record["detail"],
+            "detail": TEXT_REMOVED if record["detail"] is None else record["detail"],
             "odds": record["odds"],
             "odds_percent": _percent(record["odds"]),
             "follows": record["follows"] or "",

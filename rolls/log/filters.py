@@ -15,7 +15,7 @@ from django.http import QueryDict
 from django.utils import timezone
 
 from rolls.messages.forms import recipient_rows, speaker_rows, split_choices
-from rolls.models import OUTCOME_LABELS, RollEntry
+from rolls.models import OUTCOME_LABELS, EntryText, RollEntry
 from rolls.sessions.state import SessionItem, marker_rows, sessions_of
 from sheets.converters import parse_id
 from sheets.models import Campaign, Character, Membership
@@ -54,6 +54,14 @@ def _has_pieces(word: str) -> RawSQL:
         [word],
         output_field=BooleanField(),
     )
+
+
+def _said(word: str) -> Q:
+    """A committed text (hash version 6) holds ``word``: the texts live beside the chain
+    (rolls/models/texts.py), out of the joined search text; on PostgreSQL their own trigram
+    index (migration 0030) answers. A removed text holds nothing."""
+    texts = EntryText.objects.filter(text__icontains=word).exclude(salt="")
+    return Q(pk__in=texts.values("entry_id"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -297,12 +305,15 @@ class LogFilterForm(forms.Form):
                 # reads the campaign newest first and stops at the page's end, a rare one takes
                 # the index (multiplying six guessed LIKE selectivities made every word look rare).
                 # For the GM ``readable`` is true and the second half drops out.
-                entries = entries.filter(_in_some_column(word) & (known | readable))
+                entries = entries.filter(
+                    (_in_some_column(word) & (known | readable)) | (_said(word) & readable)
+                )
                 continue
             figures = (
                 Q(breakdown__icontains=word)
                 | Q(detail__icontains=word)
                 | Q(outcome_label__icontains=word)
+                | _said(word)
             )
             if indexed:
                 entries = entries.filter(_has_pieces(word))

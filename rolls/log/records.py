@@ -13,6 +13,7 @@ from typing import Any
 
 from rolls.log.tokens import entry_token, entry_url
 from rolls.models import RollEntry
+from rolls.models.texts import TEXT_VALUES, shown, with_texts
 
 EXPORT_VALUES = (
     "pk",
@@ -53,6 +54,8 @@ EXPORT_VALUES = (
     "proof",
     "signature",
     "signed_by",
+    "commitments",
+    *TEXT_VALUES,
     "readable",
 )
 
@@ -69,29 +72,33 @@ def record(row: dict[str, Any], readable: bool, *, full: bool) -> dict[str, Any]
         "kind": row["kind"] if readable else "roll",
         "visibility": row["visibility"],
         "label": row["label"],
-        "redacted": not readable,
+        "placeholder": not readable,
     }
     if not readable:
         return base
-    record = base | {
-        "options": row["options"],
-        "pool": row["pool"],
-        "breakdown": row["breakdown"],
-        "faces": row["faces"],
-        "outcome": row["outcome"],
-        "outcome_label": row["outcome_label"],
-        "detail": row["detail"],
-        "result": row["result"] if full else _numberless(row["result"]),
-        "odds": row["odds"],
-        "odds_table": row["odds_table"],
-        "resources": row["resource_changes"],
-        # The followed entry's hash: an id that numbers nothing (it is readable whenever this is).
-        "follows": row["follows__hash"],
-        "hash": row["hash"],
-        # The dice's proof goes wherever the dice go, and nowhere else: it reveals them
-        # (docs/verifiable-dice.md). Its "position" is a commitment that numbers nothing.
-        "proof": row["proof"],
-    }
+    record = (
+        base
+        | {
+            "options": row["options"],
+            "pool": row["pool"],
+            "breakdown": row["breakdown"],
+            "faces": row["faces"],
+            "outcome": row["outcome"],
+            "outcome_label": row["outcome_label"],
+            "detail": row["detail"],
+            "result": row["result"] if full else _numberless(row["result"]),
+            "odds": row["odds"],
+            "odds_table": row["odds_table"],
+            "resources": row["resource_changes"],
+            # The followed entry's hash: an id that numbers nothing (it is readable whenever this is).
+            "follows": row["follows__hash"],
+            "hash": row["hash"],
+            # The dice's proof goes wherever the dice go, and nowhere else: it reveals them
+            # (docs/verifiable-dice.md). Its "position" is a commitment that numbers nothing.
+            "proof": row["proof"],
+        }
+        | _committed(row)
+    )
     if full:
         record |= {
             "prev_hash": row["prev_hash"],
@@ -112,8 +119,23 @@ def record(row: dict[str, Any], readable: bool, *, full: bool) -> dict[str, Any]
             # entry's seq, which only the GM's export carries.
             "signature": row["signature"],
             "signed_by": row["signed_by"],
+            # Version 6 on ({} before, and where nothing was typed): hashed in place of the text.
+            "commitments": row["commitments"],
         }
     return record
+
+
+def _committed(row: dict[str, Any]) -> dict[str, Any]:
+    """Hash version 6: a committed text is shown under its field's name beside its commitment
+    and salt, which is all a reader needs to check it (``text_problems`` in the verifier); null
+    once removed. Older entries' records keep their shape, field for field."""
+    commitments = row.get("commitments")
+    if not commitments:
+        return {}
+    text, salt = shown(row)
+    if text is None or not salt:
+        return {"detail": None, "commitments": commitments}
+    return {"detail": text, "commitments": commitments, "salts": {"detail": salt}}
 
 
 def _numberless(result: Any) -> Any:
@@ -142,12 +164,13 @@ def api_record(row: dict[str, Any], *, full: bool, base_url: str) -> dict[str, A
 
 def api_records(entries: Any, *, full: bool, base_url: str) -> list[dict[str, Any]]:
     """``entries`` (already visible-filtered, ordered and sliced) as API records, in one query."""
-    return [api_record(row, full=full, base_url=base_url) for row in entries.values(*EXPORT_VALUES)]
+    rows = with_texts(entries).values(*EXPORT_VALUES)
+    return [api_record(row, full=full, base_url=base_url) for row in rows]
 
 
 def public_record(entry_pk: int, *, base_url: str) -> dict[str, Any]:
     """An entry as every member reads it — for the webhooks, which only ever send entries every
     member may read (public rolls and reveals: docs/webhooks.md). The caller checks that."""
     fields = [name for name in EXPORT_VALUES if name != "readable"]
-    row = RollEntry.objects.filter(pk=entry_pk).values(*fields).get()
+    row = with_texts(RollEntry.objects.filter(pk=entry_pk)).values(*fields).get()
     return api_record(row | {"readable": True}, full=False, base_url=base_url)

@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 
 from rolls.messages.forms import EVERYONE, GM_ONLY, WHISPER
 from rolls.models import EntryRecipient, Kind, RollEntry, Visibility
+from rolls.models.texts import keep, seal
 from sheets.models import Campaign, Character, Membership, Refused
 from web.ratelimit import Rate, attempt, rate
 
@@ -71,7 +72,7 @@ def post_message(
             kind=Kind.MESSAGE,
             visibility=AUDIENCES[audience],
             options=options,
-            detail=text,
+            text=text,
         )
         _write_recipients(entry)
     return entry
@@ -87,7 +88,7 @@ def correct_message(user: Any, entry: RollEntry, text: str) -> RollEntry:
     try:
         with transaction.atomic():
             newest = RollEntry.objects.filter(root=root).order_by("-seq").first() or root
-            if newest.detail == text:
+            if newest.said == text:
                 raise Refused("That is what the message says already.")
             correction = _append(
                 user,
@@ -97,7 +98,7 @@ def correct_message(user: Any, entry: RollEntry, text: str) -> RollEntry:
                 kind=Kind.MESSAGE_EDIT,
                 follows=newest,
                 options=root.options,
-                detail=text,
+                text=text,
             )
             _write_recipients(correction)
     except IntegrityError:
@@ -105,11 +106,14 @@ def correct_message(user: Any, entry: RollEntry, text: str) -> RollEntry:
     return correction
 
 
-def _append(user: Any, campaign: Campaign, **fields: Any) -> RollEntry:
-    # A message has no dice and nothing to chance; what was said goes in ``detail`` (hashed, and
-    # searched like a roll's words), and ``label`` stays empty as a marker's does (the skill
-    # filter passes empty labels for free).
-    return RollEntry.objects.append(
+def _append(user: Any, campaign: Campaign, *, text: str, **fields: Any) -> RollEntry:
+    # A message has no dice and nothing to chance; what was said stands in ``detail`` (searched
+    # like a roll's words), and ``label`` stays empty as a marker's does (the skill filter passes
+    # empty labels for free). The text itself is committed, not bound (hash version 6): the
+    # entry hashes SHA-256(salt ‖ text) and an empty ``detail``, the text and salt are kept
+    # beside the chain in the same transaction, so it can be removed and the chain still verify.
+    commitments, texts = seal({"detail": text})
+    entry = RollEntry.objects.append(
         campaign=campaign,
         user=user,
         username=user.get_username(),
@@ -117,8 +121,12 @@ def _append(user: Any, campaign: Campaign, **fields: Any) -> RollEntry:
         label="",
         odds="1/1",
         odds_display="",
+        detail="",
+        commitments=commitments,
         **fields,
     )
+    keep(entry, texts)
+    return entry
 
 
 def _write_recipients(entry: RollEntry) -> None:

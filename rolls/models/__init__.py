@@ -27,6 +27,7 @@ from rolls.models.log import (
     HASH_VERSION_GM_TABLE,
     HASH_VERSION_PROOF,
     HASH_VERSION_SALTED,
+    HASH_VERSION_TEXT,
     SALT_BYTES,
     AppendOnlyError,
     HeadMoved,
@@ -44,6 +45,7 @@ from rolls.models.table import (
     RollCallQuerySet,
     RollCallTarget,
 )
+from rolls.models.texts import EntryText
 from rolls.models.trials import (
     FACE_COLUMNS,
     TALLY_KEY,
@@ -74,6 +76,7 @@ __all__ = [
     "HASH_VERSION_GM_TABLE",
     "HASH_VERSION_PROOF",
     "HASH_VERSION_SALTED",
+    "HASH_VERSION_TEXT",
     "MARKER_KINDS",
     "MAX_ATTEMPTS",
     "MESSAGE_KINDS",
@@ -97,6 +100,7 @@ __all__ = [
     "DeliveryStatus",
     "Die",
     "EntryRecipient",
+    "EntryText",
     "HeadMoved",
     "HiddenEntry",
     "Kind",

@@ -223,6 +223,31 @@ def check_proof(entry_record: dict[str, Any], keys: dict[str, dict[str, Any]]) -
         raise ProofError("entry's faces do not follow from the VRF output")
 
 
+def text_commitment(salt: str, text: str) -> str:
+    """What an entry of hash version 6 binds of a piece of free text: SHA-256 of the salt's 32
+    bytes (given as 64 hex digits) followed by the text in UTF-8, as 64 hex digits."""
+    return hashlib.sha256(bytes.fromhex(salt) + text.encode("utf-8")).hexdigest()
+
+
+def text_problems(record: dict[str, Any]) -> list[str]:
+    """Where a record's shown text does not open its commitment (hash version 6: the record
+    names each committed field in ``commitments``, shows its text under the field's own name and
+    its salt in ``salts``). A field whose text was removed (null) is skipped: what is gone can't
+    be checked, and isn't shown."""
+    problems = []
+    salts = record.get("salts") or {}
+    for name, commitment in (record.get("commitments") or {}).items():
+        if record.get(name) is None:
+            continue
+        try:
+            opens = text_commitment(salts[name], record[name]) == commitment
+        except (KeyError, TypeError, ValueError, AttributeError):
+            opens = False
+        if not opens:
+            problems.append(f"its {name} does not match the commitment")
+    return problems
+
+
 def head_message(campaign: int, length: int, hash: str) -> bytes:
     """What the server signs: the log as it stood at ``length`` entries, ending in ``hash``."""
     return b"poolside head v1\n" + canonical({"campaign": campaign, "hash": hash, "length": length})
@@ -343,18 +368,25 @@ def _check_chain(export: dict[str, Any], keys: dict[str, Any], report: Report) -
     report.chain = "chain broken or unsigned" if problems else "chain intact and signed"
 
 
+def is_placeholder(record: dict[str, Any]) -> bool:
+    """A hidden roll's placeholder: ``"placeholder": true`` (exports before hash version 6 called
+    it ``"redacted"``, which still reads)."""
+    return bool(record.get("placeholder") or record.get("redacted"))
+
+
 def verify_export(export: dict[str, Any], keys: dict[str, Any] | None = None) -> Report:
     """Check an exported log. ``keys``: published keys by id, or the server's keys file
     ({"keys": [...]}); None trusts the export's own list."""
     report = Report()
     source = {"keys": export.get("keys")} if keys is None else keys
     keys = index_keys(source["keys"] if "keys" in source else list(source.values()), report)
-    report.hidden = sum(bool(r.get("redacted")) for r in export["entries"])
+    report.hidden = sum(is_placeholder(r) for r in export["entries"])
     report.entries = len(export["entries"]) - report.hidden
     # Numbered by place in the export, placeholders included, so a reader can find the entry.
     for n, record in enumerate(export["entries"], start=1):
-        if record.get("redacted"):
+        if is_placeholder(record):
             continue
+        report.problems += [f"entry {n}: {problem}" for problem in text_problems(record)]
         if not record.get("proof"):
             report.not_vrf += 1
             continue
@@ -387,9 +419,20 @@ def view_start(campaign: int, member: int) -> str:
     return hashlib.sha256(b"poolside view v1\n" + start).hexdigest()
 
 
+def view_bound(item: dict[str, Any]) -> dict[str, Any]:
+    """What of an item the view chains: all of it, except (view item format 2, an entry of hash
+    version 6) the committed texts and their salts — the commitments stand for them, so a text
+    can be removed and the view still verifies."""
+    committed = item.get("commitments")
+    if not committed:
+        return item
+    return {k: v for k, v in item.items() if k not in committed and k != "salts"}
+
+
 def view_step(previous: str, item: dict[str, Any]) -> str:
-    """The view's hash after one more item: SHA-256 of the hash before and the item's digest."""
-    digest = hashlib.sha256(canonical(item)).digest()
+    """The view's hash after one more item: SHA-256 of the hash before and the digest of the
+    item as bound (``view_bound``)."""
+    digest = hashlib.sha256(canonical(view_bound(item))).digest()
     return hashlib.sha256(bytes.fromhex(previous) + digest).hexdigest()
 
 
@@ -408,6 +451,7 @@ def verify_view(view: dict[str, Any], keys: Any, saved: dict[str, Any] | None = 
         problems.append("the saved head is not this member's empty view")
     for n, item in enumerate(view["items"], start=1):
         running = view_step(running, item)
+        problems += [f"item {n}: {problem}" for problem in text_problems(item)]
         if saved is not None and n == saved.get("length") and running != saved.get("hash"):
             problems.append(f"history changed: item {n} no longer ends where the saved head did")
     if saved is not None and int(saved.get("length", 0)) > len(view["items"]):

@@ -29,8 +29,16 @@ from django.db.models import (
 
 from rolls.log.records import EXPORT_VALUES, record
 from rolls.log.tokens import entry_token
-from rolls.models import EntryRecipient, RollEntry, SeenCheckpoint, SeenHead, Visibility
+from rolls.models import (
+    HASH_VERSION_TEXT,
+    EntryRecipient,
+    RollEntry,
+    SeenCheckpoint,
+    SeenHead,
+    Visibility,
+)
 from rolls.models.keys import server_key
+from rolls.models.texts import with_texts
 from rolls.proofs.poolside_verify import view_message, view_start, view_step
 from sheets.models import Membership
 
@@ -56,7 +64,7 @@ def _readable_when_written(membership: Membership) -> Q:
 
 def seen_entries(membership: Membership) -> QuerySet[RollEntry]:
     """The entries in the member's view, each with ``seen_readable`` (in full, or a placeholder)."""
-    entries = RollEntry.objects.filter(campaign_id=membership.campaign_id)
+    entries = with_texts(RollEntry.objects.filter(campaign_id=membership.campaign_id))
     if membership.is_gm:
         return entries.annotate(seen_readable=Value(True))
     rule = _readable_when_written(membership)
@@ -67,8 +75,16 @@ def seen_entries(membership: Membership) -> QuerySet[RollEntry]:
 
 
 def item(row: dict[str, Any]) -> dict[str, Any]:
-    """One item of the view: the entry as the member's export writes it, and its opaque id."""
-    return {"id": entry_token(row["pk"])} | record(row, bool(row["seen_readable"]), full=False)
+    """One item of the view: the entry as the member's export writes it, and its opaque id.
+
+    An entry of hash version 6 or later gives an item of format 2: a placeholder says so as
+    ``"placeholder"``, and a committed text is chained by its commitment (``view_bound``). An
+    older entry's item keeps format 1 byte for byte (a placeholder is ``"redacted"``): members'
+    saved heads and the checkpoints were chained over those bytes."""
+    shown = {"id": entry_token(row["pk"])} | record(row, bool(row["seen_readable"]), full=False)
+    if (row["hash_version"] or 0) < HASH_VERSION_TEXT:
+        shown = {("redacted" if k == "placeholder" else k): v for k, v in shown.items()}
+    return shown
 
 
 def role(membership: Membership) -> str:

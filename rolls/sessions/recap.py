@@ -13,6 +13,7 @@ from rolls.log.records import EXPORT_VALUES
 from rolls.log.tokens import entry_url
 from rolls.messages.text import speaker_name, to_plain
 from rolls.models import MESSAGE_KINDS, Kind, RollEntry
+from rolls.models.texts import row_detail, with_texts
 from rolls.sessions.state import SessionItem, SessionState
 from rolls.webhooks.payloads import plain
 from sheets.models import Campaign, Membership
@@ -31,7 +32,8 @@ def rows_for(campaign: Campaign, item: SessionItem, membership: Membership | Non
     else:
         entries = RollEntry.objects.visible_to(membership)
         fields = EXPORT_VALUES
-    rows = list(item.narrow(entries).order_by("seq").values(*fields)[:RECAP_MAX])
+    rows = list(with_texts(item.narrow(entries)).order_by("seq").values(*fields)[:RECAP_MAX])
+    rows = [row | {"detail": row_detail(row)} for row in rows]
     return rows if membership is not None else [row | {"readable": True} for row in rows]
 
 

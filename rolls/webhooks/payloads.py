@@ -189,7 +189,9 @@ _REACHING = re.compile(r"([<@])")
 
 def _message_embed(record: dict[str, Any], footer: str) -> dict[str, Any]:
     """A message (docs/messages.md) as one embed: its text, a correction marked as one."""
-    text = _REACHING.sub(r"\\\1", record.get("detail", ""))
+    # A text removed (hash version 6) is null: said so, never sent as "None".
+    said = record.get("detail")
+    text = _REACHING.sub(r"\\\1", "(text removed)" if said is None else said)
     if record.get("kind") == Kind.MESSAGE_EDIT:
         text = "*Correction:* " + text
     embed: dict[str, Any] = {
