@@ -366,8 +366,9 @@ def _export_head(
         "format": "poolside-roll-log",
         # 2: no seq/prev_hash for players, "follows" is the followed entry's hash, the GM's
         # export has the salt and every other hashed field. 3: the dice proofs, the keys, and
-        # (the GM's) the signatures, the signed head and the position secret.
-        "version": 3,
+        # (the GM's) the signatures, the signed head and the position secret. 4: a placeholder is
+        # "placeholder" (was "redacted"), and a message's text comes with its commitment and salt.
+        "version": 4,
         "campaign": {"id": campaign.pk, "name": campaign.name, "system": campaign.system},
         "exported_at": now.isoformat(timespec="seconds"),
         "exported_by": request.user.get_username(),

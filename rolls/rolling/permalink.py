@@ -75,6 +75,6 @@ def entry_page(
     if entry.is_message and entry.roller_id == request.user.pk and not context["follow_up_entry"]:
         # The newest version of the author's own message: theirs to correct.
         context["correction_form"] = correction_form or CorrectionForm(
-            initial={"text": entry.detail}
+            initial={"text": entry.said or ""}
         )
     return render(request, "rolls/entry_detail.html", context, status=status)

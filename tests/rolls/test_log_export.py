@@ -135,7 +135,7 @@ def test_json_is_versioned_and_parses_back(client, party):
     assert response["Content-Type"] == "application/json"
     assert response["Content-Disposition"].endswith('.json"')
     data = json.loads(body(response))
-    assert data["format"] == "poolside-roll-log" and data["version"] == 3
+    assert data["format"] == "poolside-roll-log" and data["version"] == 4
     assert data["campaign"] == {
         "id": party.campaign.pk,
         "name": party.campaign.name,
