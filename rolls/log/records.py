@@ -99,30 +99,33 @@ def record(row: dict[str, Any], readable: bool, *, full: bool) -> dict[str, Any]
         }
         | _committed(row)
     )
-    if full:
-        record |= {
-            "prev_hash": row["prev_hash"],
-            "salt": row["salt"],
-            "follows_seq": row["follows__seq"],
-            "reveals_seq": row["reveals__seq"],
-            "root_seq": row["root__seq"],
-            "call": row["call_id"],
-            "contest": row["contest_id"],
-            "character_id": row["character_ref"],
-            "user_id": row["user_ref"],
-            "roller_id": row["roller_ref"],
-            "hidden_character": row["hidden_character"],
-            # Version 4 on (null before): the form the hash follows, and the odds it covers.
-            "hash_version": row["hash_version"],
-            "odds_display": row["odds_display"],
-            # The server's signature of the log's head right after this entry: it names the
-            # entry's seq, which only the GM's export carries.
-            "signature": row["signature"],
-            "signed_by": row["signed_by"],
-            # Version 6 on ({} before, and where nothing was typed): hashed in place of the text.
-            "commitments": row["commitments"],
-        }
-    return record
+    return record | _chain(row) if full else record
+
+
+def _chain(row: dict[str, Any]) -> dict[str, Any]:
+    """The rest of the hashed form, for the GM's records: with them, the chain verifies."""
+    return {
+        "prev_hash": row["prev_hash"],
+        "salt": row["salt"],
+        "follows_seq": row["follows__seq"],
+        "reveals_seq": row["reveals__seq"],
+        "root_seq": row["root__seq"],
+        "call": row["call_id"],
+        "contest": row["contest_id"],
+        "character_id": row["character_ref"],
+        "user_id": row["user_ref"],
+        "roller_id": row["roller_ref"],
+        "hidden_character": row["hidden_character"],
+        # Version 4 on (null before): the form the hash follows, and the odds it covers.
+        "hash_version": row["hash_version"],
+        "odds_display": row["odds_display"],
+        # The server's signature of the log's head right after this entry: it names the
+        # entry's seq, which only the GM's export carries.
+        "signature": row["signature"],
+        "signed_by": row["signed_by"],
+        # Version 6 on (null before; {} where nothing was typed): hashed in place of texts.
+        "commitments": row["commitments"],
+    }
 
 
 def _committed(row: dict[str, Any]) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """Hash version 6: free text committed, not bound (docs/roll-log.md). Entries gain
-``commitments`` (a column every earlier entry leaves empty, outside its hash: adding it updates
-no row, so the append-only trigger is not asked), and the text and salt go to ``EntryText``,
+``commitments`` (null on every earlier entry, outside its hash: adding it updates no row, so the
+append-only trigger is not asked; nullable and without a default, so SQLite adds it in place
+instead of remaking the table, which would drop the table's triggers), and the text and salt go to ``EntryText``,
 which no trigger guards: it may be emptied.
 
 On PostgreSQL the texts get a trigram index like the entries' search text (0016): the log's
@@ -34,7 +35,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="rollentry",
             name="commitments",
-            field=models.JSONField(blank=True, default=dict, editable=False),
+            field=models.JSONField(blank=True, editable=False, null=True),
         ),
         migrations.CreateModel(
             name="EntryText",

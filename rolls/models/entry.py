@@ -167,8 +167,9 @@ class RollEntry(models.Model):
         help_text="Random, hashed with the entry (version 3), shown only to who may read it.",
     )
     # Version 6: the commitment to each piece of free text (field → SHA-256(salt ‖ text), hex),
-    # hashed in its place; the text and salt are in EntryText, which may be emptied.
-    commitments = models.JSONField(default=dict, blank=True, editable=False)
+    # hashed in its place; the text and salt are in EntryText, which may be emptied. Null before
+    # version 6 (no default: SQLite adds the column in place, keeping the table's triggers).
+    commitments = models.JSONField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField()
     # The dice's proof (docs/verifiable-dice.md): the VRF input's parts and the proof that the
     # faces follow from them under the server's key; {} when no dice were drawn. Hashed (v5).
@@ -291,7 +292,7 @@ class RollEntry(models.Model):
         """The entry's words as shown: ``detail``, or where it is committed (version 6) the text
         beside the chain — None once removed. Read ``with_texts`` (rolls/models/texts.py), a
         list costs no query per entry."""
-        if "detail" not in self.commitments:
+        if "detail" not in (self.commitments or {}):
             return self.detail
         if not hasattr(self, "detail_shown"):
             self.detail_shown = (

@@ -419,6 +419,7 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         entry.user_ref = entry.user_id
         entry.roller_ref = entry.roller_id
         entry.hash_version = HASH_VERSION_TEXT
+        entry.commitments = entry.commitments or {}
         entry.proof = drawn.proof if drawn else {}
         entry.created_at = timezone.now()
         entry.hash = entry.compute_hash()
