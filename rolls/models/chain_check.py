@@ -138,7 +138,7 @@ def _text_changed(campaign_id: int, committed: dict[int, RollEntry]) -> RollEntr
         if entry is None:  # a text for an entry that committed none
             return EntryText.objects.select_related("entry").filter(entry_id=entry_id)[0].entry
         try:
-            opens = text_commitment(salt, text) == entry.commitments.get(field)
+            opens = text_commitment(salt, text) == (entry.commitments or {}).get(field)
         except ValueError:  # a salt that isn't hex
             opens = False
         if not opens:
