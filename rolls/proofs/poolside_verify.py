@@ -9,7 +9,8 @@ to the entry before, the head, every Ed25519 signature and each proof's ``positi
 the export's own ``keys`` unless ``--keys`` gives the keys file the server publishes. It prints one
 line per problem and a summary; exit status 0 all good, 1 a problem, 2 input unreadable. It does
 not recompute an entry's hash from its contents (the server's ``verify_log`` does that): it checks
-that the hashes link and are signed.
+that the hashes link and are signed. A message's text (hash version 6) must open its commitment,
+SHA-256(salt ‖ text); a text removed is counted, not a problem.
 """
 
 from __future__ import annotations
@@ -280,6 +281,7 @@ class Report:
     hidden: int = 0
     proofs: int = 0
     not_vrf: int = 0
+    removed: int = 0  # committed texts removed (hash version 6): the commitment stays
     chain: str = "chain not checked (no chain head: not a GM's export)"
     problems: list[str] = field(default_factory=list)
 
@@ -291,6 +293,7 @@ class Report:
         counts = f"{self.entries} entries, {self.proofs} proofs verified"
         counts += f", {self.not_vrf} not from the VRF" if self.not_vrf else ""
         counts += f", {self.hidden} hidden" if self.hidden else ""
+        counts += f", {self.removed} text(s) removed" if self.removed else ""
         if self.ok:
             return f"OK: {counts}, {self.chain}"
         return f"FAILED: {len(self.problems)} problem(s), first: {self.problems[0]} ({counts})"
@@ -387,6 +390,7 @@ def verify_export(export: dict[str, Any], keys: dict[str, Any] | None = None) ->
         if is_placeholder(record):
             continue
         report.problems += [f"entry {n}: {problem}" for problem in text_problems(record)]
+        report.removed += sum(record.get(name) is None for name in record.get("commitments") or {})
         if not record.get("proof"):
             report.not_vrf += 1
             continue

@@ -102,7 +102,8 @@ def test_a_removed_text_leaves_the_log_its_exports_and_views_verifying(client, p
 
     assert verify_log(party.campaign.pk)[0] == 0
     export = gm_export(client, party)
-    assert poolside_verify.verify_export(export).ok
+    report = poolside_verify.verify_export(export)
+    assert report.ok and report.removed == 1 and "1 text(s) removed" in report.summary()
     assert [r.get("detail") for r in export["entries"] if r["kind"] == Kind.MESSAGE] == [None]
     after = view_answer(client, party, "other_player")
     assert after["head"]["hash"] == before["head"]["hash"] and folds(after)
