@@ -12,8 +12,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from rolls.log.records import public_record
 from rolls.models import EntryText, Kind, LogHead, RollEntry, Visibility
 from rolls.proofs import poolside_verify
+from rolls.webhooks import payloads
 from tests.rolls.helpers import roll_athletics, tamper, verify_log
 from tests.rolls.message_helpers import correct, said
 
@@ -114,6 +116,11 @@ def test_a_removed_text_leaves_the_log_its_exports_and_views_verifying(client, p
     assert "Something I regret." not in page
     message = RollEntry.objects.get(pk=message.pk)
     assert message.said is None
+    # What leaves the site from now on says so too: the webhooks' and Discord's record.
+    record = public_record(message.pk, base_url="https://example.test")
+    assert record["detail"] is None
+    (embed,) = payloads.discord_message(party.campaign, record)["embeds"]
+    assert embed["description"] == "(text removed)"
 
 
 def test_a_version_5_entry_still_verifies_and_keeps_its_view_item(client, party):
