@@ -56,12 +56,23 @@ def _has_pieces(word: str) -> RawSQL:
     )
 
 
-def _said(word: str) -> Q:
+def _said(word: str, campaign_id: int, *, indexed: bool) -> Q | RawSQL:
     """A committed text (hash version 6) holds ``word``: the texts live beside the chain
     (rolls/models/texts.py), out of the joined search text; on PostgreSQL their own trigram
-    index (migration 0030) answers. A removed text holds nothing."""
-    texts = EntryText.objects.filter(text__icontains=word).exclude(salt="")
-    return Q(pk__in=texts.values("entry_id"))
+    index (migration 0030) answers. A removed text holds nothing.
+
+    On PostgreSQL the entries come as ``id = ANY(ARRAY(…))``: the texts' ids are read once, and
+    or'd with the trigram condition both are index scans (a BitmapOr). As ``id IN (…)`` the
+    sub-select made PostgreSQL walk the whole campaign for a word no entry holds: 336 ms instead
+    of 4 at 200,000 entries."""
+    texts = EntryText.objects.filter(entry__campaign_id=campaign_id, text__icontains=word)
+    found = texts.exclude(salt="").values("entry_id")
+    if not indexed:
+        return Q(pk__in=found)
+    sql, params = found.query.sql_with_params()
+    return RawSQL(
+        f'"rolls_rollentry"."id" = ANY(ARRAY({sql}))', params, output_field=BooleanField()
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -296,6 +307,8 @@ class LogFilterForm(forms.Form):
                 | Q(username__icontains=word)
                 | Q(label__icontains=word)
             )
+            # A message's text (version 6) is beside the chain, out of the entries' own text.
+            said = _said(word, self.campaign.pk, indexed=indexed)
             # A word of one or two letters has no trigram: the trigram index can't narrow it
             # (asking it anyway costs a pass over the whole index); the pieces index does.
             if indexed and len(word) >= TRIGRAM:
@@ -306,17 +319,17 @@ class LogFilterForm(forms.Form):
                 # the index (multiplying six guessed LIKE selectivities made every word look rare).
                 # For the GM ``readable`` is true and the second half drops out.
                 entries = entries.filter(
-                    (_in_some_column(word) & (known | readable)) | (_said(word) & readable)
+                    (_in_some_column(word) & (known | readable)) | (said & readable)
                 )
                 continue
             figures = (
                 Q(breakdown__icontains=word)
                 | Q(detail__icontains=word)
                 | Q(outcome_label__icontains=word)
-                | _said(word)
+                | said
             )
             if indexed:
-                entries = entries.filter(_has_pieces(word))
+                entries = entries.filter(_has_pieces(word) | said)
             entries = entries.filter(known | (figures & readable))
         return entries
 

@@ -151,8 +151,12 @@ def test_a_version_5_entry_still_verifies_and_keeps_its_view_item(client, party)
 
 
 def test_search_finds_a_message_by_its_words(client, party):
-    said(client, party, "player", "The lighthouse keeper lies.")
+    """The text is out of the entry's row: searched beside it (by both of PostgreSQL's paths: a
+    word of three letters or more, and a shorter one)."""
+    said(client, party, "player", "The lighthouse keeper lies. An ox!")
     client.force_login(party.other_player)
     url = reverse("campaign_log", args=[party.campaign.pk])
-    assert "lighthouse keeper" in client.get(url, {"q": "lighthouse"}).content.decode()
-    assert "lighthouse keeper" not in client.get(url, {"q": "harbour"}).content.decode()
+    for word in ("lighthouse", "ox", "lighthouse ox"):
+        assert "lighthouse keeper" in client.get(url, {"q": word}).content.decode(), word
+    for word in ("harbour", "qz", "lighthouse qz"):
+        assert "lighthouse keeper" not in client.get(url, {"q": word}).content.decode(), word
