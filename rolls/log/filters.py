@@ -322,7 +322,7 @@ class LogFilterForm(forms.Form):
                     (_in_some_column(word) & (known | readable)) | (said & readable)
                 )
                 continue
-            figures = (
+            in_figures = (
                 Q(breakdown__icontains=word)
                 | Q(detail__icontains=word)
                 | Q(outcome_label__icontains=word)
@@ -330,7 +330,7 @@ class LogFilterForm(forms.Form):
             )
             if indexed:
                 entries = entries.filter(_has_pieces(word) | said)
-            entries = entries.filter(known | (figures & readable))
+            entries = entries.filter(known | (in_figures & readable))
         return entries
 
     def _in_session(self, entries: Any, f: dict[str, Any]) -> Any:
