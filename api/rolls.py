@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from api.base import ERRORS, READ_THROTTLE, ROLL_THROTTLE, ApiError, invalid, needs_roll_scope
 from api.campaigns import MAX_ID, Id
 from log.models import RollEntry
+from log.models.texts import with_texts
 from log.tokens import PATTERN, entry_pk, entry_token
 from rolls.log.filters import filtered_entries
 from rolls.log.records import EXPORT_VALUES, Record, api_record, api_records
@@ -109,7 +110,8 @@ class PlanOut(Schema):
 
 class Entry(Schema):
     """A log entry as the JSON export writes it (docs/log-tools.md), with its id and permalink.
-    ``redacted`` entries (the roller's own blind roll) carry only the placeholder fields."""
+    ``placeholder`` entries (the roller's own blind roll) carry only the placeholder fields.
+    A message's text (hash version 6) comes with its commitment and salt; null once removed."""
 
     id: str
     url: str
@@ -120,7 +122,7 @@ class Entry(Schema):
     kind: str
     visibility: str
     label: str
-    redacted: bool
+    placeholder: bool
     options: dict[str, object] | None = None
     pool: dict[str, object] | None = None
     breakdown: str | None = None
@@ -139,6 +141,12 @@ class Entry(Schema):
         description="The dice's proof ({} when no dice came from the VRF): check it with the "
         "published keys (GET /keys) as docs/verifiable-dice.md says",
     )
+    commitments: dict[str, str] | None = Field(
+        None,
+        description="Hash version 6: each committed field's SHA-256(salt ‖ text), hex "
+        "(docs/roll-log.md); the text is the field's value, null once removed",
+    )
+    salts: dict[str, str] | None = Field(None, description="Each committed field's salt, hex")
 
     # The GM's records also carry the chain (seq, prev_hash, salt, …).
     model_config = ConfigDict(extra="allow")
@@ -562,7 +570,7 @@ def log(request: HttpRequest, pk: Id, query: Query[LogQuery]) -> dict[str, objec
             else entries.filter(pk__gt=cursor_pk)
         )
     ordering = "-pk" if query.order == "newest" else "pk"
-    rows = list(entries.order_by(ordering).values(*EXPORT_VALUES)[: query.limit + 1])
+    rows = list(with_texts(entries).order_by(ordering).values(*EXPORT_VALUES)[: query.limit + 1])
     more = len(rows) > query.limit
     rows = rows[: query.limit]
     base_url = request.build_absolute_uri("/").rstrip("/")

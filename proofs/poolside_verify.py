@@ -9,7 +9,8 @@ to the entry before, the head, every Ed25519 signature and each proof's ``positi
 the export's own ``keys`` unless ``--keys`` gives the keys file the server publishes. It prints one
 line per problem and a summary; exit status 0 all good, 1 a problem, 2 input unreadable. It does
 not recompute an entry's hash from its contents (the server's ``verify_log`` does that): it checks
-that the hashes link and are signed.
+that the hashes link and are signed. A message's text (hash version 6) must open its commitment,
+SHA-256(salt ‖ text); a text removed is counted, not a problem.
 """
 
 from __future__ import annotations
@@ -223,6 +224,38 @@ def check_proof(entry_record: dict[str, Any], keys: dict[str, dict[str, Any]]) -
         raise ProofError("entry's faces do not follow from the VRF output")
 
 
+def text_commitment(salt: str, text: str) -> str:
+    """What an entry of hash version 6 binds of a piece of free text: SHA-256 of the salt's 32
+    bytes (given as 64 hex digits) followed by the text in UTF-8, as 64 hex digits."""
+    return hashlib.sha256(bytes.fromhex(salt) + text.encode("utf-8")).hexdigest()
+
+
+def text_problems(record: Mapping[str, object]) -> list[str]:
+    """Where a record's shown text does not open its commitment (hash version 6: the record
+    names each committed field in ``commitments``, shows its text under the field's own name and
+    its salt in ``salts``). A field whose text was removed (null) is skipped: what is gone can't
+    be checked, and isn't shown."""
+    problems = []
+    salts, commitments = record.get("salts"), record.get("commitments")
+    salts = salts if isinstance(salts, dict) else {}
+    for name, commitment in (commitments if isinstance(commitments, dict) else {}).items():
+        text = record.get(name)
+        if text is None:
+            continue
+        salt = salts.get(name)
+        try:
+            opens = (
+                isinstance(text, str)
+                and isinstance(salt, str)
+                and text_commitment(salt, text) == commitment
+            )
+        except ValueError:  # a salt that isn't hex
+            opens = False
+        if not opens:
+            problems.append(f"its {name} does not match the commitment")
+    return problems
+
+
 def head_message(campaign: int, length: int, hash: str) -> bytes:
     """What the server signs: the log as it stood at ``length`` entries, ending in ``hash``."""
     return b"poolside head v1\n" + canonical({"campaign": campaign, "hash": hash, "length": length})
@@ -255,6 +288,7 @@ class Report:
     hidden: int = 0
     proofs: int = 0
     not_vrf: int = 0
+    removed: int = 0  # committed texts removed (hash version 6): the commitment stays
     chain: str = "chain not checked (no chain head: not a GM's export)"
     problems: list[str] = field(default_factory=list)
 
@@ -266,6 +300,7 @@ class Report:
         counts = f"{self.entries} entries, {self.proofs} proofs verified"
         counts += f", {self.not_vrf} not from the VRF" if self.not_vrf else ""
         counts += f", {self.hidden} hidden" if self.hidden else ""
+        counts += f", {self.removed} text(s) removed" if self.removed else ""
         if self.ok:
             return f"OK: {counts}, {self.chain}"
         return f"FAILED: {len(self.problems)} problem(s), first: {self.problems[0]} ({counts})"
@@ -343,18 +378,26 @@ def _check_chain(export: dict[str, Any], keys: dict[str, Any], report: Report) -
     report.chain = "chain broken or unsigned" if problems else "chain intact and signed"
 
 
+def is_placeholder(record: Mapping[str, object]) -> bool:
+    """A hidden roll's placeholder: ``"placeholder": true`` (exports before hash version 6 called
+    it ``"redacted"``, which still reads)."""
+    return bool(record.get("placeholder") or record.get("redacted"))
+
+
 def verify_export(export: dict[str, Any], keys: dict[str, Any] | None = None) -> Report:
     """Check an exported log. ``keys``: published keys by id, or the server's keys file
     ({"keys": [...]}); None trusts the export's own list."""
     report = Report()
     source = {"keys": export.get("keys")} if keys is None else keys
     keys = index_keys(source["keys"] if "keys" in source else list(source.values()), report)
-    report.hidden = sum(bool(r.get("redacted")) for r in export["entries"])
+    report.hidden = sum(is_placeholder(r) for r in export["entries"])
     report.entries = len(export["entries"]) - report.hidden
     # Numbered by place in the export, placeholders included, so a reader can find the entry.
     for n, record in enumerate(export["entries"], start=1):
-        if record.get("redacted"):
+        if is_placeholder(record):
             continue
+        report.problems += [f"entry {n}: {problem}" for problem in text_problems(record)]
+        report.removed += sum(record.get(name) is None for name in record.get("commitments") or {})
         if not record.get("proof"):
             report.not_vrf += 1
             continue
@@ -387,9 +430,20 @@ def view_start(campaign: int, member: int) -> str:
     return hashlib.sha256(b"poolside view v1\n" + start).hexdigest()
 
 
+def view_bound(item: Mapping[str, object]) -> Mapping[str, object]:
+    """What of an item the view chains: all of it, except (view item format 2, an entry of hash
+    version 6) the committed texts and their salts — the commitments stand for them, so a text
+    can be removed and the view still verifies."""
+    committed = item.get("commitments")
+    if not committed or not isinstance(committed, dict):
+        return item
+    return {k: v for k, v in item.items() if k not in committed and k != "salts"}
+
+
 def view_step(previous: str, item: Mapping[str, object]) -> str:
-    """The view's hash after one more item: SHA-256 of the hash before and the item's digest."""
-    digest = hashlib.sha256(canonical(item)).digest()
+    """The view's hash after one more item: SHA-256 of the hash before and the digest of the
+    item as bound (``view_bound``)."""
+    digest = hashlib.sha256(canonical(view_bound(item))).digest()
     return hashlib.sha256(bytes.fromhex(previous) + digest).hexdigest()
 
 
@@ -408,6 +462,7 @@ def verify_view(view: dict[str, Any], keys: Any, saved: dict[str, Any] | None = 
         problems.append("the saved head is not this member's empty view")
     for n, item in enumerate(view["items"], start=1):
         running = view_step(running, item)
+        problems += [f"item {n}: {problem}" for problem in text_problems(item)]
         if saved is not None and n == saved.get("length") and running != saved.get("hash"):
             problems.append(f"history changed: item {n} no longer ends where the saved head did")
     if saved is not None and int(saved.get("length", 0)) > len(view["items"]):

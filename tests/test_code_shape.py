@@ -37,7 +37,7 @@ NOT_OURS = {"migrations", "node_modules", "staticfiles"}
 # drifted from 518 to 836 between two reviews (issue 55); this is the count after the typing
 # pass. Lower it when you type something; never raise it (a JSON shape is a TypedDict, a value
 # that may be anything is ``object``, a request is ``HttpRequest``).
-ANY_MAX = 398
+ANY_MAX = 397
 # Every package of the app (the cores and apps that moved out of rolls included; tests and
 # benchmarks are not the app).
 APP_PACKAGES = tuple(p for p in PACKAGES if p not in ("benchmarks", "tests", "docs"))

@@ -7,6 +7,7 @@ from log.models.chain import (
     HASH_VERSION_GM_TABLE,
     HASH_VERSION_PROOF,
     HASH_VERSION_SALTED,
+    HASH_VERSION_TEXT,
     SALT_BYTES,
     AppendOnlyError,
     HeadMoved,
@@ -32,6 +33,7 @@ from log.models.kinds import (
 from log.models.messages import EntryRecipient
 from log.models.recorded import RECORDED_LINKS
 from log.models.seen import SeenCheckpoint, SeenHead
+from log.models.texts import EntryText
 from log.models.trials import (
     FACE_COLUMNS,
     TALLY_KEY,
@@ -51,6 +53,7 @@ __all__ = [
     "HASH_VERSION_GM_TABLE",
     "HASH_VERSION_PROOF",
     "HASH_VERSION_SALTED",
+    "HASH_VERSION_TEXT",
     "KINDS",
     "MARKER_KINDS",
     "OUTCOME_LABELS",
@@ -63,6 +66,7 @@ __all__ = [
     "ChainReport",
     "Die",
     "EntryRecipient",
+    "EntryText",
     "HeadMoved",
     "HiddenEntry",
     "Kind",

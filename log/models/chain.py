@@ -24,6 +24,7 @@ from django.db.models import (
     Exists,
     ExpressionWrapper,
     F,
+    FilteredRelation,
     JSONField,
     OuterRef,
     Q,
@@ -42,6 +43,7 @@ from log.models.keys import server_key
 from log.models.kinds import MARKER_KINDS, Kind, Visibility, kind_info, kinds_where
 from log.models.messages import EntryRecipient
 from log.models.sources import DiceSource
+from log.models.texts import with_texts
 from proofs.poolside_verify import entry_message, head_message
 from rules import RandomSource
 from sheets.models import Campaign, Character, Membership
@@ -85,6 +87,12 @@ HASH_VERSION_ODDS = 4
 HASH_VERSION_PROOF = 5
 
 
+# Version 6 (every entry written since) adds ``commitments``: a member's free text (a message,
+# its correction) enters as SHA-256(salt ‖ text), the text itself kept beside the chain
+# (log/models/texts.py), so it can be removed while the hash, signature and views still verify.
+HASH_VERSION_TEXT = 6
+
+
 class HeadMoved(Exception):
     """The dice were drawn for a chain position another append took first: nothing was written.
     The caller rolls again under the head's lock (rolls/rolling/actions.py)."""
@@ -123,9 +131,15 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         and whether the character is hidden now (templates/rolls/_entry_portrait.html shows the
         portrait only to those who may read the character), two columns of one join rather than
         a query per row."""
-        return self.select_related("follows", "reveals").annotate(
+        # A message's text and, for a correction, the text before it (hash version 6: beside
+        # the chain, log/models/texts.py) come as two more LEFT JOINs.
+        return with_texts(self.select_related("follows", "reveals")).annotate(
             character_portrait=F("character__portrait"),
             character_hidden_now=F("character__hidden_from_players"),
+            follows_text=FilteredRelation(
+                "follows__texts", condition=Q(follows__texts__field="detail")
+            ),
+            follows_shown=F("follows_text__text"),
         )
 
     def page(self, campaign: Campaign, *, before: int | None, size: int) -> list[RollEntry]:
@@ -400,7 +414,8 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         entry.character_ref = entry.character_id
         entry.user_ref = entry.user_id
         entry.roller_ref = entry.roller_id
-        entry.hash_version = HASH_VERSION_PROOF
+        entry.hash_version = HASH_VERSION_TEXT
+        entry.commitments = entry.commitments or {}
         entry.proof = drawn.proof if drawn else {}
         entry.created_at = timezone.now()
         entry.hash = entry.compute_hash()

@@ -15,12 +15,14 @@ from log.models.head import GENESIS_HASH, LogHead
 from log.models.keys import keys_by_id, signature_valid
 from log.models.kinds import Visibility
 from log.models.messages import EntryRecipient
+from log.models.texts import EntryText
 from proofs.poolside_verify import (
     ProofError,
     check_proof,
     entry_message,
     head_message,
     position,
+    text_commitment,
 )
 from proofs.witness import Witness, commitment
 
@@ -55,6 +57,7 @@ def verify_chain(
     witnessed = _Witnessed(campaign_id, witnesses)
     witnessed.see(0, GENESIS_HASH)
     whispers: dict[int, RollEntry] = {}
+    committed: dict[int, RollEntry] = {}
     for entry in rows.iterator(chunk_size=2000):
         count += 1
         if entry.seq != count:
@@ -73,10 +76,14 @@ def verify_chain(
             return ChainReport(count - 1, entry, problem)
         if entry.visibility == Visibility.WHISPER:
             whispers[entry.pk] = entry
+        if entry.commitments:
+            committed[entry.pk] = entry
         witnessed.see(count, entry.hash)
         previous = entry.hash
     if moved_whisper := _recipients_moved(campaign_id, whispers):
         return ChainReport(count, moved_whisper, "its recipients are not those it recorded")
+    if changed := _text_changed(campaign_id, committed):
+        return ChainReport(count, changed, "its text does not match the commitment it recorded")
     report = _head_report(head, count, previous, check)
     if not report.intact:
         return report
@@ -117,6 +124,26 @@ def _recipients_moved(campaign_id: int, whispers: dict[int, RollEntry]) -> RollE
         if entry is None:  # a row naming an entry that is no whisper
             return EntryRecipient.objects.select_related("entry").filter(entry_id=pk)[0].entry
         if found.get(pk, set()) != set(entry.recipient_ids):
+            return entry
+    return None
+
+
+def _text_changed(campaign_id: int, committed: dict[int, RollEntry]) -> RollEntry | None:
+    """The first entry whose kept text (log/models/texts.py) does not open the commitment it
+    hashed, or None. One query over the campaign's texts. A text removed (no row, or emptied to
+    no salt) is no break: the hash binds the commitment, never the text."""
+    rows = EntryText.objects.filter(entry__campaign_id=campaign_id).exclude(salt="")
+    for entry_id, field, text, salt in rows.order_by("entry_id").values_list(
+        "entry_id", "field", "text", "salt"
+    ):
+        entry = committed.get(entry_id)
+        if entry is None:  # a text for an entry that committed none
+            return EntryText.objects.select_related("entry").filter(entry_id=entry_id)[0].entry
+        try:
+            opens = text_commitment(salt, text) == (entry.commitments or {}).get(field)
+        except ValueError:  # a salt that isn't hex
+            opens = False
+        if not opens:
             return entry
     return None
 

@@ -24,6 +24,7 @@ from log.models.chain import (
     HASH_VERSION_GM_TABLE,
     HASH_VERSION_PROOF,
     HASH_VERSION_SALTED,
+    HASH_VERSION_TEXT,
     SALT_BYTES,
     AppendOnlyError,
     RollEntryQuerySet,
@@ -165,6 +166,10 @@ class RollEntry(models.Model):
         editable=False,
         help_text="Random, hashed with the entry (version 3), shown only to who may read it.",
     )
+    # Version 6: the commitment to each piece of free text (field → SHA-256(salt ‖ text), hex),
+    # hashed in its place; the text and salt are in EntryText, which may be emptied. Null before
+    # version 6 (no default: SQLite adds the column in place, keeping the table's triggers).
+    commitments = models.JSONField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField()
     # The dice's proof (docs/verifiable-dice.md): the VRF input's parts and the proof that the
     # faces follow from them under the server's key; {} when no dice were drawn. Hashed (v5).
@@ -278,6 +283,29 @@ class RollEntry(models.Model):
         return kind_info(self.kind)
 
     @property
+    def said(self) -> str | None:
+        """The entry's words as shown: ``detail``, or where it is committed (version 6) the text
+        beside the chain — None once removed. Read ``with_texts`` (log/models/texts.py), a
+        list costs no query per entry."""
+        if "detail" not in (self.commitments or {}):
+            return self.detail
+        if not hasattr(self, "detail_shown"):
+            self.detail_shown = (
+                self.texts.filter(field="detail").values_list("text", flat=True).first()
+            )
+        return self.detail_shown
+
+    @property
+    def said_before(self) -> str | None:
+        """A correction's previous version's words (``for_cards`` joins them on), as ``said``."""
+        before = self.follows
+        if before is None:
+            return None
+        if hasattr(self, "follows_shown") and not hasattr(before, "detail_shown"):
+            before.detail_shown = self.follows_shown
+        return before.said
+
+    @property
     def recipient_ids(self) -> list[int]:
         """A whisper's recipients as hashed with it (``options["to"]``; EntryRecipient indexes
         the same ids for SQL)."""
@@ -384,6 +412,8 @@ class RollEntry(models.Model):
             content |= {"v": self.hash_version, "odds_display": self.odds_display}
         if self.hash_version is not None and self.hash_version >= HASH_VERSION_PROOF:
             content["proof"] = self.proof
+        if self.hash_version is not None and self.hash_version >= HASH_VERSION_TEXT:
+            content["commitments"] = self.commitments
         return content
 
     def cut_link(self) -> str | None:

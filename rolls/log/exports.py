@@ -28,6 +28,7 @@ from django.views.decorators.http import require_GET
 
 from log.models import LogHead, RollEntryQuerySet
 from log.models.keys import published_keys
+from log.models.texts import TEXT_REMOVED, with_texts
 from rolls.log.filters import filtered_entries
 from rolls.log.records import EXPORT_VALUES, Record
 from rolls.log.records import record as export_record
@@ -67,7 +68,7 @@ CSV_COLUMNS = (
     "odds_percent",
     "follows",
     "resources",
-    "redacted",
+    "placeholder",
     "hash",
 )
 
@@ -185,6 +186,7 @@ def export_rows(
     ``ATOMIC_REQUESTS``), whose rows another connection might not see: there one connection
     reads every chunk in turn.
     """
+    entries = with_texts(entries)  # a committed text: one LEFT JOIN, no query per entry
     read = tuple(name for name in JSON_COLUMNS if name not in unread)
     texts = {f"{name}__text": Cast(name, TextField()) for name in read}
     fields = [name for name in EXPORT_VALUES if name not in JSON_COLUMNS + unread]
@@ -286,16 +288,16 @@ def _json_values(
 
 
 def _csv_line(record: Mapping[str, object], columns: tuple[str, ...]) -> list[object]:
-    readable = not record["redacted"]
+    readable = not record["placeholder"]
     cells = {key: record.get(key, "") for key in ("seq", *PLACEHOLDER_FIELDS)}
-    cells["redacted"] = "yes" if record["redacted"] else "no"
+    cells["placeholder"] = "yes" if record["placeholder"] else "no"
     if readable:
         cells |= {
             "breakdown": record["breakdown"],
             "faces": record["faces"],  # already the cell (CSV_CELLS)
             "outcome": record["outcome"],
             "outcome_label": record["outcome_label"],
-            "detail": record["detail"],
+            "detail": TEXT_REMOVED if record["detail"] is None else record["detail"],
             "odds": record["odds"],
             "odds_percent": _percent(record["odds"]),
             "follows": record["follows"] or "",
@@ -365,8 +367,9 @@ def _export_head(
         "format": "poolside-roll-log",
         # 2: no seq/prev_hash for players, "follows" is the followed entry's hash, the GM's
         # export has the salt and every other hashed field. 3: the dice proofs, the keys, and
-        # (the GM's) the signatures, the signed head and the position secret.
-        "version": 3,
+        # (the GM's) the signatures, the signed head and the position secret. 4: a placeholder is
+        # "placeholder" (was "redacted"), and a message's text comes with its commitment and salt.
+        "version": 4,
         "campaign": {"id": campaign.pk, "name": campaign.name, "system": campaign.system},
         "exported_at": now.isoformat(timespec="seconds"),
         "exported_by": request.user.get_username(),

@@ -8,10 +8,12 @@ page of the log costs one query and no per-row object.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC
 from typing import Any, TypedDict
 
 from log.models import RollEntry, RollEntryQuerySet
+from log.models.texts import TEXT_VALUES, shown, with_texts
 from log.tokens import entry_token, entry_url
 
 EXPORT_VALUES = (
@@ -53,6 +55,8 @@ EXPORT_VALUES = (
     "proof",
     "signature",
     "signed_by",
+    "commitments",
+    *TEXT_VALUES,
     "readable",
 )
 
@@ -74,7 +78,7 @@ class Record(TypedDict, total=False):
     kind: str
     visibility: str
     label: str
-    redacted: bool
+    placeholder: bool
     options: object
     pool: object
     breakdown: str
@@ -118,51 +122,73 @@ def record(row: dict[str, Any], readable: bool, *, full: bool) -> Record:
         "kind": row["kind"] if readable else "roll",
         "visibility": row["visibility"],
         "label": row["label"],
-        "redacted": not readable,
+        "placeholder": not readable,
     }
     if not readable:
         return base
-    record = base | {
-        "options": row["options"],
-        "pool": row["pool"],
-        "breakdown": row["breakdown"],
-        "faces": row["faces"],
-        "outcome": row["outcome"],
-        "outcome_label": row["outcome_label"],
-        "detail": row["detail"],
-        "result": row["result"] if full else _numberless(row["result"]),
-        "odds": row["odds"],
-        "odds_table": row["odds_table"],
-        "resources": row["resource_changes"],
-        # The followed entry's hash: an id that numbers nothing (it is readable whenever this is).
-        "follows": row["follows__hash"],
-        "hash": row["hash"],
-        # The dice's proof goes wherever the dice go, and nowhere else: it reveals them
-        # (docs/verifiable-dice.md). Its "position" is a commitment that numbers nothing.
-        "proof": row["proof"],
-    }
-    if full:
-        record |= {
-            "prev_hash": row["prev_hash"],
-            "salt": row["salt"],
-            "follows_seq": row["follows__seq"],
-            "reveals_seq": row["reveals__seq"],
-            "root_seq": row["root__seq"],
-            "call": row["call_id"],
-            "contest": row["contest_id"],
-            "character_id": row["character_ref"],
-            "user_id": row["user_ref"],
-            "roller_id": row["roller_ref"],
-            "hidden_character": row["hidden_character"],
-            # Version 4 on (null before): the form the hash follows, and the odds it covers.
-            "hash_version": row["hash_version"],
-            "odds_display": row["odds_display"],
-            # The server's signature of the log's head right after this entry: it names the
-            # entry's seq, which only the GM's export carries.
-            "signature": row["signature"],
-            "signed_by": row["signed_by"],
+    record = (
+        base
+        | {
+            "options": row["options"],
+            "pool": row["pool"],
+            "breakdown": row["breakdown"],
+            "faces": row["faces"],
+            "outcome": row["outcome"],
+            "outcome_label": row["outcome_label"],
+            "detail": row["detail"],
+            "result": row["result"] if full else _numberless(row["result"]),
+            "odds": row["odds"],
+            "odds_table": row["odds_table"],
+            "resources": row["resource_changes"],
+            # The followed entry's hash: an id that numbers nothing (it is readable whenever this is).
+            "follows": row["follows__hash"],
+            "hash": row["hash"],
+            # The dice's proof goes wherever the dice go, and nowhere else: it reveals them
+            # (docs/verifiable-dice.md). Its "position" is a commitment that numbers nothing.
+            "proof": row["proof"],
         }
-    return record
+        | _committed(row)
+    )
+    return record | _chain(row) if full else record
+
+
+def _chain(row: dict[str, Any]) -> dict[str, object]:
+    """The rest of the hashed form, for the GM's records: with them, the chain verifies."""
+    return {
+        "prev_hash": row["prev_hash"],
+        "salt": row["salt"],
+        "follows_seq": row["follows__seq"],
+        "reveals_seq": row["reveals__seq"],
+        "root_seq": row["root__seq"],
+        "call": row["call_id"],
+        "contest": row["contest_id"],
+        "character_id": row["character_ref"],
+        "user_id": row["user_ref"],
+        "roller_id": row["roller_ref"],
+        "hidden_character": row["hidden_character"],
+        # Version 4 on (null before): the form the hash follows, and the odds it covers.
+        "hash_version": row["hash_version"],
+        "odds_display": row["odds_display"],
+        # The server's signature of the log's head right after this entry: it names the
+        # entry's seq, which only the GM's export carries.
+        "signature": row["signature"],
+        "signed_by": row["signed_by"],
+        # Version 6 on (null before; {} where nothing was typed): hashed in place of texts.
+        "commitments": row["commitments"],
+    }
+
+
+def _committed(row: Mapping[str, object]) -> dict[str, object]:
+    """Hash version 6: a committed text is shown under its field's name beside its commitment
+    and salt, which is all a reader needs to check it (``text_problems`` in the verifier); null
+    once removed. Older entries' records keep their shape, field for field."""
+    commitments = row.get("commitments")
+    if not commitments:
+        return {}
+    text, salt = shown(row)
+    if text is None or not salt:
+        return {"detail": None, "commitments": commitments}
+    return {"detail": text, "commitments": commitments, "salts": {"detail": salt}}
 
 
 def _numberless(result: object) -> object:
@@ -190,12 +216,13 @@ def api_record(row: dict[str, Any], *, full: bool, base_url: str) -> Record:
 
 def api_records(entries: RollEntryQuerySet, *, full: bool, base_url: str) -> list[Record]:
     """``entries`` (already visible-filtered, ordered and sliced) as API records, in one query."""
-    return [api_record(row, full=full, base_url=base_url) for row in entries.values(*EXPORT_VALUES)]
+    rows = with_texts(entries).values(*EXPORT_VALUES)
+    return [api_record(row, full=full, base_url=base_url) for row in rows]
 
 
 def public_record(entry_pk: int, *, base_url: str) -> Record:
     """An entry as every member reads it — for the webhooks, which only ever send entries every
     member may read (public rolls and reveals: docs/webhooks.md). The caller checks that."""
     fields = [name for name in EXPORT_VALUES if name != "readable"]
-    row = RollEntry.objects.filter(pk=entry_pk).values(*fields).get()
+    row = with_texts(RollEntry.objects.filter(pk=entry_pk)).values(*fields).get()
     return api_record(row | {"readable": True}, full=False, base_url=base_url)

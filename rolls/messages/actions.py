@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from log.models import EntryRecipient, Kind, RollEntry, Visibility
+from log.models.texts import keep, seal
 from rolls.messages.forms import EVERYONE, GM_ONLY, WHISPER
 from sheets.models import Campaign, Character, Membership, Refused
 from web.ratelimit import Rate, attempt, rate
@@ -74,7 +75,7 @@ def post_message(
             kind=Kind.MESSAGE,
             visibility=AUDIENCES[audience],
             options=options,
-            detail=text,
+            text=text,
         )
         _write_recipients(entry)
     return entry
@@ -90,7 +91,7 @@ def correct_message(user: User, entry: RollEntry, text: str) -> RollEntry:
     try:
         with transaction.atomic():
             newest = RollEntry.objects.filter(root=root).order_by("-seq").first() or root
-            if newest.detail == text:
+            if newest.said == text:
                 raise Refused("That is what the message says already.")
             correction = _append(
                 user,
@@ -100,7 +101,7 @@ def correct_message(user: User, entry: RollEntry, text: str) -> RollEntry:
                 kind=Kind.MESSAGE_EDIT,
                 follows=newest,
                 options=root.options,
-                detail=text,
+                text=text,
             )
             _write_recipients(correction)
     except IntegrityError:
@@ -108,18 +109,24 @@ def correct_message(user: User, entry: RollEntry, text: str) -> RollEntry:
     return correction
 
 
-def _append(user: User, campaign: Campaign, **fields: Any) -> RollEntry:
-    # A message has no dice and nothing to chance: the roll's columns keep their empty defaults
-    # (no odds; ``label`` empty as a marker's, which the skill filter passes for free). What was
-    # said goes in ``detail`` (hashed, and searched like a roll's words). Messages written before
-    # carry the stand-in odds "1/1", hashed with them: theirs stays.
-    return RollEntry.objects.append(
+def _append(user: User, campaign: Campaign, *, text: str, **fields: Any) -> RollEntry:
+    # A message has no dice and nothing to chance; what was said stands in ``detail`` (searched
+    # like a roll's words), and ``label`` stays empty as a marker's does (the skill filter passes
+    # empty labels for free). The text itself is committed, not bound (hash version 6): the
+    # entry hashes SHA-256(salt ‖ text) and an empty ``detail``, the text and salt are kept
+    # beside the chain in the same transaction, so it can be removed and the chain still verify.
+    commitments, texts = seal({"detail": text})
+    entry = RollEntry.objects.append(
         campaign=campaign,
         user=user,
         username=user.get_username(),
         system=campaign.system,
+        detail="",
+        commitments=commitments,
         **fields,
     )
+    keep(entry, texts)
+    return entry
 
 
 def _write_recipients(entry: RollEntry) -> None:

@@ -3,8 +3,9 @@
 Two well-kept libraries do the work, each the one thing it is for (never escaping of ours):
 markdown-it-py parses a small CommonMark subset with raw HTML off, and nh3 (the bindings of the
 ammonia sanitizer) keeps only the tags and attributes below from whatever it produced. The stored
-text (the entry's ``detail``, hashed into the chain) is the Markdown itself, so a later change
-here re-renders every message without touching the log.
+text (``RollEntry.said``: committed into the chain from hash version 6, bound in ``detail``
+before) is the Markdown itself, so a later change here re-renders every message without touching
+the log.
 """
 
 from __future__ import annotations

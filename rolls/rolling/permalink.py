@@ -77,6 +77,6 @@ def entry_page(
     ):
         # The newest version of the author's own message: theirs to correct.
         context["correction_form"] = correction_form or CorrectionForm(
-            initial={"text": entry.detail}
+            initial={"text": entry.said or ""}
         )
     return render(request, "rolls/entry_detail.html", context, status=status)

@@ -27,11 +27,19 @@ from django.db.models import (
     Value,
 )
 
-from log.models import EntryRecipient, RollEntry, SeenCheckpoint, SeenHead, Visibility
+from log.models import (
+    HASH_VERSION_TEXT,
+    EntryRecipient,
+    RollEntry,
+    SeenCheckpoint,
+    SeenHead,
+    Visibility,
+)
 from log.models.keys import server_key
+from log.models.texts import with_texts
 from log.tokens import entry_token
 from proofs.poolside_verify import view_message, view_start, view_step
-from rolls.log.records import EXPORT_VALUES, Record, record
+from rolls.log.records import EXPORT_VALUES, record
 from sheets.models import Membership
 
 STEP = 64  # a checkpoint every STEP items
@@ -56,7 +64,7 @@ def _readable_when_written(membership: Membership) -> Q:
 
 def seen_entries(membership: Membership) -> QuerySet[RollEntry]:
     """The entries in the member's view, each with ``seen_readable`` (in full, or a placeholder)."""
-    entries = RollEntry.objects.filter(campaign_id=membership.campaign_id)
+    entries = with_texts(RollEntry.objects.filter(campaign_id=membership.campaign_id))
     if membership.is_gm:
         return entries.annotate(seen_readable=Value(True))
     rule = _readable_when_written(membership)
@@ -66,9 +74,18 @@ def seen_entries(membership: Membership) -> QuerySet[RollEntry]:
     )
 
 
-def item(row: dict[str, Any]) -> Record:
-    """One item of the view: the entry as the member's export writes it, and its opaque id."""
-    return {"id": entry_token(row["pk"])} | record(row, bool(row["seen_readable"]), full=False)
+def item(row: dict[str, Any]) -> dict[str, object]:
+    """One item of the view: the entry as the member's export writes it, and its opaque id.
+
+    An entry of hash version 6 or later gives an item of format 2: a placeholder says so as
+    ``"placeholder"``, and a committed text is chained by its commitment (``view_bound``). An
+    older entry's item keeps format 1 byte for byte (a placeholder is ``"redacted"``): members'
+    saved heads and the checkpoints were chained over those bytes."""
+    shown: dict[str, object] = {"id": entry_token(row["pk"])}
+    shown |= record(row, bool(row["seen_readable"]), full=False)
+    if (row["hash_version"] or 0) < HASH_VERSION_TEXT:
+        shown = {("redacted" if k == "placeholder" else k): v for k, v in shown.items()}
+    return shown
 
 
 def role(membership: Membership) -> str:
@@ -123,7 +140,9 @@ def newest_entry(campaign_id: int) -> int:
     return newest or 0
 
 
-def items_between(head: SeenHead, membership: Membership, start: int, stop: int) -> list[Record]:
+def items_between(
+    head: SeenHead, membership: Membership, start: int, stop: int
+) -> list[dict[str, object]]:
     """The items at positions ``start + 1`` to ``stop`` of the member's view (as caught up)."""
     if stop <= start:
         return []
@@ -141,7 +160,7 @@ def hash_at(head: SeenHead, length: int) -> str:
     return head.checkpoints.get(length=length).hash
 
 
-def signed(membership: Membership, length: int, hash_: str) -> dict[str, Any]:
+def signed(membership: Membership, length: int, hash_: str) -> dict[str, object]:
     """A view head as the server signs it."""
     key = server_key()
     message = view_message(
@@ -160,7 +179,7 @@ def answer(membership: Membership, since: int | None, start: int | None) -> dict
     if start is None:
         back = length - WINDOW if since is None else min(since, length - WINDOW)
         start = max(0, back) // STEP * STEP
-        begin: dict[str, Any] | None = {"length": start, "hash": hash_at(head, start)}
+        begin: dict[str, object] | None = {"length": start, "hash": hash_at(head, start)}
     else:
         start, begin = max(0, min(start, length)), None
     stop = min(length, start + PAGE)

@@ -11,6 +11,7 @@ from typing import Any
 from django.utils import timezone
 
 from log.models import RollEntry, kind_info
+from log.models.texts import row_detail, with_texts
 from log.tokens import entry_url
 from rolls.log.records import EXPORT_VALUES
 from rolls.messages.text import speaker_name, to_plain
@@ -32,7 +33,8 @@ def rows_for(campaign: Campaign, item: SessionItem, membership: Membership | Non
     else:
         entries = RollEntry.objects.visible_to(membership)
         fields = EXPORT_VALUES
-    rows = list(item.narrow(entries).order_by("seq").values(*fields)[:RECAP_MAX])
+    rows = list(with_texts(item.narrow(entries)).order_by("seq").values(*fields)[:RECAP_MAX])
+    rows = [row | {"detail": row_detail(row)} for row in rows]
     return rows if membership is not None else [row | {"readable": True} for row in rows]
 
 

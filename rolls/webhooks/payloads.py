@@ -256,8 +256,10 @@ _REACHING = re.compile(r"([<@])")
 
 def _message_embed(record: Record, footer: str) -> Embed:
     """A message (docs/messages.md) as one embed: its text, a correction marked as one."""
-    text = _REACHING.sub(r"\\\1", record.get("detail", ""))
-    if not kind_info(record["kind"]).starts_chain:  # a message's correction
+    # A text removed (hash version 6) is null: said so, never sent as "None".
+    said = record.get("detail")
+    text = _REACHING.sub(r"\\\1", "(text removed)" if said is None else said)
+    if not kind_info(str(record["kind"])).starts_chain:  # a message's correction
         text = "*Correction:* " + text
     embed: Embed = {
         "url": record.get("url", ""),

@@ -18,8 +18,38 @@ import { canonicalBytes } from "./verify-dice.js";
 
 const L = 2n ** 252n + 27742317777372353535851937790883648493n; // the base point's order
 
+// What of an item the view chains (proofs/poolside_verify.py view_bound): all of it, except
+// (view item format 2) the committed texts and their salts — the commitments stand for them, so a
+// text can be removed and the view still verifies.
+export function viewBound(item) {
+  const committed = item.commitments;
+  if (!committed || Object.keys(committed).length === 0) return item;
+  const bound = {};
+  for (const [key, value] of Object.entries(item)) {
+    if (!(key in committed) && key !== "salts") bound[key] = value;
+  }
+  return bound;
+}
+
 export function viewStep(previousHex, item) {
-  return bytesToHex(sha256(concatBytes(hexToBytes(previousHex), sha256(canonicalBytes(item)))));
+  const digest = sha256(canonicalBytes(viewBound(item)));
+  return bytesToHex(sha256(concatBytes(hexToBytes(previousHex), digest)));
+}
+
+// Does each text shown open its commitment, SHA-256(salt ‖ UTF-8 text)? A removed text (null) is
+// not checked: what is gone isn't shown.
+export function textsOpen(item) {
+  const salts = item.salts || {};
+  for (const [name, commitment] of Object.entries(item.commitments || {})) {
+    if (item[name] === null || item[name] === undefined) continue;
+    try {
+      const digest = sha256(concatBytes(hexToBytes(salts[name]), utf8ToBytes(item[name])));
+      if (bytesToHex(digest) !== commitment) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
 }
 
 export function viewMessage(view, head) {
@@ -64,8 +94,8 @@ function withParams(url, params) {
   return full.toString();
 }
 
-// The check itself, without the page: { status: "ok" | "changed" | "shorter" | "unsigned" |
-// "role", head, view }. Exported for the tests.
+// The check itself, without the page: { status: "ok" | "changed" | "shorter" | "text" |
+// "unsigned" | "role", head, view }. Exported for the tests.
 export async function checkView(url, keysUrl, saved) {
   const since = saved ? { since: saved.length } : {};
   let page = await getJson(withParams(url, since));
@@ -76,9 +106,11 @@ export async function checkView(url, keysUrl, saved) {
   let running = page.start.hash;
   let position = page.start.length;
   let passed = !saved || (position === saved.length && running === saved.hash);
+  let opened = true;
   for (;;) {
     for (const item of page.items) {
       running = viewStep(running, item);
+      opened = opened && textsOpen(item);
       position += 1;
       if (saved && position === saved.length) passed = running === saved.hash;
     }
@@ -86,6 +118,7 @@ export async function checkView(url, keysUrl, saved) {
     page = await getJson(withParams(url, { ...since, start: page.next }));
   }
   if (!passed) return { status: "changed", head, view };
+  if (!opened) return { status: "text", head, view };
   if (position !== head.length || running !== head.hash) return { status: "unsigned", head, view };
   const keys = (await getJson(keysUrl)).keys;
   const key = keys.find((each) => each.id === head.key);
@@ -102,6 +135,9 @@ const WORDS = {
   shorter: (saved, head) =>
     `This log is shorter than when this browser last saw it: ${saved.length} entries on ` +
     `${when(saved)}, ${head.length} now. Entries you saw have been removed.`,
+  text: () =>
+    "A message on this page doesn't say what the log recorded it saying: its text doesn't match " +
+    "the commitment your view is signed over. Don't trust it until the GM has checked the log.",
   unsigned: () =>
     "The server's signature on your view of this log doesn't match its entries. Don't trust what " +
     "this page shows until the GM has checked the log.",

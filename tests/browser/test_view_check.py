@@ -5,7 +5,9 @@ the top when an entry it saw was changed or the log got shorter."""
 import pytest
 from playwright.sync_api import expect
 
-from log.models import RollEntry
+from log.models import EntryText, RollEntry
+from rolls.messages.actions import post_message
+from sheets.models import Membership
 from tests.factories import CharacterFactory
 from tests.rolls.helpers import append, tamper
 
@@ -58,3 +60,31 @@ def test_a_log_cut_below_what_this_browser_saw_is_shorter(page, log_in):
         "shorter than when this browser last saw it"
     )
     assert RollEntry.objects.count() == 2
+
+
+def test_a_removed_message_text_still_checks_out_and_a_changed_one_is_said(page, log_in):
+    """Hash version 6: the view chains a message's commitment, not its text. Removing the text
+    leaves the view verified; a text changed beside its commitment is caught by the browser."""
+    character = CharacterFactory()
+    append(character, 1)
+    message = post_message(
+        character.owner,
+        Membership.objects.get(user=character.owner, campaign=character.campaign),
+        character.campaign,
+        text="Two words.",
+        character=None,
+    )
+    other = append(character, 1)[0]
+    log_in(character.owner)
+    open_log(page, character)
+    check = page.locator("#view-check")
+    expect(check).to_contain_text("✓ verified")
+    tamper("UPDATE log_entrytext SET text = 'Other words.' WHERE entry_id = %s", [message.pk])
+    open_log(page, character)
+    expect(page.locator("#view-alarm")).to_contain_text("doesn't say what the log recorded")
+    EntryText.objects.filter(entry=message).delete()
+    open_log(page, character)
+    expect(check).to_contain_text("✓ verified")
+    expect(check).to_contain_text("still holds everything this browser saw before")
+    expect(page.locator("#view-alarm")).to_be_hidden()
+    assert other.pk > message.pk

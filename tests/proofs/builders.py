@@ -76,7 +76,7 @@ def player_export(key: ServerKey = TEST_KEY) -> dict[str, Any]:
     for record in export["entries"]:
         for name in ("seq", "prev_hash", "signature", "signed_by"):
             del record[name]
-    export["entries"].insert(1, {"redacted": True})
+    export["entries"].insert(1, {"placeholder": True})
     return export
 
 

@@ -46,6 +46,15 @@ def test_an_honest_player_export_passes_and_skips_placeholders(player):
     assert "chain not checked" in report.summary()
 
 
+def test_an_export_from_before_version_4_still_reads_its_placeholders(player):
+    """Exports before version 4 called a placeholder "redacted"; the verifier reads both."""
+    older = clone(player)
+    older["entries"][1] = {"redacted": True}
+    report = verify_export(older)
+    assert report.ok, report.problems
+    assert (report.entries, report.hidden) == (4, 1)
+
+
 def test_the_servers_keys_file_is_accepted(gm):
     assert verify_export(gm, {"keys": [published()]}).ok
     assert verify_export(gm, {TEST_KEY.id: published()}).ok

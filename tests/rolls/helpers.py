@@ -127,7 +127,7 @@ _OUTSIDE_COLUMNS = (
     " label, options, pool, breakdown, faces, outcome, outcome_label, detail, result, odds,"
     " resource_changes, campaign_id, visibility, reveals_id, odds_table, call_id, contest_id, salt,"
     " character_ref, user_ref, roller_ref, hidden_character, root_id, hash_version, odds_display,"
-    " proof"
+    " proof, commitments"
 )
 
 
@@ -203,6 +203,8 @@ def _outside_content(row, seq_of):
         content |= {"v": row["hash_version"], "odds_display": row["odds_display"]}
     if row["hash_version"] is not None and row["hash_version"] >= 5:  # version 5: the dice proof
         content["proof"] = loads(row["proof"])
+    if row["hash_version"] is not None and row["hash_version"] >= 6:  # version 6: commitments
+        content["commitments"] = loads(row["commitments"])
     return content
 
 

@@ -105,9 +105,9 @@ def api_sees(party, user, entry):
         assert not listed and not leaked, (user, leaked)
         return NOTHING
     assert detail.status_code == 200 and len(listed) == 1
-    if listed[0]["redacted"]:
-        assert detail.json()["redacted"] and not leaked
-        assert set(listed[0]) == {"id", "url", *PLACEHOLDER_FIELDS, "redacted"}
+    if listed[0]["placeholder"]:
+        assert detail.json()["placeholder"] and not leaked
+        assert set(listed[0]) == {"id", "url", *PLACEHOLDER_FIELDS, "placeholder"}
         return PLACEHOLDER
     assert listed[0]["faces"] == entry.faces and listed[0]["outcome"] == entry.outcome
     return FULL

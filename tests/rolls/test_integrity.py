@@ -161,7 +161,7 @@ def test_two_identical_rolls_get_different_salts_and_hashes():
     character = CharacterFactory()
     first, second = append(character, 2, label="Same")
     assert first.salt != second.salt
-    assert first.content()["v"] == second.content()["v"] == 5
+    assert first.content()["v"] == second.content()["v"] == 6
 
 
 def test_an_entry_from_before_the_salt_still_verifies_in_its_own_form():
@@ -361,7 +361,7 @@ def test_verify_log_reports_changed_odds_as_shown():
     """odds_display, the odds the card showed, was outside the hash: version 4 covers it."""
     character = CharacterFactory()
     (entry,) = append(character, 1)
-    assert entry.content()["v"] == 5 and entry.content()["odds_display"] == entry.odds_display
+    assert entry.content()["v"] == 6 and entry.content()["odds_display"] == entry.odds_display
     tamper("UPDATE rolls_rollentry SET odds_display = %s WHERE id = %s", ["99.9%", entry.pk])
     report = RollEntry.objects.verify_chain(character.campaign_id)
     assert report.reason == "its content no longer matches its hash"

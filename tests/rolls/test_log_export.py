@@ -18,6 +18,7 @@ from django.urls import reverse
 from log.models import LogHead, Visibility
 from sheets.models import System
 from tests.factories import MembershipFactory, RollEntryFactory
+from tests.rolls.message_helpers import said
 
 pytestmark = pytest.mark.django_db
 
@@ -76,7 +77,7 @@ def test_csv_parses_back_with_documented_columns(client, party):
     assert list(rows[0]) == [
         "time", "character", "player", "system", "kind", "visibility", "label",
         "breakdown", "faces", "outcome", "outcome_label", "detail", "odds", "odds_percent",
-        "follows", "resources", "redacted", "hash",
+        "follows", "resources", "placeholder", "hash",
     ]  # fmt: skip
     first, second = rows
     assert first["hash"] == roll.hash and second["hash"] == correct.hash  # oldest first
@@ -86,7 +87,7 @@ def test_csv_parses_back_with_documented_columns(client, party):
     assert first["faces"] == "A7 S10 R1"
     assert first["odds"] == "441/1000" and first["odds_percent"] == "44.10"
     assert first["resources"] == '{"momentum": 1}'
-    assert first["redacted"] == "no"
+    assert first["placeholder"] == "no"
     assert second["follows"] == roll.hash
     client.force_login(party.gm)
     gm_rows = csv_rows(export(client, party.campaign, "csv"))
@@ -134,7 +135,7 @@ def test_json_is_versioned_and_parses_back(client, party):
     assert response["Content-Type"] == "application/json"
     assert response["Content-Disposition"].endswith('.json"')
     data = json.loads(body(response))
-    assert data["format"] == "poolside-roll-log" and data["version"] == 3
+    assert data["format"] == "poolside-roll-log" and data["version"] == 4
     assert data["campaign"] == {
         "id": party.campaign.pk,
         "name": party.campaign.name,
@@ -151,7 +152,7 @@ def test_json_is_versioned_and_parses_back(client, party):
     }
     assert data["position_secret"] == head.position_secret
     (record,) = data["entries"]
-    assert record["seq"] == roll.seq and record["redacted"] is False
+    assert record["seq"] == roll.seq and record["placeholder"] is False
     assert record["faces"] == COLD_FACES
     assert record["odds_table"] == roll.odds_table
     assert record["pool"] == roll.pool and record["hash"] == roll.hash
@@ -193,7 +194,7 @@ def test_visibility_in_a_players_export(client, party):
     rows = list(csv.DictReader(io.StringIO(text)))
     assert [r["label"] for r in rows] == ["Stealth", "Perception", "Stealth"]
     placeholder = rows[1]
-    assert placeholder["redacted"] == "yes" and placeholder["label"] == "Perception"
+    assert placeholder["placeholder"] == "yes" and placeholder["label"] == "Perception"
     assert placeholder["visibility"] == "blind"
     for column in ("breakdown", "faces", "outcome", "outcome_label", "detail", "odds",
                    "odds_percent", "hash"):  # fmt: skip
@@ -215,7 +216,7 @@ def test_visibility_in_a_players_export(client, party):
         "kind": "roll",
         "visibility": "blind",
         "label": "Perception",
-        "redacted": True,
+        "placeholder": True,
     }
     assert "SECRETPOOL" not in json.dumps(data)
 
@@ -225,7 +226,7 @@ def test_visibility_in_a_players_export(client, party):
     assert [r["hash"] for r in rows] == [public.hash, gm_only.hash, after_blind.hash]
     client.force_login(party.gm)
     rows = csv_rows(export(client, party.campaign, "csv"))
-    assert all(r["redacted"] == "no" for r in rows) and len(rows) == 5
+    assert all(r["placeholder"] == "no" for r in rows) and len(rows) == 5
     assert all(r["prev_hash"] and r["salt"] for r in rows)
 
 
@@ -237,8 +238,10 @@ def test_the_gms_json_export_is_enough_to_verify_the_chain(client, party):
     roll = RollEntryFactory(character=party.pc, label="Stealth", visibility=Visibility.BLIND)
     RollEntryFactory(character=party.pc, kind="correct", follows=roll, label="Stealth")
     RollEntryFactory(character=party.other_pc, label="Climb")
+    said(client, party, "player", "We climb.")
     client.force_login(party.gm)
     data = json.loads(body(export(client, party.campaign, "json")))
+    assert data["entries"][-1]["detail"] == "We climb."
     previous = "0" * 64
     for record in data["entries"]:
         content = {
@@ -260,6 +263,9 @@ def test_the_gms_json_export_is_enough_to_verify_the_chain(client, party):
                         "odds", "odds_table", "call", "contest", "salt", "character_id",
                         "user_id", "roller_id", "hidden_character", "proof")
         }  # fmt: skip
+        if record["hash_version"] >= 6:  # version 6: commitments, hashed in the texts' place
+            content["commitments"] = record["commitments"]
+            content |= dict.fromkeys(record["commitments"], "")
         assert record["prev_hash"] == previous
         assert hashlib.sha256(canonical_json(content)).hexdigest() == record["hash"]
         previous = record["hash"]
@@ -367,7 +373,7 @@ def test_a_players_export_numbers_nothing_and_names_no_hidden_kind(client, party
     )
     client.force_login(ada.owner)
     placeholder, record = json.loads(body(export(client, party.campaign, "json")))["entries"]
-    assert placeholder["redacted"] is True and placeholder["kind"] == "roll"
+    assert placeholder["placeholder"] is True and placeholder["kind"] == "roll"
     assert record["result"]["winner"] == "a"
     assert [set(side) for side in record["result"]["sides"]] == [
         {"side", "name", "label", "faces"}

@@ -27,7 +27,7 @@ def test_members_speak_in_and_out_of_character_and_the_gm_narrates(client, party
     # A plain form: back to the log, at the message.
     assert response.status_code == 302
     assert response["Location"].endswith(f"/log/#entry-{entry_token(entry.pk)}")
-    assert (entry.character, entry.character_name, entry.detail) == (party.pc, "Ada", "We *climb*.")
+    assert (entry.character, entry.character_name, entry.said) == (party.pc, "Ada", "We *climb*.")
     assert entry.options == {"voice": "in_character", "audience": "everyone"}
     assert entry.visibility == Visibility.PUBLIC and entry.roller == party.player
     said(client, party, "observer", "Can I watch?")
@@ -99,14 +99,14 @@ def test_a_correction_is_a_new_entry_that_shows_the_edit(client, party):
     response = correct(client, party, "player", message, "We go north.")
     first = RollEntry.objects.get(kind=Kind.MESSAGE_EDIT)
     assert response.status_code == 302 and response["Location"] == first.get_absolute_url()
-    assert (first.follows, first.root, first.detail) == (message, message, "We go north.")
+    assert (first.follows, first.root, first.said) == (message, message, "We go north.")
     # Correcting the original again corrects its newest version: the versions stay in one line.
     correct(client, party, "player", message, "We go north, fast.")
     second = RollEntry.objects.filter(kind=Kind.MESSAGE_EDIT).latest("pk")
     assert second.follows == first and second.root == message
     assert correct(client, party, "player", second, "We go north, fast.").status_code == 400
     message.refresh_from_db()
-    assert message.detail == "We go nrth."  # never an overwrite
+    assert message.said == "We go nrth."  # never an overwrite
     client.force_login(party.other_player)
     page = client.get(second.get_absolute_url()).content.decode()
     assert "We go north, fast." in page and "What it said before" in page

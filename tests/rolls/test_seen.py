@@ -73,8 +73,8 @@ def test_each_member_s_view_is_what_they_were_shown(client, party):
     assert ids["gm"] == every
     assert ids["player"] == every[:3]
     assert ids["other_player"] == every[:1]
-    assert items["player"][1]["redacted"] is True and "faces" not in items["player"][1]
-    assert items["gm"][1]["redacted"] is False and items["gm"][1]["proof"]
+    assert items["player"][1]["placeholder"] is True and "faces" not in items["player"][1]
+    assert items["gm"][1]["placeholder"] is False and items["gm"][1]["proof"]
     for user in ("gm", "player", "other_player"):
         assert fold(client, party, user, None)[0] == ""
 

@@ -279,7 +279,7 @@ def test_a_reveal_sends_the_roll_it_reveals_and_its_follow_ups(
         e.get_absolute_url().rsplit("/", 2)[-2] for e in [reveal, *follow_ups]
     ]
     assert entries[0]["kind"] == "reveal" and entries[0]["faces"] == blind.faces
-    assert all(not e["redacted"] for e in entries)
+    assert all(not e["placeholder"] for e in entries)
 
 
 def test_a_hidden_npcs_roll_is_sent_only_when_revealed(
