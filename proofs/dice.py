@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .keys import ServerKey
-from .poolside_verify import NONCE_RE, SUITE, alpha_bytes, faces_from_beta, position
+from .protocol import NONCE_RE, SUITE, alpha_bytes, faces_from_beta, position
 
 KINDS = ("d6", "d10", "ability", "skill", "risk")
 SIDES = (6, 10)

@@ -1,6 +1,6 @@
 """ECVRF-EDWARDS25519-SHA512-TAI proving (RFC 9381 §5.1), the server's half of the VRF.
 
-Hashing, encoding and the challenge come from ``poolside_verify`` so that proving and checking
+Hashing, encoding and the challenge come from ``protocol`` (the standalone verifier) so that proving and checking
 share one implementation: a proof this module makes is checked by the very code players run.
 """
 
@@ -10,7 +10,7 @@ import hashlib
 
 from nacl import bindings as sodium
 
-from .poolside_verify import challenge, encode_to_curve
+from .protocol import challenge, encode_to_curve
 
 
 def _expand(vrf_seed: bytes) -> tuple[bytes, bytes]:

@@ -16,7 +16,7 @@ from typing import Any
 from nacl.signing import SigningKey
 
 from . import ecvrf
-from .poolside_verify import key_id, proof_to_hash
+from .protocol import key_id, proof_to_hash
 
 _SEED_FILE_RE = re.compile(r"[0-9a-f]{64}\n?")
 

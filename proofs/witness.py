@@ -17,7 +17,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from proofs.poolside_verify import head_message
+from proofs.protocol import head_message
 
 PREFIX = "poolside-head"
 VERSION = "v1"

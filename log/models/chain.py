@@ -44,7 +44,7 @@ from log.models.kinds import MARKER_KINDS, Kind, Visibility, kind_info, kinds_wh
 from log.models.messages import EntryRecipient
 from log.models.sources import DiceSource
 from log.models.texts import with_texts
-from proofs.poolside_verify import entry_message, head_message
+from proofs.protocol import entry_message, head_message
 from rules import RandomSource
 from sheets.models import Campaign, Character, Membership
 

@@ -16,7 +16,7 @@ from log.models.keys import keys_by_id, signature_valid
 from log.models.kinds import Visibility
 from log.models.messages import EntryRecipient
 from log.models.texts import EntryText
-from proofs.poolside_verify import (
+from proofs.protocol import (
     ProofError,
     check_proof,
     entry_message,

@@ -11,7 +11,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from log.models.keys import server_key
-from proofs.poolside_verify import head_message
+from proofs.protocol import head_message
 from sheets.models import Campaign
 
 GENESIS_HASH = "0" * 64

@@ -16,7 +16,7 @@ from django.db import models
 from django.utils import timezone
 
 from proofs.keys import ServerKey
-from proofs.poolside_verify import ProofError, check_signature
+from proofs.protocol import ProofError, check_signature
 
 
 class SigningKey(models.Model):

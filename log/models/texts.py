@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from django.db import models
 from django.db.models import FilteredRelation, Q
 
-from proofs.poolside_verify import text_commitment
+from proofs.protocol import text_commitment
 
 if TYPE_CHECKING:
     from log.models.entry import RollEntry

@@ -10,10 +10,11 @@ from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-import proofs.poolside_verify
+import proofs.protocol
 from log.models.keys import published_keys
 
-VERIFIER = Path(proofs.poolside_verify.__file__)
+# The protocol module is the standalone verifier: served as it is, under the name players run.
+VERIFIER = Path(proofs.protocol.__file__)
 
 
 @require_GET

@@ -6,7 +6,7 @@ fixed once written — a later reveal adds the reveal entry, it doesn't rewrite 
 so the chain only ever grows, and a browser that saw it can check that it still does.
 
 Each item is the entry's record as the member's export writes it, with its opaque id; its
-digest is chained as ``proofs.poolside_verify.view_step`` says. The head is kept per member
+digest is chained as ``proofs.protocol.view_step`` says. The head is kept per member
 (``SeenHead``) and caught up on request, with a checkpoint every ``STEP`` items, so a visit costs
 what was added since and a re-check of the newest ``WINDOW`` items.
 """
@@ -38,7 +38,7 @@ from log.models import (
 from log.models.keys import server_key
 from log.models.texts import with_texts
 from log.tokens import entry_token
-from proofs.poolside_verify import view_message, view_start, view_step
+from proofs.protocol import view_message, view_start, view_step
 from rolls.log.records import EXPORT_VALUES, record
 from sheets.models import Membership
 

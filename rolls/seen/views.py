@@ -11,7 +11,7 @@ from django.http import HttpResponse, JsonResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
 from log.models.keys import published_keys
-from proofs.poolside_verify import view_start, view_step
+from proofs.protocol import view_start, view_step
 from rolls.log.exports import streamed
 from rolls.seen.chain import VALUES, answer, item, newest_entry, role, seen_entries, signed
 from sheets.access import campaign_for_member

@@ -18,7 +18,7 @@ import { canonicalBytes } from "./verify-dice.js";
 
 const L = 2n ** 252n + 27742317777372353535851937790883648493n; // the base point's order
 
-// What of an item the view chains (proofs/poolside_verify.py view_bound): all of it, except
+// What of an item the view chains (proofs/protocol.py view_bound): all of it, except
 // (view item format 2) the committed texts and their salts — the commitments stand for them, so a
 // text can be removed and the view still verifies.
 export function viewBound(item) {

@@ -23,7 +23,7 @@ from django.urls import reverse  # noqa: E402
 from sheets.models import Campaign, Membership, Role  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-VERIFIER = ROOT / "proofs" / "poolside_verify.py"
+VERIFIER = ROOT / "proofs" / "protocol.py"
 
 
 def main(out: Path) -> int:

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from proofs.keys import ServerKey
-from proofs.poolside_verify import head_message
+from proofs.protocol import head_message
 
 ROOT = Path(__file__).resolve().parents[2]
 OURS = {"api", "config", "discord", "live", "log", "proofs", "rolls", "rules", "sheets", "web"}

@@ -11,7 +11,7 @@ from typing import Any
 
 from proofs.dice import VrfDice
 from proofs.keys import ServerKey
-from proofs.poolside_verify import canonical, entry_message, head_message
+from proofs.protocol import canonical, entry_message, head_message
 
 CAMPAIGN = 7
 SECRET = "5e" * 32

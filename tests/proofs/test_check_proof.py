@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from proofs.poolside_verify import (
+from proofs.protocol import (
     ProofError,
     alpha_bytes,
     check_proof,

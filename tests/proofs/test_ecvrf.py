@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from proofs import ecvrf
-from proofs.poolside_verify import (
+from proofs.protocol import (
     L,
     ProofError,
     ecvrf_verify,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from proofs.poolside_verify import verify_export
+from proofs.protocol import verify_export
 from tests.proofs.builders import (
     OTHER_KEY,
     TEST_KEY,

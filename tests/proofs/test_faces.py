@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from proofs.poolside_verify import alpha_bytes, canonical, faces_from_beta, position
+from proofs.protocol import alpha_bytes, canonical, faces_from_beta, position
 from tests.proofs.builders import TEST_KEY
 
 # The chi-square statistic's 0.999 quantile (p = 0.001) for k - 1 degrees of freedom.

@@ -10,7 +10,7 @@ from nacl.signing import SigningKey
 
 from proofs.dice import VrfDice, new_nonce, valid_nonce
 from proofs.keys import KeyFileError, ServerKey, write_new_key_file
-from proofs.poolside_verify import (
+from proofs.protocol import (
     ProofError,
     check_proof,
     check_signature,

@@ -16,7 +16,7 @@ import pytest
 from tests.proofs.builders import OTHER_KEY, gm_export, player_export, published
 
 ROOT = Path(__file__).resolve().parents[2]
-VERIFIER = ROOT / "proofs" / "poolside_verify.py"
+VERIFIER = ROOT / "proofs" / "protocol.py"
 PACKAGE = ROOT / "proofs"
 
 

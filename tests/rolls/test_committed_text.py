@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from log.models import EntryText, Kind, LogHead, RollEntry, Visibility
-from proofs import poolside_verify
+from proofs import protocol as poolside_verify
 from rolls.log.records import public_record
 from rolls.webhooks import payloads
 from tests.rolls.helpers import roll_athletics, tamper, verify_log
@@ -127,7 +127,7 @@ def test_a_version_5_entry_still_verifies_and_keeps_its_view_item(client, party)
     """Entries written before version 6 hash as they did (no commitments), and their view items
     keep format 1 byte for byte: a placeholder is still "redacted"."""
     from log.models.keys import server_key
-    from proofs.poolside_verify import entry_message
+    from proofs.protocol import entry_message
 
     entry = roll_athletics(client, party, Visibility.BLIND)
     entry.hash_version = 5

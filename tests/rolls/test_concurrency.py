@@ -210,7 +210,7 @@ def test_dice_drawn_for_a_place_another_roll_took_are_drawn_again_under_the_lock
     its true place: the proof's position is the entry's own, and verify_log agrees."""
     from log.models import LogHead
     from log.models.keys import keys_by_id
-    from proofs import poolside_verify
+    from proofs import protocol as poolside_verify
     from tests.rolls.helpers import append
 
     character = CharacterFactory(campaign__system=System.COGENT)

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from log.models import RollEntry, SeenHead, Visibility
 from log.models.keys import keys_by_id, server_key
-from proofs.poolside_verify import view_message, view_start, view_step
+from proofs.protocol import view_message, view_start, view_step
 from rolls.seen import chain
 from sheets.models import ApiToken, Scope
 from tests.rolls.helpers import roll_athletics, tamper

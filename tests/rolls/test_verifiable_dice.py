@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from log.models import LogHead, RollEntry, Visibility
 from log.models.keys import keys_by_id, published_keys, server_key
-from proofs import poolside_verify
+from proofs import protocol as poolside_verify
 from proofs.dice import valid_nonce
 from proofs.keys import ServerKey
 from sheets.models import ApiToken, Scope
@@ -216,6 +216,14 @@ def _run_verifier(tmp_path: Path, export: Path) -> subprocess.CompletedProcess[s
         cwd=tmp_path,
         check=False,
     )
+
+
+def test_the_downloaded_verifier_is_the_protocol_module_itself():
+    """What players run is what the server checks itself with: the download is the bytes of
+    proofs/protocol.py, under the name the docs give it."""
+    response = Client().get(reverse("verifier"))
+    assert response["Content-Disposition"].endswith('filename="poolside_verify.py"')
+    assert response.getvalue() == Path(poolside_verify.__file__).read_bytes()
 
 
 def test_the_standalone_verifier_checks_real_exports(client, party, tmp_path):

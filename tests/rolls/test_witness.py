@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from log.models import LogHead, Visibility
 from log.models.keys import server_key
-from proofs.poolside_verify import head_message
+from proofs.protocol import head_message
 from proofs.witness import Witness
 from rolls.models import WebhookDelivery, WebhookFormat
 from rolls.sessions import actions

@@ -1,5 +1,10 @@
 """Check Poolside's verifiable dice by hand: ``python poolside_verify.py EXPORT.json [--keys KEYS.json]``.
 
+This module is Poolside's verification protocol: the formats the server signs and hashes (entry,
+head and view messages, proof inputs, text commitments) and the checks of them. The app imports
+it as ``proofs.protocol``; players download this same file as ``/keys/poolside_verify.py`` (the
+keys page serves its bytes), so the script they run is the code the server checks itself with.
+
 One file, needing only Python 3.12+ and PyNaCl (``pip install pynacl``): copy it anywhere and run it
 on a campaign log exported as JSON. For every entry with a proof it checks the ECVRF proof (RFC 9381,
 ECVRF-EDWARDS25519-SHA512-TAI) under the server's published key, that the proof's input names the
