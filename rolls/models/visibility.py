@@ -133,11 +133,15 @@ def _who(grant: Grant, rows: Rows, user_id: int | None) -> Q | None:
         return None
     if grant.audience is Audience.ROLLER:
         return Q(roller_id=user_id)
-    assert rows.recipient is not None and user_id is not None  # _applies dropped it otherwise
+    if rows.recipient is None or user_id is None:  # _applies leaves these out: never asked
+        return Q(pk__in=[])
     return rows.recipient(user_id)
 
 
 def _applies(grant: Grant, rows: Rows, user_id: int | None) -> bool:
+    """Is the grant part of the SQL asked? Not one for a particular member when the rule is
+    asked for every member at once, and not a whisper's on rows that never hold one (so the
+    statistics' SQL asks nothing of whispers)."""
     if user_id is None:  # the rule for every member at once
         return grant.audience is Audience.EVERYONE
     return rows.recipient is not None or Visibility.WHISPER not in grant.visibilities
@@ -234,21 +238,12 @@ def _grants(entry: RollEntry, grant: Grant, user_id: int | None, as_of: AsOf) ->
 _BY_COST = sorted(GRANTS, key=lambda grant: grant.revealed)
 
 
-def _shown(entry: RollEntry, membership: Membership | None, shows: Shows) -> bool | None:
-    """True/False when the member's role or campaign decides; None when the grants do."""
+def reads(entry: RollEntry, membership: Membership | None, as_of: AsOf = AsOf.NOW) -> bool:
+    """May the member see the entry's dice, outcome, odds, pool and text?"""
     if membership is None or membership.campaign_id != entry.campaign_id:
         return False
     if membership.is_gm:
-        return shows is Shows.READ
-    return None
-
-
-def reads(entry: RollEntry, membership: Membership | None, as_of: AsOf = AsOf.NOW) -> bool:
-    """May the member see the entry's dice, outcome, odds, pool and text?"""
-    decided = _shown(entry, membership, Shows.READ)
-    if decided is not None:
-        return decided
-    assert membership is not None
+        return True
     return any(
         _grants(entry, grant, membership.user_id, as_of)
         for grant in _BY_COST
@@ -259,11 +254,10 @@ def reads(entry: RollEntry, membership: Membership | None, as_of: AsOf = AsOf.NO
 def placeholder_for(
     entry: RollEntry, membership: Membership | None, as_of: AsOf = AsOf.NOW
 ) -> bool:
-    """Does a placeholder grant let the member know of the entry (whether or not they read it)?"""
-    decided = _shown(entry, membership, Shows.PLACEHOLDER)
-    if decided is not None:
-        return decided
-    assert membership is not None
+    """Does a placeholder grant let the member know of the entry (whether or not they read it)?
+    Never for the GM, who reads everything."""
+    if membership is None or membership.campaign_id != entry.campaign_id or membership.is_gm:
+        return False
     return any(
         _grants(entry, grant, membership.user_id, as_of)
         for grant in GRANTS
