@@ -38,12 +38,13 @@ TRIAL_KINDS = (Kind.ROLL, Kind.CORRECT)
 ROLL_VISIBILITIES = (Visibility.PUBLIC, Visibility.GM_ONLY, Visibility.BLIND, Visibility.SECRET)
 # A root is named by its visibility and who wrote it, as whom.
 ROLL_KEYS = [(visibility, who) for visibility in ROLL_VISIBILITIES for who in SPEAKERS[:4]]
-MESSAGE_KEYS = [(visibility, who) for visibility in ("public", "whisper") for who in SPEAKERS]
+MESSAGE_VISIBILITIES = (Visibility.PUBLIC, Visibility.GM_ONLY, Visibility.WHISPER)
+MESSAGE_KEYS = [(visibility, who) for visibility in MESSAGE_VISIBILITIES for who in SPEAKERS]
 
 # Every log holds a root of every visibility by every role (the player, another player, the GM as
-# a seen NPC and as a hidden one, for messages also out of character), each of a random kind, and
-# random follow-ups, reveals, corrections, more rolls and changes of the NPC's hiding, all in a
-# random order.
+# a seen NPC and as a hidden one, for messages also out of character), each of a random kind, a
+# follow-up of each roll, reveals of some, and random follow-ups, reveals, corrections and changes
+# of the NPC's hiding, all in a random order.
 every_root = st.tuples(
     *(
         st.tuples(st.just("roll"), st.sampled_from(ROOTS), st.just(visibility), st.just(who))
@@ -58,11 +59,15 @@ every_root = st.tuples(
             # A whisper to nobody, to some, to everyone.
             st.frozensets(st.sampled_from(MEMBERS)),
         )
-        for visibility in (Visibility.PUBLIC, Visibility.WHISPER)
+        for visibility in MESSAGE_VISIBILITIES
         for who in SPEAKERS
     ),
     # A follow-up of each roll, if the permutation puts it after the roll.
     *(st.tuples(st.just("follow"), st.just(key), st.sampled_from(FOLLOW_UPS)) for key in ROLL_KEYS),
+)
+# Reveals of some of the rolls: before or after their follow-ups, or before the roll (nothing).
+reveals = st.lists(st.sampled_from(ROLL_KEYS), min_size=1, max_size=6, unique=True).map(
+    lambda keys: [("reveal", key) for key in keys]
 )
 more = st.lists(
     st.one_of(
@@ -73,7 +78,9 @@ more = st.lists(
     ),
     max_size=14,
 )
-plans = st.tuples(every_root, more).flatmap(lambda parts: st.permutations([*parts[0], *parts[1]]))
+plans = st.tuples(every_root, reveals, more).flatmap(
+    lambda parts: st.permutations([*parts[0], *parts[1], *parts[2]])
+)
 
 
 @dataclass(eq=False)
