@@ -1,6 +1,6 @@
 """Who may read a log entry, and who may know that it exists: the rule, written once.
 
-``GRANTS`` is the rule as a table (docs/permissions.md says it in words). Everything that asks
+``GRANTS`` is the rule as a table (docs/roll-log.md, "Visibility", says it in words). Everything that asks
 the rule is produced from it: the SQL filters (a ``Q``, for the log, the exports, the statistics'
 trials and the members' signed views) and the Python predicate (``RollEntry.is_readable_by`` and
 friends, on a row already loaded). ``as_of`` says when the question is asked: ``NOW``, or
