@@ -1,11 +1,11 @@
 """Who may read a log entry, and who may know that it exists: the rule, written once.
 
-``GRANTS`` is the rule as a table (docs/roll-log.md, "Visibility", says it in words). Everything that asks
-the rule is produced from it: the SQL filters (a ``Q``, for the log, the exports, the statistics'
-trials and the members' signed views) and the Python predicate (``RollEntry.is_readable_by`` and
-friends, on a row already loaded). ``as_of`` says when the question is asked: ``NOW``, or
-``WRITTEN`` — as it stood when each entry was appended, which is what a member's signed view
-(rolls/seen/chain.py) holds, so that the view only ever grows.
+``GRANTS`` is the rule as a table (docs/roll-log.md, "Visibility", says it in words). Everything
+that asks the rule is produced from it: the SQL filters (a ``Q``, for the log, the exports, the
+statistics' trials and the members' signed views) and the Python predicate
+(``RollEntry.is_readable_by`` and friends, on a row already loaded). ``as_of`` says when the
+question is asked: ``NOW``, or ``WRITTEN`` — as it stood when each entry was appended, which is
+what a member's signed view (rolls/seen/chain.py) holds, so that the view only ever grows.
 
 The GM reads everything. Anyone else reads an entry that one ``READ`` grant gives them, and knows
 of (sees a placeholder for) one a ``PLACEHOLDER`` grant gives them. Who is not a member of the
