@@ -21,7 +21,6 @@ from django.core.exceptions import EmptyResultSet
 from django.db import IntegrityError, connections, models, transaction
 from django.db.models import (
     BooleanField,
-    Exists,
     ExpressionWrapper,
     F,
     FilteredRelation,
@@ -36,12 +35,12 @@ from django.dispatch import Signal
 from django.utils import timezone
 
 import live
+from log.models import visibility
 from log.models.chain_check import ChainReport, verify_chain
 from log.models.chain_sql import ChainSQL
 from log.models.head import LogHead
 from log.models.keys import server_key
 from log.models.kinds import MARKER_KINDS, Kind, Visibility, kind_info, kinds_where
-from log.models.messages import EntryRecipient
 from log.models.sources import DiceSource
 from log.models.texts import with_texts
 from proofs.protocol import entry_message, head_message
@@ -209,70 +208,36 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         return list(self.filter(character=character).rolls().for_cards().order_by("-pk")[:size])
 
     # --- visibility ------------------------------------------------------------------------
-    # One rule, in SQL here and in Python in RollEntry.is_readable_by; tests hold them together.
-    @staticmethod
-    def _revealed() -> Q:
-        """Opened by a reveal: the entry, or its chain's root. ``RollEntry.is_revealed`` is the
-        same rule in Python."""
-        return Q(revealed_by__isnull=False) | Q(root__revealed_by__isnull=False)
-
-    @staticmethod
-    def _everyone() -> Q:
-        """Readable by every member: a public entry that isn't about a hidden NPC, or a revealed
-        one (its root revealed). ``RollEntry.is_hidden`` is the same rule in Python."""
-        revealed = RollEntryQuerySet._revealed()
-        # A hidden NPC's rolls would give the NPC away, so players read them only once revealed.
-        # Frozen on the entry when it was written (``hidden_character``): deleting, un-hiding or
-        # hiding the NPC later changes nothing about who reads what was rolled before.
-        public = Q(visibility=Visibility.PUBLIC, hidden_character=False)
-        return public | revealed
-
-    @staticmethod
-    def _readable(membership: Membership) -> Q:
-        own_gm_only = Q(visibility=Visibility.GM_ONLY, roller_id=membership.user_id)
-        # A whisper: its author's, and each recipient's (one probe of the recipients' unique
-        # index). Never revealed, never a placeholder: everyone else learns nothing of it.
-        to_member = Exists(
-            EntryRecipient.objects.filter(entry_id=OuterRef("pk"), user_ref=membership.user_id)
-        )
-        whisper = Q(visibility=Visibility.WHISPER) & (
-            Q(roller_id=membership.user_id) | Q(to_member)
-        )
-        return RollEntryQuerySet._everyone() | own_gm_only | whisper
-
+    # The rule is log/models/visibility.py's table; these are its SQL for the log's rows.
     def with_revealed(self) -> RollEntryQuerySet:
         """Each row carries ``is_revealed`` from this query, instead of a query of its own the
         first time it is asked for."""
         return self.annotate(
-            is_revealed=ExpressionWrapper(self._revealed(), output_field=BooleanField())
+            is_revealed=ExpressionWrapper(visibility.revealed_q(), output_field=BooleanField())
         )
 
     def readable_by_everyone(self) -> RollEntryQuerySet:
         """Entries every member may read, whoever they are: all that may leave the site (the
         webhooks, docs/webhooks.md)."""
-        return self.filter(self._everyone())
+        return self.filter(visibility.everyone_q())
 
     def visible_to(self, membership: Membership) -> RollEntryQuerySet:
         """Entries the member may know exist — as a full card or, for the roller of a blind roll,
         a placeholder. Each row carries ``readable`` (may the member see its figures?)."""
         qs = self.filter(campaign_id=membership.campaign_id)
-        if membership.is_gm:
+        rule = visibility.member_q(membership)
+        if rule is None:  # the GM
             readable: Any = Value(True)
         else:
-            rule = self._readable(membership)
-            # Only the root: a follow-up exists only after some outcomes (a bought boon only
-            # after a failure), so its placeholder would give the hidden result away.
-            own_blind = Q(
-                visibility=Visibility.BLIND, roller_id=membership.user_id, root__isnull=True
-            )
-            qs = qs.filter(rule | own_blind)
-            readable = ExpressionWrapper(rule, output_field=BooleanField())
+            qs = qs.filter(rule.known)
+            readable = ExpressionWrapper(rule.readable, output_field=BooleanField())
         return qs.annotate(readable=readable, readable_for=Value(membership.pk))
 
     def readable_by(self, membership: Membership) -> RollEntryQuerySet:
         """Entries whose dice, outcome, odds and pool the member may see (exports, statistics)."""
         qs = self.filter(campaign_id=membership.campaign_id)
-        return qs if membership.is_gm else qs.filter(self._readable(membership))
+        rule = visibility.readable_q(membership)
+        return qs if rule is None else qs.filter(rule)
 
     # --- integrity ---------------------------------------------------------------------------
     def verify_chain(self, campaign_id: int, witnesses: Sequence[Witness] = ()) -> ChainReport:

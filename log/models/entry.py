@@ -19,6 +19,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.fields.json import KeyTransform
 
+from log.models import visibility as visibility_rule
 from log.models.chain import (
     HASH_VERSION,
     HASH_VERSION_GM_TABLE,
@@ -327,40 +328,21 @@ class RollEntry(models.Model):
     @property
     def is_hidden(self) -> bool:
         """Not (yet) readable by every member."""
-        if self.visibility == Visibility.PUBLIC and not self.hidden_character:
-            return False
-        return not self.is_revealed
+        return not visibility_rule.read_by_everyone(self)
 
     def is_readable_by(self, membership: Membership | None) -> bool:
-        """May this member see the dice, outcome, odds and pool? (The same rule as
-        ``RollEntryQuerySet.readable_by``; rows from ``visible_to`` carry the answer.)"""
+        """May this member see the dice, outcome, odds and pool? (log/models/visibility.py;
+        rows from ``visible_to`` carry the answer.)"""
         if membership is None or membership.campaign_id != self.campaign_id:
             return False
         if getattr(self, "readable_for", None) == membership.pk:
             return bool(self.readable)
-        if membership.is_gm:
-            return True
-        if self.visibility == Visibility.PUBLIC and not self.hidden_character:
-            return True
-        if self.visibility == Visibility.GM_ONLY and self.roller_id == membership.user_id:
-            return True
-        if self.visibility == Visibility.WHISPER:  # never revealed: the author and recipients
-            return membership.user_id == self.roller_id or membership.user_id in self.recipient_ids
-        # Last, because it is the one check that costs a query.
-        return self.is_revealed
+        return visibility_rule.reads(self, membership)
 
     def is_known_to(self, membership: Membership | None) -> bool:
         """May this member know the entry exists (full card or placeholder)? The roller of a
         blind roll knows of the roll itself, never of its follow-ups (``visible_to``)."""
-        if self.is_readable_by(membership):
-            return True
-        return (
-            membership is not None
-            and membership.campaign_id == self.campaign_id
-            and self.visibility == Visibility.BLIND
-            and self.roller_id == membership.user_id
-            and self.root_id is None
-        )
+        return self.is_readable_by(membership) or visibility_rule.placeholder_for(self, membership)
 
     def card_for(self, membership: Membership | None) -> RollEntry | HiddenEntry:
         """The entry itself for a member who may read it, else a placeholder that holds nothing

@@ -3,8 +3,8 @@ correction, written in the entry's own transaction.
 
 The entry's ``options["to"]`` holds the same ids and is hashed into the chain; these rows are the
 index that lets the log's visibility rule ask "is this member a recipient?" in SQL with one probe
-(``RollEntryQuerySet._readable``). ``verify_chain`` holds the two together, so a row added by hand
-to let someone read a whisper is reported like any other tampering.
+(the whisper grants of ``log.models.visibility``). ``verify_chain`` holds the two together, so a
+row added by hand to let someone read a whisper is reported like any other tampering.
 """
 
 from __future__ import annotations

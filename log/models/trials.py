@@ -18,8 +18,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q, Value
 
+from log.models import visibility
 from log.models.entry import RollEntry
-from log.models.kinds import Visibility
 from sheets.models import Campaign, Character, Membership
 
 # The die kinds with a face column each, and their sides: ``<kind>_<face>`` counts the entry's dice
@@ -36,13 +36,24 @@ def face_column_names() -> list[tuple[str, int, str]]:
     ]
 
 
+# The statistics' rows hold only rolls and corrections, never a whisper; ``revealed`` is the
+# column the reveal trigger keeps (migration 0015), which says what ``visibility.revealed_q`` says
+# of the entry (tests/rolls/test_visibility_rule.py holds the two equal).
+def _trial_revealed(as_of: visibility.AsOf) -> Q:
+    if as_of is not visibility.AsOf.NOW:  # the column is the reveal as of now, nothing older
+        raise ValueError("A trial knows only whether it is revealed now.")
+    return Q(revealed=True)
+
+
+TRIAL_ROWS = visibility.Rows(revealed=_trial_revealed, recipient=None)
+
+
 def _readable(qs: Any, membership: Membership) -> Any:
     """The readable rule of ``RollEntryQuerySet.readable_by`` on a trial or tally queryset."""
     qs = qs.filter(campaign_id=membership.campaign_id)
-    if not membership.is_gm:
-        everyone = Q(visibility=Visibility.PUBLIC, hidden_character=False) | Q(revealed=True)
-        own = Q(visibility=Visibility.GM_ONLY, roller_id=membership.user_id)
-        qs = qs.filter(everyone | own)
+    rule = visibility.readable_q(membership, rows=TRIAL_ROWS)
+    if rule is not None:
+        qs = qs.filter(rule)
     return qs.annotate(readable=Value(True))
 
 

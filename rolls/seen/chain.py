@@ -16,27 +16,17 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import (
-    BooleanField,
-    Exists,
-    ExpressionWrapper,
-    F,
-    OuterRef,
-    Q,
-    QuerySet,
-    Value,
-)
+from django.db.models import BooleanField, ExpressionWrapper, QuerySet, Value
 
 from log.models import (
     HASH_VERSION_TEXT,
-    EntryRecipient,
     RollEntry,
     SeenCheckpoint,
     SeenHead,
-    Visibility,
 )
 from log.models.keys import server_key
 from log.models.texts import with_texts
+from log.models.visibility import AsOf, member_q
 from log.tokens import entry_token
 from proofs.protocol import view_message, view_start, view_step
 from rolls.log.records import EXPORT_VALUES, record
@@ -50,27 +40,15 @@ PAGE = 2_000  # items in one answer at most
 VALUES = (*(name for name in EXPORT_VALUES if name != "readable"), "seen_readable")
 
 
-def _readable_when_written(membership: Membership) -> Q:
-    """The visibility rule (RollEntryQuerySet._readable) as it stood when each entry was written:
-    no root was revealed yet, except one revealed before a follow-up of it was written."""
-    user_id = membership.user_id
-    public = Q(visibility=Visibility.PUBLIC, hidden_character=False)
-    after_its_roots_reveal = Q(root__revealed_by__pk__lt=F("pk"))
-    own_gm_only = Q(visibility=Visibility.GM_ONLY, roller_id=user_id)
-    to_member = Exists(EntryRecipient.objects.filter(entry_id=OuterRef("pk"), user_ref=user_id))
-    whisper = Q(visibility=Visibility.WHISPER) & (Q(roller_id=user_id) | Q(to_member))
-    return public | after_its_roots_reveal | own_gm_only | whisper
-
-
 def seen_entries(membership: Membership) -> QuerySet[RollEntry]:
-    """The entries in the member's view, each with ``seen_readable`` (in full, or a placeholder)."""
+    """The entries in the member's view, each with ``seen_readable`` (in full, or a placeholder):
+    the visibility rule as it stood when each entry was written (log/models/visibility.py)."""
     entries = with_texts(RollEntry.objects.filter(campaign_id=membership.campaign_id))
-    if membership.is_gm:
+    rule = member_q(membership, AsOf.WRITTEN)
+    if rule is None:  # the GM
         return entries.annotate(seen_readable=Value(True))
-    rule = _readable_when_written(membership)
-    own_blind = Q(visibility=Visibility.BLIND, roller_id=membership.user_id, root__isnull=True)
-    return entries.filter(rule | own_blind).annotate(
-        seen_readable=ExpressionWrapper(rule, output_field=BooleanField())
+    return entries.filter(rule.known).annotate(
+        seen_readable=ExpressionWrapper(rule.readable, output_field=BooleanField())
     )
 
 
