@@ -1,6 +1,7 @@
 """Reading a campaign's SSE stream in tests: AsyncClient under asyncio.run, writers on threads."""
 
 import asyncio
+import re
 import threading
 from dataclasses import dataclass, field
 
@@ -185,6 +186,16 @@ def roll(party, user, visibility):
         return RollEntry.objects.order_by("-pk").first()
 
     return off_loop(go)
+
+
+# An entry's token is 16 random-looking hex digits, repeated in its card's ids and links: a short
+# secret such as the pool's "6d6" turns up inside one now and then. Look for leaks in a card's
+# words, with the tokens taken out (``words``).
+_TOKENS = re.compile(r"[0-9a-f]{16}")
+
+
+def words(html: str) -> str:
+    return _TOKENS.sub("", html)
 
 
 def secrets_of(entry):

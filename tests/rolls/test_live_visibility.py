@@ -15,6 +15,7 @@ from tests.rolls.live_helpers import (
     run,
     secrets_of,
     until,
+    words,
 )
 
 # The pages' visibility tests' party (ana's Ada rolls Athletics at 6d6), live.
@@ -61,7 +62,7 @@ def test_hidden_rolls_on_the_stream_follow_the_visibility_rules(party):
         ids = {name: [m.id for m in messages] for name, messages in got.items()}
         # (The marker is left out: seeded dice make its figures the same as the hidden rolls'.)
         text = {
-            name: "\n".join(m.data for m in messages if m.id != token(marker))
+            name: words("\n".join(m.data for m in messages if m.id != token(marker)))
             for name, messages in got.items()
         }
 
@@ -74,7 +75,7 @@ def test_hidden_rolls_on_the_stream_follow_the_visibility_rules(party):
             assert all(secret in text["gm"] for secret in secrets_of(entry))
         assert all(secret in text["player"] for secret in secrets_of(gm_only))
         # Alice's blind roll: a placeholder that it was made, none of its figures.
-        blind_card = next(m.data for m in got["player"] if m.id == token(blind))
+        blind_card = words(next(m.data for m in got["player"] if m.id == token(blind)))
         assert "A blind roll was made." in blind_card and "Ada" in blind_card
         leaks = [s for s in secrets_of(blind) if s in blind_card]
         assert not leaks and blind.odds_display not in blind_card
