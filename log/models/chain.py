@@ -43,7 +43,7 @@ from log.models.keys import server_key
 from log.models.kinds import MARKER_KINDS, Kind, Visibility, kind_info, kinds_where
 from log.models.messages import EntryRecipient
 from log.models.sources import DiceSource
-from log.models.texts import with_texts
+from log.models.texts import EntryText, with_texts
 from proofs.poolside_verify import entry_message, head_message
 from rules import RandomSource
 from sheets.models import Campaign, Character, Membership
@@ -162,18 +162,33 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
     def with_session(self) -> RollEntryQuerySet:
         """Each row carries ``session_state``: the ``result`` of the newest session marker at or
         before it in its campaign's chain (None before the first), which says the session and
-        scene it belongs to (rolls/sessions/state.py reads it). One index probe a row, in the
-        row's own query."""
-        marker = (
-            self.model._default_manager.filter(
-                campaign_id=OuterRef("campaign_id"),
-                kind__in=MARKER_KINDS,
-                pk__lte=OuterRef("pk"),
-            )
-            .order_by("-pk")
-            .values("result")[:1]
+        scene it belongs to (rolls/sessions/state.py reads it). Markers of hash version 6 keep
+        their names (the GM's titles) beside the chain: ``session_named`` is the committed name
+        of the session's start, ``marker_named`` that of the newest marker (a scene's), None
+        where none is kept. One index probe a row for each, in the row's own query."""
+        return self.annotate(
+            session_state=Subquery(
+                self._marker_before(OuterRef("campaign_id"), OuterRef("pk")).values("result")[:1],
+                output_field=JSONField(),
+            ),
+            session_named=self._marker_named(kind=Kind.SESSION),
+            marker_named=self._marker_named(),
         )
-        return self.annotate(session_state=Subquery(marker, output_field=JSONField()))
+
+    def _marker_before(self, campaign: Any, pk: Any, **where: Any) -> RollEntryQuerySet:
+        """The markers at or before ``pk`` in ``campaign``'s chain, newest first."""
+        return self.model._default_manager.filter(
+            campaign_id=campaign, kind__in=MARKER_KINDS, pk__lte=pk, **where
+        ).order_by("-pk")
+
+    def _marker_named(self, **where: Any) -> Subquery:
+        """The committed name kept for the newest marker at or before the row (``where``: of a
+        kind), None where it has none or it was removed (log/models/texts.py)."""
+        marker = self._marker_before(OuterRef(OuterRef("campaign_id")), OuterRef(OuterRef("pk")))
+        texts = EntryText.objects.filter(
+            entry_id=Subquery(marker.filter(**where).values("pk")[:1]), field="detail"
+        ).exclude(salt="")
+        return Subquery(texts.values("text")[:1], output_field=models.TextField())
 
     def labels(self) -> list[str]:
         """The distinct labels of these entries, in order — one query, fast at a million entries.
