@@ -21,6 +21,7 @@ from django.core.exceptions import EmptyResultSet
 from django.db import IntegrityError, connections, models, transaction
 from django.db.models import (
     BooleanField,
+    Case,
     Exists,
     ExpressionWrapper,
     F,
@@ -30,6 +31,7 @@ from django.db.models import (
     Q,
     Subquery,
     Value,
+    When,
 )
 from django.db.models.expressions import RawSQL
 from django.dispatch import Signal
@@ -182,13 +184,17 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         ).order_by("-pk")
 
     def _marker_named(self, **where: Any) -> Subquery:
-        """The committed name kept for the newest marker at or before the row (``where``: of a
-        kind), None where it has none or it was removed (log/models/texts.py)."""
-        marker = self._marker_before(OuterRef(OuterRef("campaign_id")), OuterRef(OuterRef("pk")))
-        texts = EntryText.objects.filter(
-            entry_id=Subquery(marker.filter(**where).values("pk")[:1]), field="detail"
-        ).exclude(salt="")
-        return Subquery(texts.values("text")[:1], output_field=models.TextField())
+        """The name of the newest marker at or before the row (``where``: of a kind): kept
+        beside the chain where it is committed (None once removed, log/models/texts.py), else
+        its ``detail`` (a marker from before hash version 6, whose titles are in the clear)."""
+        kept = EntryText.objects.filter(entry_id=OuterRef("pk"), field="detail").exclude(salt="")
+        marker = self._marker_before(OuterRef("campaign_id"), OuterRef("pk")).filter(**where)
+        named = Case(
+            When(commitments__has_key="detail", then=Subquery(kept.values("text")[:1])),
+            default=F("detail"),
+            output_field=models.TextField(),
+        )
+        return Subquery(marker.annotate(named=named).values("named")[:1])
 
     def labels(self) -> list[str]:
         """The distinct labels of these entries, in order — one query, fast at a million entries.

@@ -284,7 +284,8 @@ def sessions_of(markers: Iterable[tuple[int, str, str]]) -> list[SessionItem]:
                 "start": seq,
                 "end": None,
                 "scenes": [],
-                "named": named,
+                # A start from before hash version 6 names its title in its result.
+                "named": state.name if "title" in result else named,
             }
             continue
         item = items.get(state.session)
