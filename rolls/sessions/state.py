@@ -231,7 +231,7 @@ def _rows(markers: Any) -> Any:
     text = Concat(
         Cast("result", CharField()),
         Value("\n"),
-        Coalesce(F("named__text"), Value("")),
+        Coalesce(F("named__text"), Value(""), output_field=CharField()),
         output_field=CharField(),
     )
     return (
