@@ -177,13 +177,13 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
             marker_named=self._marker_named(),
         )
 
-    def _marker_before(self, campaign: Any, pk: Any, **where: Any) -> RollEntryQuerySet:
+    def _marker_before(self, campaign: OuterRef, pk: OuterRef) -> RollEntryQuerySet:
         """The markers at or before ``pk`` in ``campaign``'s chain, newest first."""
         return self.model._default_manager.filter(
-            campaign_id=campaign, kind__in=MARKER_KINDS, pk__lte=pk, **where
+            campaign_id=campaign, kind__in=MARKER_KINDS, pk__lte=pk
         ).order_by("-pk")
 
-    def _marker_named(self, **where: Any) -> Subquery:
+    def _marker_named(self, **where: object) -> Subquery:
         """The name of the newest marker at or before the row (``where``: of a kind): kept
         beside the chain where it is committed (None once removed, log/models/texts.py), else
         its ``detail`` (a marker from before hash version 6, whose titles are in the clear)."""

@@ -276,6 +276,10 @@ class RollEntry(models.Model):
 
     # --- visibility --------------------------------------------------------------------------
     redacted = False  # a HiddenEntry says True
+    # Read ``with_session`` (log/models/chain.py): the committed names of the session's start
+    # and of the newest marker at or before the entry. Unset otherwise.
+    session_named: str | None
+    marker_named: str | None
 
     @property
     def info(self) -> KindInfo:

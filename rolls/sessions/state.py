@@ -135,17 +135,17 @@ def state_of(entry: object) -> SessionState | None:
 def newest(campaign_id: int) -> tuple[int | None, SessionState | None]:
     """The campaign's newest marker's id and the state it says — the open session, or the last
     one ended (``open`` False) — or (None, None) before the first: one index probe."""
-    row = (
+    marker = (
         RollEntry.objects.markers()
         .filter(campaign_id=campaign_id)
         .order_by("-pk")
         .with_session()
-        .values("pk", "result", "session_named", "marker_named")
+        .only("pk", "result")
         .first()
     )
-    if row is None:
+    if marker is None:
         return None, None
-    return row["pk"], SessionState.of(row["result"], row["session_named"], row["marker_named"])
+    return marker.pk, SessionState.of(marker.result, marker.session_named, marker.marker_named)
 
 
 def current(campaign_id: int) -> SessionState | None:
@@ -272,7 +272,8 @@ def sessions_of(markers: Iterable[tuple[int, str, str]]) -> list[SessionItem]:
     for seq, kind, text in sorted(markers):
         result, _, kept = text.partition("\n")  # JSON text holds no raw newline
         result, named = json.loads(result), kept or None  # a name is never empty: "" is none
-        start = items.get(result.get("session")) if isinstance(result, dict) else None
+        number = result.get("session") if isinstance(result, dict) else None
+        start = items.get(number) if isinstance(number, int) else None
         state = SessionState.of(
             result, named if kind == Kind.SESSION else start and start["named"], named
         )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from log.models import EntryText, Kind, LogHead, RollEntry
@@ -18,13 +19,37 @@ from rolls.log.records import public_record
 from rolls.sessions import actions, recap
 from rolls.sessions.state import current, session, sessions
 from rolls.webhooks import payloads
+from sheets.models import ApiToken, Scope
 from tests.rolls.helpers import tamper, verify_log
-from tests.rolls.test_committed_text import folds, gm_export, view_answer
-from tests.rolls.test_sessions import api_client
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rulebook_athletics")]
 
 TYPED = ("The heist", "The docks")
+
+
+def view_answer(client: Client, party, user: str) -> dict:
+    """The member's whole view from its start, as the log page's script asks for it."""
+    client.force_login(getattr(party, user))
+    return client.get(reverse("seen_head", args=[party.campaign.pk]), {"since": 0}).json()
+
+
+def folds(answer: dict) -> bool:
+    """Do the items chain (as static/js/view-check.js folds them) to the signed head?"""
+    running = answer["start"]["hash"]
+    for item in answer["items"]:
+        running = poolside_verify.view_step(running, item)
+    return (len(answer["items"]), running) == (answer["head"]["length"], answer["head"]["hash"])
+
+
+def gm_export(client: Client, party) -> dict:
+    client.force_login(party.gm)
+    response = client.get(reverse("campaign_log_json", args=[party.campaign.pk]))
+    return json.loads(b"".join(response.streaming_content))
+
+
+def api_client(user) -> Client:
+    _, raw = ApiToken.issue(user, name="t", scope=Scope.READ)
+    return Client(headers={"Authorization": f"Bearer {raw}"})
 
 
 def evening(party) -> tuple[RollEntry, RollEntry, RollEntry]:
