@@ -129,6 +129,9 @@ def test_a_removed_title_still_verifies_and_reads_removed(client, party):
     assert not any(title in json.dumps(after) + json.dumps(export) for title in TYPED)
     page = client.get(reverse("campaign_log", args=[party.campaign.pk])).content.decode()
     assert not any(title in page for title in TYPED)
+    response = client.get(reverse("campaign_log_csv", args=[party.campaign.pk]))
+    csv = b"".join(response.streaming_content).decode()
+    assert csv.count("(title removed)") == 2 and "(text removed)" not in csv
     assert '<span class="marker-kind">Session ended</span> Session 1: (title removed)' in page
     assert '<span class="marker-kind">Session started</span> (title removed)' in page
     first = session(party.campaign.pk, 1)
