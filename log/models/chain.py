@@ -21,6 +21,7 @@ from django.core.exceptions import EmptyResultSet
 from django.db import IntegrityError, connections, models, transaction
 from django.db.models import (
     BooleanField,
+    Case,
     ExpressionWrapper,
     F,
     FilteredRelation,
@@ -29,6 +30,7 @@ from django.db.models import (
     Q,
     Subquery,
     Value,
+    When,
 )
 from django.db.models.expressions import RawSQL
 from django.dispatch import Signal
@@ -42,7 +44,7 @@ from log.models.head import LogHead
 from log.models.keys import server_key
 from log.models.kinds import MARKER_KINDS, Kind, Visibility, kind_info, kinds_where
 from log.models.sources import DiceSource
-from log.models.texts import with_texts
+from log.models.texts import EntryText, with_texts
 from proofs.protocol import entry_message, head_message
 from rules import RandomSource
 from sheets.models import Campaign, Character, Membership
@@ -161,18 +163,37 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
     def with_session(self) -> RollEntryQuerySet:
         """Each row carries ``session_state``: the ``result`` of the newest session marker at or
         before it in its campaign's chain (None before the first), which says the session and
-        scene it belongs to (rolls/sessions/state.py reads it). One index probe a row, in the
-        row's own query."""
-        marker = (
-            self.model._default_manager.filter(
-                campaign_id=OuterRef("campaign_id"),
-                kind__in=MARKER_KINDS,
-                pk__lte=OuterRef("pk"),
-            )
-            .order_by("-pk")
-            .values("result")[:1]
+        scene it belongs to (rolls/sessions/state.py reads it). Markers of hash version 6 keep
+        their names (the GM's titles) beside the chain: ``session_named`` is the committed name
+        of the session's start, ``marker_named`` that of the newest marker (a scene's), None
+        where none is kept. One index probe a row for each, in the row's own query."""
+        return self.annotate(
+            session_state=Subquery(
+                self._marker_before(OuterRef("campaign_id"), OuterRef("pk")).values("result")[:1],
+                output_field=JSONField(),
+            ),
+            session_named=self._marker_named(kind=Kind.SESSION),
+            marker_named=self._marker_named(),
         )
-        return self.annotate(session_state=Subquery(marker, output_field=JSONField()))
+
+    def _marker_before(self, campaign: OuterRef, pk: OuterRef) -> RollEntryQuerySet:
+        """The markers at or before ``pk`` in ``campaign``'s chain, newest first."""
+        return self.model._default_manager.filter(
+            campaign_id=campaign, kind__in=MARKER_KINDS, pk__lte=pk
+        ).order_by("-pk")
+
+    def _marker_named(self, **where: object) -> Subquery:
+        """The name of the newest marker at or before the row (``where``: of a kind): kept
+        beside the chain where it is committed (None once removed, log/models/texts.py), else
+        its ``detail`` (a marker from before hash version 6, whose titles are in the clear)."""
+        kept = EntryText.objects.filter(entry_id=OuterRef("pk"), field="detail").exclude(salt="")
+        marker = self._marker_before(OuterRef("campaign_id"), OuterRef("pk")).filter(**where)
+        named = Case(
+            When(commitments__has_key="detail", then=Subquery(kept.values("text")[:1])),
+            default=F("detail"),
+            output_field=models.TextField(),
+        )
+        return Subquery(marker.annotate(named=named).values("named")[:1])
 
     def labels(self) -> list[str]:
         """The distinct labels of these entries, in order — one query, fast at a million entries.

@@ -277,6 +277,10 @@ class RollEntry(models.Model):
 
     # --- visibility --------------------------------------------------------------------------
     redacted = False  # a HiddenEntry says True
+    # Read ``with_session`` (log/models/chain.py): the committed names of the session's start
+    # and of the newest marker at or before the entry. Unset otherwise.
+    session_named: str | None
+    marker_named: str | None
 
     @property
     def info(self) -> KindInfo:
@@ -364,6 +368,8 @@ class RollEntry(models.Model):
             # Which session the placeholder falls in: told by the public markers around it and
             # by its time, which the member sees anyway.
             session_state=getattr(self, "session_state", None),
+            session_named=getattr(self, "session_named", None),
+            marker_named=getattr(self, "marker_named", None),
         )
 
     # --- hash chain ------------------------------------------------------------------------
@@ -506,6 +512,8 @@ class HiddenEntry:
     visibility: str
     redacted: bool = True
     session_state: Any = None  # with_session's, when the entry was read with it
+    session_named: str | None = None  # and the session's and scene's names it read with it
+    marker_named: str | None = None
 
     def get_absolute_url(self) -> str:
         return entry_url(self.pk)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from django.db import models
 from django.db.models import FilteredRelation, Q
 
+from log.models.kinds import MARKER_KINDS
 from proofs.protocol import text_commitment
 
 if TYPE_CHECKING:
@@ -85,15 +86,18 @@ def shown(row: Mapping[str, object]) -> tuple[str | None, str | None]:
     return (None if text is None else str(text)), (None if salt is None else str(salt))
 
 
-# What a page shows where a committed text was removed.
+# What a page shows where a committed text was removed; a session marker's name, its title.
 TEXT_REMOVED = "(text removed)"
+TITLE_REMOVED = "(title removed)"
 
 
 def row_detail(row: Mapping[str, object]) -> str:
     """A ``.values()`` row's ``detail`` as shown: its committed text where it has one
-    (``TEXT_REMOVED`` once removed), else the column's."""
+    (``TEXT_REMOVED``, or a marker's ``TITLE_REMOVED``, once removed), else the column's."""
     committed = row.get("commitments")
     if not isinstance(committed, dict) or "detail" not in committed:
         return str(row["detail"])
     text, salt = shown(row)
-    return TEXT_REMOVED if text is None or not salt else text
+    if text is None or not salt:
+        return TITLE_REMOVED if row.get("kind") in MARKER_KINDS else TEXT_REMOVED
+    return text

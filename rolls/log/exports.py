@@ -26,9 +26,9 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from log.models import LogHead, RollEntryQuerySet
+from log.models import MARKER_KINDS, LogHead, RollEntryQuerySet
 from log.models.keys import published_keys
-from log.models.texts import TEXT_REMOVED, with_texts
+from log.models.texts import TEXT_REMOVED, TITLE_REMOVED, with_texts
 from rolls.log.filters import filtered_entries
 from rolls.log.records import EXPORT_VALUES, Record
 from rolls.log.records import record as export_record
@@ -287,6 +287,11 @@ def _json_values(
     return row
 
 
+def _removed(record: Mapping[str, object]) -> str:
+    """What the CSV says of a committed text removed: a marker's was the GM's title."""
+    return TITLE_REMOVED if record.get("kind") in MARKER_KINDS else TEXT_REMOVED
+
+
 def _csv_line(record: Mapping[str, object], columns: tuple[str, ...]) -> list[object]:
     readable = not record["placeholder"]
     cells = {key: record.get(key, "") for key in ("seq", *PLACEHOLDER_FIELDS)}
@@ -297,7 +302,7 @@ def _csv_line(record: Mapping[str, object], columns: tuple[str, ...]) -> list[ob
             "faces": record["faces"],  # already the cell (CSV_CELLS)
             "outcome": record["outcome"],
             "outcome_label": record["outcome_label"],
-            "detail": TEXT_REMOVED if record["detail"] is None else record["detail"],
+            "detail": _removed(record) if record["detail"] is None else record["detail"],
             "odds": record["odds"],
             "odds_percent": _percent(record["odds"]),
             "follows": record["follows"] or "",

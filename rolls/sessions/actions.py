@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 
 from log.models import Kind, LogHead, RollEntry
-from rolls.sessions.state import SessionState, current
+from log.models.texts import keep, seal
+from rolls.sessions.state import TITLE_REMOVED, SessionState, current
 from rolls.webhooks.delivery import witness_session_end
 from sheets.models import Campaign, Refused
 
@@ -38,13 +39,20 @@ def _newest_session(campaign: Campaign) -> int:
     return state.session if state else 0
 
 
-def _append(user: User, campaign: Campaign, kind: str, state: SessionState, name: str) -> RollEntry:
+def _append(
+    user: User, campaign: Campaign, kind: str, state: SessionState, name: str, *, typed: bool
+) -> RollEntry:
     # A marker has no dice and nothing to chance: the roll's fields keep their empty defaults (no
     # odds; markers written before carry the stand-in "1/1", hashed with them). Its name goes in
     # ``detail``, and ``label`` (what was rolled) stays empty: the skill filter's loose index scan
     # (RollEntryQuerySet.labels) passes empty labels for free, and would step over every
-    # session's name, one row each, on every log page.
-    return RollEntry.objects.append(
+    # session's name, one row each, on every log page. A name the GM typed a title into (a
+    # start's, a scene's: ``typed``) is committed, not bound, as a message's text is (hash
+    # version 6): the entry hashes its commitment and an empty ``detail``, and the name is kept
+    # beside the chain, to be removed while the chain still verifies. An end names the session
+    # by its number only: its title is its start's, never repeated in the clear.
+    commitments, texts = seal({"detail": name}) if typed else ({}, [])
+    entry = RollEntry.objects.append(
         campaign=campaign,
         user=user,
         character=None,
@@ -53,9 +61,12 @@ def _append(user: User, campaign: Campaign, kind: str, state: SessionState, name
         system=campaign.system,
         kind=kind,
         label="",
-        detail=name,
+        detail="" if typed else name,
+        commitments=commitments,
         result=state.result(),
     )
+    keep(entry, texts)
+    return entry
 
 
 def start_session(user: User, campaign: Campaign, title: str = "") -> list[RollEntry]:
@@ -70,7 +81,7 @@ def start_session(user: User, campaign: Campaign, title: str = "") -> list[RollE
             written.append(_end(user, campaign, open_session))
         number = _newest_session(campaign) + 1
         state = SessionState(session=number, title=title.strip())
-        written.append(_append(user, campaign, Kind.SESSION, state, state.name))
+        written.append(_append(user, campaign, Kind.SESSION, state, state.name, typed=True))
     return written
 
 
@@ -87,7 +98,7 @@ def mark_scene(user: User, campaign: Campaign, title: str = "") -> RollEntry:
             scene=(state.scene or 0) + 1,
             scene_title=title.strip(),
         )
-        return _append(user, campaign, Kind.SCENE, scene, scene.scene_name)
+        return _append(user, campaign, Kind.SCENE, scene, scene.scene_name, typed=True)
 
 
 def end_session(user: User, campaign: Campaign) -> RollEntry:
@@ -104,6 +115,10 @@ def _end(user: User, campaign: Campaign, state: SessionState) -> RollEntry:
     """Append the session's end and post the log's fingerprint as it leaves the log: a copy of
     the signed head outside the server at the end of each evening (docs/verifiable-dice.md)."""
     ended = SessionState(session=state.session, title=state.title, open=False)
-    marker = _append(user, campaign, Kind.SESSION_END, ended, state.name)
+    marker = _append(
+        user, campaign, Kind.SESSION_END, ended, f"Session {state.session}", typed=False
+    )
+    # What ``with_session`` would read for it: the session's name, kept at its start.
+    marker.session_named = None if state.title == TITLE_REMOVED else state.name
     witness_session_end(campaign)
     return marker

@@ -11,7 +11,7 @@ from typing import Any
 from django.utils import timezone
 
 from log.models import RollEntry, kind_info
-from log.models.texts import row_detail, with_texts
+from log.models.texts import row_detail, shown, with_texts
 from log.tokens import entry_url
 from rolls.log.records import EXPORT_VALUES
 from rolls.messages.text import speaker_name, to_plain
@@ -46,7 +46,9 @@ def markdown(campaign: Campaign, item: SessionItem, rows: list[Any], base_url: s
     for row in rows:
         shape = kind_info(row["kind"]).recap_shape
         if shape == "heading":
-            scene = SessionState.of(row["result"])
+            # A scene of hash version 6 names itself beside the chain (with_texts joined it on).
+            text, salt = shown(row)
+            scene = SessionState.of(row["result"], marker_named=text if salt else None)
             lines += ["", f"## {scene.scene_named(plain) if scene else plain(row['detail'])}", ""]
         elif shape == "message":
             lines.append(_said(row, base_url))

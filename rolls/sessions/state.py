@@ -1,9 +1,15 @@
 """What the markers say: the session and scene an entry belongs to, the current one, the list.
 
 A marker's ``result`` (hashed with it) carries the whole state from that point of the chain on —
-the session's number and title, the scene's number and title, whether the session is open — so
-the newest marker at or before an entry says everything about it, in one index probe
+the session's number, the scene's number, whether the session is open — so the newest marker at
+or before an entry says everything about it, in one index probe
 (``RollEntryQuerySet.with_session``), and the current state is the campaign's newest marker.
+
+The titles are the GM's typed text. Markers of hash version 6 commit them: a session's start and
+a scene's marker hash a commitment to their name ("Session 3: The heist") in place of ``detail``,
+the name is kept beside the chain (log/models/texts.py), and no later marker repeats it — a
+scene's or an end's session title is read from the session's start. Markers written before keep
+their titles in ``result``, as they were hashed. A title removed reads ``TITLE_REMOVED``.
 """
 
 from __future__ import annotations
@@ -11,23 +17,32 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
-from django.db.models import CharField, F, Model, Q, QuerySet, Subquery, Value
-from django.db.models.functions import Cast, Coalesce
+from django.db.models import CharField, F, FilteredRelation, Model, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Cast, Coalesce, Concat
 
 from log.models import Kind, RollEntry, RollEntryQuerySet
+from log.models.texts import TITLE_REMOVED
 
 TITLE_MAX = 100
+
+
+def title_in(name: object, prefix: str) -> str:
+    """The GM's title in a marker's committed name ``prefix`` or ``prefix: title`` ("Session 3",
+    "Scene 2: The docks"); ``TITLE_REMOVED`` where the name is gone (None)."""
+    if not isinstance(name, str):
+        return TITLE_REMOVED
+    return name.removeprefix(prefix).removeprefix(": ")
 
 
 class MarkerResult(TypedDict):
     """A session marker's stored ``result`` (hashed into its entry as it is)."""
 
     session: int
-    title: str
+    title: NotRequired[str]  # markers of hash version 5 and before: their titles, in the clear
     scene: int | None
-    scene_title: str
+    scene_title: NotRequired[str]
     open: bool
 
 
@@ -42,27 +57,27 @@ class SessionState:
     open: bool = True
 
     @classmethod
-    def of(cls, result: object) -> SessionState | None:
-        """The state a marker's ``result`` holds; None for no marker (before the first)."""
+    def of(
+        cls, result: object, session_named: object = None, marker_named: object = None
+    ) -> SessionState | None:
+        """The state a marker's ``result`` holds; None for no marker (before the first). Where
+        the result names no title (hash version 6), the titles are read from the committed
+        names: ``session_named`` the session's start's, ``marker_named`` the scene's."""
         if not isinstance(result, dict) or not isinstance(result.get("session"), int):
             return None
-        return cls(
-            session=result["session"],
-            title=str(result.get("title") or ""),
-            scene=result.get("scene") if isinstance(result.get("scene"), int) else None,
-            scene_title=str(result.get("scene_title") or ""),
-            open=bool(result.get("open", True)),
-        )
+        number = result["session"]
+        scene = result.get("scene") if isinstance(result.get("scene"), int) else None
+        if "title" in result:
+            title, scene_title = str(result["title"] or ""), str(result.get("scene_title") or "")
+        else:
+            title = title_in(session_named, f"Session {number}")
+            scene_title = "" if scene is None else title_in(marker_named, f"Scene {scene}")
+        return cls(number, title, scene, scene_title, bool(result.get("open", True)))
 
     def result(self) -> MarkerResult:
-        """The marker's ``result``: this state, as it is hashed."""
-        return {
-            "session": self.session,
-            "title": self.title,
-            "scene": self.scene,
-            "scene_title": self.scene_title,
-            "open": self.open,
-        }
+        """The marker's ``result``, as it is hashed: no title (the marker commits its own name,
+        and a scene's or an end's session title is its start's)."""
+        return {"session": self.session, "scene": self.scene, "open": self.open}
 
     @property
     def name(self) -> str:
@@ -93,26 +108,44 @@ class SessionState:
         return f"{self.session}.{self.scene}" if self.scene is not None else str(self.session)
 
 
+def marker_name(marker: RollEntry) -> str:
+    """A marker's name as shown: its committed name (``TITLE_REMOVED`` once removed), or for an
+    end of hash version 6, which names the session by number only, the session's name as read
+    ``with_session`` (its start's). Read ``for_cards``: no query of its own."""
+    said = marker.said
+    if said is None:
+        return TITLE_REMOVED
+    if marker.kind != Kind.SESSION_END or not hasattr(marker, "session_named"):
+        return said
+    state = SessionState.of(marker.result, marker.session_named)
+    return state.name if state is not None else said
+
+
 def state_of(entry: object) -> SessionState | None:
     """The session an entry listed ``with_session`` belongs to (None: outside every session —
     before the first, or between one's end and the next's start)."""
-    state = SessionState.of(getattr(entry, "session_state", None))
+    state = SessionState.of(
+        getattr(entry, "session_state", None),
+        getattr(entry, "session_named", None),
+        getattr(entry, "marker_named", None),
+    )
     return state if state is not None and state.open else None
 
 
 def newest(campaign_id: int) -> tuple[int | None, SessionState | None]:
     """The campaign's newest marker's id and the state it says — the open session, or the last
     one ended (``open`` False) — or (None, None) before the first: one index probe."""
-    row = (
+    marker = (
         RollEntry.objects.markers()
         .filter(campaign_id=campaign_id)
         .order_by("-pk")
-        .values("pk", "result")
+        .with_session()
+        .only("pk", "result")
         .first()
     )
-    if row is None:
+    if marker is None:
         return None, None
-    return row["pk"], SessionState.of(row["result"])
+    return marker.pk, SessionState.of(marker.result, marker.session_named, marker.marker_named)
 
 
 def current(campaign_id: int) -> SessionState | None:
@@ -191,10 +224,20 @@ def marker_rows(campaign_id: int, number: int | None = None) -> Any:
 
 
 def _rows(markers: Any) -> Any:
-    """Markers as ``(kind, result as JSON text, seq)`` rows: text, so that they fit a UNION with
-    the log filter's other choices."""
-    return markers.annotate(choice=F("kind"), text=Cast("result", CharField())).values_list(
-        "choice", "text", "seq"
+    """Markers as ``(kind, text, seq)`` rows, the text their ``result`` as JSON, a newline and
+    their committed name where one is kept (hash version 6): text, so that they fit a UNION
+    with the log filter's other choices."""
+    kept = Q(texts__field="detail") & ~Q(texts__salt="")
+    text = Concat(
+        Cast("result", CharField()),
+        Value("\n"),
+        Coalesce(F("named__text"), Value(""), output_field=CharField()),
+        output_field=CharField(),
+    )
+    return (
+        markers.annotate(named=FilteredRelation("texts", condition=kept))
+        .annotate(choice=F("kind"), text=text)
+        .values_list("choice", "text", "seq")
     )
 
 
@@ -224,14 +267,27 @@ def sessions(
 
 
 def sessions_of(markers: Iterable[tuple[int, str, str]]) -> list[SessionItem]:
-    """The sessions ``(seq, kind, result as JSON text)`` rows of markers make, newest first."""
+    """The sessions ``(seq, kind, text)`` rows of markers (``_rows``) make, newest first."""
     items: dict[int, dict[str, Any]] = {}
     for seq, kind, text in sorted(markers):
-        state = SessionState.of(json.loads(text))
+        result, _, kept = text.partition("\n")  # JSON text holds no raw newline
+        result, named = json.loads(result), kept or None  # a name is never empty: "" is none
+        number = result.get("session") if isinstance(result, dict) else None
+        start = items.get(number) if isinstance(number, int) else None
+        state = SessionState.of(
+            result, named if kind == Kind.SESSION else start and start["named"], named
+        )
         if state is None:
             continue
         if kind == Kind.SESSION:
-            items[state.session] = {"state": state, "start": seq, "end": None, "scenes": []}
+            items[state.session] = {
+                "state": state,
+                "start": seq,
+                "end": None,
+                "scenes": [],
+                # A start from before hash version 6 names its title in its result.
+                "named": state.name if "title" in result else named,
+            }
             continue
         item = items.get(state.session)
         if item is None:  # a marker of a session whose start is missing: nothing to group under

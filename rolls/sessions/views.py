@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from rolls.sessions import actions, recap
 from rolls.sessions.forms import SceneForm, SessionForm
-from rolls.sessions.state import SessionItem, session
+from rolls.sessions.state import SessionItem, marker_name, session
 from rolls.table.dashboard import dashboard_context, session_bar
 from rolls.webhooks.delivery import queue_recap
 from sheets.access import campaign_for_gm, campaign_for_member
@@ -45,7 +45,9 @@ def session_bar_part(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
 @require_POST
 def session_start(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     def write(campaign: Campaign, title: str) -> str:
-        return f"{actions.start_session(request.user, campaign, title)[-1].detail} has started."
+        return (
+            f"{marker_name(actions.start_session(request.user, campaign, title)[-1])} has started."
+        )
 
     return _titled(request, pk, "session_form", write)
 
@@ -54,7 +56,7 @@ def session_start(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def session_scene(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     def write(campaign: Campaign, title: str) -> str:
-        return f"{actions.mark_scene(request.user, campaign, title).detail} has begun."
+        return f"{marker_name(actions.mark_scene(request.user, campaign, title))} has begun."
 
     return _titled(request, pk, "scene_form", write)
 
@@ -81,7 +83,7 @@ def session_end(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     return _answer(
         request,
         campaign,
-        lambda: f"{actions.end_session(request.user, campaign).detail} has ended.",
+        lambda: f"{marker_name(actions.end_session(request.user, campaign))} has ended.",
     )
 
 

@@ -10,7 +10,7 @@ from django import template
 
 from log.models import RollEntry
 from rolls.log.days import Day, day_heading, iso_moment
-from rolls.sessions.state import SessionState, state_of
+from rolls.sessions.state import SessionState, marker_name, state_of
 
 register = template.Library()
 
@@ -71,3 +71,9 @@ def log_session(entry: RollEntry) -> SessionState | None:
     """The session (and scene) an entry listed ``with_session`` belongs to, for its heading; None
     outside every session."""
     return state_of(entry)
+
+
+@register.filter
+def marker_named(entry: RollEntry) -> str:
+    """A session marker's name as its card shows it (rolls/sessions/state.py ``marker_name``)."""
+    return marker_name(entry)

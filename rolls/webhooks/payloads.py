@@ -19,6 +19,7 @@ from typing import TypedDict
 
 from log.models import READING_WORDS, kind_info
 from log.models.kinds import WebhookShape
+from log.models.texts import TITLE_REMOVED
 from proofs.witness import Witness
 from rolls.log.records import Record
 from rolls.messages.text import speaker_name
@@ -209,7 +210,8 @@ def discord_message(
     elif _shape(record) == "marker":
         # A session marker: what happened at the table, no dice (docs/sessions.md).
         embed = {
-            "title": f"{kind_info(record['kind']).label}: {plain(record.get('detail', ''))}",
+            # A name removed (hash version 6: the GM's title) is null: said so, never "None".
+            "title": f"{kind_info(record['kind']).label}: {plain(_named(record))}",
             "url": record.get("url", ""),
             "author": {"name": record.get("player", "")},
             "fields": [],
@@ -252,6 +254,12 @@ def _speaker(record: Record | None) -> str:
 # subset), except what would reach beyond the message: a mention, a channel or a custom tag
 # (``@…``, ``<…>``); ``allowed_mentions`` stays empty besides.
 _REACHING = re.compile(r"([<@])")
+
+
+def _named(record: Record) -> str:
+    """A marker's name as its record shows it, ``TITLE_REMOVED`` once removed."""
+    name = record.get("detail", "")
+    return TITLE_REMOVED if name is None else str(name)
 
 
 def _message_embed(record: Record, footer: str) -> Embed:

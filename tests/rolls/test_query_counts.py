@@ -206,6 +206,33 @@ def test_log_page_same_for_one_and_many(client, seeded):
     assert count(client, url) == one == 6
 
 
+def test_log_page_same_for_one_session_and_many(client, seeded):
+    """Titles committed beside the chain (hash version 6) are read in the page's own queries —
+    the headings, the markers' cards, the filter's choices — never one per marker."""
+    from log.models import EntryText
+    from rolls.sessions import actions
+
+    character = CharacterFactory(campaign__system=System.COGENT)
+    campaign, gm = character.campaign, gm_of(character.campaign)
+    row = target(character)
+    client.force_login(character.owner)
+
+    def evening(n):
+        actions.start_session(gm, campaign, f"Night {n}")
+        actions.mark_scene(gm, campaign, f"Scene of night {n}")
+        client.post(roll_url(character, "cogent-skill", row), ROLLS[System.COGENT][1])
+
+    evening(1)
+    url = reverse("campaign_log", args=[campaign.pk])
+    one = count(client, url), count(client, url + "?session=1")
+    for n in range(2, 12):
+        evening(n)
+    EntryText.objects.filter(entry__campaign=campaign, text__startswith="Session 3").delete()
+    page = client.get(url).content.decode()
+    assert "Session 11: Night 11" in page and "Scene 1: Scene of night 11" in page
+    assert (count(client, url), count(client, url + "?session=1")) == one
+
+
 @pytest.mark.parametrize(
     # Cogent: + injuries and characteristics, the assist waiting for the character and the open
     # assist requests (its prompts)

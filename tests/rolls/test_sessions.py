@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from log.models import Kind, RollEntry, Visibility
 from rolls.sessions import actions
-from rolls.sessions.state import current, sessions
+from rolls.sessions.state import current, marker_name, sessions
 from sheets.models import Refused
 from tests.rolls.helpers import append, token
 
@@ -65,18 +65,19 @@ def play(party):
 def test_markers_are_chain_entries_numbered_in_order(party):
     play(party)
     markers = list(RollEntry.objects.markers().filter(campaign=party.campaign).order_by("seq"))
-    assert [(m.kind, m.detail) for m in markers] == [
+    assert [(m.kind, m.said) for m in markers] == [
         (Kind.SESSION, "Session 1: The heist"),
         (Kind.SCENE, "Scene 1: The docks"),
         (Kind.SCENE, "Scene 2"),
-        (Kind.SESSION_END, "Session 1: The heist"),
+        (Kind.SESSION_END, "Session 1"),  # its title is its start's, never repeated
         (Kind.SESSION, "Session 2"),
     ]
+    # A name the GM typed a title into is committed, not hashed in the clear (hash version 6).
+    assert [m.detail for m in markers] == ["", "", "", "Session 1", ""]
+    assert [sorted(m.commitments) for m in markers] == [["detail"]] * 3 + [[]] + [["detail"]]
     assert all(m.visibility == Visibility.PUBLIC and m.character_id is None for m in markers)
     assert all(m.label == "" for m in markers)  # nothing rolled: never a skill to filter by
-    assert markers[2].result == {
-        "session": 1, "title": "The heist", "scene": 2, "scene_title": "", "open": True,
-    }  # fmt: skip
+    assert markers[2].result == {"session": 1, "scene": 2, "open": True}  # no title repeated
     # Hashed like every entry: the chain still verifies, markers and all.
     assert RollEntry.objects.verify_chain(party.campaign.pk).intact
     assert current(party.campaign.pk).name == "Session 2"
@@ -86,7 +87,7 @@ def test_starting_a_session_ends_the_open_one_first(party):
     actions.start_session(party.gm, party.campaign, "One")
     actions.mark_scene(party.gm, party.campaign, "A")
     written = actions.start_session(party.gm, party.campaign, "Two")
-    assert [(e.kind, e.detail) for e in written] == [
+    assert [(e.kind, marker_name(e)) for e in written] == [
         (Kind.SESSION_END, "Session 1: One"),
         (Kind.SESSION, "Session 2: Two"),
     ]
