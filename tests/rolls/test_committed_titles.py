@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from log.models import EntryText, Kind, LogHead, RollEntry
 from log.models.keys import server_key
-from proofs import poolside_verify
+from proofs import protocol as poolside_verify
 from proofs.protocol import entry_message
 from rolls.log.records import public_record
 from rolls.sessions import actions, recap
