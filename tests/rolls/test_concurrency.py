@@ -156,7 +156,7 @@ def another_process_appends_first(monkeypatch, character, noted):
     another "process" (a thread with its own connection, committed on its own) appends to the
     same campaign. ``noted(entry)`` is recorded in the returned ``raced`` list; ``results`` gets
     each of this thread's writes' outcomes."""
-    from log.models import log
+    from log.models import chain as log
     from tests.rolls.helpers import append
 
     write, turn, raced, results = log.ChainSQL.write, log._append_turn, [], []
