@@ -6,10 +6,12 @@ import random
 from datetime import UTC
 
 from django.db import connection, transaction
+from django.test import Client
 from django.urls import reverse
 
 from log.models import RollEntry
 from log.tokens import entry_token
+from proofs import protocol as poolside_verify
 
 SEED = 20261129
 SEED = 20261129
@@ -280,3 +282,26 @@ def verify_log(*args):
     except CommandError as error:
         return error.returncode, err.getvalue() + str(error)
     return 0, out.getvalue()
+
+
+# Members' signed views and the GM's export, read as a script would (test_committed_*.py).
+def view_answer(client: Client, party, user: str) -> dict:
+    """The member's whole view from its start, as the log page's script asks for it."""
+    client.force_login(getattr(party, user))
+    answer = client.get(reverse("seen_head", args=[party.campaign.pk]), {"since": 0}).json()
+    assert answer["start"]["length"] == 0 and answer["next"] is None
+    return answer
+
+
+def folds(answer: dict) -> bool:
+    """Do the items chain (as static/js/view-check.js folds them) to the signed head?"""
+    running = answer["start"]["hash"]
+    for item in answer["items"]:
+        running = poolside_verify.view_step(running, item)
+    return (len(answer["items"]), running) == (answer["head"]["length"], answer["head"]["hash"])
+
+
+def gm_export(client: Client, party) -> dict:
+    client.force_login(party.gm)
+    response = client.get(reverse("campaign_log_json", args=[party.campaign.pk]))
+    return json.loads(b"".join(response.streaming_content))

@@ -9,39 +9,16 @@ import hashlib
 import json
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from log.models import EntryText, Kind, LogHead, RollEntry, Visibility
 from proofs import protocol as poolside_verify
 from rolls.log.records import public_record
 from rolls.webhooks import payloads
-from tests.rolls.helpers import roll_athletics, tamper, verify_log
+from tests.rolls.helpers import folds, gm_export, roll_athletics, tamper, verify_log, view_answer
 from tests.rolls.message_helpers import correct, said
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rulebook_athletics")]
-
-
-def view_answer(client: Client, party, user: str) -> dict:
-    """The member's whole view from its start, as the log page's script asks for it."""
-    client.force_login(getattr(party, user))
-    answer = client.get(reverse("seen_head", args=[party.campaign.pk]), {"since": 0}).json()
-    assert answer["start"]["length"] == 0 and answer["next"] is None
-    return answer
-
-
-def folds(answer: dict) -> bool:
-    """Do the items chain (as static/js/view-check.js folds them) to the signed head?"""
-    running = answer["start"]["hash"]
-    for item in answer["items"]:
-        running = poolside_verify.view_step(running, item)
-    return (len(answer["items"]), running) == (answer["head"]["length"], answer["head"]["hash"])
-
-
-def gm_export(client: Client, party) -> dict:
-    client.force_login(party.gm)
-    response = client.get(reverse("campaign_log_json", args=[party.campaign.pk]))
-    return json.loads(b"".join(response.streaming_content))
 
 
 def test_a_message_hashes_a_salted_commitment_and_keeps_its_text_beside(client, party):

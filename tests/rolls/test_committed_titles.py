@@ -20,31 +20,11 @@ from rolls.sessions import actions, recap
 from rolls.sessions.state import current, session, sessions
 from rolls.webhooks import payloads
 from sheets.models import ApiToken, Scope
-from tests.rolls.helpers import tamper, verify_log
+from tests.rolls.helpers import folds, gm_export, tamper, verify_log, view_answer
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rulebook_athletics")]
 
 TYPED = ("The heist", "The docks")
-
-
-def view_answer(client: Client, party, user: str) -> dict:
-    """The member's whole view from its start, as the log page's script asks for it."""
-    client.force_login(getattr(party, user))
-    return client.get(reverse("seen_head", args=[party.campaign.pk]), {"since": 0}).json()
-
-
-def folds(answer: dict) -> bool:
-    """Do the items chain (as static/js/view-check.js folds them) to the signed head?"""
-    running = answer["start"]["hash"]
-    for item in answer["items"]:
-        running = poolside_verify.view_step(running, item)
-    return (len(answer["items"]), running) == (answer["head"]["length"], answer["head"]["hash"])
-
-
-def gm_export(client: Client, party) -> dict:
-    client.force_login(party.gm)
-    response = client.get(reverse("campaign_log_json", args=[party.campaign.pk]))
-    return json.loads(b"".join(response.streaming_content))
 
 
 def api_client(user) -> Client:
