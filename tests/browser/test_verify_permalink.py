@@ -141,3 +141,37 @@ def test_without_javascript_the_page_reads_and_offers_no_button(page, log_in, no
     expect(no_js.locator(".result-headline")).to_be_visible()
     expect(no_js.locator("#verify-heading")).to_be_visible()
     expect(no_js.locator("button[data-verify-dice]")).to_be_hidden()
+
+
+def as_written_before_version_6(entry: RollEntry) -> None:
+    """Rewrite ``entry`` as the code before hash version 6 wrote it (no commitments), re-signed
+    with its head, so the log holds an entry of an older version beside the new ones."""
+    from log.models import LogHead
+    from log.models.keys import server_key
+    from proofs.protocol import entry_message
+    from tests.rolls.helpers import tamper
+
+    entry.hash_version = 5
+    old = entry.compute_hash()
+    signature = server_key().sign(entry_message(entry.campaign_id, entry.seq, old))
+    tamper(
+        "UPDATE rolls_rollentry SET hash_version = 5, hash = %s, signature = %s WHERE id = %s",
+        [old, signature, entry.pk],
+    )
+    head = LogHead.objects.get(pk=entry.campaign_id)
+    head.hash = old
+    head.sign()
+    head.save()
+
+
+def test_an_entry_written_before_version_6_verifies_in_the_browser(page, log_in):
+    """A roll of hash version 5, beside newer entries: its permalink's Verify and the log's view
+    check both hold, as they did before issue 55 (the legacy log's other checks:
+    tests/log/test_legacy_log.py)."""
+    entry = roll_in_the_app(page, log_in, System.COGENT)
+    as_written_before_version_6(entry)
+    page.goto(entry.get_absolute_url())
+    verify(page)
+    expect(page.locator("#verify-result")).to_contain_text(VERIFIED)
+    page.goto(f"/campaigns/{entry.campaign_id}/log/")
+    expect(page.locator("#view-check")).to_contain_text("✓ verified")

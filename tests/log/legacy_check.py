@@ -1,6 +1,7 @@
 """Run by tests/log/test_legacy_log.py in a process of its own, on a copy of the legacy database
 (migrated to today's schema first): every campaign's GM export, checked by the standalone
-verifier, and every member's signed view, checked as a browser folds it. Prints one line per
+verifier, and every member's signed view, checked as a browser folds it onto the head it saved
+before the upgrade. Prints one line per
 check; exits 1 on the first that fails."""
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from sheets.models import Campaign, Membership, Role  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 VERIFIER = ROOT / "proofs" / "protocol.py"
+# Each member's signed view head as that commit's server signed it, which their browser saved.
+SAVED = json.loads((ROOT / "tests/log/data/legacy-86fccab-heads.json").read_text())
 
 
 def main(out: Path) -> int:
@@ -51,8 +54,10 @@ def main(out: Path) -> int:
             body = view.content if not view.streaming else b"".join(view.streaming_content)
             path = out / f"view-{campaign.pk}-{membership.user.pk}.json"
             path.write_bytes(body)
+            saved = out / f"head-{campaign.pk}-{membership.user.pk}.json"
+            saved.write_text(json.dumps(SAVED[f"{campaign.pk}/{membership.user.username}"]))
             done = subprocess.run(
-                [sys.executable, "-I", str(VERIFIER), str(path)],
+                [sys.executable, "-I", str(VERIFIER), str(path), "--saved-head", str(saved)],
                 capture_output=True,
                 text=True,
                 timeout=120,

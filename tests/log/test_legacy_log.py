@@ -6,7 +6,9 @@ tests/log/data/legacy-86fccab.sqlite3.gz was written by the script in tests/log/
 that commit's code and tests.settings (so the tests' signing key): four campaigns, 57 entries at
 hash version 5, with and without dice proofs; public, GM-only, blind (one revealed), secret and
 whispered entries; a hidden NPC's public and secret rolls; destiny follow-ups; messages and a
-correction; session markers. It runs on SQLite whatever DATABASE_URL says: the point is the
+correction; session markers. Each member then fetched their signed view with that code, whose
+heads (tests/log/data/legacy-86fccab-heads.json) are what their browsers saved: today's views
+must fold onto them. It runs on SQLite whatever DATABASE_URL says: the point is the
 rows as that code wrote them, moved through every migration since."""
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 LEGACY = ROOT / "tests" / "log" / "data" / "legacy-86fccab.sqlite3.gz"
+SECRET_KEY = "poolside-legacy-fixture-secret-key-not-for-production-0123456789"
 
 
 def _run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
@@ -33,6 +36,8 @@ def test_a_log_written_before_verifies_after_every_migration(tmp_path):
     env = os.environ | {
         "DATABASE_URL": f"sqlite:///{database}",
         "DJANGO_SETTINGS_MODULE": "tests.settings",
+        # The key the fixture's server had: a view item names its entry by a token of it.
+        "SECRET_KEY": SECRET_KEY,
     }
     migrated = _run(env, "manage.py", "migrate", "--noinput")
     assert migrated.returncode == 0, migrated.stderr
