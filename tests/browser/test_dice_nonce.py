@@ -40,10 +40,15 @@ def test_an_htmx_roll_sends_a_nonce_and_a_new_one_next_time(page, log_in, violat
     _panel(page, log_in)
     sent = []
     for _ in range(2):
-        with page.expect_request(lambda r: r.method == "POST" and "/roll/" in r.url) as request:
+        # Waited for to its answer: a roll still being written when the test ends would hold
+        # SQLite's table while the test database is flushed.
+        with page.expect_response(
+            lambda r: r.request.method == "POST" and "/roll/" in r.url
+        ) as answer:
             page.locator("#roll-form").evaluate("(form) => form.requestSubmit()")
-        sent += _nonce_of(request.value)
-        assert request.value.headers.get("hx-request") == "true"
+        request = answer.value.request
+        sent += _nonce_of(request)
+        assert request.headers.get("hx-request") == "true"
     assert len(sent) == 2 and all(HEX32.fullmatch(n) for n in sent)
     assert sent[0] != sent[1]
     assert violations == []
