@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, TypedDict
 
 from django import forms
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
-from ninja import Body, Path, Query, Router, Schema, Status
+from ninja import Body, Header, Path, Query, Router, Schema, Status
 from pydantic import BaseModel, ConfigDict, Field
 
 from api.base import ERRORS, READ_THROTTLE, ROLL_THROTTLE, ApiError, invalid, needs_roll_scope
@@ -328,6 +328,37 @@ def entry_out(request: HttpRequest, entry_pk: int, membership: Membership) -> Re
     return api_records(rows, full=membership.is_gm, base_url=base_url)[0]
 
 
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        description="The roll's nonce, given as a header (docs/api.md, “Retrying a roll”): the "
+        "same key again answers the entry the first request made (200), never a second roll",
+    ),
+]
+
+
+def idempotent_nonce(nonce: str | None, key: str | None) -> str:
+    """The roll's nonce: the body's, or the ``Idempotency-Key`` header's (the same rules)."""
+    if key and nonce and key != nonce:
+        raise ApiError(
+            422,
+            "The roll wasn't made: the Idempotency-Key header and the nonce differ.",
+            {"nonce": ["Send one of them, or the same value in both."]},
+        )
+    return nonce or key or ""
+
+
+def written(
+    request: HttpRequest, response: HttpResponse, entry: RollEntry, membership: Membership
+) -> Status[Record]:
+    """A roll's answer: 201 for the entry just made; 200 and ``Idempotent-Replayed`` for the
+    entry a retry of the same nonce found."""
+    if entry.replayed:
+        response["Idempotent-Replayed"] = "true"
+    return Status(200 if entry.replayed else 201, entry_out(request, entry.pk, membership))
+
+
 def found_entry(request: HttpRequest, entry_id: str) -> tuple[RollEntry, Membership]:
     pk = entry_pk(entry_id)
     if pk is None:
@@ -342,7 +373,7 @@ def found_entry(request: HttpRequest, entry_id: str) -> tuple[RollEntry, Members
 # What a roll or a follow-up answers, and its limits. A placeholder (a blind roll's roller) has
 # only its placeholder fields, not nulls for the rest: the export's record, key for key.
 WRITES: dict[str, Any] = {
-    "response": {201: Entry, **ERRORS},
+    "response": {201: Entry, 200: Entry, **ERRORS},
     "exclude_unset": True,
     "throttle": [READ_THROTTLE, ROLL_THROTTLE],
 }
@@ -397,12 +428,21 @@ def target(
     summary="Roll",
 )
 def roll(
-    request: AuthenticatedHttpRequest, pk: Id, kind: Kind, target_pk: Id, body: Body[RollIn]
+    request: AuthenticatedHttpRequest,
+    pk: Id,
+    kind: Kind,
+    target_pk: Id,
+    body: Body[RollIn],
+    response: HttpResponse,
+    key: IdempotencyKey = None,
 ) -> Status[Record]:
     """Roll on the server with the panel's options, validated as the panel validates them;
     stored in the campaign's chain and announced live like a roll from the page. Answers the
-    new entry (201). Needs the ``roll`` scope and a user who may roll the character."""
+    new entry (201), or, to a retry with the same nonce (``Idempotency-Key``), the entry that
+    request made (200, ``Idempotent-Replayed: true``). Needs the ``roll`` scope and a user who
+    may roll the character."""
     needs_roll_scope(request)
+    body.nonce = idempotent_nonce(body.nonce, key)
     values = body.model_dump(exclude={"action"})
     found, membership, form = _loaded_form(request, pk, kind, target_pk, values)
     if not form.is_valid() or form.plan is None:
@@ -414,7 +454,7 @@ def roll(
             {"action": [f"Choose one of: {', '.join(a.name for a in form.plan.actions)}."]},
         )
     entry, _ = make_roll(request.user, found, form, body.action, form.data)
-    return Status(201, entry_out(request, entry.pk, membership))
+    return written(request, response, entry, membership)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -483,10 +523,14 @@ def follow_up(
     entry_id: EntryId,
     action: Annotated[str, Path(description="One of the entry's follow_ups")],
     body: Body[FollowUpIn],
+    response: HttpResponse,
+    key: IdempotencyKey = None,
 ) -> Status[Record]:
     """Destiny, Correct, a choice, a bought boon…: whatever the entry's card offers you, with the
-    same rules (docs/rolling.md). Needs the ``roll`` scope. Answers the new entry (201)."""
+    same rules (docs/rolling.md). Needs the ``roll`` scope. Answers the new entry (201), or to a
+    retry with the same nonce (``Idempotency-Key``) the entry it made (200)."""
     needs_roll_scope(request)
+    nonce = idempotent_nonce(body.nonce, key)
     found, membership = found_entry(request, entry_id)
     character: Character | None = found.character
     if character is None or not character.can_read(membership):
@@ -497,8 +541,8 @@ def follow_up(
         raise ApiError(403, "Only the GM sees this roll's result, so only the GM follows it up.")
     if action not in followups.names():
         raise Http404("No such follow-up.")
-    new = make_follow_up(request.user, found, character, action, body.value, body.nonce)
-    return Status(201, entry_out(request, new.pk, membership))
+    new = make_follow_up(request.user, found, character, action, body.value, nonce)
+    return written(request, response, new, membership)
 
 
 # ---------------------------------------------------------------------------------------------

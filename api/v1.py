@@ -22,8 +22,11 @@ from sheets.models import Refused
 from web.errors import (
     API_FORBIDDEN,
     API_SERVER_ERROR,
+    DATABASE_DOWN_MESSAGE,
+    DATABASE_RETRY_SECONDS,
     TIMEOUT_MESSAGE,
     TIMEOUT_RETRY_SECONDS,
+    is_database_down,
     is_statement_timeout,
     too_large_message,
 )
@@ -71,11 +74,19 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
 @api.exception_handler(Exception)
 def _server_error(request: HttpRequest, exc: Exception) -> HttpResponse:
     """A bug: logged with its traceback as Django logs a page's 500, answered in JSON. (A
-    statement cancelled at the statement timeout is no bug: a 503 with a sentence.)"""
+    statement cancelled at the statement timeout, or the database out of reach, is no bug: a
+    503 with a sentence and Retry-After.)"""
     if is_statement_timeout(exc):
         logger.warning("Statement timeout: %s", request.path)
         response = _error(request, TIMEOUT_MESSAGE, 503)
         response["Retry-After"] = str(TIMEOUT_RETRY_SECONDS)
+        return response
+    if is_database_down(exc):
+        # No bug either: the database is out of reach, nothing was written. A client retries
+        # after Retry-After, with the same nonce for a roll (docs/api.md, "Retrying a roll").
+        logger.error("Database unavailable: %s %s", request.method, request.path)
+        response = _error(request, DATABASE_DOWN_MESSAGE, 503)
+        response["Retry-After"] = str(DATABASE_RETRY_SECONDS)
         return response
     logger.error(
         "Internal Server Error: %s", request.path, exc_info=exc, extra={"request": request}

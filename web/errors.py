@@ -4,15 +4,17 @@ handlers with our templates.) Under /api/v1/ every one of them, 404 and 500 incl
 API's JSON error instead of a page: a client of the API never has to parse HTML."""
 
 import logging
+import sys
 from inspect import iscoroutinefunction
 from typing import cast
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
-from django.db import OperationalError
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import render
+from django.template import loader
 from django.utils.decorators import sync_and_async_middleware
 from django.utils.deprecation import MiddlewareMixin
 from django.views import defaults
@@ -37,6 +39,12 @@ TIMEOUT_MESSAGE = (
     "(a shorter date range, one character)."
 )
 TIMEOUT_RETRY_SECONDS = 5
+# The database out of reach (a restart, a failover, an outage): nothing was saved, nor rolled.
+DATABASE_DOWN_MESSAGE = (
+    "Poolside can't reach its database just now, so nothing was saved and no dice were rolled. "
+    "Try again in a few seconds."
+)
+DATABASE_RETRY_SECONDS = 5
 
 
 def is_statement_timeout(exception: BaseException) -> bool:
@@ -126,10 +134,39 @@ def forbidden(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    """handler500: a bug outside the API's own handler (which answers the same words)."""
+    """handler500: a bug outside the API's own handler (which answers the same words) — or the
+    database out of reach, which is no bug: 503 and Retry-After, so that a browser, a script or
+    a bot tries again (a roll's retry with its nonce never rolls twice: docs/api.md)."""
+    # Django calls handlers with the exception being handled, on whichever thread (asgiref
+    # re-raises it there): sys.exc_info() is the one documented way to read it.
+    if is_database_down(sys.exc_info()[1]):
+        return database_down(request)
     if is_api(request):
         return api_error(API_SERVER_ERROR, 500)
     return defaults.server_error(request)
+
+
+def is_database_down(exception: BaseException | None) -> bool:
+    """Is this the database out of reach (refused, lost, shutting down), not a bug of ours?
+    Django wraps the driver's errors in its own; a statement timeout is answered apart."""
+    if isinstance(exception, InterfaceError):
+        return True
+    return isinstance(exception, OperationalError) and not is_statement_timeout(exception)
+
+
+def database_down(request: HttpRequest) -> HttpResponse:
+    """The 503 while the database is out of reach. The page uses no database (no user, no
+    messages): templates/503.html, like 500.html."""
+    logger.error("Database unavailable: %s %s", request.method, request.path)
+    response: HttpResponse
+    if is_api(request):
+        response = api_error(DATABASE_DOWN_MESSAGE, 503)
+    else:
+        response = HttpResponse(
+            loader.render_to_string("503.html", {"message": DATABASE_DOWN_MESSAGE}), status=503
+        )
+    response["Retry-After"] = str(DATABASE_RETRY_SECONDS)
+    return response
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

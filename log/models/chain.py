@@ -267,6 +267,13 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         return verify_chain(self, campaign_id, witnesses)
 
     # --- writing ---------------------------------------------------------------------------
+    def made_with_nonce(self, campaign_id: int, user: User, nonce: str) -> RollEntry | None:
+        """The entry ``user`` rolled with ``nonce`` in the campaign, if any: the nonce is a roll's
+        idempotency key (constraint ``roll_entry_unique_nonce``)."""
+        if not nonce:
+            return None
+        return self.filter(campaign_id=campaign_id, user=user, proof__alpha__nonce=nonce).first()
+
     def append_by(self, user: User, character: Character, **fields: Any) -> RollEntry:
         """Append an entry ``user`` made for ``character``: the campaign, the names and the system
         are read from them (a field given here wins: a reveal keeps the name rolled under)."""

@@ -17,7 +17,7 @@ import orjson
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
-from django.db.models.fields.json import KeyTransform
+from django.db.models.fields.json import KT, KeyTransform
 
 from log.models import visibility as visibility_rule
 from log.models.chain import (
@@ -188,6 +188,9 @@ class RollEntry(models.Model):
     # member whose pk is readable_for read this entry?
     readable: bool
     readable_for: int
+    # Set on the entry a roll's retry answers (its nonce was used before: the idempotency key):
+    # the API says 200 and Idempotent-Replayed instead of 201.
+    replayed: bool = False
 
     class Meta:
         db_table = "rolls_rollentry"  # the rolls app's name, kept: no data moved
@@ -205,6 +208,15 @@ class RollEntry(models.Model):
             # A constraint, not unique=True: on PostgreSQL that adds a second index, for LIKE on
             # the hash, which nothing asks (a fifth of the table's indexes at a million rolls).
             models.UniqueConstraint(fields=["hash"], name="roll_entry_unique_hash"),
+            # The roller's nonce is a roll's idempotency key (docs/api.md, "Retrying a roll"): a
+            # retry of a request whose answer was lost finds the entry it made, and a race of
+            # two retries writes one. Entries without dice have no nonce: NULLs never collide.
+            models.UniqueConstraint(
+                F("campaign"),
+                F("user"),
+                KT("proof__alpha__nonce"),
+                name="roll_entry_unique_nonce",
+            ),
             models.CheckConstraint(condition=Q(seq__gte=1), name="roll_entry_seq_positive"),
             models.CheckConstraint(
                 condition=Q(visibility__in=Visibility.values), name="roll_entry_visibility_valid"

@@ -26,6 +26,11 @@ from sheets.systems import rule_system_of
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
+NONCE_USED = (
+    "This dice nonce was already used for another roll: send a new one with each roll, and the "
+    "same one only to retry a roll whose answer you didn't get."
+)
+
 
 def make_roll(
     user: User, target: Target, form: RollForm, action: str, params: Any
@@ -46,15 +51,41 @@ def make_roll(
         or taken is not None
     )
     nonce = params.get("nonce", "")
-    if plain:
-        try:
+    try:
+        if plain:
+            try:
+                return _roll(user, target, form, action, params, nonce)
+            except HeadMoved:
+                # Another roll took the place in the log these dice were drawn for; nothing was
+                # written. Roll again where this one will land, under the head's lock.
+                pass
+        with transaction.atomic():
             return _roll(user, target, form, action, params, nonce)
-        except HeadMoved:
-            # Another roll took the place in the log these dice were drawn for; nothing was
-            # written. Roll again where this one will land, under the head's lock.
-            pass
-    with transaction.atomic():
-        return _roll(user, target, form, action, params, nonce)
+    except (IntegrityError, Refused):
+        # A retry of a request that was written but whose answer was lost: the nonce is the
+        # roll's idempotency key, so the answer is the entry already made, never a second roll
+        # (nor a refusal because the first one spent, answered or took something).
+        made = _made_before(user, target.character, nonce)
+        if made is None:
+            raise
+        if (made.character_id, made.follows_id, made.label) != (
+            target.character.pk,
+            None,
+            target.label,
+        ):
+            raise Refused(NONCE_USED) from None
+        made.replayed = True
+        return made, None
+
+
+def _made_before(user: User, character: Character, nonce: object) -> RollEntry | None:
+    """The entry ``user`` already made with ``nonce`` (an idempotency key), if any. None when
+    this runs inside a caller's transaction the failed append has spoilt (the append adds no
+    savepoint of its own: RollEntryQuerySet.append): that caller reports the failure."""
+    connection = transaction.get_connection()
+    if connection.in_atomic_block and transaction.get_rollback():
+        return None
+    return RollEntry.objects.made_with_nonce(character.campaign_id, user, str(nonce or ""))
 
 
 def _roll(
@@ -190,6 +221,16 @@ def make_follow_up(
             dice = dice_for(character.campaign, nonce, entry.label)
             outcome = followups.perform(action, entry, sheet, dice, value)
             return _append(user, character, outcome, label=entry.label, follows=entry, dice=dice)
-    except IntegrityError:
+    except (IntegrityError, Refused) as exc:
+        made = _made_before(user, character, nonce)
+        if made is not None and (made.character_id, made.follows_id) == (character.pk, entry.pk):
+            made.replayed = (
+                True  # a retry of this very follow-up, written before its answer was lost
+            )
+            return made
+        if made is not None:
+            raise Refused(NONCE_USED) from None
+        if isinstance(exc, Refused):
+            raise
         # Someone followed this entry up a moment earlier: the one-follow-up constraint held.
         raise Refused("This roll already has a follow-up.") from None

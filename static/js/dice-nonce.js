@@ -29,13 +29,31 @@
       field.name = "nonce";
       form.appendChild(field);
     }
-    field.value = nonce();
+    field.value = form.dataset.retryNonce || nonce();
   }, true);
 
   // An htmx POST that no submit event preceded (a button's own hx-post, a trigger on change).
   document.addEventListener("htmx:configRequest", function (event) {
     var detail = event.detail;
-    if (detail.verb !== "post" || !diceForm(detail.elt)) return;
-    detail.parameters.nonce = nonce();
+    var form = diceForm(detail.elt);
+    if (detail.verb !== "post" || !form) return;
+    detail.parameters.nonce = form.dataset.retryNonce || nonce();
+  });
+
+  // The nonce is also the roll's idempotency key (docs/api.md, "Retrying a roll"): when a roll's
+  // answer didn't arrive (no connection, a server error, the database out of reach), the next
+  // try sends the same one, so a roll the server made after all is shown, never rolled twice.
+  // Any answer that arrived — a result or a refusal — ends it: the next roll is a new one.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var detail = event.detail;
+    var form = diceForm(detail.elt);
+    if (!form || !detail.requestConfig || detail.requestConfig.verb !== "post") return;
+    var status = detail.xhr ? detail.xhr.status : 0;
+    var sent = detail.requestConfig.parameters && detail.requestConfig.parameters.nonce;
+    if ((status === 0 || status >= 500) && sent) {
+      form.dataset.retryNonce = sent;
+    } else {
+      delete form.dataset.retryNonce;
+    }
   });
 })();

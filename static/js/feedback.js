@@ -67,7 +67,8 @@
     403: "You aren't allowed to do that (any more): your role in this campaign may have changed. Reload the page.",
     404: "That isn't there any more: it may have been removed. Reload the page.",
     409: "That couldn't be done now: something changed a moment ago. Reload the page and try again.",
-    429: "Too many attempts in a short time. Wait a minute, then try again."
+    429: "Too many attempts in a short time. Wait a minute, then try again.",
+    503: "Poolside can't reach its database just now: nothing was saved, and a roll was not rolled yet. Try again in a few seconds."
   };
 
   document.addEventListener("htmx:responseError", function (event) {
@@ -77,7 +78,7 @@
   });
 
   document.addEventListener("htmx:sendError", function () {
-    say("Couldn't reach Poolside: check your connection, then reload the page. Your last change may not have been saved.");
+    say("Couldn't reach Poolside: check your connection. Your last change may not have been saved; a roll sent again from the same form is the same roll, never a second one.");
   });
 
   document.addEventListener("htmx:timeout", function () {
