@@ -1,6 +1,6 @@
 """With the database out of reach, every answer is a 503 with Retry-After and a sentence — a page
 that needs no database for browsers, the API's JSON for scripts — never a 500 that reads like a
-bug (docs/deploy.md, "When the database is away"). The database is made unreachable here by a
+bug (docs/rolling.md, "When a roll's answer is lost"). The database is made unreachable here by a
 wrapper around every statement (Django's execute_wrapper); tests/rolls/test_faults.py stops a
 real PostgreSQL server."""
 
