@@ -97,6 +97,10 @@ class CogentRollForm(RollForm[CogentSheet]):
         widget=forms.CheckboxSelectMultiple,
         required=False,
         help_text="Bonus dice for the situation of the fight.",
+        error_messages={
+            "invalid_choice": "%(value)s is not a combat circumstance (to dual wield, choose "
+            "the secondary weapon instead)."
+        },
     )
     secondary_weapon = forms.ChoiceField(
         label="Dual wielding: secondary weapon",
