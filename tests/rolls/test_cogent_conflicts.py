@@ -79,7 +79,7 @@ def test_cogent_conflict_sides_spend_destiny_before_and_take_circumstances(clien
 def test_a_conflict_side_dual_wields_by_its_secondary_weapon(client, settings, duel):
     """RULES.md §8 (Book, combat_modifiers.tex): a small secondary weapon adds 2 dice, only with
     a point in the Small combat skill too; the roll keeps the primary weapon's skill and bonus."""
-    _campaign, rob, ann, contest = duel
+    _campaign, rob, _ann, contest = duel
     client.force_login(rob.owner)
     prompt = client.get(rob.get_absolute_url()).content.decode()
     assert 'name="secondary_weapon"' in prompt and "Small (+2)" in prompt
