@@ -160,17 +160,15 @@ def assist_effect(value: int) -> str:
     return "no change" if not value else f"{value:+d} win{'' if abs(value) == 1 else 's'}"
 
 
-def assist_detail(options: dict[str, Any], *, rolled_wins: int, value: int, after: int = 0) -> str:
+def assist_detail(
+    cl: int, name: str, *, helpers: int, rolled_wins: int, value: int, after: int = 0
+) -> str:
     """An assist entry's detail (Book): its wins against its CL and the ± wins they give the
-    assisted character's next action; a group assist's helpers rolled with it (RULES.md §8)."""
+    assisted character's (``name``) next action; a group assist's helpers rolled with it."""
     wins = plural(rolled_wins, "win")
     if after:
         wins += f" + {after} destiny"
-    detail = (
-        f"{wins} vs assist CL {options['challenge_level']}: {assist_effect(value)} for "
-        f"{options['assist_for']}'s next action"
-    )
-    helpers = options.get("further_helpers", 0)
+    detail = f"{wins} vs assist CL {cl}: {assist_effect(value)} for {name}'s next action"
     if helpers:
         detail += f" (a group assist: {plural(helpers, 'more helper')} rolled with it)"
     return detail

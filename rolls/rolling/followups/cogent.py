@@ -199,7 +199,14 @@ def destiny_on_assist(entry: RollEntry, sheet: CogentSheet) -> Outcome:
         breakdown=entry.breakdown,
         faces=entry.faces,  # the same dice, read again with one more win
         outcome=result.outcome,
-        detail=assist_detail(o, rolled_wins=result.rolled_wins, value=value, after=after),
+        detail=assist_detail(
+            cl,
+            o["assist_for"],
+            helpers=o.get("further_helpers", 0),
+            rolled_wins=result.rolled_wins,
+            value=value,
+            after=after,
+        ),
         result=cogent_result(result, reflexive=False) | {"assist": value},
         odds=CERTAIN,
         resource_changes=changes,

@@ -559,7 +559,13 @@ class CogentRollForm(RollForm[CogentSheet]):
         value = cogent.assist(faces, challenge_level=cl, destiny_before=before)
         result = cogent.resolve(faces, challenge_level=cl, destiny_before=before)
         odds = cogent.odds(len(faces), challenge_level=cl, destiny_before=before)
-        detail = assist_detail(options, rolled_wins=result.rolled_wins, value=value)
+        detail = assist_detail(
+            cl,
+            options["assist_for"],
+            helpers=options.get("further_helpers", 0),
+            rolled_wins=result.rolled_wins,
+            value=value,
+        )
         return Outcome(
             kind=Kind.ASSIST,
             options=options,
