@@ -6,7 +6,7 @@ Decision (ours; one constant each so a GM's request to change it touches one lin
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -55,9 +55,9 @@ SPECIALITY_MIN_POOL = 8  # Book: skill speciality needs 8+ dice …
 SPECIALITY_MAX_CL = 3  # … against CL 3 or less
 ASSIST_MIN_CL = 3  # Book: the CL of an assist starts at three and is never lower
 # Decision: one assist waits for a character at a time and its next action takes it; a second
-# while one waits is refused. Several helpers make one group assist (Book, "Group Assists"): one
-# of them rolls the assist, and each further helper adds a die to the main roll
-# (group_assist_dice), so one waiting assist carries them all.
+# while one waits is refused. Several helpers make one group assist (Book, assists.tex "Group
+# Assists"): one of them rolls the assist, and each further helper adds a die to that *assist
+# roll* (group_assist_dice), never to the main roll, so one waiting assist carries them all.
 ASSISTS_PER_ROLL = 1
 # Decision: at most this many further helpers on one assist. Far above any table; it only guards
 # the pool against absurd requests.
@@ -114,16 +114,23 @@ INJURY_LEVELS: dict[int, str] = {1: "Minor", 2: "Medium", 3: "Serious", 4: "Fata
 # physical checks are those governed by Strength or Reflex, and every combat pool.
 PHYSICAL_ATTRIBUTES = ("Strength", "Reflex")
 # Rules at the table (Book combat_modifiers.tex, as RULES.md §5 lists them): circumstances that add
-# dice to a combat roll. Dual wielding is one or the other hand, never both.
+# dice to a combat roll. Dual wielding is not one of them: it depends on the secondary weapon
+# (DUAL_WIELD_DICE).
 COMBAT_CIRCUMSTANCES: dict[str, tuple[str, int]] = {
     "high_ground": ("High ground", 2),
     "flanking": ("Flanking", 2),
     "charging": ("Charging", 1),
-    "dual_main": ("Dual wielding, main hand", 2),
-    "dual_off": ("Dual wielding, off hand", 1),
     "defence": ("Defence roll (scores no victory levels)", 2),
 }
-EXCLUSIVE_CIRCUMSTANCES = (frozenset({"dual_main", "dual_off"}),)
+# The names dual wielding had as a circumstance before RULES.md §8: refused with a pointer to the
+# secondary weapon rather than a bare "not one of".
+RETIRED_CIRCUMSTANCES = frozenset({"dual_main", "dual_off"})
+# Book (combat_modifiers.tex, "Dual Wielding"): the bonus depends on the weight of the secondary
+# weapon — small +2D6, medium +1D6 — keyed by the combat skill that weapon is used with. The
+# roll itself uses the primary weapon's skill and bonus, never both weapons'.
+DUAL_WIELD_DICE: dict[str, int] = {"Small": 2, "Medium": 1}
+# Book: "the character must have at least one proficiency point in both of the weapons".
+DUAL_WIELD_MIN_SKILL = 1
 DEFENCE = "defence"  # Book: a defence roll adds 2 dice and can achieve no level of victory
 # Unequal equipment (Book): the narrator adds or removes dice for the tools at hand, on any roll.
 # Decision: −5..+5, enough for "no lock picks" to "a master's kit".
@@ -162,16 +169,41 @@ def circumstance_dice(circumstances: Iterable[str]) -> int:
     """The dice the combat circumstances add (Book; ``COMBAT_CIRCUMSTANCES``)."""
     chosen = set()
     for name in circumstances:
+        if name in RETIRED_CIRCUMSTANCES:
+            raise ValueError(
+                "Dual wielding is no longer a circumstance: choose the secondary weapon "
+                "(Small +2, Medium +1) instead."
+            )
         if name not in COMBAT_CIRCUMSTANCES:
             allowed = ", ".join(COMBAT_CIRCUMSTANCES)
             raise ValueError(f"Combat circumstance must be one of {allowed}; {name!r} is not.")
         chosen.add(name)
-    for group in EXCLUSIVE_CIRCUMSTANCES:
-        if len(chosen & group) > 1:
-            raise ValueError(
-                "Dual wielding is rolled with the main hand or the off hand, not both."
-            )
     return sum(COMBAT_CIRCUMSTANCES[name][1] for name in chosen)
+
+
+def dual_wield_dice(secondary: str, *, primary_skill: int, secondary_skill: int) -> int:
+    """Book (Dual Wielding): the dice a secondary weapon adds to a combat roll — Small +2,
+    Medium +1 (``""``: none) — only with a point or more in the combat skills of both weapons.
+    ``primary_skill`` is the rolled combat skill's rating, ``secondary_skill`` the character's
+    rating in the secondary weapon's skill (Small or Medium)."""
+    if secondary in ("", None):
+        return 0
+    name = check_choice(secondary, name="Secondary weapon", choices=tuple(DUAL_WIELD_DICE))
+    primary = check_int(primary_skill, name="Combat skill", low=VOCATION_MIN, high=VOCATION_MAX)
+    second = check_int(
+        secondary_skill, name=f"{name} combat skill", low=VOCATION_MIN, high=VOCATION_MAX
+    )
+    if primary < DUAL_WIELD_MIN_SKILL:
+        raise ValueError(
+            "Dual wielding needs at least one point in the combat skill of the primary weapon "
+            "(the skill rolled); this one has none."
+        )
+    if second < DUAL_WIELD_MIN_SKILL:
+        raise ValueError(
+            f"Dual wielding a {name.lower()} weapon needs at least one point in the {name} "
+            "combat skill; this character has none."
+        )
+    return DUAL_WIELD_DICE[name]
 
 
 def equipment_dice(equipment: int) -> int:
@@ -235,6 +267,20 @@ def auto_success(
         check_bool(reflexive, name="Reflexive"),
     ]
     return pool >= SPECIALITY_MIN_POOL and challenge_level <= SPECIALITY_MAX_CL and not any(flags)
+
+
+# Decision (RULES.md §8; the Book counts "your dice pool for a given skill check" and has the
+# unequal-equipment bonus or penalty applied "when rolling against the CL"): unequal-equipment
+# dice count towards skill speciality's 8, both ways — good tools can make a specialist, and a
+# specialist without the right tools may fall below eight.
+EQUIPMENT_COUNTS_FOR_SPECIALITY = True
+
+
+def speciality_pool(pool: int, *, equipment: int = 0) -> int:
+    """The dice of ``pool`` (unequal ``equipment`` included) that count towards skill
+    speciality's 8 (``EQUIPMENT_COUNTS_FOR_SPECIALITY``)."""
+    dice, tools = _check_pool(pool), equipment_dice(equipment)
+    return dice if EQUIPMENT_COUNTS_FOR_SPECIALITY else max(0, dice - tools)
 
 
 def is_win(face: int, *, destiny_before: bool = False) -> bool:
@@ -341,21 +387,52 @@ def check_assist_cl(challenge_level: object) -> int:
 
 
 def group_assist_dice(further_helpers: object) -> int:
-    """Book (Group Assists): the dice a group assist adds to the main roll, one per helper beyond
-    the one who rolls the assist. They join the main roll's pool, so its odds include them."""
+    """Book (Group Assists): "Each additional player adds a single dice to the dice pool of the
+    player making the assist roll" — the dice a group assist adds to the *assist roll*, one per
+    helper beyond the one who rolls it. The main roll gets the assist's ± wins, never dice."""
     return check_int(further_helpers, name="Further helpers", low=0, high=GROUP_HELPERS_MAX)
 
 
+def _assist_value(wins: int, challenge_level: int) -> int:
+    return max(-challenge_level, min(challenge_level, wins - challenge_level))
+
+
 def assist(
-    faces: Iterable[int], *, challenge_level: int = ASSIST_MIN_CL, destiny_before: bool = False
+    faces: Iterable[int],
+    *,
+    challenge_level: int = ASSIST_MIN_CL,
+    destiny_before: bool = False,
+    destiny_after: int = 0,
 ) -> int:
     """Book: an assist roll against CL ≥ 3 adds its wins above the CL to the main roll, or
-    subtracts its shortfall; either way never more than the assist's CL."""
+    subtracts its shortfall; either way never more than the assist's CL. Destiny after the
+    assist roll (Book: "after any d6-based roll") adds a win each to the assist roll, so it
+    changes the ± wins before the main roll takes them."""
     rolled = check_faces(faces, sides=SIDES)
     _check_cl(challenge_level, low=ASSIST_MIN_CL)
-    before = check_bool(destiny_before, name="Destiny before the roll")
-    difference = _count_wins(rolled, before) - challenge_level
-    return max(-challenge_level, min(challenge_level, difference))
+    before, after = _check_destiny(destiny_before, destiny_after)
+    return _assist_value(_count_wins(rolled, before) + after, challenge_level)
+
+
+def assist_odds(
+    pool: int,
+    *,
+    challenge_level: int = ASSIST_MIN_CL,
+    destiny_before: bool = False,
+    destiny_after: int = 0,
+    further_helpers: int = 0,
+) -> dict[int, Fraction]:
+    """Exact chances of each ± wins an assist roll of ``pool`` dice (plus one die per further
+    helper of a group assist) gives the main roll: keys −CL..+CL, zero chances left out."""
+    _check_cl(challenge_level, low=ASSIST_MIN_CL)
+    before, after = _check_destiny(destiny_before, destiny_after)
+    dice = _check_pool(pool) + group_assist_dice(further_helpers)
+    _check_pool(dice)
+    totals: dict[int, int] = {}
+    for wins, weight in enumerate(_win_weights(dice, before)):
+        value = _assist_value(wins + after, challenge_level)
+        totals[value] = totals.get(value, 0) + weight
+    return {value: Fraction(weight, SIDES**dice) for value, weight in sorted(totals.items())}
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,6 +502,23 @@ def injury_dice(levels: Iterable[int], *, attribute: str | None) -> int:
             level, name="Injury level", low=min(INJURY_LEVELS), high=max(INJURY_LEVELS)
         )
     return total if is_physical(attribute) else 0
+
+
+# Decision (RULES.md §8; the Book's disabling characteristics take dice off "all Strength based
+# skills and Strength checks"): a disabling characteristic's dice come off the checks governed by
+# its attribute only, never off a combat pool — which draws on every attribute and is no one
+# attribute's check (injuries, "all physical-based dice checks", do come off it).
+DISABILITY_ON_COMBAT = False
+
+
+def disability_dice(dice_by_attribute: Mapping[str, int], *, attribute: str | None) -> int:
+    """The dice disabling characteristics (``dice_by_attribute``: their dice by the attribute
+    they affect) take off a check governed by ``attribute`` (``None``: a combat pool)."""
+    for dice in dice_by_attribute.values():
+        check_int(dice, name="Disabling characteristic dice", low=0, high=MAX_POOL)
+    if attribute is None:
+        return sum(dice_by_attribute.values()) if DISABILITY_ON_COMBAT else 0
+    return dice_by_attribute.get(attribute, 0)
 
 
 def _win_weights(pool: int, destiny_before: bool) -> list[int]:

@@ -37,7 +37,7 @@ class Assist(models.Model):
     wins = models.SmallIntegerField(help_text="Signed: added to the main roll's wins.")
     further_helpers = models.PositiveSmallIntegerField(
         default=0,
-        help_text="A group assist's helpers beyond the one who rolled: +1 die each to the main "
+        help_text="A group assist's helpers beyond the one who rolled: +1 die each to the assist "
         "roll (also in the assist entry's options, so the chain holds it).",
     )
     used_by = models.OneToOneField(
@@ -73,10 +73,11 @@ class Assist(models.Model):
 
     @property
     def effect_text(self) -> str:
-        """What the assist does to the roll that takes it: "+1 win, +2 dice from 2 more helpers"."""
+        """What the assist does to the roll that takes it: "+1 win" (a group assist's helpers
+        rolled with the assist, so they bring no dice of their own: RULES.md §8)."""
         if not self.further_helpers:
             return self.wins_text
-        return f"{self.wins_text}, {group_dice_text(self.further_helpers)}"
+        return f"{self.wins_text}, from a group assist of {self.further_helpers + 1}"
 
 
 def group_dice_text(further_helpers: int) -> str:

@@ -140,10 +140,12 @@ def _lock_assists(form: RollForm) -> None:
     for the character this one is for (one at a time, cogent.ASSISTS_PER_ROLL)."""
     assisted, taken = _assists(form)
     if taken is not None:
-        still = Assist.objects.select_for_update().waiting().filter(pk=taken.pk).exists()
-        if not still:
+        # Its wins too: destiny spent after the assist roll changes them (RULES.md §8).
+        still = Assist.objects.select_for_update().waiting().filter(pk=taken.pk, wins=taken.wins)
+        if not still.exists():
             raise Refused(
-                f"{taken.by_name}'s assist was used or dropped a moment ago; check the odds again."
+                f"{taken.by_name}'s assist was used, dropped or changed a moment ago; check the "
+                "odds again."
             )
     if assisted is not None:
         rule_system_of(assisted.campaign).lock_sheet(assisted.pk)  # serialises two assists for one

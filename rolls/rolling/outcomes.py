@@ -9,7 +9,6 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from log.models import OUTCOME_LABELS, Kind, RollEntry
-from rolls.models.assists import group_dice_text
 from rolls.rolling.display import fraction_text, percent
 from rules import cogent, cold_stars, dad6
 
@@ -156,6 +155,25 @@ def cogent_detail(result: cogent.ActionResult, *, reflexive: bool) -> str:
     return words
 
 
+def assist_effect(value: int) -> str:
+    """What an assist's ± wins do: "no change", "+1 win", "−2 wins"."""
+    return "no change" if not value else f"{value:+d} win{'' if abs(value) == 1 else 's'}"
+
+
+def assist_detail(
+    cl: int, name: str, *, helpers: int, rolled_wins: int, value: int, after: int = 0
+) -> str:
+    """An assist entry's detail (Book): its wins against its CL and the ± wins they give the
+    assisted character's (``name``) next action; a group assist's helpers rolled with it."""
+    wins = plural(rolled_wins, "win")
+    if after:
+        wins += f" + {after} destiny"
+    detail = f"{wins} vs assist CL {cl}: {assist_effect(value)} for {name}'s next action"
+    if helpers:
+        detail += f" (a group assist: {plural(helpers, 'more helper')} rolled with it)"
+    return detail
+
+
 def cogent_result(result: cogent.ActionResult, *, reflexive: bool) -> dict[str, Any]:
     figures = {
         "wins": result.wins,
@@ -279,12 +297,9 @@ def cogent_headline(entry: RollEntry) -> Headline:
     if "wins" not in r or cl is None:
         return Headline(title)
     figure = f"{plural(r['wins'], 'win')} vs CL {cl}"
-    if entry.kind == Kind.ASSIST:
-        value = r.get("assist", 0)
-        who = o.get("assist_for", "the assisted character")
-        effect = "no change" if not value else f"{value:+d} win{'' if abs(value) == 1 else 's'}"
-        if o.get("further_helpers"):
-            effect += f" and {group_dice_text(o['further_helpers'])}"
+    if "assist" in r and "assist_for" in o:  # an assist, or destiny spent after it
+        who = o["assist_for"]
+        effect = assist_effect(r["assist"])
         return Headline(title, figure, f"The assist gives {effect} to {who}'s next action.")
     margin = r.get("margin", r["wins"] - cl)
     if entry.outcome == "success":

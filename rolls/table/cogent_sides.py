@@ -26,6 +26,7 @@ class CogentSide:
 
     destiny_before: bool = False
     circumstances: tuple[str, ...] = ()
+    secondary_weapon: str = ""  # dual wielding: the secondary weapon's combat skill (Book)
     equipment: int = 0
     extra_penalty: int = 0
 
@@ -47,9 +48,14 @@ class CogentSide:
             cogent.circumstance_dice(circumstances)
         except ValueError as exc:
             raise Refused(str(exc)) from None
+        secondary = str(data.get("secondary_weapon", "") or "")
+        if secondary and secondary not in cogent.DUAL_WIELD_DICE:
+            allowed = ", ".join(cogent.DUAL_WIELD_DICE)
+            raise Refused(f"The secondary weapon must be one of {allowed}; {secondary!r} is not.")
         return cls(
             destiny_before=data.get("destiny_before") in ("on", "true", "1"),
             circumstances=circumstances,
+            secondary_weapon=secondary,
             equipment=number(
                 "equipment", "Unequal equipment", cogent.EQUIPMENT_MIN, cogent.EQUIPMENT_MAX
             ),
@@ -64,15 +70,19 @@ def cogent_side_pool(
     side's options (the roll panel's reading, ``rolls.rolling.forms.cogent.cogent_pool``)."""
     row = target.obj
     weapon = (row.weapon_label, row.weapon_bonus_now) if target.is_combat else ("", 0)
-    return cogent_pool(
-        sheet,
-        row,
-        combat=target.is_combat,
-        weapon=weapon,
-        circumstances=options.circumstances,
-        equipment=options.equipment,
-        extra=options.extra_penalty,
-    )
+    try:
+        return cogent_pool(
+            sheet,
+            row,
+            combat=target.is_combat,
+            weapon=weapon,
+            circumstances=options.circumstances,
+            equipment=options.equipment,
+            extra=options.extra_penalty,
+            secondary=options.secondary_weapon,
+        )
+    except ValueError as exc:  # dual wielding without a point in both weapons' skills
+        raise Refused(str(exc)) from None
 
 
 def cogent_side_roll(
@@ -89,8 +99,8 @@ def cogent_side_roll(
     opponent: str,
 ) -> RollEntry:
     row = target.obj
-    if options.circumstances and not target.is_combat:
-        raise Refused("Combat circumstances apply to combat skills only.")
+    if (options.circumstances or options.secondary_weapon) and not target.is_combat:
+        raise Refused("Combat circumstances and dual wielding apply to combat skills only.")
     changes = spend_destiny_before(sheet) if options.destiny_before else {}
     pool, terms = cogent_side_pool(target, sheet, options)
     breakdown = f"{pool_terms(terms)} = {pool}d6, conflict round {contest.round} against {opponent}"
@@ -107,6 +117,7 @@ def cogent_side_roll(
         "combat": target.is_combat,
         "destiny_before": options.destiny_before,
         "circumstances": list(options.circumstances),
+        **({"secondary_weapon": options.secondary_weapon} if options.secondary_weapon else {}),
         "equipment": options.equipment,
         "extra_penalty": options.extra_penalty,
     }

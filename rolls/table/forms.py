@@ -252,7 +252,7 @@ class AssistForm(forms.Form):
         initial=0,
         required=False,
         help_text="A group assist: each helper besides the one who rolls adds +1 die to the "
-        "assisted roll.",
+        "assist roll (the assisted roll takes its ± wins).",
     )
 
     def __init__(self, *args: Any, campaign: Any, skills: list[str], **kwargs: Any) -> None:

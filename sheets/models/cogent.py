@@ -103,6 +103,14 @@ class CogentSheet(SystemSheet):
         self.save(update_fields=["destiny_points"])
         return {"destiny": -cogent.DESTINY_COST}
 
+    def combat_skill_rating(self, name: str) -> int:
+        """The character's best rating in the combat skill ``name`` (0 without it): dual
+        wielding needs a point in the secondary weapon's skill (Book)."""
+        ratings = CogentSubSkill.objects.filter(
+            vocation__sheet=self, kind=SubSkillKind.COMBAT, name=name
+        ).values_list("rating", flat=True)
+        return max(ratings, default=0)
+
     @classmethod
     def create_for(cls, character: Character) -> CogentSheet:
         sheet = cls.objects.create(character=character)
@@ -179,10 +187,9 @@ class CogentSheet(SystemSheet):
         return cogent.injury_dice(self.injury_levels, attribute=attribute)
 
     def disability_dice_on(self, attribute: str | None) -> int:
-        """Dice the disabling characteristics take off checks governed by ``attribute``."""
-        if attribute is None:
-            return 0
-        return self.disability_dice.get(attribute, 0)
+        """Dice the disabling characteristics take off checks governed by ``attribute`` (the
+        engine's Decision: none off a combat pool, ``None``)."""
+        return cogent.disability_dice(self.disability_dice, attribute=attribute)
 
     def penalties(self, attribute: str | None) -> list[tuple[int, str]]:
         """Seed step 4, the negative modifiers of a check governed by ``attribute`` (``None``:

@@ -71,11 +71,30 @@ def test_cogent_conflict_sides_spend_destiny_before_and_take_circumstances(clien
     assert (
         refused.status_code == 409 and "Unequal equipment must be from" in refused.content.decode()
     )
-    both = client.post(
-        conflict_side_url(contest, "b"), {"circumstances": ["dual_main", "dual_off"]}
-    )
-    assert both.status_code == 409 and "main hand or the off hand" in both.content.decode()
+    retired = client.post(conflict_side_url(contest, "b"), {"circumstances": ["dual_main"]})
+    assert retired.status_code == 409 and "choose the secondary weapon" in retired.content.decode()
     assert RollEntry.objects.filter(contest=contest).count() == 1
+
+
+def test_a_conflict_side_dual_wields_by_its_secondary_weapon(client, settings, duel):
+    """RULES.md §8 (Book, combat_modifiers.tex): a small secondary weapon adds 2 dice, only with
+    a point in the Small combat skill too; the roll keeps the primary weapon's skill and bonus."""
+    _campaign, rob, _ann, contest = duel
+    client.force_login(rob.owner)
+    prompt = client.get(rob.get_absolute_url()).content.decode()
+    assert 'name="secondary_weapon"' in prompt and "Small (+2)" in prompt
+    pool = rob.cogent.vocations.get().subskills.get().pool
+    refused = client.post(conflict_side_url(contest, "a"), {"secondary_weapon": "Small"})
+    assert refused.status_code == 409
+    assert "point in the Small combat skill" in refused.content.decode()
+    assert not RollEntry.objects.filter(contest=contest).exists()
+    rob.cogent.vocations.get().subskills.create(slot=2, kind="combat", name="Small", rating=1)
+    settings.ROLLS_RNG_SEED = 3
+    assert client.post(conflict_side_url(contest, "a"), {"secondary_weapon": "Small"}).status_code
+    roll = RollEntry.objects.get(contest=contest, character=rob)
+    assert roll.pool["dice"] == len(roll.faces) == pool + 2
+    assert roll.options["secondary_weapon"] == "Small"
+    assert "+ 2 small secondary weapon" in roll.breakdown and "+ 1 Medium" in roll.breakdown
 
 
 def test_cogent_destiny_after_is_refused_on_a_conflict_roll_with_a_reason(client, settings, duel):
@@ -87,6 +106,9 @@ def test_cogent_destiny_after_is_refused_on_a_conflict_roll_with_a_reason(client
     refused = client.post(follow_url(roll, "destiny"))
     assert refused.status_code == 409
     assert "Destiny after the roll isn&#x27;t used in a conflict" in refused.content.decode()
+    # RULES.md §8: the refusal says it is our Decision, against the Book, and why.
+    assert "our Decision" in refused.content.decode()
+    assert "answer each other without end" in refused.content.decode()
     rob.cogent.refresh_from_db()
     assert rob.cogent.destiny_points == 3 and RollEntry.objects.count() == 1
 

@@ -128,11 +128,9 @@ def cogent_cases(draw) -> Case:
         data["weapon"] = weapon
         if weapon == "custom":
             data["weapon_bonus"] = draw(st.integers(-3, 5))
-        circumstances = draw(
+        data["circumstances"] = draw(
             st.lists(st.sampled_from(sorted(cogent.COMBAT_CIRCUMSTANCES)), unique=True, max_size=3)
         )
-        if not {"dual_main", "dual_off"} <= set(circumstances):
-            data["circumstances"] = circumstances
     equipment = draw(st.integers(cogent.EQUIPMENT_MIN, cogent.EQUIPMENT_MAX))
     if equipment:
         data["equipment"] = equipment

@@ -479,8 +479,8 @@ def test_cogent_combat_circumstances_in_the_panel(client, soldier):
     assert [(b.code, b.chance) for b in form.plan.bands] == [
         (code, odds[code]) for code in ("success", "failure", "critical_failure") if odds[code]
     ]
-    both = client.get(url, base | {"circumstances": ["dual_main", "dual_off"]}).context["form"]
-    assert "main hand or the off hand" in str(both.errors["circumstances"])
+    retired = client.get(url, base | {"circumstances": ["dual_main"]}).context["form"]
+    assert "choose the secondary weapon" in str(retired.errors["circumstances"])
     data = base | {"circumstances": ["flanking"], "equipment": -1}
     assert client.post(roll_url(character, "cogent-subskill", sword), data).status_code == 302
     entry = latest()

@@ -1,4 +1,5 @@
 from fractions import Fraction
+from math import comb
 
 import pytest
 
@@ -152,17 +153,42 @@ def test_assist_decisions():
     assert "assist" not in cogent.conflict.__code__.co_varnames
 
 
-def test_each_further_helper_of_a_group_assist_adds_a_die_to_the_main_roll():
-    # RULES.md §6: one helper rolls the assist; each further helper is +1 die to the main roll.
+def test_each_further_helper_of_a_group_assist_adds_a_die_to_the_assist_roll():
+    # RULES.md §8 (Book, assists.tex "Group Assists"): "Each additional player adds a single dice
+    # to the dice pool of the player making the assist roll" — the Book's Lucy: 6D6 + Bill and
+    # Ted = 8D6, 6 wins vs CL 3 → +3 wins for Gary.
     assert [cogent.group_assist_dice(n) for n in (0, 1, 3)] == [0, 1, 3]
     assert cogent.group_assist_dice(cogent.GROUP_HELPERS_MAX) == cogent.GROUP_HELPERS_MAX
     for bad in (-1, cogent.GROUP_HELPERS_MAX + 1, True, "2", 1.0):
         with pytest.raises(ValueError, match="Further helpers"):
             cogent.group_assist_dice(bad)
-    # The dice join the pool, so the odds are the bigger pool's: 2 dice + 2 helpers vs CL 3.
-    assert cogent.odds(2 + cogent.group_assist_dice(2), challenge_level=3)["success"] == Fraction(
-        5, 16
-    )
+    assert cogent.assist((6, 6, 5, 5, 4, 4, 1, 1), challenge_level=3) == 3
+    # The assist's ± wins, exactly: 6 dice + 2 helpers are 8 dice on the assist roll.
+    lucy = cogent.assist_odds(6, challenge_level=3, further_helpers=2)
+    assert lucy == cogent.assist_odds(8, challenge_level=3)
+    assert sum(lucy.values()) == 1 and set(lucy) <= set(range(-3, 4))
+    assert lucy[3] == sum(Fraction(comb(8, k), 2**8) for k in range(6, 9))
+    assert lucy[-3] == Fraction(1, 2**8)  # no win at all: the shortfall, capped at the CL
+    # The main roll takes only the ± wins: its pool and its odds are its own dice's.
+    gary = cogent.odds(4, challenge_level=3, assist=2)
+    assert gary == cogent.odds(4, challenge_level=1)
+    with pytest.raises(ValueError, match="Further helpers"):
+        cogent.assist_odds(6, further_helpers=cogent.GROUP_HELPERS_MAX + 1)
+
+
+def test_destiny_after_an_assist_roll_changes_its_wins_before_the_main_roll_takes_them():
+    # RULES.md §8 (Book: "after any d6-based roll"): +1 win each on the assist roll, still
+    # capped at the assist's CL; at most DESTINY_MAX points in all.
+    faces = (4, 4, 1, 1)  # 2 wins vs CL 3: −1
+    assert cogent.assist(faces, challenge_level=3) == -1
+    assert cogent.assist(faces, challenge_level=3, destiny_after=1) == 0
+    assert cogent.assist(faces, challenge_level=3, destiny_after=2) == 1
+    assert cogent.assist((6,) * 6, challenge_level=3, destiny_after=1) == 3  # the cap holds
+    assert cogent.assist(faces, challenge_level=3, destiny_before=True, destiny_after=2) == 1
+    with pytest.raises(ValueError, match="at most 3 destiny points"):
+        cogent.assist(faces, destiny_before=True, destiny_after=3)
+    odds = cogent.assist_odds(1, challenge_level=3, destiny_after=2)
+    assert odds == {-1: Fraction(1, 2), 0: Fraction(1, 2)}
 
 
 def test_exact_odds_small_pools():
@@ -262,10 +288,10 @@ def test_reflexive_injury_level_is_capped_at_a_deathblow():
 def test_combat_circumstances_and_equipment_add_dice():
     assert cogent.circumstance_dice([]) == 0
     assert cogent.circumstance_dice(["high_ground", "flanking", "charging"]) == 5
-    assert cogent.circumstance_dice(["dual_main"]) == 2
-    assert cogent.circumstance_dice(["dual_off", "defence"]) == 3
-    with pytest.raises(ValueError, match="main hand or the off hand"):
-        cogent.circumstance_dice(["dual_main", "dual_off"])
+    assert cogent.circumstance_dice(["charging", "defence"]) == 3
+    for retired in ("dual_main", "dual_off"):  # dual wielding is the secondary weapon's now
+        with pytest.raises(ValueError, match="choose the secondary weapon"):
+            cogent.circumstance_dice([retired])
     with pytest.raises(ValueError, match="Combat circumstance"):
         cogent.circumstance_dice(["ambush"])
     assert cogent.equipment_dice(-5) == -5 and cogent.equipment_dice(5) == 5
@@ -275,6 +301,50 @@ def test_combat_circumstances_and_equipment_add_dice():
     assert cogent.pool_size(skill=1, attribute=1, bonus_dice=2) == 7
     assert cogent.pool_size(skill=0, attribute=0, bonus_dice=-5) == 0
     assert cogent.combat_pool_size(combat_skill=1, attributes=[1, 0, 0], bonus_dice=3) == 8
+
+
+def test_dual_wielding_is_by_the_secondary_weapons_weight_with_a_point_in_both_skills():
+    # RULES.md §8 (Book, combat_modifiers.tex "Dual Wielding"): small +2D6, medium +1D6.
+    assert cogent.dual_wield_dice("Small", primary_skill=2, secondary_skill=1) == 2
+    assert cogent.dual_wield_dice("Medium", primary_skill=1, secondary_skill=3) == 1
+    assert cogent.dual_wield_dice("", primary_skill=0, secondary_skill=0) == 0
+    with pytest.raises(ValueError, match="point in the Small combat skill"):
+        cogent.dual_wield_dice("Small", primary_skill=2, secondary_skill=0)
+    with pytest.raises(ValueError, match="primary weapon"):
+        cogent.dual_wield_dice("Medium", primary_skill=0, secondary_skill=2)
+    with pytest.raises(ValueError, match="Secondary weapon must be one of Small, Medium"):
+        cogent.dual_wield_dice("Large", primary_skill=2, secondary_skill=2)
+    # The Book's Kelvin: base 3 + INT 1 + REF 1 + Medium 2 + rapier +1 + dagger +2 = 10D6, his
+    # primary weapon's skill and bonus only.
+    dagger = cogent.dual_wield_dice("Small", primary_skill=2, secondary_skill=1)
+    kelvin = cogent.combat_pool_size(
+        combat_skill=2, attributes=[0, 1, 1], weapon_bonus=1, bonus_dice=dagger
+    )
+    assert kelvin == 10
+
+
+def test_unequal_equipment_counts_towards_speciality_a_decision():
+    # Decision (RULES.md §8 item 7): the dice pool speciality counts is the one rolled, unequal
+    # equipment included, both ways.
+    assert cogent.EQUIPMENT_COUNTS_FOR_SPECIALITY is True
+    assert cogent.speciality_pool(8, equipment=2) == 8  # 6 dice + good tools: a specialist
+    assert cogent.auto_success(cogent.speciality_pool(8, equipment=2), challenge_level=3)
+    assert cogent.speciality_pool(7, equipment=-1) == 7  # 8 dice, no lock picks: not one
+    assert not cogent.auto_success(cogent.speciality_pool(7, equipment=-1), challenge_level=3)
+    with pytest.raises(ValueError, match="Unequal equipment"):
+        cogent.speciality_pool(8, equipment=9)
+
+
+def test_a_disabling_characteristic_takes_no_dice_off_combat_pools_a_decision():
+    # Decision (RULES.md §8 item 7): Feeble is "−1 to all Strength based skills and Strength
+    # checks"; a combat pool draws on every attribute and is no Strength check.
+    feeble = {"strength": 1, "reflex": 0}
+    assert cogent.DISABILITY_ON_COMBAT is False
+    assert cogent.disability_dice(feeble, attribute="strength") == 1
+    assert cogent.disability_dice(feeble, attribute="intelligence") == 0
+    assert cogent.disability_dice(feeble, attribute=None) == 0
+    with pytest.raises(ValueError, match="Disabling characteristic dice"):
+        cogent.disability_dice({"strength": -1}, attribute="strength")
 
 
 def test_a_critical_failure_reads_the_dice_not_the_assist():

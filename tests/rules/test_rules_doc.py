@@ -63,3 +63,23 @@ def test_every_rule_row_names_its_source_a_module_and_a_test():
             elif not re.search(rf"^(async )?def {name}\(", test_file.read_text(), re.M):
                 problems.append(f"line {number}: {path} has no def {name}")
     assert not problems, "\n".join(problems)
+
+
+def test_the_apps_own_cogent_rulings_are_labelled_decisions():
+    """Issue 48: vocations assist-only (the Book says "in most situations"), no destiny after a
+    conflict's roll (the Book says "after any d6-based roll"), and the two choices no text makes
+    — unequal equipment and speciality, disabling characteristics and combat — are Decisions."""
+    rows = [cells for _, cells in rule_rows()]
+    for phrase in (
+        "Cogent: vocations are assist-only",
+        "destiny after the roll is not offered on conflict rolls",
+        "unequal-equipment dice count towards skill speciality",
+        "disabling characteristic's dice come off its attribute's checks only",
+    ):
+        found = [cells for cells in rows if phrase in cells[0]]
+        assert found, phrase
+        assert all(cells[1] == "Decision" for cells in found), (phrase, found)
+    text = DOC.read_text()
+    assert "*Vocations are assist-only* (Decision" in text
+    assert "*Unequal equipment counts towards speciality's 8* (Decision)" in text
+    assert "*A disabling characteristic's dice don't come off combat pools* (Decision)" in text

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import cache, partial
+from functools import cache
 from typing import Any, cast
 
 from django import forms
@@ -14,15 +14,21 @@ from rolls.models import Assist
 from rolls.models.assists import group_dice_text
 from rolls.rolling.display import CERTAIN, bands
 from rolls.rolling.forms.base import RollForm
-from rolls.rolling.forms.cogent_pools import cogent_pool, default_weapon, spend_destiny_before
+from rolls.rolling.forms.cogent_notes import AUTO_PASS_WORDS, FLAG_WORDS, flag_notes
+from rolls.rolling.forms.cogent_pools import (
+    cogent_pool,
+    default_weapon,
+    dual_wield_dice,
+    spend_destiny_before,
+)
 from rolls.rolling.outcomes import (
     Action,
     Outcome,
     Plan,
+    assist_detail,
     cogent_detail,
     cogent_faces,
     cogent_result,
-    plural,
     pool_terms,
 )
 from rules import RandomSource, cogent
@@ -36,15 +42,6 @@ from sheets.models.base import StateRead
 
 WEAPON_BONUS_MIN, WEAPON_BONUS_MAX = ranges.COGENT_WEAPON_BONUS_MIN, ranges.COGENT_WEAPON_BONUS_MAX
 
-
-# How the options read in a roll's breakdown. Stored and hashed with the entry, so fixed here
-# rather than taken from the form's labels (which may be reworded).
-FLAG_WORDS = {"duress": "under duress", "contested": "contested", "reflexive": "reflexive"}
-
-# Skill speciality in words, for the options that cancel it.
-AUTO_PASS_WORDS = (
-    f"{cogent.SPECIALITY_MIN_POOL}+ dice against CL {cogent.SPECIALITY_MAX_CL} or less"
-)
 
 VOCATION_KIND = "cogent-vocation"  # a vocation row: it assists, it is never rolled on its own
 
@@ -100,6 +97,18 @@ class CogentRollForm(RollForm[CogentSheet]):
         widget=forms.CheckboxSelectMultiple,
         required=False,
         help_text="Bonus dice for the situation of the fight.",
+        error_messages={
+            "invalid_choice": "%(value)s is not a combat circumstance (to dual wield, choose "
+            "the secondary weapon instead)."
+        },
+    )
+    secondary_weapon = forms.ChoiceField(
+        label="Dual wielding: secondary weapon",
+        choices=[("", "None")]
+        + [(name, f"{name} (+{dice})") for name, dice in cogent.DUAL_WIELD_DICE.items()],
+        required=False,
+        help_text="Needs a point in both weapons' combat skills; the roll uses the primary "
+        "weapon's skill and bonus.",
     )
     equipment = forms.IntegerField(
         label="Unequal equipment",
@@ -146,8 +155,8 @@ class CogentRollForm(RollForm[CogentSheet]):
         max_value=cogent.GROUP_HELPERS_MAX,
         initial=0,
         required=False,  # left out means none
-        help_text="A group assist: each other helper adds +1 die to the assisted roll (its "
-        "odds include them).",
+        help_text="A group assist: each other helper adds +1 die to this assist roll; the "
+        "assisted roll takes its ± wins.",
     )
 
     @classmethod
@@ -172,7 +181,8 @@ class CogentRollForm(RollForm[CogentSheet]):
                 self.fields[name].initial = value
         else:
             # Rules at the table: the combat circumstances apply to combat rolls only.
-            del self.fields["weapon"], self.fields["weapon_bonus"], self.fields["circumstances"]
+            for name in ("weapon", "weapon_bonus", "circumstances", "secondary_weapon"):
+                del self.fields[name]
         if self.sheet.destiny_points < cogent.DESTINY_COST:
             # Shown disabled, but still read: a request asking for it is refused in clean(),
             # never rolled without the destiny it asked for.
@@ -192,6 +202,11 @@ class CogentRollForm(RollForm[CogentSheet]):
             cogent.circumstance_dice(data.get("circumstances") or [])
         except ValueError as exc:
             self.add_error("circumstances", str(exc))
+        if data.get("secondary_weapon"):
+            try:
+                dual_wield_dice(self.sheet, self.target.obj, data["secondary_weapon"])
+            except ValueError as exc:
+                self.add_error("secondary_weapon", str(exc))
         if data.get("destiny_before") and self.sheet.destiny_points < cogent.DESTINY_COST:
             self.add_error(
                 "destiny_before", "You have no destiny points left to spend before the roll."
@@ -341,10 +356,10 @@ class CogentRollForm(RollForm[CogentSheet]):
         cl = d["challenge_level"]
         weapon, bonus = self._weapon()
         assist = self.assist_taken()
-        # Book (Group Assists): the assist taken brings its further helpers' dice to this pool.
-        helpers = assist.further_helpers if assist is not None else 0
-        pool_with = partial(
-            cogent_pool,
+        # Book (Group Assists): the further helpers' dice go on the assist roll, never on the
+        # roll that takes the assist (RULES.md §8).
+        helpers = (d.get("further_helpers") or 0) if self.assist_target is not None else 0
+        pool, terms = cogent_pool(
             sheet,
             row,
             combat=self.target.is_combat,
@@ -352,16 +367,15 @@ class CogentRollForm(RollForm[CogentSheet]):
             circumstances=list(d.get("circumstances") or []),
             equipment=d.get("equipment") or 0,
             extra=d["extra_penalty"],
+            helpers=helpers,
+            secondary=d.get("secondary_weapon") or "",
         )
-        pool, terms = pool_with(helpers=helpers)
         wins = assist.wins if assist is not None else 0
         odds = cogent.odds(
             pool, challenge_level=cl, destiny_before=d["destiny_before"], assist=wins
         )
         auto = cogent.auto_success(
-            # An automatic pass leaves the assist waiting (roll()), so the dice its further
-            # helpers bring don't count towards the 8 either.
-            pool_with(helpers=0)[0] if helpers else pool,
+            cogent.speciality_pool(pool, equipment=d.get("equipment") or 0),
             challenge_level=cl,
             duress=d["duress"],
             contested=d["contested"],
@@ -370,7 +384,7 @@ class CogentRollForm(RollForm[CogentSheet]):
         )
         actions, notes = self._actions_and_notes(pool, auto, assist)
         return Plan(
-            self._plan_options(weapon, bonus, assist, helpers),
+            self._plan_options(weapon, bonus, assist),
             {"dice": pool},
             self._breakdown(pool, terms, assist),
             bands(odds),
@@ -415,8 +429,8 @@ class CogentRollForm(RollForm[CogentSheet]):
             )
             if d.get("further_helpers"):
                 notes.append(
-                    f"Group assist: {group_dice_text(d['further_helpers'])} on "
-                    f"{self.assist_target.name}'s next action, whatever this roll scores."
+                    f"Group assist: {group_dice_text(d['further_helpers'])} on this assist "
+                    "roll (counted in the pool above)."
                 )
         elif assist is not None:
             notes.append(
@@ -432,9 +446,7 @@ class CogentRollForm(RollForm[CogentSheet]):
         )
         return actions, notes
 
-    def _plan_options(
-        self, weapon: str, bonus: int, assist: Assist | None, helpers: int
-    ) -> dict[str, Any]:
+    def _plan_options(self, weapon: str, bonus: int, assist: Assist | None) -> dict[str, Any]:
         """What the entry records of the roll's options (docs/roll-log.md)."""
         d, sheet, row = self.cleaned_data, self.sheet, self.target.obj
         attribute = None if self.target.is_combat else row.attribute
@@ -458,6 +470,8 @@ class CogentRollForm(RollForm[CogentSheet]):
             options["equipment"] = equipment
         if self.target.is_combat:
             options |= {"weapon": weapon, "weapon_bonus": bonus}
+            if d.get("secondary_weapon"):
+                options["secondary_weapon"] = d["secondary_weapon"]
         else:
             options["attribute"] = row.attribute
         if self.assist_target is not None:
@@ -471,8 +485,6 @@ class CogentRollForm(RollForm[CogentSheet]):
                 "wins": assist.wins,
                 "entry_hash": assist.entry.hash,
             }
-            if helpers:
-                options["assist"]["further_helpers"] = helpers
         return options
 
     def spends(self, action: str) -> bool:
@@ -547,13 +559,12 @@ class CogentRollForm(RollForm[CogentSheet]):
         value = cogent.assist(faces, challenge_level=cl, destiny_before=before)
         result = cogent.resolve(faces, challenge_level=cl, destiny_before=before)
         odds = cogent.odds(len(faces), challenge_level=cl, destiny_before=before)
-        name = options["assist_for"]
-        effect = "no change" if not value else f"{value:+d} win{'' if abs(value) == 1 else 's'}"
-        if options.get("further_helpers"):
-            effect += f" and {group_dice_text(options['further_helpers'])}"
-        detail = (
-            f"{plural(result.rolled_wins, 'win')} vs assist CL {cl}: {effect} for {name}'s "
-            "next action"
+        detail = assist_detail(
+            cl,
+            options["assist_for"],
+            helpers=options.get("further_helpers", 0),
+            rolled_wins=result.rolled_wins,
+            value=value,
         )
         return Outcome(
             kind=Kind.ASSIST,
@@ -568,31 +579,3 @@ class CogentRollForm(RollForm[CogentSheet]):
             resource_changes=changes,
             odds_table=odds,
         )
-
-
-def flag_notes(
-    data: dict[str, object], *, pool: int, cl: int, assist: bool, combat: bool = False
-) -> list[str]:
-    """What the ticked Under duress / Contested / Reflexive do to *this* roll: whether they cancel
-    an automatic pass it would have had, and a reflexive failure's injury levels."""
-    ticked = [FLAG_WORDS[name] for name in FLAG_WORDS if data.get(name)]
-    if not ticked:
-        return []
-    names = " and ".join(ticked).capitalize()
-    would_pass = not assist and cogent.auto_success(pool, challenge_level=cl)
-    if combat:
-        notes = [
-            f"{names}: no change — a combat roll is under duress and never passes automatically."
-        ]
-    elif would_pass:
-        notes = [f"{names}: no automatic pass, so the dice are rolled (same odds)."]
-    else:
-        notes = [
-            f"{names}: no change to these odds — {pool} dice against CL {cl} have no automatic "
-            f"pass to cancel ({AUTO_PASS_WORDS} would)."
-        ]
-    if data.get("reflexive"):
-        worst = min(cl, cogent.DEATHBLOW_VICTORY_LEVELS)
-        levels = "level 1" if worst == 1 else f"level 1 to {worst}"
-        notes.append(f"Reflexive: a failure injures you, {levels} here (CL − wins, at most 5).")
-    return notes

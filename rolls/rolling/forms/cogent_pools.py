@@ -27,13 +27,17 @@ def cogent_pool(
     equipment: int,
     extra: int,
     helpers: int = 0,
+    secondary: str = "",
 ) -> tuple[int, list[tuple[int, str]]]:
     """A Cogent pool from the sheet and a roll's options, with the terms a breakdown names: one
-    reading for the roll panel and a conflict side's roll. ``helpers``: a taken group assist's
-    further helpers, +1 die each."""
+    reading for the roll panel and a conflict side's roll. ``helpers``: an assist roll's further
+    helpers (a group assist), +1 die each. ``secondary``: a dual-wielded secondary weapon's
+    combat skill (Small or Medium); :class:`ValueError` in words when the sheet can't."""
     circumstances = list(circumstances)
     more = cogent.circumstance_dice(circumstances) + cogent.equipment_dice(equipment)
     more += cogent.group_assist_dice(helpers)
+    dual = dual_wield_dice(sheet, row, secondary) if combat else 0
+    more += dual
     terms = [(cogent.BASE_DICE, "base"), (row.rating, row.name)]
     attribute = None if combat else row.attribute
     if combat:
@@ -50,11 +54,22 @@ def cogent_pool(
         )
         terms.append((sheet.attribute_value(row.attribute), row.get_attribute_display()))
     terms += circumstance_terms(circumstances)
+    if dual:
+        terms.append((dual, f"{secondary.lower()} secondary weapon"))
     terms.append((equipment, "unequal equipment"))
     terms.append((helpers, "further helper" if helpers == 1 else "further helpers"))
     terms += [(-dice, what) for dice, what in sheet.penalties(attribute)]
     terms.append((-extra, "extra penalty"))
     return pool, terms
+
+
+def dual_wield_dice(sheet: CogentSheet, row: CogentSkill | CogentSubSkill, secondary: str) -> int:
+    """Book (Dual Wielding): the secondary weapon's dice for a combat roll with ``row`` (the
+    primary weapon's skill); :class:`ValueError` in words without a point in both skills."""
+    if not secondary:
+        return 0
+    rating = sheet.combat_skill_rating(secondary) if secondary in cogent.DUAL_WIELD_DICE else 0
+    return cogent.dual_wield_dice(secondary, primary_skill=row.rating, secondary_skill=rating)
 
 
 def spend_destiny_before(sheet: CogentSheet) -> dict[str, int]:

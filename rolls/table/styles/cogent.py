@@ -122,6 +122,9 @@ class Conflict(ContestStyle):
                 (key, f"{label} (+{dice})")
                 for key, (label, dice) in cogent.COMBAT_CIRCUMSTANCES.items()
             ],
+            "secondary_weapons": [
+                (name, f"{name} (+{dice})") for name, dice in cogent.DUAL_WIELD_DICE.items()
+            ],
             "equipment_range": (cogent.EQUIPMENT_MIN, cogent.EQUIPMENT_MAX),
             "destiny": None,  # unknown without the sheet: a request without any left is refused
         }
