@@ -521,7 +521,7 @@ def import_cold_stars(
 
 
 def _default_maxima(
-    sheet: ColdStarsSheet, data: dict[str, Any], values: dict[str, Any], *, gm: bool
+    sheet: ColdStarsSheet, data: dict[str, object], values: dict[str, object], *, gm: bool
 ) -> None:
     """A maximum the file leaves out (or a player's file, whose maxima the GM sets) is the
     campaign's default (Campaign.momentum_max_default, willpower_max_default), not the blank

@@ -7,15 +7,17 @@ same checks again. The migration state holds neither check (0002 left them to th
 each is put into this operation's own state first, then dropped and made again."""
 
 import importlib
-from typing import Any
 
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.operations.base import Operation
+from django.db.migrations.state import ProjectState
 from django.db.models import Q
 
 from log.models.kinds import KINDS
 from sheets.models.base import in_constraint
 
-open_kinds: Any = importlib.import_module("log.migrations.0002_open_log_kinds")
+open_kinds = importlib.import_module("log.migrations.0002_open_log_kinds")
 
 # What the checks hold from here on for the app's own kinds (tests/log/test_kinds.py compares).
 THE_APPS_OWN = sorted([*open_kinds.THE_APPS_OWN, "refresh"])
@@ -25,14 +27,26 @@ THE_APPS_OWN_ROOTS = sorted([*open_kinds.THE_APPS_OWN_ROOTS, "refresh"])
 class InStateOnly(migrations.AddConstraint):
     """Put a check the database already has into the state this migration's operations read."""
 
-    def database_forwards(self, *args: Any) -> None:
+    def database_forwards(
+        self,
+        app_label: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        from_state: ProjectState,
+        to_state: ProjectState,
+    ) -> None:
         pass
 
-    def database_backwards(self, *args: Any) -> None:
+    def database_backwards(
+        self,
+        app_label: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        from_state: ProjectState,
+        to_state: ProjectState,
+    ) -> None:
         pass
 
 
-def _remade(name: str, constraint: Any) -> list[Any]:
+def _remade(name: str, constraint: models.BaseConstraint) -> list[Operation]:
     return [
         InStateOnly(model_name="rollentry", constraint=constraint),
         migrations.RemoveConstraint(model_name="rollentry", name=name),
@@ -40,7 +54,7 @@ def _remade(name: str, constraint: Any) -> list[Any]:
     ]
 
 
-def _operations() -> list[Any]:
+def _operations() -> list[Operation]:
     roots = sorted(key for key, info in KINDS.items() if info.starts_chain)
     follow = Q(kind__in=roots, follows__isnull=True) | (
         ~Q(kind__in=roots) & Q(follows__isnull=False)
