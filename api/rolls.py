@@ -496,7 +496,7 @@ def entry(request: HttpRequest, entry_id: EntryId) -> EntryRecord:
     offers: list[FollowUp] = []
     if readable and follow_up is None and character is not None and character.can_roll(membership):
         sheet = rule_system(found.system).sheet_of(character)
-        offers = followups.available(found, sheet, has_follow_up=False)
+        offers = followups.offered(found, sheet, membership, has_follow_up=False)
     record["follow_ups"] = [
         {
             "action": offer.name,

@@ -89,7 +89,7 @@ def _buttons(entry: RollEntry, membership: Membership) -> list[dict[str, object]
         return []
     sheet = rule_system(entry.system).sheet_of(character)
     buttons = []
-    for offer in followups.available(entry, sheet, has_follow_up=False):
+    for offer in followups.offered(entry, sheet, membership, has_follow_up=False):
         prefix = ASK_PREFIX if offer.asks else FOLLOW_UP_PREFIX
         custom_id = follow_up_id(entry.pk, offer.name, offer.value, prefix)
         if len(custom_id) > CUSTOM_ID_MAX:

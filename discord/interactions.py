@@ -4,6 +4,7 @@ refusal is a private message and writes nothing."""
 
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 
 from discord import answers, rolling, table
@@ -118,7 +119,7 @@ def _follow_up(
     assert entry.character is not None  # _checked
     try:
         new = make_follow_up(here.user, entry, entry.character, action, value)
-    except Refused as refused:
+    except (Refused, PermissionDenied) as refused:  # PermissionDenied: not the one who chooses
         raise Stop(str(refused)) from None
     return answers.entry_answer(new.pk, membership)
 

@@ -124,7 +124,7 @@ def roll(here: Here, options: dict[str, object]) -> dict[str, object]:
         raise Stop(f"The roll wasn't made: choose the action from: {', '.join(sorted(offered))}.")
     try:
         entry, _ = make_roll(here.user, target, form, action, form.data)
-    except Refused as refused:
+    except (Refused, PermissionDenied) as refused:  # PermissionDenied: not the one who chooses
         raise Stop(f"The roll wasn't made: {refused}") from None
     return answers.entry_answer(entry.pk, here.member)
 

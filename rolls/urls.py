@@ -75,6 +75,11 @@ urlpatterns += [
         table_views.character_resources,
         name="character_resources",
     ),
+    path(
+        "campaigns/<id:pk>/refresh/",
+        table_views.resources_refresh,
+        name="resources_refresh",
+    ),
     path("characters/<id:pk>/prompts/", prompts.character_prompts, name="character_prompts"),
     path("characters/<id:pk>/table-card/", table_views.table_character, name="table_character"),
     path("characters/<id:pk>/table-roll/", table_views.table_roll, name="table_roll"),

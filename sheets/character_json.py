@@ -492,6 +492,7 @@ def import_cold_stars(
 ) -> None:
     form: ModelForm = ColdStarsSheetForm(instance=sheet, gm=gm)
     values = _fields(data, list(form.fields), sheet)
+    _default_maxima(sheet, data, values, gm=gm)
     if not gm:
         _leave_out_gm_only_resources(sheet, data, values, result, ignored)
     c.run(ColdStarsSheetForm(data=values, instance=sheet, gm=gm), "sheet")
@@ -517,6 +518,23 @@ def import_cold_stars(
             form = ColdStarsDomainForm(data={"name": domain}, skill=skill)
             c.run(form, f"{path}.domains[{j}]")
         c.run(ColdStarsSkillForm(data=_fields(item, ("trained", "rating")), instance=skill), path)
+
+
+def _default_maxima(
+    sheet: ColdStarsSheet, data: dict[str, object], values: dict[str, object], *, gm: bool
+) -> None:
+    """A maximum the file leaves out (or a player's file, whose maxima the GM sets) is the
+    campaign's default (Campaign.momentum_max_default, willpower_max_default), not the blank
+    sheet's 0: on a maximum of 0 a first Press would spend a Risk die and gain nothing."""
+    campaign = sheet.character.campaign
+    for name, default in (
+        ("momentum_max", campaign.momentum_max_default),
+        ("willpower_max", campaign.willpower_max_default),
+    ):
+        if not gm or name not in data:
+            setattr(sheet, name, default)
+            if gm:
+                values[name] = default
 
 
 def _leave_out_gm_only_resources(

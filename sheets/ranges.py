@@ -47,6 +47,10 @@ COLD_STARS_SKILL_MAX: Final = cold_stars.SKILL_MAX
 COLD_STARS_DOMAIN_REQUIRED_FROM: Final = cold_stars.DOMAIN_FROM_RANK
 # Decision (sheet): Momentum and Willpower never below 0 (RULES.md §3); 20 keeps typos out.
 COLD_STARS_RESOURCE_MAX: Final = 20
+# Decision: the maxima a Cold Stars character imported without them gets, until the GM changes
+# the campaign's defaults (a first Press on a maximum of 0 would gain nothing).
+COLD_STARS_MOMENTUM_MAX_DEFAULT: Final = 5
+COLD_STARS_WILLPOWER_MAX_DEFAULT: Final = 3
 
 
 # Everything that names something

@@ -140,6 +140,7 @@ PERMISSION_TESTS: dict[str, tuple[str, ...]] = {
     ),
     "campaign_dashboard": ("tests.rolls.test_gm_dashboard::test_permissions",),
     "character_resources": ("tests.rolls.test_gm_dashboard::test_resource_edit_permissions",),
+    "resources_refresh": ("tests.rolls.test_refresh::test_only_the_gm_refreshes",),
     "character_prompts": (
         "tests.rolls.test_gm_calls::test_gm_creates_a_call_and_only_targets_are_prompted",
     ),

@@ -119,6 +119,7 @@ KWARGS: dict[str, Build] = {
         campaign(),
     ),
     "campaign_skills": campaign(STARS),
+    "resources_refresh": campaign(STARS),
     # furnish() starts session 1, which the entry belongs to.
     **dict.fromkeys(
         ("session_recap", "session_recap_post"),

@@ -27,6 +27,7 @@ class Kind(models.TextChoices):
     SESSION_END = "session_end", "Session ended"
     MESSAGE = "message", "Message"
     MESSAGE_EDIT = "message_edit", "Correction"
+    REFRESH = "refresh", "Resources refreshed"
 
 
 WebhookShape = Literal["roll", "message", "marker"]
@@ -149,6 +150,18 @@ _THE_APPS_OWN = (
     _marker(Kind.SESSION_END, recap_shape=""),
     _message(Kind.MESSAGE, starts_chain=True),
     _message(Kind.MESSAGE_EDIT, starts_chain=False),
+    # The GM refreshed a character's resources to their maxima (Cold Stars' Momentum and
+    # Willpower, RULES.md §8): a resource change like a roll's, recorded with its
+    # resource_changes; no dice, never followed up, on the character's roll lists.
+    KindInfo(
+        Kind.REFRESH.value,
+        str(Kind.REFRESH.label),
+        has_dice=False,
+        followable=False,
+        card_template="rolls/_refresh.html",
+        webhook_shape="marker",
+        recap_shape="",
+    ),
 )
 
 # Every kind an entry may have, by key: the app's own, then the registered ones.

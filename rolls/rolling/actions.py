@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 import live
 from log.models import HeadMoved, Kind, RollEntry, Visibility
 from rolls.models import Assist, AssistRequest
-from rolls.rolling import followups
+from rolls.rolling import choosers, followups
 from rolls.rolling.asks import Ask, ask_for
 from rolls.rolling.dice import dice_for
 from rolls.rolling.forms.base import RollForm
@@ -50,6 +50,9 @@ def make_roll(
         or assisted is not None
         or taken is not None
     )
+    if form.player_choices(action):
+        # Press, Brace, Willpower or a skip: the character's player's to make (RULES.md §8).
+        choosers.check(user, target.character)
     nonce = params.get("nonce", "")
     try:
         if plain:
@@ -217,6 +220,9 @@ def make_follow_up(
     followed it up a moment earlier. The page and the API both follow up through here."""
     if not entry.info.followable:
         raise Refused("Only a roll is followed up.")
+    # Every follow-up is a choice or a spend after the roll: its player's on a player
+    # character's roll, the GM's on an NPC's (RULES.md §8); a 403 for anyone else.
+    choosers.check(user, character, entry)
     try:
         with transaction.atomic():
             sheet = rule_system_of(character.campaign).lock_sheet(character.pk)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django import forms
 from django.http import QueryDict
 
+from rolls.rolling import choosers
 from rolls.rolling.asks import ASK_PARAMS, panel_ask
 from rolls.rolling.forms.base import RollForm
 from rolls.rolling.targets import Target
@@ -62,10 +63,14 @@ def bound_panel(target: Target, membership: Membership, values: dict[str, object
     if refusal:
         raise Refused(refusal)
     presets = {"gm": membership.is_gm} | (ask.presets() if ask else {})
+    # Press, Brace, Willpower and a skip are the player's (RULES.md §8): "" when this roller's.
+    waiting = choosers.waiting(target.character, membership)
     form_class = rule_system_of(target.character.campaign).rolling.form_class
-    defaults = form_class.default_data(target=target, sheet=target.sheet, **presets)
+    defaults = form_class.default_data(
+        target=target, sheet=target.sheet, choice_waiting=waiting, **presets
+    )
     data = with_options(form_class, defaults, values)
     data.update(asked)
-    form = form_class(data, target=target, sheet=target.sheet, **presets)
+    form = form_class(data, target=target, sheet=target.sheet, choice_waiting=waiting, **presets)
     form.is_valid()
     return form

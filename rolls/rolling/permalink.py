@@ -21,12 +21,17 @@ from web.http import AuthenticatedHttpRequest
 
 
 def result_context(
-    entry: RollEntry | HiddenEntry, sheet: Sheet | None, *, has_follow_up: bool, can_roll: bool
+    entry: RollEntry | HiddenEntry,
+    sheet: Sheet | None,
+    membership: Membership,
+    *,
+    has_follow_up: bool,
+    can_roll: bool,
 ) -> dict[str, Any]:
     # Nobody follows up a result they can't see (the roller of a blind roll).
     offers = []
     if can_roll and sheet is not None and isinstance(entry, RollEntry):  # a placeholder: none
-        offers = followups.available(entry, sheet, has_follow_up=has_follow_up)
+        offers = followups.offered(entry, sheet, membership, has_follow_up=has_follow_up)
     return {"entry": entry, "follow_ups": offers}
 
 
@@ -61,6 +66,7 @@ def entry_page(
     context |= result_context(
         entry.card_for(membership),
         sheet,
+        membership,
         has_follow_up=context["follow_up_entry"] is not None,
         can_roll=can_roll,
     )

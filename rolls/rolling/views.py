@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
 from log.models import Kind, RollEntry, Visibility
-from rolls.rolling import followups
+from rolls.rolling import choosers, followups
 from rolls.rolling.access import entry_for_member, shows_seq
 from rolls.rolling.actions import changed, make_follow_up, make_roll
 from rolls.rolling.asks import ASK_PARAMS, Ask, panel_ask
@@ -79,8 +79,9 @@ def _panel_context(
         **_panel_urls(target),
     }
     if entry is not None:
+        assert membership is not None  # a roll's answer names its roller's membership
         card = entry.card_for(membership)
-        context |= result_context(card, form.sheet, has_follow_up=False, can_roll=True)
+        context |= result_context(card, form.sheet, membership, has_follow_up=False, can_roll=True)
         context["announce"] = True
         context["show_seq"] = shows_seq(membership)
     return context
@@ -100,10 +101,14 @@ def _form(
         sheet or target.sheet,
     )
     kwargs = {"gm": membership.is_gm} | (ask.presets() if ask else {})
+    # Press, Brace, Willpower and a skip are the player's (RULES.md §8): "" when this roller's.
+    waiting = choosers.waiting(target.character, membership)
     if not any(key not in ASK_PARAMS for key in data):
-        form = form_class.with_defaults(target=target, sheet=sheet, **kwargs)
+        form = form_class.with_defaults(
+            target=target, sheet=sheet, choice_waiting=waiting, **kwargs
+        )
     else:
-        form = form_class(data, target=target, sheet=sheet, **kwargs)
+        form = form_class(data, target=target, sheet=sheet, choice_waiting=waiting, **kwargs)
     form.is_valid()
     return form
 
@@ -197,7 +202,7 @@ def _result_alone(
     announcement out of band, and on the sheet the card on top of the recent rolls). The form,
     the odds and the rest of the panel stay as they are: the next roll's are the same."""
     card = entry.card_for(membership)
-    context = result_context(card, sheet, has_follow_up=False, can_roll=True)
+    context = result_context(card, sheet, membership, has_follow_up=False, can_roll=True)
     context |= {"announce": True, "show_seq": shows_seq(membership)}
     response = render(request, "rolls/entry_detail.html#result", context)
     reswap(retarget(response, "#roll-result"), "innerHTML")
@@ -244,13 +249,13 @@ def roll_follow_up(request: AuthenticatedHttpRequest, pk: int, action: str) -> H
     if new_entry is not None:
         if not request.htmx:
             return redirect(new_entry)
-        context = result_context(new_entry, sheet, has_follow_up=False, can_roll=True)
+        context = result_context(new_entry, sheet, membership, has_follow_up=False, can_roll=True)
         context["announce"] = True
         context["show_seq"] = shows_seq(membership)
         response = render(request, "rolls/entry_detail.html#result", context)
         return with_rolled_parts(request, response, character, membership)
     context = result_context(
-        entry, sheet, has_follow_up=entry.follow_ups.exists(), can_roll=True
+        entry, sheet, membership, has_follow_up=entry.follow_ups.exists(), can_roll=True
     ) | {"refusal": refusal, "show_seq": shows_seq(membership)}
     if request.htmx:
         return render(request, "rolls/entry_detail.html#result", context)

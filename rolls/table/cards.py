@@ -83,6 +83,10 @@ def contest_card(
         "hidden_result": hidden_result,
         "is_gm": membership.is_gm,
         "can_choose": contest.state == ContestState.CHOOSING and sides[0]["can_act"],
+        # The initiator's pick is side A's player's (the GM's for an NPC): RULES.md §8.
+        "choice_waiting": contests.choice_waiting(contest, sides[0]["status"], membership)
+        if contest.state == ContestState.CHOOSING and sides[0]["can_act"]
+        else "",
         "can_cancel": contest.is_active and membership.is_gm,
     }
 
@@ -125,4 +129,6 @@ def _side_card(
         side |= style.side_choices(contest, status, membership, figures=figures)
     elif waiting and status.rolled and not status.settled and style.keeps(contest, status):
         side["keeps"] = True
+        # Keep or Correct is the side's player's step-6 choice (RULES.md §8).
+        side["problem"] = contests.choice_waiting(contest, status, membership)
     return side

@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 
-from log.models import RollEntry, Visibility, offered_visibilities
+from log.models import Kind, RollEntry, Visibility, offered_visibilities
 from rolls.models import Contest, ContestState
+from rolls.rolling import choosers
 from rolls.rolling.dice import aim
 from rolls.rolling.targets import Target, find_target
 from rolls.table.styles.base import style_of
@@ -175,16 +176,43 @@ def roll_side(
     )
 
 
+def check_chooser(contest: Contest, side: str, user: User, *entries: RollEntry) -> None:
+    """A side's choices (Correct or keep, Willpower, the initiator's pick) are its player's on
+    a player character's side, the GM's on an NPC's (rolls/rolling/choosers.py): 403 otherwise.
+    ``entries``: the rolls the choice is made on (the side's latest, without any)."""
+    character = contest.character(side)
+    if character is None:
+        return
+    if not entries:
+        latest = side_status(contest, side).entry
+        entries = (latest,) if latest is not None else ()
+    choosers.check(user, character, *entries)
+
+
+def choice_waiting(contest: Contest, status: SideStatus, membership: Membership) -> str:
+    """Why ``membership`` may not make this side's choices ("" when they may)."""
+    if status.character is None:
+        return ""
+    entries: tuple[RollEntry, ...] = (status.entry,) if status.entry is not None else ()
+    if contest.state == ContestState.CHOOSING:
+        # The initiator's pick shows the result: its player picks only if they read every roll
+        # that decides it (else the GM settles it, contest_views.HIDDEN_CHOICE).
+        entries = tuple(contest.entries.exclude(kind=Kind.CONTEST).order_by("pk"))
+    return choosers.waiting(status.character, membership, *entries)
+
+
 def correct_side(
     contest: Contest, side: str, sheet: Any, rng: RandomSource, user: User
 ) -> RollEntry:
     """Re-roll this side's roll once before the verdict (Cold Stars step 6)."""
+    check_chooser(contest, side, user)
     aim(rng, target_for(contest, side).label)
     return style_of(contest).correct_side(contest, side, sheet, rng, user)
 
 
 def settle_side(contest: Contest, side: str, user: User) -> RollEntry | None:
     """This side keeps its roll; the contest is decided once every rolling side has."""
+    check_chooser(contest, side, user)
     return style_of(contest).settle_side(contest, side, user)
 
 
@@ -201,6 +229,8 @@ def choose(contest: Contest, choice: str, user: User) -> RollEntry:
     style = style_of(contest)
     if choice not in dict(style.choices):
         raise Refused(style.choice_refusal)
+    # The initiator: side A's player, or the GM for an NPC, or when a roll is hidden from them.
+    check_chooser(contest, "a", user, *contest.entries.exclude(kind=Kind.CONTEST).order_by("pk"))
     return style.choose(contest, choice, user)
 
 

@@ -13,6 +13,7 @@ from rolls.live.pages import live_context
 from rolls.models import RollCallTarget
 from rolls.sessions.forms import SceneForm, SessionForm
 from rolls.sessions.state import newest
+from rolls.table import refresh
 from rolls.table.cards import RECENT_CLOSED, contest_cards
 from rolls.table.characters import character_rows
 from rolls.table.forms import AssistForm, CallForm, ContestForm
@@ -100,6 +101,8 @@ def session_bar(
         # Between sessions, the one that ended last: its recap is a click away.
         "ended": state if state is not None and not state.open else None,
         "session_marker": marker,
+        # Cold Stars: Momentum and Willpower refreshed to their maxima, typically at the start.
+        "refreshes": refresh.refreshes(campaign),
         "session_form": session_form or SessionForm(),
         "scene_form": scene_form or SceneForm(),
     }

@@ -26,10 +26,11 @@ from log.tokens import entry_pk as parse_entry_token
 from rolls.models import Contest, RollCall, RollCallTarget
 from rolls.rolling.actions import make_roll
 from rolls.rolling.targets import assist_panel_url, load_target
+from rolls.table import refresh
 from rolls.table.calls import difficulty_label
 from rolls.table.cards import contest_cards
 from rolls.table.characters import character_rows
-from rolls.table.dashboard import calls_of, dashboard_context
+from rolls.table.dashboard import calls_of, dashboard_context, session_bar
 from rolls.table.forms import AssistForm, CallForm, ContestForm
 from sheets.access import (
     campaign_for_gm,
@@ -188,6 +189,40 @@ def character_resources(request: AuthenticatedHttpRequest, pk: int) -> HttpRespo
         return redirect(reverse("campaign_dashboard", args=[campaign.pk]) + f"#char-{character.pk}")
     context = dashboard_context(campaign, membership, bound={character.pk: form})
     return render(request, "rolls/dashboard.html", context, status=400)
+
+
+@login_required
+@require_POST
+def resources_refresh(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Cold Stars: the GM refreshes Momentum, Willpower or both (``resource``) to their maxima
+    for one character or all (``character``: an id or "all"), from a card or the session bar;
+    each refresh is a recorded entry (rolls/table/refresh.py). The GM only: 404 for non-members,
+    403 for players and observers, 404 in a campaign of another system. HTMX gets the session
+    bar saying what was done (the cards hear of it on the table's stream); a plain POST a
+    redirect to the table with the message."""
+    campaign, _ = campaign_for_gm(request, pk)
+    if not refresh.refreshes(campaign):
+        raise Http404("Only Cold Stars has Momentum and Willpower to refresh.")
+    announce = error = ""
+    try:
+        _, announce = refresh.refresh(
+            request.user,
+            campaign,
+            request.POST.get("character", refresh.EVERYONE),
+            request.POST.get("resource", ""),
+        )
+    except Refused as refused:
+        error = str(refused)
+    if request.htmx:
+        context = session_bar(campaign) | {"announce": announce, "session_error": error}
+        return render(request, "rolls/dashboard.html#session-bar", context)
+    if error:
+        messages.error(request, error)
+    else:
+        messages.success(request, announce)
+    who = request.POST.get("character", "")
+    anchor = f"#char-{who}" if who.isdigit() else "#session-bar"
+    return redirect(reverse("campaign_dashboard", args=[campaign.pk]) + anchor)
 
 
 # ---------------------------------------------------------------------------------------------

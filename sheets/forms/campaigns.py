@@ -13,17 +13,30 @@ from sheets.models import (
     Campaign,
     CampaignSkill,
     Invite,
+    System,
 )
 
 
 class CampaignForm(forms.ModelForm):
     class Meta:
         model = Campaign
-        fields = ("name", "description", "system", "force_public_rolls")
+        fields = (
+            "name",
+            "description",
+            "system",
+            "force_public_rolls",
+            "momentum_max_default",
+            "willpower_max_default",
+        )
         widgets = {"description": forms.Textarea(attrs={"rows": 4})}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if self.instance.pk is None or self.instance.system != System.COLD_STARS:
+            # Cold Stars' own settings: a new campaign starts with the defaults, and edits them
+            # once it plays Cold Stars.
+            del self.fields["momentum_max_default"]
+            del self.fields["willpower_max_default"]
         if self.instance.system_locked():
             # A disabled field ignores posted data, so a crafted POST cannot change it either.
             self.fields["system"].disabled = True

@@ -72,6 +72,20 @@ class Campaign(models.Model):
         default=False,
         help_text="Every new roll is public: nobody can roll GM-only, blind or secret.",
     )
+    # Cold Stars: the Momentum and Willpower maxima a character imported without them gets
+    # (docs/character-json.md); the GM edits them in the campaign's settings.
+    momentum_max_default = models.SmallIntegerField(
+        "default Momentum maximum",
+        default=ranges.COLD_STARS_MOMENTUM_MAX_DEFAULT,
+        validators=[MinValueValidator(0), MaxValueValidator(ranges.COLD_STARS_RESOURCE_MAX)],
+        help_text="Cold Stars: given to a character imported without a Momentum maximum.",
+    )
+    willpower_max_default = models.SmallIntegerField(
+        "default Willpower maximum",
+        default=ranges.COLD_STARS_WILLPOWER_MAX_DEFAULT,
+        validators=[MinValueValidator(0), MaxValueValidator(ranges.COLD_STARS_RESOURCE_MAX)],
+        help_text="Cold Stars: given to a character imported without a Willpower maximum.",
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     # True exactly when the campaign has an active outgoing webhook (kept by rolls.models.webhooks
     # whenever one is added, paused, resumed or deleted): a roll reads it with the campaign it
@@ -84,6 +98,15 @@ class Campaign(models.Model):
         ordering = ["name", "pk"]
         constraints = [
             models.CheckConstraint(condition=~Q(name=""), name="campaign_name_not_empty"),
+            *(
+                models.CheckConstraint(
+                    condition=Q(
+                        **{f"{field}__gte": 0, f"{field}__lte": ranges.COLD_STARS_RESOURCE_MAX}
+                    ),
+                    name=f"campaign_{field}_range",
+                )
+                for field in ("momentum_max_default", "willpower_max_default")
+            ),
         ]
 
     def __str__(self) -> str:

@@ -113,7 +113,12 @@ def character_import(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     return render(
         request,
         "sheets/character_import.html",
-        {"form": form, "campaign": campaign, "import_errors": import_errors},
+        {
+            "form": form,
+            "campaign": campaign,
+            "membership": membership,
+            "import_errors": import_errors,
+        },
         status=400 if form.is_bound else 200,
     )
 

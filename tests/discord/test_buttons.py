@@ -52,10 +52,16 @@ def test_the_roller_presses_a_follow_up(client, key, destiny):
     assert RollEntry.objects.count() == 2
 
 
-def test_the_gm_may_press_the_button(client, key, destiny):
+def test_the_gm_may_not_spend_a_player_characters_destiny(client, key, destiny):
+    """Destiny after a player character's roll is its player's spend (RULES.md §8, Seed 002):
+    the GM's press is refused privately, with whom it waits for, and nothing is written."""
     answer = roll(client, key, destiny, challenge_level="6")
-    post(client, key, press(destiny.id("gm"), _destiny_button(answer)["custom_id"]))
-    assert RollEntry.objects.count() == 2
+    refused = post(client, key, press(destiny.id("gm"), _destiny_button(answer)["custom_id"]))
+    assert is_private(refused.json())
+    assert "Waiting for Ada's player" in refused.json()["data"]["content"]
+    assert RollEntry.objects.count() == 1
+    destiny.party.pc.cogent.refresh_from_db()
+    assert destiny.party.pc.cogent.destiny_points == 3
 
 
 @pytest.mark.parametrize("who", ["other_player", "observer", "nonmember"])

@@ -10,7 +10,8 @@ import pytest
 from log.models import KINDS, Kind, KindInfo, kind_info, kinds_where
 from log.models.kinds import THE_APPS_OWN_KINDS, register_kind
 
-open_kinds = importlib.import_module("log.migrations.0002_open_log_kinds")
+# The newest migration that froze the app's own kinds (0002 opened them, 0004 added "refresh").
+open_kinds = importlib.import_module("log.migrations.0004_refresh_kind")
 trial_triggers = importlib.import_module("rolls.migrations.0015_trial_triggers")
 
 

@@ -167,8 +167,8 @@ def play(t, kind, how, settings):
         decider = "other_player" if last[1] == t.other_player else "player"
         deciding = (decider, play_both(t, contest, settings, first, last))
         contest.refresh_from_db()
-        if contest.state == ContestState.CHOOSING:  # exactly even: the GM settles it
-            response = client_as(t.gm).post(
+        if contest.state == ContestState.CHOOSING:  # side A's player if they read it all, or the GM
+            response = client_as(t.player if how in ("public", "gm_only") else t.gm).post(
                 reverse("contest_choose", args=[contest.pk]), {"choice": "failure"}
             )
             assert response.status_code == 302

@@ -71,7 +71,10 @@ def rolled(client, party):
 @pytest.mark.parametrize("actor", ROLLERS)
 def test_follow_up(client, party, rolled, actor):
     login(client, party, actor)
-    expect(client.post(follow_url(rolled, "destiny")), ROLLERS[actor], 302)
+    # Destiny after a player character's roll is its player's to spend, not the GM's (RULES.md
+    # §8, Seed 002); tests/rolls/test_who_chooses.py has the rest.
+    expected = 403 if actor == "gm" else ROLLERS[actor]
+    expect(client.post(follow_url(rolled, "destiny")), expected, 302)
 
 
 @pytest.mark.parametrize("actor", READERS)

@@ -155,7 +155,7 @@ def gm_only_export():
     """A Cold Stars export with the GM's resource maximums set and NPC flags on."""
     source = CharacterFactory(campaign__system=System.COLD_STARS, name="Ace")
     sheet = source.cold_stars
-    sheet.momentum_max, sheet.momentum, sheet.willpower_max, sheet.willpower = 5, 2, 4, 3
+    sheet.momentum_max, sheet.momentum, sheet.willpower_max, sheet.willpower = 6, 2, 4, 3
     sheet.save()
     data = export_character(source)
     data["character"] |= {"hidden_from_players": True, "is_npc": True}
@@ -170,13 +170,13 @@ def test_a_players_import_ignores_gm_only_fields_and_says_so(client, stars):
     character = campaign.characters.get()
     assert (character.is_npc, character.hidden_from_players) == (False, False)
     sheet = character.cold_stars
-    # The blank sheet's maximums, as for a character the player creates; the current values
-    # can't exceed them.
+    # The campaign's default maximums (5 and 3 unless the GM changed them), not the file's;
+    # the current values can't exceed them.
     assert (sheet.momentum_max, sheet.willpower_max, sheet.momentum, sheet.willpower) == (
-        0,
-        0,
-        0,
-        0,
+        5,
+        3,
+        2,
+        3,
     )
     page = client.get(response["Location"]).content.decode()
     assert "Only the GM sets" in page
@@ -192,7 +192,7 @@ def test_the_gms_import_keeps_gm_only_fields(client, stars):
     assert (character.is_npc, character.hidden_from_players) == (True, True)
     sheet = character.cold_stars
     assert (sheet.momentum_max, sheet.willpower_max, sheet.momentum, sheet.willpower) == (
-        5,
+        6,
         4,
         2,
         3,

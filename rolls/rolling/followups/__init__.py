@@ -16,16 +16,17 @@ offer), ``actions`` (name → the function that makes the follow-up's :class:`Ou
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any, Protocol
 
 from django.utils.module_loading import import_string
 
 from log.models import RollEntry, Visibility
+from rolls.rolling import choosers
 from rolls.rolling.outcomes import Outcome
 from rules import RandomSource
-from sheets.models import Refused, Sheet
+from sheets.models import Membership, Refused, Sheet
 from sheets.systems import all_rule_systems, rule_system
 
 CONTEST_ROLL = "contest_roll"  # the outcome of one side's roll in a contest where both roll
@@ -121,6 +122,21 @@ def available(entry: RollEntry, sheet: Sheet, *, has_follow_up: bool) -> list[Fo
         return []
     offers: list[FollowUp] = _system(entry).offers(entry, sheet)
     return offers
+
+
+def offered(
+    entry: RollEntry, sheet: Sheet, membership: Membership, *, has_follow_up: bool
+) -> list[FollowUp]:
+    """:func:`available`, as ``membership`` sees them: on a player character's roll only its
+    player makes these choices and spends (rolls/rolling/choosers.py), so anyone else — the GM —
+    sees each offer disabled, saying whom it waits for."""
+    offers = available(entry, sheet, has_follow_up=has_follow_up)
+    if not offers or entry.character is None:
+        return offers
+    waiting = choosers.waiting(entry.character, membership, entry)
+    if not waiting:
+        return offers
+    return [replace(offer, problem=waiting) for offer in offers]
 
 
 def _refuse_unless_offered(entry: RollEntry, sheet: Sheet, name: str, value: str = "") -> None:

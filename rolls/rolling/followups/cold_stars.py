@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from log.models import OUTCOME_LABELS, Kind, RollEntry
+from rolls.rolling import choosers
 from rolls.rolling.display import CERTAIN, percent
 from rolls.rolling.followups import FollowUp, FollowUps, SystemFollowUps
 from rolls.rolling.outcomes import SUCCESS_OUTCOMES, Outcome, cold_stars_detail, cold_stars_faces
@@ -91,6 +92,12 @@ def correct_outcome(
     )
 
 
+def _chooser(entry: RollEntry) -> str:
+    """Who made the all-blank choice, as the log says it (rolls/rolling/choosers.py)."""
+    character = entry.character
+    return "The player" if character and choosers.player_chooses(character, entry) else "The GM"
+
+
 def choice(entry: RollEntry, sheet: ColdStarsSheet, rng: RandomSource, value: str) -> Outcome:
     return Outcome(
         kind=Kind.CHOICE,
@@ -99,7 +106,7 @@ def choice(entry: RollEntry, sheet: ColdStarsSheet, rng: RandomSource, value: st
         breakdown=entry.breakdown,
         faces=[],
         outcome=value,
-        detail=f"The player took a {OUTCOME_LABELS[value]} for the all-blank roll.",
+        detail=f"{_chooser(entry)} took a {OUTCOME_LABELS[value]} for the all-blank roll.",
         result={},
         odds=CERTAIN,
         resource_changes={},

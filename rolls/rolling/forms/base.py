@@ -96,6 +96,7 @@ class RollForm[S: SystemSheet](forms.Form):
         preset: Mapping[str, object] | None = None,
         locked: Iterable[str] = (),
         in_contest: bool = False,
+        choice_waiting: str = "",
     ) -> None:
         super().__init__(data, auto_id="roll_%s")
         self.target = target
@@ -103,6 +104,9 @@ class RollForm[S: SystemSheet](forms.Form):
         self.gm = gm
         # The roll is one side of a GM's contest: rules that differ in a contest read this.
         self.in_contest = in_contest
+        # Why this roller may not make the player's choices (rolls/rolling/choosers.py): the GM
+        # on a player character's panel. "" when they may.
+        self.choice_waiting = choice_waiting
         if target.character.campaign.force_public_rolls:
             # The campaign setting wins: no choice to offer, and a crafted POST can't add one.
             del self.fields["visibility"]
@@ -113,6 +117,11 @@ class RollForm[S: SystemSheet](forms.Form):
         self.locked: set[str] = set()
         self.setup()
         self.apply_preset(preset or {}, set(locked))
+
+    def player_choices(self, action: str) -> bool:
+        """Does rolling ``action`` make a choice that is the player's (a step-4 modification, a
+        skip)? The roll service lets only the one who chooses make it (choosers.check)."""
+        return False
 
     def assist_taken(self) -> Assist | None:
         """The waiting assist this roll takes, if any: none but on Cogent's panel."""

@@ -132,7 +132,9 @@ class ColdStarsRollForm(RollForm[ColdStarsSheet]):
                 )
                 continue
             problem = ""
-            if sheet.momentum < -change.momentum:
+            if value != "none" and self.choice_waiting:
+                problem = self.choice_waiting  # the player's choice (RULES.md §8)
+            elif sheet.momentum < -change.momentum:
                 problem = f"{_modification_label(value)} needs {-change.momentum} Momentum; you have {sheet.momentum}."
             elif sheet.willpower < -change.willpower:
                 problem = f"This needs {-change.willpower} Willpower; you have {sheet.willpower}."
@@ -198,7 +200,11 @@ class ColdStarsRollForm(RollForm[ColdStarsSheet]):
         except ValueError as exc:
             notes.append(str(exc))
         else:
-            actions.append(Action("skip", f"Skip the roll: {OUTCOME_LABELS[skipped]}", False))
+            if self.choice_waiting:
+                # Seed: "the player (not the GM) may skip".
+                notes.append(f"Skipping the roll is the player's choice. {self.choice_waiting}")
+            else:
+                actions.append(Action("skip", f"Skip the roll: {OUTCOME_LABELS[skipped]}", False))
         options = self._base_options() | {
             "ability": d["ability"],
             "ability_rating": self.sheet.ability_value(d["ability"]),
@@ -233,6 +239,10 @@ class ColdStarsRollForm(RollForm[ColdStarsSheet]):
             contested=self.in_contest,
             modified=self.cleaned_data["modification"] != "none",
         )
+
+    def player_choices(self, action: str) -> bool:
+        assert self.plan is not None
+        return action == "skip" or self.plan.options["modification"] != "none"
 
     def spends(self, action: str) -> bool:
         assert self.plan is not None

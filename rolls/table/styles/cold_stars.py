@@ -154,6 +154,10 @@ class Active(KeepOrCorrect):
             pool = _pool(contest, status.side, contests.target_for(contest, status.side), sheet)
         except Refused as exc:
             return {"problem": str(exc)}
+        waiting = contests.choice_waiting(contest, status, membership)
+        if waiting:
+            # Willpower is the player's step-4 choice (RULES.md §8): the GM rolls it plain.
+            return {"options": {"willpower": [0]}, "choice_waiting": waiting}
         return {"options": {"willpower": list(range(0, min(pool.ability, sheet.willpower) + 1))}}
 
     def roll_side(
@@ -170,6 +174,8 @@ class Active(KeepOrCorrect):
         opponent: str,
     ) -> RollEntry:
         cold, side, willpower = _sheet(sheet), base["contest_side"], int(options or 0)
+        if willpower:
+            contests.check_chooser(contest, side, user)  # a step-4 choice: the player's
         built = _pool(contest, side, target, cold)
         if not 0 <= willpower <= built.ability:
             raise Refused(f"Willpower can upgrade 0 to {built.ability} Ability dice here.")
