@@ -101,7 +101,7 @@ def detail(punch: dad6.Punch) -> str:
     """The entry's outcome in words, what it leaves to do included."""
     needed = f"of {punch.difficulty} needed"
     if punch.stopped:
-        return f"Puncher's chance stopped: {plural(punch.banked, 'boon')} {needed} count: {_band(punch)}"
+        return f"Puncher's chance stopped: {plural(punch.banked, 'boon')} {needed} counted: {_band(punch)}"
     if punch.lost:
         return "Puncher's chance: the re-roll scored no natural six, every banked boon is lost: failure"
     if punch.over:
@@ -111,6 +111,10 @@ def detail(punch: dad6.Punch) -> str:
         f"{plural(punch.banked, 'boon')} banked {needed}; re-roll {plural(punch.reroll_dice, 'die')} "
         f"({chance_words(dad6.punch_chance(punch.reroll_dice))} chance of a boon) or stop"
     )
+
+
+def _count(boons: int) -> str:
+    return f"{plural(boons, 'boon')} {'counts' if boons == 1 else 'count'}"
 
 
 def _band(punch: dad6.Punch) -> str:
@@ -182,8 +186,7 @@ def offer_labels(punch: dad6.Punch) -> dict[str, str]:
     return {
         REROLL: f"Re-roll {plural(dice, 'die')}: {chance} chance of a boon; "
         f"none loses all {punch.banked}",
-        STOP: f"Stop: {plural(punch.banked, 'boon')} count against Difficulty "
-        f"{punch.difficulty} — {stop_leaves}",
+        STOP: f"Stop: {_count(punch.banked)} against Difficulty {punch.difficulty} — {stop_leaves}",
     }
 
 

@@ -106,7 +106,7 @@ def test_the_gm_s_punchers_chance_banks_boons_re_rolls_them_and_stops(client, pa
         3,
         True,
     )
-    assert "3 boons of 3 needed count: success" in stopped.detail
+    assert "3 boons of 3 needed counted: success" in stopped.detail
     # Over: nothing more follows, and a crafted request is refused with the reason.
     refused = _follow(client, stopped, "reroll")
     assert refused.status_code == 409 and "stopped" in text(refused)

@@ -64,7 +64,9 @@ def test_failure_scope_uses_the_closest_die(faces, margin, label):
 
 def test_margin_of_five_or_more_is_duck():
     result = dad6.resolve((1, 1), competence="trained", task="specialized")
-    assert result.modified == (1, 1) and result.margin_of_failure == 5 and result.severity == "DUCK!"
+    assert (
+        result.modified == (1, 1) and result.margin_of_failure == 5 and result.severity == "DUCK!"
+    )
 
 
 @pytest.mark.parametrize(
