@@ -107,7 +107,7 @@ def detail(punch: dad6.Punch) -> str:
     if punch.over:
         return "Puncher's chance: no natural six, no boon: failure"
     return (
-        f"Puncher's chance: {plural(punch.scored, 'natural six')}, "
+        f"Puncher's chance: {punch.scored} natural six{'' if punch.scored == 1 else 'es'}, "
         f"{plural(punch.banked, 'boon')} banked {needed}; re-roll {plural(punch.reroll_dice, 'die')} "
         f"({chance_words(dad6.punch_chance(punch.reroll_dice))} chance of a boon) or stop"
     )
