@@ -111,7 +111,9 @@ class Dad6RollForm(RollForm[Dad6Sheet]):
 
     def apply_preset(self, values: Mapping[str, object], locked: set[str]) -> None:
         values = dict(values)
-        self.punch_allowed = self.gm or bool(values.pop(punch.ALLOWED, False))
+        allowed = self.gm or bool(values.pop(punch.ALLOWED, False))
+        # Decision: a contest's roll is read against the other side as a normal roll.
+        self.punch_allowed = allowed and not self.in_contest
         super().apply_preset(values, locked)
         field = self.fields[punch.OPTION]
         if not self.punch_allowed:
