@@ -5,7 +5,6 @@ each re-roll the card shows the exact chance it scores. And a roll beyond the ch
 rather than "Almost!"."""
 
 import html
-import random
 
 import pytest
 from django.urls import reverse
@@ -14,8 +13,17 @@ from log.models import LogHead, RollEntry
 from log.models.keys import keys_by_id
 from proofs import protocol
 from rolls.models import RollCall
+from rolls.rolling.punch import card_headline
 from rules import dad6
-from tests.rolls.helpers import follow_url, latest, panel_url, roll_url, seed_where
+from tests.rolls.helpers import (
+    dad6_opposed,
+    follow_url,
+    gm_of,
+    latest,
+    panel_url,
+    roll_url,
+    seed_where,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -203,11 +211,29 @@ def test_a_re_roll_s_dice_are_proven_like_every_roll_s(client, party, settings):
     )
 
 
-def test_a_punchers_chance_trades_no_dice(client, party):
+def test_a_punchers_chance_trades_no_dice_and_keeps_rolled_forward_boons(client, party, settings):
     skill = _skill(party.npc, level=9)
     client.force_login(party.gm)
     refused = client.post(roll_url(party.npc, "dad6-skill", skill), PUNCH | {"traded_boons": 1})
     assert refused.status_code == 400 and "trade no dice" in text(refused)
+    assert not RollEntry.objects.exists()
+    sheet = party.npc.dad6
+    sheet.forward_boons = 2
+    sheet.save()
+    settings.ROLLS_RNG_SEED = 1
+    assert client.post(roll_url(party.npc, "dad6-skill", skill), PUNCH).status_code == 302
+    entry = latest()
+    assert entry.options["forward_boons"] == 0 and entry.resource_changes == {}
+    sheet.refresh_from_db()
+    assert sheet.forward_boons == 2  # kept for a normal roll
+    assert entry.result["banked"] == [d["face"] for d in entry.faces].count(6)
+
+
+def test_a_contest_s_roll_takes_no_punchers_chance(client):
+    campaign, kim, climb, contest = dad6_opposed(1)
+    client.force_login(gm_of(campaign))
+    refused = client.post(roll_url(kim, "dad6-skill", climb), PUNCH | {"contest": contest.pk})
+    assert refused.status_code == 400 and "hasn't allowed" in text(refused)
     assert not RollEntry.objects.exists()
 
 
@@ -236,7 +262,6 @@ def test_an_older_entry_beyond_reach_reads_beyond_from_its_odds(client, party, s
     client.post(roll_url(party.pc, "dad6-skill", skill), DEFAULTS | {"task": "expert"})
     entry = latest()
     del entry.result["beyond"]
-    from rolls.rolling.punch import card_headline
-
     assert card_headline(entry).meaning.startswith("Beyond the character")
-    assert random.Random(0)  # a seeded source, as the engine takes one
+    entry.odds_table = {"success": "1/6", "failure": "5/6"}  # a possible roll's: not beyond
+    assert not card_headline(entry).meaning.startswith("Beyond")
