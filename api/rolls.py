@@ -64,7 +64,10 @@ class TargetOut(Schema):
     kind: str
     id: int
     label: str
-    pool: dict[str, object] = Field(description="The dice at the panel's default options")
+    pool: dict[str, object] = Field(
+        description="The dice at the panel's default options, with the same keys as the "
+        "target's detail (docs/api.md, “Pools”)"
+    )
     odds: list[Odds] = Field(description="At the panel's default options")
     url: str = Field(description="This target in the API: options, pool and odds")
 
@@ -101,7 +104,10 @@ class PlanOut(Schema):
     label: str
     character: int
     options: list[Option]
-    pool: dict[str, object]
+    pool: dict[str, object] = Field(
+        description="The dice these options make, with the same keys as the targets list's "
+        "(docs/api.md, “Pools”)"
+    )
     breakdown: str
     odds: list[Odds]
     actions: list[Action]
@@ -221,7 +227,11 @@ class TargetQuery(Schema):
 
 
 class FollowUpIn(Schema):
-    value: str = Field("", max_length=500, description="The pick, for “choice” and “extra_boon”")
+    value: str = Field(
+        "",
+        max_length=500,
+        description="The pick, for “choice”, “extra_boon” and “punch” (“reroll” or “stop”)",
+    )
     nonce: str = Field("", description=NONCE)
 
 

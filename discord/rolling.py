@@ -39,7 +39,10 @@ def rollable(here: Here) -> list[Character]:
 
 
 def pool_words(pool: dict[str, object]) -> str:
-    return ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in pool.items())
+    """The pool's figures in words, leaving out those at 0 (nothing traded, no boon rolled
+    forward): a choice's name holds 100 characters, and the odds come after them."""
+    shown = {key: value for key, value in pool.items() if value != 0} or pool
+    return ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in shown.items())
 
 
 def target_choices(here: Here, typed: str) -> list[tuple[str, str]]:
@@ -155,7 +158,12 @@ def option_choices(here: Here, options: dict[str, object], name: str, typed: str
     if name == CALL:
         calls = RollCall.objects.prompts_for(target.character).filter(skill=target.obj.name)
         return [
-            (f"{c.skill}, {difficulty_label(c)}" + (f" — {c.note}" if c.note else ""), str(c.pk))
+            (
+                f"{c.skill}, {difficulty_label(c)}"
+                + (", puncher's chance allowed" if c.punchers_chance else "")
+                + (f" — {c.note}" if c.note else ""),
+                str(c.pk),
+            )
             for c in calls
         ]
     form = form_for(here, target, {k: v for k, v in options.items() if k != name})

@@ -74,10 +74,6 @@ EXTRA_BOON_SPENDS: dict[str, str] = {
     "roll_forward": "Roll a boon forward",
 }
 
-# Decision: when every rolled die scored a boon (or none was rolled, all traded) and the roll still
-# failed for want of boons, the miss is as close as it gets.
-NO_MISSING_DIE_MARGIN = 1
-
 
 def _check_competence(competence: object) -> str:
     return check_choice(competence, name="Competence", choices=COMPETENCES)
@@ -133,6 +129,27 @@ def dice_rolled(pool: int, *, traded_boons: int = 0) -> int:
     return pool - traded_boons * DICE_PER_TRADED_BOON
 
 
+def pool_figures(
+    pool: int,
+    *,
+    competence: str,
+    task: str = "mundane",
+    traded_boons: int = 0,
+    bonus_boons: int = 0,
+) -> dict[str, int | str]:
+    """A pool's figures as every place that shows one gives them (the API's targets list and
+    target detail, a roll's entry): the dice before trading, the dice rolled, the boons traded
+    and rolled forward, the competence and what is added to each die."""
+    return {
+        "dice": pool,
+        "rolled": dice_rolled(pool, traded_boons=traded_boons),
+        "traded_boons": traded_boons,
+        "bonus_boons": check_int(bonus_boons, name="Rolled-forward boons", low=0),
+        "competence": _check_competence(competence),
+        "die_modifier": die_modifier(competence=competence, task=task),
+    }
+
+
 def severity(margin_of_failure: int) -> str:
     """Book: the failure-scope label for a margin of failure (1 or more)."""
     check_int(margin_of_failure, name="Margin of failure", low=1)
@@ -153,6 +170,9 @@ class Result:
     severity: str | None  # None on success
     bought_boons: int = 0  # boons bought by accepting a bane (see buy_boon)
     bonus_boons: int = 0  # automatic boons rolled forward from an earlier roll
+    # The roll's odds of success were 0 (see beyond_reach): its failure has no scope ("Almost!"
+    # would say it nearly worked), so margin_of_failure and severity are None.
+    beyond: bool = False
 
     @property
     def extra_boons(self) -> int:
@@ -191,11 +211,13 @@ def resolve(
     modified = tuple(face + modifier for face in rolled)
     boons = traded_boons + bonus_boons + sum(1 for value in modified if value >= BOON_TARGET)
     success = boons >= difficulty
+    most = _most_boons(len(rolled), modifier, traded_boons + bonus_boons)
+    beyond = most < difficulty
     margin = None
-    if not success:
-        # Book: "use the closest roll" — the best die that did not already score a boon.
-        misses = [value for value in modified if value < BOON_TARGET]
-        margin = BOON_TARGET - max(misses) if misses else NO_MISSING_DIE_MARGIN
+    if not success and not beyond:
+        # Book: "use the closest roll" — the best die that did not already score a boon. A
+        # possible roll that failed has one: had every die scored, it was beyond reach.
+        margin = BOON_TARGET - max(value for value in modified if value < BOON_TARGET)
     return Result(
         faces=rolled,
         modified=modified,
@@ -208,7 +230,14 @@ def resolve(
         success=success,
         margin_of_failure=margin,
         severity=None if margin is None else severity(margin),
+        beyond=beyond,
     )
+
+
+def _most_boons(dice: int, modifier: int, automatic: int) -> int:
+    """The most boons a roll can score: its automatic boons plus one per rolled die that can
+    reach the target after ``modifier``."""
+    return automatic + (dice if _boon_faces(modifier) else 0)
 
 
 def beyond_reach(result: Result) -> str:
@@ -219,8 +248,8 @@ def beyond_reach(result: Result) -> str:
     otherwise ``""``."""
     if not isinstance(result, Result):
         raise ValueError(f"beyond_reach takes a Result, not {result!r}.")
-    per_die = 1 if _boon_faces(die_modifier(competence=result.competence, task=result.task)) else 0
-    most = result.traded_boons + result.bonus_boons + per_die * len(result.faces)
+    modifier = die_modifier(competence=result.competence, task=result.task)
+    most = _most_boons(len(result.faces), modifier, result.traded_boons + result.bonus_boons)
     if most >= result.difficulty:
         return ""
     return (
@@ -316,6 +345,129 @@ def opposed_difficulty(difficulty: int = DIFFICULTY_MIN, *, opposition: int) -> 
 def roll(pool: int, rng: RandomSource, *, traded_boons: int = 0) -> tuple[int, ...]:
     """Roll the pool with the injected ``rng``, leaving out 8 dice per traded boon."""
     return draw((("d6", dice_rolled(pool, traded_boons=traded_boons), SIDES),), rng)[0]
+
+
+# Book (dad6_skill.md, "Giving a puncher's chance"): at the referee's discretion a Character rolls
+# their dice as normal and each **natural** six scores a boon (no competence or task modifier
+# counts); those boons' dice may be re-rolled for further boons, again and again, until the
+# player stops (every banked boon counts against the Difficulty) or a re-roll scores no boon
+# ("they lose all the boons they had banked").
+NATURAL_SIX = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Punch:
+    """A puncher's chance as it stands after one throw (the first roll or a re-roll), or after
+    the player stopped."""
+
+    difficulty: int
+    faces: tuple[int, ...]  # this throw's dice (none after a stop)
+    scored: int  # this throw's natural sixes: the dice the next re-roll throws
+    banked: int  # every boon banked so far; 0 once lost
+    throws: int  # 1 for the first roll, +1 per re-roll
+    lost: bool = False  # a re-roll scored no boon: every banked boon is lost
+    stopped: bool = False  # the player stopped: the banked boons count
+
+    @property
+    def over(self) -> bool:
+        """Nothing more to throw: stopped, lost, or a first roll without a natural six."""
+        return self.stopped or self.scored == 0
+
+    @property
+    def reroll_dice(self) -> int:
+        """How many dice the next re-roll throws: the ones that just scored (0 when over)."""
+        return 0 if self.over else self.scored
+
+    @property
+    def success(self) -> bool:
+        """Whether the banked boons meet the Difficulty, were the player to stop now."""
+        return self.banked >= self.difficulty
+
+    @property
+    def outcome(self) -> str:
+        return "success" if self.success else "failure"
+
+
+def _naturals(faces: tuple[int, ...]) -> int:
+    return sum(1 for face in faces if face == NATURAL_SIX)
+
+
+def punch(faces: Iterable[int], *, difficulty: int = 1) -> Punch:
+    """Book: the puncher's chance's first roll — the pool as normal, each natural six a boon."""
+    rolled = check_faces(faces, sides=SIDES)
+    if not rolled or len(rolled) > MAX_POOL:
+        raise ValueError(f"A puncher's chance rolls 1 to {MAX_POOL} dice, not {len(rolled)}.")
+    check_int(difficulty, name="Difficulty", low=DIFFICULTY_MIN, high=DIFFICULTY_MAX)
+    scored = _naturals(rolled)
+    return Punch(difficulty, rolled, scored, scored, throws=1)
+
+
+def _check_punch(previous: object, what: str) -> Punch:
+    if not isinstance(previous, Punch):
+        raise ValueError(f"{what} takes a puncher's chance, not {previous!r}.")
+    if previous.stopped:
+        raise ValueError("The player stopped this puncher's chance: its boons are counted.")
+    if previous.over:
+        raise ValueError("This puncher's chance is over: the last throw scored no boon.")
+    return previous
+
+
+def punch_again(previous: Punch, faces: Iterable[int]) -> Punch:
+    """Book: re-roll the dice that just scored. Each natural six banks one more boon; a re-roll
+    with none loses every boon banked."""
+    previous = _check_punch(previous, "A re-roll")
+    rolled = check_faces(faces, sides=SIDES)
+    if len(rolled) != previous.reroll_dice:
+        raise ValueError(
+            f"A re-roll throws the {previous.reroll_dice} dice that scored, not {len(rolled)}."
+        )
+    scored = _naturals(rolled)
+    if scored == 0:
+        return replace(
+            previous, faces=rolled, scored=0, banked=0, throws=previous.throws + 1, lost=True
+        )
+    return replace(
+        previous,
+        faces=rolled,
+        scored=scored,
+        banked=previous.banked + scored,
+        throws=previous.throws + 1,
+    )
+
+
+def punch_stop(previous: Punch) -> Punch:
+    """Book: the player stops; every banked boon counts against the Difficulty."""
+    previous = _check_punch(previous, "Stopping")
+    return replace(previous, faces=(), scored=0, stopped=True)
+
+
+def punch_chance(dice: int) -> Fraction:
+    """The exact chance that a re-roll of ``dice`` dice scores at least one boon (a natural six):
+    1 − (5/6)^dice."""
+    check_int(dice, name="Re-rolled dice", low=1, high=MAX_POOL)
+    return 1 - Fraction(SIDES - 1, SIDES) ** dice
+
+
+@memoised
+def punch_odds(dice: int, *, difficulty: int = 1, banked: int = 0) -> dict[str, Fraction]:
+    """Exact chances of where a throw of ``dice`` dice leaves a puncher's chance with ``banked``
+    boons: ``"success"`` when it scores at least one natural six and the boons then banked meet
+    the Difficulty (were the player to stop there), ``"failure"`` otherwise — a throw without a
+    six loses everything."""
+    check_int(dice, name="Dice", low=1, high=MAX_POOL)
+    check_int(difficulty, name="Difficulty", low=DIFFICULTY_MIN, high=DIFFICULTY_MAX)
+    check_int(banked, name="Banked boons", low=0)
+    needed = max(1, difficulty - banked)
+    weights = binomial_weights(dice, 1, SIDES)
+    success = sum(weights[needed:])
+    denominator = SIDES**dice
+    return to_fractions({"success": success, "failure": denominator - success}, denominator)
+
+
+def punch_roll(dice: int, rng: RandomSource) -> tuple[int, ...]:
+    """Throw ``dice`` d6 for a puncher's chance (its first roll or a re-roll)."""
+    check_int(dice, name="Dice", low=1, high=MAX_POOL)
+    return draw((("d6", dice, SIDES),), rng)[0]
 
 
 # Character creation. The Seed and the Book set no number of skills: the class decides. The Book's

@@ -52,6 +52,29 @@ def _roll_from_a_row(page) -> None:
     page.wait_for_timeout(900)  # let the dice settle (the animation is under a second)
 
 
+def _punchers_chance(page) -> None:
+    """The GM's puncher's chance on a DAD6 NPC's roll panel, rolled until a natural six is banked
+    and the card offers the re-roll with its exact chance."""
+    page.get_by_label("Take a puncher's chance").check()
+    page.get_by_label("Difficulty (boons needed)").fill("3")
+    page.wait_for_load_state("networkidle")
+    shown = ""
+    for _ in range(40):
+        page.locator(".roll-actions button").first.click()
+        # The new result, not the one before it: its entry's text (its number) differs.
+        page.wait_for_function(
+            "shown => { const e = document.querySelector('#roll-result .entry');"
+            " return e && e.textContent !== shown; }",
+            arg=shown,
+        )
+        page.wait_for_load_state("networkidle")
+        shown = page.locator("#roll-result .entry").first.text_content() or ""
+        if page.locator("#roll-result #follow-up-punch-reroll").count():
+            break
+    page.wait_for_timeout(900)  # let the dice settle
+    page.locator("#roll-result").scroll_into_view_if_needed()
+
+
 def _build(page, values: dict[str, str], wait_for: str) -> None:
     """Fill part of a new character's steps and wait for the budget to follow."""
     for name, value in values.items():
@@ -209,6 +232,12 @@ SHOTS = [
     Shot("roll-cogent", "alice", "/characters/{alice_cogent}/", act=_roll_from_a_row),
     Shot("roll-dad6", "alice", "/characters/{alice_dad6}/", act=_roll_from_a_row),
     Shot("roll-cold-stars", "alice", "/characters/{alice_cold_stars}/", act=_roll_from_a_row),
+    Shot(
+        "roll-dad6-punch",
+        "gm",
+        "/characters/{npc_dad6}/roll/dad6-skill/{npc_dad6_skill}/",
+        act=_punchers_chance,
+    ),
     Shot("campaign", "alice", "/campaigns/{cogent}/"),
     Shot("gm-table", "gm", "/campaigns/{cold_stars}/dashboard/"),
     Shot("gm-table-rolled", "gm", "/campaigns/{cold_stars}/dashboard/", act=_quick_roll),
@@ -267,6 +296,8 @@ ids = {}
 for campaign in Campaign.objects.all():
     ids[campaign.system] = campaign.pk
     ids["alice_" + campaign.system] = campaign.characters.get(owner__username="alice").pk
+npc = Campaign.objects.get(system="dad6").characters.filter(is_npc=True).first()
+ids["npc_dad6"], ids["npc_dad6_skill"] = npc.pk, npc.dad6.skills.first().pk
 print(json.dumps(ids))
 """
 

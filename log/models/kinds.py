@@ -20,6 +20,7 @@ class Kind(models.TextChoices):
     CHOICE = "choice", "Choice"
     BUY_BOON = "buy_boon", "Boon bought with a bane"
     EXTRA_BOON = "extra_boon", "Extra boon spent"
+    PUNCH = "punch", "Puncher's chance"
     CONTEST = "contest", "Contest"
     ASSIST = "assist", "Assist"
     SESSION = "session", "Session started"
@@ -143,6 +144,9 @@ _THE_APPS_OWN = (
     _follow_up(Kind.CHOICE),
     _follow_up(Kind.BUY_BOON),
     _follow_up(Kind.EXTRA_BOON),
+    # A DAD6 puncher's chance re-roll (its own dice) or stop. Not a trial of its own: the roll it
+    # follows is one, with the first throw's odds (the trials' triggers name roll and correct).
+    _follow_up(Kind.PUNCH),
     _own(Kind.CONTEST, revealable=True, is_verdict=True),
     _own(Kind.ASSIST, revealable=True),
     _marker(Kind.SESSION, recap_shape=""),

@@ -41,6 +41,12 @@ class RollCall(models.Model):
         max_length=16, blank=True, help_text="Cold Stars: the Ability the GM asks for."
     )
     note = models.CharField(max_length=200, blank=True)
+    # DAD6 (Book, dad6_skill.md): the GM lets the characters called take a puncher's chance.
+    punchers_chance = models.BooleanField(
+        "puncher's chance allowed",
+        default=False,
+        help_text="DAD6: each character called may take a puncher's chance instead.",
+    )
     closed_at = models.DateTimeField(null=True, blank=True)
 
     objects = RollCallQuerySet.as_manager()

@@ -54,6 +54,8 @@ class Ask:
     def description(self) -> str:
         if self.call:
             words = f"Answering the GM's call: {self.call.skill}, {difficulty_label(self.call)}"
+            if self.call.punchers_chance:
+                words += " (a puncher's chance allowed)"
             return words + (f" — {self.call.note}" if self.call.note else "")
         contest = self.contest
         assert contest is not None

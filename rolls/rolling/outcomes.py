@@ -200,6 +200,10 @@ def dad6_faces(result: dad6.Result) -> list[dict[str, object]]:
     ]
 
 
+# A roll whose odds of success were 0 has no failure scope (rules.dad6.Result.beyond).
+DAD6_BEYOND = "beyond the character (no chance of success)"
+
+
 def dad6_detail(result: dad6.Result) -> str:
     words = f"{plural(result.boons, 'boon')} of {result.difficulty} needed"
     extras = []
@@ -213,6 +217,8 @@ def dad6_detail(result: dad6.Result) -> str:
         words += f" ({', '.join(extras)})"
     if result.success:
         return words + ": success"
+    if result.beyond:
+        return words + f": failure, {DAD6_BEYOND}"
     return words + f": failure, {result.severity} (missed by {result.margin_of_failure})"
 
 
@@ -223,6 +229,7 @@ def dad6_result(result: dad6.Result) -> dict[str, object]:
         "severity": result.severity,
         "bought_boons": result.bought_boons,
         "extra_boons": result.extra_boons,
+        "beyond": result.beyond,
     }
 
 
@@ -358,6 +365,13 @@ def dad6_headline(entry: RollEntry) -> Headline:
                 "or roll it forward to your next roll."
             )
         return Headline(title, figure, meaning)
+    if _dad6_beyond(entry):
+        return Headline(
+            title,
+            figure,
+            "Beyond the character: this roll had no chance of success, so the miss has no "
+            "scope and no boon can be bought with a bane. The GM may offer a puncher's chance.",
+        )
     missed, scope = r.get("margin_of_failure"), r.get("severity")
     if not missed or not scope:
         return Headline(title, figure, "You don't do it.")
@@ -367,6 +381,15 @@ def dad6_headline(entry: RollEntry) -> Headline:
         f"{scope} You missed by {missed}. The failure's scope runs {DAD6_SCOPE}: "
         "the worse the miss, the harder the GM makes it land.",
     )
+
+
+def _dad6_beyond(entry: RollEntry) -> bool:
+    """Were the roll's odds of success 0? Its own figure, or — written before it recorded one —
+    its odds table without a success band (a roll's or a bought boon's: the root's table)."""
+    if "beyond" in entry.result:
+        return bool(entry.result["beyond"])
+    table = entry.odds_table if entry.kind == Kind.ROLL else {}
+    return bool(table) and "success" not in table
 
 
 COLD_STARS_MEANINGS: dict[str, str] = {  # Seed: "Result Bands"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rolls.rolling import punch
 from sheets.systems import rule_system_of
 
 if TYPE_CHECKING:
@@ -21,5 +22,9 @@ def difficulty_label(call: RollCall) -> str:
 
 
 def call_preset(call: RollCall) -> tuple[dict[str, Any], set[str]]:
-    """The roll panel's prefilled values and which of them the player cannot change."""
-    return rule_system_of(call.campaign).table.call_preset(call.difficulty, call.ability)
+    """The roll panel's prefilled values and which of them the player cannot change; a call that
+    allows a puncher's chance (DAD6) says so to the panel, which then offers it."""
+    values, locked = rule_system_of(call.campaign).table.call_preset(call.difficulty, call.ability)
+    if call.punchers_chance:
+        values = {**values, punch.ALLOWED: True}
+    return values, locked

@@ -96,6 +96,12 @@ class CallForm(forms.Form):
     difficulty = forms.IntegerField(label="Difficulty")
     ability = _ability_field("Ability")
     note = forms.CharField(label="Note", max_length=200, required=False)
+    punchers_chance = forms.BooleanField(
+        label="Allow a puncher's chance",
+        required=False,
+        help_text="Each character called may take it instead of a normal roll: natural sixes "
+        "only, re-rolled for more until they stop or lose them all.",
+    )
 
     def __init__(self, *args: Any, campaign: Any, skills: list[str], **kwargs: Any) -> None:
         kwargs.setdefault("prefix", "call")
@@ -117,6 +123,9 @@ class CallForm(forms.Form):
         difficulty.widget.attrs.update(min=low, max=high)
         if not rule_system_of(campaign).table.gm_picks_ability:
             del self.fields["ability"]
+        # Offered where the system's roll panel has the option (DAD6's).
+        if "punchers_chance" not in rule_system_of(campaign).rolling.form_class.base_fields:
+            del self.fields["punchers_chance"]
 
     def clean(self) -> dict[str, Any]:
         super().clean()

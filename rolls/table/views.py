@@ -248,12 +248,14 @@ def call_create(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             difficulty=d["difficulty"],
             ability=d.get("ability", ""),
             note=d["note"],
+            punchers_chance=bool(d.get("punchers_chance")),
         )
         RollCallTarget.objects.bulk_create(
             RollCallTarget(call=call, character=c) for c in d["characters"]
         )
         live.publish(campaign.pk, "call", call.pk)
-        return f"Called for {call.skill} ({difficulty_label(call)})."
+        allowed = ", a puncher's chance allowed" if call.punchers_chance else ""
+        return f"Called for {call.skill} ({difficulty_label(call)}{allowed})."
 
     return _create(request, campaign, membership, form, create)
 

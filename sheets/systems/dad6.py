@@ -54,11 +54,15 @@ class Dad6Rolling(Rolling[Dad6Sheet]):
         )
 
     def pool(self, kind: str, row: Any) -> dict[str, object]:
-        return {
-            "dice": row.pool,
-            "competence": row.effective_competence,
-            "bonus_boons": row.sheet.forward_boons,
-        }
+        # The panel's figures at its default options (a mundane task, nothing traded): the same
+        # keys as the target's detail and the roll's entry.
+        return dict(
+            dad6.pool_figures(
+                row.pool,
+                competence=row.effective_competence,
+                bonus_boons=row.sheet.forward_boons,
+            )
+        )
 
     def skill_names(self, campaign: Campaign, *, vocations: bool = True) -> list[str]:
         """Every skill some sheet has, class skills first."""
@@ -162,7 +166,7 @@ class Dad6System(RuleSystem[Dad6Sheet]):
 
     rolling = Dad6Rolling()
     results = Results(
-        headline_path="rolls.rolling.outcomes.dad6_headline",
+        headline_path="rolls.rolling.punch.card_headline",
         follow_ups_path="rolls.rolling.followups.dad6.FOLLOW_UPS",
         follow_up_reads=("options", ("competence", "task", "difficulty", "traded_boons")),
         log_outcomes=("success", "failure"),

@@ -220,7 +220,14 @@ def test_the_most_extra_dice_and_boons_the_rules_allow_roll(client, dad6_row, se
     # Familiar, level 3 + 30 extra dice = 33: four boons traded for 32 dice, one die rolled.
     response = client.post(roll_url(character, kind, row), data | {"traded_boons": 4})
     assert response.status_code == 302
-    assert latest().pool == {"dice": 33, "rolled": 1, "traded_boons": 4, "die_modifier": 0}
+    assert latest().pool == {
+        "dice": 33,
+        "rolled": 1,
+        "traded_boons": 4,
+        "bonus_boons": 0,
+        "competence": "familiar",
+        "die_modifier": 0,
+    }
 
 
 def test_the_panel_states_each_range(client, dad6_row):

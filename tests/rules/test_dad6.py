@@ -63,8 +63,37 @@ def test_failure_scope_uses_the_closest_die(faces, margin, label):
 
 
 def test_margin_of_five_or_more_is_duck():
-    result = dad6.resolve((1,), competence="familiar", task="expert")
-    assert result.modified == (-1,) and result.margin_of_failure == 7 and result.severity == "DUCK!"
+    result = dad6.resolve((1, 1), competence="trained", task="specialized")
+    assert (
+        result.modified == (1, 1) and result.margin_of_failure == 5 and result.severity == "DUCK!"
+    )
+
+
+@pytest.mark.parametrize(
+    ("faces", "options"),
+    [
+        # Familiar on an Expert task: every die is −2, none can reach 6 (a 6 reads "Close!").
+        ((6,), {"competence": "familiar", "task": "expert"}),
+        ((5, 6), {"competence": "familiar", "task": "specialized"}),
+        # Two dice can score two boons at most: Difficulty 3 is beyond them.
+        ((6, 5), {"competence": "familiar", "difficulty": 3}),
+        # Everything traded and still short.
+        ((), {"competence": "familiar", "difficulty": 3, "traded_boons": 2}),
+    ],
+)
+def test_a_roll_beyond_the_character_has_no_failure_scope(faces, options):
+    """Issue 48: "Almost!" on a roll whose odds of success were 0 said it nearly worked."""
+    result = dad6.resolve(faces, **options)
+    pool = len(faces) + result.traded_boons * dad6.DICE_PER_TRADED_BOON
+    assert dad6.odds(pool, **options)["success"] == 0
+    assert (result.success, result.beyond) == (False, True)
+    assert (result.margin_of_failure, result.severity) == (None, None)
+    assert dad6.beyond_reach(result)
+
+
+def test_a_possible_roll_that_fails_keeps_its_scope_and_is_not_beyond():
+    result = dad6.resolve((5, 1), competence="familiar", difficulty=2)
+    assert (result.beyond, result.margin_of_failure, result.severity) == (False, 1, "Almost!")
 
 
 def test_success_has_no_margin_of_failure():
@@ -94,9 +123,10 @@ def test_trading_eight_dice_for_a_boon():
     )
 
 
-def test_everything_traded_and_still_short_is_almost():
+def test_everything_traded_and_still_short_is_beyond_not_almost():
     result = dad6.resolve((), competence="familiar", difficulty=3, traded_boons=2)
-    assert (result.success, result.margin_of_failure, result.severity) == (False, 1, "Almost!")
+    assert (result.success, result.margin_of_failure, result.severity) == (False, None, None)
+    assert result.beyond
     assert dad6.odds(16, competence="trained", difficulty=3, traded_boons=2)["success"] == 0
 
 

@@ -1,9 +1,11 @@
-"""DAD6 follow-ups: a boon bought with a bane after a failure, and extra boons spent after a
-success (pay down a bane, cut the time taken, roll a boon forward)."""
+"""DAD6 follow-ups: a boon bought with a bane after a failure, extra boons spent after a success
+(pay down a bane, cut the time taken, roll a boon forward), and a puncher's chance's re-rolls and
+stop (rolls/rolling/punch.py)."""
 
 from __future__ import annotations
 
 from log.models import Kind, RollEntry
+from rolls.rolling import punch
 from rolls.rolling.display import CERTAIN
 from rolls.rolling.followups import FollowUp, FollowUps, SystemFollowUps
 from rolls.rolling.outcomes import Outcome, dad6_detail, dad6_reading, dad6_result
@@ -15,6 +17,8 @@ NOT_A_DAD6_ROLL = "This entry's options are not a DAD6 roll's: nothing can be bo
 
 
 def offers(entry: RollEntry, sheet: Dad6Sheet) -> list[FollowUp]:
+    if punch.is_punch(entry):
+        return _punch_offers(entry)
     if entry.kind in (Kind.ROLL, Kind.EXTRA_BOON):
         left = _extra_boons_left(entry)
         if left:
@@ -65,7 +69,38 @@ def _progressed_bane(rolled: dad6.Result, sheet: Dad6Sheet) -> str | None:
     return bane.description if bane is not None and accepted == dad6.BANE_PROGRESSES else None
 
 
+def _punch_offers(entry: RollEntry) -> list[FollowUp]:
+    """While a puncher's chance runs: re-roll the dice that scored, or stop. Nothing else follows
+    one (Decision): its boons count against the Difficulty, none is bought or spent."""
+    state = punch.state(entry)
+    if state is None or state.over:
+        return []
+    labels = punch.offer_labels(state)
+    return [
+        FollowUp(punch.FOLLOW_UP, labels[punch.REROLL], value=punch.REROLL),
+        FollowUp(punch.FOLLOW_UP, labels[punch.STOP], value=punch.STOP, secondary=True),
+    ]
+
+
+def _punch_refusal(entry: RollEntry, name: str) -> str:
+    if name != punch.FOLLOW_UP:
+        return (
+            "A puncher's chance counts its banked boons against the Difficulty, nothing more: "
+            "no boon is bought with a bane or spent after it."
+        )
+    state = punch.state(entry)
+    if state is None:
+        return ""
+    try:
+        dad6.punch_stop(state)
+    except ValueError as exc:
+        return str(exc)
+    return ""
+
+
 def refusal(entry: RollEntry, name: str) -> str:
+    if punch.is_punch(entry):
+        return _punch_refusal(entry, name)
     if name == "buy_boon" and entry.kind in BUYS_FROM:
         rolled = _rolled(entry)
         # Unreadable or missing options (an entry not made by the DAD6 panel): no reason of the
@@ -75,6 +110,8 @@ def refusal(entry: RollEntry, name: str) -> str:
 
 
 def value_refusal(name: str, sheet: Dad6Sheet) -> str:
+    if name == punch.FOLLOW_UP:
+        return f"Choose “{punch.REROLL}” or “{punch.STOP}”."
     return (
         "Spend the extra boon on one of the offers"
         + ("" if sheet.banes.exists() else " (there is no bane in play to pay down)")
@@ -175,12 +212,21 @@ def extra_boon(entry: RollEntry, sheet: Dad6Sheet, rng: RandomSource, spend: str
     )
 
 
+def punch_follow_up(entry: RollEntry, sheet: Dad6Sheet, rng: RandomSource, value: str) -> Outcome:
+    """A puncher's chance re-rolled (its own proven dice) or stopped."""
+    try:
+        return punch.follow(entry, rng, value)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+
+
 FOLLOW_UPS: SystemFollowUps = FollowUps(
     offers=offers,
     refusal=refusal,
     value_refusal=value_refusal,
-    actions={"buy_boon": buy_boon, "extra_boon": extra_boon},
+    actions={"buy_boon": buy_boon, "extra_boon": extra_boon, punch.FOLLOW_UP: punch_follow_up},
     not_offered={
+        punch.FOLLOW_UP: punch.NOT_A_PUNCH,
         "buy_boon": "Only a failed DAD6 roll can buy a boon with a bane.",
         "extra_boon": "Only a DAD6 success with boons above its Difficulty has extra boons to spend.",
     },

@@ -1,10 +1,11 @@
-"""A new kind of the app's own, ``refresh`` (the GM refreshed a character's resources, RULES.md
-§8): the database's two checks on the kind (``roll_entry_kind_valid``, and
-``roll_entry_follow_ups_follow`` from ``starts_chain``) are made again to hold every registered
-kind. Migration 0002 made them from the kinds registered when it ran, so a database migrated
-before this kind existed refuses it until they are made again; on a fresh database this makes the
-same checks again. The migration state holds neither check (0002 left them to the database), so
-each is put into this operation's own state first, then dropped and made again."""
+"""Two new kinds of the app's own: ``refresh`` (the GM refreshed a character's resources, a root)
+and ``punch`` (a DAD6 puncher's chance re-roll or its stop, a follow-up). The database's two checks
+on the kind (``roll_entry_kind_valid``, and ``roll_entry_follow_ups_follow`` from
+``starts_chain``) are made again to hold every registered kind. Migration 0002 made them from the
+kinds registered when it ran, so a database migrated before these kinds existed refuses them until
+they are made again; on a fresh database this makes the same checks again. The migration state
+holds neither check (0002 left them to the database), so each is put into this operation's own
+state first, then dropped and made again."""
 
 import importlib
 
@@ -20,7 +21,7 @@ from sheets.models.base import in_constraint
 open_kinds = importlib.import_module("log.migrations.0002_open_log_kinds")
 
 # What the checks hold from here on for the app's own kinds (tests/log/test_kinds.py compares).
-THE_APPS_OWN = sorted([*open_kinds.THE_APPS_OWN, "refresh"])
+THE_APPS_OWN = sorted([*open_kinds.THE_APPS_OWN, "punch", "refresh"])
 THE_APPS_OWN_ROOTS = sorted([*open_kinds.THE_APPS_OWN_ROOTS, "refresh"])
 
 
@@ -72,7 +73,7 @@ def _operations() -> list[Operation]:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("log", "0003_entry_texts"),
+        ("log", "0004_unique_nonce"),
     ]
 
     operations = [
