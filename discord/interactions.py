@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest
 
 from discord import answers, rolling, table
-from discord.commands import CHARACTER, TARGET
+from discord.commands import BIND, CAMPAIGN, CHARACTER, TARGET
 from discord.context import Here, Stop, bound, linked
 from log.models import RollEntry
 from log.tokens import entry_pk
@@ -58,10 +58,10 @@ def command(request: HttpRequest, interaction: dict[str, object]) -> dict[str, o
     if name == "poolside":
         if sub == "link":
             return table.link(interaction)
-        if sub == "campaign":
-            return table.bind(request, interaction, values.get("campaign"))
         if sub == "unbind":
             return table.unbind(request, interaction)
+    elif name == BIND:
+        return table.bind(request, interaction, values.get(CAMPAIGN))
     elif name == "roll":
         return rolling.roll(bound(request, interaction), values)
     elif name == "odds":
@@ -75,10 +75,10 @@ def autocomplete(request: HttpRequest, interaction: dict[str, object]) -> dict[s
     """Choices as the user types. Anything that stops a command stops its choices too: an
     unlinked user or an unbound channel gets none."""
     data = _dict(interaction.get("data"))
-    sub, values, focused = options_of(data)
+    _, values, focused = options_of(data)
     typed = str(values.get(focused) or "")
     try:
-        if data.get("name") == "poolside" and sub == "campaign":
+        if data.get("name") == BIND:
             return answers.choices(table.gm_campaigns(linked(request, interaction), typed))
         here = bound(request, interaction)
         if focused == TARGET:
