@@ -120,6 +120,8 @@ MIDDLEWARE = [
     "web.security.private_no_store",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # User text without the bidi controls that reorder the text around them (web/text.py).
+    "web.text.StripBidiControls",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -15,6 +15,7 @@ from rolls.rolling import followups
 from rolls.rolling.access import entry_for_member
 from rolls.rolling.actions import make_follow_up
 from sheets.models import Membership, Refused
+from web.text import without_bidi_controls
 
 # Interaction types (Discord: "Interaction Type").
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
@@ -45,7 +46,8 @@ def options_of(data: dict[str, object]) -> tuple[str, dict[str, object], str]:
     for option in given:
         name, value = str(option.get("name", "")), option.get("value")
         if name and isinstance(value, SCALARS):
-            values[name] = str(value)[:200] if isinstance(value, str) else value
+            # Text without bidi controls, as every other way in takes it (web/text.py).
+            values[name] = without_bidi_controls(value)[:200] if isinstance(value, str) else value
             if option.get("focused"):
                 focused = name
     return sub, values, focused
