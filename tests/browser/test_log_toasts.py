@@ -22,9 +22,7 @@ def old_messages(party, settings):
     settings.MESSAGE_RATE = "0"
     membership = party.campaign.memberships.get(user=party.player)
     for n in range(OLD):
-        post_message(
-            party.player, membership, party.campaign, text=f"Old line {n}", character=None
-        )
+        post_message(party.player, membership, party.campaign, text=f"Old line {n}", character=None)
 
 
 def test_older_entries_scrolled_in_make_no_toast(old_messages, pages, party):

@@ -242,7 +242,7 @@ def test_an_export_padded_with_whitespace_imports(client, stars):
     insignificant (RFC 8259), so a padded export is the same character. The pasted text is
     trimmed first (the form's field strips it), so padding around the JSON, bounded by the
     1 MiB request limit, doesn't count toward the 256 KiB; whitespace inside it does."""
-    campaign, gm, player = stars
+    campaign, _, player = stars
     raw = export_json(CharacterFactory(campaign=campaign, owner=player, name="Padded"))
     padded = "\n \t\r\n" * 2000 + raw + " " * 300 * KIB
     response = import_as(client, player, campaign, text=padded)

@@ -36,11 +36,15 @@ def peak_mib(pid: int) -> int:
 def multipart(token: str, data: bytes) -> tuple[bytes, str]:
     boundary = uuid.uuid4().hex
     body = (
-        f'--{boundary}\r\nContent-Disposition: form-data; name="csrfmiddlewaretoken"\r\n\r\n'
-        f"{token}\r\n--{boundary}\r\n"
-        'Content-Disposition: form-data; name="portrait"; filename="big.webp"\r\n'
-        "Content-Type: image/webp\r\n\r\n"
-    ).encode() + data + f"\r\n--{boundary}--\r\n".encode()
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="csrfmiddlewaretoken"\r\n\r\n'
+            f"{token}\r\n--{boundary}\r\n"
+            'Content-Disposition: form-data; name="portrait"; filename="big.webp"\r\n'
+            "Content-Type: image/webp\r\n\r\n"
+        ).encode()
+        + data
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
     return body, f"multipart/form-data; boundary={boundary}"
 
 
