@@ -30,6 +30,7 @@ from web.errors import (
     is_statement_timeout,
     too_large_message,
 )
+from web.text import Parser
 
 logger = logging.getLogger("django.request")
 
@@ -46,6 +47,7 @@ api = NinjaAPI(
     throttle=[READ_THROTTLE],
     docs_url="/docs",
     openapi_url="/openapi.json",
+    parser=Parser(),  # JSON bodies without bidi controls (web/text.py)
 )
 
 

@@ -120,6 +120,8 @@ MIDDLEWARE = [
     "web.security.private_no_store",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # User text without the bidi controls that reorder the text around them (web/text.py).
+    "web.text.StripBidiControls",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -265,6 +267,12 @@ IMPORT_MAX_BYTES = 256 * 1024
 # PORTRAIT_REQUEST_BYTES it is the 413 page like any other body.
 PORTRAIT_MAX_BYTES = 2 * 1024 * 1024
 PORTRAIT_REQUEST_BYTES = 8 * 1024 * 1024
+# Decoding a picture is the costly step (about 400 MB for the largest WebP we take), so a process
+# decodes at most this many at a time; an upload waits at most PORTRAIT_DECODE_WAIT seconds for a
+# turn, then gets a readable 503. PORTRAIT_RATE: a user's uploads, as "count/seconds" (0 = off).
+PORTRAIT_DECODES = env_int("PORTRAIT_DECODES", 1)
+PORTRAIT_DECODE_WAIT = env_int("PORTRAIT_DECODE_WAIT", 5)
+PORTRAIT_RATE = env_str("PORTRAIT_RATE", "10/300")
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
 FILE_UPLOAD_HANDLERS = [
     "web.security.RequestSizeLimit",

@@ -51,6 +51,21 @@ def private(text: str) -> dict[str, object]:
     }
 
 
+class Secret(dict[str, object]):
+    """An answer that carries a credential (``/poolside link``'s one-time link): sent to
+    Discord once, never kept. ``kept`` is what the interaction's stored answer holds instead,
+    so a retry of the interaction, or anyone reading the database, gets no code."""
+
+    def __init__(self, answer: dict[str, object], kept: dict[str, object]) -> None:
+        super().__init__(answer)
+        self.kept = kept
+
+
+def to_keep(answer: dict[str, object]) -> dict[str, object]:
+    """What of ``answer`` may be stored with the interaction (discord/views.py)."""
+    return answer.kept if isinstance(answer, Secret) else answer
+
+
 def private_embed(embed: payloads.Embed) -> dict[str, object]:
     return {
         "type": CHANNEL_MESSAGE,

@@ -2,7 +2,9 @@
 documented limits: names of 1–32 lowercase characters, descriptions of 1–100, at most 25
 options per command and 25 choices per option.
 
-``/poolside`` (link, campaign, unbind) is the same everywhere: it is registered globally.
+``/poolside`` (link, unbind) and ``/poolside-bind`` are the same everywhere: they are registered
+globally. Binding is a command of its own because Discord's ``default_member_permissions`` is set
+per top-level command, and linking must stay open to every member.
 ``/roll``, ``/odds`` and ``/sheet`` are registered per server, with the options of the rule
 system its channels play: each is one of the roll panel's fields (rolls/rolling/forms), so the
 command asks for exactly what the panel asks for, and the panel's form validates the answer.
@@ -32,6 +34,12 @@ CHOICE_VALUE_MAX = 100
 TARGET, ACTION, CALL = "target", "action", "call"
 # /sheet's one option.
 CHARACTER = "character"
+# The binding command, and its one option.
+BIND, CAMPAIGN = "poolside-bind", "campaign"
+# Shown by default only to members who may manage the server's channels (0x10, Discord's
+# "Manage Channels"); a server's admins may change who sees it (Server Settings, Integrations).
+# Whoever Discord lets send it, discord/table.py checks the member's permissions itself.
+BIND_DEFAULT_PERMISSIONS = str(0x10)
 # A multiple choice (Cogent's combat circumstances) is typed as a comma-separated list.
 LIST_SEPARATOR = ","
 
@@ -156,7 +164,7 @@ def poolside_command() -> dict[str, object]:
     return {
         "name": "poolside",
         "type": 1,
-        "description": "Link your Poolside account, or bind this channel to a campaign",
+        "description": "Link your Poolside account, or unbind this channel from its campaign",
         "options": [
             {
                 "type": SUB_COMMAND,
@@ -165,29 +173,34 @@ def poolside_command() -> dict[str, object]:
             },
             {
                 "type": SUB_COMMAND,
-                "name": "campaign",
-                "description": "GM: make this channel play one of your campaigns",
-                "options": [
-                    {
-                        "type": STRING,
-                        "name": "campaign",
-                        "description": "One of the campaigns you are the GM of",
-                        "required": True,
-                        "autocomplete": True,
-                    }
-                ],
-            },
-            {
-                "type": SUB_COMMAND,
                 "name": "unbind",
-                "description": "GM: this channel stops playing its campaign",
+                "description": "The campaign's GM or a server manager: stop playing it here",
             },
         ],
     }
 
 
+def bind_command() -> dict[str, object]:
+    return {
+        "name": BIND,
+        "type": 1,
+        "description": "A GM who manages this server: make this channel play one of your campaigns",
+        "default_member_permissions": BIND_DEFAULT_PERMISSIONS,
+        "contexts": [0],  # in servers only
+        "options": [
+            {
+                "type": STRING,
+                "name": CAMPAIGN,
+                "description": "One of the campaigns you are the GM of",
+                "required": True,
+                "autocomplete": True,
+            }
+        ],
+    }
+
+
 def global_commands() -> list[dict[str, object]]:
-    return [poolside_command()]
+    return [poolside_command(), bind_command()]
 
 
 def guild_commands(system: RuleSystem[Any]) -> list[dict[str, object]]:

@@ -18,8 +18,8 @@ NOT_LINKED = (
     "link, log in to Poolside with it and confirm."
 )
 NOT_BOUND = (
-    "This channel plays no Poolside campaign. A linked GM binds it to one of their campaigns "
-    "with `/poolside campaign`."
+    "This channel plays no Poolside campaign. A linked GM who may manage the server or its "
+    "channels binds it to one of their campaigns with `/poolside-bind`."
 )
 NOT_MEMBER = (
     "You're not a member of the campaign this channel plays. Ask its GM for an invite link."
@@ -52,6 +52,25 @@ def discord_user(interaction: dict[str, object]) -> dict[str, object]:
     if not isinstance(found, dict) or not snowflake(found.get("id")):
         raise Stop("Discord sent no user with this interaction.")
     return found
+
+
+# Discord's permission bits (Permissions: "Bitwise Permission Flags"). Binding a channel is the
+# server's business: its managers decide which campaign a channel plays.
+ADMINISTRATOR, MANAGE_CHANNELS, MANAGE_GUILD = 0x8, 0x10, 0x20
+MANAGES = ADMINISTRATOR | MANAGE_CHANNELS | MANAGE_GUILD
+PERMISSIONS = re.compile(r"^[0-9]{1,40}$")
+
+
+def manages_server(interaction: dict[str, object]) -> bool:
+    """Whether the member who acted may manage the server or its channels: Manage Server,
+    Manage Channels or Administrator in ``member.permissions``, the member's total permissions
+    in this channel (overwrites included) as Discord computed them, a bit set sent as a string
+    of digits. Outside a server (no member) nobody does."""
+    member = interaction.get("member")
+    given = member.get("permissions") if isinstance(member, dict) else None
+    if not isinstance(given, str) or not PERMISSIONS.match(given):
+        return False
+    return bool(int(given) & MANAGES)
 
 
 def display_name(user: dict[str, object]) -> str:

@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 
 from discord import answers, rolling, table
-from discord.commands import CHARACTER, TARGET
+from discord.commands import BIND, CAMPAIGN, CHARACTER, TARGET
 from discord.context import Here, Stop, bound, linked
 from log.models import RollEntry
 from log.tokens import entry_pk
@@ -16,6 +16,7 @@ from rolls.rolling import followups
 from rolls.rolling.access import entry_for_member
 from rolls.rolling.actions import make_follow_up
 from sheets.models import Membership, Refused
+from web.text import without_bidi_controls
 
 # Interaction types (Discord: "Interaction Type").
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
@@ -46,7 +47,8 @@ def options_of(data: dict[str, object]) -> tuple[str, dict[str, object], str]:
     for option in given:
         name, value = str(option.get("name", "")), option.get("value")
         if name and isinstance(value, SCALARS):
-            values[name] = str(value)[:200] if isinstance(value, str) else value
+            # Text without bidi controls, as every other way in takes it (web/text.py).
+            values[name] = without_bidi_controls(value)[:200] if isinstance(value, str) else value
             if option.get("focused"):
                 focused = name
     return sub, values, focused
@@ -59,10 +61,10 @@ def command(request: HttpRequest, interaction: dict[str, object]) -> dict[str, o
     if name == "poolside":
         if sub == "link":
             return table.link(interaction)
-        if sub == "campaign":
-            return table.bind(request, interaction, values.get("campaign"))
         if sub == "unbind":
             return table.unbind(request, interaction)
+    elif name == BIND:
+        return table.bind(request, interaction, values.get(CAMPAIGN))
     elif name == "roll":
         return rolling.roll(bound(request, interaction), values)
     elif name == "odds":
@@ -76,10 +78,10 @@ def autocomplete(request: HttpRequest, interaction: dict[str, object]) -> dict[s
     """Choices as the user types. Anything that stops a command stops its choices too: an
     unlinked user or an unbound channel gets none."""
     data = _dict(interaction.get("data"))
-    sub, values, focused = options_of(data)
+    _, values, focused = options_of(data)
     typed = str(values.get(focused) or "")
     try:
-        if data.get("name") == "poolside" and sub == "campaign":
+        if data.get("name") == BIND:
             return answers.choices(table.gm_campaigns(linked(request, interaction), typed))
         here = bound(request, interaction)
         if focused == TARGET:

@@ -1,5 +1,5 @@
-"""``/poolside`` (link, campaign, unbind) and ``/sheet``: joining Discord to Poolside, and a
-character in brief (docs/discord.md)."""
+"""``/poolside`` (link, unbind), ``/poolside-bind`` and ``/sheet``: joining Discord to Poolside,
+and a character in brief (docs/discord.md)."""
 
 from __future__ import annotations
 
@@ -13,12 +13,14 @@ from django.urls import reverse
 
 from discord import answers, rest
 from discord.context import (
+    NOT_BOUND,
     Here,
     Stop,
     bound,
     discord_user,
     display_name,
     linked,
+    manages_server,
     snowflake,
 )
 from discord.models import LINK_CODE_LIFETIME, ChannelBinding, LinkCode
@@ -29,6 +31,11 @@ from sheets.access import character_for_reader
 from sheets.converters import parse_id
 from sheets.models import Campaign, Character, Membership
 
+MANAGERS_ONLY = (
+    "Only someone who may manage this server or its channels (Discord's Manage Server or "
+    "Manage Channels permission) can bind a channel to a campaign, and only to one they are "
+    "the GM of."
+)
 SHEET_ROWS_MAX = 40  # rows in /sheet's summary: the description's 4,096 characters hold them
 
 
@@ -39,9 +46,16 @@ def link(interaction: dict[str, object]) -> dict[str, object]:
     code = LinkCode.issue(snowflake(who["id"]), display_name(who))
     url = settings.SITE_URL + reverse("discord_link", args=[code])
     minutes = int(LINK_CODE_LIFETIME.total_seconds() // 60)
-    return answers.private(
-        f"Open this link, log in to Poolside and confirm to link your Discord account "
-        f"(it works once, for {minutes} minutes; don't share it):\n{url}"
+    return answers.Secret(
+        answers.private(
+            f"Open this link, log in to Poolside and confirm to link your Discord account "
+            f"(it works once, for {minutes} minutes; don't share it):\n{url}"
+        ),
+        # What a retry of this interaction gets: the code was shown once and is stored nowhere.
+        kept=answers.private(
+            "Poolside answered this with a private one-time link. If it didn't reach you, use "
+            "`/poolside link` again for a new one."
+        ),
     )
 
 
@@ -74,12 +88,16 @@ def bind(request: HttpRequest, interaction: dict[str, object], value: object) ->
     here = linked(request, interaction)
     if not here.guild or not here.channel:
         raise Stop("Bind a channel of a server: a direct message plays no campaign.")
+    # Which campaign a channel plays is the server's business: whoever can merely type in a
+    # channel must not squat it (and, one system per server, the whole server) for theirs.
+    if not manages_server(interaction):
+        raise Stop(MANAGERS_ONLY)
     campaign = _campaign_of_gm(here, value)
     current = ChannelBinding.objects.filter(channel=here.channel).first()
     if current is not None and current.campaign_id != campaign.pk:
         raise Stop(
-            "This channel already plays a campaign; its GM unbinds it first with "
-            "`/poolside unbind`."
+            "This channel already plays a campaign; its GM or a server manager unbinds it "
+            "first with `/poolside unbind`."
         )
     # A server's /roll takes one system's options: its channels all play that system.
     others = ChannelBinding.objects.filter(guild=here.guild).exclude(channel=here.channel)
@@ -105,10 +123,19 @@ def bind(request: HttpRequest, interaction: dict[str, object], value: object) ->
 
 
 def unbind(request: HttpRequest, interaction: dict[str, object]) -> dict[str, object]:
-    here = bound(request, interaction)
-    if not here.member.is_gm:
-        raise Stop("Only the campaign's GM can unbind this channel.")
-    ChannelBinding.objects.filter(channel=here.channel).delete()
+    """The bound campaign's GM, or anyone who may manage the server or its channels (linked or
+    not: it is their server's channel), ends the binding."""
+    channel = snowflake(interaction.get("channel_id"))
+    if not manages_server(interaction):
+        here = bound(request, interaction)
+        if not here.member.is_gm:
+            raise Stop(
+                "Only the campaign's GM, or someone who may manage this server or its channels, "
+                "can unbind this channel."
+            )
+    elif not channel or not ChannelBinding.objects.filter(channel=channel).exists():
+        raise Stop(NOT_BOUND)
+    ChannelBinding.objects.filter(channel=channel).delete()
     return answers.private("This channel no longer plays a campaign.")
 
 

@@ -78,7 +78,8 @@ def interactions(request: HttpRequest) -> HttpResponse:
     if seen is not None:
         return JsonResponse(seen.answer or answers.private(STILL_ANSWERING))
     reply = answer(request, interaction)
-    Interaction.objects.filter(interaction=interaction_id).update(answer=reply)
+    # Never a credential at rest: a link's answer is stored without its code (answers.Secret).
+    Interaction.objects.filter(interaction=interaction_id).update(answer=answers.to_keep(reply))
     return JsonResponse(reply)
 
 

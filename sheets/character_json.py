@@ -44,6 +44,7 @@ from sheets.forms import (
 from sheets.models import Campaign, Character, Membership
 from sheets.registry import rule_system_keys
 from sheets.systems import rule_system, rule_system_of
+from web.text import cleaned
 
 if TYPE_CHECKING:
     from sheets.models import CogentSheet, ColdStarsSheet, Dad6Sheet
@@ -306,7 +307,9 @@ def _parse(raw: str, campaign: Campaign) -> dict[str, Any]:
             [f"This JSON is nested too deeply (more than {MAX_DEPTH} levels): not a character."]
         )
     try:
-        data = json.loads(raw)
+        # A file or a paste comes in a multipart body, which web/text.py leaves alone: its
+        # text loses the bidi controls here, as every other text does at the door.
+        data = cleaned(json.loads(raw))
     except json.JSONDecodeError as exc:
         raise CharacterImportError(
             [f"This is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})."]

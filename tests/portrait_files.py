@@ -97,3 +97,19 @@ def stored(response_or_client, character, size: str = "full") -> Image.Image:
     response = response_or_client.get(url)
     assert response.status_code == 200, response.status_code
     return Image.open(BytesIO(response.content))
+
+
+def big_webp(width: int = 8000, height: int = 5000, **save) -> bytes:
+    """A plain-coloured WebP of width × height pixels made in memory: lossy by default (the red
+    team's 40-megapixel file of about 100 KB), or ``lossless=True`` (a few dozen bytes)."""
+    out = BytesIO()
+    options = {"quality": 10, "method": 0, **save}
+    Image.new("RGB", (width, height), RED).save(out, "WEBP", **options)
+    return out.getvalue()
+
+
+def grey16_png(value: int, size: tuple[int, int] = (40, 40)) -> bytes:
+    """A 16-bit greyscale PNG (Pillow's mode "I;16") of one shade, 0-65535."""
+    out = BytesIO()
+    Image.new("I;16", size, value).save(out, "PNG")
+    return out.getvalue()

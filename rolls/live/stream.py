@@ -35,17 +35,16 @@ from django.db import DatabaseError, connection
 from django.db.models import Max, Q
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.template.loader import render_to_string
-from django.utils import timezone
-from django.utils.crypto import constant_time_compare
 from django.views.decorators.http import require_GET
 
 import live
 from log.models import HiddenEntry, RollEntry
 from log.tokens import entry_token
+from rolls.live.logins import Login, Roster
 from rolls.live.pages import VIEWS, resume_point, what_to_stream
 from rolls.live.shared import shared_reads
 from rolls.models import Contest, RollCallTarget
-from sheets.models import Character, Membership, Session
+from sheets.models import Character, Membership
 from web.http import AuthenticatedHttpRequest
 
 logger = logging.getLogger(__name__)
@@ -107,11 +106,6 @@ def _member_and_character(
 
 def _membership(campaign_id: int, user_id: int) -> Membership | None:
     return Membership.objects.filter(campaign_id=campaign_id, user_id=user_id).first()
-
-
-def _memberships(campaign_id: int) -> dict[int, Membership]:
-    """Every membership of the campaign by user: one read re-checks all its streams."""
-    return {m.user_id: m for m in Membership.objects.filter(campaign_id=campaign_id)}
 
 
 def _position(campaign_id: int, resume_pk: int | None) -> tuple[int, int]:
@@ -196,37 +190,6 @@ def _readable_by_players(kind: str, pk: int) -> bool:
         )
         .exists()
     )
-
-
-class Login:
-    """What logged the stream in: its session, and the session hash its user had then."""
-
-    __slots__ = ("auth_hash", "session_key", "user_id")
-
-    def __init__(self, session_key: str | None, user_id: int, auth_hash: str) -> None:
-        self.session_key, self.user_id, self.auth_hash = session_key, user_id, auth_hash
-
-    def expiry(self) -> float | None:
-        """Seconds until the session expires (it may be extended: re-check then), or None when
-        it no longer logs the user in — gone (logged out, deleted), expired, another user's,
-        the user inactive or their password changed (the session hash no longer matches, the
-        test Django's ``get_user`` makes)."""
-        if not self.session_key:
-            return None
-        now = timezone.now()
-        session = (
-            Session.objects.select_related("user")
-            .filter(session_key=self.session_key, expire_date__gt=now)
-            .first()
-        )
-        if session is None or session.user_id != self.user_id or session.user is None:
-            return None
-        user = session.user
-        if not user.is_active or not constant_time_compare(
-            user.get_session_auth_hash(), self.auth_hash
-        ):
-            return None
-        return (session.expire_date - now).total_seconds()
 
 
 def audience(entry: RollEntry, membership: Membership) -> str:
@@ -390,7 +353,8 @@ class Stream:
         return None if left is None else loop.time() + left
 
     async def recheck(self, *, fresh: bool) -> Membership | None:
-        """This member's membership as it is now (None: gone). The periodic re-check is one read
+        """This member's membership as it is now (None: gone, or the login no longer valid).
+        The periodic re-check is one read
         per campaign and RECHECK window, shared by the process's streams of that campaign — at
         thousands of streams, one query each every RECHECK seconds was a steady load of its own
         — so a change noticed this way shows within two windows; a ``member`` event about this
@@ -400,10 +364,12 @@ class Stream:
         shared = shared_reads()
         window = int(shared.loop.time() // RECHECK)
         campaign_id = self.campaign_id
-        members = await shared.get(
-            ("members", campaign_id, window), lambda: _db(_memberships)(campaign_id)
+        roster = await shared.get(
+            ("members", campaign_id, window), lambda: _db(Roster)(campaign_id)
         )
-        return members.get(self.user_id)
+        if self.login is not None and not roster.logs_in(self.login):
+            return None  # deactivated, logged out or a new password, unannounced: it ends
+        return roster.members.get(self.user_id)
 
     async def catch_up(
         self, upto: int | None = None, first: list[tuple[int, int, str]] | None = None

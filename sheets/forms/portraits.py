@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.core.exceptions import ValidationError
 
-from sheets.portraits import PortraitError, Rendered, process
+from sheets.portraits import PortraitBusy, PortraitError, Rendered, process
 
 
 class PortraitForm(forms.Form):
@@ -17,11 +17,23 @@ class PortraitForm(forms.Form):
         widget=forms.FileInput(attrs={"accept": "image/jpeg,image/png,image/webp"}),
     )
 
+    def __init__(self, *args: object, refusal: str = "", **kwargs: object) -> None:
+        # ``refusal``: the upload is refused before it is looked at (the user's upload rate),
+        # with this sentence beside the field. ``busy`` tells the view no decoding turn came.
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.refusal = refusal
+        self.busy = False
+
     def clean_portrait(self) -> Rendered:
+        if self.refusal:
+            raise ValidationError(self.refusal, code="rate")
         try:
             return process(self.cleaned_data["portrait"])
         except PortraitError as exc:
             raise ValidationError(str(exc), code="portrait") from exc
+        except PortraitBusy as exc:
+            self.busy = True
+            raise ValidationError(str(exc), code="busy") from exc
 
 
 __all__ = ["PortraitForm"]

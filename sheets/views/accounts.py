@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from sheets.forms import (
     ApiTokenForm,
@@ -41,7 +41,7 @@ User = get_user_model()
 # ---------------------------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe  # GET and HEAD: a monitor's or a proxy's HEAD / is answered like a GET, not 405
 def home(request: HtmxHttpRequest) -> HttpResponse:
     user = request.user
     if user.is_authenticated:

@@ -16,6 +16,7 @@ from sheets.access import character_for_editor, character_for_reader
 from sheets.forms import PortraitForm
 from sheets.models import Character
 from web.http import AuthenticatedHttpRequest
+from web.ratelimit import Rate, attempt, rate
 from web.security import allow_body_of
 
 
@@ -43,8 +44,14 @@ def _portrait_page(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             portraits.remove(character)
             messages.success(request, f"Removed {character.name}'s portrait.")
         return redirect(character)
+    wait = 0
     if request.method == "POST":
-        form = PortraitForm(request.POST, request.FILES)
+        wait = _upload_wait(request.user.pk)
+        refusal = (
+            f"You have uploaded many portraits in a short time. Please wait {wait} seconds "
+            "and send it again."
+        )
+        form = PortraitForm(request.POST, request.FILES, refusal=refusal if wait else "")
         if form.is_valid():
             had = bool(character.portrait)
             portraits.store(character, form.cleaned_data["portrait"])
@@ -52,12 +59,25 @@ def _portrait_page(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
                 request, f"{'Replaced' if had else 'Added'} {character.name}'s portrait."
             )
             return redirect(character)
-    return render(
+    # Refused: the file's fault (400), the user's upload rate (429) or no decoding turn free
+    # in this process (503); the last two say when to try again.
+    status = 429 if wait else 503 if form.busy else 400 if form.is_bound else 200
+    response = render(
         request,
         "sheets/character_portrait.html",
         {"character": character, "campaign": character.campaign, "form": form},
-        status=400 if form.is_bound else 200,
+        status=status,
     )
+    if status in (429, 503):
+        response["Retry-After"] = str(wait or settings.PORTRAIT_DECODE_WAIT or 1)
+    return response
+
+
+def _upload_wait(user_id: int) -> int:
+    """Count one upload of the user against settings.PORTRAIT_RATE: 0 if allowed, else the
+    seconds until the next (a script looping on uploads would hold the decoding turns)."""
+    count, seconds = rate(settings.PORTRAIT_RATE)
+    return attempt("portrait", str(user_id), Rate(count, seconds)) if count else 0
 
 
 @login_required

@@ -12,7 +12,8 @@
 //  4. Day headings: a live entry's day heading replaces the one below it of the same day.
 //  5. Noticed: an element with data-notice (a GM's call or contest on the sheet, a reveal in the
 //     log) that arrives live becomes a toast in view, counted in the tab title until it is shown
-//     or dismissed. What was on the page when it loaded is not news.
+//     or dismissed. What was on the page when it loaded is not news, nor what scrolling back
+//     through the log brings in.
 //  6. One request per roll (docs/live.md, "the browser side"): a sheet fetches only what a roll
 //     changed (#sheet-rolled), and not at all for the roll its own response already brought; the
 //     GM table puts the roll its stream drew as a card's row on that card, and fetches only the
@@ -439,6 +440,15 @@
   }
 
   notices(document).forEach(function (element) { seen[element.id] = true; });
+  // Entries that scrolling back brings in ("Older rolls", li.older) were written before the page
+  // opened: never news, so never a toast nor read out. Marked seen before they are swapped in.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var elt = event.detail.elt;
+    if (!elt || !elt.closest || !elt.closest("li.older")) return;
+    var holder = document.createElement("template");
+    holder.innerHTML = event.detail.serverResponse || "";
+    notices(holder.content).forEach(function (element) { seen[element.id] = true; });
+  });
   document.addEventListener("htmx:load", function (event) {
     notices(event.detail.elt).forEach(function (element) {
       if (!seen[element.id]) {

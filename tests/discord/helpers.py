@@ -77,6 +77,19 @@ def command(discord_user: str, name: str, sub: str = "", **values: Any) -> dict[
     return interaction(2, discord_user, {"id": "1", "name": name, "type": 1, "options": given})
 
 
+# Discord's permission bits as a member's ``permissions`` carries them (a string of digits).
+MANAGE_CHANNELS, MANAGE_GUILD = str(0x10), str(0x20)
+# What a member who may only talk has: View Channel, Send Messages, Read Message History, …
+TALKS = str(0x400 | 0x800 | 0x10000 | 0x40 | 0x80000000)
+
+
+def bind(discord_user: str, campaign: Any, permissions: str = MANAGE_GUILD) -> dict[str, Any]:
+    """``/poolside-bind campaign:`` by a member with ``permissions`` in the channel."""
+    sent = command(discord_user, "poolside-bind", campaign=campaign)
+    sent["member"]["permissions"] = permissions
+    return sent
+
+
 def autocomplete(
     discord_user: str, name: str, focused: str, sub: str = "", **values: Any
 ) -> dict[str, Any]:

@@ -78,7 +78,11 @@ def test_registering_puts_the_global_and_each_bound_server_s_commands(key, disco
         "PUT",
         f"/api/v10/applications/{APPLICATION}/commands",
     )
-    assert [c["name"] for c in put_global.body] == ["poolside"]
+    assert [c["name"] for c in put_global.body] == ["poolside", "poolside-bind"]
+    # Linking is everyone's; binding is shown by default only to who may manage channels.
+    poolside, bind = put_global.body
+    assert "default_member_permissions" not in poolside
+    assert bind["default_member_permissions"] == str(0x10)
     assert put_guild.path == f"/api/v10/applications/{APPLICATION}/guilds/{GUILD}/commands"
     roll = next(c for c in put_guild.body if c["name"] == "roll")
     assert {"difficulty", "task"} <= {o["name"] for o in roll["options"]}

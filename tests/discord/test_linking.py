@@ -14,7 +14,10 @@ from tests.discord.helpers import (
     APPLICATION,
     CHANNEL,
     GUILD,
+    MANAGE_CHANNELS,
+    TALKS,
     autocomplete,
+    bind,
     command,
     is_private,
     post,
@@ -101,7 +104,7 @@ def test_an_unbound_channel_or_a_non_member_gets_only_a_private_message(client, 
     elsewhere = command(table.id("player"), "roll", target=value)
     elsewhere["channel_id"] = "800000000000000999"
     answer = post(client, key, elsewhere).json()
-    assert is_private(answer) and "/poolside campaign" in answer["data"]["content"]
+    assert is_private(answer) and "/poolside-bind" in answer["data"]["content"]
     stranger = post(client, key, command(table.id("nonmember"), "roll", target=value)).json()
     assert is_private(stranger) and "not a member" in stranger["data"]["content"]
     hints = post(client, key, autocomplete(table.id("nonmember"), "roll", "target", target=""))
@@ -114,41 +117,35 @@ def test_only_a_gm_binds_a_channel_to_their_own_campaign(client, key, table):
     ChannelBinding.objects.all().delete()
     mine = party.campaign.pk
     for who in ("player", "observer", "nonmember"):
-        answer = post(client, key, command(table.id(who), "poolside", "campaign", campaign=mine))
+        answer = post(client, key, bind(table.id(who), mine))
         assert is_private(answer.json()) and "GM of" in answer.json()["data"]["content"], who
     someone_elses = CampaignFactory()
-    answer = post(
-        client, key, command(table.id("gm"), "poolside", "campaign", campaign=someone_elses.pk)
-    )
+    answer = post(client, key, bind(table.id("gm"), someone_elses.pk))
     assert "GM of" in answer.json()["data"]["content"]
     assert not ChannelBinding.objects.exists()
     # The GM's autocomplete offers their own campaigns only.
     CampaignFactory(gm=party.gm, name="Another of mine")
     hints = post(
-        client, key, autocomplete(table.id("gm"), "poolside", "campaign", "campaign", campaign="")
+        client, key, autocomplete(table.id("gm"), "poolside-bind", "campaign", campaign="")
     )
     names = [choice["name"] for choice in hints.json()["data"]["choices"]]
     assert len(names) == 2 and any(party.campaign.name in n for n in names)
     player_hints = post(
-        client,
-        key,
-        autocomplete(table.id("player"), "poolside", "campaign", "campaign", campaign=""),
+        client, key, autocomplete(table.id("player"), "poolside-bind", "campaign", campaign="")
     )
     assert player_hints.json()["data"]["choices"] == []
 
 
 def test_a_channel_that_plays_a_campaign_is_not_taken_over(client, key, table):
     other_gm_campaign = CampaignFactory(gm=table.party.gm, system=table.party.campaign.system)
-    answer = post(
-        client, key, command(table.id("gm"), "poolside", "campaign", campaign=other_gm_campaign.pk)
-    ).json()
+    answer = post(client, key, bind(table.id("gm"), other_gm_campaign.pk)).json()
     assert "unbinds it first" in answer["data"]["content"]
     assert ChannelBinding.objects.get().campaign == table.party.campaign
 
 
 def test_a_server_plays_one_system(client, key, table):
     dad6 = CampaignFactory(gm=table.party.gm, system="dad6")
-    other_channel = command(table.id("gm"), "poolside", "campaign", campaign=dad6.pk)
+    other_channel = bind(table.id("gm"), dad6.pk)
     other_channel["channel_id"] = "800000000000000777"
     answer = post(client, key, other_channel).json()
     assert is_private(answer) and "another rule system" in answer["data"]["content"]
@@ -157,7 +154,7 @@ def test_a_server_plays_one_system(client, key, table):
 
 def test_unbind_is_the_gm_s(client, key, table):
     refused = post(client, key, command(table.id("player"), "poolside", "unbind")).json()
-    assert is_private(refused) and "Only the campaign's GM" in refused["data"]["content"]
+    assert is_private(refused) and "Only the campaign's GM, or" in refused["data"]["content"]
     assert ChannelBinding.objects.exists()
     done = post(client, key, command(table.id("gm"), "poolside", "unbind")).json()
     assert is_private(done) and not ChannelBinding.objects.exists()
@@ -169,7 +166,7 @@ def test_binding_defers_registers_the_server_s_commands_and_edits_the_answer(
 ):
     party = build_party("cold_stars")
     link = DiscordLink.objects.create(user=party.gm, discord_user="920000000000000001")
-    sent = command(link.discord_user, "poolside", "campaign", campaign=party.campaign.pk)
+    sent = bind(link.discord_user, party.campaign.pk, MANAGE_CHANNELS)
     answer = post(client, key, sent).json()
     # Deferred and private: Discord shows "thinking…" to the GM alone meanwhile.
     assert answer == {"type": 5, "data": {"flags": 64}}
@@ -195,9 +192,7 @@ def test_a_failed_registration_is_told_in_the_deferred_answer(client, key, disco
     party = build_party()
     link = DiscordLink.objects.create(user=party.gm, discord_user="920000000000000002")
     discord_api.refuse = {"PUT"}
-    post(
-        client, key, command(link.discord_user, "poolside", "campaign", campaign=party.campaign.pk)
-    )
+    post(client, key, bind(link.discord_user, party.campaign.pk))
     run_worker()
     register, edit = discord_api.calls
     assert register.method == "PUT"
@@ -209,3 +204,65 @@ def test_a_bound_channel_of_a_deleted_campaign_goes_with_it(key):
     binding = ChannelBindingFactory()
     binding.campaign.delete()
     assert not ChannelBinding.objects.exists()
+
+
+def test_binding_needs_the_members_permission_to_manage_the_server(client, key, table):
+    """Channel squatting (issue 50): a linked GM of any campaign who can merely type in a
+    channel bound it to their own campaign, and the server's one system went with it."""
+    ChannelBinding.objects.all().delete()
+    squatter = CampaignFactory(gm=table.party.player, system=table.party.campaign.system)
+    for permissions in (TALKS, "", "not a number", "1" * 41):
+        answer = post(client, key, bind(table.id("player"), squatter.pk, permissions)).json()
+        assert is_private(answer) and "Manage Server" in answer["data"]["content"], permissions
+    no_member = bind(table.id("player"), squatter.pk)
+    del no_member["member"]["permissions"]
+    assert "Manage Server" in post(client, key, no_member).json()["data"]["content"]
+    assert not ChannelBinding.objects.exists()
+    # Manage Channels or Manage Server (or Administrator) in this channel will do.
+    post(client, key, bind(table.id("gm"), table.party.campaign.pk, MANAGE_CHANNELS))
+    assert ChannelBinding.objects.get().campaign == table.party.campaign
+
+
+def test_a_server_manager_unbinds_a_squatted_channel(client, key, table):
+    squatter = CampaignFactory(gm=table.party.player, system=table.party.campaign.system)
+    ChannelBinding.objects.update(campaign=squatter)
+    # The table's GM, not a member of the squatter's campaign and no server manager: refused.
+    refused = post(client, key, command(table.id("gm"), "poolside", "unbind")).json()
+    assert is_private(refused) and "not a member" in refused["data"]["content"]
+    assert ChannelBinding.objects.exists()
+    # A server manager — linked or not — ends it.
+    unbind = command("930000000000000001", "poolside", "unbind")
+    unbind["member"]["permissions"] = MANAGE_CHANNELS
+    done = post(client, key, unbind).json()
+    assert is_private(done) and "no longer plays" in done["data"]["content"]
+    assert not ChannelBinding.objects.exists()
+    again = post(client, key, unbind | {"id": "930000000000000002"}).json()
+    assert "plays no Poolside campaign" in again["data"]["content"]
+
+
+def test_no_link_code_is_kept_in_any_row(client, key, party):
+    """The stored answer of ``/poolside link`` held the link in clear (issue 50): a code read
+    from the database linked a stranger. Every row of every table is searched for it."""
+    sent = command(DISCORD_USER, "poolside", "link")
+    url = _link_url(post(client, key, sent).json())
+    code = url.rstrip("/").rsplit("/", 1)[1]
+    assert code not in all_rows()
+    # A retry of the interaction gets the stored answer: no code in it either.
+    again = post(client, key, sent).json()
+    assert is_private(again) and "/poolside link" in again["data"]["content"]
+    assert code not in str(again)
+    client.force_login(party.player)
+    assert client.post(url).status_code == 302
+    assert code not in all_rows()
+
+
+def all_rows() -> str:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        tables = connection.introspection.table_names(cursor)
+        dump = []
+        for table in tables:
+            cursor.execute(f"SELECT * FROM {connection.ops.quote_name(table)}")
+            dump.extend(str(row) for row in cursor.fetchall())
+    return "\n".join(dump)

@@ -399,6 +399,43 @@ def test_a_membership_gone_unannounced_is_noticed_at_the_next_check(party, monke
     run(scenario)
 
 
+def _raw(sql, params):
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+@pytest.mark.parametrize(
+    "unannounced",
+    [
+        # What the red team did (issue 50): no save(), so no signal and no `user` event.
+        lambda user: type(user).objects.filter(pk=user.pk).update(is_active=False),
+        lambda user: type(user).objects.filter(pk=user.pk).update(password="!replaced"),
+        lambda user: _raw("DELETE FROM sheets_session WHERE user_id = %s", [user.pk]),
+    ],
+    ids=["deactivated-by-update", "password-by-update", "session-deleted-by-sql"],
+)
+def test_a_login_ended_unannounced_ends_the_stream_at_the_next_check(
+    party, monkeypatch, unannounced
+):
+    campaign = party.campaign
+    monkeypatch.setattr(live_stream, "KEEPALIVE", 0.05)
+    monkeypatch.setattr(live_stream, "RECHECK", 0.1)
+    client, gm = client_for(party.player), client_for(party.gm)
+
+    async def scenario():
+        stream, gm_stream = await open_stream(client, campaign), await open_stream(gm, campaign)
+        await off_loop(lambda: unannounced(party.player))
+        assert await stream.ended()
+        # Only that user's: the GM's stream, re-checked by the same read, goes on.
+        entry = await roll(party.gm, party.pc)
+        assert (await gm_stream.next_event()).id == token(entry)
+        await gm_stream.close()
+
+    run(scenario)
+
+
 def test_one_event_is_read_once_and_rendered_once_per_audience(party):
     campaign, pc = party.campaign, party.pc
     extra = [UserFactory(username=f"watcher{n}") for n in range(4)]

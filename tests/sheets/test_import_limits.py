@@ -235,3 +235,19 @@ def test_pathological_strings_are_scanned_in_one_pass(client, stars):
     campaign, _, player = stars
     body = refused(client, player, campaign, text='"' + '\\"' * 100_000)
     assert "not valid JSON" in body
+
+
+def test_an_export_padded_with_whitespace_imports(client, stars):
+    """Decided (issue 50), not refused: whitespace around and between JSON's tokens is
+    insignificant (RFC 8259), so a padded export is the same character. The pasted text is
+    trimmed first (the form's field strips it), so padding around the JSON, bounded by the
+    1 MiB request limit, doesn't count toward the 256 KiB; whitespace inside it does."""
+    campaign, _, player = stars
+    raw = export_json(CharacterFactory(campaign=campaign, owner=player, name="Padded"))
+    padded = "\n \t\r\n" * 2000 + raw + " " * 300 * KIB
+    response = import_as(client, player, campaign, text=padded)
+    assert response.status_code == 302
+    assert Character.objects.filter(campaign=campaign, name="Padded").count() == 2
+    inside = raw.replace("{", "{" + " " * 256 * KIB, 1)
+    page = refused(client, player, campaign, text=inside)
+    assert "too large for a character (256 KiB max)" in page

@@ -404,3 +404,15 @@ def test_home_for_anonymous_is_the_welcome_page(client):
     response = client.get(reverse("home"))
     assert response.status_code == 200
     assert b"Sign up" in response.content
+
+
+def test_head_of_home_is_answered_like_get(client, party):
+    """``HEAD /`` answered 405 (issue 50): monitors and proxies ask it. Headers as GET's, no
+    body; anonymous and logged in alike."""
+    for login in (None, party.player):
+        if login is not None:
+            client.force_login(login)
+        head, get = client.head(reverse("home")), client.get(reverse("home"))
+        assert head.status_code == get.status_code == 200
+        assert head["Content-Type"] == get["Content-Type"]
+        assert head.content == b""
