@@ -73,7 +73,10 @@ def test_a_503_says_nothing_was_rolled_and_the_retry_rolls(page, log_in):
     page.route(
         ROLL,
         lambda route: route.fulfill(
-            status=503, headers={"Retry-After": "5"}, body="database away", content_type="text/plain"
+            status=503,
+            headers={"Retry-After": "5"},
+            body="database away",
+            content_type="text/plain",
         ),
     )
     first = _roll(page)
