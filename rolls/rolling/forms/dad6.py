@@ -179,10 +179,8 @@ class Dad6RollForm(RollForm[Dad6Sheet]):
         terms = [(sheet.level, "level")] + [
             (d[name], one if d[name] == 1 else many) for name, one, many in EXTRA_DICE_FIELDS
         ]
-        breakdown = f"{pool_terms(terms)}"
-        if self.competence == "unfamiliar":
-            breakdown += ", halved for Unfamiliar"
-        breakdown += f" = {pool}d6"
+        halved = ", halved for Unfamiliar" if self.competence == "unfamiliar" else ""
+        breakdown = f"{pool_terms(terms)}{halved} = {pool}d6"
         if self.punching:
             return self._punch_plan(pool, breakdown)
         if traded:
