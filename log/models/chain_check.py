@@ -196,11 +196,13 @@ class _Witnessed:
     def __init__(self, campaign_id: int, witnesses: Sequence[Witness]) -> None:
         self.campaign_id = campaign_id
         self.wanted = {w.commitment: w for w in witnesses if w.campaign == campaign_id}
+        # One SHA-256 per entry for each salt (a version 2 token's own; None: version 1's none).
+        self.salts = {w.salt for w in self.wanted.values()}
         self.found: dict[str, tuple[int, str]] = {}  # commitment -> (length, hash)
 
     def see(self, length: int, hash: str) -> None:
-        if self.wanted:  # one SHA-256 per entry, only when a token was given
-            found = commitment(self.campaign_id, length, hash)
+        for salt in self.salts:  # nothing when no token was given
+            found = commitment(self.campaign_id, length, hash, salt)
             if found in self.wanted:
                 self.found.setdefault(found, (length, hash))
 
@@ -213,7 +215,7 @@ class _Witnessed:
                     "rewritten below it"
                 )
             length, hash = self.found[digest]
-            message = head_message(self.campaign_id, length, hash)
+            message = witness.signed_message(length, hash)
             if not check.valid(witness.key, message, witness.signature):
                 return (
                     f"the witness token of head #{length} is not signed by the published key "

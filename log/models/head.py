@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from log.models.keys import server_key
 from proofs.protocol import head_message
+from proofs.witness import SALT_BYTES, commitment, witness_message
 from sheets.models import Campaign
 
 GENESIS_HASH = "0" * 64
@@ -57,13 +58,23 @@ class LogHead(models.Model):
 
     def witness(self) -> dict[str, object]:
         """The head as it stands now, for a witness token (docs/verifiable-dice.md#an-outside-
-        witness): kept on the delivery, so every retry sends the same token."""
+        witness): kept on the delivery, so every retry sends the same token. The salt stays
+        here (and in the GM's export), never in what is posted: without it nobody can try lengths
+        against the token's commitment; the token's own signature is over that commitment."""
+        salt = secrets.token_hex(SALT_BYTES)
+        key = server_key()
+        signature = key.sign(
+            witness_message(commitment(self.campaign_id, self.length, self.hash, salt))
+        )
         return {
             "campaign": self.campaign_id,
             "length": self.length,
             "hash": self.hash,
             "signature": self.signature,
             "key": self.signed_by,
+            "salt": salt,
+            "token_signature": signature,
+            "token_key": key.id,
             "at": timezone.now().isoformat(),
         }
 

@@ -32,6 +32,7 @@ from log.models.texts import TEXT_REMOVED, TITLE_REMOVED, with_texts
 from rolls.log.filters import filtered_entries
 from rolls.log.records import EXPORT_VALUES, Record
 from rolls.log.records import record as export_record
+from rolls.models import WebhookDelivery
 from sheets.access import campaign_for_member
 from sheets.models import Campaign
 from sheets.usage import heavy_limited
@@ -396,7 +397,30 @@ def _export_head(
             "key": log_head.signed_by,
         }
         head["position_secret"] = log_head.position_secret
+        head["witnesses"] = gm_witnesses(campaign)
     return head
+
+
+def gm_witnesses(campaign: Campaign) -> list[dict[str, object]]:
+    """Every witness token posted for the campaign, as the GM keeps it: the token with its
+    salt (``verify_log --witness`` takes it), the head it was taken of and when. Players never
+    get it: the salt and the length are what the posted token keeps from them
+    (docs/verifiable-dice.md#an-outside-witness)."""
+    kept: dict[str, dict[str, object]] = {}
+    snapshots = WebhookDelivery.objects.filter(
+        webhook__campaign=campaign, witness__isnull=False
+    ).order_by("pk")
+    for delivery in snapshots.only("pk", "witness"):
+        token = delivery.witness_token
+        if token is not None and token.token not in kept:
+            head = delivery.witness or {}
+            kept[token.token] = {
+                "token": token.token,
+                "gm_copy": token.gm_copy,
+                "length": head.get("length"),
+                "at": head.get("at"),
+            }
+    return list(kept.values())
 
 
 def _export(
