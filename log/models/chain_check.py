@@ -17,6 +17,7 @@ from log.models.kinds import Visibility
 from log.models.messages import EntryRecipient
 from log.models.texts import EntryText
 from proofs.protocol import (
+    Counters,
     ProofError,
     check_proof,
     entry_message,
@@ -155,6 +156,7 @@ class _Signatures:
 
     def __init__(self, campaign_id: int, secret: str) -> None:
         self.campaign_id, self.secret = campaign_id, secret
+        self.counters = Counters(campaign_id, secret)
         self.keys = keys_by_id()
         self.signed = 0  # entries with a signature so far
         self.legacy = 0  # entries written before entries were signed
@@ -176,8 +178,15 @@ class _Signatures:
         if not entry.proof:
             return ""
         alpha = entry.proof.get("alpha") or {}
-        where = position(self.campaign_id, entry.seq, entry.prev_hash, self.secret)
-        if alpha.get("campaign") != self.campaign_id or alpha.get("position") != where:
+        if alpha.get("campaign") != self.campaign_id:
+            return "its dice proof was made for another campaign"
+        if alpha.get("v") == 2:
+            # No place in the log is proven: the roller's number is, which must be their next.
+            if gap := self.counters.problem(entry.user_ref, entry.proof):
+                return gap
+        elif alpha.get("position") != position(
+            self.campaign_id, entry.seq, entry.prev_hash, self.secret
+        ):
             return "its dice proof was made for another place in the log"
         record = {"label": entry.label, "faces": entry.faces, "proof": entry.proof}
         try:

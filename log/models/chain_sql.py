@@ -82,6 +82,11 @@ from web.database import column, table
 if TYPE_CHECKING:
     from log.models.entry import RollEntry
 
+# Each roller's count of proven rolls, by user id as text (``LogHead.counters``).
+Counts = dict[str, int]
+# A campaign's head as the append reads it: (length, hash, position secret, counters).
+Head = tuple[int, str, str, Counts]
+
 
 def json_bytes(value: Any) -> bytes:
     """``json.dumps(value)`` as UTF-8, written by orjson (the same JSON for an entry's columns);
@@ -161,10 +166,19 @@ class ChainSQL:
 
     def __init__(self, connection: Any, model: type[RollEntry]) -> None:
         qn, head = connection.ops.quote_name, table(connection, LogHead)
-        campaign, length, hash_, signature, signed_by, secret = (
+        campaign, length, hash_, signature, signed_by, secret, counters = (
             column(connection, LogHead, name)
-            for name in ("campaign", "length", "hash", "signature", "signed_by", "position_secret")
+            for name in (
+                "campaign",
+                "length",
+                "hash",
+                "signature",
+                "signed_by",
+                "position_secret",
+                "counters",
+            )
         )
+        self.counters_field = LogHead._meta.get_field("counters")
         self.connection = connection
         self.table, self.pk = model._meta.db_table, model._meta.pk
         self.one_statement = connection.vendor == "postgresql"
@@ -177,11 +191,13 @@ class ChainSQL:
         columns = ", ".join(qn(f.column) for f in self.fields)
         values = ", ".join(["%s"] * len(self.fields))
         self.move = (
-            f"UPDATE {head} SET {length} = %s, {hash_} = %s, {signature} = %s, {signed_by} = %s"
-            f" WHERE {campaign} = %s"
+            f"UPDATE {head} SET {length} = %s, {hash_} = %s, {signature} = %s, {signed_by} = %s,"
+            f" {counters} = %s WHERE {campaign} = %s"
         )
         for_update = " FOR UPDATE" if connection.features.has_select_for_update else ""
-        self.peek = f"SELECT {length}, {hash_}, {secret} FROM {head} WHERE {campaign} = %s"
+        self.peek = (
+            f"SELECT {length}, {hash_}, {secret}, {counters} FROM {head} WHERE {campaign} = %s"
+        )
         self.lock = f"{self.peek}{for_update}"
         if self.one_statement:
             # The head moves only from where the entry was linked, and the entry is inserted only
@@ -216,24 +232,42 @@ class ChainSQL:
                 values.append(field.get_db_prep_save(value, connection))
         return values
 
-    def peek_head(self, cursor: CursorWrapper, campaign_pk: int) -> tuple[int, str, str] | None:
-        """The campaign's head as it is now, ``(length, hash, position secret)``; None if it has
-        none (a campaign from before heads existed)."""
+    def peek_head(self, cursor: CursorWrapper, campaign_pk: int) -> Head | None:
+        """The campaign's head as it is now, ``(length, hash, position secret, counters)``; None
+        if it has none (a campaign from before heads existed)."""
         cursor.execute(self.peek, [campaign_pk])
-        row = cursor.fetchone()
-        return None if row is None else (row[0], row[1], row[2])
+        return self._head(cursor.fetchone())
 
-    def lock_head(self, cursor: CursorWrapper, campaign_pk: int) -> tuple[int, str, str] | None:
+    def lock_head(self, cursor: CursorWrapper, campaign_pk: int) -> Head | None:
         """:meth:`peek_head`, its row locked until the transaction ends (invariant 4)."""
         cursor.execute(self.lock, [campaign_pk])
-        row = cursor.fetchone()
-        return None if row is None else (row[0], row[1], row[2])
+        return self._head(cursor.fetchone())
 
-    def move_head(self, cursor: CursorWrapper, entry: RollEntry, head_signature: str) -> None:
+    def _head(self, row: Any) -> Head | None:
+        if row is None:
+            return None
+        counters = row[3]
+        if isinstance(counters, str):  # as Django has the driver give JSON: text
+            counters = json.loads(counters)
+        return (row[0], row[1], row[2], counters or {})
+
+    def _counters(self, counters: dict[str, int]) -> Any:
+        return self.counters_field.get_db_prep_save(counters or None, self.connection)
+
+    def move_head(
+        self, cursor: CursorWrapper, entry: RollEntry, head_signature: str, counters: Counts
+    ) -> None:
         """SQLite, under the write lock: move the head to ``entry``, just inserted."""
         cursor.execute(
             self.move,
-            [entry.seq, entry.hash, head_signature, entry.signed_by, entry.campaign_id],
+            [
+                entry.seq,
+                entry.hash,
+                head_signature,
+                entry.signed_by,
+                self._counters(counters),
+                entry.campaign_id,
+            ],
         )
 
     @property
@@ -242,7 +276,13 @@ class ChainSQL:
         return live.backend() == live.POSTGRES
 
     def write(
-        self, cursor: CursorWrapper, entry: RollEntry, head_signature: str, *, expected: int
+        self,
+        cursor: CursorWrapper,
+        entry: RollEntry,
+        head_signature: str,
+        counters: Counts,
+        *,
+        expected: int,
     ) -> bool:
         """PostgreSQL: insert ``entry``, move the head to it and (with the ``postgres`` transport)
         announce it, in one statement — only if the head is still at length ``expected``. False
@@ -252,6 +292,7 @@ class ChainSQL:
             entry.hash,
             head_signature,
             entry.signed_by,
+            self._counters(counters),
             entry.campaign_id,
             expected,
         ]

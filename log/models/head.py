@@ -37,6 +37,10 @@ class LogHead(models.Model):
     # player can check a proof without learning where the roll sits in the chain. The GM's
     # export gives it; nothing else does.
     position_secret = models.CharField(max_length=64, default=partial(secrets.token_hex, 32))
+    # Each roller's count of dice drawn from the VRF (alpha version 2), by user id as text:
+    # ``{"7": 17}``. Moved with the head, by the statement that appends the roll it counts, so a
+    # roll is counted if and only if it is in the log (docs/verifiable-dice.md). Null: none yet.
+    counters = models.JSONField(null=True, blank=True, editable=False)
 
     class Meta:
         db_table = "rolls_loghead"  # the rolls app's name, kept: no data moved

@@ -29,6 +29,7 @@ from django.views.decorators.http import require_GET
 from log.models import MARKER_KINDS, LogHead, RollEntryQuerySet
 from log.models.keys import published_keys
 from log.models.texts import TEXT_REMOVED, TITLE_REMOVED, with_texts
+from proofs.protocol import roller_secret
 from rolls.log.filters import filtered_entries
 from rolls.log.records import EXPORT_VALUES, Record
 from rolls.log.records import record as export_record
@@ -384,12 +385,17 @@ def _export_head(
         # standalone verifier checks proofs and signatures against (docs/verifiable-dice.md).
         "keys": published_keys(),
     }
+    log_head = LogHead.objects.filter(campaign=campaign).first() or LogHead()
+    # The exporter's own counter secret: with it the standalone verifier numbers their rolls
+    # (alpha version 2) and finds a roll drawn and never logged. Only their own: another's
+    # would count that member's hidden rolls (docs/verifiable-dice.md).
+    mine = roller_secret(log_head.position_secret, campaign.pk, request.user.pk)
+    head["counter"] = {"roller": request.user.pk, "secret": mine}
     if is_gm:
         # Where the whole chain ends now (filters or not), signed: keep it with the export to
         # check later that nothing was cut from the end (docs/roll-log.md). Players don't get
         # it: its count would tell them how many rolls they can't see. Nor the position secret,
         # which would let them number the proofs.
-        log_head = LogHead.objects.filter(campaign=campaign).first() or LogHead()
         head["chain_head"] = {
             "length": log_head.length,
             "hash": log_head.hash,

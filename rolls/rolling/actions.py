@@ -15,7 +15,7 @@ from log.models import HeadMoved, Kind, RollEntry, Visibility
 from rolls.models import Assist, AssistRequest
 from rolls.rolling import followups
 from rolls.rolling.asks import Ask, ask_for
-from rolls.rolling.dice import dice_for
+from rolls.rolling.dice import dice_for, nonce_from
 from rolls.rolling.forms.base import RollForm
 from rolls.rolling.outcomes import Outcome
 from rolls.rolling.targets import Target
@@ -45,13 +45,16 @@ def make_roll(
         or assisted is not None
         or taken is not None
     )
-    nonce = params.get("nonce", "")
+    # Drawn once when none was sent: a retry after a lost race draws with the same nonce and
+    # the same counter, so the same dice (docs/verifiable-dice.md).
+    nonce = nonce_from(params.get("nonce", ""))
     if plain:
         try:
             return _roll(user, target, form, action, params, nonce)
         except HeadMoved:
             # Another roll took the place in the log these dice were drawn for; nothing was
-            # written. Roll again where this one will land, under the head's lock.
+            # written. Roll again where this one will land, under the head's lock: the same
+            # nonce and (unless this roller's counter moved meanwhile) the same dice.
             pass
     with transaction.atomic():
         return _roll(user, target, form, action, params, nonce)
@@ -72,7 +75,7 @@ def _roll(
         if form.spends(action)
         else form.sheet
     )
-    dice = dice_for(character.campaign, nonce, target.label)
+    dice = dice_for(character.campaign, nonce, target.label, roller=user.pk)
     outcome = form.roll(action, sheet, dice)
     _lock_assists(form)
     links = ask.links() if ask else {}
@@ -187,7 +190,7 @@ def make_follow_up(
     try:
         with transaction.atomic():
             sheet = rule_system_of(character.campaign).lock_sheet(character.pk)
-            dice = dice_for(character.campaign, nonce, entry.label)
+            dice = dice_for(character.campaign, nonce, entry.label, roller=user.pk)
             outcome = followups.perform(action, entry, sheet, dice, value)
             return _append(user, character, outcome, label=entry.label, follows=entry, dice=dice)
     except IntegrityError:
