@@ -46,13 +46,15 @@ The append's invariants — what every change to the entry, the head or the appe
    wrong link (2). It is set after a lock-free write (committed at once) and on the commit of a
    locked append, and dropped when a write finds the head moved and while a locked append's
    transaction is open.
-8. **Dice are drawn for a place** (docs/verifiable-dice.md): ``reserve`` gives the VRF the
-   (seq, prev_hash, position secret) the entry will take — inside a transaction by locking the
-   head (4), so the append lands there; outside one the head as last known (5). The append lands
-   exactly there or writes nothing and raises ``HeadMoved`` (lock-free: the statement's condition
-   is that place; locked: the locked head is compared with it). ``make_roll`` then rolls again
-   inside a transaction, under the lock, with new dice for the new place; the discarded proof was
-   never shown.
+8. **Dice are drawn for a place and a number** (docs/verifiable-dice.md): ``reserve`` gives the
+   VRF the (seq, prev_hash, position secret, counters) the entry will take — inside a
+   transaction by locking the head (4), so the append lands there; outside one the head as last
+   known (5). The proof binds only the roller's next number (their counter + 1), not the place.
+   The append lands exactly there or writes nothing and raises ``HeadMoved`` (lock-free: the
+   statement's condition is that place; locked: the locked head is compared with it), and moves
+   the head's ``counters`` with it: a number is counted if and only if its roll is logged.
+   ``make_roll`` then rolls again inside a transaction, under the lock, with the same nonce and
+   (unless the roller's own other roll came first) the same number: the same dice.
 9. **Announced if and only if committed:** with the ``postgres`` live transport the
    ``pg_notify`` is in the write's statement or transaction; the others publish after the
    statement (lock-free: it has committed) or on the transaction's commit.
