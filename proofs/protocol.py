@@ -7,10 +7,9 @@ keys page serves its bytes), so the script they run is the code the server check
 
 One file, needing Python 3.12+ and PyNaCl: run it on a campaign log exported as JSON. It checks each
 ECVRF proof (RFC 9381) under the published keys (the export's, or ``--keys``), that its input names
-the entry and the faces follow; a member's rolls count 1, 2, 3, … (alpha v2). On a GM's export also
-the chain: seq 1..n, each link, the head, every signature, each position or roller's counter (not
-each hash against its entry: ``verify_log`` does). Texts (hash version 6) must open their
-commitments. One line per problem and a summary; exit 0 all good, 1 a problem, 2 unreadable input.
+the entry and the faces follow, a member's rolls count 1, 2, 3, … (alpha v2), and on a GM's export
+the chain: seq 1..n, links, head, signatures, each position or roller's counter (not each hash:
+``verify_log`` does that). Texts must open their commitments. Exit 0 good, 1 a problem, 2 unreadable.
 """
 
 from __future__ import annotations
@@ -153,14 +152,13 @@ def counter(campaign: int, roller: int, n: int, secret: str) -> str:
     return hashlib.sha256(canonical(obj)).hexdigest()
 
 
-def counter_n(alpha: Mapping[str, Any], roller: int, secret: str, most: int) -> int | None:
+def counter_n(alpha: Mapping[str, object], roller: int, secret: str, most: int) -> int | None:
     """Which of the roller's numbers 1..``most`` alpha's counter commits to (None: none)."""
     campaign, got = alpha.get("campaign"), alpha.get("counter")
     if alpha.get("v") != 2 or type(campaign) is not int:
         return None
-    return next(
-        (n for n in range(1, most + 1) if counter(campaign, roller, n, secret) == got), None
-    )
+    hits = (n for n in range(1, most + 1) if counter(campaign, roller, n, secret) == got)
+    return next(hits, None)
 
 
 def gap_problem(whose: str, found: int | None, seen: int, blind: int = 0) -> str:
@@ -180,17 +178,21 @@ class Counters:
     position_secret: str
     last: dict[int, int] = field(default_factory=dict)
 
-    def problem(self, roller: object, proof: Any) -> str:
-        alpha = proof.get("alpha") if isinstance(proof, dict) else None
-        if not isinstance(alpha, dict) or alpha.get("v") != 2:
-            return ""
-        if type(roller) is not int:
-            return "proof has a counter but the entry names no roller"
+    def problem(self, record: Mapping[str, object]) -> str:
+        roller, alpha = record.get("user_id"), _v2_alpha(record)
+        if not alpha or type(roller) is not int:
+            return "proof has a counter but the entry names no roller" if alpha else ""
         seen = self.last.get(roller, 0)
         secret = roller_secret(self.position_secret, self.campaign, roller)
         found = counter_n(alpha, roller, secret, seen + 1000)
         self.last[roller] = max(seen, found or 0)
         return gap_problem(f"roller {roller}'s", found, seen)
+
+
+def _v2_alpha(record: Mapping[str, object]) -> Mapping[str, object]:
+    proof = record.get("proof")
+    alpha = proof.get("alpha") if isinstance(proof, dict) else None
+    return alpha if isinstance(alpha, dict) and alpha.get("v") == 2 else {}
 
 
 def alpha_bytes(alpha_obj: dict[str, Any]) -> bytes:
@@ -427,7 +429,7 @@ def _check_chain(export: dict[str, Any], keys: dict[str, Any], report: Report) -
     counters = Counters(export["campaign"]["id"], secret) if isinstance(secret, str) else None
     for n, record in enumerate(export["entries"], start=1):
         problems += _link_problems(export, n, prev, record, keys)
-        if counters and (gap := counters.problem(record.get("user_id"), record.get("proof"))):
+        if counters and (gap := counters.problem(record)):
             problems.append(f"entry {n}: {gap}")
         prev = str(record.get("hash"))
     if head.get("length") != len(export["entries"]) or head.get("hash") != prev:
@@ -472,22 +474,20 @@ def verify_export(export: dict[str, Any], keys: dict[str, Any] | None = None) ->
     if "chain_head" in export:
         _check_chain(export, keys, report)
     elif isinstance(export.get("counter"), dict) and not export.get("filters"):
-        report.problems += own_counter_problems(export)
+        mine, me = export["counter"], export.get("exported_by")
+        report.problems += own_counts(mine, me, export["entries"])
     return report
 
 
-def own_counter_problems(export: dict[str, Any]) -> list[str]:
-    """A member's export (``counter``: their roller id and secret): their rolls count 1, 2, …,
-    a gap only where a blind roll of theirs (a placeholder) may stand."""
-    roller, secret = export["counter"].get("roller"), str(export["counter"].get("secret"))
-    blind, seen, problems, entries = 0, 0, [], export["entries"]
-    for n, record in enumerate(entries, start=1):
-        alpha = (record.get("proof") or {}).get("alpha") or {}
-        if record.get("player") != export.get("exported_by") or type(roller) is not int:
+def own_counts(mine: Mapping[str, object], me: object, rows: list[dict[str, object]]) -> list[str]:
+    """A member's rolls (``mine``: roller id, secret) count 1, 2, …; a blind one may fill a gap."""
+    roller, secret, blind, seen, problems = mine.get("roller"), str(mine.get("secret")), 0, 0, []
+    for n, record in enumerate(rows, start=1):
+        if record.get("player") != me or type(roller) is not int:
             continue
         blind += is_placeholder(record)
-        if alpha.get("v") == 2:
-            found = counter_n(alpha, roller, secret, len(entries) + 1)
+        if alpha := _v2_alpha(record):
+            found = counter_n(alpha, roller, secret, len(rows) + 1)
             if bad := gap_problem("your", found, seen, blind):
                 problems.append(f"entry {n}: {bad}")
             blind, seen = max(0, blind - (found or seen + 1) + seen + 1), max(seen, found or 0)

@@ -182,7 +182,7 @@ class _Signatures:
             return "its dice proof was made for another campaign"
         if alpha.get("v") == 2:
             # No place in the log is proven: the roller's number is, which must be their next.
-            if gap := self.counters.problem(entry.user_ref, entry.proof):
+            if gap := self.counters.problem({"user_id": entry.user_ref, "proof": entry.proof}):
                 return gap
         elif alpha.get("position") != position(
             self.campaign_id, entry.seq, entry.prev_hash, self.secret

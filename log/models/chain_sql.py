@@ -245,31 +245,26 @@ class ChainSQL:
         cursor.execute(self.lock, [campaign_pk])
         return self._head(cursor.fetchone())
 
-    def _head(self, row: Any) -> Head | None:
+    def _head(self, row: tuple[int, str, str, str | None] | None) -> Head | None:
         if row is None:
             return None
         counters = row[3]
         if isinstance(counters, str):  # as Django has the driver give JSON: text
-            counters = json.loads(counters)
+            return (row[0], row[1], row[2], json.loads(counters))
         return (row[0], row[1], row[2], counters or {})
 
-    def _counters(self, counters: dict[str, int]) -> Any:
+    def _counters(self, counters: dict[str, int]) -> object:
+        """The head's ``counters`` as the statement sends it (NULL for none), as Django would."""
         return self.counters_field.get_db_prep_save(counters or None, self.connection)
 
     def move_head(
         self, cursor: CursorWrapper, entry: RollEntry, head_signature: str, counters: Counts
     ) -> None:
         """SQLite, under the write lock: move the head to ``entry``, just inserted."""
+        text = json.dumps(counters) if counters else None  # SQLite keeps JSON as text
         cursor.execute(
             self.move,
-            [
-                entry.seq,
-                entry.hash,
-                head_signature,
-                entry.signed_by,
-                self._counters(counters),
-                entry.campaign_id,
-            ],
+            [entry.seq, entry.hash, head_signature, entry.signed_by, text, entry.campaign_id],
         )
 
     @property

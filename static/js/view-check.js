@@ -265,6 +265,8 @@ async function run(box) {
       : verified;
     if (changed) {
       box.querySelector(".view-check-word").textContent = ` verified as ${as(changed.to)} (your role changed)`;
+      box.classList.add("view-check-changed");
+      box.classList.add("view-check-changed");
     }
     box.hidden = false;
     return;

@@ -9,8 +9,8 @@ from playwright.sync_api import expect
 
 from log.models import Visibility
 from tests.factories import CharacterFactory
+from tests.rolls.counters import grind
 from tests.rolls.helpers import athletics, roll_url
-from tests.rolls.test_dice_counters import grind
 
 pytestmark = [
     pytest.mark.browser,

@@ -15,7 +15,8 @@ from log.models import LogHead, RollEntry, Visibility
 from log.models.keys import keys_by_id
 from proofs import protocol
 from rolls.rolling.dice import LogDice
-from tests.rolls.helpers import roll_athletics, tamper
+from tests.rolls.counters import grind
+from tests.rolls.helpers import roll_athletics
 from tests.rolls.helpers import verify_log as verify
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rulebook_athletics")]
@@ -28,18 +29,6 @@ def numbers(entries, user) -> list[int | None]:
         user.pk,
     )
     return [protocol.counter_n(e.proof["alpha"], user.pk, secret, 50) for e in entries]
-
-
-def grind(campaign, user, burnt: int = 1) -> None:
-    """What a grinding server does: draw dice for the roller's next number(s), dislike them and
-    roll again for the number after. Here the counter is moved on by hand."""
-    head = LogHead.objects.get(campaign_id=campaign.pk)
-    counters = head.counters or {}
-    counters[str(user.pk)] = counters.get(str(user.pk), 0) + burnt
-    tamper(
-        "UPDATE rolls_loghead SET counters = %s WHERE campaign_id = %s",
-        [json.dumps(counters), campaign.pk],
-    )
 
 
 def export_of(client, party, who):
