@@ -1,8 +1,9 @@
 """VrfDice: a dice source whose every face comes from an ECVRF proof over the roll (issue 37).
 
-One source serves one log entry: it commits to the entry's place in the chain (``position``),
-names the roll (``target``, the pool, the roller's ``nonce``), proves that input and reads the
-faces from the proof's output, so anyone can recompute them and no one can choose them.
+One source serves one log entry: it commits to the roller's next number (``counter``, alpha
+version 2: nothing of the chain, which a server could vary, is in it), names the roll
+(``target``, the pool, the roller's ``nonce``), proves that input and reads the faces from the
+proof's output, so anyone can recompute them and no one can choose them.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .keys import ServerKey
-from .protocol import NONCE_RE, SUITE, alpha_bytes, faces_from_beta, position
+from .protocol import NONCE_RE, SUITE, alpha_bytes, counter, faces_from_beta, roller_secret
 
 KINDS = ("d6", "d10", "ability", "skill", "risk")
 SIDES = (6, 10)
@@ -37,12 +38,14 @@ class VrfDice:
         campaign_id: int,
         target: str,
         nonce: str,
-        position: Callable[[], tuple[int, str, str]],
+        position: Callable[[], tuple[int, str, str, int]],
+        roller: int,
     ) -> None:
         if not valid_nonce(nonce):
             raise ValueError("a nonce is 8 to 64 characters of A-Z, a-z, 0-9, _ and -")
         self.key, self.campaign_id, self.target, self.nonce = key, campaign_id, target, nonce
-        self._position = position
+        self._position, self.roller = position, roller
+        self.n: int | None = None  # the roller's number for this roll, once drawn
         self.seq: int | None = None
         self.prev_hash: str | None = None
         self._alpha: dict[str, Any] | None = None
@@ -59,18 +62,20 @@ class VrfDice:
             if kind not in KINDS or sides not in SIDES or not 0 <= count <= 1000:
                 raise ValueError(f"unsupported dice group {(kind, count, sides)!r}")
         pool: list[list[Any]] = [[kind, count, sides] for kind, count, sides in groups]
-        # Called once, here: the caller holds the log's lock, so seq and prev_hash are final.
-        seq, prev_hash, secret = self._position()
+        # Called once, here: the place the entry will take and the roller's next number (n).
+        # Only n is proven: a retry of the same roll at another place draws the same dice.
+        seq, prev_hash, secret, n = self._position()
+        mine = roller_secret(secret, self.campaign_id, self.roller)
         alpha = {
-            "v": 1,
+            "v": 2,
             "campaign": self.campaign_id,
-            "position": position(self.campaign_id, seq, prev_hash, secret),
+            "counter": counter(self.campaign_id, self.roller, n, mine),
             "target": self.target,
             "pool": pool,
             "nonce": self.nonce,
         }
         self._pi, beta = self.key.prove(alpha_bytes(alpha))
-        self._alpha, self.seq, self.prev_hash = alpha, seq, prev_hash
+        self._alpha, self.seq, self.prev_hash, self.n = alpha, seq, prev_hash, n
         return tuple(tuple(faces) for faces in faces_from_beta(beta, pool))
 
     def record(self) -> dict[str, Any]:

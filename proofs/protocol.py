@@ -5,23 +5,18 @@ head and view messages, proof inputs, text commitments) and the checks of them. 
 it as ``proofs.protocol``; players download this same file as ``/keys/poolside_verify.py`` (the
 keys page serves its bytes), so the script they run is the code the server checks itself with.
 
-One file, needing only Python 3.12+ and PyNaCl (``pip install pynacl``): copy it anywhere and run it
-on a campaign log exported as JSON. For every entry with a proof it checks the ECVRF proof (RFC 9381,
-ECVRF-EDWARDS25519-SHA512-TAI) under the server's published key, that the proof's input names the
-entry (its label, its dice pool) and that the faces follow from the VRF output. On a GM's export
-(it has ``chain_head``) it also checks the chain: seq 1..n with no gap, each ``prev_hash`` linking
-to the entry before, the head, every Ed25519 signature and each proof's ``position``. The keys are
-the export's own ``keys`` unless ``--keys`` gives the keys file the server publishes. It prints one
-line per problem and a summary; exit status 0 all good, 1 a problem, 2 input unreadable. It does
-not recompute an entry's hash from its contents (the server's ``verify_log`` does that): it checks
-that the hashes link and are signed. A message's text (hash version 6) must open its commitment,
-SHA-256(salt ‖ text); a text removed is counted, not a problem.
+One file, needing Python 3.12+ and PyNaCl: run it on a campaign log exported as JSON. It checks each
+ECVRF proof (RFC 9381) under the published keys (the export's, or ``--keys``), that its input names
+the entry and the faces follow, a member's rolls count 1, 2, 3, … (alpha v2), and on a GM's export
+the chain: seq 1..n, links, head, signatures, each position or roller's counter (not each hash:
+``verify_log`` does that). Texts must open their commitments. Exit 0 good, 1 a problem, 2 unreadable.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import hmac
 import json
 import re
 import sys
@@ -145,6 +140,61 @@ def position(campaign: int, seq: int, prev_hash: str, secret: str) -> str:
     return hashlib.sha256(canonical(obj)).hexdigest()
 
 
+def roller_secret(position_secret: str, campaign: int, roller: int) -> str:
+    """A roller's counter secret: the GM's export checks all (from the position secret)."""
+    message = b"poolside roller v1\n" + canonical({"campaign": campaign, "roller": roller})
+    return hmac.new(position_secret.encode("ascii"), message, hashlib.sha256).hexdigest()
+
+
+def counter(campaign: int, roller: int, n: int, secret: str) -> str:
+    """Alpha v2's ``counter``: roll ``n`` of ``roller``, hidden from all but the roller."""
+    obj = {"campaign": campaign, "n": n, "roller": roller, "secret": secret}
+    return hashlib.sha256(canonical(obj)).hexdigest()
+
+
+def counter_n(alpha: Mapping[str, object], roller: int, secret: str, most: int) -> int | None:
+    """Which of the roller's numbers 1..``most`` alpha's counter commits to (None: none)."""
+    campaign, got = alpha.get("campaign"), alpha.get("counter")
+    if alpha.get("v") != 2 or type(campaign) is not int:
+        return None
+    hits = (n for n in range(1, most + 1) if counter(campaign, roller, n, secret) == got)
+    return next(hits, None)
+
+
+def gap_problem(whose: str, found: int | None, seen: int, blind: int = 0) -> str:
+    if found is None:
+        return f"the proof's counter is none of {whose} rolls"
+    if found <= seen or found - seen - 1 > blind:
+        missing = f"#{seen + 1} is not in the log: dice were drawn for it and never logged"
+        return f"{whose} roll #{found}, but " + (missing if found > seen else "that was used")
+    return ""
+
+
+@dataclass
+class Counters:
+    """A GM's check: each roller's proven rolls (alpha version 2) count 1, 2, 3, … in order."""
+
+    campaign: int
+    position_secret: str
+    last: dict[int, int] = field(default_factory=dict)
+
+    def problem(self, record: Mapping[str, object]) -> str:
+        roller, alpha = record.get("user_id"), _v2_alpha(record)
+        if not alpha or type(roller) is not int:
+            return "proof has a counter but the entry names no roller" if alpha else ""
+        seen = self.last.get(roller, 0)
+        secret = roller_secret(self.position_secret, self.campaign, roller)
+        found = counter_n(alpha, roller, secret, seen + 1000)
+        self.last[roller] = max(seen, found or 0)
+        return gap_problem(f"roller {roller}'s", found, seen)
+
+
+def _v2_alpha(record: Mapping[str, object]) -> Mapping[str, object]:
+    proof = record.get("proof")
+    alpha = proof.get("alpha") if isinstance(proof, dict) else None
+    return alpha if isinstance(alpha, dict) and alpha.get("v") == 2 else {}
+
+
 def alpha_bytes(alpha_obj: dict[str, Any]) -> bytes:
     """The VRF input: the canonical JSON of the alpha object."""
     return canonical(alpha_obj)
@@ -189,10 +239,14 @@ def _check_pool(pool: Any) -> list[list[Any]]:
 
 def _check_alpha_matches(alpha: dict[str, Any], record: dict[str, Any]) -> list[list[Any]]:
     """The proof must be about this entry: its label and the kinds and counts of its dice."""
-    nonce, where = str(alpha.get("nonce")), str(alpha.get("position"))
-    shape = alpha.get("v") == 1 and type(alpha.get("campaign")) is int
+    # Version 2 commits to the roller's counter where version 1 committed to the chain position.
+    nonce, version = str(alpha.get("nonce")), alpha.get("v")
+    bound = "counter" if version == 2 else "position"
+    where = str(alpha.get(bound))
+    names = {"v", "campaign", "target", "pool", "nonce", bound}
+    shape = version in (1, 2) and type(alpha.get("campaign")) is int and set(alpha) == names
     if not (shape and NONCE_RE.fullmatch(nonce) and HEX64_RE.fullmatch(where)):
-        raise ProofError("alpha is not a version 1 alpha (campaign, position, nonce)")
+        raise ProofError("alpha is not a version 1 or 2 alpha (campaign, position/counter, nonce)")
     if (target := alpha.get("target")) != (label := record.get("label")):
         raise ProofError(f"alpha's target {target!r} is not the entry's label {label!r}")
     pool = _check_pool(alpha.get("pool"))
@@ -352,7 +406,7 @@ def _link_problems(
     proof = record.get("proof")
     alpha = proof.get("alpha") if isinstance(proof, dict) else None
     committed = position(campaign, n, prev, secret) if isinstance(secret, str) else None
-    if isinstance(alpha, dict) and committed and alpha.get("position") != committed:
+    if isinstance(alpha, dict) and committed and alpha.get("position", committed) != committed:
         problems.append("proof's position does not match the entry's place in the chain")
     return [f"entry {n}: {problem}" for problem in problems]
 
@@ -371,8 +425,12 @@ def _check_chain(export: dict[str, Any], keys: dict[str, Any], report: Report) -
         report.problems += problems
         report.chain = "filtered export: each entry's signature checked, not the chain's links"
         return
+    secret = export.get("position_secret")
+    counters = Counters(export["campaign"]["id"], secret) if isinstance(secret, str) else None
     for n, record in enumerate(export["entries"], start=1):
         problems += _link_problems(export, n, prev, record, keys)
+        if counters and (gap := counters.problem(record)):
+            problems.append(f"entry {n}: {gap}")
         prev = str(record.get("hash"))
     if head.get("length") != len(export["entries"]) or head.get("hash") != prev:
         problems.append("chain head's length or hash is not the last entry's")
@@ -415,7 +473,25 @@ def verify_export(export: dict[str, Any], keys: dict[str, Any] | None = None) ->
             report.problems.append(f"entry {n} ({record.get('label')!r}): {exc}")
     if "chain_head" in export:
         _check_chain(export, keys, report)
+    elif isinstance(export.get("counter"), dict) and not export.get("filters"):
+        mine, me = export["counter"], export.get("exported_by")
+        report.problems += own_counts(mine, me, export["entries"])
     return report
+
+
+def own_counts(mine: Mapping[str, object], me: object, rows: list[dict[str, object]]) -> list[str]:
+    """A member's rolls (``mine``: roller id, secret) count 1, 2, …; a blind one may fill a gap."""
+    roller, secret, blind, seen, problems = mine.get("roller"), str(mine.get("secret")), 0, 0, []
+    for n, record in enumerate(rows, start=1):
+        if record.get("player") != me or type(roller) is not int:
+            continue
+        blind += is_placeholder(record)
+        if alpha := _v2_alpha(record):
+            found = counter_n(alpha, roller, secret, len(rows) + 1)
+            if bad := gap_problem("your", found, seen, blind):
+                problems.append(f"entry {n}: {bad}")
+            blind, seen = max(0, blind - (found or seen + 1) + seen + 1), max(seen, found or 0)
+    return problems
 
 
 def _load(path: str, *needed: str) -> dict[str, Any]:

@@ -39,7 +39,7 @@ from django.utils import timezone
 import live
 from log.models import visibility
 from log.models.chain_check import ChainReport, verify_chain
-from log.models.chain_sql import ChainSQL
+from log.models.chain_sql import ChainSQL, Counts, Head
 from log.models.head import LogHead
 from log.models.keys import server_key
 from log.models.kinds import MARKER_KINDS, Kind, Visibility, kind_info, kinds_where
@@ -287,14 +287,15 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
         }
         return self.append(campaign=campaign, **(who | fields))
 
-    def reserve(self, campaign: Campaign) -> tuple[int, str, str]:
+    def reserve(self, campaign: Campaign) -> Head:
         """Where the next entry of ``campaign`` will sit, for dice drawn before it is appended
-        (docs/verifiable-dice.md): ``(seq, prev_hash, position secret)``. Inside a transaction
+        (docs/verifiable-dice.md): ``(seq, prev_hash, position secret, counters)`` — the rollers'
+        counts as they stand before it. Inside a transaction
         the head is locked now, so the append that follows lands there; outside one it is the
         head as last known, and the append raises :class:`HeadMoved` if another came first."""
         connection = transaction.get_connection(self.db)
         sql = ChainSQL.of(connection, self.model)
-        head: tuple[int, str, str] | None
+        head: Head | None
         if connection.in_atomic_block:
             with connection.cursor() as cursor:
                 head = _locked_head(cursor, sql, campaign)
@@ -304,7 +305,7 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
             if head is None:  # a campaign from before heads existed: make it, locked
                 with transaction.atomic(using=self.db), connection.cursor() as cursor:
                     head = _locked_head(cursor, sql, campaign)
-        return head[0] + 1, head[1], head[2]
+        return head[0] + 1, head[1], head[2], head[3]
 
     def append(
         self, *, campaign: Campaign, dice: RandomSource | None = None, **fields: Any
@@ -383,13 +384,14 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
             if head is None:  # a campaign from before heads existed: the locked way makes one
                 return None
             entry = self._new_entry(campaign, fields, head, drawn)
-            if not sql.write(cursor, entry, _head_signature(entry), expected=head[0]):
+            counters = _counted(head[3], drawn)
+            if not sql.write(cursor, entry, _head_signature(entry), counters, expected=head[0]):
                 _HEADS.pop(key, None)
                 if drawn:
                     raise HeadMoved
                 return None
             if head[2]:  # the secret is known (a source that didn't keep it: guess again)
-                _remember_head(key, entry, head[2])
+                _remember_head(key, entry, head[2], counters)
             entry._state.adding, entry._state.db = False, connection.alias
         if not sql.announced:
             live.publish(campaign.pk, "entry", entry.pk)  # after commit: that is now
@@ -432,22 +434,25 @@ class RollEntryQuerySet(models.QuerySet["RollEntry"]):
             if drawn and tuple(row[:2]) != drawn.head[:2]:
                 raise HeadMoved  # drawn outside this transaction, for a head that has moved
             entry = self._new_entry(campaign, fields, row, drawn)
+            counters = _counted(row[3], drawn)
             if sql.one_statement:
                 # The same one statement as without a transaction; under the lock the head can't
                 # have moved, so it always writes (NOTIFY is transactional).
-                if not sql.write(cursor, entry, _head_signature(entry), expected=row[0]):
+                if not sql.write(cursor, entry, _head_signature(entry), counters, expected=row[0]):
                     raise IntegrityError("The log's head moved under its lock.")
                 if not sql.announced:
                     live.publish(campaign.pk, "entry", entry.pk)
             else:
                 sql.insert(cursor, entry)
-                sql.move_head(cursor, entry, _head_signature(entry))
+                sql.move_head(cursor, entry, _head_signature(entry), counters)
                 live.publish(campaign.pk, "entry", entry.pk)
             # Known from now on only if this transaction commits: until then, nothing.
             key = (connection.alias, campaign.pk)
             _HEADS.pop(key, None)
             secret = row[2]
-            transaction.on_commit(lambda: _remember_head(key, entry, secret), using=self.db)
+            transaction.on_commit(
+                lambda: _remember_head(key, entry, secret, counters), using=self.db
+            )
             entry._state.adding, entry._state.db = False, connection.alias
         # Open streams hear of the entry when (and only if) the caller's transaction commits.
         entry.is_revealed = False  # brand new: nothing can have revealed it yet
@@ -463,10 +468,13 @@ def _head_signature(entry: RollEntry) -> str:
 
 @dataclass(frozen=True)
 class Drawn:
-    """Dice drawn from the VRF for a chain position: the head they were drawn on and the proof."""
+    """Dice drawn from the VRF for a chain position: the head they were drawn on, the proof,
+    and the roller's number it proves (``n``, counted on the head by the append)."""
 
-    head: tuple[int, str, str]  # (length, hash, position secret) before the entry
+    head: Head  # (length, hash, position secret, counters) before the entry
     proof: dict[str, Any]
+    roller: str = ""  # the roller's user id as text, the counters' key ("": not counted)
+    n: int = 0
 
     @classmethod
     def of(cls, dice: RandomSource | None) -> Drawn | None:
@@ -477,12 +485,23 @@ class Drawn:
         proof = dice.record()
         if not proof or dice.seq is None or dice.prev_hash is None:
             return None
-        secret = dice.reserved[2] if dice.reserved else ""
-        return cls((dice.seq - 1, dice.prev_hash, secret), proof)
+        secret, counters = (dice.reserved[2], dice.reserved[3]) if dice.reserved else ("", {})
+        head = (dice.seq - 1, dice.prev_hash, secret, counters)
+        if dice.n is None:
+            return cls(head, proof)
+        return cls(head, proof, str(dice.roller), dice.n)
 
 
-def _locked_head(cursor: Any, sql: ChainSQL, campaign: Campaign) -> tuple[int, str, str]:
-    """The campaign's head, locked for this transaction: ``(length, hash, position secret)``.
+def _counted(counters: Counts, drawn: Drawn | None) -> Counts:
+    """The rollers' counts once the entry is in: its roller's is its number (alpha version 2's
+    counter, docs/verifiable-dice.md). A roll is counted if and only if it is logged."""
+    if drawn is None or not drawn.roller:
+        return counters
+    return counters | {drawn.roller: drawn.n}
+
+
+def _locked_head(cursor: Any, sql: ChainSQL, campaign: Campaign) -> Head:
+    """The campaign's head, locked for this transaction: ``(length, hash, secret, counters)``.
     A campaign from before heads existed gets its head now (signed, as a new one would be)."""
     row = sql.lock_head(cursor, campaign.pk)
     if row is None:
@@ -506,18 +525,18 @@ def _append_turn(campaign_pk: int) -> threading.Lock:
 
 
 # The head each campaign's chain had when this process last appended to it, by database alias and
-# campaign: (length, hash, position secret). Only a guess: chain_sql.py, invariant 7.
-_HEADS: dict[tuple[str, int], tuple[int, str, str]] = {}
+# campaign: (length, hash, position secret, counters). Only a guess: chain_sql.py, invariant 7.
+_HEADS: dict[tuple[str, int], Head] = {}
 _HEADS_KEPT = 10_000
 
 
-def _remember_head(key: tuple[str, int], entry: RollEntry, secret: str) -> None:
+def _remember_head(key: tuple[str, int], entry: RollEntry, secret: str, counters: Counts) -> None:
     if len(_HEADS) >= _HEADS_KEPT:
         _HEADS.clear()
-    _HEADS[key] = (entry.seq, entry.hash, secret)
+    _HEADS[key] = (entry.seq, entry.hash, secret, counters)
 
 
-def _head_read_with(campaign: Campaign) -> tuple[int, str, str] | None:
+def _head_read_with(campaign: Campaign) -> Head | None:
     """The log head read with the campaign (``select_related("log_head")``), if it was: asked
     of the relation's descriptor, so that a campaign read without it costs no query here."""
     if not Campaign.log_head.is_cached(campaign):
@@ -526,10 +545,10 @@ def _head_read_with(campaign: Campaign) -> tuple[int, str, str] | None:
         head = campaign.log_head
     except LogHead.DoesNotExist:  # a campaign from before heads existed
         return None
-    return (head.length, head.hash, head.position_secret)
+    return (head.length, head.hash, head.position_secret, head.counters or {})
 
 
-def _head_as_known(cursor: Any, sql: ChainSQL, campaign: Campaign) -> tuple[int, str, str] | None:
+def _head_as_known(cursor: Any, sql: ChainSQL, campaign: Campaign) -> Head | None:
     """The head read with the campaign or the one this process last wrote, whichever is further
     on; read now when neither is there. None for a campaign from before heads existed."""
     connection = sql.connection
@@ -539,7 +558,7 @@ def _head_as_known(cursor: Any, sql: ChainSQL, campaign: Campaign) -> tuple[int,
     return head
 
 
-def _further(*heads: tuple[int, str, str] | None) -> tuple[int, str, str] | None:
+def _further(*heads: Head | None) -> Head | None:
     known = [head for head in heads if head is not None]
     return max(known, key=lambda head: head[0]) if known else None
 

@@ -17,6 +17,7 @@ from log.models.kinds import Visibility
 from log.models.messages import EntryRecipient
 from log.models.texts import EntryText
 from proofs.protocol import (
+    Counters,
     ProofError,
     check_proof,
     entry_message,
@@ -155,6 +156,7 @@ class _Signatures:
 
     def __init__(self, campaign_id: int, secret: str) -> None:
         self.campaign_id, self.secret = campaign_id, secret
+        self.counters = Counters(campaign_id, secret)
         self.keys = keys_by_id()
         self.signed = 0  # entries with a signature so far
         self.legacy = 0  # entries written before entries were signed
@@ -176,8 +178,15 @@ class _Signatures:
         if not entry.proof:
             return ""
         alpha = entry.proof.get("alpha") or {}
-        where = position(self.campaign_id, entry.seq, entry.prev_hash, self.secret)
-        if alpha.get("campaign") != self.campaign_id or alpha.get("position") != where:
+        if alpha.get("campaign") != self.campaign_id:
+            return "its dice proof was made for another campaign"
+        if alpha.get("v") == 2:
+            # No place in the log is proven: the roller's number is, which must be their next.
+            if gap := self.counters.problem({"user_id": entry.user_ref, "proof": entry.proof}):
+                return gap
+        elif alpha.get("position") != position(
+            self.campaign_id, entry.seq, entry.prev_hash, self.secret
+        ):
             return "its dice proof was made for another place in the log"
         record = {"label": entry.label, "faces": entry.faces, "proof": entry.proof}
         try:
@@ -196,11 +205,13 @@ class _Witnessed:
     def __init__(self, campaign_id: int, witnesses: Sequence[Witness]) -> None:
         self.campaign_id = campaign_id
         self.wanted = {w.commitment: w for w in witnesses if w.campaign == campaign_id}
+        # One SHA-256 per entry for each salt (a version 2 token's own; None: version 1's none).
+        self.salts = {w.salt for w in self.wanted.values()}
         self.found: dict[str, tuple[int, str]] = {}  # commitment -> (length, hash)
 
     def see(self, length: int, hash: str) -> None:
-        if self.wanted:  # one SHA-256 per entry, only when a token was given
-            found = commitment(self.campaign_id, length, hash)
+        for salt in self.salts:  # nothing when no token was given
+            found = commitment(self.campaign_id, length, hash, salt)
             if found in self.wanted:
                 self.found.setdefault(found, (length, hash))
 
@@ -213,7 +224,7 @@ class _Witnessed:
                     "rewritten below it"
                 )
             length, hash = self.found[digest]
-            message = head_message(self.campaign_id, length, hash)
+            message = witness.signed_message(length, hash)
             if not check.valid(witness.key, message, witness.signature):
                 return (
                     f"the witness token of head #{length} is not signed by the published key "

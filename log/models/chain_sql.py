@@ -46,13 +46,15 @@ The append's invariants — what every change to the entry, the head or the appe
    wrong link (2). It is set after a lock-free write (committed at once) and on the commit of a
    locked append, and dropped when a write finds the head moved and while a locked append's
    transaction is open.
-8. **Dice are drawn for a place** (docs/verifiable-dice.md): ``reserve`` gives the VRF the
-   (seq, prev_hash, position secret) the entry will take — inside a transaction by locking the
-   head (4), so the append lands there; outside one the head as last known (5). The append lands
-   exactly there or writes nothing and raises ``HeadMoved`` (lock-free: the statement's condition
-   is that place; locked: the locked head is compared with it). ``make_roll`` then rolls again
-   inside a transaction, under the lock, with new dice for the new place; the discarded proof was
-   never shown.
+8. **Dice are drawn for a place and a number** (docs/verifiable-dice.md): ``reserve`` gives the
+   VRF the (seq, prev_hash, position secret, counters) the entry will take — inside a
+   transaction by locking the head (4), so the append lands there; outside one the head as last
+   known (5). The proof binds only the roller's next number (their counter + 1), not the place.
+   The append lands exactly there or writes nothing and raises ``HeadMoved`` (lock-free: the
+   statement's condition is that place; locked: the locked head is compared with it), and moves
+   the head's ``counters`` with it: a number is counted if and only if its roll is logged.
+   ``make_roll`` then rolls again inside a transaction, under the lock, with the same nonce and
+   (unless the roller's own other roll came first) the same number: the same dice.
 9. **Announced if and only if committed:** with the ``postgres`` live transport the
    ``pg_notify`` is in the write's statement or transaction; the others publish after the
    statement (lock-free: it has committed) or on the transaction's commit.
@@ -81,6 +83,11 @@ from web.database import column, table
 
 if TYPE_CHECKING:
     from log.models.entry import RollEntry
+
+# Each roller's count of proven rolls, by user id as text (``LogHead.counters``).
+Counts = dict[str, int]
+# A campaign's head as the append reads it: (length, hash, position secret, counters).
+Head = tuple[int, str, str, Counts]
 
 
 def json_bytes(value: Any) -> bytes:
@@ -161,10 +168,19 @@ class ChainSQL:
 
     def __init__(self, connection: Any, model: type[RollEntry]) -> None:
         qn, head = connection.ops.quote_name, table(connection, LogHead)
-        campaign, length, hash_, signature, signed_by, secret = (
+        campaign, length, hash_, signature, signed_by, secret, counters = (
             column(connection, LogHead, name)
-            for name in ("campaign", "length", "hash", "signature", "signed_by", "position_secret")
+            for name in (
+                "campaign",
+                "length",
+                "hash",
+                "signature",
+                "signed_by",
+                "position_secret",
+                "counters",
+            )
         )
+        self.counters_field = LogHead._meta.get_field("counters")
         self.connection = connection
         self.table, self.pk = model._meta.db_table, model._meta.pk
         self.one_statement = connection.vendor == "postgresql"
@@ -177,11 +193,13 @@ class ChainSQL:
         columns = ", ".join(qn(f.column) for f in self.fields)
         values = ", ".join(["%s"] * len(self.fields))
         self.move = (
-            f"UPDATE {head} SET {length} = %s, {hash_} = %s, {signature} = %s, {signed_by} = %s"
-            f" WHERE {campaign} = %s"
+            f"UPDATE {head} SET {length} = %s, {hash_} = %s, {signature} = %s, {signed_by} = %s,"
+            f" {counters} = %s WHERE {campaign} = %s"
         )
         for_update = " FOR UPDATE" if connection.features.has_select_for_update else ""
-        self.peek = f"SELECT {length}, {hash_}, {secret} FROM {head} WHERE {campaign} = %s"
+        self.peek = (
+            f"SELECT {length}, {hash_}, {secret}, {counters} FROM {head} WHERE {campaign} = %s"
+        )
         self.lock = f"{self.peek}{for_update}"
         if self.one_statement:
             # The head moves only from where the entry was linked, and the entry is inserted only
@@ -216,24 +234,37 @@ class ChainSQL:
                 values.append(field.get_db_prep_save(value, connection))
         return values
 
-    def peek_head(self, cursor: CursorWrapper, campaign_pk: int) -> tuple[int, str, str] | None:
-        """The campaign's head as it is now, ``(length, hash, position secret)``; None if it has
-        none (a campaign from before heads existed)."""
+    def peek_head(self, cursor: CursorWrapper, campaign_pk: int) -> Head | None:
+        """The campaign's head as it is now, ``(length, hash, position secret, counters)``; None
+        if it has none (a campaign from before heads existed)."""
         cursor.execute(self.peek, [campaign_pk])
-        row = cursor.fetchone()
-        return None if row is None else (row[0], row[1], row[2])
+        return self._head(cursor.fetchone())
 
-    def lock_head(self, cursor: CursorWrapper, campaign_pk: int) -> tuple[int, str, str] | None:
+    def lock_head(self, cursor: CursorWrapper, campaign_pk: int) -> Head | None:
         """:meth:`peek_head`, its row locked until the transaction ends (invariant 4)."""
         cursor.execute(self.lock, [campaign_pk])
-        row = cursor.fetchone()
-        return None if row is None else (row[0], row[1], row[2])
+        return self._head(cursor.fetchone())
 
-    def move_head(self, cursor: CursorWrapper, entry: RollEntry, head_signature: str) -> None:
+    def _head(self, row: tuple[int, str, str, str | None] | None) -> Head | None:
+        if row is None:
+            return None
+        counters = row[3]
+        if isinstance(counters, str):  # as Django has the driver give JSON: text
+            return (row[0], row[1], row[2], json.loads(counters))
+        return (row[0], row[1], row[2], counters or {})
+
+    def _counters(self, counters: dict[str, int]) -> object:
+        """The head's ``counters`` as the statement sends it (NULL for none), as Django would."""
+        return self.counters_field.get_db_prep_save(counters or None, self.connection)
+
+    def move_head(
+        self, cursor: CursorWrapper, entry: RollEntry, head_signature: str, counters: Counts
+    ) -> None:
         """SQLite, under the write lock: move the head to ``entry``, just inserted."""
+        text = json.dumps(counters) if counters else None  # SQLite keeps JSON as text
         cursor.execute(
             self.move,
-            [entry.seq, entry.hash, head_signature, entry.signed_by, entry.campaign_id],
+            [entry.seq, entry.hash, head_signature, entry.signed_by, text, entry.campaign_id],
         )
 
     @property
@@ -242,7 +273,13 @@ class ChainSQL:
         return live.backend() == live.POSTGRES
 
     def write(
-        self, cursor: CursorWrapper, entry: RollEntry, head_signature: str, *, expected: int
+        self,
+        cursor: CursorWrapper,
+        entry: RollEntry,
+        head_signature: str,
+        counters: Counts,
+        *,
+        expected: int,
     ) -> bool:
         """PostgreSQL: insert ``entry``, move the head to it and (with the ``postgres`` transport)
         announce it, in one statement — only if the head is still at length ``expected``. False
@@ -252,6 +289,7 @@ class ChainSQL:
             entry.hash,
             head_signature,
             entry.signed_by,
+            self._counters(counters),
             entry.campaign_id,
             expected,
         ]

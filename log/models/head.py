@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from log.models.keys import server_key
 from proofs.protocol import head_message
+from proofs.witness import SALT_BYTES, commitment, witness_message
 from sheets.models import Campaign
 
 GENESIS_HASH = "0" * 64
@@ -36,6 +37,10 @@ class LogHead(models.Model):
     # player can check a proof without learning where the roll sits in the chain. The GM's
     # export gives it; nothing else does.
     position_secret = models.CharField(max_length=64, default=partial(secrets.token_hex, 32))
+    # Each roller's count of dice drawn from the VRF (alpha version 2), by user id as text:
+    # ``{"7": 17}``. Moved with the head, by the statement that appends the roll it counts, so a
+    # roll is counted if and only if it is in the log (docs/verifiable-dice.md). Null: none yet.
+    counters = models.JSONField(null=True, blank=True, editable=False)
 
     class Meta:
         db_table = "rolls_loghead"  # the rolls app's name, kept: no data moved
@@ -57,13 +62,23 @@ class LogHead(models.Model):
 
     def witness(self) -> dict[str, object]:
         """The head as it stands now, for a witness token (docs/verifiable-dice.md#an-outside-
-        witness): kept on the delivery, so every retry sends the same token."""
+        witness): kept on the delivery, so every retry sends the same token. The salt stays
+        here (and in the GM's export), never in what is posted: without it nobody can try lengths
+        against the token's commitment; the token's own signature is over that commitment."""
+        salt = secrets.token_hex(SALT_BYTES)
+        key = server_key()
+        signature = key.sign(
+            witness_message(commitment(self.campaign_id, self.length, self.hash, salt))
+        )
         return {
             "campaign": self.campaign_id,
             "length": self.length,
             "hash": self.hash,
             "signature": self.signature,
             "key": self.signed_by,
+            "salt": salt,
+            "token_signature": signature,
+            "token_key": key.id,
             "at": timezone.now().isoformat(),
         }
 

@@ -17,8 +17,13 @@ from rules import PoolSource
 class DiceSource(PoolSource, Protocol):
     """A pool source whose draw is proven, for one place in one campaign's log."""
 
-    # (seq, prev_hash, position secret) of the place reserved for the entry, once reserved.
-    reserved: tuple[int, str, str] | None
+    # (seq, prev_hash, position secret, rollers' counters) of the place reserved for the entry.
+    reserved: tuple[int, str, str, dict[str, int]] | None
+    roller: int  # whose roll it is (the user making the entry): whose counter it takes
+
+    @property
+    def n(self) -> int | None:
+        """The roller's number the dice were drawn for (None: not counted, or before the draw)."""
 
     @property
     def seq(self) -> int | None:

@@ -29,9 +29,11 @@ from django.views.decorators.http import require_GET
 from log.models import MARKER_KINDS, LogHead, RollEntryQuerySet
 from log.models.keys import published_keys
 from log.models.texts import TEXT_REMOVED, TITLE_REMOVED, with_texts
+from proofs.protocol import roller_secret
 from rolls.log.filters import filtered_entries
 from rolls.log.records import EXPORT_VALUES, Record
 from rolls.log.records import record as export_record
+from rolls.models import WebhookDelivery
 from sheets.access import campaign_for_member
 from sheets.models import Campaign
 from sheets.usage import heavy_limited
@@ -383,12 +385,17 @@ def _export_head(
         # standalone verifier checks proofs and signatures against (docs/verifiable-dice.md).
         "keys": published_keys(),
     }
+    log_head = LogHead.objects.filter(campaign=campaign).first() or LogHead()
+    # The exporter's own counter secret: with it the standalone verifier numbers their rolls
+    # (alpha version 2) and finds a roll drawn and never logged. Only their own: another's
+    # would count that member's hidden rolls (docs/verifiable-dice.md).
+    mine = roller_secret(log_head.position_secret, campaign.pk, request.user.pk)
+    head["counter"] = {"roller": request.user.pk, "secret": mine}
     if is_gm:
         # Where the whole chain ends now (filters or not), signed: keep it with the export to
         # check later that nothing was cut from the end (docs/roll-log.md). Players don't get
         # it: its count would tell them how many rolls they can't see. Nor the position secret,
         # which would let them number the proofs.
-        log_head = LogHead.objects.filter(campaign=campaign).first() or LogHead()
         head["chain_head"] = {
             "length": log_head.length,
             "hash": log_head.hash,
@@ -396,7 +403,30 @@ def _export_head(
             "key": log_head.signed_by,
         }
         head["position_secret"] = log_head.position_secret
+        head["witnesses"] = gm_witnesses(campaign)
     return head
+
+
+def gm_witnesses(campaign: Campaign) -> list[dict[str, object]]:
+    """Every witness token posted for the campaign, as the GM keeps it: the token with its
+    salt (``verify_log --witness`` takes it), the head it was taken of and when. Players never
+    get it: the salt and the length are what the posted token keeps from them
+    (docs/verifiable-dice.md#an-outside-witness)."""
+    kept: dict[str, dict[str, object]] = {}
+    snapshots = WebhookDelivery.objects.filter(
+        webhook__campaign=campaign, witness__isnull=False
+    ).order_by("pk")
+    for delivery in snapshots.only("pk", "witness"):
+        token = delivery.witness_token
+        if token is not None and token.token not in kept:
+            head = delivery.witness or {}
+            kept[token.token] = {
+                "token": token.token,
+                "gm_copy": token.gm_copy,
+                "length": head.get("length"),
+                "at": head.get("at"),
+            }
+    return list(kept.values())
 
 
 def _export(

@@ -17,7 +17,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from log.models.entry import RollEntry
-from proofs.witness import Witness
+from proofs.witness import Witness, commitment
 from sheets.models import Campaign
 
 # Attempts per delivery before it is given up: the first try and retries after 30 s, 2, 8, 32 and
@@ -245,8 +245,16 @@ class WebhookDelivery(models.Model):
         head = self.witness
         if not head:
             return None
+        if "salt" not in head:  # queued before tokens were salted: the version 1 token
+            digest = commitment(head["campaign"], head["length"], head["hash"])
+            return Witness(head["campaign"], digest, head["key"], head["signature"], "v1")
         return Witness.of_head(
-            head["campaign"], head["length"], head["hash"], head["key"], head["signature"]
+            head["campaign"],
+            head["length"],
+            head["hash"],
+            head["token_key"],
+            head["token_signature"],
+            head["salt"],
         )
 
     def is_due(self, now: datetime) -> bool:

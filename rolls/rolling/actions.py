@@ -15,7 +15,7 @@ from log.models import HeadMoved, Kind, RollEntry, Visibility
 from rolls.models import Assist, AssistRequest
 from rolls.rolling import choosers, followups, punch
 from rolls.rolling.asks import Ask, ask_for
-from rolls.rolling.dice import dice_for
+from rolls.rolling.dice import dice_for, nonce_from
 from rolls.rolling.forms.base import RollForm
 from rolls.rolling.outcomes import Outcome
 from rolls.rolling.targets import Target
@@ -53,14 +53,17 @@ def make_roll(
     if form.player_choices(action):
         # Press, Brace, Willpower or a skip: the character's player's to make (RULES.md §8).
         choosers.check(user, target.character)
-    nonce = params.get("nonce", "")
+    # Drawn once when none was sent: a retry after a lost race draws with the same nonce and
+    # the same counter, so the same dice (docs/verifiable-dice.md).
+    nonce = nonce_from(params.get("nonce", ""))
     try:
         if plain:
             try:
                 return _roll(user, target, form, action, params, nonce)
             except HeadMoved:
                 # Another roll took the place in the log these dice were drawn for; nothing was
-                # written. Roll again where this one will land, under the head's lock.
+                # written. Roll again where this one will land, under the head's lock: the same
+                # nonce and (unless this roller's counter moved meanwhile) the same dice.
                 pass
         with transaction.atomic():
             return _roll(user, target, form, action, params, nonce)
@@ -106,7 +109,7 @@ def _roll(
         if form.spends(action)
         else form.sheet
     )
-    dice = dice_for(character.campaign, nonce, target.label)
+    dice = dice_for(character.campaign, nonce, target.label, roller=user.pk)
     outcome = form.roll(action, sheet, dice)
     _lock_assists(form)
     links = ask.links() if ask else {}
@@ -228,15 +231,14 @@ def make_follow_up(
             sheet = rule_system_of(character.campaign).lock_sheet(character.pk)
             if action == punch.FOLLOW_UP:
                 punch.check_chooser(user.pk, character)  # the player's choice, not the GM's
-            dice = dice_for(character.campaign, nonce, entry.label)
+            dice = dice_for(character.campaign, nonce, entry.label, roller=user.pk)
             outcome = followups.perform(action, entry, sheet, dice, value)
             return _append(user, character, outcome, label=entry.label, follows=entry, dice=dice)
     except (IntegrityError, Refused) as exc:
         made = _made_before(user, character, nonce)
         if made is not None and (made.character_id, made.follows_id) == (character.pk, entry.pk):
-            made.replayed = (
-                True  # a retry of this very follow-up, written before its answer was lost
-            )
+            # A retry of this very follow-up, written before its answer was lost.
+            made.replayed = True
             return made
         if made is not None:
             raise Refused(NONCE_USED) from None

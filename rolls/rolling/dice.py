@@ -17,27 +17,34 @@ from sheets.models import Campaign, Refused
 
 
 class LogDice:
-    """The dice of one entry of ``campaign``. Drawn once, for what is rolled (``target``, set
-    before the draw by whoever knows it: :func:`aim`), with the roller's ``nonce``, at the place
-    the entry will take in the log (``RollEntry.objects.reserve``). The entry's append takes
-    this object as ``dice=`` and records its proof."""
+    """The dice of one entry of ``campaign``, made by ``roller`` (a user id). Drawn once, for what
+    is rolled (``target``, set before the draw by whoever knows it: :func:`aim`), with the
+    roller's ``nonce`` and their next number (their counter on the log's head,
+    ``RollEntry.objects.reserve``). The entry's append takes this object as ``dice=``, records
+    its proof and counts the number."""
 
-    def __init__(self, campaign: Campaign, nonce: str, target: str | None = None) -> None:
-        self.campaign, self.nonce, self.target = campaign, nonce, target
+    def __init__(
+        self, campaign: Campaign, nonce: str, target: str | None = None, roller: int = 0
+    ) -> None:
+        self.campaign, self.nonce, self.target, self.roller = campaign, nonce, target, roller
         self._vrf: VrfDice | None = None
-        self.reserved: tuple[int, str, str] | None = None
+        self.reserved: tuple[int, str, str, dict[str, int]] | None = None
 
     def draw(self, groups: Groups) -> tuple[tuple[int, ...], ...]:
         if self.target is None:
             raise RuntimeError("The dice were drawn before saying what is rolled (aim them).")
-        self._vrf = VrfDice(server_key(), self.campaign.pk, self.target, self.nonce, self._reserve)
+        self._vrf = VrfDice(
+            server_key(), self.campaign.pk, self.target, self.nonce, self._reserve, self.roller
+        )
         return self._vrf.draw(groups)
 
-    def _reserve(self) -> tuple[int, str, str]:
-        """The place the entry will take: kept whole, so that the append can remember the head
-        it moved to (with the campaign's position secret) for the next roll."""
+    def _reserve(self) -> tuple[int, str, str, int]:
+        """The place the entry will take and the roller's next number. The place is kept whole,
+        so that the append can remember the head it moved to (with the campaign's position
+        secret and the counters) for the next roll."""
         self.reserved = RollEntry.objects.reserve(self.campaign)
-        return self.reserved
+        seq, prev_hash, secret, counters = self.reserved
+        return seq, prev_hash, secret, counters.get(str(self.roller), 0) + 1
 
     def record(self) -> dict[str, object]:
         return self._vrf.record() if self._vrf is not None else {}
@@ -51,14 +58,21 @@ class LogDice:
     def prev_hash(self) -> str | None:
         return self._vrf.prev_hash if self._vrf is not None else None
 
+    @property
+    def n(self) -> int | None:
+        """The roller's number these dice were drawn for (None before the draw)."""
+        return self._vrf.n if self._vrf is not None else None
 
-def dice_for(campaign: Campaign, nonce: str = "", target: str | None = None) -> RandomSource:
-    """The source of one entry's dice. ``nonce``: what the roller's browser or script sent
-    (checked by :func:`nonce_from`)."""
+
+def dice_for(
+    campaign: Campaign, nonce: str = "", target: str | None = None, *, roller: int
+) -> RandomSource:
+    """The source of one entry's dice, for the entry ``roller`` (a user id) makes. ``nonce``:
+    what the roller's browser or script sent (checked by :func:`nonce_from`)."""
     seed = getattr(settings, "ROLLS_RNG_SEED", None)
     if seed is not None:
         return random.Random(seed)  # noqa: S311 — the tests' repeatable dice, never served
-    return LogDice(campaign, nonce_from(nonce), target)
+    return LogDice(campaign, nonce_from(nonce), target, roller)
 
 
 def aim(rng: object, target: str) -> None:

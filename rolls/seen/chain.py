@@ -20,6 +20,7 @@ from django.db.models import BooleanField, ExpressionWrapper, QuerySet, Value
 
 from log.models import (
     HASH_VERSION_TEXT,
+    LogHead,
     RollEntry,
     SeenCheckpoint,
     SeenHead,
@@ -28,7 +29,7 @@ from log.models.keys import server_key
 from log.models.texts import with_texts
 from log.models.visibility import AsOf, member_q
 from log.tokens import entry_token
-from proofs.protocol import view_message, view_start, view_step
+from proofs.protocol import roller_secret, view_message, view_start, view_step
 from rolls.log.records import EXPORT_VALUES, record
 from sheets.models import Membership
 
@@ -170,4 +171,17 @@ def answer(membership: Membership, since: int | None, start: int | None) -> dict
         "first": start + 1,
         "items": items_between(head, membership, start, stop),
         "next": stop if stop < length else None,
+        "counter": own_counter(membership),
     }
+
+
+def own_counter(membership: Membership) -> dict[str, object]:
+    """The member's own counter secret and the name their entries carry: with them the browser
+    numbers the member's rolls (alpha version 2) and finds one drawn and never logged
+    (docs/verifiable-dice.md). Only their own: another's would count that member's hidden
+    rolls. Outside the signed head: it proves nothing, it only opens the member's numbers."""
+    secret = LogHead.objects.filter(campaign_id=membership.campaign_id).values_list(
+        "position_secret", flat=True
+    )
+    mine = roller_secret(secret.first() or "", membership.campaign_id, membership.user_id)
+    return {"roller": membership.user_id, "secret": mine, "player": membership.user.username}

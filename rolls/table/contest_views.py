@@ -141,7 +141,7 @@ def contest_side(
                 contest,
                 side,
                 sheet,
-                dice_for(contest.campaign, request.POST.get("nonce", "")),
+                dice_for(contest.campaign, request.POST.get("nonce", ""), roller=request.user.pk),
                 request.user,
                 options=options,
                 visibility=visibility,
@@ -159,7 +159,7 @@ def contest_side(
                 contest,
                 side,
                 sheet,
-                dice_for(contest.campaign, request.POST.get("nonce", "")),
+                dice_for(contest.campaign, request.POST.get("nonce", ""), roller=request.user.pk),
                 request.user,
             )
         else:

@@ -204,11 +204,15 @@ function checkProofRecord(proof) {
   if (proof.suite !== SUITE) refuse(`The proof's suite ${proof.suite} is not ${SUITE}.`);
   const alpha = proof.alpha;
   if (!alpha || typeof alpha !== "object") refuse("The proof has no input (alpha).");
-  // The spec's alpha, field by field: anything else was not made by a Poolside server.
+  // The spec's alpha, field by field: anything else was not made by a Poolside server. Version 2
+  // commits to the roller's counter where version 1 committed to the chain position.
+  const bound = alpha.v === 2 ? "counter" : "position";
+  const names = ["campaign", "nonce", "pool", "target", "v", bound].sort();
   const shaped =
-    alpha.v === 1 && Number.isInteger(alpha.campaign) &&
-    /^[A-Za-z0-9_-]{8,64}$/.test(String(alpha.nonce)) && /^[0-9a-f]{64}$/.test(String(alpha.position));
-  if (!shaped) refuse("The proof's input is not a version 1 input (campaign, position, nonce).");
+    (alpha.v === 1 || alpha.v === 2) && Number.isInteger(alpha.campaign) &&
+    canonicalJson(Object.keys(alpha).sort()) === canonicalJson(names) &&
+    /^[A-Za-z0-9_-]{8,64}$/.test(String(alpha.nonce)) && /^[0-9a-f]{64}$/.test(String(alpha[bound]));
+  if (!shaped) refuse("The proof's input is not a version 1 or 2 input (campaign, position or counter, nonce).");
   checkPool(alpha.pool);
 }
 

@@ -82,9 +82,42 @@ export function signatureValid(publicHex, message, signatureHex) {
   }
 }
 
+// Which of the member's numbers alpha's counter (version 2) commits to, trying `from` upwards to
+// `most` first (the next number: one hash in an honest log), then the numbers below; null: none.
+export function counterN(alpha, mine, from, most) {
+  if (!alpha || alpha.v !== 2 || !Number.isInteger(alpha.campaign)) return null;
+  const opens = (n) =>
+    bytesToHex(sha256(canonicalBytes({ campaign: alpha.campaign, n, roller: mine.roller, secret: mine.secret }))) === alpha.counter;
+  for (let n = from; n <= most; n++) if (opens(n)) return n;
+  for (let n = 1; n < from; n++) if (opens(n)) return n;
+  return null;
+}
+
+// The member's own rolls must count 1, 2, 3, … (docs/verifiable-dice.md): a number missing is a
+// roll the server drew dice for and never logged, unless a blind roll of theirs (a placeholder,
+// whose proof is the GM's) stands in its place. `counted`: { seen, blind }, seen null while the
+// first number is unknown (a first visit that starts at a checkpoint). A problem, or null.
+export function countOwn(counted, item, mine, most) {
+  if (!mine || item.player !== mine.player) return null;
+  if (item.placeholder || item.redacted) {
+    counted.blind += 1;
+    return null;
+  }
+  const alpha = item.proof && item.proof.alpha;
+  if (!alpha || alpha.v !== 2) return null;
+  const n = counterN(alpha, mine, (counted.seen ?? 0) + 1, most);
+  if (n === null) return { problem: "foreign" };
+  if (counted.seen !== null && n <= counted.seen) return { problem: "twice", n };
+  const missing = counted.seen === null ? 0 : n - counted.seen - 1;
+  if (missing > counted.blind) return { problem: "gap", n, missing: counted.seen + 1 };
+  counted.blind -= missing;
+  counted.seen = n;
+  return null;
+}
+
 async function getJson(url) {
   const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
-  if (!response.ok) throw new Error(`${response.status}`);
+  if (!response.ok) throw new Error(`the server answered ${response.status}`);
   return response.json();
 }
 
@@ -101,18 +134,25 @@ export async function checkView(url, keysUrl, saved) {
   let page = await getJson(withParams(url, since));
   const view = { campaign: page.campaign, member: page.member, role: page.role };
   const head = page.head;
+  // Another role's view: checked against that role's saved head instead (run, checkWithRoles).
   if (saved && saved.role !== page.role) return { status: "role", head, view };
   if (saved && saved.length > head.length) return { status: "shorter", head, view };
   let running = page.start.hash;
   let position = page.start.length;
   let passed = !saved || (position === saved.length && running === saved.hash);
   let opened = true;
+  // Counted from the saved head on (what came before it was counted on an earlier visit).
+  const fresh = { seen: position === 0 ? 0 : null, blind: 0 };
+  const counted = saved && saved.counted ? { ...saved.counted } : fresh;
+  const mine = page.counter;
+  let gap = null;
   for (;;) {
     for (const item of page.items) {
       running = viewStep(running, item);
       opened = opened && textsOpen(item);
       position += 1;
       if (saved && position === saved.length) passed = running === saved.hash;
+      if (!gap && position > (saved ? saved.length : 0)) gap = countOwn(counted, item, mine, head.length + 1);
     }
     if (page.next === null) break;
     page = await getJson(withParams(url, { ...since, start: page.next }));
@@ -125,7 +165,8 @@ export async function checkView(url, keysUrl, saved) {
   if (!key || !signatureValid(key.signing_key, viewMessage(view, head), head.signature)) {
     return { status: "unsigned", head, view };
   }
-  return { status: "ok", head, view };
+  if (gap) return { status: gap.problem, head, view, gap };
+  return { status: "ok", head, view, counted };
 }
 
 const WORDS = {
@@ -141,41 +182,97 @@ const WORDS = {
   unsigned: () =>
     "The server's signature on your view of this log doesn't match its entries. Don't trust what " +
     "this page shows until the GM has checked the log.",
+  gap: (saved, head, gap) =>
+    `Your roll #${gap.missing} is missing from your history: this log goes on to your roll ` +
+    `#${gap.n}. The server drew dice for a roll of yours and never logged it. Ask the GM to run ` +
+    "verify_log, and keep your JSON export.",
+  twice: (saved, head, gap) =>
+    `Your roll #${gap.n} appears twice in your history: the server proved two rolls of yours for ` +
+    "one number. Ask the GM to run verify_log, and keep your JSON export.",
+  foreign: () =>
+    "A roll of yours in this log doesn't carry your own counter: the server numbered it some other " +
+    "way. Ask the GM to run verify_log, and keep your JSON export.",
 };
 
 function when(saved) {
   return saved.at ? new Date(saved.at).toLocaleString() : "your last visit";
 }
 
+function load(key) {
+  try {
+    return JSON.parse(window.localStorage.getItem(key) || "null");
+  } catch {
+    return null;
+  }
+}
+
+// A head is kept per role (`<key>:role:<role>`), besides the newest under the key itself: an answer
+// in another role is checked against that role's own saved head, so a server that says the role
+// changed can't make a visit a first visit, and going back finds the old record waiting.
+async function checkWithRoles(box, storeKey, saved) {
+  const url = box.dataset.url;
+  const keysUrl = box.dataset.keysUrl;
+  const result = await checkView(url, keysUrl, saved);
+  if (result.status !== "role") return { result, saved, changed: null };
+  const kept = load(`${storeKey}:role:${result.view.role}`);
+  const again = await checkView(url, keysUrl, kept);
+  if (again.status === "role") throw new Error("the role changed between two answers");
+  return { result: again, saved: kept, changed: { from: saved.role, to: again.view.role, before: kept } };
+}
+
+const ROLES = { gm: "the GM", member: "a member" };
+
+function couldNot(saved, error) {
+  const alarm = document.getElementById("view-alarm");
+  alarm.querySelector("h2").textContent = "Couldn't check your history";
+  alarm.querySelector("p").textContent =
+    `The server didn't let this browser check your view of the log (${error.message || "no answer"}). ` +
+    `This browser still keeps the record of what you saw on ${when(saved)} (${saved.length} entries) and ` +
+    "checks it again on your next visit.";
+  alarm.hidden = false;
+}
+
 async function run(box) {
   const storeKey = `poolside:view:${box.dataset.campaign}:${box.dataset.member}`;
-  let saved = null;
-  try {
-    saved = JSON.parse(window.localStorage.getItem(storeKey) || "null");
-  } catch {
-    saved = null;
+  const newest = load(storeKey);
+  if (newest && newest.role && !load(`${storeKey}:role:${newest.role}`)) {
+    window.localStorage.setItem(`${storeKey}:role:${newest.role}`, JSON.stringify(newest));
   }
-  let result;
+  let checked;
   try {
-    result = await checkView(box.dataset.url, box.dataset.keysUrl, saved);
-  } catch {
-    return; // offline, or the server busy: nothing checked, nothing said, nothing saved
+    checked = await checkWithRoles(box, storeKey, newest);
+  } catch (error) {
+    // Offline, the server busy or refusing: said, once a record exists that it kept from being
+    // checked; nothing saved.
+    if (newest) couldNot(newest, error);
+    return;
   }
+  const { result, saved, changed } = checked;
   const { status, head, view } = result;
-  if (status === "ok" || status === "role") {
-    const keep = { length: head.length, hash: head.hash, key: head.key, signature: head.signature, role: view.role, at: new Date().toISOString() };
+  if (status === "ok") {
+    const keep = { length: head.length, hash: head.hash, key: head.key, signature: head.signature, role: view.role, counted: result.counted, at: new Date().toISOString() };
     window.localStorage.setItem(storeKey, JSON.stringify(keep));
+    window.localStorage.setItem(`${storeKey}:role:${view.role}`, JSON.stringify(keep));
     box.querySelector(".view-check-short").textContent = "✓";
-    box.querySelector(".visually-hidden").textContent =
-      status === "role"
-        ? "Your role changed: this browser now keeps a new record of your view of the log."
-        : `Verified: your view of this log (${head.length} entries) is signed by the server` +
-          (saved ? " and still holds everything this browser saw before." : ".");
+    const verified =
+      `Verified: your view of this log (${head.length} entries) is signed by the server` +
+      (saved ? " and still holds everything this browser saw before." : ".") +
+      (result.counted && result.counted.seen ? ` Your rolls count up to #${result.counted.seen} with none missing.` : "");
+    const as = (role) => ROLES[role] || role;
+    box.querySelector(".visually-hidden").textContent = changed
+      ? `Your role changed from ${as(changed.from)} to ${as(changed.to)}. ${verified} The record of ` +
+        `your view as ${as(changed.from)} is kept too.`
+      : verified;
+    if (changed) {
+      box.querySelector(".view-check-word").textContent = ` verified as ${as(changed.to)} (your role changed)`;
+      box.classList.add("view-check-changed");
+      box.classList.add("view-check-changed");
+    }
     box.hidden = false;
     return;
   }
   const alarm = document.getElementById("view-alarm");
-  alarm.querySelector("p").textContent = WORDS[status](saved, head);
+  alarm.querySelector("p").textContent = WORDS[status](saved, head, result.gap);
   alarm.hidden = false;
 }
 

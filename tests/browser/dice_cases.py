@@ -126,7 +126,9 @@ PUBLISHED = TEST_KEY.published(datetime(2026, 1, 1, tzinfo=UTC), None)
 
 def _proven_faces(label: str, groups: tuple[tuple[str, int, int], ...]) -> tuple[Any, ...]:
     """Faces drawn from the VRF as the server draws them, and the proof record it keeps."""
-    dice = VrfDice(TEST_KEY, 7, label, "nonce-from-the-browser", lambda: (12, "ab" * 32, "cd" * 32))
+    dice = VrfDice(
+        TEST_KEY, 7, label, "nonce-from-the-browser", lambda: (12, "ab" * 32, "cd" * 32, 1), 3
+    )
     return dice.draw(groups), dice.record()
 
 

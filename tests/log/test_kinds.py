@@ -10,9 +10,9 @@ import pytest
 from log.models import KINDS, Kind, KindInfo, kind_info, kinds_where
 from log.models.kinds import THE_APPS_OWN_KINDS, register_kind
 
-# The newest migration that froze the app's own kinds (0002 opened them, 0005 added "punch" and
+# The newest migration that froze the app's own kinds (0002 opened them, 0006 added "punch" and
 # "refresh").
-open_kinds = importlib.import_module("log.migrations.0005_refresh_and_punch_kinds")
+open_kinds = importlib.import_module("log.migrations.0006_refresh_and_punch_kinds")
 trial_triggers = importlib.import_module("rolls.migrations.0015_trial_triggers")
 
 

@@ -11,9 +11,19 @@ from typing import Any
 
 from proofs.dice import VrfDice
 from proofs.keys import ServerKey
-from proofs.protocol import canonical, entry_message, head_message
+from proofs.protocol import (
+    SUITE,
+    alpha_bytes,
+    canonical,
+    entry_message,
+    faces_from_beta,
+    head_message,
+    position,
+    roller_secret,
+)
 
 CAMPAIGN = 7
+ROLLER = 3  # the user whose rolls these are (alpha version 2's counter)
 SECRET = "5e" * 32
 ZERO = "0" * 64
 TEST_KEY = ServerKey.from_seed(hashlib.sha256(b"poolside test key").digest())
@@ -33,12 +43,41 @@ def published(key: ServerKey = TEST_KEY) -> dict[str, Any]:
     return key.published(datetime(2026, 1, 1, tzinfo=UTC), None)
 
 
-def _entry(seq: int, prev: str, label: str, groups: Any, key: ServerKey) -> dict[str, Any]:
+def legacy_proof(seq: int, prev: str, label: str, groups: Any, key: ServerKey) -> Any:
+    """A version 1 proof (the chain position in alpha), as entries before counters have."""
+    pool = [list(group) for group in groups]
+    alpha = {
+        "v": 1,
+        "campaign": CAMPAIGN,
+        "position": position(CAMPAIGN, seq, prev, SECRET),
+        "target": label,
+        "pool": pool,
+        "nonce": f"nonce-{seq:04d}",
+    }
+    pi, beta = key.prove(alpha_bytes(alpha))
+    proof = {"v": 1, "suite": SUITE, "key": key.id, "alpha": alpha, "pi": pi.hex()}
+    return proof, faces_from_beta(beta, pool)
+
+
+def _entry(
+    seq: int, prev: str, label: str, groups: Any, key: ServerKey, n: int = 0, legacy: bool = False
+) -> dict[str, Any]:
     record: dict[str, Any] = {"seq": seq, "prev_hash": prev, "label": label}
+    record |= {"user_id": ROLLER, "player": "alice"}
     if groups is None:
         record.update(faces=[], proof={})
+    elif legacy:
+        proof, faces = legacy_proof(seq, prev, label, groups, key)
+        record["faces"] = [
+            {"kind": kind, "face": face}
+            for (kind, _, _), group in zip(groups, faces, strict=True)
+            for face in group
+        ]
+        record["proof"] = proof
     else:
-        dice = VrfDice(key, CAMPAIGN, label, f"nonce-{seq:04d}", lambda: (seq, prev, SECRET))
+        dice = VrfDice(
+            key, CAMPAIGN, label, f"nonce-{seq:04d}", lambda: (seq, prev, SECRET, n), ROLLER
+        )
         faces = dice.draw(groups)
         record["faces"] = [
             {"kind": kind, "face": face}
@@ -52,11 +91,17 @@ def _entry(seq: int, prev: str, label: str, groups: Any, key: ServerKey) -> dict
     return record
 
 
-def gm_export(key: ServerKey = TEST_KEY) -> dict[str, Any]:
-    """A GM's export: every entry with its place in the chain, the head, the position secret."""
-    entries, prev = [], ZERO
+def gm_export(
+    key: ServerKey = TEST_KEY, skip: int | None = None, legacy: bool = False
+) -> dict[str, Any]:
+    """A GM's export: every entry with its place in the chain, the head, the position secret.
+    ``skip``: a number of the roller's the server drew dice for and never logged (a grinding
+    server); ``legacy``: version 1 proofs (the chain position), as before counters."""
+    entries, prev, n = [], ZERO, 0
     for seq, (label, groups) in enumerate(ROLLS, start=1):
-        entries.append(_entry(seq, prev, label, groups, key))
+        if groups is not None:
+            n += 1 + (n + 1 == skip)
+        entries.append(_entry(seq, prev, label, groups, key, n, legacy))
         prev = entries[-1]["hash"]
     head = {"length": len(entries), "hash": prev, "key": key.id}
     head["signature"] = key.sign(head_message(CAMPAIGN, len(entries), prev))
@@ -69,15 +114,20 @@ def gm_export(key: ServerKey = TEST_KEY) -> dict[str, Any]:
     }
 
 
-def player_export(key: ServerKey = TEST_KEY) -> dict[str, Any]:
-    """A player's export: no chain, no positions, and a hidden entry as a placeholder."""
-    export = gm_export(key)
+def player_export(key: ServerKey = TEST_KEY, skip: int | None = None) -> dict[str, Any]:
+    """A player's export: no chain, no positions, and a hidden entry as a placeholder (another
+    player's: alice's own count has no room for it), and alice's counter secret."""
+    export = gm_export(key, skip)
     del export["chain_head"], export["position_secret"]
     for record in export["entries"]:
         for name in ("seq", "prev_hash", "signature", "signed_by"):
             del record[name]
-    export["entries"].insert(1, {"placeholder": True})
+    export["entries"].insert(1, {"placeholder": True, "player": "bob"})
+    export |= {"exported_by": "alice", "counter": {"roller": ROLLER, "secret": ALICE_SECRET}}
     return export
+
+
+ALICE_SECRET = roller_secret(SECRET, CAMPAIGN, ROLLER)
 
 
 def clone(export: dict[str, Any]) -> dict[str, Any]:

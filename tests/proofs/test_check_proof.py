@@ -8,16 +8,17 @@ from proofs.protocol import (
     ProofError,
     alpha_bytes,
     check_proof,
+    counter,
     ecvrf_verify,
     faces_from_beta,
-    position,
+    roller_secret,
 )
 from tests.proofs.builders import (
     CAMPAIGN,
     OTHER_KEY,
+    ROLLER,
     SECRET,
     TEST_KEY,
-    ZERO,
     clone,
     gm_export,
     published,
@@ -52,9 +53,9 @@ def test_the_proof_record_follows_the_spec(cogent):
     assert proof["key"] == TEST_KEY.id and len(proof["pi"]) == 160
     alpha = proof["alpha"]
     assert alpha == {
-        "v": 1,
+        "v": 2,
         "campaign": CAMPAIGN,
-        "position": position(CAMPAIGN, 1, ZERO, SECRET),
+        "counter": counter(CAMPAIGN, ROLLER, 1, roller_secret(SECRET, CAMPAIGN, ROLLER)),
         "target": "Athletics",
         "pool": [["d6", 4, 6]],
         "nonce": "nonce-0001",

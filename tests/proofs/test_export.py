@@ -107,10 +107,12 @@ def test_an_entry_signed_by_an_unknown_key_is_caught(gm):
     assert f"entry 3: entry signature: unknown or unpublished key '{OTHER_KEY.id}'" in problems
 
 
-def test_a_proof_moved_to_another_place_is_caught(gm):
-    # The 4th entry's roll claims the 1st entry's proof (same label, pool, faces): the position
-    # commitment is what ties a proof to its place in the chain.
-    export = clone(gm)
+def test_a_proof_moved_to_another_place_is_caught():
+    # Entries from before counters (alpha version 1): the 4th entry's roll claims the 1st
+    # entry's proof (same label, pool, faces): the position commitment is what ties a version 1
+    # proof to its place in the chain.
+    export = gm_export(legacy=True)
+    assert verify_export(export).ok
     export["entries"][3]["proof"] = clone(export["entries"][0]["proof"])
     export["entries"][3]["faces"] = clone(export["entries"][0]["faces"])
     export["entries"][3]["label"] = export["entries"][0]["label"]
@@ -140,3 +142,50 @@ def test_tampered_faces_are_reported_with_the_entry(player):
         "entry 1 ('Athletics'): entry's faces do not follow from the VRF output"
     ]
     assert report.summary().startswith("FAILED: 1 problem(s), first: entry 1 ('Athletics')")
+
+
+# --- alpha version 2: each roller's counter ---------------------------------------------------
+
+
+def test_the_proofs_count_the_rollers_rolls_and_no_position_is_proven(gm):
+    alphas = [e["proof"]["alpha"] for e in gm["entries"] if e["proof"]]
+    assert [a["v"] for a in alphas] == [2, 2, 2] and not any("position" in a for a in alphas)
+    assert len({a["counter"] for a in alphas}) == 3
+
+
+def test_a_roll_drawn_and_not_logged_is_a_gap_in_the_gms_export():
+    """A grinding server: it drew the roller's roll #2, disliked it, and logged #3 instead."""
+    problems = _problems(gm_export(skip=2))
+    assert problems == [
+        "entry 2: roller 3's roll #3, but #2 is not in the log: dice were drawn for it and "
+        "never logged"
+    ]
+
+
+def test_a_roll_drawn_and_not_logged_is_a_gap_in_the_players_own_export():
+    assert verify_export(player_export()).ok
+    problems = _problems(player_export(skip=2))
+    assert problems == [
+        "entry 3: your roll #3, but #2 is not in the log: dice were drawn for it and never logged"
+    ]
+
+
+def test_a_blind_roll_of_ones_own_may_stand_in_a_gap():
+    export = player_export(skip=2)
+    export["entries"].insert(2, {"placeholder": True, "player": "alice"})
+    assert verify_export(export).ok
+
+
+def test_a_counter_used_twice_is_caught(gm):
+    export = clone(gm)
+    # The 4th entry's roll claims the 1st entry's proof: the same number twice (a re-roll).
+    export["entries"][3]["proof"] = clone(export["entries"][0]["proof"])
+    export["entries"][3]["faces"] = clone(export["entries"][0]["faces"])
+    export["entries"][3]["label"] = export["entries"][0]["label"]
+    assert _problems(export) == ["entry 4: roller 3's roll #1, but that was used"]
+
+
+def test_another_members_secret_opens_none_of_the_rolls(player):
+    export = clone(player)
+    export["counter"]["secret"] = "ab" * 32
+    assert _problems(export)[0] == "entry 1: the proof's counter is none of your rolls"

@@ -85,9 +85,9 @@ def _dice(calls=None, nonce="roller-nonce-1"):
     def position():
         if calls is not None:
             calls.append(1)
-        return (5, "cd" * 32, SECRET)
+        return (5, "cd" * 32, SECRET, 1)
 
-    return VrfDice(TEST_KEY, 7, "Athletics", nonce, position)
+    return VrfDice(TEST_KEY, 7, "Athletics", nonce, position, 3)
 
 
 def test_a_draw_proves_its_faces():

@@ -162,14 +162,14 @@ def another_process_appends_first(monkeypatch, character, noted):
     write, turn, raced, results = log.ChainSQL.write, log._append_turn, [], []
     here = threading.current_thread()
 
-    def other_process_first(self, cursor, entry, signature, *, expected):
+    def other_process_first(self, cursor, entry, signature, counters, *, expected):
         if threading.current_thread() is not here:  # the other "process"
-            return write(self, cursor, entry, signature, expected=expected)
+            return write(self, cursor, entry, signature, counters, expected=expected)
         if not raced:
             raced.append(noted(entry))
             with ThreadPoolExecutor(1) as pool:
                 pool.submit(lambda: (append(character), connection.close())).result()
-        results.append(write(self, cursor, entry, signature, expected=expected))
+        results.append(write(self, cursor, entry, signature, counters, expected=expected))
         return results[-1]
 
     # A process's appends take turns on its own locks: the other process has its own.
@@ -205,9 +205,10 @@ def test_dice_drawn_for_a_place_another_roll_took_are_drawn_again_under_the_lock
     monkeypatch, client
 ):
     """A plain roll's dice are drawn for the head as last known (docs/verifiable-dice.md). When
-    another process appends between the draw and the write, nothing is written (those dice were
-    for a place now taken) and the roll is made again under the head's lock, with dice drawn for
-    its true place: the proof's position is the entry's own, and verify_log agrees."""
+    another process appends between the draw and the write, nothing is written (that place is
+    taken) and the roll is made again under the head's lock — with the same nonce (the server's,
+    drawn once, as none was sent) and the roller's same number, so the same proof and the same
+    dice: losing a race, or a server refusing a roll, buys no re-roll. verify_log agrees."""
     from log.models import LogHead
     from log.models.keys import keys_by_id
     from proofs import protocol as poolside_verify
@@ -216,7 +217,7 @@ def test_dice_drawn_for_a_place_another_roll_took_are_drawn_again_under_the_lock
     character = CharacterFactory(campaign__system=System.COGENT)
     append(character)
     raced, results = another_process_appends_first(
-        monkeypatch, character, lambda e: e.proof["alpha"]["position"]
+        monkeypatch, character, lambda e: (e.proof, e.faces)
     )
     client.force_login(character.owner)
     skill = character.cogent.skills.get(name="Athletics")
@@ -226,11 +227,9 @@ def test_dice_drawn_for_a_place_another_roll_took_are_drawn_again_under_the_lock
     assert response.status_code == 302
     assert results == [False, True]  # the first place was taken; rolled again under the lock
     entry = RollEntry.objects.get(campaign=character.campaign, seq=3)
-    assert entry.proof["alpha"]["position"] != raced[0]
-    secret = LogHead.objects.get(campaign=character.campaign).position_secret
-    assert entry.proof["alpha"]["position"] == poolside_verify.position(
-        character.campaign_id, 3, entry.prev_hash, secret
-    )
+    assert (entry.proof, entry.faces) == raced[0]
+    head = LogHead.objects.get(campaign=character.campaign)
+    assert head.counters == {str(character.owner.pk): 1}
     record = {"label": entry.label, "faces": entry.faces, "proof": entry.proof}
     poolside_verify.check_proof(record, keys_by_id())
     assert RollEntry.objects.verify_chain(character.campaign_id).intact

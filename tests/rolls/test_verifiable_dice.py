@@ -37,10 +37,9 @@ def check(entry: RollEntry) -> None:
     poolside_verify.check_proof(record, keys_by_id())
     head = LogHead.objects.get(campaign_id=entry.campaign_id)
     alpha = entry.proof["alpha"]
-    assert alpha["campaign"] == entry.campaign_id
-    assert alpha["position"] == poolside_verify.position(
-        entry.campaign_id, entry.seq, entry.prev_hash, head.position_secret
-    )
+    assert alpha["campaign"] == entry.campaign_id and alpha["v"] == 2
+    mine = poolside_verify.roller_secret(head.position_secret, entry.campaign_id, entry.user_ref)
+    assert poolside_verify.counter_n(alpha, entry.user_ref, mine, 100) is not None
 
 
 def test_a_roll_s_dice_come_with_a_proof_that_checks(client, party):
@@ -165,7 +164,7 @@ def test_a_log_cut_back_to_an_earlier_head_is_caught(client, party):
 def test_a_proof_moved_to_another_place_is_caught(client, party):
     first = roll_athletics(client, party, Visibility.PUBLIC)
     second = roll_athletics(client, party, Visibility.PUBLIC)
-    assert first.proof["alpha"]["position"] != second.proof["alpha"]["position"]
+    assert first.proof["alpha"]["counter"] != second.proof["alpha"]["counter"]
     # The copy repeats the first roll's nonce, which the database refuses; a hostile host
     # drops the index that refuses it first.
     tamper("DROP INDEX roll_entry_unique_nonce", [])

@@ -10,9 +10,11 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
+from nacl.exceptions import BadSignatureError
+from nacl.signing import VerifyKey
 
 from log.models import LogHead, Visibility
-from log.models.keys import server_key
+from log.models.keys import published_keys, server_key
 from proofs.protocol import head_message
 from proofs.witness import Witness
 from rolls.models import WebhookDelivery, WebhookFormat
@@ -35,9 +37,9 @@ def head_of(campaign):
 
 
 def token_now(campaign) -> str:
-    """The fingerprint the page would post now, as its token."""
+    """The fingerprint the page would post now, as the GM keeps it (with its salt)."""
     (delivery,) = queue_witness(campaign.pk)
-    return delivery.witness_token.token
+    return delivery.witness_token.gm_copy
 
 
 # --- queued when a session ends ------------------------------------------------------------
@@ -57,14 +59,18 @@ def test_ending_a_session_posts_the_head_it_ended_on_to_the_webhooks_that_want_i
     assert (head.length, head.hash) == (marker.seq, marker.hash)  # the end marker's own head
     assert {d.webhook_id for d in witnesses()} == {wants.pk, also.pk}
     for delivery in witnesses():
-        assert delivery.witness | {"at": ""} == {
+        assert delivery.witness | {"at": "", "salt": "", "token_signature": ""} == {
             "campaign": party.campaign.pk,
             "length": head.length,
             "hash": head.hash,
             "signature": head.signature,
             "key": head.signed_by,
+            "salt": "",
+            "token_signature": "",
+            "token_key": server_key().id,
             "at": "",
         }
+        assert len(delivery.witness["salt"]) == 64
         # Sent after the "Session ended" marker: the channel reads the end, then the fingerprint.
         ended = WebhookDelivery.objects.get(webhook_id=delivery.webhook_id, entry=marker)
         assert ended.pk < delivery.pk
@@ -154,19 +160,22 @@ def test_the_bodies_carry_the_token_and_nothing_of_the_log(party):
     signed = WebhookFactory(campaign=party.campaign)
     deliveries = {d.webhook_id: d for d in queue_witness(party.campaign.pk)}
     head = head_of(party.campaign)
-    expected = Witness.of_head(
-        party.campaign.pk, head.length, head.hash, head.signed_by, head.signature
+    snapshot = deliveries[signed.pk].witness
+    assert snapshot == deliveries[discord.pk].witness  # one snapshot, one token for all
+    salted = hashlib.sha256(
+        bytes.fromhex(snapshot["salt"]) + head_message(party.campaign.pk, head.length, head.hash)
+    ).hexdigest()
+    expected = Witness(
+        party.campaign.pk, salted, server_key().id, snapshot["token_signature"], "v2"
     )
     token = expected.token
+    assert token == deliveries[signed.pk].witness_token.token
     assert token == ":".join(
-        [
-            "poolside-head",
-            "v1",
-            str(party.campaign.pk),
-            hashlib.sha256(head_message(party.campaign.pk, head.length, head.hash)).hexdigest(),
-            head.signed_by,
-            head.signature,
-        ]
+        ["poolside-head", "v2", str(party.campaign.pk), salted, server_key().id, expected.signature]
+    )
+    # Signed over the commitment, not the head's message: the signature is no oracle.
+    VerifyKey(bytes.fromhex(published_keys()[-1]["signing_key"])).verify(
+        b"poolside witness v1\n" + salted.encode(), bytes.fromhex(expected.signature)
     )
 
     body, headers = request_for(discord, deliveries[discord.pk])
@@ -185,6 +194,7 @@ def test_the_bodies_carry_the_token_and_nothing_of_the_log(party):
         assert token in text
         for secret in (head.hash, head_of(party.campaign).hash, '"length"', f"#{head.length}"):
             assert secret not in text
+        assert snapshot["salt"] not in text and head.signature not in text
     body, headers = request_for(signed, deliveries[signed.pk])
     payload = json.loads(body)
     assert payload == {
@@ -196,8 +206,8 @@ def test_the_bodies_carry_the_token_and_nothing_of_the_log(party):
         },
         "token": token,
         "commitment": expected.commitment,
-        "key": head.signed_by,
-        "signature": head.signature,
+        "key": server_key().id,
+        "signature": expected.signature,
         "at": deliveries[signed.pk].witness["at"],
     }
     assert headers["Poolside-Signature"].startswith("sha256=")
@@ -209,7 +219,7 @@ def test_a_fingerprint_reaches_a_real_receiver(party, receiver):
     token = token_now(party.campaign)
     assert deliver(webhook) == "drained"
     (request,) = receiver.received
-    assert request.json["event"] == "witness" and request.json["token"] == token
+    assert request.json["event"] == "witness" and token.startswith(request.json["token"] + ":")
     assert witnesses().get().status == "delivered"
 
 
@@ -258,18 +268,27 @@ def test_a_token_with_a_bad_signature_fails(party):
     (entry,) = append(party.pc)
     witness = Witness.parse(token_now(party.campaign))
     # The entry's own signature: the server's, but over another message.
-    forged = Witness(witness.campaign, witness.commitment, witness.key, entry.signature)
-    code, err = verify(party.campaign.pk, "--witness", forged.token)
+    forged = Witness(
+        witness.campaign, witness.commitment, witness.key, entry.signature, "v2", witness.salt
+    )
+    code, err = verify(party.campaign.pk, "--witness", forged.gm_copy)
     assert code == 1 and "witness token of head #1 is not signed" in err
-    unknown = Witness(witness.campaign, witness.commitment, "0" * 16, witness.signature)
-    assert verify("--witness", unknown.token)[0] == 1
+    unknown = Witness(
+        witness.campaign, witness.commitment, "0" * 16, witness.signature, "v2", witness.salt
+    )
+    assert verify("--witness", unknown.gm_copy)[0] == 1
 
 
 @pytest.mark.parametrize(
     ("token", "says"),
     [
         ("hello", "not a witness token"),
-        ("poolside-head:v2:1:" + "a" * 64 + ":" + "b" * 16 + ":" + "c" * 128, "version 'v2'"),
+        ("poolside-head:v3:1:" + "a" * 64 + ":" + "b" * 16 + ":" + "c" * 128, "version 'v3'"),
+        ("poolside-head:v2:1:" + "a" * 64 + ":" + "b" * 16 + ":" + "c" * 128 + ":x", "salt"),
+        (
+            "poolside-head:v1:1:" + "a" * 64 + ":" + "b" * 16 + ":" + "c" * 128 + ":" + "d" * 64,
+            "no salt",
+        ),
         ("poolside-head:v1:x:" + "a" * 64 + ":" + "b" * 16 + ":" + "c" * 128, "not a campaign"),
         ("poolside-head:v1:1:" + "A" * 64 + ":" + "b" * 16 + ":" + "c" * 128, "commitment"),
         ("poolside-head:v1:1:" + "a" * 64 + ":" + "b" * 15 + ":" + "c" * 128, "key"),
@@ -288,3 +307,75 @@ def test_a_token_of_another_campaign_is_a_clear_error(party):
     other = CampaignFactory()
     with pytest.raises(CommandError, match=f"of campaign {party.campaign.pk}, not campaign"):
         call_command("verify_log", other.pk, "--witness", token)
+
+
+def test_a_posted_token_needs_its_salt_and_a_version_1_token_still_checks(party):
+    WebhookFactory(campaign=party.campaign)
+    append(party.pc, 2)
+    posted = Witness.parse(token_now(party.campaign)).token
+    with pytest.raises(CommandError, match="needs its salt"):
+        call_command("verify_log", "--witness", posted, stdout=StringIO(), stderr=StringIO())
+    # A token posted before tokens were salted: the head's own signature over its message.
+    head = head_of(party.campaign)
+    digest = hashlib.sha256(head_message(party.campaign.pk, 2, head.hash)).hexdigest()
+    old = Witness(party.campaign.pk, digest, head.signed_by, head.signature, "v1")
+    code, out = verify(party.campaign.pk, "--witness", old.token)
+    assert code == 0 and "witnessed head #2 found" in out
+
+
+def test_the_gms_export_keeps_each_token_with_its_salt_and_a_players_does_not(client, party):
+    WebhookFactory(campaign=party.campaign)
+    WebhookFactory(campaign=party.campaign, format=WebhookFormat.DISCORD)
+    append(party.pc, 2)
+    deliveries = queue_witness(party.campaign.pk)
+    gm_copy = deliveries[0].witness_token.gm_copy
+    url = reverse("campaign_log_json", args=[party.campaign.pk])
+    client.force_login(party.gm)
+    exported = json.loads(b"".join(client.get(url).streaming_content))
+    assert exported["witnesses"] == [
+        {
+            "token": gm_copy.rsplit(":", 1)[0],
+            "gm_copy": gm_copy,
+            "length": 2,
+            "at": deliveries[0].witness["at"],
+        }
+    ]
+    assert verify(party.campaign.pk, "--witness", exported["witnesses"][0]["gm_copy"])[0] == 0
+    client.force_login(party.player)
+    body = b"".join(client.get(url).streaming_content).decode()
+    assert "witnesses" not in json.loads(body) and gm_copy.rsplit(":", 1)[1] not in body
+
+
+def test_a_player_with_their_export_and_the_token_learns_no_length(client, party):
+    """The attack of the review: alice holds every readable entry's hash (her export) and the
+    token the channel shows; she tries each length with each hash (and the empty log), against
+    the commitment and against the signature. Nothing may match."""
+    signed = WebhookFactory(campaign=party.campaign)
+    append(party.pc, 3)
+    append(party.pc, label="Whisper", visibility=Visibility.GM_ONLY)
+    append(party.pc, label="Sneak", visibility=Visibility.SECRET)
+    append(party.pc, 2)  # the newest entry is public: the head's hash is one alice holds
+    (delivery,) = queue_witness(party.campaign.pk)
+    posted = json.loads(request_for(signed, delivery)[0])
+    witness = Witness.parse(posted["token"])
+    client.force_login(party.player)
+    exported = json.loads(
+        b"".join(
+            client.get(reverse("campaign_log_json", args=[party.campaign.pk])).streaming_content
+        )
+    )
+    hashes = {"0" * 64} | {e["hash"] for e in exported["entries"] if e.get("hash")}
+    assert head_of(party.campaign).hash in hashes  # what made the old token an oracle
+    signing = VerifyKey(bytes.fromhex(published_keys()[-1]["signing_key"]))
+    matches = []
+    for length in range(0, 4 * len(exported["entries"]) + 10):
+        for hash in hashes:
+            message = head_message(party.campaign.pk, length, hash)
+            if hashlib.sha256(message).hexdigest() == witness.commitment:
+                matches.append((length, "commitment"))
+            try:
+                signing.verify(message, bytes.fromhex(witness.signature))
+                matches.append((length, "signature"))
+            except BadSignatureError:
+                pass
+    assert matches == []

@@ -25,8 +25,9 @@ class Command(BaseCommand):
             action="append",
             default=[],
             metavar="TOKEN",
-            help="A witness token (poolside-head:v1:…, the log's fingerprint a webhook posted): "
-            "its campaign's log must hold the head it was taken of. Repeatable.",
+            help="The GM's copy of a witness token (poolside-head:v2:…:<salt>, the log's "
+            "fingerprint a webhook posted, with the salt the GM's export keeps; a v1 token as "
+            "posted): its campaign's log must hold the head it was taken of. Repeatable.",
         )
 
     def handle(
@@ -85,7 +86,15 @@ def _parse(tokens: list[str]) -> list[Witness]:
     witnesses = []
     for token in tokens:
         try:
-            witnesses.append(Witness.parse(token))
+            witness = Witness.parse(token)
         except WitnessError as error:
             raise CommandError(f"Can't read the witness token {token[:40]!r}: {error}.") from None
+        if witness.version != "v1" and witness.salt is None:
+            # The posted token can't be checked alone: that is what keeps it from telling the
+            # channel anything. The GM's copy carries the salt.
+            raise CommandError(
+                f"The witness token {token[:40]!r} needs its salt: give the GM's copy (the "
+                "token followed by :<salt>), from the GM's JSON export or the webhooks page."
+            )
+        witnesses.append(witness)
     return witnesses

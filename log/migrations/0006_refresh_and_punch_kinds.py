@@ -73,7 +73,7 @@ def _operations() -> list[Operation]:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("log", "0004_unique_nonce"),
+        ("log", "0005_head_counters"),
     ]
 
     operations = [
