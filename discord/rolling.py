@@ -17,7 +17,7 @@ from discord.commands import ACTION, CALL, LIST_SEPARATOR, TARGET
 from discord.context import Here, Stop
 from rolls.models import RollCall
 from rolls.rolling.actions import make_roll
-from rolls.rolling.display import headline
+from rolls.rolling.display import headline, success_words
 from rolls.rolling.forms.base import RollForm
 from rolls.rolling.panel_values import NotSingle, bound_panel
 from rolls.rolling.targets import Target, sheet_targets, target_for_roller
@@ -135,6 +135,7 @@ def odds(here: Here, options: dict[str, object]) -> dict[str, object]:
     plan = form.plan
     assert plan is not None
     lines = [f"**{b.label}**: {b.exact} ({b.percent})" for b in plan.bands]
+    lines.append(f"Chance of success: {success_words(plan.bands)}")
     fields: list[payloads.EmbedField] = [
         {"name": "Pool", "value": payloads.plain(plan.breakdown) or "—", "inline": False}
     ]
