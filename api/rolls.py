@@ -32,7 +32,8 @@ from rolls.rolling.display import Band
 from rolls.rolling.followups import FollowUp
 from rolls.rolling.forms.base import RollForm
 from rolls.rolling.panel_values import NotSingle, bound_panel
-from rolls.rolling.targets import Target, sheet_targets, target_for_roller
+from rolls.rolling.targets import Target, target_for_roller
+from rolls.rolling.waiting import priced_targets
 from rules import cogent
 from sheets.access import campaign_for_member, character_for_reader
 from sheets.models import Character, Membership, Refused
@@ -67,6 +68,11 @@ class TargetOut(Schema):
     pool: dict[str, object] = Field(description="The dice at the panel's default options")
     odds: list[Odds] = Field(description="At the panel's default options")
     url: str = Field(description="This target in the API: options, pool and odds")
+    assist: str | None = Field(
+        None,
+        description="An assist is waiting for the character's next action (shown only to who "
+        "may roll it): its effect; the pool and odds take it, as the target's detail does",
+    )
 
 
 class Choice(Schema):
@@ -356,7 +362,7 @@ WRITES: dict[str, Any] = {
 def targets(request: HttpRequest, pk: Id) -> list[dict[str, object]]:
     """Every rollable row of the sheet with its odds at the panel's default options — what the
     sheet shows beside each Roll button. Anyone who may read the character may list them."""
-    character, _ = character_for_reader(request, pk)  # type: ignore[arg-type]
+    character, membership = character_for_reader(request, pk)  # type: ignore[arg-type]
     return [
         {
             "kind": row.target.kind,
@@ -365,8 +371,9 @@ def targets(request: HttpRequest, pk: Id) -> list[dict[str, object]]:
             "pool": row.pool,
             "odds": _odds(row.bands),
             "url": _target_url(request, row.target),
+            "assist": row.assist or None,
         }
-        for row in sheet_targets(character)
+        for row in priced_targets(character, membership)
     ]
 
 
@@ -405,6 +412,7 @@ def roll(
     needs_roll_scope(request)
     values = body.model_dump(exclude={"action"})
     found, membership, form = _loaded_form(request, pk, kind, target_pk, values)
+    _assist_said(form, values)
     if not form.is_valid() or form.plan is None:
         raise invalid(form, "The roll wasn't made: some options are not valid.")
     if body.action not in {action.name for action in form.plan.actions}:
@@ -415,6 +423,25 @@ def roll(
         )
     entry, _ = make_roll(request.user, found, form, body.action, form.data)
     return Status(201, entry_out(request, entry.pk, membership))
+
+
+def _assist_said(form: RollForm, values: dict[str, object]) -> None:
+    """Taking an assist is explicit in the API (issue 48): when one waits, a roll says
+    ``use_assist`` true or false — a client that never heard of assists would otherwise spend
+    it unawares (the panel shows it ticked, so a page's roll has said so)."""
+    waiting = getattr(form, "waiting_assist", None)
+    if waiting is None or values.get("use_assist") is not None:
+        return
+    raise ApiError(
+        422,
+        "The roll wasn't made: an assist is waiting.",
+        {
+            "use_assist": [
+                f"{waiting.by_name}'s assist ({waiting.effect_text}) waits for this "
+                "character's next action: say true to take it, or false to keep it for later."
+            ]
+        },
+    )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,14 +1,17 @@
-"""§8 "Odds wording" and exact percents through Discord: ``/odds`` says how much of a Cold Stars
-chance of success is a Costly success, Correct's button gives the chances of better, the same and
-worse, and every percent is rounded half up on the exact fraction."""
+"""Issue 48 through Discord: ``/odds`` says how much of a Cold Stars chance of success is a
+Costly success, Correct's button gives the chances of better, the same and worse, every percent
+is rounded half up on the exact fraction, and a waiting assist is priced and marked in the lists
+as ``/odds`` prices it."""
 
 import pytest
+from django.test import Client
 
 from log.models import RollEntry
-from rules import cold_stars
+from rolls.models import Assist
+from rules import cogent, cold_stars
 from sheets.models import System
-from tests.discord.helpers import buttons, command, post, roll, target_value
-from tests.rolls.helpers import athletics, seed_where
+from tests.discord.helpers import autocomplete, buttons, command, post, roll, target_value
+from tests.rolls.helpers import athletics, perception, roll_url, seed_where
 
 pytestmark = pytest.mark.django_db
 
@@ -58,3 +61,46 @@ def test_percents_are_rounded_half_up_on_the_exact_chance(client, key, table):
     asked = command(table.id("player"), "odds", target=value, challenge_level=3, extra_penalty=2)
     description = post(client, key, asked).json()["data"]["embeds"][0]["description"]
     assert "5/16 (31.3%)" in description and "1/16 (6.3%)" in description
+
+
+def test_a_waiting_assist_is_priced_and_marked_in_discord_s_lists(client, key, table, settings):
+    """Issue 48, item 3: Ada's assist waits for Bo; Bo's player's ``/sheet`` and autocomplete
+    price Bo's Perception with it, as ``/odds`` does, and say an assist is waiting; Ada's player,
+    who may not roll Bo, reads Bo's sheet without it."""
+    party = table.party
+    ada_pool = perception(party.pc).pool
+    settings.ROLLS_RNG_SEED = seed_where(
+        lambda f: cogent.assist(f) != 0, lambda rng: cogent.roll(ada_pool, rng)
+    )
+    web = Client()
+    web.force_login(party.pc.owner)
+    assisted = web.post(
+        roll_url(party.pc, "cogent-skill", perception(party.pc)),
+        {
+            "challenge_level": 3,
+            "extra_penalty": 0,
+            "action": "assist",
+            "assist_for": party.other_pc.pk,
+        },
+    )
+    assert assisted.status_code == 302 and Assist.objects.filter(used_by=None).exists()
+    value = target_value(party.other_pc, "cogent-skill", perception(party.other_pc))
+    asked = post(client, key, command(table.id("other_player"), "odds", target=value)).json()
+    odds_lines = asked["data"]["embeds"][0]["description"]
+    bo = post(client, key, command(table.id("other_player"), "sheet", character=party.other_pc.pk))
+    [line] = [
+        line
+        for line in bo.json()["data"]["embeds"][0]["description"].splitlines()
+        if line.startswith("**Perception**")
+    ]
+    assert "(an assist is waiting: Ada's assist" in line
+    for part in line.split(": ", 1)[1].split(" (")[0].split(" · "):
+        figure, label = part.split(" ", 1)
+        assert f"**{label}**: " in odds_lines and f"({figure})" in odds_lines
+    hints = post(
+        client, key, autocomplete(table.id("other_player"), "roll", "target", target="percep")
+    )
+    [choice] = hints.json()["data"]["choices"]
+    assert choice["name"].startswith("Bo · Perception (an assist is waiting): ")
+    ada = post(client, key, command(table.id("player"), "sheet", character=party.other_pc.pk))
+    assert "an assist is waiting" not in ada.json()["data"]["embeds"][0]["description"]
