@@ -33,7 +33,7 @@ from rolls.rolling.followups import FollowUp
 from rolls.rolling.forms.base import RollForm
 from rolls.rolling.panel_values import NotSingle, bound_panel
 from rolls.rolling.targets import Target, target_for_roller
-from rolls.rolling.waiting import priced_targets
+from rolls.rolling.waiting import assist_unsaid, priced_targets
 from rules import cogent
 from sheets.access import campaign_for_member, character_for_reader
 from sheets.models import Character, Membership, Refused
@@ -412,7 +412,8 @@ def roll(
     needs_roll_scope(request)
     values = body.model_dump(exclude={"action"})
     found, membership, form = _loaded_form(request, pk, kind, target_pk, values)
-    _assist_said(form, values)
+    if unsaid := assist_unsaid(form, values):  # taking a waiting assist is said, not assumed
+        raise ApiError(422, "The roll wasn't made: an assist is waiting.", {"use_assist": [unsaid]})
     if not form.is_valid() or form.plan is None:
         raise invalid(form, "The roll wasn't made: some options are not valid.")
     if body.action not in {action.name for action in form.plan.actions}:
@@ -423,25 +424,6 @@ def roll(
         )
     entry, _ = make_roll(request.user, found, form, body.action, form.data)
     return Status(201, entry_out(request, entry.pk, membership))
-
-
-def _assist_said(form: RollForm, values: dict[str, object]) -> None:
-    """Taking an assist is explicit in the API (issue 48): when one waits, a roll says
-    ``use_assist`` true or false — a client that never heard of assists would otherwise spend
-    it unawares (the panel shows it ticked, so a page's roll has said so)."""
-    waiting = getattr(form, "waiting_assist", None)
-    if waiting is None or values.get("use_assist") is not None:
-        return
-    raise ApiError(
-        422,
-        "The roll wasn't made: an assist is waiting.",
-        {
-            "use_assist": [
-                f"{waiting.by_name}'s assist ({waiting.effect_text}) waits for this "
-                "character's next action: say true to take it, or false to keep it for later."
-            ]
-        },
-    )
 
 
 # ---------------------------------------------------------------------------------------------

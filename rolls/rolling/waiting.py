@@ -8,9 +8,8 @@ anyone else a row reads as it always did.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rolls.models.assists import Assist
 from rolls.rolling.panel_values import bound_panel
@@ -29,7 +28,7 @@ ASSIST_WAITING = "an assist is waiting"
 class Priced:
     """A row's pool and odds with the waiting assist taken, and the assist's effect in words."""
 
-    pool: dict[str, Any]
+    pool: dict[str, object]
     bands: list[Band]
     assist: str  # "Ada's assist: +1 win"
 
@@ -38,19 +37,18 @@ def waiting_assist(character: Character, membership: Membership | None) -> Assis
     """The assist waiting for ``character``'s next action, if ``membership`` may know of it (it
     may roll the character) and the system has assists; one query, remembered on the character
     for the rest of the request (a sheet asks once per row)."""
-    if membership is None or not rule_system_of(character.campaign).rolling.has_assists:
-        return None
-    if not character.can_roll(membership):
+    if membership is None or not character.can_roll(membership):
         return None
     cache = character.__dict__.setdefault("_waiting_assist", {})
     if "found" not in cache:
-        cache["found"] = Assist.objects.waiting_for(character).first()
+        has_assists = rule_system_of(character.campaign).rolling.has_assists
+        cache["found"] = Assist.objects.waiting_for(character).first() if has_assists else None
     found: Assist | None = cache["found"]
     return found
 
 
 def with_waiting_assist(
-    character: Character, kind: str, obj: Any, membership: Membership | None
+    character: Character, kind: str, obj: object, membership: Membership | None
 ) -> Priced | None:
     """The row as its panel opens when an assist waits: the plan at the panel's defaults, which
     take the assist; None when none waits for this member to know of, or the row doesn't take
@@ -84,11 +82,26 @@ def priced_targets(character: Character, membership: Membership | None) -> list[
     return rows
 
 
-def remember_waiting(characters: Iterable[Character]) -> None:
-    """Read the waiting assists of many characters (a GM table's cards) in one query, so that
-    :func:`waiting_assist` asks nothing more for each."""
-    characters = list(characters)
-    waiting = Assist.objects.waiting().filter(assisted__in=characters).select_related("entry")
-    by_character = {assist.assisted_id: assist for assist in waiting}
+def remember_waiting(characters: list[Character], *, has_assists: bool) -> None:
+    """Read the waiting assists of many characters (a GM table's cards) in one query (none in a
+    system without assists), so that :func:`waiting_assist` asks nothing more for each."""
+    by_character: dict[int, Assist] = {}
+    if has_assists:
+        waiting = Assist.objects.waiting().filter(assisted__in=characters)
+        by_character = {a.assisted_id: a for a in waiting.select_related("entry")}
     for character in characters:
         character.__dict__["_waiting_assist"] = {"found": by_character.get(character.pk)}
+
+
+def assist_unsaid(form: object, values: dict[str, object]) -> str:
+    """Taking an assist is explicit in the API (issue 48): when one waits, a roll says
+    ``use_assist`` true or false — a client that never heard of assists would otherwise spend it
+    unawares (the panel shows it ticked, so a page's roll has said so). The field's message, or
+    "" when nothing is missing."""
+    waiting = getattr(form, "waiting_assist", None)
+    if waiting is None or values.get("use_assist") is not None:
+        return ""
+    return (
+        f"{waiting.by_name}'s assist ({waiting.effect_text}) waits for this character's next "
+        "action: say true to take it, or false to keep it for later."
+    )

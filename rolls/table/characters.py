@@ -106,10 +106,10 @@ def character_rows(
         for value, label in ([] if campaign.force_public_rolls else offered_visibilities(gm=True))
     ]
     rows = []
-    characters = list(characters)
-    if system.rolling.has_assists:
-        remember_waiting(characters)  # one query for every card's waiting assist
-    for character in characters:
+    found = list(characters)
+    # Every card's waiting assist in one query (none without assists), for the key rows' odds.
+    remember_waiting(found, has_assists=system.rolling.has_assists)
+    for character in found:
         sheet = system.sheet_of(character)
         form = bound.get(character.pk) or system.table.resources_form(
             instance=sheet, prefix=f"res-{character.pk}"

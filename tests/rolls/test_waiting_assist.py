@@ -70,11 +70,11 @@ def test_the_sheet_row_and_the_gm_card_take_the_assist_and_say_so(client, party,
     with_it, without = waiting
     client.force_login(party.other_pc.owner)
     sheet = client.get(party.other_pc.get_absolute_url()).content.decode()
-    assert "An assist is waiting: Ada&#x27;s assist" in sheet
+    assert "An assist is waiting — Ada&#x27;s assist" in sheet
     assert headline(with_it) in sheet
     client.force_login(party.gm)
     card = client.get(reverse("campaign_dashboard", args=[party.campaign.pk])).content.decode()
-    assert "An assist is waiting: Ada&#x27;s assist" in card
+    assert "An assist is waiting — Ada&#x27;s assist" in card
     assert " · ".join(headline(with_it).split(" · ")) in card
     # Ada's player may not roll Bo: Bo's sheet reads as it did, without the assist.
     client.force_login(party.pc.owner)
