@@ -32,7 +32,8 @@ from rolls.rolling.display import Band
 from rolls.rolling.followups import FollowUp
 from rolls.rolling.forms.base import RollForm
 from rolls.rolling.panel_values import NotSingle, bound_panel
-from rolls.rolling.targets import Target, sheet_targets, target_for_roller
+from rolls.rolling.targets import Target, target_for_roller
+from rolls.rolling.waiting import assist_unsaid, priced_targets
 from rules import cogent
 from sheets.access import campaign_for_member, character_for_reader
 from sheets.models import Character, Membership, Refused
@@ -70,6 +71,11 @@ class TargetOut(Schema):
     )
     odds: list[Odds] = Field(description="At the panel's default options")
     url: str = Field(description="This target in the API: options, pool and odds")
+    assist: str | None = Field(
+        None,
+        description="An assist is waiting for the character's next action (shown only to who "
+        "may roll it): its effect; the pool and odds take it, as the target's detail does",
+    )
 
 
 class Choice(Schema):
@@ -397,7 +403,7 @@ WRITES: dict[str, Any] = {
 def targets(request: HttpRequest, pk: Id) -> list[dict[str, object]]:
     """Every rollable row of the sheet with its odds at the panel's default options — what the
     sheet shows beside each Roll button. Anyone who may read the character may list them."""
-    character, _ = character_for_reader(request, pk)  # type: ignore[arg-type]
+    character, membership = character_for_reader(request, pk)  # type: ignore[arg-type]
     return [
         {
             "kind": row.target.kind,
@@ -406,8 +412,9 @@ def targets(request: HttpRequest, pk: Id) -> list[dict[str, object]]:
             "pool": row.pool,
             "odds": _odds(row.bands),
             "url": _target_url(request, row.target),
+            "assist": row.assist or None,
         }
-        for row in sheet_targets(character)
+        for row in priced_targets(character, membership)
     ]
 
 
@@ -455,6 +462,8 @@ def roll(
     body.nonce = idempotent_nonce(body.nonce, key)
     values = body.model_dump(exclude={"action"})
     found, membership, form = _loaded_form(request, pk, kind, target_pk, values)
+    if unsaid := assist_unsaid(form, values):  # taking a waiting assist is said, not assumed
+        raise ApiError(422, "The roll wasn't made: an assist is waiting.", {"use_assist": [unsaid]})
     if not form.is_valid() or form.plan is None:
         raise invalid(form, "The roll wasn't made: some options are not valid.")
     if body.action not in {action.name for action in form.plan.actions}:

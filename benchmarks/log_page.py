@@ -63,13 +63,18 @@ MESSAGES, PUBLIC_MESSAGE, PRIVATE_MESSAGE = 20, 13, 17
 # Copies the one real entry into entries 2..size: two characters, three visibilities besides
 # public, twelve skill labels ({labels}: a Postgres array literal of SKILLS); and the session
 # markers ({marker}: is entry g one), public, of no character, with the state they carry.
+# Every NOT NULL column is named, the verifiable dice's too (``proof``, ``signature``,
+# ``signed_by``): a column left out is NULL, and the fill failed on a fresh database. The copies
+# keep the first entry's proof and signature (markers and messages have no dice: no proof), so a
+# page reads rows of a real entry's size; neither is valid at the copy's place, like the hashes.
 COPY_ENTRY_SQL = """
     INSERT INTO rolls_rollentry (
         seq, character_name, username, system, kind, label, options, pool, breakdown,
         faces, outcome, outcome_label, detail, result, odds, odds_display,
         resource_changes, created_at, prev_hash, hash, campaign_id, character_id,
         follows_id, user_id, odds_table, reveals_id, roller_id, root_id, visibility,
-        contest_id, call_id, character_ref, user_ref, roller_ref, hidden_character, salt)
+        contest_id, call_id, character_ref, user_ref, roller_ref, hidden_character, salt,
+        hash_version, proof, signature, signed_by, commitments)
     SELECT
         g,
         CASE WHEN {marker} THEN ''
@@ -125,7 +130,10 @@ COPY_ENTRY_SQL = """
              ELSE %(other_owner)s END,
         CASE WHEN {marker} OR g %% 10 = 2 THEN %(gm)s WHEN g %% 2 = 0 THEN %(hero_owner)s
              ELSE %(other_owner)s END,
-        FALSE, md5(g || ':salt')
+        FALSE, md5(g || ':salt'),
+        t.hash_version,
+        CASE WHEN {marker} OR {msg} THEN '{{}}'::jsonb ELSE t.proof END,
+        t.signature, t.signed_by, t.commitments
     FROM rolls_rollentry t, generate_series(2, %(size)s) g
     WHERE t.id = %(first)s
 """
@@ -206,6 +214,8 @@ def fill(size: int):
         )
         derive_statistics(cursor, campaign.pk)
         cursor.execute("SET LOCAL session_replication_role = DEFAULT")
+    # VACUUM, not only ANALYZE: a freshly filled table has no visibility map, so its pages read
+    # the heap instead of scanning indexes only, and the first timing on a new database missed.
     with connection.cursor() as cursor:
         for table in (
             "rolls_rollentry",
@@ -214,7 +224,7 @@ def fill(size: int):
             "rolls_trial_tally",
             "rolls_trial_day_tally",
         ):
-            cursor.execute(f"ANALYZE {table}")
+            cursor.execute(f"VACUUM (ANALYZE) {table}")
     print(f"  … done in {time.monotonic() - started:.0f} s", flush=True)
     return campaign
 

@@ -17,10 +17,11 @@ from discord.commands import ACTION, CALL, LIST_SEPARATOR, TARGET
 from discord.context import Here, Stop
 from rolls.models import RollCall
 from rolls.rolling.actions import make_roll
-from rolls.rolling.display import headline
+from rolls.rolling.display import headline, success_words
 from rolls.rolling.forms.base import RollForm
 from rolls.rolling.panel_values import NotSingle, bound_panel
-from rolls.rolling.targets import Target, sheet_targets, target_for_roller
+from rolls.rolling.targets import Target, target_for_roller
+from rolls.rolling.waiting import ASSIST_WAITING, priced_targets
 from rolls.table.calls import difficulty_label
 from rolls.webhooks import payloads
 from sheets.models import Character, Refused
@@ -51,11 +52,13 @@ def target_choices(here: Here, typed: str) -> list[tuple[str, str]]:
     typed = typed.casefold().strip()
     found = []
     for character in rollable(here):
-        for row in sheet_targets(character):
+        for row in priced_targets(character, here.member):
             name = f"{character.name} · {row.target.label}"
             if typed and typed not in name.casefold():
                 continue
-            label = f"{name}: {pool_words(row.pool)} — {headline(row.bands)}"
+            # The mark before the figures: Discord cuts a choice's name at 100 characters.
+            waits = f" ({ASSIST_WAITING})" if row.assist else ""
+            label = f"{name}{waits}: {pool_words(row.pool)} — {headline(row.bands)}"
             found.append((label, f"{character.pk}.{row.target.kind}.{row.target.obj.pk}"))
             if len(found) == 25:
                 return found
@@ -138,6 +141,7 @@ def odds(here: Here, options: dict[str, object]) -> dict[str, object]:
     plan = form.plan
     assert plan is not None
     lines = [f"**{b.label}**: {b.exact} ({b.percent})" for b in plan.bands]
+    lines.append(f"Chance of success: {success_words(plan.bands)}")
     fields: list[payloads.EmbedField] = [
         {"name": "Pool", "value": payloads.plain(plan.breakdown) or "—", "inline": False}
     ]

@@ -25,7 +25,7 @@ from discord.context import (
 )
 from discord.models import LINK_CODE_LIFETIME, ChannelBinding, LinkCode
 from rolls.rolling.display import headline
-from rolls.rolling.targets import sheet_targets
+from rolls.rolling.waiting import ASSIST_WAITING, priced_targets
 from rolls.webhooks import payloads
 from sheets.access import character_for_reader
 from sheets.converters import parse_id
@@ -154,9 +154,10 @@ def sheet(here: Here, value: object) -> dict[str, object]:
         character = None
     if character is None or character.campaign_id != here.member.campaign_id:
         raise Stop("Choose a character of this channel's campaign from the list.")
-    rows = sheet_targets(character)
+    rows = priced_targets(character, here.member)
     lines = [
         f"**{payloads.plain(row.target.label)}**: {headline(row.bands)}"
+        + (f" ({ASSIST_WAITING}: {payloads.plain(row.assist)})" if row.assist else "")
         for row in rows[:SHEET_ROWS_MAX]
     ]
     if len(rows) > SHEET_ROWS_MAX:

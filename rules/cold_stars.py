@@ -374,6 +374,32 @@ def odds(pool: Pool) -> dict[str, Fraction]:
     return {key: Fraction(w, total) for key, w in weights.items() if w}
 
 
+# Decision: how Correct's offer compares a re-roll with the result it replaces (§8, "Odds
+# wording"): by the order the bands read, best first; an all-blank result ranks as a Costly
+# Success, the best the player can make of it (the step-7 choice).
+RESULT_RANK = {
+    "critical_success": 0,
+    "success": 1,
+    "costly_success": 2,
+    "choice": 2,
+    "failure": 3,
+    "critical_failure": 4,
+}
+
+
+def correct_odds(pool: Pool, current: str) -> dict[str, Fraction]:
+    """Correct (step 6) against the result it would replace: the exact chances that re-rolling
+    ``pool`` does ``"better"``, the ``"same"`` (by :data:`RESULT_RANK`) or ``"worse"``; the
+    three sum to 1."""
+    if current not in RESULT_RANK:
+        raise ValueError(f"{current!r} is not a Cold Stars result.")
+    found = dict.fromkeys(("better", "same", "worse"), Fraction(0))
+    for result, chance in odds(pool).items():
+        rank, against = RESULT_RANK[result], RESULT_RANK[current]
+        found["better" if rank < against else "same" if rank == against else "worse"] += chance
+    return found
+
+
 def _success_distribution(pool: Pool) -> list[int]:
     """Weights (over 10**size) of 0..n successes for a pool at Risk 0."""
     weights = [1]

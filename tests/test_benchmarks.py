@@ -1,6 +1,7 @@
 """The benchmarks are not run by the suite (docs/performance.md: `make bench`); this only checks
-that each one imports, that their figures are computed right, and that the bare baseline view
-stays out of the production URLs."""
+that each one imports, that their figures are computed right, that the log benchmarks' fill works
+on a fresh database (at a small size), and that the bare baseline view stays out of the
+production URLs."""
 
 import asyncio
 import importlib
@@ -9,6 +10,7 @@ import resource
 import socket
 
 import pytest
+from django.db import connection
 from django.urls import NoReverseMatch, reverse
 
 from benchmarks import click, common, http_rolls, recording, sse_fanout, statements
@@ -188,6 +190,32 @@ def test_the_chromium_click_is_also_given_without_the_servers_idle_cpu(capsys):
     }
     click.report(seen, costs, {"htmx roll": (35, 100)})
     assert "a click's window lasted 1.5 s" in capsys.readouterr().out
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="The fill copies rows with PostgreSQL's generate_series: run with "
+    "DATABASE_URL=postgres://…; .ci/run does.",
+)
+def test_the_log_benchmarks_fill_works_on_a_fresh_database(client):
+    """`make bench-log` and `bench-log-scale` fill a campaign once and reuse it: the fill must
+    work on a database that never had one (the test's own is fresh), every column it leaves
+    out having a default — the verifiable dice's NOT NULL proof once had none."""
+    from benchmarks import log_page
+    from log.models import RollEntry
+
+    size = 2 * log_page.SESSION + log_page.MESSAGES  # two sessions' markers and some messages
+    campaign = log_page.fill(size)
+    entries = RollEntry.objects.filter(campaign=campaign)
+    assert entries.count() == size
+    kinds = set(entries.values_list("kind", flat=True))
+    assert {"roll", "session", "scene", "session_end", "message"} <= kinds
+    assert all(entries.filter(kind="roll").values_list("proof", flat=True))
+    assert log_page.fill(size) == campaign  # a later run reuses it
+    for role in ("gm", "player"):
+        client.force_login(campaign.memberships.filter(role=role).first().user)
+        assert client.get(reverse("campaign_log", args=[campaign.pk])).status_code == 200
 
 
 def test_benchmarks_skip_without_postgresql(monkeypatch, capsys):

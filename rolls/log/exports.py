@@ -34,6 +34,7 @@ from rolls.log.filters import filtered_entries
 from rolls.log.records import EXPORT_VALUES, Record
 from rolls.log.records import record as export_record
 from rolls.models import WebhookDelivery
+from rolls.rolling.display import decimal_text
 from sheets.access import campaign_for_member
 from sheets.models import Campaign
 from sheets.usage import heavy_limited
@@ -111,7 +112,7 @@ def compact_faces(faces: list[dict[str, Any]]) -> str:
 @functools.lru_cache(maxsize=1024)
 def _percent(odds: str) -> str:
     try:
-        return f"{float(Fraction(odds)) * 100:.2f}"
+        return decimal_text(Fraction(odds) * 100, 2)
     except (ValueError, ZeroDivisionError):
         return ""
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from log.models import OUTCOME_LABELS
+from log.models import OUTCOME_LABELS, RollEntry
 from rules import OUTCOMES_BEST_FIRST
 
 # Display order of the odds bands, best first.
@@ -18,11 +18,24 @@ BAND_ORDER = OUTCOMES_BEST_FIRST
 CERTAIN = Fraction(1)
 
 
+def decimal_text(value: Fraction, places: int = 1) -> str:
+    """``value`` with ``places`` decimals, rounded half up on the exact fraction: 71.55 → "71.6".
+    A float would not do: 0.7155 is 0.71549999… as a binary float, and "71.5" is one tenth off
+    the exact chance (docs/rules.md, "Percents")."""
+    scale = 10**places
+    scaled = (abs(value) * scale * 2 + 1) // 2  # floor(|v| × 10^places + ½): half up
+    sign = "-" if value < 0 and scaled else ""
+    whole, part = divmod(int(scaled), scale)
+    return f"{sign}{whole}.{part:0{places}d}" if places else f"{sign}{whole}"
+
+
 @lru_cache(maxsize=4096)
 def percent(chance: Fraction) -> str:
-    """A chance for people: one decimal, never "0.0%" for a possible outcome nor "100.0%" for an
-    uncertain one. Remembered: a few chances come up again and again (every roll records one,
-    every panel and card shows some), and Fraction arithmetic is slow."""
+    """A chance for people: one decimal (rounded half up on the exact fraction), never "0.0%"
+    for a possible outcome nor "100.0%" for an uncertain one. The one formatter of a chance:
+    pages, the API's strings, Discord and the exports all call it. Remembered: a few chances come
+    up again and again (every roll records one, every panel and card shows some), and Fraction
+    arithmetic is slow."""
     if chance == 0:
         return "0%"
     if chance == 1:
@@ -32,7 +45,7 @@ def percent(chance: Fraction) -> str:
         return "<0.1%"
     if value > Fraction(999, 10):
         return ">99.9%"
-    return f"{float(value):.1f}%"
+    return f"{decimal_text(value)}%"
 
 
 def fraction_text(chance: Fraction) -> str:
@@ -78,6 +91,20 @@ def _bands(items: tuple[tuple[str, Fraction], ...]) -> tuple[Band, ...]:
             Band(code, OUTCOME_LABELS[code], chance, left, round(cumulative * 1000) - left)
         )
     return tuple(result)
+
+
+def success_figures(bands: list[Band]) -> tuple[str, str]:
+    """The chance of any success (critical, plain or costly) and, when part of it is a Costly
+    success, that part ("" when none is): one number never hides a worse outcome (§8)."""
+    chance = sum((b.chance for b in bands if b.code in RollEntry.SUCCESS_OUTCOMES), Fraction(0))
+    costly = sum((b.chance for b in bands if b.code == "costly_success"), Fraction(0))
+    return percent(chance), percent(costly) if costly else ""
+
+
+def success_words(bands: list[Band]) -> str:
+    """ "74.0%, including 52.1% Costly success", or "74.0%" when no success is costly."""
+    chance, costly = success_figures(bands)
+    return f"{chance}, including {costly} Costly success" if costly else chance
 
 
 def headline(bands: list[Band]) -> str:

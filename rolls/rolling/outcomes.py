@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from log.models import OUTCOME_LABELS, Kind, RollEntry
-from rolls.rolling.display import fraction_text, percent
+from rolls.rolling.display import fraction_text, percent, success_figures
 from rules import cogent, cold_stars, dad6
 
 if TYPE_CHECKING:
@@ -53,8 +53,12 @@ class Plan:
     def success_chance(self) -> str:
         """The headline odds beside the Roll button: the chance of any success (critical,
         plain or costly), as the panel words a chance."""
-        chance = sum((b.chance for b in self.bands if b.code in SUCCESS_OUTCOMES), Fraction(0))
-        return percent(chance)
+        return success_figures(self.bands)[0]
+
+    @property
+    def costly_chance(self) -> str:
+        """How much of ``success_chance`` is a Costly success ("" when none), said beside it."""
+        return success_figures(self.bands)[1]
 
 
 @dataclass

@@ -39,7 +39,7 @@ def with_options(
         multiple = isinstance(fields.get(name), forms.MultipleChoiceField)
         if isinstance(value, dict) or (isinstance(value, list) and not multiple):
             raise NotSingle(name)
-        if value is None or value is False:
+        if value is None or value is False or _unticks(fields.get(name), value):
             data.pop(name, None)
         elif isinstance(value, list):
             if any(isinstance(item, (dict, list)) for item in value):
@@ -48,6 +48,19 @@ def with_options(
         else:
             data[name] = "on" if value is True else str(value)
     return data
+
+
+# A tick box given as text, as a query string can only give it: these read as unticked (a GET's
+# "use_assist=false" was otherwise a ticked box, and refused when no assist waited).
+FALSE_WORDS = frozenset({"false", "0", "off", "no", ""})
+
+
+def _unticks(field: forms.Field | None, value: object) -> bool:
+    return (
+        isinstance(field, forms.BooleanField)
+        and isinstance(value, str)
+        and value.strip().lower() in FALSE_WORDS
+    )
 
 
 def bound_panel(target: Target, membership: Membership, values: dict[str, object]) -> RollForm:

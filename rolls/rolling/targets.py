@@ -128,6 +128,8 @@ class SheetTarget:
     target: Target
     pool: dict[str, Any]
     bands: list[Band]
+    # The waiting assist the row's panel takes (rolls/rolling/waiting.py), in words; "" for none.
+    assist: str = ""
 
 
 def sheet_targets(character: Character) -> list[SheetTarget]:

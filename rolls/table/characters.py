@@ -11,6 +11,7 @@ from django.db.models.functions import RowNumber
 
 from log.models import RollEntry, offered_visibilities
 from rolls.rolling.display import bands
+from rolls.rolling.waiting import remember_waiting, with_waiting_assist
 from rolls.templatetags.rolls_tags import headline
 from sheets.models import Campaign, Character, Membership
 from sheets.systems import rule_system_of
@@ -40,19 +41,28 @@ def last_rolls(campaign: Campaign, membership: Membership, size: int) -> dict[in
     return by_character
 
 
-def key_rows(system: RuleSystem[Any], sheet: Any) -> list[dict[str, Any]]:
+def key_rows(
+    system: RuleSystem[Any], sheet: Any, membership: Membership | None = None
+) -> list[dict[str, Any]]:
     """The card's key rows (the seam's ``table.key_rows``), each with its chances at the panel's
-    default options in the sheet's words ("58.3% Success") and its quick roll's value."""
+    default options in the sheet's words ("58.3% Success") and its quick roll's value — with the
+    assist that waits for the character, as its panel takes it (rolls/rolling/waiting.py)."""
     rows = []
     for found in system.table.key_rows(sheet):
-        row_bands = bands(system.rolling.odds(found.kind, found.row))
+        priced = with_waiting_assist(sheet.character, found.kind, found.row, membership)
+        odds = None if priced else system.rolling.odds(found.kind, found.row)
+        row_bands = priced.bands if priced else bands(odds or {})
         rows.append(
             {
                 "label": found.row.roll_label,
-                "dice": found.dice,
+                # The panel's pool when it takes the assist (a group assist's helpers' dice).
+                "dice": f"{priced.pool['dice']}d6"
+                if priced and "dice" in priced.pool
+                else found.dice,
                 "bands": row_bands,
                 # Each way of succeeding on a line of its own: "27.1% Critical success".
                 "chances": headline(row_bands).split(" · "),
+                "assist": priced.assist if priced is not None else "",
                 "value": f"{found.kind}:{found.row.pk}",
             }
         )
@@ -96,7 +106,10 @@ def character_rows(
         for value, label in ([] if campaign.force_public_rolls else offered_visibilities(gm=True))
     ]
     rows = []
-    for character in characters:
+    found = list(characters)
+    # Every card's waiting assist in one query (none without assists), for the key rows' odds.
+    remember_waiting(found, has_assists=system.rolling.has_assists)
+    for character in found:
         sheet = system.sheet_of(character)
         form = bound.get(character.pk) or system.table.resources_form(
             instance=sheet, prefix=f"res-{character.pk}"
@@ -106,7 +119,7 @@ def character_rows(
                 "character": character,
                 "sheet": sheet,
                 "form": form,
-                "key_rows": key_rows(system, sheet),
+                "key_rows": key_rows(system, sheet, membership),
                 "visibilities": visibilities if character.is_npc else [],
                 "rolls": rolls.get(character.pk, []),
                 "keep": LAST_ROLLS,  # live.js trims the list to these after news

@@ -14,8 +14,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from rolls.models import Assist, AssistRequest, Contest, RollCall
+from rolls.models import AssistRequest, Contest, RollCall
 from rolls.rolling.targets import row_names
+from rolls.rolling.waiting import waiting_assist
 from rolls.table.cards import contest_card, contest_entries
 from sheets.access import character_for_reader
 from sheets.models import Character, Membership
@@ -43,7 +44,8 @@ def prompts_context(character: Character, membership: Membership) -> dict[str, A
     context["membership"] = membership
     if rule_system_of(character.campaign).rolling.has_assists:
         # Only the assisted character's rollers see it wait: whether it is used tells of rolls.
-        context["waiting_assist"] = Assist.objects.waiting_for(character).first()
+        # The same read as the rows' prices (rolls/rolling/waiting.py): one query a page.
+        context["waiting_assist"] = waiting_assist(character, membership)
         # "Ask for an assist": this character's own open request, and the others' it may answer
         # (a hidden NPC never asks, so no request names one).
         requests = list(

@@ -5,11 +5,13 @@ log's times: valid ``<time datetime>`` values and day headings."""
 from __future__ import annotations
 
 from datetime import datetime
+from fractions import Fraction
 
 from django import template
 
 from log.models import RollEntry
 from rolls.log.days import Day, day_heading, iso_moment
+from rolls.rolling.display import decimal_text
 from rolls.sessions.state import SessionState, marker_name, state_of
 
 register = template.Library()
@@ -17,10 +19,11 @@ register = template.Library()
 
 @register.filter
 def pct(value: float | None, places: int = 1) -> str:
-    """0.625 → "62.5%"; None → "—"."""
+    """0.625 → "62.5%"; None → "—". Rounded half up as every chance is (``decimal_text``), on
+    the decimal the float is written as: 0.7155 → "71.6%"."""
     if value is None:
         return "—"
-    return f"{value * 100:.{places}f}%"
+    return f"{decimal_text(Fraction(repr(float(value))) * 100, places)}%"
 
 
 @register.filter

@@ -14,6 +14,7 @@ from log.models import RollEntry
 from log.tokens import entry_token as _entry_token
 from rolls.messages.text import speaker_name, to_html, to_plain
 from rolls.rolling.display import bands, headline
+from rolls.rolling.waiting import ASSIST_WAITING, with_waiting_assist
 from rolls.table.calls import difficulty_label
 from sheets.models import Character, Membership
 from sheets.models.campaigns import initials
@@ -27,16 +28,23 @@ if TYPE_CHECKING:
 register = template.Library()
 
 
-@register.inclusion_tag("rolls/_roll_cell.html")
+@register.inclusion_tag("rolls/_roll_cell.html", takes_context=True)
 def roll_cell(
-    character: Character, kind: str, obj: Model, can_roll: bool, label: str
+    context: Context, character: Character, kind: str, obj: Model, can_roll: bool, label: str
 ) -> dict[str, object]:
-    # The odds at the panel's default options (DAD6: with the rolled-forward boons, as the panel).
-    row_bands = bands(rule_system_of(character.campaign).rolling.odds(kind, obj))
+    # The odds at the panel's default options (DAD6: with the rolled-forward boons, as the panel;
+    # Cogent: with the assist that waits, as the panel takes it, for who may roll).
+    priced = with_waiting_assist(character, kind, obj, context.get("membership"))
+    if priced is not None:
+        row_bands = priced.bands
+    else:
+        row_bands = bands(rule_system_of(character.campaign).rolling.odds(kind, obj))
     return {
         "url": reverse("roll_panel", args=[character.pk, kind, obj.pk]),
         "bands": row_bands,
         "headline": headline(row_bands),
+        "assist": priced.assist if priced is not None else "",
+        "assist_waiting": ASSIST_WAITING,
         "can_roll": can_roll,
         "label": label,
     }

@@ -24,7 +24,10 @@ CHANGE = {
     System.DAD6: ("#roll_difficulty", "fill", "3"),
     System.COLD_STARS: ("#roll_risk", "fill", "2"),
 }
-CHANCE = re.compile(r"^Chance of success (\d+\.\d%|<0\.1%|>99\.9%|100%|0%)$")
+PERCENT = r"(\d+\.\d%|<0\.1%|>99\.9%|100%|0%)"
+# A Cold Stars chance says how much of it is a Costly success (issue 48): on its own line, whole,
+# where the footer is too narrow for both.
+CHANCE = re.compile(rf"^Chance of success {PERCENT}(,\s+including {PERCENT} Costly success)?$")
 
 
 def fully_in_view(page, selector):

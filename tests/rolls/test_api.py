@@ -360,7 +360,8 @@ def test_targets_query_count_is_fixed_per_system(furnished, system, django_asser
     client = api(party.player)
     url = targets_url(party.pc)
     client.get(url)  # the token's first use is recorded (then once a minute)
-    expected = {"cogent": 9, "dad6": 5, "cold_stars": 5}[system]
+    # Cogent: + the assist waiting for the character (its rows are priced with it: issue 48)
+    expected = {"cogent": 10, "dad6": 5, "cold_stars": 5}[system]
     with django_assert_num_queries(expected):
         first = client.get(url)
     # More rows of the same kinds: the same number of queries.

@@ -4,12 +4,23 @@ one step-4 option with its resources, roll or skip, one Correct, and the player'
 import random
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from log.models import Kind, RollEntry
+from rolls.rolling.display import percent
 from rules import cold_stars
-from sheets.models import System
+from sheets.models import ApiToken, Scope, System
 from tests.factories import CharacterFactory
-from tests.rolls.helpers import SEED, follow_url, latest, odds_url, roll_url, seed_where
+from tests.rolls.helpers import (
+    SEED,
+    follow_url,
+    latest,
+    odds_url,
+    roll_url,
+    seed_where,
+    token,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +64,7 @@ def test_panel_compares_every_step_4_choice(client, pilot):
     assert "Brace needs 2 Momentum; you have 1." in html
     assert "Willpower can&#x27;t upgrade dice while the pool holds Risk dice." in html
     press = cold_stars.odds(cold_stars.Pool(2, 0, 2))
-    assert f"{float(press['success'] * 100):.1f}%" in html  # Press's own odds, side by side
+    assert percent(press["success"]) in html  # Press's own odds, side by side
 
 
 def test_brace_refused_at_one_momentum_with_a_clear_message(client, pilot):
@@ -204,12 +215,9 @@ def test_correct_is_offered_after_a_success_too(client, pilot, settings):
     page = client.get(roll.get_absolute_url()).content.decode()
     # It says what it does to this roll, and after a success it is not the primary button
     # (issue 34, item 7): one mis-tap would spend Momentum and re-roll the success away.
-    odds = cold_stars.odds(cold_stars.Pool(2, 2, 0))
-    chance = odds["critical_success"] + odds["success"] + odds.get("costly_success", 0)
-    label = (
-        "Correct (1 Momentum): re-roll the pool; the new result replaces this Success "
-        f"({float(chance * 100):.1f}% success)"
-    )
+    chances = cold_stars.correct_odds(cold_stars.Pool(2, 2, 0), "success")
+    better, same, worse = (percent(chances[key]) for key in ("better", "same", "worse"))
+    label = f"Correct (1 Momentum): {better} better, {same} same, {worse} worse than Success"
     assert f'id="follow-up-correct" class="secondary">{label}</button>' in page
     response = client.post(follow_url(roll, "correct"))
     assert response.status_code == 302
@@ -262,3 +270,47 @@ def test_skip_when_the_rules_allow(client, pilot):
         roll_url(character, "cold-stars-skill", athletics), data(risk=5, action="skip")
     )
     assert refused.status_code == 409 and RollEntry.objects.count() == 1
+
+
+def test_the_chance_of_success_says_how_much_of_it_is_costly(client, pilot):
+    """§8 "Odds wording": 3 Agility against Risk 4 with Athletics 2 is 3 Ability + 2 Risk, a
+    74.0% chance of success of which 52.1% is a Costly success — the panel says both."""
+    character, athletics, _ = pilot
+    html = client.get(
+        odds_url(character, "cold-stars-skill", athletics), data(ability="agility", risk=4)
+    ).content.decode()
+    assert "= 3 Ability + 2 Risk" in html
+    assert "<span>Chance of success <strong>74.0%</strong>,</span>" in html
+    assert "<span>including <strong>52.1%</strong> Costly success</span>" in html
+
+
+def test_correct_gives_the_chances_of_better_same_and_worse_on_the_page_and_in_the_api(
+    client, pilot, settings
+):
+    """Correct's offer against the Costly success it would replace (3 Ability + 2 Risk): better
+    is a plain Success, 21.9%; the same, another Costly success, 52.1%; worse, 26.0% (a Failure
+    or a Critical failure) — each exact from the engine, summing to 1."""
+    character, athletics, _ = pilot
+    pool = cold_stars.Pool(3, 0, 2)
+    chances = cold_stars.correct_odds(pool, "costly_success")
+    odds = cold_stars.odds(pool)
+    assert chances == {
+        "better": odds["success"],
+        "same": odds["costly_success"],
+        "worse": odds["failure"] + odds["critical_failure"],
+    }
+    settings.ROLLS_RNG_SEED = seed_where(
+        lambda f: cold_stars.resolve(f) == "costly_success", lambda rng: cold_stars.roll(pool, rng)
+    )
+    client.post(roll_url(character, "cold-stars-skill", athletics), data(ability="agility", risk=4))
+    roll = latest()
+    assert roll.outcome == "costly_success"
+    assert {"ability": 3, "skill": 0, "risk": 2}.items() <= roll.pool.items()
+    label = "Correct (1 Momentum): 21.9% better, 52.1% same, 26.0% worse than Costly success"
+    assert f">{label}</button>" in client.get(roll.get_absolute_url()).content.decode()
+    _, raw = ApiToken.issue(character.owner, name="test", scope=Scope.ROLL)
+    detail = Client(HTTP_AUTHORIZATION=f"Bearer {raw}").get(
+        reverse("api:entry", args=[token(roll)])
+    )
+    [correct] = [offer for offer in detail.json()["follow_ups"] if offer["action"] == "correct"]
+    assert correct["label"] == label

@@ -38,6 +38,12 @@ THOUSANDTH = Fraction(1, 1000)  # 0.1%, the smallest figure one decimal can show
         (Fraction(2, 3), "66.7%"),
         (Fraction(441, 1000), "44.1%"),
         (Fraction(1, 36), "2.8%"),
+        # Half a tenth rounds up, on the exact fraction (a float would say 71.5%, 6.2%, 31.2%).
+        (Fraction(1431, 2000), "71.6%"),
+        (Fraction(1, 16), "6.3%"),
+        (Fraction(5, 16), "31.3%"),
+        (Fraction(193, 400), "48.3%"),
+        (Fraction(1431, 2000) - Fraction(1, 10**12), "71.5%"),
     ],
 )
 def test_percent(chance, shown):
@@ -56,6 +62,9 @@ def test_a_possible_outcome_never_reads_impossible_nor_an_uncertain_one_certain(
         if shown not in {"<0.1%", ">99.9%"}:
             # Otherwise the figure is the chance to one decimal.
             assert abs(float(shown.removesuffix("%")) - float(chance * 100)) <= 0.05 + 1e-9
+            # … rounded half up on the exact fraction: the exact value is in [shown − ½, shown + ½).
+            tenths = Fraction(shown.removesuffix("%")) * 10
+            assert tenths - Fraction(1, 2) <= chance * 1000 < tenths + Fraction(1, 2)
 
 
 @pytest.mark.parametrize(

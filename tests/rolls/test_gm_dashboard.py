@@ -219,8 +219,9 @@ def test_query_count_does_not_grow_with_characters(client, seeded, system):
     # its character fields; and the vocations, which only the assist form offers), and the key
     # rows' rows of every sheet at once (Cogent: skills, vocations with their sub-skills, and the
     # disabling characteristics their pools take off; DAD6: skills; Cold Stars: trained skills),
-    # and the session bar's open session (the newest marker)
-    expected = {System.COGENT: 21, System.DAD6: 15, System.COLD_STARS: 15}[system]
+    # and the session bar's open session (the newest marker); Cogent: the assists waiting for
+    # every character at once, which the key rows' odds take (issue 48)
+    expected = {System.COGENT: 22, System.DAD6: 15, System.COLD_STARS: 15}[system]
     assert _count(client, dashboard(campaign)) == one == expected
 
 
@@ -243,5 +244,6 @@ def test_query_count_with_calls_and_contests(client, seeded):
     # active contests (1, their entries), the campaign's Cogent combat skills (1, for the
     # conflict sides' options), every sheet's injuries (1), the assist form's characters (1) and
     # the vocations it offers (1); and the key rows' skills, vocations with sub-skills and
-    # disabling characteristics (3); and the session bar's open session (1)
-    assert _count(client, dashboard(campaign)) == one == 27
+    # disabling characteristics (3); and the session bar's open session (1); and the assists
+    # waiting for every character, which the key rows' odds take (1)
+    assert _count(client, dashboard(campaign)) == one == 28

@@ -261,3 +261,30 @@ def test_the_domain_cap_starts_at_rank_3_for_both_sides_of_a_contest():
     assert cs.passive_risk(ability=1, skill=2, domain_skill=True, in_domain=False) == 2
     assert cs.passive_risk(ability=1, skill=3, domain_skill=True, in_domain=False) == 2
     assert cs.passive_risk(ability=1, skill=3, domain_skill=True, in_domain=True) == 3
+
+
+@pytest.mark.parametrize("pool", [Pool(1, 0, 1), Pool(2, 0, 1), Pool(1, 1, 0), Pool(1, 2, 0)])
+@pytest.mark.parametrize("current", cs.RESULTS)
+def test_correct_odds_count_every_face_against_the_result_it_replaces(pool, current):
+    """Correct's offer (§8 "Odds wording"): better, the same, worse than the current result, by
+    enumerating every face of the re-roll; an all-blank result ranks as a Costly success."""
+    from itertools import product
+
+    rank = {"critical_success": 0, "success": 1, "costly_success": 2, "choice": 2}
+    rank |= {"failure": 3, "critical_failure": 4}
+    counts = {"better": 0, "same": 0, "worse": 0}
+    dice = [range(1, 11)] * (pool.ability + pool.skill + pool.risk)
+    for faces in product(*dice):
+        a, s = pool.ability, pool.ability + pool.skill
+        got = cs.resolve(Faces(faces[:a], faces[a:s], faces[s:]))
+        diff = rank[got] - rank[current]
+        counts["better" if diff < 0 else "same" if diff == 0 else "worse"] += 1
+    total = 10 ** len(dice)
+    expected = {key: Fraction(n, total) for key, n in counts.items()}
+    assert cs.correct_odds(pool, current) == expected
+    assert sum(expected.values()) == 1
+
+
+def test_correct_odds_refuse_an_unknown_result():
+    with pytest.raises(ValueError, match="not a Cold Stars result"):
+        cs.correct_odds(Pool(1, 0, 1), "victory")

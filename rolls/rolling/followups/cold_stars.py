@@ -3,8 +3,6 @@ player's choice on an all-blank result."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from log.models import OUTCOME_LABELS, Kind, RollEntry
 from rolls.rolling import choosers
 from rolls.rolling.display import CERTAIN, percent
@@ -44,17 +42,18 @@ def offers(entry: RollEntry, sheet: ColdStarsSheet) -> list[FollowUp]:
 
 def correct_label(entry: RollEntry, momentum: int) -> str:
     """Correct's label: what it costs and what it does to this roll — the whole pool rolled
-    again, its result replacing this one whatever it is, with the chance of a success."""
-    cost = f"Correct ({momentum} Momentum): re-roll the pool"
+    again, its result replacing this one whatever it is: the exact chances of a better, the same
+    and a worse result (§8, "Odds wording"), one line a Discord button holds (80 characters)."""
+    cost = f"Correct ({momentum} Momentum)"
     try:
         pool = cold_stars.Pool(entry.pool["ability"], entry.pool["skill"], entry.pool["risk"])
-        odds = cold_stars.odds(pool)
+        chances = cold_stars.correct_odds(pool, entry.outcome)
     except (KeyError, TypeError, ValueError):
-        return cost
-    chance = percent(sum((odds.get(code, Fraction(0)) for code in SUCCESS_OUTCOMES), Fraction(0)))
-    if entry.outcome in SUCCESS_OUTCOMES:
-        return f"{cost}; the new result replaces this {OUTCOME_LABELS[entry.outcome]} ({chance} success)"
-    return f"{cost} for a {chance} chance of success"
+        return f"{cost}: re-roll the pool"
+    # An all-blank result is compared as the Costly success the player can make of it.
+    current = OUTCOME_LABELS["costly_success" if entry.outcome == "choice" else entry.outcome]
+    better, same, worse = (percent(chances[key]) for key in ("better", "same", "worse"))
+    return f"{cost}: {better} better, {same} same, {worse} worse than {current}"
 
 
 def refusal(entry: RollEntry, name: str) -> str:
