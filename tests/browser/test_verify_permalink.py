@@ -70,7 +70,7 @@ def test_a_roll_made_in_the_app_verifies_in_the_browser(page, log_in, violations
     assert entry.proof and entry.proof["alpha"]["nonce"] != ""
     page.goto(entry.get_absolute_url())
     verify(page)
-    expect(page.locator("#verify-result")).to_have_text(VERIFIED)
+    expect(page.locator("#verify-result")).to_contain_text(VERIFIED)
     expect(page.locator("#verify-result")).to_have_attribute("role", "status")
     assert violations == []
 
@@ -109,7 +109,7 @@ def test_the_verify_section_keeps_its_place_on_a_phone_and_a_laptop(page, log_in
     page.emulate_media(color_scheme=scheme)
     page.goto(entry.get_absolute_url())
     verify(page)
-    expect(page.locator("#verify-result")).to_have_text(VERIFIED)
+    expect(page.locator("#verify-result")).to_contain_text(VERIFIED)
     assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
     main = page.locator("main").bounding_box()
     for part in ("#verify-heading", "button[data-verify-dice]", "#verify-result"):
@@ -126,7 +126,7 @@ def test_the_permalink_with_its_island_and_verdict_is_valid_html(page, log_in, t
     served = page.request.get(entry.get_absolute_url()).text()
     page.goto(entry.get_absolute_url())
     verify(page)
-    expect(page.locator("#verify-result")).to_have_text(VERIFIED)
+    expect(page.locator("#verify-result")).to_contain_text(VERIFIED)
     documents = {"served": served, "verified": page.content()}
     # The result card's h3 straight under the page's h1 is the permalink's as it was before this
     # section (templates/rolls/_entry.html is shared with the log, whose days are h2): not ours.
