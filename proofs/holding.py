@@ -45,20 +45,17 @@ def key_id(signing_key: str, vrf_key: str) -> str:
 
 # --- the proved pool is the entry's pool ------------------------------------------------------
 
-# The kinds whose proof draws the entry's whole pool: a roll, an assist (its own pool) and a Cold
-# Stars Correct (the same pool again). A follow-up that draws a few dice more carries its roll's
-# pool, so it is checked against its faces only.
-WHOLE_POOL_KINDS = ("roll", "assist", "correct")
 COLD_STARS_GROUPS = ("ability", "skill", "risk")
 
 
 def pool_problem(record: Mapping[str, object], proved: list[list[Any]]) -> str | None:
     """Whether the proof's pool (``[[kind, count, sides], …]``) is the pool the entry shows: the
     dice rolled for Cogent and DAD6 (``pool.rolled`` where boons were traded, else
-    ``pool.dice``), Ability, Skill and Risk for Cold Stars. None when it is, or when the entry's
-    kind draws other dice than its pool's."""
+    ``pool.dice``), Ability, Skill and Risk for Cold Stars. Every entry with a proof draws its
+    whole pool (a roll, an assist, a contest's side, a Cold Stars Correct); a pool of neither
+    shape (a contest's verdict: none) is left to the faces. None when it is the entry's."""
     pool = record.get("pool")
-    if record.get("kind") not in WHOLE_POOL_KINDS or not isinstance(pool, Mapping):
+    if not isinstance(pool, Mapping):
         return None
     if all(name in pool for name in COLD_STARS_GROUPS):
         wanted = [[name, pool[name], 10] for name in COLD_STARS_GROUPS]
@@ -91,7 +88,9 @@ def nonce_problems(
         record = by_hash.get(entry_hash)
         if record is None:
             if complete:
-                problems.append(f"entry {entry_hash[:12]}…: you kept its nonce, but the export has no such entry")
+                problems.append(
+                    f"entry {entry_hash[:12]}…: you kept its nonce, but the export has no such entry"
+                )
             continue
         proof = record.get("proof")
         alpha = proof.get("alpha") if isinstance(proof, dict) else None

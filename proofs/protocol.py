@@ -506,7 +506,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Verify a Poolside campaign log export.")
     parser.add_argument("export", help="the exported log (JSON)")
     parser.add_argument(
-        "--keys", help="the keys file (/keys.json) you saved earlier: new keys need a signed rotation"
+        "--keys",
+        help="the keys file (/keys.json) you saved earlier: new keys need a signed rotation",
     )
     parser.add_argument(
         "--nonces", help="the nonces you sent, by the entry's hash (JSON: {hash: nonce})"

@@ -5,19 +5,32 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('log', '0003_entry_texts'),
+        ("log", "0003_entry_texts"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='KeyRotation',
+            name="KeyRotation",
             fields=[
-                ('key', models.CharField(help_text="The new key's id.", max_length=16, primary_key=True, serialize=False)),
-                ('previous', models.CharField(help_text='The id of the key that signed.', max_length=16)),
-                ('signature', models.CharField(help_text='Ed25519 signature, hex.', max_length=128)),
-                ('signed_at', models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "key",
+                    models.CharField(
+                        help_text="The new key's id.",
+                        max_length=16,
+                        primary_key=True,
+                        serialize=False,
+                    ),
+                ),
+                (
+                    "previous",
+                    models.CharField(help_text="The id of the key that signed.", max_length=16),
+                ),
+                (
+                    "signature",
+                    models.CharField(help_text="Ed25519 signature, hex.", max_length=128),
+                ),
+                ("signed_at", models.DateTimeField(default=django.utils.timezone.now)),
             ],
         ),
     ]

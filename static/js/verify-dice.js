@@ -268,13 +268,12 @@ export function checkOutcome(data) {
 
 // The proved pool is the entry's pool (proofs/holding.py pool_problem): the dice rolled for Cogent
 // and DAD6 (`rolled` where boons were traded, else `dice`), Ability, Skill and Risk for Cold
-// Stars — for the kinds whose proof draws the whole pool.
-const WHOLE_POOL_KINDS = ["roll", "assist", "correct"];
+// Stars. Every entry with a proof draws its whole pool.
 const COLD_STARS_GROUPS = ["ability", "skill", "risk"];
 
 function checkPoolIsTheEntrys(data, proved) {
   const pool = data.pool;
-  if (!WHOLE_POOL_KINDS.includes(data.kind) || !pool || typeof pool !== "object") return;
+  if (!pool || typeof pool !== "object") return;
   if (COLD_STARS_GROUPS.every((name) => name in pool)) {
     const wanted = COLD_STARS_GROUPS.map((name) => [name, pool[name], 10]);
     if (canonicalJson(proved) !== canonicalJson(wanted)) {

@@ -10,8 +10,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from proofs.dice import VrfDice
-from proofs.keys import ServerKey
 from proofs.holding import entry_content
+from proofs.keys import ServerKey
 from proofs.protocol import canonical, entry_message, head_message
 
 CAMPAIGN = 7

@@ -8,18 +8,18 @@ from __future__ import annotations
 
 import json
 import secrets
-from io import StringIO
 import subprocess
 import sys
+from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
-from log.models import LogHead, Visibility
-from log.models.keys import server_key
+from log.models import KeyRotation, LogHead, Visibility
+from log.models.keys import published_keys, server_key
 from proofs.dice import VrfDice, new_nonce
 from proofs.keys import ServerKey
 from rolls.rolling import dice as rolling_dice
@@ -133,9 +133,7 @@ def test_a_rotation_signed_by_the_saved_key_is_accepted_and_a_swapped_key_is_not
     assert f"proof names unknown or unpublished key '{swapped_id}'" in run.stdout
 
 
-def test_a_signed_entry_rewritten_in_the_gms_export_is_caught_by_its_hash(
-    client, party, tmp_path
-):
+def test_a_signed_entry_rewritten_in_the_gms_export_is_caught_by_its_hash(client, party, tmp_path):
     # The review's attack on an export kept offline: another valid proof (the server's own
     # nonce, the entry's own place) and its dice in place of the roll's, hash and signature kept.
     entry = roll_athletics(client, party, Visibility.PUBLIC)
@@ -148,12 +146,26 @@ def test_a_signed_entry_rewritten_in_the_gms_export_is_caught_by_its_hash(
         lambda: (entry.seq, entry.prev_hash, secret),
     )  # fmt: skip
     (faces,) = dice.draw((("d6", len(entry.faces), 6),))
-    record["faces"] = [die | {"face": face} for die, face in zip(record["faces"], faces, strict=True)]
+    record["faces"] = [
+        die | {"face": face} for die, face in zip(record["faces"], faces, strict=True)
+    ]
     record["proof"] = dice.record()
     export.write_text(json.dumps(data))
     run = _verify(tmp_path, export)
     assert run.returncode == 1, run.stdout
     assert any(
-        line.endswith("its fields do not hash to its hash: the entry was changed after it was signed")
+        line.endswith(
+            "its fields do not hash to its hash: the entry was changed after it was signed"
+        )
         for line in run.stdout.splitlines()
     )
+
+
+def test_rotate_key_refuses_the_current_key_and_a_missing_file(settings, tmp_path):
+    with pytest.raises(CommandError, match="the new key is the key the server signs with now"):
+        call_command("rotate_key", str(settings.SIGNING_KEY_FILE), stdout=StringIO())
+    with pytest.raises(CommandError, match="does not exist"):
+        call_command("rotate_key", str(tmp_path / "none.key"), stdout=StringIO())
+    assert not KeyRotation.objects.exists()
+    # A statement is published only once its key is, and only from the key just before.
+    assert [key["rotation"] for key in published_keys()] == [None]

@@ -229,7 +229,9 @@ def test_the_downloaded_verifier_is_the_protocol_module_itself():
     holding = (Path(poolside_verify.__file__).parent / "holding.py").read_text()
     kept = [line for line in protocol.splitlines() if not line.startswith("from .holding")]
     assert set(kept) <= set(served.splitlines())
-    assert holding.split('"""\n', 2)[2].replace("from __future__ import annotations\n", "") in served
+    assert (
+        holding.split('"""\n', 2)[2].replace("from __future__ import annotations\n", "") in served
+    )
 
 
 def test_the_standalone_verifier_checks_real_exports(client, party, tmp_path):

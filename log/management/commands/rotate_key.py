@@ -26,9 +26,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: object, new_key_file: str, create: bool, **options: object) -> None:
         try:
-            new = (
-                write_new_key_file(new_key_file) if create else ServerKey.from_file(new_key_file)
-            )
+            new = write_new_key_file(new_key_file) if create else ServerKey.from_file(new_key_file)
             rotation = sign_rotation(server_key(), new)
         except (KeyFileError, ValueError) as exc:
             raise CommandError(str(exc)) from exc
