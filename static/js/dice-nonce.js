@@ -6,9 +6,8 @@
 //
 // It also keeps each nonce it sent (issue 49), by the entry the roll's answer names
 // (`data-roll-nonce` on the answer's nonce line), so the permalink's Verify can compare the
-// proof's nonce with this browser's, and pins the server's keys on their first sight: the
-// first roll's answer stores /keys.json, which Verify then holds every later key to
-// (static/js/verify-dice.js).
+// proof's nonce with this browser's (static/js/verify-dice.js). Reading the answer costs no
+// request: a roll stays one request (docs/performance.md).
 (function () {
   "use strict";
 
@@ -23,7 +22,6 @@
   }
 
   var NONCES = "poolside-nonces";
-  var KEYS = "poolside-keys";
   var KEPT = 2000; // nonces kept: the newest rolls this browser made
 
   function remember(entry, sent) {
@@ -38,23 +36,6 @@
     } catch (error) {
       // Storage full or refused (a private window): the roll stands; Verify says it can't compare.
     }
-  }
-
-  function pinOnFirstSight(answer) {
-    var url = answer.getAttribute("data-keys-url");
-    try {
-      if (!url || localStorage.getItem(KEYS)) return;
-    } catch (error) {
-      return;
-    }
-    fetch(url, { credentials: "same-origin", cache: "no-store" })
-      .then(function (response) { return response.ok ? response.json() : null; })
-      .then(function (body) {
-        if (body && Array.isArray(body.keys) && !localStorage.getItem(KEYS)) {
-          localStorage.setItem(KEYS, JSON.stringify(body.keys));
-        }
-      })
-      .catch(function () {});
   }
 
   function sentNonce(config) {
@@ -77,7 +58,6 @@
       .querySelector("[data-roll-nonce]");
     if (!answer) return;
     remember(answer.getAttribute("data-roll-nonce"), sent);
-    pinOnFirstSight(answer);
   });
 
   // Plain submits, and htmx's too: htmx collects the form's fields after this capture-phase

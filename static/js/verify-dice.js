@@ -426,8 +426,8 @@ function store(name, value) {
   }
 }
 
-// The keys this browser holds the server to: pinned on first sight (here, or by the first roll's
-// answer, static/js/dice-nonce.js), and from then on grown only by signed rotations.
+// The keys this browser holds the server to: pinned on first sight (the first Verify), and from
+// then on grown only by signed rotations.
 export async function heldKeys(url) {
   let offered = null;
   try {

@@ -28,15 +28,25 @@ pytestmark = [
 VERIFIED = "✓ Verified. The dice come from the published key and give the result shown."
 OWN_NONCE = " The proof uses the nonce your browser sent."
 PINNED = " The key is one this browser pinned."
+FIRST_SIGHT = (
+    " This browser now keeps the server's keys, and will accept a new one only if the key before"
+    " signed it."
+)
 
 
 def roll_and_capture(page, log_in, system=System.COGENT) -> tuple[RollEntry, str]:
     """Roll in the app as a player does; the entry and the nonce this browser sent with it."""
-    with page.expect_request(lambda r: r.method == "POST" and "/roll/" in r.url) as sent:
+    # Waited for over the whole roll (the log-in, the sheet and the panel come first).
+    with page.expect_request(
+        lambda r: r.method == "POST" and "/roll/" in r.url, timeout=60_000
+    ) as sent:
         entry = roll_in_the_app(page, log_in, system)
     (nonce,) = parse_qs(sent.value.post_data or "").get("nonce", [])
-    # The answer files the nonce under the entry, and pins the keys on their first sight.
-    page.wait_for_function("() => localStorage.getItem('poolside-keys') !== null")
+    # The answer files the nonce under the entry (no request of its own: a roll is one request).
+    page.wait_for_function(
+        "(entry) => (JSON.parse(localStorage.getItem('poolside-nonces')) || {})['e:' + entry]",
+        arg=entry.get_absolute_url().rstrip("/").rsplit("/", 1)[-1],
+    )
     return entry, nonce
 
 
@@ -56,6 +66,8 @@ def test_an_honest_roll_verifies_with_the_browsers_own_nonce_and_pinned_key(page
         f"Nonce of these dice (the roller's part): {nonce}"
     )
     page.goto(entry.get_absolute_url())
+    verify(page)
+    expect(page.locator("#verify-result")).to_have_text(VERIFIED + OWN_NONCE + FIRST_SIGHT)
     verify(page)
     expect(page.locator("#verify-result")).to_have_text(VERIFIED + OWN_NONCE + PINNED)
 
@@ -110,6 +122,10 @@ def test_a_cold_stars_pool_is_held_to_ability_skill_and_risk(page, log_in):
 
 def test_a_swapped_key_is_caught_and_a_signed_rotation_is_not(page, log_in, settings, tmp_path):
     entry, _ = roll_and_capture(page, log_in)
+    assert page.evaluate("() => localStorage.getItem('poolside-keys')") is None
+    page.goto(entry.get_absolute_url())
+    verify(page)  # the first sight of the keys: pinned
+    expect(page.locator("#verify-result")).to_contain_text(VERIFIED)
     pinned = page.evaluate("() => JSON.parse(localStorage.getItem('poolside-keys'))")
     assert [key["id"] for key in pinned] == [entry.proof["key"]]
     # An honest rotation: the key before signs the new one, then the server moves to it.
@@ -159,7 +175,6 @@ def test_another_browser_says_it_could_not_compare_the_nonce(page, log_in, brows
     expect(fresh.locator("#verify-result")).to_have_text(
         VERIFIED
         + " This browser did not send this roll's nonce, so it could not compare it."
-        + " This browser now keeps the server's keys, and will accept a new one only if the key"
-        " before signed it."
+        + FIRST_SIGHT
     )
     other.close()
