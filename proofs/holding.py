@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from nacl.exceptions import CryptoError
 from nacl.signing import VerifyKey
@@ -23,7 +22,7 @@ class ProofError(Exception):
     """A check failed; the message says which and why."""
 
 
-def canonical(obj: Any) -> bytes:
+def canonical(obj: object) -> bytes:
     """The spec's canonical JSON: sorted keys, no spaces, UTF-8."""
     return json.dumps(
         obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
@@ -48,7 +47,7 @@ def key_id(signing_key: str, vrf_key: str) -> str:
 COLD_STARS_GROUPS = ("ability", "skill", "risk")
 
 
-def pool_problem(record: Mapping[str, object], proved: list[list[Any]]) -> str | None:
+def pool_problem(record: Mapping[str, object], proved: Sequence[Sequence[object]]) -> str | None:
     """Whether the proof's pool (``[[kind, count, sides], …]``) is the pool the entry shows: the
     dice rolled for Cogent and DAD6 (``pool.rolled`` where boons were traded, else
     ``pool.dice``), Ability, Skill and Risk for Cold Stars. Every entry with a proof draws its
@@ -67,7 +66,7 @@ def pool_problem(record: Mapping[str, object], proved: list[list[Any]]) -> str |
     dice = pool.get("rolled", pool.get("dice"))
     if dice is None:
         return None
-    count = sum(group[1] for group in proved)
+    count = sum(group[1] for group in proved if isinstance(group[1], int))
     if count != dice:
         return f"the proof rolls {count} dice, but the entry's pool is {dice}d6"
     return None
@@ -77,7 +76,7 @@ def pool_problem(record: Mapping[str, object], proved: list[list[Any]]) -> str |
 
 
 def nonce_problems(
-    entries: list[dict[str, Any]], nonces: Mapping[str, object], complete: bool
+    entries: Sequence[Mapping[str, object]], nonces: Mapping[str, object], complete: bool
 ) -> tuple[int, list[str]]:
     """Compare the nonces a player kept (``{entry hash: nonce sent}``, from each roll's answer)
     with the proofs of the export: (how many matched, the problems). ``complete``: the export
@@ -120,33 +119,32 @@ def rotation_message(previous: str, key: Mapping[str, object]) -> bytes:
     return b"poolside key rotation v1\n" + canonical(statement)
 
 
-def _rotation_problem(key: Mapping[str, Any], newest: Mapping[str, Any] | None) -> str | None:
+def _rotation_problem(key: Mapping[str, object], newest: Mapping[str, object] | None) -> str | None:
     rotation = key.get("rotation")
     if newest is None:
         return "no key is pinned yet"
     if not isinstance(rotation, Mapping) or rotation.get("from") != newest["id"]:
         return f"it is not a rotation signed by {newest['id']}, the newest key you saved"
     try:
-        check_signature(
-            newest["signing_key"], rotation_message(newest["id"], key), str(rotation["signature"])
-        )
+        message = rotation_message(str(newest["id"]), key)
+        check_signature(str(newest["signing_key"]), message, str(rotation["signature"]))
     except (ProofError, KeyError):
         return f"its rotation statement is not signed by {newest['id']}"
     return None
 
 
 def pin_keys(
-    saved: list[dict[str, Any]], offered: list[dict[str, Any]]
-) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    saved: Sequence[dict[str, object]], offered: Sequence[dict[str, object]]
+) -> tuple[dict[str, dict[str, object]], list[str]]:
     """The keys to trust: those ``saved`` earlier, and each key ``offered`` now (oldest first)
     that they don't hold, if a rotation signed by the newest key held so far hands over to it.
     A saved key offered with other halves, or a new key without that statement, is a problem
     and is not trusted."""
-    pinned: dict[str, dict[str, Any]] = {key["id"]: key for key in saved}
+    pinned = {str(key["id"]): key for key in saved}
     newest = saved[-1] if saved else None
     problems = []
     for key in offered:
-        known = pinned.get(key["id"])
+        known = pinned.get(str(key["id"]))
         if known is not None:
             if (known["signing_key"], known["vrf_key"]) != (key["signing_key"], key["vrf_key"]):
                 problems.append(f"key {key['id']} is not the key you saved under that id")
@@ -154,7 +152,7 @@ def pin_keys(
         if bad := _rotation_problem(key, newest):
             problems.append(f"key {key['id']} is not pinned: {bad}")
             continue
-        pinned[key["id"]] = newest = key
+        pinned[str(key["id"])] = newest = key
     return pinned, problems
 
 
@@ -175,7 +173,7 @@ V1_FIELDS = (
 SALTED_FIELDS = ("salt", "character_id", "user_id", "roller_id", "hidden_character")
 
 
-def entry_content(campaign: int, record: Mapping[str, Any]) -> dict[str, Any]:
+def entry_content(campaign: int, record: Mapping[str, object]) -> dict[str, object]:
     """An entry's hashed form (log/models/entry.py ``content``, docs/roll-log.md) from its record
     in a GM's export: version 1's fields, then what each later version added."""
     content = {"v": 1, "campaign": campaign, "seq": record["seq"], "prev_hash": record["prev_hash"]}
@@ -189,16 +187,16 @@ def entry_content(campaign: int, record: Mapping[str, Any]) -> dict[str, Any]:
     version = record.get("hash_version")
     if version is not None:
         content |= {"v": version, "odds_display": record["odds_display"]}
-    if version is not None and version >= 5:
+    if isinstance(version, int) and version >= 5:
         content["proof"] = record["proof"]
-    if version is not None and version >= 6:
+    if isinstance(version, int) and version >= 6:
         # Hashed in the texts' place: each committed field as "", and the commitments.
         content["commitments"] = commitments = record["commitments"]
-        content |= dict.fromkeys(commitments or {}, "")
+        content |= dict.fromkeys(commitments if isinstance(commitments, dict) else {}, "")
     return content
 
 
-def hash_problem(campaign: int, record: Mapping[str, Any]) -> str | None:
+def hash_problem(campaign: int, record: Mapping[str, object]) -> str | None:
     """Whether a GM export's record hashes to its ``hash``; None when it does."""
     try:
         content = entry_content(campaign, record)

@@ -377,10 +377,12 @@ def is_placeholder(record: Mapping[str, object]) -> bool:
     return bool(record.get("placeholder") or record.get("redacted"))
 
 
-def trusted_keys(export: dict[str, Any], keys: Any, report: Report) -> dict[str, dict[str, Any]]:
+def trusted_keys(
+    export: Mapping[str, object], keys: Mapping[str, object] | None, report: Report
+) -> dict[str, dict[str, Any]]:
     """The keys to check against: the export's own list when ``keys`` is None; else the keys
     file the player saved earlier, plus each key of the export's list that a rotation signed by
-    the key before it hands over to (``pin_keys``). Any other key is reported, and not used."""
+    the key before it hands over to (``pin_keys``). Every other key is reported, and unused."""
     offered = index_keys(export.get("keys"), report)
     if keys is None:
         return offered

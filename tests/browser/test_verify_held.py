@@ -17,7 +17,7 @@ from log.models import RollEntry
 from proofs.dice import new_nonce
 from rolls.rolling import dice as rolling_dice
 from sheets.models import System
-from tests.browser.test_verify_permalink import roll_in_the_app, verify
+from tests.browser.verify_pages import roll_in_the_app, verify
 
 pytestmark = [
     pytest.mark.browser,

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from log.models import OUTCOME_LABELS, RollEntry
 from sheets.models import System
 from tests.browser.checkers import axe_source, axe_violations, html_errors
-from tests.factories import CharacterFactory
+from tests.browser.verify_pages import roll_in_the_app, verify
 
 pytestmark = [
     pytest.mark.browser,
@@ -22,37 +22,6 @@ pytestmark = [
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
 VERIFIED = "✓ Verified. The dice come from the published key and give the result shown."
-
-
-def _row(system: str):
-    """A character of ``system`` and the id of a rollable row on its sheet."""
-    character = CharacterFactory(campaign__system=system)
-    if system == System.COGENT:
-        skill = character.cogent.skills.get(name="Athletics")
-        skill.rating = 2
-        skill.save()
-    elif system == System.DAD6:
-        skill = character.dad6.skills.create(name="Cooking", competence="trained")
-    else:
-        skill = character.cold_stars.skills.get(name="Athletics")
-        skill.trained, skill.rating = True, 2
-        skill.save()
-    return character, f"skill-{skill.pk}"
-
-
-def roll_in_the_app(page, log_in, system: str) -> RollEntry:
-    """Roll from the sheet's panel as a player does (the browser sends its nonce)."""
-    character, row = _row(system)
-    log_in(character.owner)
-    page.goto(character.get_absolute_url())
-    page.locator(f"#{row} .roll-button").click()
-    page.locator("#roll-action-roll").click()
-    expect(page.locator("#roll-result .entry")).to_be_visible()
-    return RollEntry.objects.get(character=character)
-
-
-def verify(page) -> None:
-    page.get_by_role("button", name="Verify these dice").click()
 
 
 def change_island(page, script: str) -> None:
