@@ -26,7 +26,13 @@ from typing import Any
 
 from nacl import bindings as sodium
 from nacl.exceptions import CryptoError
-from nacl.signing import VerifyKey
+
+# The standalone verifier is this file with proofs/holding.py written in here (proofs/bundle.py).
+from .holding import ProofError as ProofError
+from .holding import canonical as canonical
+from .holding import check_signature as check_signature
+from .holding import hash_problem, nonce_problems, pin_keys, pool_problem
+from .holding import key_id as key_id
 
 SUITE = "ECVRF-EDWARDS25519-SHA512-TAI"
 SUITE_STRING = b"\x03"  # RFC 9381 §5.5, the suite byte of ECVRF-EDWARDS25519-SHA512-TAI
@@ -38,17 +44,6 @@ C_LEN = 16  # challenge length in bytes
 ZERO_HASH = "0" * 64
 NONCE_RE = re.compile(r"[A-Za-z0-9_-]{8,64}")
 HEX64_RE = re.compile(r"[0-9a-f]{64}")
-
-
-class ProofError(Exception):
-    """A check failed; the message says which and why."""
-
-
-def canonical(obj: Any) -> bytes:
-    """The spec's canonical JSON: sorted keys, no spaces, UTF-8."""
-    return json.dumps(
-        obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    ).encode("utf-8")
 
 
 def _sha512(*parts: bytes) -> bytes:
@@ -256,6 +251,8 @@ def _check_alpha_matches(alpha: dict[str, Any], record: dict[str, Any]) -> list[
         raise ProofError("entry's faces are not a list of dice")
     if [f.get("kind") for f in faces] != expected:
         raise ProofError("alpha's pool (kinds and counts) does not match the entry's dice")
+    if bad := pool_problem(record, pool):
+        raise ProofError(bad)
     return pool
 
 
@@ -326,19 +323,6 @@ def entry_message(campaign: int, seq: int, hash: str) -> bytes:
     return b"poolside entry v1\n" + canonical({"campaign": campaign, "hash": hash, "seq": seq})
 
 
-def check_signature(signing_key: str, message: bytes, signature: str) -> None:
-    """Verify an Ed25519 signature (both hex); raise ProofError if it does not verify."""
-    try:
-        VerifyKey(bytes.fromhex(signing_key)).verify(message, bytes.fromhex(signature))
-    except (CryptoError, TypeError, ValueError) as exc:
-        raise ProofError("signature does not verify") from exc
-
-
-def key_id(signing_key: str, vrf_key: str) -> str:
-    """A key's id: the first 16 hex digits of SHA-256(signing key bytes || VRF key bytes)."""
-    return hashlib.sha256(bytes.fromhex(signing_key) + bytes.fromhex(vrf_key)).hexdigest()[:16]
-
-
 @dataclass
 class Report:
     """What verify_export found: counts and one line per problem."""
@@ -348,6 +332,7 @@ class Report:
     proofs: int = 0
     not_vrf: int = 0
     removed: int = 0  # committed texts removed (hash version 6): the commitment stays
+    nonces: int = 0  # proofs that use the nonce the player kept (--nonces)
     chain: str = "chain not checked (no chain head: not a GM's export)"
     problems: list[str] = field(default_factory=list)
 
@@ -360,6 +345,7 @@ class Report:
         counts += f", {self.not_vrf} not from the VRF" if self.not_vrf else ""
         counts += f", {self.hidden} hidden" if self.hidden else ""
         counts += f", {self.removed} text(s) removed" if self.removed else ""
+        counts += f", {self.nonces} with your nonce" if self.nonces else ""
         if self.ok:
             return f"OK: {counts}, {self.chain}"
         return f"FAILED: {len(self.problems)} problem(s), first: {self.problems[0]} ({counts})"
@@ -400,6 +386,8 @@ def _link_problems(
         problems.append(f"seq is {record.get('seq')!r}, expected {n}: the chain has a gap")
     if record.get("prev_hash") != prev:
         problems.append("prev_hash does not link to the entry before")
+    if bad := hash_problem(campaign, record):
+        problems.append(bad)
     message = entry_message(campaign, n, str(record.get("hash")))
     if bad := _signature_problem(keys, record.get("signed_by"), message, record.get("signature")):
         problems.append(f"entry signature: {bad}")
@@ -447,12 +435,31 @@ def is_placeholder(record: Mapping[str, object]) -> bool:
     return bool(record.get("placeholder") or record.get("redacted"))
 
 
-def verify_export(export: dict[str, Any], keys: dict[str, Any] | None = None) -> Report:
-    """Check an exported log. ``keys``: published keys by id, or the server's keys file
-    ({"keys": [...]}); None trusts the export's own list."""
+def trusted_keys(
+    export: Mapping[str, object], keys: Mapping[str, object] | None, report: Report
+) -> dict[str, dict[str, Any]]:
+    """The keys to check against: the export's own list when ``keys`` is None; else the keys
+    file the player saved earlier, plus each key of the export's list that a rotation signed by
+    the key before it hands over to (``pin_keys``). Every other key is reported, and unused."""
+    offered = index_keys(export.get("keys"), report)
+    if keys is None:
+        return offered
+    saved = index_keys(keys["keys"] if "keys" in keys else list(keys.values()), report)
+    pinned, problems = pin_keys(list(saved.values()), list(offered.values()))
+    report.problems += [f"keys: {problem}" for problem in problems]
+    return pinned
+
+
+def verify_export(
+    export: dict[str, Any],
+    keys: dict[str, Any] | None = None,
+    nonces: Mapping[str, object] | None = None,
+) -> Report:
+    """Check an exported log. ``keys``: the keys file the player saved ({"keys": [...]}) or
+    keys by id; None trusts the export's own list. ``nonces``: the nonces the player sent, by
+    the entry's hash (``nonce_problems``)."""
     report = Report()
-    source = {"keys": export.get("keys")} if keys is None else keys
-    keys = index_keys(source["keys"] if "keys" in source else list(source.values()), report)
+    keys = trusted_keys(export, keys, report)
     report.hidden = sum(is_placeholder(r) for r in export["entries"])
     report.entries = len(export["entries"]) - report.hidden
     # Numbered by place in the export, placeholders included, so a reader can find the entry.
@@ -471,6 +478,10 @@ def verify_export(export: dict[str, Any], keys: dict[str, Any] | None = None) ->
             report.proofs += 1
         except ProofError as exc:
             report.problems.append(f"entry {n} ({record.get('label')!r}): {exc}")
+    if nonces is not None:
+        complete = not export.get("filters")
+        report.nonces, problems = nonce_problems(export["entries"], nonces, complete)
+        report.problems += problems
     if "chain_head" in export:
         _check_chain(export, keys, report)
     elif isinstance(export.get("counter"), dict) and not export.get("filters"):
@@ -572,7 +583,13 @@ def main(argv: list[str] | None = None) -> int:
     """The command line: exit 0 all good, 1 a problem found, 2 input unreadable."""
     parser = argparse.ArgumentParser(description="Verify a Poolside campaign log export.")
     parser.add_argument("export", help="the exported log (JSON)")
-    parser.add_argument("--keys", help="the server's published keys file (JSON)")
+    parser.add_argument(
+        "--keys",
+        help="the keys file (/keys.json) you saved earlier: new keys need a signed rotation",
+    )
+    parser.add_argument(
+        "--nonces", help="the nonces you sent, by the entry's hash (JSON: {hash: nonce})"
+    )
     parser.add_argument("--saved-head", help="a view head saved earlier (JSON: length, hash)")
     args = parser.parse_args(argv)
     try:
@@ -585,7 +602,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(problem)
             print(f"{'FAILED' if problems else 'OK'}: {len(export['items'])} items in the view")
             return 1 if problems else 0
-        report = verify_export(_needs(export, "entries"), keys if args.keys else None)
+        nonces = _load(args.nonces) if args.nonces else None
+        report = verify_export(_needs(export, "entries"), keys if args.keys else None, nonces)
     except (OSError, ValueError, AttributeError, KeyError, TypeError) as exc:
         print(f"cannot read the input: {exc}", file=sys.stderr)
         return 2

@@ -17,7 +17,7 @@ from log.models.chain_check import ChainReport
 from log.models.dice import DIE_NAMES, READING_WORDS, Die, dice_of
 from log.models.entry import HiddenEntry, RollEntry, canonical_json
 from log.models.head import GENESIS_HASH, LogHead
-from log.models.keys import SigningKey
+from log.models.keys import KeyRotation, SigningKey
 from log.models.kinds import (
     KINDS,
     MARKER_KINDS,
@@ -69,6 +69,7 @@ __all__ = [
     "EntryText",
     "HeadMoved",
     "HiddenEntry",
+    "KeyRotation",
     "Kind",
     "KindInfo",
     "LogHead",

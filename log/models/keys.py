@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from proofs.holding import rotation_message
 from proofs.keys import ServerKey
 from proofs.protocol import ProofError, check_signature
 
@@ -43,6 +44,35 @@ class SigningKey(models.Model):
             "from": self.activated_at.isoformat(),
             "until": until.isoformat() if until else None,
         }
+
+
+class KeyRotation(models.Model):
+    """The previous key's signed word that ``key`` follows it (``manage.py rotate_key``): what a
+    player's browser or saved keys file needs to accept a new key (docs/verifiable-dice.md).
+    Written while the server still holds the previous key; published with the new key's record
+    once the new key is."""
+
+    key = models.CharField(primary_key=True, max_length=16, help_text="The new key's id.")
+    previous = models.CharField(max_length=16, help_text="The id of the key that signed.")
+    signature = models.CharField(max_length=128, help_text="Ed25519 signature, hex.")
+    signed_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.previous} → {self.key}"
+
+
+def sign_rotation(current: ServerKey, new: ServerKey) -> KeyRotation:
+    """The current key's signature handing over to ``new``, recorded (and replaced if asked
+    again): it covers the new key's id and public halves (``rotation_message``)."""
+    if new.id == current.id:
+        raise ValueError("the new key is the key the server signs with now")
+    record = {"id": new.id, "signing_key": new.signing_public_hex, "vrf_key": new.vrf_public_hex}
+    signature = current.sign(rotation_message(current.id, record))
+    rotation, _ = KeyRotation.objects.update_or_create(
+        key=new.id,
+        defaults={"previous": current.id, "signature": signature, "signed_at": timezone.now()},
+    )
+    return rotation
 
 
 # The key as read from its file, by path: read once per process.
@@ -81,7 +111,15 @@ def published_keys() -> list[dict[str, Any]]:
         record_key(current)
         keys = list(SigningKey.objects.all())
     spans = [key.activated_at for key in keys[1:]] + [None]
-    return [key.published(until) for key, until in zip(keys, spans, strict=True)]
+    rotations = {r.key: r for r in KeyRotation.objects.filter(key__in=[k.id for k in keys[1:]])}
+    published = []
+    for n, (key, until) in enumerate(zip(keys, spans, strict=True)):
+        # Only a statement by the key just before counts: it is what a pinned browser checks.
+        rotation, signed = rotations.get(key.id), None
+        if rotation is not None and n and rotation.previous == keys[n - 1].id:
+            signed = {"from": rotation.previous, "signature": rotation.signature}
+        published.append(key.published(until) | {"rotation": signed})
+    return published
 
 
 def keys_by_id() -> dict[str, dict[str, Any]]:

@@ -4,17 +4,13 @@ player checks the server against, so they ask for no login (docs/verifiable-dice
 from __future__ import annotations
 
 from datetime import datetime
-from pathlib import Path
 
-from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-import proofs.protocol
 from log.models.keys import published_keys
-
-# The protocol module is the standalone verifier: served as it is, under the name players run.
-VERIFIER = Path(proofs.protocol.__file__)
+from proofs.bundle import standalone_source
 
 
 @require_GET
@@ -40,12 +36,11 @@ def keys_json(request: HttpRequest) -> JsonResponse:
 
 
 @require_GET
-def verifier(request: HttpRequest) -> FileResponse:
-    """The standalone verifier, as the server runs it: one Python file needing only PyNaCl."""
-    response = FileResponse(
-        VERIFIER.open("rb"),
-        as_attachment=True,
-        filename="poolside_verify.py",
-        content_type="text/x-python; charset=utf-8",
+def verifier(request: HttpRequest) -> HttpResponse:
+    """The standalone verifier, as the server runs it: the protocol module and what it imports
+    of the package, written into one Python file needing only PyNaCl (proofs/bundle.py)."""
+    response = HttpResponse(
+        standalone_source().encode("utf-8"), content_type="text/x-python; charset=utf-8"
     )
+    response["Content-Disposition"] = 'attachment; filename="poolside_verify.py"'
     return response

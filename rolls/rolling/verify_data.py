@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from log.models import RollEntry
 from log.models.keys import keys_by_id
+from log.tokens import entry_token
 
 
 def has_proof(entry: RollEntry) -> bool:
@@ -22,6 +23,8 @@ def verify_data(entry: RollEntry) -> dict[str, object]:
     proof = entry.proof
     key_id = proof.get("key")
     return {
+        # The id the roll's answer named: the browser's kept nonce is filed under it.
+        "entry": entry_token(entry.pk),
         "system": entry.system,
         "kind": entry.kind,
         "label": entry.label,

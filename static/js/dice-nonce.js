@@ -3,6 +3,11 @@
 // server can't choose it, so it can't pick among inputs until it likes the dice. Loaded on every
 // page; it acts only for forms marked `data-dice` (the roll panel, follow-ups, contest rolls, the
 // GM table's quick rolls). Without JavaScript the server makes the nonce itself.
+//
+// It also keeps each nonce it sent (issue 49), by the entry the roll's answer names
+// (`data-roll-nonce` on the answer's nonce line), so the permalink's Verify can compare the
+// proof's nonce with this browser's (static/js/verify-dice.js). Reading the answer costs no
+// request: a roll stays one request (docs/performance.md).
 (function () {
   "use strict";
 
@@ -15,6 +20,45 @@
   function diceForm(elt) {
     return elt && elt.closest ? elt.closest("form[data-dice]") : null;
   }
+
+  var NONCES = "poolside-nonces";
+  var KEPT = 2000; // nonces kept: the newest rolls this browser made
+
+  function remember(entry, sent) {
+    try {
+      var all = JSON.parse(localStorage.getItem(NONCES) || "{}");
+      // "e:" first: an all-digit token would be an integer key, which objects order first.
+      delete all["e:" + entry];
+      all["e:" + entry] = sent;
+      var names = Object.keys(all);
+      for (var i = 0; i < names.length - KEPT; i++) delete all[names[i]];
+      localStorage.setItem(NONCES, JSON.stringify(all));
+    } catch (error) {
+      // Storage full or refused (a private window): the roll stands; Verify says it can't compare.
+    }
+  }
+
+  function sentNonce(config) {
+    var params = config && config.parameters;
+    if (!params) return "";
+    var value = typeof params.get === "function" ? params.get("nonce") : params.nonce;
+    return typeof value === "string" ? value : "";
+  }
+
+  // The answer to a roll this browser sent a nonce with: the entry it names gets that nonce —
+  // the one sent, never the one the answer shows.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var detail = event.detail;
+    var config = detail.requestConfig;
+    if (!detail.successful || !config || config.verb !== "post" || !diceForm(config.elt)) return;
+    var sent = sentNonce(config);
+    if (!sent || !detail.xhr) return;
+    var answer = new DOMParser()
+      .parseFromString(detail.xhr.responseText, "text/html")
+      .querySelector("[data-roll-nonce]");
+    if (!answer) return;
+    remember(answer.getAttribute("data-roll-nonce"), sent);
+  });
 
   // Plain submits, and htmx's too: htmx collects the form's fields after this capture-phase
   // listener has run, so the field is there either way. A new value on every submit: a roll

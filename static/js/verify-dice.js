@@ -270,6 +270,50 @@ export function checkOutcome(data) {
   }
 }
 
+// The proved pool is the entry's pool (proofs/holding.py pool_problem): the dice rolled for Cogent
+// and DAD6 (`rolled` where boons were traded, else `dice`), Ability, Skill and Risk for Cold
+// Stars. Every entry with a proof draws its whole pool.
+const COLD_STARS_GROUPS = ["ability", "skill", "risk"];
+
+function checkPoolIsTheEntrys(data, proved) {
+  const pool = data.pool;
+  if (!pool || typeof pool !== "object") return;
+  if (COLD_STARS_GROUPS.every((name) => name in pool)) {
+    const wanted = COLD_STARS_GROUPS.map((name) => [name, pool[name], 10]);
+    if (canonicalJson(proved) !== canonicalJson(wanted)) {
+      const counts = proved.map(([kind, count]) => `${count} ${kind}`).join(", ");
+      const shown = COLD_STARS_GROUPS.map((name) => `${pool[name]} ${name}`).join(", ");
+      refuse(`The proof rolls ${counts}, but the entry's pool is ${shown}.`);
+    }
+    return;
+  }
+  const dice = pool.rolled ?? pool.dice;
+  if (dice === undefined) return;
+  const count = proved.reduce((sum, group) => sum + group[1], 0);
+  if (count !== dice) refuse(`The proof rolls ${count} dice, but the entry's pool is ${dice}d6.`);
+}
+
+// The island's key must be one this browser pinned, half for half (pinKeys below).
+function checkPinned(key, pinned) {
+  if (!pinned) return;
+  const held = pinned.find((k) => k.id === key.id);
+  if (!held || held.signing_key !== key.signing_key || held.vrf_key !== key.vrf_key) {
+    refuse(
+      `Key ${short(key.id)} is not a key this browser pinned: the server changed its key ` +
+        "without a rotation signed by the key before.",
+    );
+  }
+}
+
+function checkNonce(proof, sent) {
+  if (sent && sent !== proof.alpha.nonce) {
+    refuse(
+      `Your browser sent ${short(sent)}; this proof uses ${short(proof.alpha.nonce)} — ` +
+        "the server did not use your part.",
+    );
+  }
+}
+
 function verifyDice(data) {
   const proof = data.proof;
   checkProofRecord(proof);
@@ -278,26 +322,138 @@ function verifyDice(data) {
   }
   const beta = ecvrfVerify(data.key.vrf_key, proof.pi, canonicalBytes(proof.alpha));
   compareFaces(facesFromBeta(beta, proof.alpha.pool), data.faces || []);
+  checkPoolIsTheEntrys(data, proof.alpha.pool);
   return beta;
 }
 
 // The whole check of one entry's island (rolls/rolling/verify_data.py): { ok, reason } on a
-// failure; { ok, beta, outcomeChecked, note } when the dice verify.
-export async function verifyEntry(data) {
+// failure; { ok, beta, outcomeChecked, note, nonceChecked } when the dice verify. `held`: what
+// this browser holds the server to — `sent`, the nonce it sent for this entry (if it rolled it),
+// and `pinned`, the keys it pinned (heldKeys); without them those checks are not made.
+export async function verifyEntry(data, held = {}) {
   try {
     if (!data.proof || !data.proof.pi) refuse("This entry carries no proof.");
     checkKey(data.proof, data.key);
+    checkPinned(data.key, held.pinned);
     const beta = verifyDice(data);
+    checkNonce(data.proof, held.sent);
+    const nonceChecked = Boolean(held.sent);
     const read = readEntry(data);
     if (read.unchecked) {
-      return { ok: true, beta: bytesToHex(beta), outcomeChecked: false, note: read.unchecked };
+      return { ok: true, beta: bytesToHex(beta), outcomeChecked: false, note: read.unchecked, nonceChecked };
     }
     compareOutcome(data, read);
-    return { ok: true, beta: bytesToHex(beta), outcomeChecked: true, note: "" };
+    return { ok: true, beta: bytesToHex(beta), outcomeChecked: true, note: "", nonceChecked };
   } catch (error) {
     if (error instanceof Refusal) return { ok: false, reason: error.message };
     return { ok: false, reason: `The check could not run: ${error.message}` };
   }
+}
+
+// --- Keys pinned on first sight, and nonces kept (issue 49) ------------------------------------
+
+const KEYS = "poolside-keys";
+const NONCES = "poolside-nonces";
+
+// RFC 8032 §5.1.7 verification, strict as libsodium's: canonical encodings, S below the group
+// order, no small-order key, and [S]B = R + [k]A.
+export function ed25519Verify(publicHex, message, signatureHex) {
+  try {
+    const sig = hexBytes(signatureHex, 64, "The signature");
+    const pub = hexBytes(publicHex, 32, "The signing key");
+    const A = decodePoint(pub);
+    const R = decodePoint(sig.subarray(0, 32));
+    const S = bytesToIntLE(sig.subarray(32));
+    if (A === null || R === null || A.isSmallOrder() || S >= L) return false;
+    const k = bytesToIntLE(sha512(concatBytes(sig.subarray(0, 32), pub, message))) % L;
+    return Point.BASE.multiplyUnsafe(S).equals(R.add(A.multiplyUnsafe(k)));
+  } catch {
+    return false;
+  }
+}
+
+function rotationMessage(previous, key) {
+  const statement = { from: previous, id: key.id, signing_key: key.signing_key, vrf_key: key.vrf_key };
+  return concatBytes(utf8ToBytes("poolside key rotation v1\n"), canonicalBytes(statement));
+}
+
+function validRecord(key) {
+  try {
+    checkKey({ key: key.id }, key);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// The keys to trust (proofs/holding.py pin_keys): those `saved`, and each key `offered` now that
+// a rotation signed by the newest key held so far hands over to. { pinned, problems }.
+export function pinKeys(saved, offered) {
+  const pinned = saved.filter(validRecord);
+  const problems = [];
+  let newest = pinned[pinned.length - 1];
+  for (const key of offered.filter(validRecord)) {
+    const known = pinned.find((k) => k.id === key.id);
+    if (known) {
+      if (known.signing_key !== key.signing_key || known.vrf_key !== key.vrf_key) {
+        problems.push(`Key ${short(key.id)} is not the key this browser pinned under that id.`);
+      }
+      continue;
+    }
+    const rotation = key.rotation;
+    const handed =
+      newest && rotation && rotation.from === newest.id &&
+      ed25519Verify(newest.signing_key, rotationMessage(newest.id, key), String(rotation.signature));
+    if (!handed) {
+      problems.push(`Key ${short(key.id)} is new and no rotation signed by the key before hands over to it.`);
+      continue;
+    }
+    pinned.push(key);
+    newest = key;
+  }
+  return { pinned, problems };
+}
+
+function stored(name, fallback) {
+  try {
+    return JSON.parse(localStorage.getItem(name) || "null") ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function store(name, value) {
+  try {
+    localStorage.setItem(name, JSON.stringify(value));
+  } catch {
+    // A private window or full storage: this visit still checks; the next starts afresh.
+  }
+}
+
+// The keys this browser holds the server to: pinned on first sight (the first Verify), and from
+// then on grown only by signed rotations.
+export async function heldKeys(url) {
+  let offered = null;
+  try {
+    const response = await fetch(url, { credentials: "same-origin", cache: "no-store" });
+    if (response.ok) offered = (await response.json()).keys;
+  } catch {
+    offered = null;
+  }
+  const saved = stored(KEYS, null);
+  if (!Array.isArray(saved)) {
+    const first = Array.isArray(offered) ? offered.filter(validRecord) : null;
+    if (first) store(KEYS, first);
+    return { pinned: first, problems: [], first: true };
+  }
+  const { pinned, problems } = pinKeys(saved, Array.isArray(offered) ? offered : []);
+  store(KEYS, pinned);
+  return { pinned, problems, first: false };
+}
+
+export function sentNonce(entry) {
+  const kept = stored(NONCES, {});
+  return typeof kept["e:" + entry] === "string" ? kept["e:" + entry] : "";
 }
 
 // --- The permalink's button (templates/rolls/entry_detail.html) --------------------------------
@@ -317,7 +473,19 @@ function show(output, result) {
     title.textContent = "✓ Verified.";
     text.textContent = " The dice come from the published key and give the result shown.";
   }
-  output.replaceChildren(title, text);
+  const parts = [title, text];
+  if (result.ok) {
+    const held = document.createElement("span");
+    held.className = "verify-held";
+    held.textContent = result.nonceChecked
+      ? " The proof uses the nonce your browser sent."
+      : " This browser did not send this roll's nonce, so it could not compare it.";
+    held.textContent += result.firstKeys
+      ? " This browser now keeps the server's keys, and will accept a new one only if the key before signed it."
+      : " The key is one this browser pinned.";
+    parts.push(held);
+  }
+  output.replaceChildren(...parts);
 }
 
 function setUp(button) {
@@ -331,7 +499,10 @@ function setUp(button) {
     output.classList.remove("verify-ok", "verify-failed");
     output.textContent = "Checking…";
     // The island is read at each click, never cached: what is checked is what the page holds.
-    const result = await verifyEntry(JSON.parse(island.textContent));
+    const data = JSON.parse(island.textContent);
+    const keys = await heldKeys(button.dataset.keysUrl);
+    const result = await verifyEntry(data, { pinned: keys.pinned, sent: sentNonce(data.entry) });
+    result.firstKeys = keys.first;
     show(output, result);
     button.disabled = false;
   });

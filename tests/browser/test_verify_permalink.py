@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from log.models import OUTCOME_LABELS, RollEntry
 from sheets.models import System
 from tests.browser.checkers import axe_source, axe_violations, html_errors
-from tests.factories import CharacterFactory
+from tests.browser.verify_pages import roll_in_the_app, verify
 
 pytestmark = [
     pytest.mark.browser,
@@ -22,37 +22,6 @@ pytestmark = [
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
 VERIFIED = "✓ Verified. The dice come from the published key and give the result shown."
-
-
-def _row(system: str):
-    """A character of ``system`` and the id of a rollable row on its sheet."""
-    character = CharacterFactory(campaign__system=system)
-    if system == System.COGENT:
-        skill = character.cogent.skills.get(name="Athletics")
-        skill.rating = 2
-        skill.save()
-    elif system == System.DAD6:
-        skill = character.dad6.skills.create(name="Cooking", competence="trained")
-    else:
-        skill = character.cold_stars.skills.get(name="Athletics")
-        skill.trained, skill.rating = True, 2
-        skill.save()
-    return character, f"skill-{skill.pk}"
-
-
-def roll_in_the_app(page, log_in, system: str) -> RollEntry:
-    """Roll from the sheet's panel as a player does (the browser sends its nonce)."""
-    character, row = _row(system)
-    log_in(character.owner)
-    page.goto(character.get_absolute_url())
-    page.locator(f"#{row} .roll-button").click()
-    page.locator("#roll-action-roll").click()
-    expect(page.locator("#roll-result .entry")).to_be_visible()
-    return RollEntry.objects.get(character=character)
-
-
-def verify(page) -> None:
-    page.get_by_role("button", name="Verify these dice").click()
 
 
 def change_island(page, script: str) -> None:
@@ -70,7 +39,7 @@ def test_a_roll_made_in_the_app_verifies_in_the_browser(page, log_in, violations
     assert entry.proof and entry.proof["alpha"]["nonce"] != ""
     page.goto(entry.get_absolute_url())
     verify(page)
-    expect(page.locator("#verify-result")).to_have_text(VERIFIED)
+    expect(page.locator("#verify-result")).to_contain_text(VERIFIED)
     expect(page.locator("#verify-result")).to_have_attribute("role", "status")
     assert violations == []
 
@@ -109,7 +78,7 @@ def test_the_verify_section_keeps_its_place_on_a_phone_and_a_laptop(page, log_in
     page.emulate_media(color_scheme=scheme)
     page.goto(entry.get_absolute_url())
     verify(page)
-    expect(page.locator("#verify-result")).to_have_text(VERIFIED)
+    expect(page.locator("#verify-result")).to_contain_text(VERIFIED)
     assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
     main = page.locator("main").bounding_box()
     for part in ("#verify-heading", "button[data-verify-dice]", "#verify-result"):
@@ -126,7 +95,7 @@ def test_the_permalink_with_its_island_and_verdict_is_valid_html(page, log_in, t
     served = page.request.get(entry.get_absolute_url()).text()
     page.goto(entry.get_absolute_url())
     verify(page)
-    expect(page.locator("#verify-result")).to_have_text(VERIFIED)
+    expect(page.locator("#verify-result")).to_contain_text(VERIFIED)
     documents = {"served": served, "verified": page.content()}
     # The result card's h3 straight under the page's h1 is the permalink's as it was before this
     # section (templates/rolls/_entry.html is shared with the log, whose days are h2): not ours.

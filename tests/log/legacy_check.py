@@ -21,16 +21,19 @@ from django.test import Client  # noqa: E402
 from django.test.utils import override_settings  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
+from proofs.bundle import standalone_source  # noqa: E402
 from sheets.models import Campaign, Membership, Role  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-VERIFIER = ROOT / "proofs" / "protocol.py"
 # Each member's signed view head as that commit's server signed it, which their browser saved.
 SAVED = json.loads((ROOT / "tests/log/data/legacy-86fccab-heads.json").read_text())
 
 
 def main(out: Path) -> int:
     client = Client()
+    # The verifier as players download it: one file, run in an isolated Python.
+    verifier = out / "poolside_verify.py"
+    verifier.write_text(standalone_source(), encoding="utf-8")
     for campaign in Campaign.objects.order_by("pk"):
         client.force_login(campaign.memberships.get(role=Role.GM).user)
         export = client.get(reverse("campaign_log_json", args=[campaign.pk]))
@@ -38,7 +41,7 @@ def main(out: Path) -> int:
         path = out / f"export-{campaign.pk}.json"
         path.write_bytes(b"".join(export.streaming_content))
         done = subprocess.run(
-            [sys.executable, "-I", str(VERIFIER), str(path)],
+            [sys.executable, "-I", str(verifier), str(path)],
             capture_output=True,
             text=True,
             timeout=120,
@@ -57,7 +60,7 @@ def main(out: Path) -> int:
             saved = out / f"head-{campaign.pk}-{membership.user.pk}.json"
             saved.write_text(json.dumps(SAVED[f"{campaign.pk}/{membership.user.username}"]))
             done = subprocess.run(
-                [sys.executable, "-I", str(VERIFIER), str(path), "--saved-head", str(saved)],
+                [sys.executable, "-I", str(verifier), str(path), "--saved-head", str(saved)],
                 capture_output=True,
                 text=True,
                 timeout=120,

@@ -1,6 +1,6 @@
 """Exports for the verifier's tests, built the way the server will build them: each roll drawn
-by VrfDice under a test key, chained, signed. Entry hashes are stand-ins (the verifier does not
-recompute them; the server's verify_log does)."""
+by VrfDice under a test key (alpha version 2, the roller's counter; version 1 with ``legacy``),
+each record in the GM export's shape (every hashed field, version 6), hashed, chained, signed."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from proofs.dice import VrfDice
+from proofs.holding import entry_content
 from proofs.keys import ServerKey
 from proofs.protocol import (
     SUITE,
@@ -43,6 +44,15 @@ def published(key: ServerKey = TEST_KEY) -> dict[str, Any]:
     return key.published(datetime(2026, 1, 1, tzinfo=UTC), None)
 
 
+def _pool(groups: Any) -> dict[str, int]:
+    """The entry's pool as the app writes it: Cogent's dice, or Cold Stars' three groups."""
+    if groups is None:
+        return {}
+    if groups[0][0] == "d6":
+        return {"dice": groups[0][1]}
+    return {kind: count for kind, count, _ in groups}
+
+
 def legacy_proof(seq: int, prev: str, label: str, groups: Any, key: ServerKey) -> Any:
     """A version 1 proof (the chain position in alpha), as entries before counters have."""
     pool = [list(group) for group in groups]
@@ -59,11 +69,24 @@ def legacy_proof(seq: int, prev: str, label: str, groups: Any, key: ServerKey) -
     return proof, faces_from_beta(beta, pool)
 
 
+def _hashed_fields(seq: int, prev: str, label: str, groups: Any) -> dict[str, Any]:
+    """Every field of the entry's hashed form a GM's export carries (docs/log-tools.md)."""
+    return {
+        "seq": seq, "prev_hash": prev, "label": label, "time": "2026-01-01T00:00:00.000000+00:00",
+        "system": "cogent", "kind": "roll" if groups else "message", "visibility": "public",
+        "character": "Rob", "player": "alice", "options": {}, "pool": _pool(groups),
+        "breakdown": "", "outcome": "", "outcome_label": "", "detail": "", "result": {},
+        "odds": "1", "odds_table": {}, "resources": {}, "follows_seq": None, "reveals_seq": None,
+        "root_seq": None, "call": None, "contest": None, "salt": f"{seq:02x}" * 16,
+        "character_id": 1, "user_id": ROLLER, "roller_id": ROLLER, "hidden_character": False,
+        "hash_version": 6, "odds_display": "", "commitments": {},
+    }  # fmt: skip
+
+
 def _entry(
     seq: int, prev: str, label: str, groups: Any, key: ServerKey, n: int = 0, legacy: bool = False
 ) -> dict[str, Any]:
-    record: dict[str, Any] = {"seq": seq, "prev_hash": prev, "label": label}
-    record |= {"user_id": ROLLER, "player": "alice"}
+    record = _hashed_fields(seq, prev, label, groups)
     if groups is None:
         record.update(faces=[], proof={})
     elif legacy:
@@ -85,10 +108,15 @@ def _entry(
             for face in group
         ]
         record["proof"] = dice.record()
-    record["hash"] = hashlib.sha256(canonical(record)).hexdigest()
+    rehash(record)
     record["signature"] = key.sign(entry_message(CAMPAIGN, seq, record["hash"]))
     record["signed_by"] = key.id
     return record
+
+
+def rehash(record: dict[str, Any]) -> None:
+    """Give ``record`` the hash of its fields, as the server computes it."""
+    record["hash"] = hashlib.sha256(canonical(entry_content(CAMPAIGN, record))).hexdigest()
 
 
 def gm_export(

@@ -99,6 +99,7 @@ def test_a_changed_die_kind_is_caught(cold_stars):
 def test_a_pool_rewritten_to_match_fewer_dice_breaks_the_proof(cogent):
     del cogent["faces"][-1]
     cogent["proof"]["alpha"]["pool"] = [["d6", 3, 6]]
+    cogent["pool"] = {"dice": 3}  # the entry rewritten too: only the proof is left to say no
     with pytest.raises(ProofError, match="bad proof"):
         check_proof(cogent, KEYS)
 

@@ -6,24 +6,23 @@ from __future__ import annotations
 import ast
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.proofs.builders import OTHER_KEY, gm_export, player_export, published
+from proofs.bundle import standalone_source
+from tests.proofs.builders import OTHER_KEY, TEST_KEY, gm_export, player_export, published
 
 ROOT = Path(__file__).resolve().parents[2]
-VERIFIER = ROOT / "proofs" / "protocol.py"
 PACKAGE = ROOT / "proofs"
 
 
 @pytest.fixture
 def verifier(tmp_path):
     copy = tmp_path / "poolside_verify.py"
-    shutil.copy(VERIFIER, copy)
+    copy.write_text(standalone_source(), encoding="utf-8")
     return copy
 
 
@@ -36,7 +35,7 @@ def _run(verifier, export, *args):
 
 def test_it_imports_only_the_standard_library_and_pynacl():
     imported = set()
-    for node in ast.walk(ast.parse(VERIFIER.read_text())):
+    for node in ast.walk(ast.parse(standalone_source())):
         if isinstance(node, ast.Import):
             imported |= {alias.name.split(".")[0] for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
@@ -95,7 +94,9 @@ def test_another_servers_keys_fail_every_proof(verifier):
     keys.write_text(json.dumps({"keys": [published(OTHER_KEY)]}))
     done = _run(verifier, player_export(), "--keys", str(keys))
     assert done.returncode == 1
-    problems = done.stdout.splitlines()[:-1]  # the last line is the summary
+    pin, *problems = done.stdout.splitlines()[:-1]  # the last line is the summary
+    # The export's key is neither the one saved nor a rotation it signed: not trusted.
+    assert pin.startswith(f"keys: key {TEST_KEY.id} is not pinned")
     assert len(problems) == 3 and all("unknown or unpublished key" in p for p in problems)
 
 

@@ -221,11 +221,19 @@ def _run_verifier(tmp_path: Path, export: Path) -> subprocess.CompletedProcess[s
 
 
 def test_the_downloaded_verifier_is_the_protocol_module_itself():
-    """What players run is what the server checks itself with: the download is the bytes of
-    proofs/protocol.py, under the name the docs give it."""
+    """What players run is what the server checks itself with: the download is proofs/protocol.py
+    with the module it imports (proofs/holding.py) written in, line for line, under the name the
+    docs give it."""
     response = Client().get(reverse("verifier"))
     assert response["Content-Disposition"].endswith('filename="poolside_verify.py"')
-    assert response.getvalue() == Path(poolside_verify.__file__).read_bytes()
+    served = response.getvalue().decode("utf-8")
+    protocol = Path(poolside_verify.__file__).read_text()
+    holding = (Path(poolside_verify.__file__).parent / "holding.py").read_text()
+    kept = [line for line in protocol.splitlines() if not line.startswith("from .holding")]
+    assert set(kept) <= set(served.splitlines())
+    assert (
+        holding.split('"""\n', 2)[2].replace("from __future__ import annotations\n", "") in served
+    )
 
 
 def test_the_standalone_verifier_checks_real_exports(client, party, tmp_path):
