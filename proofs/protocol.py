@@ -33,6 +33,8 @@ from .holding import canonical as canonical
 from .holding import check_signature as check_signature
 from .holding import hash_problem, nonce_problems, pin_keys, pool_problem
 from .holding import key_id as key_id
+from .texts import text_commitment as text_commitment
+from .texts import text_problems as text_problems
 
 SUITE = "ECVRF-EDWARDS25519-SHA512-TAI"
 SUITE_STRING = b"\x03"  # RFC 9381 §5.5, the suite byte of ECVRF-EDWARDS25519-SHA512-TAI
@@ -278,38 +280,6 @@ def check_proof(entry_record: dict[str, Any], keys: dict[str, dict[str, Any]]) -
     # Compared as canonical JSON, where true is not 1 and 6.0 is not 6, as the hash sees them.
     if canonical(drawn) != canonical(stored):
         raise ProofError("entry's faces do not follow from the VRF output")
-
-
-def text_commitment(salt: str, text: str) -> str:
-    """What an entry of hash version 6 binds of a piece of free text: SHA-256 of the salt's 32
-    bytes (given as 64 hex digits) followed by the text in UTF-8, as 64 hex digits."""
-    return hashlib.sha256(bytes.fromhex(salt) + text.encode("utf-8")).hexdigest()
-
-
-def text_problems(record: Mapping[str, object]) -> list[str]:
-    """Where a record's shown text does not open its commitment (hash version 6: the record
-    names each committed field in ``commitments``, shows its text under the field's own name and
-    its salt in ``salts``). A field whose text was removed (null) is skipped: what is gone can't
-    be checked, and isn't shown."""
-    problems = []
-    salts, commitments = record.get("salts"), record.get("commitments")
-    salts = salts if isinstance(salts, dict) else {}
-    for name, commitment in (commitments if isinstance(commitments, dict) else {}).items():
-        text = record.get(name)
-        if text is None:
-            continue
-        salt = salts.get(name)
-        try:
-            opens = (
-                isinstance(text, str)
-                and isinstance(salt, str)
-                and text_commitment(salt, text) == commitment
-            )
-        except ValueError:  # a salt that isn't hex
-            opens = False
-        if not opens:
-            problems.append(f"its {name} does not match the commitment")
-    return problems
 
 
 def head_message(campaign: int, length: int, hash: str) -> bytes:

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from proofs.protocol import verify_export
+from proofs.protocol import entry_message, head_message, verify_export
 from tests.proofs.builders import (
+    CAMPAIGN,
     OTHER_KEY,
     TEST_KEY,
     clone,
     gm_export,
     player_export,
     published,
+    rehash,
 )
 
 
@@ -182,6 +184,13 @@ def test_a_counter_used_twice_is_caught(gm):
     export["entries"][3]["proof"] = clone(export["entries"][0]["proof"])
     export["entries"][3]["faces"] = clone(export["entries"][0]["faces"])
     export["entries"][3]["label"] = export["entries"][0]["label"]
+    # A server with the key signs what it changed, the entry and the head, so that only the
+    # count can give it away.
+    entry, head = export["entries"][3], export["chain_head"]
+    rehash(entry)
+    entry["signature"] = TEST_KEY.sign(entry_message(CAMPAIGN, 4, entry["hash"]))
+    head["hash"] = entry["hash"]
+    head["signature"] = TEST_KEY.sign(head_message(CAMPAIGN, 4, entry["hash"]))
     assert _problems(export) == ["entry 4: roller 3's roll #1, but that was used"]
 
 

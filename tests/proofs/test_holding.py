@@ -13,6 +13,7 @@ from proofs.protocol import ProofError, check_proof, entry_message, verify_expor
 from tests.proofs.builders import (
     CAMPAIGN,
     OTHER_KEY,
+    ROLLER,
     SECRET,
     TEST_KEY,
     clone,
@@ -27,7 +28,9 @@ KEYS = {TEST_KEY.id: published()}
 
 def _reproved(record, groups, nonce="nonce-0001"):
     """``record`` with dice the key really proved for ``groups``: a server's own choice."""
-    dice = VrfDice(TEST_KEY, CAMPAIGN, record["label"], nonce, lambda: (1, "0" * 64, SECRET))
+    dice = VrfDice(
+        TEST_KEY, CAMPAIGN, record["label"], nonce, lambda: (1, "0" * 64, SECRET, 1), ROLLER
+    )
     faces = dice.draw(groups)
     record["faces"] = [
         {"kind": kind, "face": face}
