@@ -177,6 +177,12 @@ def test_the_api_refuses_the_gm_with_a_readable_403(client, party):
         content_type="application/json",
     )
     assert pressed.status_code == 422 and WAITING_TEXT in str(pressed.json())
+    skipped = gm.post(
+        reverse("api:roll", args=[party.pc.pk, "cold-stars-skill", skill.pk]),
+        _data(action="skip"),
+        content_type="application/json",
+    )
+    assert skipped.status_code == 422 and "Choose one of: roll." in str(skipped.json())
     player = api(party.player)
     made = player.post(url, {"value": "failure"}, content_type="application/json")
     assert made.status_code == 201 and roll.follow_ups.count() == 1
