@@ -10,7 +10,6 @@ the chance stands (``result``), so the next one reads it from the entry it follo
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
 from log.models import Kind, RollEntry
 from rolls.rolling.display import CERTAIN, fraction_text, percent
@@ -121,9 +120,21 @@ def _band(punch: dad6.Punch) -> str:
     return "success" if punch.success else "failure"
 
 
-def outcome(punch: dad6.Punch, odds: dict[str, Fraction] | None, **fields: Any) -> Outcome:
+def outcome(
+    punch: dad6.Punch,
+    odds: dict[str, Fraction] | None,
+    *,
+    kind: str,
+    options: dict[str, object],
+    pool: dict[str, object],
+    breakdown: str,
+) -> Outcome:
     """The entry of one throw (with its ``odds``) or of the stop (``odds`` None: certain)."""
     return Outcome(
+        kind=kind,
+        options=options,
+        pool=pool,
+        breakdown=breakdown,
         faces=faces(punch.faces),
         outcome=punch.outcome,
         detail=detail(punch),
@@ -131,7 +142,6 @@ def outcome(punch: dad6.Punch, odds: dict[str, Fraction] | None, **fields: Any) 
         odds=odds[punch.outcome] if odds else CERTAIN,
         odds_table=odds,
         resource_changes={},
-        **fields,
     )
 
 
