@@ -22,7 +22,7 @@ from rolls.rolling.outcomes import (
     pool_terms,
 )
 from rules import RandomSource, dad6
-from sheets.models import Dad6Sheet, Refused
+from sheets.models import Dad6Sheet, Dad6Skill, Refused
 
 # ---------------------------------------------------------------------------------------------
 # DAD6
@@ -212,21 +212,32 @@ class Dad6RollForm(RollForm[Dad6Sheet]):
             "traded_boons": traded,
             "forward_boons": forward,
         }
-        notes = [
-            f"{row.name}: {self.competence.capitalize()}"
-            + (" (class skill, from the level)" if row.is_class_skill else "")
-            + _trade_words(dad6.max_traded_boons(pool))
-        ]
-        figures = dad6.pool_figures(
-            pool, competence=self.competence, task=task, traded_boons=traded, bonus_boons=forward
-        )
+        notes = [self._competence_note(row, pool)]
         return Plan(
             options,
-            dict(figures),
+            self._figures(pool, task, traded, forward),
             breakdown,
             bands(odds),
             [Action("roll", f"Roll {rolled}d6")],
             notes,
+        )
+
+    def _figures(self, pool: int, task: str, traded: int, forward: int) -> dict[str, object]:
+        return dict(
+            dad6.pool_figures(
+                pool,
+                competence=self.competence,
+                task=task,
+                traded_boons=traded,
+                bonus_boons=forward,
+            )
+        )
+
+    def _competence_note(self, row: Dad6Skill, pool: int) -> str:
+        return (
+            f"{row.name}: {self.competence.capitalize()}"
+            + (" (class skill, from the level)" if row.is_class_skill else "")
+            + _trade_words(dad6.max_traded_boons(pool))
         )
 
     def _punch_plan(self, pool: int, breakdown: str) -> Plan:
