@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 import live
 from log.models import HeadMoved, Kind, RollEntry, Visibility
 from rolls.models import Assist, AssistRequest
-from rolls.rolling import choosers, followups, punch
+from rolls.rolling import choosers, followups
 from rolls.rolling.asks import Ask, ask_for
 from rolls.rolling.dice import dice_for, nonce_from
 from rolls.rolling.forms.base import RollForm
@@ -229,8 +229,6 @@ def make_follow_up(
     try:
         with transaction.atomic():
             sheet = rule_system_of(character.campaign).lock_sheet(character.pk)
-            if action == punch.FOLLOW_UP:
-                punch.check_chooser(user.pk, character)  # the player's choice, not the GM's
             dice = dice_for(character.campaign, nonce, entry.label, roller=user.pk)
             outcome = followups.perform(action, entry, sheet, dice, value)
             return _append(user, character, outcome, label=entry.label, follows=entry, dice=dice)

@@ -15,7 +15,6 @@ from log.models import Kind, RollEntry
 from rolls.rolling.display import CERTAIN, fraction_text, percent
 from rolls.rolling.outcomes import Headline, Outcome, dad6_headline, plural
 from rules import RandomSource, dad6
-from sheets.models import Character, Membership, Refused, Role
 
 OPTION = "punchers_chance"  # the roll panel's option, and the roll's: this roll is one
 ALLOWED = "allow_punchers_chance"  # a GM's call's preset: the panel offers the option
@@ -25,22 +24,6 @@ NOT_A_PUNCH = "Only a DAD6 puncher's chance that scored boons is re-rolled or st
 
 
 FOLLOW_UP = "punch"  # the follow-up's name (the entry's kind too)
-
-
-def check_chooser(user_pk: int, character: Character) -> None:
-    """RULES.md §8, who chooses: on a player character's puncher's chance only its player
-    re-rolls or stops; the GM does for an NPC. :class:`Refused` for anyone else."""
-    if character.is_npc:
-        gm = Membership.objects.filter(
-            campaign_id=character.campaign_id, user_id=user_pk, role=Role.GM
-        ).exists()
-        if not gm:
-            raise Refused(f"Only the GM chooses for {character.name}'s puncher's chance.")
-    elif character.owner_id != user_pk:
-        raise Refused(
-            f"Only {character.name}'s player chooses whether to re-roll or stop this puncher's "
-            "chance."
-        )
 
 
 def is_punch(entry: RollEntry) -> bool:

@@ -76,7 +76,7 @@ def test_a_player_answers_a_call_with_it_and_the_gm_cannot_choose(client, key, t
     stop = f"f:{token(first)}:punch:stop"
     assert stop in {b["custom_id"] for b in buttons(answer)}
     gm_press = post(client, key, press(table.id("gm"), stop)).json()
-    assert is_private(gm_press) and "Only Ada's player chooses" in gm_press["data"]["content"]
+    assert is_private(gm_press) and "Waiting for Ada's player" in gm_press["data"]["content"]
     assert RollEntry.objects.count() == 1
     post(client, key, press(table.id("player"), stop))
     stopped = latest()

@@ -118,7 +118,7 @@ def test_a_call_s_punchers_chance_is_rolled_and_followed_up_by_the_player(party,
     gm_try = api(party.gm).post(
         offers[0]["url"], {"value": "reroll"}, content_type="application/json"
     )
-    assert gm_try.status_code == 409 and "Only Ada's player chooses" in gm_try.json()["detail"]
+    assert gm_try.status_code == 403 and "Waiting for Ada's player" in gm_try.json()["detail"]
     bogus = player.post(offers[0]["url"], {"value": "double"}, content_type="application/json")
     assert bogus.status_code == 409 and "reroll" in bogus.json()["detail"]
     assert RollEntry.objects.count() == 1

@@ -167,7 +167,7 @@ def test_a_call_allows_it_and_only_the_player_chooses(client, party, settings):
     # The GM can't make Ada's player's choice: refused, nothing written.
     client.force_login(party.gm)
     refused = _follow(client, first, "reroll")
-    assert refused.status_code == 409 and "Only Ada's player chooses" in text(refused)
+    assert refused.status_code == 403 and "Waiting for Ada's player" in text(refused)
     assert RollEntry.objects.count() == 1
     # Ada's player re-rolls, with htmx: the result comes back in the panel's place.
     client.force_login(party.player)
@@ -205,10 +205,10 @@ def test_a_re_roll_s_dice_are_proven_like_every_roll_s(client, party, settings):
     assert again.proof["alpha"]["nonce"] == "nonce-again-2"
     record = {"label": again.label, "faces": again.faces, "proof": again.proof}
     protocol.check_proof(record, keys_by_id())
+    # The re-roll is the GM's second proven roll in the campaign: number 2 of the GM's count.
     head = LogHead.objects.get(campaign_id=again.campaign_id)
-    assert again.proof["alpha"]["position"] == protocol.position(
-        again.campaign_id, again.seq, again.prev_hash, head.position_secret
-    )
+    secret = protocol.roller_secret(head.position_secret, again.campaign_id, party.gm.pk)
+    assert protocol.counter_n(again.proof["alpha"], party.gm.pk, secret, 10) == 2
 
 
 def test_a_punchers_chance_trades_no_dice_and_keeps_rolled_forward_boons(client, party, settings):
