@@ -122,11 +122,14 @@ def roll(here: Here, options: dict[str, object]) -> dict[str, object]:
     offered = {a.name for a in form.plan.actions}
     if action not in offered:
         raise Stop(f"The roll wasn't made: choose the action from: {', '.join(sorted(offered))}.")
+    params = form.data.copy()
+    # The dice's nonce is the interaction's id: Discord's choice, not ours (docs/discord.md).
+    params["nonce"] = here.interaction
     try:
-        entry, _ = make_roll(here.user, target, form, action, form.data)
+        entry, _ = make_roll(here.user, target, form, action, params)
     except Refused as refused:
         raise Stop(f"The roll wasn't made: {refused}") from None
-    return answers.entry_answer(entry.pk, here.member)
+    return answers.entry_answer(entry.pk, here.member, here.interaction)
 
 
 def odds(here: Here, options: dict[str, object]) -> dict[str, object]:
