@@ -23,7 +23,6 @@ import ipaddress
 import logging
 import socket
 import ssl
-import time
 from dataclasses import dataclass
 from datetime import timedelta
 from email.utils import parsedate_to_datetime
@@ -261,7 +260,7 @@ def _retry_after(value: str | None) -> float | None:
 def request_for(webhook: Webhook, delivery: WebhookDelivery) -> tuple[bytes, dict[str, str]]:
     """The body and headers of one delivery, built when it is sent (a signature's timestamp is
     the time of the attempt)."""
-    headers = {payloads.DELIVERY_HEADER: str(delivery.pk)}
+    headers = {payloads.DELIVERY_HEADER: delivery.uid}
     if delivery.recap is not None:
         return _recap_request(webhook, delivery.recap, headers)
     if delivery.witness is not None:
@@ -276,7 +275,15 @@ def request_for(webhook: Webhook, delivery: WebhookDelivery) -> tuple[bytes, dic
         message = payloads.discord_message(webhook.campaign, record, avatar)
         return payloads.encode(message), headers
     body = payloads.encode(payloads.json_payload(webhook.campaign, record))
-    return body, headers | payloads.signed_headers(webhook.secret, int(time.time()), body)
+    return body, _signed(webhook, delivery.uid, body)
+
+
+def _signed(webhook: Webhook, uid: str, body: bytes) -> dict[str, str]:
+    """Standard Webhooks' headers for this attempt: the delivery's id, now, and a signature per
+    secret the webhook signs with now (two during a rotation's grace)."""
+    now = timezone.now()
+    secrets = webhook.signing_secrets(now)
+    return payloads.signed_headers(secrets, uid, int(now.timestamp()), body)
 
 
 def _avatar_url(entry_pk: int | None) -> str:
@@ -317,7 +324,7 @@ def _recap_request(
         "url": url,
     }
     body = payloads.encode(payloads.json_recap(campaign, about, text))
-    return body, headers | payloads.signed_headers(webhook.secret, int(time.time()), body)
+    return body, headers | _signed(webhook, headers[payloads.DELIVERY_HEADER], body)
 
 
 def queue_recap(campaign_pk: int, number: int) -> list[WebhookDelivery]:
@@ -342,7 +349,7 @@ def _witness_request(
     if webhook.format == WebhookFormat.DISCORD:
         return payloads.encode(payloads.discord_witness(webhook.campaign, witness, at)), headers
     body = payloads.encode(payloads.json_witness(webhook.campaign, witness, at))
-    return body, headers | payloads.signed_headers(webhook.secret, int(time.time()), body)
+    return body, _signed(webhook, delivery.uid, body)
 
 
 def queue_witness(
