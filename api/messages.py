@@ -72,7 +72,7 @@ def message_post(
     if unknown:
         detail = "Not someone a whisper can be to: " + ", ".join(unknown[:5])
         raise ApiError(422, detail, {"to": [detail]})
-    data = body.dict() | {"to": [ids[name] for name in body.to]}
+    data = body.model_dump() | {"to": [ids[name] for name in body.to]}
     form = MessageForm(data, membership=membership, campaign=campaign, choices=choices)
     if not form.is_valid():
         raise invalid(form)

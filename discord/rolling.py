@@ -122,8 +122,9 @@ def roll(here: Here, options: dict[str, object]) -> dict[str, object]:
     offered = {a.name for a in form.plan.actions}
     if action not in offered:
         raise Stop(f"The roll wasn't made: choose the action from: {', '.join(sorted(offered))}.")
-    params = form.data.copy()
-    # The dice's nonce is the interaction's id: Discord's choice, not ours (docs/discord.md).
+    # The GM's request it answers (call/contest), and the dice's nonce: the interaction's id,
+    # Discord's choice, not ours (docs/discord.md).
+    params = {name: form.data.get(name, "") for name in ("call", "contest")}
     params["nonce"] = here.interaction
     try:
         entry, _ = make_roll(here.user, target, form, action, params)
