@@ -540,8 +540,9 @@ def test_the_page_costs_the_same_for_one_webhook_and_many(
 
 def test_the_docs_name_the_headers_and_the_limits_the_code_uses():
     text = DOCS.read_text()
-    for name in ("Poolside-Signature", "Poolside-Timestamp", "Poolside-Delivery"):
-        assert name in text
+    for name in (payloads.DELIVERY_HEADER, payloads.TIMESTAMP_HEADER, payloads.SIGNATURE_HEADER):
+        assert f"`{name}`" in text
+    assert "Poolside-Signature" not in text  # the old scheme, gone
     assert "WEBHOOKS_ALLOW_PRIVATE" in text and "db_worker" in text
     assert json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))["event"] == "roll"
 
