@@ -10,8 +10,8 @@ it), a nonce or a cursor that can't be one.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Annotated, Any
+from collections.abc import Iterable, Mapping
+from typing import Annotated
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, model_validator
 from pydantic_core import PydanticCustomError
@@ -48,10 +48,11 @@ PATTERN_WORDS = {
 }
 
 
-def pattern_words(error: dict[str, Any]) -> str:
+def pattern_words(error: Mapping[str, object]) -> str:
     """A readable message for pydantic's error, when it is a pattern of ours that failed."""
     if error.get("type") == "string_pattern_mismatch":
-        pattern = (error.get("ctx") or {}).get("pattern")
+        context = error.get("ctx")
+        pattern = context.get("pattern") if isinstance(context, dict) else None
         return PATTERN_WORDS.get(str(pattern), "")
     return ""
 
@@ -102,7 +103,7 @@ class BodyIn(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _an_object(cls, data: Any) -> Any:
+    def _an_object(cls, data: object) -> object:
         return json_object(data, cls.model_fields)
 
 
