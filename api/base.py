@@ -26,6 +26,7 @@ from ninja.security import HttpBearer
 from ninja.throttling import BaseThrottle
 from pydantic import Field
 
+from api.inputs import pattern_words
 from sheets.models import ApiToken, ApiUsage
 from web.ratelimit import rate
 
@@ -143,5 +144,6 @@ def by_field(errors: Iterable[dict[str, Any]]) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for error in errors:
         loc = [str(part) for part in error.get("loc", ()) if part not in ("query", "path", "body")]
-        found.setdefault(".".join(loc) or "__all__", []).append(str(error.get("msg", "Invalid.")))
+        message = pattern_words(error) or str(error.get("msg", "Invalid."))
+        found.setdefault(".".join(loc) or "__all__", []).append(message)
     return found

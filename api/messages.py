@@ -5,13 +5,14 @@ entry of the log: the log's endpoint lists it to those who may read it, and /ent
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from ninja import Body, Router, Schema, Status
+from ninja import Body, Router, Status
 from pydantic import Field
 
 from api.base import ERRORS, READ_THROTTLE, ROLL_THROTTLE, ApiError, invalid, needs_roll_scope
 from api.campaigns import Id
+from api.inputs import NOT_BLANK, SPEAKER, BodyIn, Text
 from api.rolls import Entry, EntryId, entry_out, found_entry
 from rolls.log.records import Record
 from rolls.messages import actions
@@ -29,30 +30,32 @@ WRITES: dict[str, Any] = {
 }
 
 
-class MessageIn(Schema):
-    # Defaults, so that a body without them is refused by the form (422 naming the field) after
-    # the permission checks, never before them: a non-member learns nothing from a 422.
-    text: str = Field(
-        "",
+class MessageIn(BodyIn):
+    # The text is required and not blank (the schema says so, and a 422 names it); the other
+    # fields have defaults, refused by the form after the permission checks when they don't fit.
+    text: Text = Field(
+        min_length=1,
         max_length=MAX_LENGTH,
-        description="Markdown: emphasis, strong, ~~struck~~, `code`, links",
+        pattern=NOT_BLANK,
+        description="Markdown: emphasis, strong, ~~struck~~, `code`, links; not blank",
     )
-    speaker: str = Field(
+    speaker: Text = Field(
         "ooc",
+        pattern=SPEAKER,
         description="“ooc” (out of character), “narration” (the GM), or the id of a character "
         "you may speak as (your own; the GM's NPCs that players can see)",
     )
     audience: Literal["everyone", "gm", "whisper"] = Field(
         "everyone", description="“gm” is a player's message to the GM alone"
     )
-    to: list[str] = Field(
+    to: list[Annotated[Text, Field(min_length=1, max_length=150)]] = Field(
         default_factory=list,
         description="A whisper's recipients by username (the GM reads every whisper anyway)",
     )
 
 
-class CorrectionIn(Schema):
-    text: str = Field("", max_length=MAX_LENGTH)
+class CorrectionIn(BodyIn):
+    text: Text = Field(min_length=1, max_length=MAX_LENGTH, pattern=NOT_BLANK)
 
 
 @router.post("/campaigns/{pk}/messages", **WRITES, url_name="messages", summary="Post a message")
@@ -69,7 +72,7 @@ def message_post(
     if unknown:
         detail = "Not someone a whisper can be to: " + ", ".join(unknown[:5])
         raise ApiError(422, detail, {"to": [detail]})
-    data = body.dict() | {"to": [ids[name] for name in body.to]}
+    data = body.model_dump() | {"to": [ids[name] for name in body.to]}
     form = MessageForm(data, membership=membership, campaign=campaign, choices=choices)
     if not form.is_valid():
         raise invalid(form)

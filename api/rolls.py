@@ -16,10 +16,11 @@ from django import forms
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from ninja import Body, Header, Path, Query, Router, Schema, Status
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from api.base import ERRORS, READ_THROTTLE, ROLL_THROTTLE, ApiError, invalid, needs_roll_scope
 from api.campaigns import MAX_ID, Id
+from api.inputs import CURSOR, NO_NUL, NONCE_PATTERN, BodyIn, OptionsIn, Text
 from log.models import RollEntry
 from log.models.texts import with_texts
 from log.tokens import PATTERN, entry_pk, entry_token
@@ -192,7 +193,7 @@ class LogPage(Schema):
 # says they are lists: a list in a roll's body, a repeated parameter in a target's query. Every
 # panel's multi-valued field must be here (tests/rolls/test_api_lists.py checks all systems).
 LIST_MAX = 20  # values in one list option at most: more than any panel offers
-ListOption = list[Annotated[str, Field(max_length=40)]]
+ListOption = list[Annotated[Text, Field(max_length=40)]]
 CIRCUMSTANCES = (
     "Cogent, combat skills: the combat circumstances, any of "
     f"{', '.join(cogent.COMBAT_CIRCUMSTANCES)} (as the panel's tick boxes)"
@@ -206,21 +207,19 @@ NONCE = (
 )
 
 
-class RollIn(BaseModel):
+class RollIn(OptionsIn):
     """The roll panel's options, by the names the target's ``options`` lists; leave one out for
     its default. ``action`` is one of the target's actions (default ``roll``); ``call`` or
     ``contest`` answers a GM's request (its id, as the sheet's prompt links). An option that
     takes several values (``multiple`` in the target's options) is a list."""
 
-    # A plain pydantic model: ninja's Schema reads only declared fields, and the options are the
-    # panel's, which differ by system (the target lists them).
-    model_config = ConfigDict(extra="allow")
-
-    action: str = Field("roll", max_length=40)
+    # Undeclared fields are kept (OptionsIn): the options are the panel's, which differ by
+    # system (the target lists them).
+    action: Text = Field("roll", max_length=40)
     call: int | None = Field(None, ge=1, le=MAX_ID)
     contest: int | None = Field(None, ge=1, le=MAX_ID)
     circumstances: ListOption | None = Field(None, max_length=LIST_MAX, description=CIRCUMSTANCES)
-    nonce: str | None = Field(None, description=NONCE)
+    nonce: Text | None = Field(None, pattern=NONCE_PATTERN, description=NONCE)
 
 
 class TargetQuery(Schema):
@@ -232,13 +231,14 @@ class TargetQuery(Schema):
     )
 
 
-class FollowUpIn(Schema):
-    value: str = Field(
+class FollowUpIn(BodyIn):
+    value: Text = Field(
         "",
         max_length=500,
+        pattern=NO_NUL,
         description="The pick, for “choice”, “extra_boon” and “punch” (“reroll” or “stop”)",
     )
-    nonce: str = Field("", description=NONCE)
+    nonce: Text = Field("", pattern=NONCE_PATTERN, description=NONCE)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -582,9 +582,12 @@ class LogQuery(Schema):
     order: Literal["newest", "oldest"] = Field(
         "newest", description="newest first (pages with before), or oldest first (with after)"
     )
-    before: str = Field("", description="order=newest: the “next” of the page before")
+    before: str = Field(
+        "", pattern=CURSOR, description="order=newest: the “next” of the page before"
+    )
     after: str = Field(
         "",
+        pattern=CURSOR,
         description="order=oldest: the “next” of the page before, or the id of the last entry "
         "you have (to follow the log as it grows)",
     )

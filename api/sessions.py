@@ -14,11 +14,12 @@ from pydantic import Field
 
 from api.base import ERRORS, READ_THROTTLE, ROLL_THROTTLE, invalid, needs_roll_scope
 from api.campaigns import Id
+from api.inputs import NO_NUL, BodyIn, Text
 from log.models import RollEntry
 from log.tokens import entry_token
 from rolls.sessions import actions
 from rolls.sessions.forms import SceneForm, SessionForm
-from rolls.sessions.state import LISTED, SessionItem, current, session, sessions
+from rolls.sessions.state import LISTED, TITLE_MAX, SessionItem, current, session, sessions
 from sheets.access import campaign_for_gm, campaign_for_member
 from sheets.models import Campaign
 from web.http import AuthenticatedHttpRequest
@@ -56,8 +57,10 @@ class ListQuery(Schema):
     limit: int = Field(20, ge=1, le=LISTED)
 
 
-class TitleIn(Schema):
-    title: str = ""
+class TitleIn(BodyIn):
+    title: Text = Field(
+        "", max_length=TITLE_MAX, pattern=NO_NUL, description="Optional, e.g. “The heist”"
+    )
 
 
 WRITES: dict[str, Any] = {

@@ -9,6 +9,8 @@ one who acted (an ephemeral message); a blind roll's answer says only that a rol
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.conf import settings
 
 from log.models import RollEntry
@@ -156,9 +158,25 @@ def ask_modal(entry: RollEntry, action: str) -> dict[str, object]:
 BLIND_WORDS = "A roll was made. It was blind: only the GM sees the result."
 
 
-def entry_message(entry_pk: int, membership: Membership) -> dict[str, object]:
+def nonce_field(record: Mapping[str, object], interaction: str) -> list[payloads.EmbedField]:
+    """Where the dice's nonce came from, when it is the interaction's id: Discord chose that
+    id, and anyone in the channel can read it from the message, so the server couldn't pick
+    the dice's input (docs/discord.md, "Verifiable dice")."""
+    proof = record.get("proof")
+    alpha = proof.get("alpha") if isinstance(proof, dict) else None
+    nonce = alpha.get("nonce") if isinstance(alpha, dict) else None
+    if not interaction or nonce != interaction:
+        return []
+    text = f"interaction {interaction} (Discord chose it, not Poolside)"
+    return [{"name": "Dice nonce", "value": text, "inline": False}]
+
+
+def entry_message(
+    entry_pk: int, membership: Membership, interaction: str = ""
+) -> dict[str, object]:
     """The message that answers a roll or a follow-up: the entry as ``membership`` may read it,
-    public only when every member may read it."""
+    public only when every member may read it; ``interaction``: the id of the interaction that
+    made it (the dice's nonce, said on the embed)."""
     entry = RollEntry.objects.for_cards().select_related("campaign", "character").get(pk=entry_pk)
     if not entry.is_readable_by(membership):
         # The roller's blind roll: that a roll was made, and nothing of it.
@@ -166,6 +184,9 @@ def entry_message(entry_pk: int, membership: Membership) -> dict[str, object]:
     rows = RollEntry.objects.visible_to(membership).filter(pk=entry_pk)
     record = api_records(rows, full=False, base_url=settings.SITE_URL)[0]
     embeds = payloads.discord_message(entry.campaign, record)["embeds"]
+    if extra := nonce_field(record, interaction):
+        embeds[0]["fields"] = [*embeds[0]["fields"], *extra]
+        embeds[0] = payloads.fit(embeds[0])
     message: dict[str, object] = {"embeds": embeds, "allowed_mentions": NO_MENTIONS}
     if entry.is_hidden:
         message["flags"] = EPHEMERAL
@@ -174,5 +195,5 @@ def entry_message(entry_pk: int, membership: Membership) -> dict[str, object]:
     return message
 
 
-def entry_answer(entry_pk: int, membership: Membership) -> dict[str, object]:
-    return {"type": CHANNEL_MESSAGE, "data": entry_message(entry_pk, membership)}
+def entry_answer(entry_pk: int, membership: Membership, interaction: str = "") -> dict[str, object]:
+    return {"type": CHANNEL_MESSAGE, "data": entry_message(entry_pk, membership, interaction)}

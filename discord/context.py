@@ -88,6 +88,9 @@ class Here:
     membership: Membership | None = None
     guild: str = ""
     channel: str = ""
+    # The interaction's id: Discord chose it, and it is in the answer's message for anyone in
+    # the channel to read, so it is the dice's nonce (the server can't pick it).
+    interaction: str = ""
 
     @property
     def member(self) -> Membership:
@@ -111,6 +114,7 @@ def linked(request: HttpRequest, interaction: dict[str, object]) -> Here:
         request=request,
         guild=snowflake(interaction.get("guild_id")),
         channel=snowflake(interaction.get("channel_id")),
+        interaction=snowflake(interaction.get("id")),
     )
 
 

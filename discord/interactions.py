@@ -120,10 +120,13 @@ def _follow_up(
 ) -> dict[str, object]:
     assert entry.character is not None  # _checked
     try:
-        new = make_follow_up(here.user, entry, entry.character, action, value)
+        # Its dice's nonce is the press's (or the form's) interaction id, as for /roll.
+        new = make_follow_up(
+            here.user, entry, entry.character, action, value, nonce=here.interaction
+        )
     except (Refused, PermissionDenied) as refused:  # PermissionDenied: not the one who chooses
         raise Stop(str(refused)) from None
-    return answers.entry_answer(new.pk, membership)
+    return answers.entry_answer(new.pk, membership, here.interaction)
 
 
 def press(request: HttpRequest, interaction: dict[str, object]) -> dict[str, object]:

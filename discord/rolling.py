@@ -128,11 +128,15 @@ def roll(here: Here, options: dict[str, object]) -> dict[str, object]:
     offered = {a.name for a in form.plan.actions}
     if action not in offered:
         raise Stop(f"The roll wasn't made: choose the action from: {', '.join(sorted(offered))}.")
+    # The GM's request it answers (call/contest), and the dice's nonce: the interaction's id,
+    # Discord's choice, not ours (docs/discord.md).
+    params = {name: form.data.get(name, "") for name in ("call", "contest")}
+    params["nonce"] = here.interaction
     try:
-        entry, _ = make_roll(here.user, target, form, action, form.data)
+        entry, _ = make_roll(here.user, target, form, action, params)
     except (Refused, PermissionDenied) as refused:  # PermissionDenied: not the one who chooses
         raise Stop(f"The roll wasn't made: {refused}") from None
-    return answers.entry_answer(entry.pk, here.member)
+    return answers.entry_answer(entry.pk, here.member, here.interaction)
 
 
 def odds(here: Here, options: dict[str, object]) -> dict[str, object]:

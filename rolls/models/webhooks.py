@@ -7,9 +7,9 @@ in the background (rolls/webhooks/delivery.py); docs/webhooks.md describes it al
 
 from __future__ import annotations
 
+import base64
 import secrets
 from datetime import datetime, timedelta
-from functools import partial
 from urllib.parse import urlsplit
 
 from django.db import models, transaction
@@ -33,6 +33,24 @@ LEASE = timedelta(minutes=2)
 
 # What the delivery log keeps of an error (a receiver's answer is read up to 4 KiB).
 ERROR_MAX_LENGTH = 500
+
+# After the GM rotates a webhook's secret, deliveries are signed with the old one too for this
+# long, so the receiver can take the new secret at its own pace (docs/webhooks.md).
+ROTATION_GRACE = timedelta(hours=24)
+# Standard Webhooks' form of a secret: the prefix, then base64. A prefix, not a secret.
+SECRET_PREFIX = "whsec_"  # noqa: S105
+
+
+def new_secret() -> str:
+    """A signing secret as Standard Webhooks writes one: ``whsec_`` and 32 random bytes in
+    base64 (the HMAC key is those bytes)."""
+    return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(32)).decode()
+
+
+def new_delivery_id() -> str:
+    """A delivery's id (``webhook-id``): opaque and random, so it tells a receiver nothing of
+    how many deliveries the server made, and holds no ``.`` (it is part of the signed text)."""
+    return "msg_" + secrets.token_urlsafe(16)
 
 
 def retry_delay(attempts: int) -> timedelta:
@@ -70,9 +88,10 @@ class Webhook(models.Model):
     url = models.URLField("URL", max_length=2000)
     format = models.CharField(max_length=16, choices=WebhookFormat.choices)
     # The key of the JSON format's HMAC signature: the receiver keeps a copy to check it.
-    secret = models.CharField(
-        max_length=64, default=partial(secrets.token_urlsafe, 32), editable=False
-    )
+    secret = models.CharField(max_length=100, default=new_secret, editable=False)
+    # The secret before the GM's last rotation, still signed with until ``previous_until``.
+    previous_secret = models.CharField(max_length=100, blank=True, editable=False)
+    previous_until = models.DateTimeField(null=True, blank=True, editable=False)
     active = models.BooleanField(default=True)
     # A witness token of the log's head each time the GM ends a session
     # (docs/verifiable-dice.md#an-outside-witness); the GM can post one any time besides.
@@ -108,6 +127,25 @@ class Webhook(models.Model):
     @property
     def signs(self) -> bool:
         return self.format == WebhookFormat.JSON
+
+    def signing_secrets(self, now: datetime) -> list[str]:
+        """The secrets a delivery is signed with now: the current one, and during a rotation's
+        grace period the previous one too (each gives its own ``v1,`` signature)."""
+        if self.previous_secret and self.previous_until and now < self.previous_until:
+            return [self.secret, self.previous_secret]
+        return [self.secret]
+
+    def rotate(self, now: datetime) -> None:
+        """A new secret; the current one is still signed with for ``ROTATION_GRACE`` (a
+        rotation during another's grace ends the older secret's at once)."""
+        self.previous_secret, self.previous_until = self.secret, now + ROTATION_GRACE
+        self.secret = new_secret()
+        self.save(update_fields=["secret", "previous_secret", "previous_until"])
+
+    def end_rotation(self) -> None:
+        """Stop signing with the previous secret now (the receiver has the new one)."""
+        self.previous_secret, self.previous_until = "", None
+        self.save(update_fields=["previous_secret", "previous_until"])
 
     def add(self) -> None:
         with transaction.atomic():
@@ -194,6 +232,9 @@ class WebhookDelivery(models.Model):
     them) for one webhook, and how sending it went."""
 
     webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    # Sent as ``webhook-id`` and signed with the body: the same on every retry of this delivery,
+    # so a receiver drops a duplicate by it, and opaque (never the row's sequential pk).
+    uid = models.CharField(max_length=40, unique=True, default=new_delivery_id, editable=False)
     entry = models.ForeignKey(
         RollEntry, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )

@@ -7,9 +7,10 @@ first (a lease on the webhook row, taken by an atomic UPDATE), so a receiver get
 log's order; a failed one is retried with exponential backoff and the ones after it wait for it
 (docs/webhooks.md).
 
-The request (``post``) resolves the host itself and refuses a loopback, private, link-local,
-multicast, reserved or unspecified address, or an IPv6 address standing for one (IPv4-mapped,
-6to4, Teredo, NAT64), unless ``WEBHOOKS_ALLOW_PRIVATE``; then it connects to
+The request (``post``) resolves the host itself and refuses an address in our own table of
+reserved ranges (rolls/webhooks/reserved.py: loopback, private, link-local, multicast, reserved,
+unspecified, documentation, …), or an IPv6 address standing for one (IPv4-mapped, 6to4, NAT64),
+unless ``WEBHOOKS_ALLOW_PRIVATE``; then it connects to
 the very address it checked — so a DNS answer that changes between the check and the connection
 (DNS rebinding) can't move it — with the Host header and TLS server name of the URL. No redirect
 is followed: a 3xx is a failure. Every step has a timeout, and at most 4 KiB of the answer is read.
@@ -22,7 +23,6 @@ import ipaddress
 import logging
 import socket
 import ssl
-import time
 from dataclasses import dataclass
 from datetime import timedelta
 from email.utils import parsedate_to_datetime
@@ -49,6 +49,7 @@ from rolls.models import (
 from rolls.sessions import recap
 from rolls.sessions.state import session
 from rolls.webhooks import payloads
+from rolls.webhooks.reserved import reserved
 from sheets.models import Campaign
 from sheets.portraits import avatar_token
 
@@ -83,17 +84,16 @@ class Answer:
         return not self.error
 
 
-# NAT64 (RFC 6052, RFC 8215): a NAT64 gateway on the server's network would turn these into its
-# IPv4 address space. The well-known prefix carries the IPv4 address in its last 32 bits; the
-# local-use prefix is the operator's own, never a public destination.
+# NAT64 (RFC 6052): a NAT64 gateway on the server's network would turn these into its IPv4
+# address space. The well-known prefix carries the IPv4 address in its last 32 bits.
 NAT64_WELL_KNOWN = ipaddress.ip_network("64:ff9b::/96")
-NAT64_LOCAL_USE = ipaddress.ip_network("64:ff9b:1::/48")
 
 
 def embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
     """The IPv4 addresses an IPv6 address stands for: IPv4-mapped (``::ffff:a.b.c.d``), 6to4
     (``2002:AABB:CCDD::``), Teredo (server and client) and NAT64's well-known prefix. Each must
-    pass on its own: ``2002:7f00:1::`` is 127.0.0.1 to a 6to4 relay."""
+    pass on its own: ``2002:7f00:1::`` is 127.0.0.1 to a 6to4 relay. (These read the address's
+    bits, not a table of Python's.)"""
     found = [v4 for v4 in (ip.ipv4_mapped, ip.sixtofour) if v4 is not None]
     if ip.teredo is not None:
         found.extend(ip.teredo)
@@ -103,29 +103,19 @@ def embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
 
 
 def forbidden(address: str) -> bool:
-    """Is this an address of the server's own network, or one nobody should post to?"""
+    """Is this an address of the server's own network, or one nobody should post to? Judged by
+    our own table of reserved ranges (rolls/webhooks/reserved.py), never by ``ipaddress``'s
+    ``is_private``/``is_global``, which differ between Python's patch releases."""
     ip = ipaddress.ip_address(address.split("%", 1)[0])  # an IPv6 zone id is no part of it
     if isinstance(ip, ipaddress.IPv6Address):
-        if ip in NAT64_LOCAL_USE or any(_forbidden_ip(v4) for v4 in embedded_ipv4(ip)):
+        if any(reserved(v4) for v4 in embedded_ipv4(ip)):
             return True
         if ip.ipv4_mapped is not None or ip in NAT64_WELL_KNOWN:
             # That IPv4 address, judged above: ::ffff:93.184.216.34 is a public address, and so
             # is 64:ff9b::808:808 (which a DNS64 resolver of an IPv6-only server answers for
-            # 8.8.8.8); Python counts both prefixes as private or reserved in themselves.
+            # 8.8.8.8), though both prefixes lie outside the global unicast space.
             return False
-    return _forbidden_ip(ip)
-
-
-def _forbidden_ip(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    return (
-        ip.is_loopback
-        or ip.is_private
-        or ip.is_link_local
-        or ip.is_multicast
-        or ip.is_reserved
-        or ip.is_unspecified
-        or not ip.is_global  # shared address space (100.64.0.0/10) and the like
-    )
+    return bool(reserved(ip))
 
 
 def _is_address(host: str) -> bool:
@@ -270,7 +260,7 @@ def _retry_after(value: str | None) -> float | None:
 def request_for(webhook: Webhook, delivery: WebhookDelivery) -> tuple[bytes, dict[str, str]]:
     """The body and headers of one delivery, built when it is sent (a signature's timestamp is
     the time of the attempt)."""
-    headers = {payloads.DELIVERY_HEADER: str(delivery.pk)}
+    headers = {payloads.DELIVERY_HEADER: delivery.uid}
     if delivery.recap is not None:
         return _recap_request(webhook, delivery.recap, headers)
     if delivery.witness is not None:
@@ -285,7 +275,15 @@ def request_for(webhook: Webhook, delivery: WebhookDelivery) -> tuple[bytes, dic
         message = payloads.discord_message(webhook.campaign, record, avatar)
         return payloads.encode(message), headers
     body = payloads.encode(payloads.json_payload(webhook.campaign, record))
-    return body, headers | payloads.signed_headers(webhook.secret, int(time.time()), body)
+    return body, _signed(webhook, delivery.uid, body)
+
+
+def _signed(webhook: Webhook, uid: str, body: bytes) -> dict[str, str]:
+    """Standard Webhooks' headers for this attempt: the delivery's id, now, and a signature per
+    secret the webhook signs with now (two during a rotation's grace)."""
+    now = timezone.now()
+    secrets = webhook.signing_secrets(now)
+    return payloads.signed_headers(secrets, uid, int(now.timestamp()), body)
 
 
 def _avatar_url(entry_pk: int | None) -> str:
@@ -326,7 +324,7 @@ def _recap_request(
         "url": url,
     }
     body = payloads.encode(payloads.json_recap(campaign, about, text))
-    return body, headers | payloads.signed_headers(webhook.secret, int(time.time()), body)
+    return body, headers | _signed(webhook, headers[payloads.DELIVERY_HEADER], body)
 
 
 def queue_recap(campaign_pk: int, number: int) -> list[WebhookDelivery]:
@@ -351,7 +349,7 @@ def _witness_request(
     if webhook.format == WebhookFormat.DISCORD:
         return payloads.encode(payloads.discord_witness(webhook.campaign, witness, at)), headers
     body = payloads.encode(payloads.json_witness(webhook.campaign, witness, at))
-    return body, headers | payloads.signed_headers(webhook.secret, int(time.time()), body)
+    return body, _signed(webhook, delivery.uid, body)
 
 
 def queue_witness(

@@ -9,11 +9,12 @@ field the API wouldn't show a player.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TypedDict
 
@@ -23,12 +24,15 @@ from log.models.texts import TITLE_REMOVED
 from proofs.witness import Witness
 from rolls.log.records import Record
 from rolls.messages.text import speaker_name
+from rolls.models.webhooks import SECRET_PREFIX
 from rolls.rolling.display import percent
 from sheets.models import Campaign
 
-SIGNATURE_HEADER = "Poolside-Signature"
-TIMESTAMP_HEADER = "Poolside-Timestamp"
-DELIVERY_HEADER = "Poolside-Delivery"
+# Standard Webhooks (standardwebhooks.com, spec 1.0): the delivery's id, the attempt's time, and
+# the signatures of "<id>.<timestamp>.<body>".
+DELIVERY_HEADER = "webhook-id"
+TIMESTAMP_HEADER = "webhook-timestamp"
+SIGNATURE_HEADER = "webhook-signature"
 
 # Discord's embed limits (discord.com/developers/docs/resources/message#embed-object-embed-limits):
 # characters per part, and across every title, description, field, footer and author of a message.
@@ -134,18 +138,30 @@ def encode(payload: Mapping[str, object]) -> bytes:
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def signature(secret: str, timestamp: int, body: bytes) -> str:
-    """``sha256=`` and the hex HMAC-SHA256, keyed with the webhook's secret, of
-    ``"<timestamp>.<body>"``: signing the time too stops a captured delivery from being replayed
-    later (the receiver refuses old timestamps)."""
-    signed = str(timestamp).encode() + b"." + body
-    return "sha256=" + hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
+def secret_key(secret: str) -> bytes:
+    """The HMAC key a ``whsec_…`` secret stands for: the bytes its base64 encodes."""
+    return base64.b64decode(secret.removeprefix(SECRET_PREFIX))
 
 
-def signed_headers(secret: str, timestamp: int, body: bytes) -> dict[str, str]:
+def signature(secret: str, delivery: str, timestamp: int, body: bytes) -> str:
+    """``v1,`` and the base64 HMAC-SHA256, keyed with the secret's bytes, of
+    ``"<delivery id>.<timestamp>.<body>"``: the id and the time are signed with the body, so a
+    captured delivery can neither be replayed later (the receiver refuses old timestamps) nor
+    passed off as a new one inside the window (the receiver drops an id it has seen)."""
+    signed = f"{delivery}.{timestamp}.".encode() + body
+    digest = hmac.new(secret_key(secret), signed, hashlib.sha256).digest()
+    return "v1," + base64.b64encode(digest).decode()
+
+
+def signed_headers(
+    secrets: Sequence[str], delivery: str, timestamp: int, body: bytes
+) -> dict[str, str]:
+    """The three headers; one signature per secret (two while a rotation's grace lasts),
+    space-separated, as Standard Webhooks has it."""
     return {
+        DELIVERY_HEADER: delivery,
         TIMESTAMP_HEADER: str(timestamp),
-        SIGNATURE_HEADER: signature(secret, timestamp, body),
+        SIGNATURE_HEADER: " ".join(signature(s, delivery, timestamp, body) for s in secrets),
     }
 
 

@@ -19,9 +19,10 @@ from django.db.models.functions import RowNumber
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from rolls.models import WebhookDelivery
+from rolls.models import Webhook, WebhookDelivery
 from rolls.webhooks.delivery import queue_witness, send_test
 from rolls.webhooks.forms import WebhookForm
 from sheets.access import campaign_for_gm
@@ -52,7 +53,12 @@ def _context(campaign: Campaign, form: WebhookForm | None = None) -> dict[str, A
         log.setdefault(delivery.webhook_id, []).append(delivery)
     for webhook in webhooks:
         webhook.log = log.get(webhook.pk, [])  # type: ignore[attr-defined]
-    return {"campaign": campaign, "webhooks": webhooks, "form": form or WebhookForm(campaign)}
+    return {
+        "campaign": campaign,
+        "webhooks": webhooks,
+        "form": form or WebhookForm(campaign),
+        "now": timezone.now(),
+    }
 
 
 def _answer(
@@ -84,7 +90,7 @@ def campaign_webhooks(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
     return render(request, PAGE, _context(campaign) | {"membership": membership})
 
 
-ACTIONS = ("pause", "resume", "test", "witness-on", "witness-off")
+ACTIONS = ("pause", "resume", "test", "witness-on", "witness-off", "rotate", "end-rotation")
 
 
 @login_required
@@ -92,12 +98,14 @@ ACTIONS = ("pause", "resume", "test", "witness-on", "witness-off")
 def webhook_action(
     request: AuthenticatedHttpRequest, pk: int, webhook_pk: int, action: str
 ) -> HttpResponse:
-    """Pause, resume, queue a test message, or turn the fingerprint at a session's end on or
-    off."""
+    """Pause, resume, queue a test message, turn the fingerprint at a session's end on or off,
+    or rotate the signing secret (and end the rotation's grace)."""
     campaign, _ = campaign_for_gm(request, pk)
     webhook = get_object_or_404(campaign.webhooks, pk=webhook_pk)
     if action not in ACTIONS:
         raise Http404("No such webhook action.")
+    if action in ("rotate", "end-rotation"):
+        return _answer(request, campaign, _rotation(webhook, action))
     if action == "pause":
         if webhook.active:
             webhook.pause("Paused by the GM.")
@@ -119,6 +127,20 @@ def webhook_action(
         send_test(webhook)
         text = "A test message is on its way; its delivery shows below."
     return _answer(request, campaign, text)
+
+
+def _rotation(webhook: Webhook, action: str) -> str:
+    if not webhook.signs:
+        return "A Discord webhook is not signed: its URL is its secret."
+    if action == "end-rotation":
+        webhook.end_rotation()
+        return "Deliveries are signed with the new secret only."
+    webhook.rotate(timezone.now())
+    until = timezone.localtime(webhook.previous_until)
+    return (
+        "A new signing secret: give it to the receiver. Until "
+        f"{until:%d %b %Y at %H:%M %Z} deliveries carry a signature by the old one too."
+    )
 
 
 @login_required

@@ -52,6 +52,28 @@ def test_the_roller_presses_a_follow_up(client, key, destiny):
     assert RollEntry.objects.count() == 2
 
 
+@pytest.mark.parametrize("system", [System.COLD_STARS])
+def test_a_follow_up_s_dice_nonce_is_the_press_s_id(client, key, table):
+    """A re-roll from a button (Cold Stars' correct) takes the press's interaction id as its
+    nonce, as /roll takes the command's."""
+    sheet = table.party.pc.cold_stars
+    sheet.strength, sheet.momentum_max, sheet.momentum = 2, 3, 3
+    sheet.save()
+    athletics = sheet.skills.get(name="Athletics")
+    athletics.trained, athletics.rating = True, 2
+    athletics.save()
+    answer = roll(
+        client, key, table, target=target_value(table.party.pc, "cold-stars-skill", athletics)
+    )
+    [correct] = [b for b in buttons(answer) if ":correct:" in b["custom_id"]]
+    pressed = press(table.id("player"), correct["custom_id"])
+    followed = post(client, key, pressed).json()
+    new = RollEntry.objects.latest("pk")
+    assert new.faces and new.proof["alpha"]["nonce"] == pressed["id"]
+    fields = {f["name"]: f["value"] for f in followed["data"]["embeds"][0]["fields"]}
+    assert fields["Dice nonce"].startswith(f"interaction {pressed['id']} ")
+
+
 def test_the_gm_may_not_spend_a_player_characters_destiny(client, key, destiny):
     """Destiny after a player character's roll is its player's spend (RULES.md §8, Seed 002):
     the GM's press is refused privately, with whom it waits for, and nothing is written."""

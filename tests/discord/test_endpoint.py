@@ -86,6 +86,30 @@ def test_a_stale_timestamp_is_refused_even_with_a_good_signature(client, key):
     assert response.status_code == 401
 
 
+def test_a_stale_request_logs_how_far_the_clocks_disagree(client, key, caplog):
+    """A server whose clock drifted refuses every interaction: the log says by how much, so the
+    operator sees it's the clock (docs/discord.md: keep it synchronised with NTP)."""
+    body = json.dumps(PING).encode()
+    behind = str(int(time.time()) - 612)
+    caplog.set_level("WARNING", logger="discord.signature")
+    response = client.post(
+        reverse("discord_interactions"),
+        body,
+        content_type="application/json",
+        **sign(key, body, behind),
+    )
+    assert response.status_code == 401
+    [logged] = [r for r in caplog.records if r.name == "discord.signature"]
+    message = logged.getMessage()
+    assert "stale" in message and "NTP" in message
+    assert any(f"{seconds} s behind" in message for seconds in range(611, 616))
+    # A forged request with an old timestamp is refused without a word in the log.
+    caplog.clear()
+    forged = sign(SigningKey.generate(), body, behind)
+    client.post(reverse("discord_interactions"), body, content_type="application/json", **forged)
+    assert not [r for r in caplog.records if r.name == "discord.signature"]
+
+
 def test_signed_nonsense_is_a_readable_400(client, key):
     body = b"not json"
     response = client.post(

@@ -42,6 +42,19 @@ def test_each_system_rolls_through_the_panel_and_posts_an_embed(client, key, tab
     assert answer["data"]["allowed_mentions"] == {"parse": []}
 
 
+@pytest.mark.parametrize("system", System.values)
+def test_the_dice_nonce_is_the_interaction_s_id_and_the_embed_says_so(client, key, table):
+    """A /roll has no input of the player's: its nonce is the id Discord gave the interaction,
+    not one the server drew (docs/discord.md, "Verifiable dice from Discord")."""
+    kind, row = a_row(table.party)
+    asked = command(table.id("player"), "roll", target=target_value(table.party.pc, kind, row))
+    answer = post(client, key, asked).json()
+    entry = RollEntry.objects.get()
+    assert entry.proof["alpha"]["nonce"] == asked["id"]
+    fields = {f["name"]: f["value"] for f in answer["data"]["embeds"][0]["fields"]}
+    assert fields["Dice nonce"] == f"interaction {asked['id']} (Discord chose it, not Poolside)"
+
+
 @pytest.mark.parametrize(
     ("system", "options", "stored"),
     [

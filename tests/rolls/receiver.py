@@ -11,6 +11,8 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from django.core.management import call_command
+from standardwebhooks.webhooks import Webhook as StandardWebhook
+from standardwebhooks.webhooks import WebhookVerificationError
 
 from tests.local_http import LocalServer
 
@@ -24,6 +26,20 @@ class Received:
     @property
     def json(self) -> Any:
         return json.loads(self.body)
+
+    @property
+    def webhook_headers(self) -> dict[str, str]:
+        """The headers by lower-case name, as Standard Webhooks' receivers read them."""
+        return {name.lower(): value for name, value in self.headers.items()}
+
+    def signed_by(self, secret: str) -> bool:
+        """Did a signature in ``webhook-signature`` come from ``secret``, recently? Checked by
+        Standard Webhooks' own library, not by code of ours."""
+        try:
+            StandardWebhook(secret).verify(self.body, self.webhook_headers, json_parse=False)
+        except WebhookVerificationError:
+            return False
+        return True
 
 
 @dataclass

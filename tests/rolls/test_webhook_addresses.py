@@ -4,6 +4,7 @@ one that resolves privately (rolls/webhooks/delivery.py, docs/webhooks.md "Addre
 
 from __future__ import annotations
 
+import ipaddress
 import socket
 
 import pytest
@@ -11,6 +12,7 @@ from django.urls import reverse
 
 from rolls.models import Webhook
 from rolls.webhooks.delivery import forbidden
+from rolls.webhooks.reserved import OUTSIDE_GLOBAL_V6, RESERVED_V4, RESERVED_V6, reserved
 
 pytestmark = pytest.mark.django_db
 
@@ -81,3 +83,128 @@ def test_a_private_name_and_a_missing_name_get_the_same_message(client, party, m
     )
     assert private == mapped == missing
     assert "only sent to public addresses" in missing
+
+
+# The reserved ranges by our own table (rolls/webhooks/reserved.py), whatever the running
+# Python's ipaddress tables say: 3.12.1 counted 192.0.0.192 as public, 3.13 does not.
+REFUSED = [
+    "0.0.0.0",
+    "0.255.255.255",
+    "10.0.0.1",
+    "10.255.255.255",
+    "100.64.0.1",
+    "100.127.255.254",
+    "127.0.0.1",
+    "127.255.255.255",
+    "169.254.169.254",
+    "172.16.0.1",
+    "172.31.255.255",
+    "192.0.0.1",
+    "192.0.0.9",
+    "192.0.0.170",
+    "192.0.0.192",
+    "192.0.0.255",
+    "192.0.2.1",
+    "192.88.99.1",
+    "192.168.0.1",
+    "192.168.255.255",
+    "198.18.0.1",
+    "198.19.255.255",
+    "198.51.100.7",
+    "203.0.113.7",
+    "224.0.0.1",
+    "239.255.255.250",
+    "240.0.0.1",
+    "255.255.255.255",
+    "::",
+    "::1",
+    "::ffff:127.0.0.1",
+    "::ffff:192.0.0.192",
+    "64:ff9b::c000:c0",
+    "64:ff9b:1::1",
+    "100::1",
+    "100:0:0:1::1",
+    "2001::1",
+    "2001:1::1",
+    "2001:2::1",
+    "2001:db8::1",
+    "2001:20::1",
+    "3fff::1",
+    "3fff:fff:ffff::1",
+    "5f00::1",
+    "fc00::1",
+    "fd12:3456::1",
+    "fe80::1",
+    "fec0::1",
+    "ff02::1",
+    "4000::1",
+    "1::1",
+]
+PUBLIC = [
+    "1.1.1.1",
+    "8.8.8.8",
+    "93.184.216.34",
+    "100.63.255.255",
+    "100.128.0.0",
+    "172.15.255.255",
+    "172.32.0.0",
+    "192.0.1.1",
+    "192.31.196.1",
+    "192.169.0.1",
+    "198.20.0.1",
+    "223.255.255.254",
+    "2606:4700:4700::1111",
+    "2a00:1450:4001::200e",
+    "2002:808:808::1",
+    "::ffff:8.8.8.8",
+    "64:ff9b::808:808",
+    "2620:4f:8000::1",
+    "2400:cb00::1",
+]
+
+
+@pytest.fixture
+def tables_that_lie(monkeypatch):
+    """ipaddress's own tables turned upside down: every address looks public to them (and then
+    every one private), so a check that reads them fails whichever way it leans."""
+
+    def lie(public):
+        for cls in (ipaddress.IPv4Address, ipaddress.IPv6Address):
+            for name in (
+                "is_private",
+                "is_reserved",
+                "is_loopback",
+                "is_link_local",
+                "is_multicast",
+                "is_unspecified",
+                "is_site_local",
+            ):
+                if hasattr(cls, name):
+                    monkeypatch.setattr(cls, name, property(lambda self: not public))
+            monkeypatch.setattr(cls, "is_global", property(lambda self: public))
+
+    return lie
+
+
+@pytest.mark.parametrize("public", [True, False])
+def test_the_reserved_ranges_are_ours_not_python_s(tables_that_lie, public):
+    tables_that_lie(public)
+    assert [a for a in REFUSED if not forbidden(a)] == []
+    assert [a for a in PUBLIC if forbidden(a)] == []
+
+
+def test_every_listed_range_is_refused_from_its_first_to_its_last_address():
+    blocks = [block for block, _ in (*RESERVED_V4, *RESERVED_V6, *OUTSIDE_GLOBAL_V6)]
+    for block in blocks:
+        for address in (block.network_address, block.broadcast_address):
+            assert reserved(address) and forbidden(str(address)), address
+
+
+def test_the_form_refuses_192_0_0_192_as_python_3_12_1_did_not(client, party, tables_that_lie):
+    tables_that_lie(True)  # as 3.12.1's tables judged it: global
+    client.force_login(party.gm)
+    url = reverse("campaign_webhooks", args=[party.campaign.pk])
+    response = client.post(url, {"url": "http://192.0.0.192/", "format": "json"})
+    assert response.status_code == 400
+    assert "only sent to public addresses" in response.content.decode()
+    assert not Webhook.objects.exists()

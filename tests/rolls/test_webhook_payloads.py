@@ -4,6 +4,7 @@ says it is."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
@@ -111,15 +112,24 @@ def test_a_test_message_fits_too():
     assert payloads.json_payload(CampaignFactory(), None)["event"] == "test"
 
 
-def test_the_signature_is_an_hmac_of_the_timestamp_and_the_body():
+def test_the_signature_is_standard_webhooks_hmac_of_the_id_the_timestamp_and_the_body():
     body = payloads.encode({"event": "roll", "entry": {"label": "Älg"}})
     assert body == '{"event":"roll","entry":{"label":"Älg"}}'.encode()
-    headers = payloads.signed_headers("s3cret", 1_700_000_000, body)
-    digest = hmac.new(b"s3cret", b"1700000000." + body, hashlib.sha256).hexdigest()
+    secret = "whsec_" + base64.b64encode(b"k" * 32).decode()
+    headers = payloads.signed_headers([secret], "msg_abc", 1_700_000_000, body)
+    digest = hmac.new(b"k" * 32, b"msg_abc.1700000000." + body, hashlib.sha256).digest()
     assert headers == {
-        "Poolside-Timestamp": "1700000000",
-        "Poolside-Signature": f"sha256={digest}",
+        "webhook-id": "msg_abc",
+        "webhook-timestamp": "1700000000",
+        "webhook-signature": "v1," + base64.b64encode(digest).decode(),
     }
+    # During a rotation: one signature per secret, space-separated, the current one first.
+    old = "whsec_" + base64.b64encode(b"o" * 32).decode()
+    both = payloads.signed_headers([secret, old], "msg_abc", 1_700_000_000, body)
+    assert both["webhook-signature"].split(" ") == [
+        payloads.signature(secret, "msg_abc", 1_700_000_000, body),
+        payloads.signature(old, "msg_abc", 1_700_000_000, body),
+    ]
 
 
 @pytest.mark.parametrize(

@@ -4,8 +4,7 @@ what is (never) sent for each visibility (docs/webhooks.md)."""
 
 from __future__ import annotations
 
-import hashlib
-import hmac
+import base64
 import json
 import re
 import time
@@ -15,10 +14,12 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 from django.utils import timezone
+from standardwebhooks.webhooks import Webhook as StandardWebhook
 
 from log.models import RollEntry, Visibility
 from rolls.models import MAX_ATTEMPTS, DeliveryStatus, Webhook, WebhookDelivery, WebhookFormat
-from rolls.webhooks.delivery import queue_entry
+from rolls.webhooks import payloads
+from rolls.webhooks.delivery import queue_entry, send_test
 from tests.factories import RollEntryFactory, WebhookFactory
 from tests.rolls.helpers import roll_athletics
 from tests.rolls.receiver import Reply, deliver, make_due, run_worker
@@ -61,30 +62,91 @@ def test_a_public_roll_is_posted_signed_and_the_documented_check_accepts_it(
     assert "seq" not in body["entry"] and "salt" not in body["entry"]
 
     verify = documented_check()
-    timestamp = request.headers["Poolside-Timestamp"]
-    signature = request.headers["Poolside-Signature"]
+    headers = {name.lower(): value for name, value in request.headers.items()}
+    timestamp, signature = headers["webhook-timestamp"], headers["webhook-signature"]
     assert abs(int(timestamp) - time.time()) < 60
-    expected = hmac.new(
-        webhook.secret.encode(), timestamp.encode() + b"." + request.body, hashlib.sha256
-    ).hexdigest()
-    assert signature == f"sha256={expected}"
-    assert verify(webhook.secret, request.body, timestamp, signature)
-    # Any change to the body, the time or the key fails the check, and so does an old delivery.
-    assert not verify(webhook.secret, request.body + b" ", timestamp, signature)
-    assert not verify(webhook.secret, request.body, str(int(timestamp) + 1), signature)
-    assert not verify("another secret", request.body, timestamp, signature)
-    old = str(int(time.time()) - 301)
-    resigned = (
-        "sha256="
-        + hmac.new(
-            webhook.secret.encode(), old.encode() + b"." + request.body, hashlib.sha256
-        ).hexdigest()
+    assert verify(webhook.secret, request.body, headers)
+    # Standard Webhooks' own receiver library takes it as it is.
+    assert StandardWebhook(webhook.secret).verify(request.body, headers) == body
+    # Any change to the body, the time, the id or the key fails the check, and so does an old
+    # delivery signed again.
+    assert not verify(webhook.secret, request.body + b" ", headers)
+    assert not verify(
+        webhook.secret, request.body, headers | {"webhook-timestamp": str(int(timestamp) + 1)}
     )
-    assert not verify(webhook.secret, request.body, old, resigned)
+    assert not verify(webhook.secret, request.body, headers | {"webhook-id": "msg_another"})
+    other = "whsec_" + base64.b64encode(b"x" * 32).decode()
+    assert not verify(other, request.body, headers)
+    old = int(time.time()) - 301
+    resigned = payloads.signed_headers([webhook.secret], headers["webhook-id"], old, request.body)
+    assert not verify(webhook.secret, request.body, resigned)
 
     delivery = WebhookDelivery.objects.get()
     assert (delivery.status, delivery.attempts, delivery.last_status_code) == ("delivered", 1, 204)
-    assert request.headers["Poolside-Delivery"] == str(delivery.pk)
+    assert headers["webhook-id"] == delivery.uid and signature.startswith("v1,")
+
+
+def test_delivery_ids_are_opaque_and_the_same_on_a_retry(party, receiver):
+    """Not the row's sequential number (it told a receiver the server's volume), and signed: a
+    replay under a new id fails the signature."""
+    webhook = WebhookFactory(campaign=party.campaign, url=receiver.url)
+    receiver.answer(Reply(503))
+    for _ in range(2):
+        queue_entry(RollEntryFactory(character=party.pc).pk)
+    deliver(webhook)
+    make_due()
+    deliver(webhook)
+    first, retry, second = (r.headers["webhook-id"] for r in receiver.received)
+    assert first == retry != second
+    deliveries = WebhookDelivery.objects.order_by("pk")
+    assert [d.uid for d in deliveries] == [first, second]
+    for uid in (first, second):
+        assert re.fullmatch(r"msg_[A-Za-z0-9_-]{22}", uid)
+        assert str(WebhookDelivery.objects.get(uid=uid).pk) not in uid.removeprefix("msg_")
+
+
+def test_a_rotation_signs_with_both_secrets_for_a_grace_period(client, party, receiver):
+    webhook = WebhookFactory(campaign=party.campaign, url=receiver.url)
+    old = webhook.secret
+    client.force_login(party.gm)
+    rotate = reverse("webhook_action", args=[party.campaign.pk, webhook.pk, "rotate"])
+    page = client.post(rotate, follow=True).content.decode()
+    webhook.refresh_from_db()
+    new = webhook.secret
+    assert new != old and new.startswith("whsec_") and webhook.previous_secret == old
+    assert new in page and "previous secret too" in page
+    send_test(webhook)
+    deliver(webhook)
+    request = receiver.received[-1]
+    headers = {name.lower(): value for name, value in request.headers.items()}
+    assert len(headers["webhook-signature"].split(" ")) == 2
+    verify = documented_check()
+    for secret in (old, new):  # a receiver with either secret accepts it
+        assert verify(secret, request.body, headers) and request.signed_by(secret)
+    # After the grace, the old secret signs nothing.
+    Webhook.objects.filter(pk=webhook.pk).update(
+        previous_until=timezone.now() - timedelta(seconds=1)
+    )
+    send_test(webhook)
+    deliver(webhook)
+    headers = {name.lower(): value for name, value in receiver.received[-1].headers.items()}
+    assert len(headers["webhook-signature"].split(" ")) == 1
+    assert verify(new, receiver.received[-1].body, headers)
+    assert not verify(old, receiver.received[-1].body, headers)
+    assert not receiver.received[-1].signed_by(old)
+    # The GM may end a grace early; a player may rotate nothing.
+    client.post(rotate)
+    webhook.refresh_from_db()
+    assert webhook.previous_secret == new
+    end = reverse("webhook_action", args=[party.campaign.pk, webhook.pk, "end-rotation"])
+    client.post(end)
+    webhook.refresh_from_db()
+    assert webhook.previous_secret == "" and webhook.signing_secrets(timezone.now()) == [
+        webhook.secret
+    ]
+    client.force_login(party.player)
+    assert client.post(rotate).status_code == 403
+    assert Webhook.objects.get(pk=webhook.pk).secret == webhook.secret
 
 
 def test_discord_gets_one_embed_with_who_what_outcome_dice_odds_and_the_link(
@@ -98,7 +160,7 @@ def test_discord_gets_one_embed_with_who_what_outcome_dice_odds_and_the_link(
     deliver(webhook)
     [request] = receiver.received
     message = request.json
-    assert "Poolside-Signature" not in request.headers
+    assert "webhook-signature" not in request.headers
     assert message["allowed_mentions"] == {"parse": []}
     [embed] = message["embeds"]
     assert embed["title"] == "Ada: Athletics"
@@ -478,8 +540,9 @@ def test_the_page_costs_the_same_for_one_webhook_and_many(
 
 def test_the_docs_name_the_headers_and_the_limits_the_code_uses():
     text = DOCS.read_text()
-    for name in ("Poolside-Signature", "Poolside-Timestamp", "Poolside-Delivery"):
-        assert name in text
+    for name in (payloads.DELIVERY_HEADER, payloads.TIMESTAMP_HEADER, payloads.SIGNATURE_HEADER):
+        assert f"`{name}`" in text
+    assert "Poolside-Signature" not in text  # the old scheme, gone
     assert "WEBHOOKS_ALLOW_PRIVATE" in text and "db_worker" in text
     assert json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))["event"] == "roll"
 

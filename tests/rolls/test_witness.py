@@ -185,7 +185,7 @@ def test_the_bodies_carry_the_token_and_nothing_of_the_log(party):
     assert embed["title"] == "Log fingerprint"
     assert embed["description"].startswith("A signed fingerprint of the campaign's log")
     assert f"```\n{token}\n```" in embed["description"]
-    assert "Poolside-Signature" not in headers
+    assert "webhook-signature" not in headers
 
     append(party.pc)  # the head moves on; a retry sends the token it was queued with
     for webhook, delivery in ((discord, deliveries[discord.pk]), (signed, deliveries[signed.pk])):
@@ -210,7 +210,7 @@ def test_the_bodies_carry_the_token_and_nothing_of_the_log(party):
         "signature": expected.signature,
         "at": deliveries[signed.pk].witness["at"],
     }
-    assert headers["Poolside-Signature"].startswith("sha256=")
+    assert headers["webhook-signature"].startswith("v1,")
 
 
 def test_a_fingerprint_reaches_a_real_receiver(party, receiver):
