@@ -15,12 +15,25 @@ from typing import Annotated, Any, Literal, TypedDict
 from django import forms
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
-from ninja import Body, Header, Path, Query, Router, Schema, Status
-from pydantic import ConfigDict, Field
+from ninja import Body, Path, Query, Router, Schema, Status
+from pydantic import Field
 
 from api.base import ERRORS, READ_THROTTLE, ROLL_THROTTLE, ApiError, invalid, needs_roll_scope
-from api.campaigns import MAX_ID, Id
-from api.inputs import CURSOR, NO_NUL, NONCE_PATTERN, BodyIn, OptionsIn, Text
+from api.campaigns import Id
+from api.inputs import CURSOR
+from api.retries import IdempotencyKey, idempotent_nonce, written
+from api.roll_schemas import (
+    Entry as Entry,
+)
+from api.roll_schemas import (
+    EntryDetail,
+    FollowUpIn,
+    LogPage,
+    PlanOut,
+    RollIn,
+    TargetOut,
+    TargetQuery,
+)
 from log.models import RollEntry
 from log.models.texts import with_texts
 from log.tokens import PATTERN, entry_pk, entry_token
@@ -35,7 +48,6 @@ from rolls.rolling.forms.base import RollForm
 from rolls.rolling.panel_values import NotSingle, bound_panel
 from rolls.rolling.targets import Target, target_for_roller
 from rolls.rolling.waiting import assist_unsaid, priced_targets
-from rules import cogent
 from sheets.access import campaign_for_member, character_for_reader
 from sheets.models import Character, Membership, Refused
 from sheets.systems import rule_system
@@ -48,197 +60,6 @@ EntryId = Annotated[str, Path(pattern=f"^{PATTERN}$", description="An entry's id
 Kind = Annotated[str, Path(pattern="^[a-z0-9-]{1,40}$", description="The row's kind")]
 
 LOG_LIMIT = 100  # entries per log page at most (the default is 25, like the page)
-
-
-# ---------------------------------------------------------------------------------------------
-# Schemas
-# ---------------------------------------------------------------------------------------------
-
-
-class Odds(Schema):
-    outcome: str
-    label: str
-    chance: str = Field(description="Exact, as a fraction: “91/216”")
-    percent: str
-
-
-class TargetOut(Schema):
-    kind: str
-    id: int
-    label: str
-    pool: dict[str, object] = Field(
-        description="The dice at the panel's default options, with the same keys as the "
-        "target's detail (docs/api.md, “Pools”)"
-    )
-    odds: list[Odds] = Field(description="At the panel's default options")
-    url: str = Field(description="This target in the API: options, pool and odds")
-    assist: str | None = Field(
-        None,
-        description="An assist is waiting for the character's next action (shown only to who "
-        "may roll it): its effect; the pool and odds take it, as the target's detail does",
-    )
-
-
-class Choice(Schema):
-    value: str
-    label: str
-
-
-class Option(Schema):
-    name: str
-    label: str
-    type: str = Field(description="choice, integer, boolean or text")
-    value: object = None
-    required: bool
-    locked: bool = Field(description="Set by the GM's call or contest; can't be changed")
-    help: str
-    choices: list[Choice] = Field(default_factory=list)
-    multiple: bool = Field(
-        False, description="Takes several of its choices: a list (its value is a list too)"
-    )
-    min: int | None = None
-    max: int | None = None
-
-
-class Action(Schema):
-    name: str
-    label: str
-
-
-class PlanOut(Schema):
-    kind: str
-    id: int
-    label: str
-    character: int
-    options: list[Option]
-    pool: dict[str, object] = Field(
-        description="The dice these options make, with the same keys as the targets list's "
-        "(docs/api.md, “Pools”)"
-    )
-    breakdown: str
-    odds: list[Odds]
-    actions: list[Action]
-    notes: list[str]
-
-
-class Entry(Schema):
-    """A log entry as the JSON export writes it (docs/log-tools.md), with its id and permalink.
-    ``placeholder`` entries (the roller's own blind roll) carry only the placeholder fields.
-    A message's text (hash version 6) comes with its commitment and salt; null once removed."""
-
-    id: str
-    url: str
-    time: str
-    character: str
-    player: str
-    system: str
-    kind: str
-    visibility: str
-    label: str
-    placeholder: bool
-    options: dict[str, object] | None = None
-    pool: dict[str, object] | None = None
-    breakdown: str | None = None
-    faces: list[dict[str, object]] | None = None
-    outcome: str | None = None
-    outcome_label: str | None = None
-    detail: str | None = None
-    result: dict[str, object] | None = None
-    odds: str | None = None
-    odds_table: dict[str, object] | None = None
-    resources: dict[str, object] | list[object] | None = None
-    follows: str | None = None
-    hash: str | None = None
-    proof: dict[str, object] | None = Field(
-        None,
-        description="The dice's proof ({} when no dice came from the VRF): check it with the "
-        "published keys (GET /keys) as docs/verifiable-dice.md says",
-    )
-    commitments: dict[str, str] | None = Field(
-        None,
-        description="Hash version 6: each committed field's SHA-256(salt ‖ text), hex "
-        "(docs/roll-log.md); the text is the field's value, null once removed",
-    )
-    salts: dict[str, str] | None = Field(None, description="Each committed field's salt, hex")
-
-    # The GM's records also carry the chain (seq, prev_hash, salt, …).
-    model_config = ConfigDict(extra="allow")
-
-
-class FollowUpOffer(Schema):
-    action: str
-    label: str
-    value: str
-    problem: str = Field(description="Why it can't be done now; empty when it can")
-    url: str
-
-
-class EntryDetail(Entry):
-    follow_up: str | None = Field(None, description="The id of the entry that follows this up")
-    follow_ups: list[FollowUpOffer] = Field(
-        default_factory=list, description="What you may do next with this roll (as its card offers)"
-    )
-
-
-class LogPage(Schema):
-    entries: list[Entry]
-    next: str | None = Field(
-        description="The cursor of the next page (as “before”, or “after” with order=oldest); "
-        "null on the last page"
-    )
-    next_url: str | None
-
-
-# The roll panels' options that take several values (docs/api.md), declared so that the schema
-# says they are lists: a list in a roll's body, a repeated parameter in a target's query. Every
-# panel's multi-valued field must be here (tests/rolls/test_api_lists.py checks all systems).
-LIST_MAX = 20  # values in one list option at most: more than any panel offers
-ListOption = list[Annotated[Text, Field(max_length=40)]]
-CIRCUMSTANCES = (
-    "Cogent, combat skills: the combat circumstances, any of "
-    f"{', '.join(cogent.COMBAT_CIRCUMSTANCES)} (as the panel's tick boxes)"
-)
-
-
-NONCE = (
-    "Your part of the dice's input: 8 to 64 letters, digits, '-' or '_', new for each roll "
-    "(e.g. 32 random hex digits). The server can't know it before the roll, so it can't have "
-    "chosen the dice in advance; left out, the server makes one (docs/verifiable-dice.md)"
-)
-
-
-class RollIn(OptionsIn):
-    """The roll panel's options, by the names the target's ``options`` lists; leave one out for
-    its default. ``action`` is one of the target's actions (default ``roll``); ``call`` or
-    ``contest`` answers a GM's request (its id, as the sheet's prompt links). An option that
-    takes several values (``multiple`` in the target's options) is a list."""
-
-    # Undeclared fields are kept (OptionsIn): the options are the panel's, which differ by
-    # system (the target lists them).
-    action: Text = Field("roll", max_length=40)
-    call: int | None = Field(None, ge=1, le=MAX_ID)
-    contest: int | None = Field(None, ge=1, le=MAX_ID)
-    circumstances: ListOption | None = Field(None, max_length=LIST_MAX, description=CIRCUMSTANCES)
-    nonce: Text | None = Field(None, pattern=NONCE_PATTERN, description=NONCE)
-
-
-class TargetQuery(Schema):
-    """A target's options in the query string: any option by name (the target lists them; only
-    the lists are declared here), each once; a list option repeats its parameter."""
-
-    circumstances: ListOption = Field(
-        default_factory=list, max_length=LIST_MAX, description=CIRCUMSTANCES
-    )
-
-
-class FollowUpIn(BodyIn):
-    value: Text = Field(
-        "",
-        max_length=500,
-        pattern=NO_NUL,
-        description="The pick, for “choice”, “extra_boon” and “punch” (“reroll” or “stop”)",
-    )
-    nonce: Text = Field("", pattern=NONCE_PATTERN, description=NONCE)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -344,37 +165,6 @@ def entry_out(request: HttpRequest, entry_pk: int, membership: Membership) -> Re
     return api_records(rows, full=membership.is_gm, base_url=base_url)[0]
 
 
-IdempotencyKey = Annotated[
-    str | None,
-    Header(
-        alias="Idempotency-Key",
-        description="The roll's nonce, given as a header (docs/api.md, “Retrying a roll”): the "
-        "same key again answers the entry the first request made (200), never a second roll",
-    ),
-]
-
-
-def idempotent_nonce(nonce: str | None, key: str | None) -> str:
-    """The roll's nonce: the body's, or the ``Idempotency-Key`` header's (the same rules)."""
-    if key and nonce and key != nonce:
-        raise ApiError(
-            422,
-            "The roll wasn't made: the Idempotency-Key header and the nonce differ.",
-            {"nonce": ["Send one of them, or the same value in both."]},
-        )
-    return nonce or key or ""
-
-
-def written(
-    request: HttpRequest, response: HttpResponse, entry: RollEntry, membership: Membership
-) -> Status[Record]:
-    """A roll's answer: 201 for the entry just made; 200 and ``Idempotent-Replayed`` for the
-    entry a retry of the same nonce found."""
-    if entry.replayed:
-        response["Idempotent-Replayed"] = "true"
-    return Status(200 if entry.replayed else 201, entry_out(request, entry.pk, membership))
-
-
 def found_entry(request: HttpRequest, entry_id: str) -> tuple[RollEntry, Membership]:
     pk = entry_pk(entry_id)
     if pk is None:
@@ -473,7 +263,7 @@ def roll(
             {"action": [f"Choose one of: {', '.join(a.name for a in form.plan.actions)}."]},
         )
     entry, _ = make_roll(request.user, found, form, body.action, form.data)
-    return written(request, response, entry, membership)
+    return written(response, entry, entry_out(request, entry.pk, membership))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -561,7 +351,7 @@ def follow_up(
     if action not in followups.names():
         raise Http404("No such follow-up.")
     new = make_follow_up(request.user, found, character, action, body.value, nonce)
-    return written(request, response, new, membership)
+    return written(response, new, entry_out(request, new.pk, membership))
 
 
 # ---------------------------------------------------------------------------------------------
