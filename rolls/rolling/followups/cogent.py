@@ -156,15 +156,27 @@ def destiny(entry: RollEntry, sheet: CogentSheet, rng: RandomSource, value: str)
     if result.assist:
         detail += f" ({result.assist:+d} from {o['assist']['by']}'s assist)"
     changes = sheet.spend_destiny("You have no destiny points left.")
+    figures = cogent_result(result, reflexive=o["reflexive"])
+    return _destiny_entry(entry, result.outcome, detail, figures, changes)
+
+
+def _destiny_entry(
+    entry: RollEntry,
+    outcome: str,
+    detail: str,
+    figures: dict[str, object],
+    changes: dict[str, int],
+) -> Outcome:
+    """A destiny follow-up's entry: the same dice, read again with one more win."""
     return Outcome(
         kind=Kind.DESTINY,
-        options=o,
+        options=entry.options,
         pool=entry.pool,
         breakdown=entry.breakdown,
-        faces=entry.faces,  # the same dice, read again with one more win
-        outcome=result.outcome,
+        faces=entry.faces,
+        outcome=outcome,
         detail=detail,
-        result=cogent_result(result, reflexive=o["reflexive"]),
+        result=figures,
         odds=CERTAIN,
         resource_changes=changes,
     )
@@ -192,25 +204,16 @@ def destiny_on_assist(entry: RollEntry, sheet: CogentSheet) -> Outcome:
     changes = sheet.spend_destiny("You have no destiny points left.")
     Assist.objects.filter(pk=row.pk).update(wins=value)
     live.publish(entry.campaign_id, "sheet", row.assisted_id)
-    return Outcome(
-        kind=Kind.DESTINY,
-        options=o,
-        pool=entry.pool,
-        breakdown=entry.breakdown,
-        faces=entry.faces,  # the same dice, read again with one more win
-        outcome=result.outcome,
-        detail=assist_detail(
-            cl,
-            o["assist_for"],
-            helpers=o.get("further_helpers", 0),
-            rolled_wins=result.rolled_wins,
-            value=value,
-            after=after,
-        ),
-        result=cogent_result(result, reflexive=False) | {"assist": value},
-        odds=CERTAIN,
-        resource_changes=changes,
+    detail = assist_detail(
+        cl,
+        o["assist_for"],
+        helpers=o.get("further_helpers", 0),
+        rolled_wins=result.rolled_wins,
+        value=value,
+        after=after,
     )
+    figures = cogent_result(result, reflexive=False) | {"assist": value}
+    return _destiny_entry(entry, result.outcome, detail, figures, changes)
 
 
 FOLLOW_UPS: SystemFollowUps = FollowUps(
