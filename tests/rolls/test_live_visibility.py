@@ -38,10 +38,10 @@ def reveal(party, entry):
     return off_loop(go)
 
 
-def follow_up(party, entry, action="destiny"):
+def follow_up(party, entry, action="destiny", who="gm"):
     def go():
         client = Client()
-        client.force_login(party.gm)
+        client.force_login(getattr(party, who))
         assert client.post(follow_url(entry, action)).status_code == 302
         return RollEntry.objects.filter(follows=entry).order_by("-pk").first()
 
@@ -127,7 +127,8 @@ def test_a_follow_up_goes_live_hidden_before_its_roll_is_revealed_and_readable_a
         assert before.root_id == blind.pk
         assert (await streams["gm"].next_event()).id == token(before)
         revealed = await reveal(party, blind)
-        after = await follow_up(party, before)
+        # Readable now by its player, whose choice the next spend is (RULES.md §8).
+        after = await follow_up(party, before, who="player")
         assert after.root_id == blind.pk
         for name, stream in streams.items():
             # Only the GM heard of the follow-up made before the reveal (the blind roller too

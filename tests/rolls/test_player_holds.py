@@ -143,7 +143,7 @@ def test_a_signed_entry_rewritten_in_the_gms_export_is_caught_by_its_hash(client
     secret = LogHead.objects.get(campaign=party.campaign).position_secret
     dice = VrfDice(
         server_key(), party.campaign.pk, entry.label, "the-servers-own",
-        lambda: (entry.seq, entry.prev_hash, secret),
+        lambda: (entry.seq, entry.prev_hash, secret, 1), entry.user_id,
     )  # fmt: skip
     (faces,) = dice.draw((("d6", len(entry.faces), 6),))
     record["faces"] = [

@@ -222,18 +222,18 @@ def _run_verifier(tmp_path: Path, export: Path) -> subprocess.CompletedProcess[s
 
 def test_the_downloaded_verifier_is_the_protocol_module_itself():
     """What players run is what the server checks itself with: the download is proofs/protocol.py
-    with the module it imports (proofs/holding.py) written in, line for line, under the name the
-    docs give it."""
+    with the modules it imports (proofs/holding.py, proofs/texts.py) written in, line for line,
+    under the name the docs give it."""
     response = Client().get(reverse("verifier"))
     assert response["Content-Disposition"].endswith('filename="poolside_verify.py"')
     served = response.getvalue().decode("utf-8")
-    protocol = Path(poolside_verify.__file__).read_text()
-    holding = (Path(poolside_verify.__file__).parent / "holding.py").read_text()
-    kept = [line for line in protocol.splitlines() if not line.startswith("from .holding")]
+    here = Path(poolside_verify.__file__).parent
+    protocol = (here / "protocol.py").read_text()
+    kept = [line for line in protocol.splitlines() if not line.startswith("from .")]
     assert set(kept) <= set(served.splitlines())
-    assert (
-        holding.split('"""\n', 2)[2].replace("from __future__ import annotations\n", "") in served
-    )
+    for module in ("holding.py", "texts.py"):
+        body = (here / module).read_text().split('"""\n', 2)[2]
+        assert body.replace("from __future__ import annotations\n", "") in served, module
 
 
 def test_the_standalone_verifier_checks_real_exports(client, party, tmp_path):

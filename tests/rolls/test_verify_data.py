@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from log.models import Visibility
 from log.models.keys import keys_by_id
+from log.tokens import entry_token
 from rolls.rolling.verify_data import verify_data
 from tests.rolls.helpers import roll_athletics
 
@@ -31,6 +32,7 @@ def test_a_readable_roll_carries_what_the_browser_checks(client, party):
     entry = roll_athletics(client, party, Visibility.PUBLIC, nonce="browser-nonce-1234")
     data = island(client, entry)
     assert data == {
+        "entry": entry_token(entry.pk),  # what the browser keeps the nonce it sent under
         "system": "cogent",
         "kind": "roll",
         "label": "Athletics",
