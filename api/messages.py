@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from ninja import Body, Router, Status
-from pydantic import Field
+from pydantic import ConfigDict, Field
+from pydantic.json_schema import JsonDict
 
 from api.base import ERRORS, READ_THROTTLE, ROLL_THROTTLE, ApiError, invalid, needs_roll_scope
 from api.campaigns import Id
@@ -30,14 +31,26 @@ WRITES: dict[str, Any] = {
 }
 
 
+# The text is required (the schema says so) but checked by the form, after the permission
+# checks: a non-member gets the 404 of every object inside a campaign, never a 422 for a body
+# without it. A text given but empty or blank is refused by its constraints at once.
+TEXT_REQUIRED = ConfigDict(json_schema_extra={"required": ["text"]})
+
+
+def _no_default(schema: JsonDict) -> None:
+    schema.pop("default", None)  # required: the "" that stands in for a missing text isn't one
+
+
 class MessageIn(BodyIn):
-    # The text is required and not blank (the schema says so, and a 422 names it); the other
-    # fields have defaults, refused by the form after the permission checks when they don't fit.
+    model_config = TEXT_REQUIRED
+
     text: Text = Field(
+        "",
         min_length=1,
         max_length=MAX_LENGTH,
         pattern=NOT_BLANK,
         description="Markdown: emphasis, strong, ~~struck~~, `code`, links; not blank",
+        json_schema_extra=_no_default,
     )
     speaker: Text = Field(
         "ooc",
@@ -55,7 +68,15 @@ class MessageIn(BodyIn):
 
 
 class CorrectionIn(BodyIn):
-    text: Text = Field(min_length=1, max_length=MAX_LENGTH, pattern=NOT_BLANK)
+    model_config = TEXT_REQUIRED
+
+    text: Text = Field(
+        "",
+        min_length=1,
+        max_length=MAX_LENGTH,
+        pattern=NOT_BLANK,
+        json_schema_extra=_no_default,
+    )
 
 
 @router.post("/campaigns/{pk}/messages", **WRITES, url_name="messages", summary="Post a message")
