@@ -79,7 +79,7 @@ const DAD6 = {
   competence: { unfamiliar: 0, familiar: 0, trained: 1, expert: 2, master: 3 },
   task: { mundane: 0, specialized: -1, expert: -2 },
   severity: { 1: "Almost!", 2: "Close!", 3: "A miss!", 4: "Lookout!", 5: "DUCK!" },
-  noMissingDieMargin: 1, // Decision: every rolled die scored and still short
+  noMissingDieMargin: 1, // entries from before `beyond`: every rolled die scored and still short
 };
 
 function dad6Modifier(o) {
@@ -103,8 +103,13 @@ function dad6Read(data) {
   });
   const boons = banked + faces.filter((d) => d.reading === "boon").length;
   const success = boons >= difficulty;
+  // A roll whose odds of success were 0 is "beyond the character" and has no failure scope
+  // (rules/dad6.py: Result.beyond). Entries written before that was recorded read as they did.
+  const recordsBeyond = "beyond" in (data.result || {});
+  const most = banked + (modifier + 6 >= DAD6.target ? faces.length : 0);
+  const beyond = most < difficulty;
   let margin = null;
-  if (!success) {
+  if (!success && (!beyond || !recordsBeyond)) {
     // Book: "use the closest roll", the best die that did not score.
     const misses = faces.filter((d) => d.value < DAD6.target).map((d) => d.value);
     margin = misses.length ? DAD6.target - Math.max(...misses) : DAD6.noMissingDieMargin;
@@ -116,6 +121,7 @@ function dad6Read(data) {
     bought_boons: 0,
     extra_boons: Math.max(0, boons - difficulty),
   };
+  if (recordsBeyond) result.beyond = beyond;
   const outcome = success ? "success" : "failure";
   return { faces, outcome, result, summary: `${plural(boons, "boon")} against Difficulty ${difficulty}` };
 }
