@@ -60,7 +60,7 @@ def test_a_card_refreshes_one_character_and_the_log_records_it(client, party):
     _low(party.other_pc)
     client.force_login(party.gm)
     table = client.get(reverse("campaign_dashboard", args=[party.campaign.pk])).content.decode()
-    assert "Refresh Momentum and Willpower" in table and "Refresh to the maximum" in table
+    assert "Momentum and Willpower</span> to 5" in table and "Refresh to the maximum" in table
     response = client.post(_url(party), {"character": party.pc.pk, "resource": "both"})
     assert response.status_code == 302
     assert response["Location"].endswith(f"#char-{party.pc.pk}")
