@@ -65,8 +65,9 @@ MESSAGES, PUBLIC_MESSAGE, PRIVATE_MESSAGE = 20, 13, 17
 # markers ({marker}: is entry g one), public, of no character, with the state they carry.
 # Every NOT NULL column is named, the verifiable dice's too (``proof``, ``signature``,
 # ``signed_by``): a column left out is NULL, and the fill failed on a fresh database. The copies
-# keep the first entry's proof and signature (markers and messages have no dice: no proof), so a
-# page reads rows of a real entry's size; neither is valid at the copy's place, like the hashes.
+# keep the first entry's proof (with a nonce of their own: a roller's nonce is unique, the roll's
+# idempotency key) and signature (markers and messages have no dice: no proof), so a page reads
+# rows of a real entry's size; neither is valid at the copy's place, like the hashes.
 COPY_ENTRY_SQL = """
     INSERT INTO rolls_rollentry (
         seq, character_name, username, system, kind, label, options, pool, breakdown,
@@ -132,7 +133,8 @@ COPY_ENTRY_SQL = """
              ELSE %(other_owner)s END,
         FALSE, md5(g || ':salt'),
         t.hash_version,
-        CASE WHEN {marker} OR {msg} THEN '{{}}'::jsonb ELSE t.proof END,
+        CASE WHEN {marker} OR {msg} THEN '{{}}'::jsonb
+             ELSE jsonb_set(t.proof, '{{alpha,nonce}}', to_jsonb('bench-' || g)) END,
         t.signature, t.signed_by, t.commitments
     FROM rolls_rollentry t, generate_series(2, %(size)s) g
     WHERE t.id = %(first)s
