@@ -1,8 +1,9 @@
 """Migrations freeze their own formats: what a migration did must not change when app code does.
 They import the standard library, Django and PyNaCl, never our packages, with two designed
-exceptions: the callable defaults of fields (below), and the registries of rule systems and of log kinds, whose keys the `system`, contest `kind`
-and entry `kind` columns' choices and check constraints follow (settings.RULE_SYSTEMS and
-LOG_KINDS; docs/architecture.md, "Adding a rule system" and "Adding a kind of log entry")."""
+exceptions: the callable defaults of fields (below), and the registries of rule systems and of
+log kinds, whose keys the `system`, contest `kind` and entry `kind` columns' choices and check
+constraints follow (settings.RULE_SYSTEMS and LOG_KINDS; docs/architecture.md, "Adding a rule
+system" and "Adding a kind of log entry")."""
 
 from __future__ import annotations
 
